@@ -1,0 +1,120 @@
+"""The engine's command-line contract (``shared/engine-cli.md``) as plain functions.
+
+``answer_line`` turns one JSON request line into one JSON answer line; ``__main__`` loops over
+stdin. Kept apart from ``__main__`` so tests and benchmarks call it without a process.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .dice import Dice
+from .errors import NardyError
+from .position import Position
+from .rules import legal_turns, resolve_rules
+from .types import BAR, CHECKERS, OFF, Side
+
+_KEYS = tuple(str(p) for p in range(25))
+_SIDES = {"white": Side.WHITE, "black": Side.BLACK}
+
+
+class BadRequest(ValueError):
+    """A request the contract calls bad input."""
+
+
+def answer_line(line: str) -> tuple[str, bool]:
+    """Answers one request line; returns the answer line and whether the request was good."""
+    try:
+        request = json.loads(line)
+    except ValueError as error:
+        return _error(f"malformed JSON: {error}"), False
+    try:
+        return json.dumps(answer(request), separators=(",", ":")), True
+    except (BadRequest, NardyError) as error:
+        return _error(str(error)), False
+
+
+def answer(request: Any) -> dict[str, Any]:
+    """Answers one decoded request (see ``engine-cli.md``).
+
+    :raises: :exc:`BadRequest` or an engine :exc:`~bot.engine.errors.NardyError` for bad input.
+    """
+    if not isinstance(request, dict):
+        raise BadRequest("a request is a JSON object")
+    variant = request.get("variant")
+    if variant not in ("long", "short"):
+        raise BadRequest(f"unknown variant {variant!r} (known: long, short)")
+    turn = _SIDES.get(request.get("turn"))  # type: ignore[arg-type]
+    if turn is None:
+        raise BadRequest(f"turn is 'white' or 'black', not {request.get('turn')!r}")
+    first_turn = request.get("first_turn", False)
+    if not isinstance(first_turn, bool):
+        raise BadRequest(f"first_turn is true or false, not {first_turn!r}")
+    dice = request.get("dice")
+    if (
+        not isinstance(dice, list)
+        or len(dice) != 2
+        or not all(type(d) is int and 1 <= d <= 6 for d in dice)
+    ):
+        raise BadRequest(f"dice are two values 1..6, not {dice!r}")
+    rules = request.get("rules") or {}
+    if not isinstance(rules, dict):
+        raise BadRequest(f"rules is an object of switches, not {rules!r}")
+    bar = _pair(request, "bar")
+    off = _pair(request, "off")
+    white = _side(request, "white", bar["white"], off["white"])
+    black = _side(request, "black", bar["black"], off["black"])
+    position = Position(variant, turn, white, black)
+    rule_set = resolve_rules(variant, rules)
+    turns = legal_turns(position, Dice(dice[0], dice[1]), first_turn=first_turn, rules=rule_set)
+    return {"turns": [_turn(t.played, t.position) for t in turns]}
+
+
+def _error(message: str) -> str:
+    return json.dumps({"error": message}, ensure_ascii=False)
+
+
+def _pair(request: dict[str, Any], name: str) -> dict[str, int]:
+    value = request.get(name, {"white": 0, "black": 0})
+    if not isinstance(value, dict) or set(value) - {"white", "black"}:
+        raise BadRequest(f"{name} is an object {{'white': n, 'black': n}}, not {value!r}")
+    pair = {"white": value.get("white", 0), "black": value.get("black", 0)}
+    for side, count in pair.items():
+        if type(count) is not int or not 0 <= count <= CHECKERS:
+            raise BadRequest(f"{name}.{side} is a count 0..15, not {count!r}")
+    return pair
+
+
+def _side(request: dict[str, Any], name: str, bar: int, off: int) -> tuple[int, ...]:
+    points = request.get(name)
+    if not isinstance(points, dict):
+        raise BadRequest(f"{name} is an object of point: count, not {points!r}")
+    slots = [0] * 26
+    for key, count in points.items():
+        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= 24):
+            raise BadRequest(f"{name}: point {key!r} is outside 1..24")
+        if type(count) is not int or count < 0:
+            raise BadRequest(f"{name}: point {key} has count {count!r}")
+        slots[int(key)] += count
+    slots[BAR] = bar
+    slots[OFF] = off
+    total = sum(slots)
+    if total != CHECKERS:
+        raise BadRequest(f"{name} has {total} checkers (board, bar and off), not {CHECKERS}")
+    return tuple(slots)
+
+
+def _points(slots: tuple[int, ...]) -> dict[str, int]:
+    return {_KEYS[p]: slots[p] for p in range(1, 25) if slots[p]}
+
+
+def _turn(played: tuple[Any, ...], position: Position) -> dict[str, Any]:
+    white, black = position.white, position.black
+    return {
+        "moves": [[p.src, p.dst] for p in played],
+        "white": _points(white),
+        "black": _points(black),
+        "bar": {"white": white[BAR], "black": black[BAR]},
+        "off": {"white": white[OFF], "black": black[OFF]},
+    }

@@ -1,0 +1,119 @@
+"""Steps (one checker, one die) and turns (a whole roll's steps with the position they reach).
+
+Move text follows GNU Backgammon, in the mover's own numbering: ``24/18 18/13``; a repeated step
+is written once with its count, ``13/7(2)``; bearing off is ``6/off``, entering from the bar
+``bar/22``, and a step that hits is marked ``*``: ``13/7*``. Steps appear in the order played.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .errors import IllegalTurnError
+from .position import Position
+from .types import BAR, OFF, Point
+
+
+def _point_text(point: Point) -> str:
+    if point == OFF:
+        return "off"
+    if point == BAR:
+        return "bar"
+    return str(point)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One checker moved from ``src`` to ``dst`` in the mover's own numbering (0 off, 25 bar).
+
+    >>> str(Step(13, 7, hit=True)), str(Step(3, 0))
+    ('13/7*', '3/off')
+    """
+
+    src: Point
+    dst: Point
+    hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{_point_text(self.src)}/{_point_text(self.dst)}{'*' if self.hit else ''}"
+
+
+class Played(NamedTuple):
+    """A step as the search plays it: with the die used (bearing off with a higher die needs to
+    know which) and whether it hit. A named tuple, not a dataclass: the search makes one per
+    node, so it must be cheap."""
+
+    src: Point
+    dst: Point
+    die: int
+    hit: bool = False
+
+    @property
+    def step(self) -> Step:
+        """The step without its die."""
+        return Step(self.src, self.dst, self.hit)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A legal complete turn: its steps in playing order (with their dice) and the position they
+    reach, with the opponent to move. An empty turn is a pass.
+
+    Legal-turn lists hold one turn per distinct resulting position.
+    """
+
+    played: tuple[Played, ...]
+    position: Position
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps in playing order."""
+        return tuple(Step(p.src, p.dst, p.hit) for p in self.played)
+
+    @property
+    def dice_used(self) -> tuple[int, ...]:
+        """The die each step played, in order."""
+        return tuple(p.die for p in self.played)
+
+    def __str__(self) -> str:
+        return steps_text(self.steps)
+
+
+def steps_text(steps: tuple[Step, ...] | list[Step]) -> str:
+    """Writes steps as GNU Backgammon move text; no steps is ``"pass"``.
+
+    >>> steps_text([Step(13, 7), Step(13, 7), Step(6, 0)])
+    '13/7(2) 6/off'
+    """
+    if not steps:
+        return "pass"
+    counts: dict[Step, int] = {}
+    for step in steps:
+        counts[step] = counts.get(step, 0) + 1
+    return " ".join(f"{step}({n})" if n > 1 else str(step) for step, n in counts.items())
+
+
+_STEP_RE = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)(?:\((\d)\))?$")
+
+
+def parse_steps(text: str) -> tuple[Step, ...]:
+    """Parses move text written by :func:`steps_text` (``"pass"`` is no steps).
+
+    :raises: :exc:`IllegalTurnError` if the text is not move text.
+    """
+    if text.strip() == "pass":
+        return ()
+    steps: list[Step] = []
+    for word in text.split():
+        match = _STEP_RE.match(word)
+        if not match:
+            raise IllegalTurnError(f"{word!r} is not a step like '24/18', '6/off' or 'bar/22*'")
+        src_text, dst_text, star, repeat = match.groups()
+        src = BAR if src_text == "bar" else int(src_text)
+        dst = OFF if dst_text == "off" else int(dst_text)
+        if not (1 <= src <= BAR and 0 <= dst <= 24 and dst < src):
+            raise IllegalTurnError(f"{word!r} does not move a checker forward")
+        steps += [Step(src, dst, hit=bool(star))] * int(repeat or 1)
+    return tuple(steps)

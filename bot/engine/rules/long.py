@@ -1,0 +1,197 @@
+"""Long nardy (длинные нарды): both sides go the same way round, nothing is ever hit.
+
+The rules, as ``shared/rules.md`` reads the seeds:
+
+- A checker may not stop on a point that holds any opponent checker.
+- Head rule: at most one checker leaves the head (own 24) per turn. On a side's first turn, a
+  double that one head checker cannot play in full (all four moves) lets a second one leave.
+- Blocking rule: a side may not own six or more consecutive points, counted along the opponent's
+  route, unless an opponent checker already stands past the run (further along the opponent's
+  route). The run may straddle the mover's 24/1 boundary. It is checked after every single step.
+  With ``karzar_block`` no such run may be built at all until an opponent checker has entered
+  its home.
+- Bearing off only while all 15 checkers are home; a die bears off from its own point, or from
+  the highest occupied point when nothing stands higher than the die.
+
+Decision (not settled by rules.md): the blocking rule is checked on the whole board after each
+step. Play never reaches a position that already holds a forbidden run, so in play this is the
+same as checking only the run a step creates; for a hand-made position that already holds one,
+every step that keeps it is illegal.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..dice import Dice
+from ..position import OPPONENT_POINT, Position
+from ..types import CHECKERS, Side
+from .ruleset import LONG_RULE_SETS, RuleSet
+
+HEAD: Final = 24
+
+# The opponent's route in the mover's numbering: the opponent starts on the mover's 12, goes
+# down to the mover's 1, crosses to the mover's 24 and ends in its home, the mover's 18..13.
+ROUTE: Final = tuple(range(12, 0, -1)) + tuple(range(24, 12, -1))
+ROUTE_INDEX: Final = {point: index for index, point in enumerate(ROUTE)}
+_ROUTE_STEPS: Final = tuple(
+    (ROUTE[i - 1] if i > 0 else 0, ROUTE[i + 1] if i < 23 else 0) for i in range(24)
+)
+
+
+class LongBoard:
+    """The mover's checkers during a long-nardy search (see :class:`.common.Board`)."""
+
+    __slots__ = (
+        "_me",
+        "_blocked",
+        "_outside",
+        "_head_left",
+        "_passed",
+        "_karzar",
+        "_whole_board",
+        "_mover",
+        "_theirs",
+    )
+
+    def __init__(self, position: Position, *, head_moves: int, rules: RuleSet) -> None:
+        mover = position.turn
+        theirs = position.checkers(mover.other)
+        opp = OPPONENT_POINT["long"]
+        me = list(position.checkers(mover))
+        self._me = me
+        self._mover = mover
+        self._theirs = theirs
+        self._blocked = [False] + [theirs[opp[p]] > 0 for p in range(1, 25)] + [False]
+        self._outside = sum(me[7:25])
+        self._head_left = head_moves
+        # _passed[i]: an opponent checker stands past route index i (opponent point < 24 - i)
+        passed = [False] * 24
+        seen = False
+        for i in range(23, -1, -1):
+            passed[i] = seen
+            seen = seen or theirs[24 - i] > 0
+        self._passed = passed
+        self._karzar = rules.karzar_block and sum(theirs[0:7]) == 0
+        self._whole_board = self._has_forbidden_run()
+
+    def steps(self, die: int) -> list[tuple[int, int]]:
+        me = self._me
+        blocked = self._blocked
+        found: list[tuple[int, int]] = []
+        top = HEAD if self._head_left else HEAD - 1
+        if self._outside:
+            for src in range(top, die, -1):
+                if me[src]:
+                    dst = src - die
+                    if not blocked[dst] and (me[dst] or self._run_allowed(src, dst)):
+                        found.append((src, dst))
+            return found
+        highest = 0
+        for src in range(6, 0, -1):
+            if me[src]:
+                if not highest:
+                    highest = src
+                dst = src - die
+                if dst > 0:
+                    if not blocked[dst] and (me[dst] or self._run_allowed(src, dst)):
+                        found.append((src, dst))
+                elif dst == 0 or src == highest:
+                    found.append((src, 0))
+        return found
+
+    def _run_allowed(self, src: int, dst: int) -> bool:
+        """Whether owning ``dst`` (newly) with ``src`` one checker lighter keeps the blocking
+        rule."""
+        me = self._me
+        me[src] -= 1
+        try:
+            if self._whole_board:
+                me[dst] += 1
+                allowed = not self._has_forbidden_run()
+                me[dst] -= 1
+                return allowed
+            index = ROUTE_INDEX[dst]
+            low = high = index
+            while low > 0 and me[ROUTE[low - 1]]:
+                low -= 1
+            while high < 23 and me[ROUTE[high + 1]]:
+                high += 1
+            if high - low < 5:
+                return True
+            return not self._karzar and self._passed[high]
+        finally:
+            me[src] += 1
+
+    def _has_forbidden_run(self) -> bool:
+        me = self._me
+        run = 0
+        for index, point in enumerate(ROUTE):
+            run = run + 1 if me[point] else 0
+            last = index == 23 or not me[ROUTE[index + 1]]
+            if run >= 6 and last and (self._karzar or not self._passed[index]):
+                return True
+        return False
+
+    def make(self, src: int, dst: int) -> bool:
+        me = self._me
+        me[src] -= 1
+        me[dst] += 1
+        if src == HEAD:
+            self._head_left -= 1
+        if src > 6 and dst <= 6:
+            self._outside -= 1
+        return False
+
+    def unmake(self, src: int, dst: int, hit: bool) -> None:
+        me = self._me
+        me[src] += 1
+        me[dst] -= 1
+        if src == HEAD:
+            self._head_left += 1
+        if src > 6 and dst <= 6:
+            self._outside += 1
+
+    def key(self) -> tuple[int, ...]:
+        return tuple(self._me)
+
+    def finished(self) -> bool:
+        return self._me[0] == CHECKERS
+
+    def position(self) -> Position:
+        mine = tuple(self._me)
+        if self._mover is Side.WHITE:
+            return Position.unchecked("long", Side.BLACK, mine, self._theirs)
+        return Position.unchecked("long", Side.WHITE, self._theirs, mine)
+
+
+class LongNardy:
+    """Long nardy behind the :class:`~bot.engine.rules.Variant` interface."""
+
+    name: Final = "long"
+    rule_sets: Final = LONG_RULE_SETS
+    default_rule_set: Final = "classic"
+
+    def starting_position(self) -> Position:
+        """Returns the start: 15 checkers on each side's head, white to move."""
+        return Position.from_points("long", Side.WHITE, {HEAD: 15}, {HEAD: 15})
+
+    def board(
+        self, position: Position, dice: Dice, *, first_turn: bool, rules: RuleSet
+    ) -> LongBoard:
+        """Returns the search state for the side to move with ``dice``."""
+        head_moves = 1
+        if first_turn and dice.is_double and not _head_checker_plays_all(position, dice.first):
+            # [000, 001, 004]: a first-turn double that one head checker cannot play in full
+            # lets a second checker leave the head.
+            head_moves = 2
+        return LongBoard(position, head_moves=head_moves, rules=rules)
+
+
+def _head_checker_plays_all(position: Position, die: int) -> bool:
+    """Whether one checker on the mover's head can play all four moves of a double ``die``:
+    every point it would stop on is on the board and free of opponent checkers."""
+    theirs = position.checkers(position.turn.other)
+    opp = OPPONENT_POINT["long"]
+    stops = [HEAD - die * k for k in range(1, 5)]
+    return stops[-1] >= 1 and not any(theirs[opp[point]] for point in stops)
