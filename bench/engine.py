@@ -74,16 +74,24 @@ def cli_requests(cases: list[tuple[Position, Dice, bool]]) -> list[str]:
 
     lines = []
     for position, dice, first in cases:
+
         def side(slots: tuple[int, ...]) -> dict[str, int]:
             return {str(p): slots[p] for p in range(1, 25) if slots[p]}
 
-        lines.append(json.dumps({
-            "variant": position.variant, "turn": str(position.turn),
-            "white": side(position.white), "black": side(position.black),
-            "bar": {"white": position.white[25], "black": position.black[25]},
-            "off": {"white": position.white[0], "black": position.black[0]},
-            "first_turn": first, "dice": [dice.first, dice.second],
-        }))
+        lines.append(
+            json.dumps(
+                {
+                    "variant": position.variant,
+                    "turn": str(position.turn),
+                    "white": side(position.white),
+                    "black": side(position.black),
+                    "bar": {"white": position.white[25], "black": position.black[25]},
+                    "off": {"white": position.white[0], "black": position.black[0]},
+                    "first_turn": first,
+                    "dice": [dice.first, dice.second],
+                }
+            )
+        )
     return lines
 
 
@@ -92,8 +100,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {args.games} seeded self-play games per variant, "
-          f"median of {args.repeat} runs per position")
+    print(
+        f"python {sys.version.split()[0]}, {args.games} seeded self-play games per variant, "
+        f"median of {args.repeat} runs per position"
+    )
     for variant in ("long", "short"):
         cases = sample(variant, args.games, seed=2026)
         singles = [c for c in cases if not c[1].is_double]
@@ -119,8 +129,10 @@ def main() -> None:
         for line in lines:
             answer_line(line)
         runs.append((time.perf_counter() - start) / len(lines) * 1e6)
-    print(f"CLI long (JSON in+out) {statistics.median(runs):8.1f} us/request "
-          f"({len(lines)} requests, in process)")
+    print(
+        f"CLI long (JSON in+out) {statistics.median(runs):8.1f} us/request "
+        f"({len(lines)} requests, in process)"
+    )
 
 
 if __name__ == "__main__":

@@ -14,13 +14,14 @@ The rules, as ``shared/rules.md`` reads the seeds:
   the highest occupied point when nothing stands higher than the die.
 
 Decision (not settled by rules.md): the blocking rule is checked on the whole board after each
-step. Play never reaches a position that already holds a forbidden run, so in play this is the
-same as checking only the run a step creates; for a hand-made position that already holds one,
-every step that keeps it is illegal.
+step, bearing off included. Play never reaches a position that already holds a forbidden run,
+so in play this is the same as checking only the run a step creates (the fast path); for a
+hand-made position that already holds one, every step that keeps it is illegal.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from ..dice import Dice
@@ -34,9 +35,6 @@ HEAD: Final = 24
 # down to the mover's 1, crosses to the mover's 24 and ends in its home, the mover's 18..13.
 ROUTE: Final = tuple(range(12, 0, -1)) + tuple(range(24, 12, -1))
 ROUTE_INDEX: Final = {point: index for index, point in enumerate(ROUTE)}
-_ROUTE_STEPS: Final = tuple(
-    (ROUTE[i - 1] if i > 0 else 0, ROUTE[i + 1] if i < 23 else 0) for i in range(24)
-)
 
 
 class LongBoard:
@@ -76,6 +74,11 @@ class LongBoard:
         self._whole_board = self._has_forbidden_run()
 
     def steps(self, die: int) -> list[tuple[int, int]]:
+        if self._whole_board:
+            return self._steps_keeping_the_whole_board(die)
+        return self._steps(die, self._run_allowed)
+
+    def _steps(self, die: int, run_allowed: Callable[[int, int], bool]) -> list[tuple[int, int]]:
         me = self._me
         blocked = self._blocked
         found: list[tuple[int, int]] = []
@@ -84,7 +87,7 @@ class LongBoard:
             for src in range(top, die, -1):
                 if me[src]:
                     dst = src - die
-                    if not blocked[dst] and (me[dst] or self._run_allowed(src, dst)):
+                    if not blocked[dst] and (me[dst] or run_allowed(src, dst)):
                         found.append((src, dst))
             return found
         highest = 0
@@ -94,34 +97,39 @@ class LongBoard:
                     highest = src
                 dst = src - die
                 if dst > 0:
-                    if not blocked[dst] and (me[dst] or self._run_allowed(src, dst)):
+                    if not blocked[dst] and (me[dst] or run_allowed(src, dst)):
                         found.append((src, dst))
                 elif dst == 0 or src == highest:
                     found.append((src, 0))
         return found
 
+    def _steps_keeping_the_whole_board(self, die: int) -> list[tuple[int, int]]:
+        """The slow path for a position that already holds a forbidden run (never reached in
+        play): every step, bearing off too, must leave no forbidden run anywhere."""
+        allowed = []
+        for src, dst in self._steps(die, lambda src, dst: True):
+            self.make(src, dst)
+            if not self._has_forbidden_run():
+                allowed.append((src, dst))
+            self.unmake(src, dst, False)
+        return allowed
+
     def _run_allowed(self, src: int, dst: int) -> bool:
-        """Whether owning ``dst`` (newly) with ``src`` one checker lighter keeps the blocking
-        rule."""
+        """Whether newly owning ``dst``, with ``src`` one checker lighter, keeps the blocking
+        rule: the run through ``dst`` along the opponent's route is shorter than six, or an
+        opponent checker stands past it (and karzar does not forbid it outright)."""
         me = self._me
         me[src] -= 1
-        try:
-            if self._whole_board:
-                me[dst] += 1
-                allowed = not self._has_forbidden_run()
-                me[dst] -= 1
-                return allowed
-            index = ROUTE_INDEX[dst]
-            low = high = index
-            while low > 0 and me[ROUTE[low - 1]]:
-                low -= 1
-            while high < 23 and me[ROUTE[high + 1]]:
-                high += 1
-            if high - low < 5:
-                return True
-            return not self._karzar and self._passed[high]
-        finally:
-            me[src] += 1
+        index = ROUTE_INDEX[dst]
+        low = high = index
+        while low > 0 and me[ROUTE[low - 1]]:
+            low -= 1
+        while high < 23 and me[ROUTE[high + 1]]:
+            high += 1
+        me[src] += 1
+        if high - low < 5:
+            return True
+        return not self._karzar and self._passed[high]
 
     def _has_forbidden_run(self) -> bool:
         me = self._me

@@ -1,0 +1,58 @@
+"""Step-by-step input: only steps that lead on, undo, completion, higher-die choices."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import Dice, IllegalTurnError, Played, Position, TurnInput
+
+
+def _begin(text: str, dice: tuple[int, int], rules: str | None = None) -> TurnInput:
+    return TurnInput.begin(Position.from_text(text), Dice(*dice), first_turn=False, rules=rules)
+
+
+def test_head_rule_shapes_the_options() -> None:
+    start = _begin("long w / 24:14 13:1 / 24:15", (6, 5))
+    assert {str(o.step) for o in start.options} == {"24/18", "24/19", "13/7", "13/8"}
+    after = start.play(Played(24, 18, 6))
+    # the head was used: only the checkers off the head may take the 5
+    assert {str(o.step) for o in after.options} == {"18/13", "13/8"}
+    assert not after.is_complete
+    done = after.play(Played(18, 13, 5))
+    assert done.is_complete and done.options == ()
+    assert str(done.turn()) == "24/18 18/13"
+
+
+def test_a_step_that_leads_to_a_dead_end_is_not_offered() -> None:
+    # Only the 6 can be played alone... and both dice together cannot: the larger die rule
+    start = _begin("long w / 24:1 1:14 / 24:14 1:1", (6, 5))
+    assert [str(o.step) for o in start.options] == ["24/18"]
+
+
+def test_undo_and_refusals() -> None:
+    start = _begin("long w / 24:14 13:1 / 24:15", (6, 5))
+    assert start.undo() is start
+    step = start.play(start.options[0])
+    assert step.undo() == start
+    with pytest.raises(IllegalTurnError, match="not offered"):
+        start.play(Played(13, 2, 6))
+    with pytest.raises(IllegalTurnError, match="not complete"):
+        step.turn()
+
+
+def test_bearing_off_with_either_die_is_offered_per_die() -> None:
+    start = _begin("long w / 5:1 3:1 off:13 / 24:15", (6, 4))
+    offered = {(o.src, o.dst, o.die) for o in start.options}
+    assert (5, 0, 6) in offered and (5, 1, 4) in offered
+
+
+def test_sheshbesh_order_is_enforced_step_by_step() -> None:
+    start = _begin("long w / 8:1 5:1 off:13 / 24:15", (5, 2), rules="sheshbesh")
+    low_first = start.play(Played(8, 6, 2))
+    assert {str(o.step) for o in low_first.options} == {"6/1"}  # 5/off would bear off after the 2
+
+
+def test_pass_is_complete_at_once() -> None:
+    start = _begin("long w / 24:1 1:14 / 24:13 7:1 6:1", (6, 5))
+    assert start.is_complete and start.options == ()
+    assert start.turn().played == ()
