@@ -18,7 +18,6 @@ left), and the answer holds one turn per distinct resulting position, in the ord
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
 from typing import Protocol
 
 from ..dice import Dice
@@ -55,58 +54,90 @@ class Board(Protocol):
         ...
 
 
-@dataclass(slots=True)
 class _Search:
-    board: Board
-    dice: Dice
-    rules: RuleSet
-    # (state, steps played) -> (dice counted as played, steps, position); terminal nodes only,
-    # or every node when an order filter is on (a filtered child must not hide its parent)
-    found: dict[tuple[Hashable, int], tuple[int, tuple[Played, ...], Position]]
-    seen: set[Hashable]
-    ordered: bool
+    """One search: the board, the dice, and what has been found so far."""
 
-    def run(self) -> None:
-        self._visit((), self.dice.moves, False)
+    __slots__ = ("board", "dice", "full", "ordered", "path", "seen", "found")
 
-    def _visit(self, path: tuple[Played, ...], left: tuple[int, ...], bore_off: bool) -> None:
-        board = self.board
+    def __init__(self, board: Board, dice: Dice, rules: RuleSet) -> None:
+        self.board = board
+        self.dice = dice
+        self.full = len(dice.moves)
+        # A rule set that forbids some orders (higher_die_first) must record every node: a
+        # forbidden child must not hide its parent from the full-use rules.
+        self.ordered = rules.higher_die_first and not dice.is_double
+        self.path: list[tuple[int, int, int, bool]] = []
+        # states already searched, by the dice still to play
+        self.seen: dict[tuple[int, ...], set[Hashable]] = {}
+        # found[dice counted as played]: {state: (steps, position)}
+        self.found: list[dict[Hashable, tuple[tuple[Played, ...], Position]]] = [
+            {} for _ in range(self.full + 1)
+        ]
+
+    def visit(self, left: tuple[int, ...], bore_off: bool) -> None:
+        board, path = self.board, self.path
         extended = False
-        tried: set[int] = set()
-        for index, die in enumerate(left):
-            if die in tried:
-                continue
-            tried.add(die)
+        for index in range(1 if self.dice.is_double else len(left)):
+            die = left[index]
             rest = left[:index] + left[index + 1 :]
+            seen = self.seen.setdefault(rest, set())
             for src, dst in board.steps(die):
                 hit = board.make(src, dst)
-                off = bore_off or dst == 0
-                taint = self.ordered and off and self._low_first(path, die)
-                state = (board.key(), rest, taint, off if self.ordered else False)
-                if state not in self.seen:
-                    self.seen.add(state)
-                    step = (*path, Played(src, dst, die, hit))
-                    if board.finished():
-                        self._record(step, len(self.dice.moves), taint)
-                    elif rest:
-                        self._visit(step, rest, off)
-                    else:
-                        self._record(step, len(step), taint)
-                board.unmake(src, dst, hit)
                 extended = True
-        if path and (not extended or self.ordered):
-            self._record(path, len(path), self.ordered and bore_off and self._low_first(path, 0))
+                path.append((src, dst, die, hit))
+                off = bore_off or dst == 0
+                if board.finished():
+                    self._record(self.full, off)
+                elif not rest:
+                    self._record(len(path), off)
+                else:
+                    key = board.key()
+                    if self.ordered:
+                        key = (key, off, self._low_first())
+                    if key not in seen:
+                        seen.add(key)
+                        self.visit(rest, off)
+                path.pop()
+                board.unmake(src, dst, hit)
+        if path and (self.ordered or not extended):
+            self._record(len(path), bore_off)
 
-    def _low_first(self, path: tuple[Played, ...], die: int) -> bool:
-        first = path[0].die if path else die
-        return not self.dice.is_double and first == self.dice.low
+    def pair(self, first: int, second: int) -> None:
+        """The two orders of a non-double, written out flat: most searches are these, and the
+        general :meth:`visit` spends most of its time on bookkeeping they do not need."""
+        board = self.board
+        steps, make, unmake, key = board.steps, board.make, board.unmake, board.key
+        found1, found2 = self.found[1], self.found[2]
+        for src, dst in steps(first):
+            hit = make(src, dst)
+            played = Played(src, dst, first, hit)
+            if dst == 0 and board.finished():
+                self.found[2].setdefault(key(), ((played,), board.position()))
+            else:
+                following = steps(second)
+                if not following:
+                    found1.setdefault(key(), ((played,), board.position()))
+                for src2, dst2 in following:
+                    hit2 = make(src2, dst2)
+                    state = key()
+                    if state not in found2:
+                        found2[state] = (
+                            (played, Played(src2, dst2, second, hit2)),
+                            board.position(),
+                        )
+                    unmake(src2, dst2, hit2)
+            unmake(src, dst, hit)
 
-    def _record(self, path: tuple[Played, ...], depth: int, tainted: bool) -> None:
-        if tainted:
+    def _low_first(self) -> bool:
+        return self.path[0][2] == self.dice.low
+
+    def _record(self, depth: int, bore_off: bool) -> None:
+        if self.ordered and bore_off and self._low_first():
             return
-        key = (self.board.key(), len(path))
-        if key not in self.found:
-            self.found[key] = (depth, path, self.board.position())
+        found = self.found[depth]
+        key = self.board.key()
+        if key not in found:
+            found[key] = (tuple(map(Played._make, self.path)), self.board.position())
 
 
 def search_turns(
@@ -116,19 +147,17 @@ def search_turns(
 
     An empty list means the side cannot move and passes.
     """
-    search = _Search(board, dice, rules, {}, set(), rules.higher_die_first)
-    search.run()
-    candidates = list(search.found.values())
-    if not candidates:
+    search = _Search(board, dice, rules)
+    if dice.is_double or search.ordered:
+        search.visit(dice.moves, False)
+    else:
+        search.pair(dice.first, dice.second)
+        search.pair(dice.second, dice.first)
+    best = max((depth for depth, found in enumerate(search.found) if found), default=0)
+    if not best:
         return []
-    best = max(depth for depth, _, _ in candidates)
-    chosen = [(path, position) for depth, path, position in candidates if depth == best]
+    chosen = list(search.found[best].values())
     if best == 1 and not dice.is_double:
         high = [turn for turn in chosen if turn[0][0].die == dice.high]
         chosen = high or chosen
-    if len({position for _, position in chosen}) == len(chosen):
-        return chosen
-    unique: dict[Position, tuple[tuple[Played, ...], Position]] = {}
-    for path, position in chosen:
-        unique.setdefault(position, (path, position))
-    return list(unique.values())
+    return chosen

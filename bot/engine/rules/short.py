@@ -27,12 +27,13 @@ class ShortBoard:
     because hits change them.
     """
 
-    __slots__ = ("_me", "_theirs", "_outside", "_hits", "_mover")
+    __slots__ = ("_me", "_theirs", "_outside", "_hits", "_mover", "_their_own")
 
     def __init__(self, position: Position) -> None:
         mover = position.turn
         own = position.checkers(mover.other)
         self._mover = mover
+        self._their_own = own
         self._me = list(position.checkers(mover))
         self._theirs = [own[0]] + [own[25 - p] for p in range(1, 25)] + [own[BAR]]
         self._outside = sum(self._me[7:26])
@@ -98,9 +99,12 @@ class ShortBoard:
         return self._me[0] == CHECKERS
 
     def position(self) -> Position:
-        theirs = self._theirs
         mine = tuple(self._me)
-        other = (theirs[0], *(theirs[25 - q] for q in range(1, 25)), theirs[BAR])
+        if self._hits:
+            theirs = self._theirs
+            other = (theirs[0], *theirs[24:0:-1], theirs[BAR])
+        else:
+            other = self._their_own
         if self._mover is Side.WHITE:
             return Position.unchecked("short", Side.BLACK, mine, other)
         return Position.unchecked("short", Side.WHITE, other, mine)
