@@ -1,0 +1,8 @@
+"""Services: what the bot does, in ids and domain values. No aiogram here."""
+
+from __future__ import annotations
+
+from .errors import GameError
+from .games import GameService, GameSnapshot
+
+__all__ = ["GameError", "GameService", "GameSnapshot"]

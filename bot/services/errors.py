@@ -1,0 +1,69 @@
+"""Expected refusals: the bot shows each as a short alert and changes nothing."""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """Base class of the refusals a player can meet; ``code`` picks the text shown."""
+
+    code = "error"
+
+
+class GameNotFound(GameError):
+    code = "game_not_found"
+
+
+class NotAPlayer(GameError):
+    code = "not_a_player"
+
+
+class NotYourTurn(GameError):
+    code = "not_your_turn"
+
+
+class StaleAction(GameError):
+    """The button belongs to an earlier state of the game (or was forged, or delivered twice)."""
+
+    code = "stale"
+
+
+class GameFinished(GameError):
+    code = "game_finished"
+
+
+class ChallengeNotFound(GameError):
+    code = "challenge_not_found"
+
+
+class ChallengeClosed(GameError):
+    code = "challenge_closed"
+
+
+class NotForYou(GameError):
+    """Someone else was challenged."""
+
+    code = "not_for_you"
+
+
+class OwnChallenge(GameError):
+    """The challenger tried to accept their own challenge."""
+
+    code = "own_challenge"
+
+
+class NotChallenger(GameError):
+    code = "not_challenger"
+
+
+class SelfChallenge(GameError):
+    code = "self_challenge"
+
+
+class BotChallenge(GameError):
+    code = "bot_challenge"
+
+
+class UnknownUser(GameError):
+    """A private invitation to a username the bot has never seen."""
+
+    code = "unknown_user"

@@ -1,0 +1,513 @@
+"""The game service: challenges, turns tapped step by step, timeouts, scores. No Telegram here.
+
+Every action names the game (or challenge) and the ``version`` its button was drawn for. Actions
+on one game run one at a time (a lock per game), and the write checks the version again in the
+database, so a stale, replayed or forged tap is refused and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Final
+
+from bot.engine import Game, Played, Side, TurnInput, resolve_rules, steps_text
+from bot.storage import (
+    Board,
+    Challenge,
+    ChallengeStatus,
+    Standing,
+    Store,
+    StoredGame,
+    Tally,
+    User,
+    VersionConflict,
+)
+
+from .errors import (
+    BotChallenge,
+    ChallengeClosed,
+    ChallengeNotFound,
+    GameFinished,
+    GameNotFound,
+    NotAPlayer,
+    NotChallenger,
+    NotForYou,
+    NotYourTurn,
+    OwnChallenge,
+    SelfChallenge,
+    StaleAction,
+)
+
+CHALLENGE_SECONDS: Final = 15 * 60
+"""How long a challenge stays open."""
+
+VARIANT_CHOICES: Final = ("long", "short")
+RULE_SET_CHOICES: Final = {"long": ("classic", "sheshbesh", "karzar"), "short": ("standard",)}
+TIME_CHOICES: Final = (30, 60, 90, 180, 300)
+"""Move times a challenger can pick, in seconds (the configured default joins them)."""
+
+MAX_AUTOMATIC_TURNS: Final = 200
+"""Passes and forced turns played in a row without a player; a guard, never reached in play."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSnapshot:
+    """Everything a view needs to show a game, as of one version."""
+
+    stored: StoredGame
+    white: User
+    black: User
+    score: Tally
+    """Finished games between the two, from white's side."""
+
+    @property
+    def game(self) -> Game:
+        return self.stored.game
+
+    @property
+    def turn_input(self) -> TurnInput | None:
+        """The turn being tapped (None when the game is over or nobody has dice)."""
+        return turn_input(self.stored)
+
+    def user(self, side: Side) -> User:
+        return self.white if side is Side.WHITE else self.black
+
+
+class GameService:
+    """Challenges and games for the bot's handlers (ids and domain values in, snapshots out)."""
+
+    def __init__(
+        self,
+        store: Store,
+        rng: random.Random,
+        *,
+        move_seconds: int = 90,
+        clock: Callable[[], float] = time.time,
+        challenge_seconds: int = CHALLENGE_SECONDS,
+    ) -> None:
+        self._store = store
+        self._rng = rng
+        self._clock = clock
+        self.move_seconds = move_seconds
+        self._challenge_seconds = challenge_seconds
+        self._locks: defaultdict[tuple[str, int], asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # --- users -----------------------------------------------------------------------------
+
+    async def see_user(
+        self,
+        user_id: int,
+        *,
+        username: str | None,
+        first_name: str,
+        language_code: str | None,
+        private_chat: bool = False,
+    ) -> User:
+        """Records a user met in an update (names change; a private chat opens invitations)."""
+        return await self._store.users.upsert(
+            user_id,
+            username=username,
+            first_name=first_name,
+            language_code=language_code,
+            private_chat=private_chat,
+            now=self._clock(),
+        )
+
+    async def user_by_username(self, username: str) -> User | None:
+        """The user with that @username, if the bot has seen them."""
+        return await self._store.users.by_username(username)
+
+    async def user(self, user_id: int) -> User | None:
+        return await self._store.users.get(user_id)
+
+    async def mark_blocked(self, user_id: int) -> None:
+        """Notes that the user blocked the bot: no more private messages until they return."""
+        await self._store.users.set_blocked(user_id, True)
+
+    # --- challenges ------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        *,
+        chat_id: int,
+        challenger: User,
+        target: User | None = None,
+        target_username: str | None = None,
+        target_is_bot: bool = False,
+        locale: str,
+        variant: str = "long",
+    ) -> Challenge:
+        """Opens a challenge in ``chat_id``: to ``target``, to an unseen ``target_username``, or
+        to anyone when neither is given.
+
+        :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`.
+        """
+        if target_username and not target:
+            target = await self._store.users.by_username(target_username)
+        if target is not None and target.id == challenger.id:
+            raise SelfChallenge()
+        name = (target.username if target else target_username) or ""
+        if target_is_bot or name.lower().endswith("bot"):
+            # Telegram requires every bot's username to end in "bot"
+            raise BotChallenge()
+        now = self._clock()
+        return await self._store.challenges.create(
+            chat_id=chat_id,
+            challenger_id=challenger.id,
+            target_id=target.id if target else None,
+            target_username=None if target else (target_username or "").lstrip("@").lower() or None,
+            variant=variant,
+            rule_set=resolve_rules(variant, None).name,
+            move_seconds=self.move_seconds,
+            locale=locale,
+            expires_at=now + self._challenge_seconds,
+            now=now,
+        )
+
+    async def private_invitation(
+        self, *, challenger: User, target_username: str, locale: str
+    ) -> tuple[Challenge, User | None]:
+        """A challenge made in a private chat: returns it and the invited user when the bot can
+        write to them privately (else the caller shares a link).
+
+        :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`.
+        """
+        target = await self._store.users.by_username(target_username)
+        challenge = await self.challenge(
+            chat_id=challenger.id,
+            challenger=challenger,
+            target=target,
+            target_username=target_username,
+            locale=locale,
+        )
+        reachable = target if target and target.private_chat and not target.blocked else None
+        return challenge, reachable
+
+    async def get_challenge(self, challenge_id: int) -> Challenge:
+        found = await self._store.challenges.get(challenge_id)
+        if found is None:
+            raise ChallengeNotFound()
+        return found
+
+    async def set_challenge_message(self, challenge: Challenge, message_id: int) -> Challenge:
+        """Records the message that shows the challenge."""
+        async with self._locks["challenge", challenge.id]:
+            current = await self.get_challenge(challenge.id)
+            return await self._store.challenges.save(
+                replace(current, message_id=message_id), expected_version=current.version
+            )
+
+    async def change_option(
+        self, challenge_id: int, user_id: int, version: int, option: str
+    ) -> Challenge:
+        """The challenger cycles an option: ``variant``, ``rules`` or ``time``."""
+        async with self._locks["challenge", challenge_id]:
+            challenge = await self._open_challenge(challenge_id, version)
+            if user_id != challenge.challenger_id:
+                raise NotChallenger()
+            if option == "variant":
+                variant = _next(VARIANT_CHOICES, challenge.variant)
+                changed = replace(challenge, variant=variant, rule_set=RULE_SET_CHOICES[variant][0])
+            elif option == "rules":
+                choices = RULE_SET_CHOICES[challenge.variant]
+                changed = replace(challenge, rule_set=_next(choices, challenge.rule_set))
+            elif option == "time":
+                choices = tuple(sorted({*TIME_CHOICES, self.move_seconds}))
+                changed = replace(challenge, move_seconds=_next(choices, challenge.move_seconds))
+            else:
+                raise StaleAction()
+            return await self._save_challenge(changed, version)
+
+    async def decline(self, challenge_id: int, user_id: int, version: int) -> Challenge:
+        """The challenged user declines, or the challenger withdraws the challenge."""
+        async with self._locks["challenge", challenge_id]:
+            challenge = await self._open_challenge(challenge_id, version)
+            if user_id == challenge.challenger_id:
+                status = ChallengeStatus.CANCELLED
+            elif self._is_target(challenge, user_id, await self._store.users.get(user_id)):
+                status = ChallengeStatus.DECLINED
+            else:
+                raise NotForYou()
+            return await self._save_challenge(replace(challenge, status=status), version)
+
+    async def accept(
+        self, challenge_id: int, user: User, version: int
+    ) -> tuple[Challenge, GameSnapshot]:
+        """``user`` accepts: the game starts (challenger white, the opening roll decides who
+        moves first) and the challenge is closed, in that order.
+
+        :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`,
+            :exc:`StaleAction`.
+        """
+        async with self._locks["challenge", challenge_id]:
+            challenge = await self._open_challenge(challenge_id, version)
+            if user.id == challenge.challenger_id:
+                raise OwnChallenge()
+            if not self._is_target(challenge, user.id, user):
+                raise NotForYou()
+            now = self._clock()
+            game = Game.start(challenge.variant, self._rng, rules=challenge.rule_set)
+            game, history, last_turn = self._play_automatic(game, ())
+            private = challenge.chat_id == challenge.challenger_id
+            boards = (
+                [(challenge.challenger_id, Side.WHITE), (user.id, Side.BLACK)]
+                if private
+                else [(challenge.chat_id, Side.WHITE)]
+            )
+            stored = await self._store.games.create(
+                chat_id=0 if private else challenge.chat_id,
+                white_id=challenge.challenger_id,
+                black_id=user.id,
+                game=game,
+                move_seconds=challenge.move_seconds,
+                deadline=None if game.is_over else now + challenge.move_seconds,
+                locale=challenge.locale,
+                boards=boards,
+                now=now,
+                history=history,
+                last_turn=last_turn,
+            )
+            closed = await self._save_challenge(
+                replace(
+                    challenge, status=ChallengeStatus.ACCEPTED, target_id=user.id, game_id=stored.id
+                ),
+                version,
+            )
+            return closed, await self._snapshot(stored)
+
+    async def expire_challenges(self) -> list[Challenge]:
+        """Closes the challenges whose time ran out; returns them as closed."""
+        closed = []
+        for challenge in await self._store.challenges.expired(self._clock()):
+            async with self._locks["challenge", challenge.id]:
+                try:
+                    closed.append(
+                        await self._save_challenge(
+                            replace(challenge, status=ChallengeStatus.EXPIRED), challenge.version
+                        )
+                    )
+                except StaleAction:
+                    continue
+        return closed
+
+    async def _open_challenge(self, challenge_id: int, version: int) -> Challenge:
+        challenge = await self.get_challenge(challenge_id)
+        if not challenge.is_open or challenge.expires_at <= self._clock():
+            raise ChallengeClosed()
+        if challenge.version != version:
+            raise StaleAction()
+        return challenge
+
+    async def _save_challenge(self, challenge: Challenge, version: int) -> Challenge:
+        try:
+            return await self._store.challenges.save(challenge, expected_version=version)
+        except VersionConflict:
+            raise StaleAction() from None
+
+    @staticmethod
+    def _is_target(challenge: Challenge, user_id: int, user: User | None) -> bool:
+        if challenge.target_id is not None:
+            return challenge.target_id == user_id
+        if challenge.target_username is not None:
+            return bool(user and user.username == challenge.target_username)
+        return True  # an open challenge: anyone but the challenger
+
+    # --- turns -----------------------------------------------------------------------------
+
+    async def snapshot(self, game_id: int) -> GameSnapshot:
+        """The game as it stands."""
+        return await self._snapshot(await self._get(game_id))
+
+    async def choose(self, game_id: int, user_id: int, version: int, index: int) -> GameSnapshot:
+        """Plays the ``index``-th offered step of the turn being tapped."""
+        async with self._locks["game", game_id]:
+            stored, turn_input = await self._mover_input(game_id, user_id, version)
+            if not 0 <= index < len(turn_input.options):
+                raise StaleAction()
+            chosen = turn_input.play(turn_input.options[index])
+            return await self._save(replace(stored, input=chosen.played), version)
+
+    async def undo(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
+        """Takes back the last tapped step of this turn."""
+        async with self._locks["game", game_id]:
+            stored, turn_input = await self._mover_input(game_id, user_id, version)
+            if not turn_input.played:
+                raise StaleAction()
+            return await self._save(replace(stored, input=turn_input.undo().played), version)
+
+    async def confirm(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
+        """Commits the tapped turn, then rolls for the next player (playing passes and forced
+        turns for them)."""
+        async with self._locks["game", game_id]:
+            stored, turn_input = await self._mover_input(game_id, user_id, version)
+            if not turn_input.is_complete:
+                raise StaleAction()
+            turn = turn_input.turn()
+            game = stored.game
+            line = _history_line(game, turn.played)
+            game = game.play(turn)
+            game, history, last_turn = self._play_automatic(game, (*stored.history, line))
+            return await self._save(
+                replace(
+                    stored,
+                    game=game,
+                    input=(),
+                    history=history,
+                    last_turn=last_turn or turn.played,
+                    deadline=self._clock() + stored.move_seconds,
+                ),
+                version,
+            )
+
+    async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
+        """``user_id`` resigns the game, at any moment of it."""
+        async with self._locks["game", game_id]:
+            stored = await self._get(game_id)
+            side = stored.side_of(user_id)
+            if side is None:
+                raise NotAPlayer()
+            if stored.game.is_over:
+                raise GameFinished()
+            game = stored.game.resign(side)
+            line = f"{side.value} resign"
+            return await self._save(
+                replace(stored, game=game, input=(), history=(*stored.history, line)),
+                stored.version,
+            )
+
+    async def timeouts(self) -> list[GameSnapshot]:
+        """Ends the games whose player to move ran out of time; returns them."""
+        ended = []
+        for game_id in await self._store.games.due(self._clock()):
+            async with self._locks["game", game_id]:
+                stored = await self._get(game_id)
+                if stored.game.is_over or stored.deadline is None:
+                    continue
+                if stored.deadline > self._clock():
+                    continue
+                line = f"{stored.game.turn.value} timeout"
+                game = stored.game.timeout()
+                try:
+                    ended.append(
+                        await self._save(
+                            replace(stored, game=game, input=(), history=(*stored.history, line)),
+                            stored.version,
+                        )
+                    )
+                except StaleAction:
+                    continue
+        return ended
+
+    async def active_games(self, user_id: int, chat_id: int | None = None) -> list[StoredGame]:
+        """Unfinished games of the user, in one chat or anywhere."""
+        return await self._store.games.active_for(user_id, chat_id)
+
+    async def boards(self, game_id: int) -> list[Board]:
+        """The messages that show the game."""
+        return await self._store.games.boards(game_id)
+
+    # --- scores ----------------------------------------------------------------------------
+
+    async def head_to_head(self, user_id: int, other_id: int) -> Tally:
+        return await self._store.games.head_to_head(user_id, other_id)
+
+    async def stats(self, user_id: int) -> Tally:
+        return await self._store.games.stats(user_id)
+
+    async def top(self, chat_id: int, limit: int = 10) -> list[Standing]:
+        return await self._store.games.top(chat_id, limit)
+
+    # --- inside ----------------------------------------------------------------------------
+
+    async def _get(self, game_id: int) -> StoredGame:
+        stored = await self._store.games.get(game_id)
+        if stored is None:
+            raise GameNotFound()
+        return stored
+
+    async def _mover_input(
+        self, game_id: int, user_id: int, version: int
+    ) -> tuple[StoredGame, TurnInput]:
+        stored = await self._get(game_id)
+        side = stored.side_of(user_id)
+        if side is None:
+            raise NotAPlayer()
+        if stored.game.is_over:
+            raise GameFinished()
+        if side is not stored.game.turn:
+            raise NotYourTurn()
+        if stored.version != version:
+            raise StaleAction()
+        tapped = turn_input(stored)
+        if tapped is None:
+            raise StaleAction()
+        return stored, tapped
+
+    async def _save(self, stored: StoredGame, version: int) -> GameSnapshot:
+        if stored.game.is_over:
+            stored = replace(stored, deadline=None)
+        try:
+            saved = await self._store.games.save(
+                stored, expected_version=version, now=self._clock()
+            )
+        except VersionConflict:
+            raise StaleAction() from None
+        return await self._snapshot(saved)
+
+    async def _snapshot(self, stored: StoredGame) -> GameSnapshot:
+        white = await self._store.users.get(stored.white_id)
+        black = await self._store.users.get(stored.black_id)
+        score = await self._store.games.head_to_head(stored.white_id, stored.black_id)
+        return GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score)
+
+    def _play_automatic(
+        self, game: Game, history: tuple[str, ...]
+    ) -> tuple[Game, tuple[str, ...], tuple[Played, ...]]:
+        """Rolls for the side to move and plays its passes and forced turns, until a player
+        has a choice or the game ends. Each is written to the history, marked as such."""
+        last: tuple[Played, ...] = ()
+        for _ in range(MAX_AUTOMATIC_TURNS):
+            if game.is_over:
+                break
+            if game.dice is None:
+                game = game.roll(self._rng)
+            turns = game.legal_turns()
+            if len(turns) > 1:
+                break
+            if not turns:
+                history = (*history, _history_line(game, ()) + " pass")
+                game = game.pass_turn()
+            else:
+                history = (*history, _history_line(game, turns[0].played) + " forced")
+                last = turns[0].played
+                game = game.play(turns[0])
+        return game, history, last
+
+
+_NOBODY: Final = User(0, None, "?", None)
+
+
+def turn_input(stored: StoredGame) -> TurnInput | None:
+    """The turn the player to move is tapping, with the steps already chosen replayed."""
+    game = stored.game
+    if game.is_over or game.dice is None:
+        return None
+    current = game.turn_input()
+    for played in stored.input:
+        current = current.play(played)
+    return current
+
+
+def _history_line(game: Game, played: tuple[Played, ...]) -> str:
+    moves = steps_text([p.step for p in played]) if played else ""
+    return f"{game.turn.value} {game.dice} {moves}".rstrip()
+
+
+def _next(choices: tuple[str, ...] | tuple[int, ...], current: object) -> object:
+    index = choices.index(current) if current in choices else -1  # type: ignore[arg-type]
+    return choices[(index + 1) % len(choices)]

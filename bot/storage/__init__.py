@@ -1,0 +1,20 @@
+"""Storage: the SQLite database and the repositories that own its SQL."""
+
+from __future__ import annotations
+
+from .database import open_database
+from .models import Board, Challenge, ChallengeStatus, Standing, StoredGame, Tally, User
+from .repository import Store, VersionConflict
+
+__all__ = [
+    "Board",
+    "Challenge",
+    "ChallengeStatus",
+    "Standing",
+    "Store",
+    "StoredGame",
+    "Tally",
+    "User",
+    "VersionConflict",
+    "open_database",
+]

@@ -1,0 +1,86 @@
+"""The database: migrations, rows round-tripping engine values, optimistic versions."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.engine import Game, Side
+from bot.storage import Store, VersionConflict, open_database
+from bot.storage.database import MIGRATIONS, schema_version
+from bot.storage.repository import decode_steps, encode_steps
+
+
+async def test_new_database_is_migrated_and_reopening_keeps_it(tmp_path: Path) -> None:
+    path = tmp_path / "nardy.sqlite3"
+    db = await open_database(path)
+    assert await schema_version(db) == len(MIGRATIONS)
+    await db.close()
+    db = await open_database(path)
+    assert await schema_version(db) == len(MIGRATIONS)
+    async with db.execute("PRAGMA journal_mode") as cursor:
+        assert (await cursor.fetchone())[0] == "wal"
+    await db.close()
+
+
+async def test_an_old_database_is_brought_up_to_date(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    async with aiosqlite.connect(path) as raw:
+        await raw.execute("CREATE TABLE unrelated (x INTEGER)")
+        await raw.commit()
+    db = await open_database(path)
+    assert await schema_version(db) == len(MIGRATIONS)
+    await db.close()
+
+
+async def test_game_round_trips_and_stale_save_fails(tmp_path: Path) -> None:
+    db = await open_database(tmp_path / "g.sqlite3")
+    store = Store(db)
+    for user_id in (1, 2):
+        await store.users.upsert(user_id, username=f"u{user_id}", first_name="U",
+                                 language_code="en", now=0)
+    rng = random.Random(3)
+    game = Game.start("long", rng, rules="sheshbesh")
+    stored = await store.games.create(
+        chat_id=-100, white_id=1, black_id=2, game=game, move_seconds=90, deadline=100.0,
+        locale="ru", boards=[(-100, Side.WHITE)], now=1.0,
+    )
+    assert stored.game == game
+    assert stored.version == 0
+    turn = game.legal_turns()[0]
+    played = replace(stored, game=game.play(turn), input=(), last_turn=turn.played,
+                     history=("w 6-5 24/13",))
+    saved = await store.games.save(played, expected_version=0, now=2.0)
+    assert saved.version == 1 and saved.game == game.play(turn)
+    assert saved.last_turn == turn.played and saved.history == ("w 6-5 24/13",)
+    with pytest.raises(VersionConflict):
+        await store.games.save(played, expected_version=0, now=3.0)
+    reloaded = await store.games.get(stored.id)
+    assert reloaded == saved
+    await db.close()
+
+
+def test_steps_codec_round_trips() -> None:
+    game = Game.start("short", random.Random(5))
+    for turn in game.legal_turns():
+        assert decode_steps(encode_steps(turn.played)) == turn.played
+
+
+async def test_usernames_move_to_their_new_owner_and_updates_are_claimed_once(
+    tmp_path: Path,
+) -> None:
+    db = await open_database(tmp_path / "u.sqlite3")
+    store = Store(db)
+    await store.users.upsert(1, username="Anna", first_name="A", language_code=None, now=0)
+    await store.users.upsert(2, username="anna", first_name="B", language_code=None, now=1)
+    owner = await store.users.by_username("@ANNA")
+    assert owner is not None and owner.id == 2
+    first = await store.users.get(1)
+    assert first is not None and first.username is None
+    assert await store.updates.claim(10, now=0)
+    assert not await store.updates.claim(10, now=1)
+    await db.close()
