@@ -1,0 +1,104 @@
+"""Benchmark of the board renderer: ``python bench/render.py [--runs N]``.
+
+Plays one seeded self-play game of each variant with the engine, then renders every position
+of both games (with its dice, last turn and names, from the mover's side) several times and
+prints medians: render alone, JPEG encoding alone, both together (what ``render_board`` costs),
+bytes per image, and the throughput of two worker threads. Figures only, no assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.engine import Position, Side, Step, legal_turns, roll, starting_position  # noqa: E402
+from render import IMAGE_FORMAT, BoardView, render_board, render_image  # noqa: E402
+from render.layout import layout  # noqa: E402
+
+
+def self_play(variant: str, seed: int) -> list[tuple[Position, BoardView]]:
+    """Returns every position of a seeded random game with the view a player would get."""
+    rng = random.Random(seed)
+    position = starting_position(variant)
+    boards: list[tuple[Position, BoardView]] = []
+    first = {Side.WHITE: True, Side.BLACK: True}
+    last: tuple[Step, ...] = ()
+    names = {"white_name": "Алексей 🎲", "black_name": "Bob"}
+    while position.borne_off(Side.WHITE) < 15 and position.borne_off(Side.BLACK) < 15:
+        dice = roll(rng)
+        boards.append(
+            (position, BoardView(bottom=position.turn, dice=dice, last_steps=last, **names))
+        )
+        turns = legal_turns(position, dice, first_turn=first[position.turn])
+        first[position.turn] = False
+        if turns:
+            turn = rng.choice(turns)
+            position, last = turn.position, turn.steps
+        else:
+            position, last = position.with_turn(position.turn.other), ()
+    boards.append((position, BoardView(last_steps=last, result="Game over", **names)))
+    return boards
+
+
+def _median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="renders of each position")
+    args = parser.parse_args()
+
+    boards = self_play("long", 1) + self_play("short", 1)
+    for position, view in boards[:3]:  # warm the caches: fonts, background, sprites
+        render_board(position, view=view)
+    total, draw, encode, sizes = [], [], [], []
+    for _ in range(args.runs):
+        for position, view in boards:
+            start = time.perf_counter()
+            data = render_board(position, view=view)
+            total.append(time.perf_counter() - start)
+            sizes.append(len(data))
+            start = time.perf_counter()
+            image = render_image(position, view=view)
+            middle = time.perf_counter()
+            image.save(io.BytesIO(), IMAGE_FORMAT, quality=view.theme.jpeg_quality)
+            end = time.perf_counter()
+            draw.append(middle - start)
+            encode.append(end - middle)
+
+    geo = layout(boards[0][1].theme)
+    print(f"positions        {len(boards)} (seeded self-play, long + short), {args.runs} runs")
+    print(
+        f"image            {IMAGE_FORMAT} {geo.width}x{geo.height}, "
+        f"quality {boards[0][1].theme.jpeg_quality}"
+    )
+    print(
+        f"render+encode    median {_median_ms(total):.2f} ms, "
+        f"p90 {statistics.quantiles(total, n=10)[-1] * 1000:.2f} ms"
+    )
+    print(f"render only      median {_median_ms(draw):.2f} ms")
+    print(f"encode only      median {_median_ms(encode):.2f} ms")
+    print(f"bytes            median {statistics.median(sizes):.0f}, max {max(sizes)}")
+
+    jobs = boards * args.runs
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        start = time.perf_counter()
+        list(pool.map(lambda job: render_board(job[0], view=job[1]), jobs))
+        elapsed = time.perf_counter() - start
+    print(
+        f"2 threads        {len(jobs) / elapsed:.0f} boards/s "
+        f"({elapsed / len(jobs) * 1000:.2f} ms per board)"
+    )
+
+
+if __name__ == "__main__":
+    main()

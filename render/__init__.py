@@ -1,0 +1,51 @@
+"""Board images for the nardy bot: :func:`render_board` draws a position as JPEG bytes.
+
+Render draws what it is given and decides no rule. It depends only on Pillow and
+:mod:`bot.engine`, and Pillow is imported only when a board is drawn: :mod:`render.layout` and
+:mod:`render.theme` load without it.
+
+>>> from bot.engine import Position
+>>> from render import FILE_NAME, BoardView, render_board
+>>> data = render_board(Position.from_text("long w / 24:15 / 24:15"), view=BoardView())
+>>> data[:2] == b"\\xff\\xd8", FILE_NAME
+(True, 'board.jpg')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .theme import DEFAULT_THEME, Theme
+
+if TYPE_CHECKING:
+    from .board import (
+        FILE_NAME,
+        IMAGE_FORMAT,
+        MIME_TYPE,
+        BoardView,
+        render_board,
+        render_image,
+    )
+
+__all__ = [
+    "DEFAULT_THEME",
+    "FILE_NAME",
+    "IMAGE_FORMAT",
+    "MIME_TYPE",
+    "BoardView",
+    "Theme",
+    "render_board",
+    "render_image",
+]
+
+_FROM_BOARD = frozenset(
+    {"FILE_NAME", "IMAGE_FORMAT", "MIME_TYPE", "BoardView", "render_board", "render_image"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_BOARD:
+        from . import board
+
+        return getattr(board, name)
+    raise AttributeError(f"module 'render' has no attribute {name!r}")

@@ -1,0 +1,403 @@
+"""Drawing a position: :class:`BoardView` options and :func:`render_board`."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final
+
+from PIL import Image
+
+from bot.engine import BAR, OFF, Dice, Point, Position, Side, Step, steps_text
+
+from . import _sprites, _text
+from .layout import Layout, is_top, layout, viewer_point
+from .theme import DEFAULT_THEME, Theme
+
+IMAGE_FORMAT: Final = "JPEG"
+"""The format :func:`render_board` writes (Pillow's name)."""
+FILE_NAME: Final = "board.jpg"
+"""A file name for the bytes :func:`render_board` returns, e.g. for ``BufferedInputFile``."""
+MIME_TYPE: Final = "image/jpeg"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """What to draw besides the checkers: perspective, dice, marks, names and the result.
+
+    Points in ``selected`` and ``destinations`` are in the numbering of the side to move
+    (``position.turn``); ``last_steps`` are in the numbering of ``last_side``. Render draws what
+    it is given and checks no rule.
+
+    :param bottom: the side drawn nearer the viewer; point numbers are printed in its numbering.
+    :param dice: the roll to show, in the half of the side to move; ``None`` shows no dice.
+    :param dice_used: the moves of ``dice`` already played, drawn greyed: either how many (the
+        first ones in the order of :attr:`Dice.moves`), or the die values played, e.g. ``(5,)``
+        for a 5-2 whose 5 is played.
+    :param last_steps: the steps of the last turn: the places the checkers left are drawn as faded
+        outlines, the checkers that arrived get a dot, and the move text is shown by the name.
+    :param last_side: who made ``last_steps``; ``None`` means the side not to move.
+    :param selected: the point (25 = the bar) of the checker picked during input.
+    :param destinations: the points (0 = bear off) the picked checker may go to.
+    :param white_name: white's player name; any text, what the font lacks is left out.
+    :param black_name: black's player name.
+    :param result: a caption over the board when the game is over, e.g. "White wins — mars ×2";
+        no turn marker is drawn then.
+    :param pip_label: the word before each side's pip count.
+    :param theme: sizes, colours and fonts.
+    """
+
+    bottom: Side = Side.WHITE
+    dice: Dice | None = None
+    dice_used: int | tuple[int, ...] = 0
+    last_steps: tuple[Step, ...] = ()
+    last_side: Side | None = None
+    selected: Point | None = None
+    destinations: tuple[Point, ...] = ()
+    white_name: str = ""
+    black_name: str = ""
+    result: str | None = None
+    pip_label: str = "pips"
+    theme: Theme = DEFAULT_THEME
+
+    def __post_init__(self) -> None:
+        # Accept lists from callers, keep the view hashable.
+        for name in ("last_steps", "destinations", "dice_used"):
+            value = getattr(self, name)
+            if isinstance(value, list):
+                object.__setattr__(self, name, tuple(value))
+        if self.selected is not None and not 1 <= self.selected <= BAR:
+            raise ValueError(f"selected is a point 1..24 or 25 (bar), not {self.selected!r}")
+        if any(not OFF <= p <= 24 for p in self.destinations):
+            raise ValueError(f"destinations are points 1..24 or 0 (off): {self.destinations!r}")
+        self.spent()
+
+    def name(self, side: Side) -> str:
+        """Returns the name given for ``side``."""
+        return self.white_name if side is Side.WHITE else self.black_name
+
+    def spent(self) -> tuple[bool, ...]:
+        """Returns, for each of :attr:`Dice.moves` of :attr:`dice`, whether it is played.
+
+        :raises: :exc:`ValueError` if :attr:`dice_used` does not fit the dice.
+        """
+        if self.dice is None:
+            if self.dice_used not in (0, ()):
+                raise ValueError("dice_used is given but no dice")
+            return ()
+        moves = self.dice.moves
+        used = self.dice_used
+        if isinstance(used, int):
+            if not 0 <= used <= len(moves):
+                raise ValueError(f"{used} of the {len(moves)} moves of {self.dice} cannot be used")
+            return tuple(i < used for i in range(len(moves)))
+        left = list(used)
+        flags = []
+        for value in moves:
+            flags.append(value in left)
+            if value in left:
+                left.remove(value)
+        if left:
+            raise ValueError(f"dice_used {used!r} are not moves of {self.dice}")
+        return tuple(flags)
+
+
+def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
+    """Returns the board image of ``position`` as JPEG bytes (see :data:`IMAGE_FORMAT`).
+
+    Pure and synchronous: the same position and view give the same bytes, and it may run in
+    worker threads at once (``await asyncio.to_thread(render_board, position, view=view)``).
+    """
+    view = view or BoardView()
+    image = render_image(position, view=view)
+    out = io.BytesIO()
+    image.save(out, IMAGE_FORMAT, quality=view.theme.jpeg_quality)
+    return out.getvalue()
+
+
+def render_image(position: Position, *, view: BoardView | None = None) -> Image.Image:
+    """Returns the board image of ``position`` as a new RGB :class:`PIL.Image.Image`."""
+    view = view or BoardView()
+    return _Painter(position, view).paint()
+
+
+class _Painter:
+    """One board being drawn: the per-call parts pasted on a copy of the cached background."""
+
+    def __init__(self, position: Position, view: BoardView) -> None:
+        self.position = position
+        self.view = view
+        self.theme = view.theme
+        self.geo: Layout = layout(view.theme)
+        self.image = _sprites.background(view.theme).copy()
+        self.mover = position.turn
+        self.last_side = view.last_side or position.turn.other
+        self.tinted: set[Point] = set()
+        self.marks: list[tuple[Image.Image, tuple[int, int]]] = []
+        """Dots and rings, pasted after every checker so that no column covers them."""
+
+    def _viewer(self, side: Side, point: Point) -> Point:
+        return viewer_point(self.position.variant, side, point, self.view.bottom)
+
+    def paint(self) -> Image.Image:
+        ghosts, arrivals = self._last_turn()
+        destinations = {self._viewer(self.mover, p) for p in self.view.destinations}
+        selected = None
+        if self.view.selected is not None:
+            selected = self._viewer(self.mover, self.view.selected)
+        self.tinted = destinations | ({selected} if selected is not None else set())
+        self._tints(destinations, selected)
+        occupants: dict[Point, tuple[Side, int]] = {}
+        for side in (Side.WHITE, Side.BLACK):
+            checkers = self.position.checkers(side)
+            for point in range(1, 25):
+                if checkers[point]:
+                    occupants[self._viewer(side, point)] = (side, checkers[point])
+        for point in range(1, 25):
+            side, count = occupants.get(point, (self.mover, 0))
+            self._column(
+                point,
+                side,
+                count,
+                ghosts=ghosts.get(point, 0),
+                arrived=arrivals.get(point, 0) if side is self.last_side else 0,
+                selected=point == selected,
+                target=point in destinations,
+            )
+        self._bar(ghosts.get(BAR, 0), selected == BAR)
+        for sprite, xy in self.marks:
+            self._paste(sprite, xy)
+        self._trays(arrivals.get(OFF, 0))
+        self._dice()
+        for side in (Side.WHITE, Side.BLACK):
+            self._info(side)
+        if self.view.result:
+            self._result(self.view.result)
+        return self.image
+
+    def _last_turn(self) -> tuple[Counter[Point], Counter[Point]]:
+        """Returns, in viewer points, how many checkers of the last turn left each place for
+        good (the bar is 25) and how many arrived on each (off is 0)."""
+        net: Counter[Point] = Counter()
+        for step in self.view.last_steps:
+            net[self._viewer(self.last_side, step.src)] += 1
+            net[self._viewer(self.last_side, step.dst)] -= 1
+        ghosts = Counter({p: n for p, n in net.items() if n > 0})
+        arrivals = Counter({p: -n for p, n in net.items() if n < 0})
+        return ghosts, arrivals
+
+    def _paste(self, sprite: Image.Image, centre: tuple[int, int]) -> None:
+        x = centre[0] - sprite.width // 2
+        y = centre[1] - sprite.height // 2
+        self.image.paste(sprite, (x, y), sprite)
+
+    def _tints(self, destinations: set[Point], selected: Point | None) -> None:
+        theme, geo = self.theme, self.geo
+        for point in sorted(destinations - {OFF}):
+            box = geo.point_box(point)
+            tint = _sprites.point_tint(theme, is_top(point), theme.destination)
+            self.image.paste(tint, box[:2], tint)
+        if OFF in destinations:
+            box = geo.tray_box(top=self.mover is not self.view.bottom)
+            tint = _sprites.box_tint(theme, (box[2] - box[0], box[3] - box[1]), theme.destination)
+            self.image.paste(tint, box[:2], tint)
+        if selected is not None and selected != BAR:
+            box = geo.point_box(selected)
+            colour = (*theme.selected[:3], 70)
+            tint = _sprites.point_tint(theme, is_top(selected), colour)
+            self.image.paste(tint, box[:2], tint)
+
+    def _column(
+        self,
+        point: Point,
+        side: Side,
+        count: int,
+        *,
+        ghosts: int,
+        arrived: int,
+        selected: bool,
+        target: bool,
+    ) -> None:
+        # A target on a lone opponent checker (a hit in short nardy) rings that checker.
+        hit_target = target and count > 0 and side is not self.mover
+        stack = count + ghosts + (1 if target and not hit_target else 0)
+        if not stack:
+            return
+        line = self.geo.stack_line(point, stack)
+        self._ghosts(line, count, ghosts)
+        bare = not ghosts and point not in self.tinted
+        self._stack(side, line, count, arrived, selected, bare=bare)
+        if target:
+            x, y, dy = line
+            self.marks.append((self._target(), (x, y if hit_target else y + (stack - 1) * dy)))
+
+    def _ghosts(self, line: tuple[int, int, int], start: int, count: int) -> None:
+        x, y, dy = line
+        for i in range(start, start + count):
+            self._paste(_sprites.ghost(self.theme, self.last_side), (x, y + i * dy))
+
+    def _stack(
+        self,
+        side: Side,
+        line: tuple[int, int, int],
+        count: int,
+        arrived: int,
+        selected: bool,
+        *,
+        bare: bool,
+    ) -> None:
+        """Draws ``count`` of ``side``'s checkers along ``line`` with their marks; ``bare`` says
+        that nothing has been drawn under them yet."""
+        if not count:
+            return
+        theme = self.theme
+        x, y, dy = line
+        sprite = _sprites.column(theme, side, count, abs(dy), dy > 0)
+        single = _sprites.checker(theme, side).width
+        corner = (
+            x - single // 2 + (single - sprite.width) // 2,
+            min(y, y + (count - 1) * dy) - single // 2,
+        )
+        if bare:
+            patch = _sprites.column_on_board(theme, side, count, abs(dy), dy > 0, corner)
+            self.image.paste(patch, corner)
+        else:
+            self.image.paste(sprite, corner, sprite)
+        last = (x, y + (count - 1) * dy)
+        if count > theme.full_stack:
+            _text.draw(
+                self.image,
+                last,
+                str(count),
+                path=theme.font_bold,
+                size=theme.checker * 2 // 5,
+                fill=_sprites.label_colour(theme, side),
+                anchor="mm",
+            )
+            if arrived:
+                # The count covers the top checker and the others are hidden: ring the stack.
+                self.marks.append((_sprites.ring(theme, (*theme.last_to, 255), 1.0, 0.08), last))
+        else:
+            for i in range(count - min(arrived, count), count):
+                self.marks.append((_sprites.dot(theme, theme.last_to), (x, y + i * dy)))
+        if selected:
+            self.marks.append((_sprites.ring(theme, theme.selected, 1.16, 0.07), last))
+
+    def _target(self) -> Image.Image:
+        return _sprites.ring(self.theme, self.theme.target, 1.0, 0.09)
+
+    def _bar(self, ghosts: int, selected: bool) -> None:
+        for side in (Side.WHITE, Side.BLACK):
+            count = self.position.checkers(side)[BAR]
+            extra = ghosts if side is self.last_side else 0
+            if not count + extra:
+                continue
+            line = self.geo.bar_line(side is self.view.bottom, count + extra)
+            self._ghosts(line, count, extra)
+            self._stack(side, line, count, 0, selected and side is self.mover, bare=not extra)
+
+    def _trays(self, arrived: int) -> None:
+        theme, geo = self.theme, self.geo
+        for side in (Side.WHITE, Side.BLACK):
+            top = side is not self.view.bottom
+            count = self.position.borne_off(side)
+            sprite = _sprites.slab(theme, side)
+            for i in range(count):
+                self.image.paste(sprite, geo.tray_slab(top, i)[:2], sprite)
+            if side is self.last_side:
+                for i in range(max(count - arrived, 0), count):
+                    box = geo.tray_slab(top, i)
+                    self._paste(
+                        _sprites.dot(theme, theme.last_to, small=True),
+                        ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2),
+                    )
+            if count:
+                _text.draw(
+                    self.image,
+                    geo.tray_count_xy(top),
+                    str(count),
+                    path=theme.font_bold,
+                    size=theme.gap * 2 // 5,
+                    fill=theme.number,
+                    anchor="mm",
+                )
+
+    def _dice(self) -> None:
+        dice = self.view.dice
+        if dice is None:
+            return
+        spent = self.view.spent()
+        right = self.mover is self.view.bottom
+        for value, used, xy in zip(
+            dice.moves, spent, self.geo.dice_xy(len(dice.moves), right), strict=True
+        ):
+            self._paste(_sprites.die(self.theme, value, used), xy)
+
+    def _info(self, side: Side) -> None:
+        theme, geo = self.theme, self.geo
+        top = side is not self.view.bottom
+        left, upper, right, lower = geo.info_box(top)
+        y = (upper + lower) // 2
+        moving = side is self.mover and not self.view.result
+        icon = _sprites.icon(theme, side)
+        icon_x = left + 22 + icon.width // 2
+        if moving:
+            marker = _sprites.ring(theme, (*theme.turn_marker, 255), 0.62, 0.1)
+            self._paste(marker, (icon_x, y))
+            self.image.paste(theme.turn_marker, (left, upper + 8, left + 6, lower - 8))
+        self._paste(icon, (icon_x, y))
+        size = theme.info_height * 9 // 20
+        small = theme.info_height // 3
+        pips = f"{_text.printable(self.view.pip_label, theme.font_regular)} "
+        pips += str(self.position.pip_count(side))
+        end = right - 24
+        _text.draw(
+            self.image,
+            (end, y),
+            pips,
+            path=theme.font_regular,
+            size=small,
+            fill=theme.text,
+            anchor="rm",
+        )
+        end -= _text.mask(pips, theme.font_regular, small, "rm")[0].width + 36
+        if self.view.last_steps and side is self.last_side:
+            moves = steps_text(self.view.last_steps)
+            _text.draw(
+                self.image,
+                (end, y),
+                moves,
+                path=theme.font_regular,
+                size=small,
+                fill=theme.text_dim,
+                anchor="rm",
+            )
+            end -= _text.mask(moves, theme.font_regular, small, "rm")[0].width + 36
+        name_x = icon_x + icon.width // 2 + 18
+        name = _text.printable(self.view.name(side), theme.font_bold)
+        name = _text.fit(name, theme.font_bold, size, end - name_x)
+        _text.draw(
+            self.image,
+            (name_x, y),
+            name,
+            path=theme.font_bold,
+            size=size,
+            fill=theme.text if moving or self.view.result else theme.text_dim,
+            anchor="lm",
+        )
+
+    def _result(self, result: str) -> None:
+        theme, geo = self.theme, self.geo
+        field = geo.field_box
+        width = (field[2] - field[0]) * 4 // 5
+        height = theme.checker * 3 // 2
+        sprite = _sprites.banner(theme, (width, height))
+        centre = ((field[0] + field[2]) // 2, geo.middle)
+        self._paste(sprite, centre)
+        size = height * 2 // 5
+        text = _text.printable(result, theme.font_bold)
+        text = _text.fit(text, theme.font_bold, size, width - 48)
+        _text.draw(
+            self.image, centre, text, path=theme.font_bold, size=size, fill=theme.text, anchor="mm"
+        )

@@ -1,0 +1,251 @@
+"""Board geometry: where each point, checker, die and tray lies, in whole pixels.
+
+Pure arithmetic, no Pillow, so that it is tested exactly. Everything here is in the *viewer's*
+numbering, the numbering of the side drawn at the bottom. Both variants share one layout, seen
+from the bottom side: its head or start (24) is at the top right, its home (1..6) at the bottom
+right, and its checkers go counter-clockwise::
+
+    13 14 15 16 17 18 | 19 20 21 22 23 24    (top row, left to right)
+    12 11 10  9  8  7 |  6  5  4  3  2  1    (bottom row, left to right)
+
+The top side's checkers are drawn at :func:`viewer_point` of their own numbers. In long nardy
+the top side's head (its 24) is then the viewer's 12, at the bottom left; in short nardy the top
+side's 24 is the viewer's 1, as on a backgammon board.
+
+The picture, top to bottom: an info band for the top side, a band of point numbers, the field
+(two rows of columns with a strip between them for the dice), a band of numbers, an info band
+for the bottom side. Left to right: a frame, six columns, the bar, six columns, a frame, the
+tray column with each side's borne-off checkers, a frame.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from bot.engine import Point, Side, opponent_point
+
+from .theme import Theme
+
+XY: TypeAlias = tuple[int, int]
+Box: TypeAlias = tuple[int, int, int, int]
+"""``(left, top, right, bottom)``; right and bottom are exclusive, as in Pillow."""
+
+
+def viewer_point(variant: str, side: Side, point: Point, bottom: Side) -> Point:
+    """Returns the bottom side's number for ``point`` of ``side``'s own numbering.
+
+    0 (off) and 25 (bar) are kept: they are not places on the board.
+
+    >>> viewer_point("long", Side.BLACK, 24, Side.WHITE)
+    12
+    >>> viewer_point("short", Side.BLACK, 24, Side.WHITE)
+    1
+    """
+    return point if side is bottom else opponent_point(variant, point)
+
+
+def is_top(point: Point) -> bool:
+    """Returns whether the viewer's ``point`` (1..24) is in the top row."""
+    _check_point(point)
+    return point >= 13
+
+
+def column(point: Point) -> int:
+    """Returns the column, 0..11 from the left, of the viewer's ``point`` (1..24)."""
+    _check_point(point)
+    return point - 13 if point >= 13 else 12 - point
+
+
+def _check_point(point: Point) -> None:
+    if not 1 <= point <= 24:
+        raise ValueError(f"a board point is 1..24, not {point!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The geometry of one :class:`~render.theme.Theme`: use :func:`layout` to get it."""
+
+    theme: Theme
+
+    # The frame, the bands and the field.
+    @property
+    def width(self) -> int:
+        """Returns the image width."""
+        return self.tray_box(top=True)[2] + self.theme.frame
+
+    @property
+    def height(self) -> int:
+        """Returns the image height."""
+        return self.field_bottom + self.theme.number_band + self.theme.info_height
+
+    @property
+    def field_top(self) -> int:
+        """Returns the top edge of the field (the base line of the top row's triangles)."""
+        return self.theme.info_height + self.theme.number_band
+
+    @property
+    def field_bottom(self) -> int:
+        """Returns the bottom edge of the field (exclusive)."""
+        t = self.theme
+        return self.field_top + 2 * t.full_stack * t.checker + t.gap
+
+    @property
+    def middle(self) -> int:
+        """Returns the y of the field's horizontal centre line."""
+        return (self.field_top + self.field_bottom) // 2
+
+    @property
+    def field_box(self) -> Box:
+        """Returns the box of the playing field: both halves and the bar."""
+        t = self.theme
+        return (t.frame, self.field_top, self.bar_box[2] + 6 * t.point_width, self.field_bottom)
+
+    @property
+    def bar_box(self) -> Box:
+        """Returns the box of the bar between the halves."""
+        t = self.theme
+        left = t.frame + 6 * t.point_width
+        return (left, self.field_top, left + t.bar_width, self.field_bottom)
+
+    def half_box(self, right: bool) -> Box:
+        """Returns the box of the left or the right half of the field."""
+        t = self.theme
+        left = self.bar_box[2] if right else t.frame
+        return (left, self.field_top, left + 6 * t.point_width, self.field_bottom)
+
+    def info_box(self, top: bool) -> Box:
+        """Returns the band for the top or the bottom side's name, pips and turn marker."""
+        if top:
+            return (0, 0, self.width, self.theme.info_height)
+        return (0, self.height - self.theme.info_height, self.width, self.height)
+
+    # Points.
+    def column_left(self, index: int) -> int:
+        """Returns the left x of column ``index`` (0..11 from the left)."""
+        if not 0 <= index <= 11:
+            raise ValueError(f"a column is 0..11, not {index!r}")
+        t = self.theme
+        return t.frame + index * t.point_width + (t.bar_width if index >= 6 else 0)
+
+    def point_x(self, point: Point) -> int:
+        """Returns the x of the centre of the viewer's ``point`` (1..24)."""
+        return self.column_left(column(point)) + self.theme.point_width // 2
+
+    def point_box(self, point: Point) -> Box:
+        """Returns the box of the column of the viewer's ``point``: its half of the field."""
+        left = self.column_left(column(point))
+        right = left + self.theme.point_width
+        if is_top(point):
+            return (left, self.field_top, right, self.middle)
+        return (left, self.middle, right, self.field_bottom)
+
+    def triangle(self, point: Point) -> tuple[XY, XY, XY]:
+        """Returns the corners of the viewer's ``point``'s triangle: base left, base right, tip."""
+        left = self.column_left(column(point))
+        right = left + self.theme.point_width
+        if is_top(point):
+            base, tip = self.field_top, self.field_top + self.theme.point_length
+        else:
+            base, tip = self.field_bottom, self.field_bottom - self.theme.point_length
+        return ((left, base), (right, base), ((left + right) // 2, tip))
+
+    def number_xy(self, point: Point) -> XY:
+        """Returns the centre of the label of the viewer's ``point`` in the number band."""
+        band = self.theme.number_band
+        y = self.field_top - band // 2 if is_top(point) else self.field_bottom + band // 2
+        return (self.point_x(point), y)
+
+    # Checkers.
+    def spacing(self, stack: int) -> int:
+        """Returns the distance between centres in a column of ``stack`` checkers.
+
+        Up to ``full_stack`` checkers stand side by side; a taller stack is squeezed into the
+        same length, so 15 on the head take the room of 5, overlapping like fallen coins.
+        """
+        t = self.theme
+        if stack <= t.full_stack:
+            return t.checker
+        return (t.full_stack - 1) * t.checker // (stack - 1)
+
+    def stack_line(self, point: Point, stack: int) -> tuple[int, int, int]:
+        """Returns ``(x, y, dy)`` for a column of ``stack`` on the viewer's ``point`` (1..24):
+        checker ``i`` (0 at the board edge) is centred at ``(x, y + i * dy)``."""
+        half = self.theme.checker // 2
+        if is_top(point):
+            return (self.point_x(point), self.field_top + half, self.spacing(stack))
+        return (self.point_x(point), self.field_bottom - half, -self.spacing(stack))
+
+    def bar_line(self, top: bool, stack: int) -> tuple[int, int, int]:
+        """Returns ``(x, y, dy)`` for ``stack`` hit checkers on the bar, as :meth:`stack_line`.
+
+        The bottom side's hit checkers wait in the top half of the bar, next to the top-right
+        quarter where they enter (``top=True``); the top side's wait in the bottom half.
+        Each stack starts at the dice strip and grows towards the board edge.
+        """
+        t = self.theme
+        x = (self.bar_box[0] + self.bar_box[2]) // 2
+        offset = t.gap // 2 + t.checker // 2
+        if top:
+            return (x, self.middle - offset, -self.spacing(stack))
+        return (x, self.middle + offset, self.spacing(stack))
+
+    def checker_xy(self, point: Point, index: int, stack: int = 1) -> XY:
+        """Returns the centre of checker ``index`` (0 at the board edge) of a column of ``stack``
+        on the viewer's ``point`` (1..24)."""
+        if not 0 <= index < max(stack, 1):
+            raise ValueError(f"checker {index} is outside a stack of {stack}")
+        x, y, dy = self.stack_line(point, stack)
+        return (x, y + index * dy)
+
+    def bar_xy(self, top: bool, index: int, stack: int = 1) -> XY:
+        """Returns the centre of checker ``index`` of ``stack`` hit checkers on the bar (see
+        :meth:`bar_line`)."""
+        if not 0 <= index < max(stack, 1):
+            raise ValueError(f"checker {index} is outside a stack of {stack}")
+        x, y, dy = self.bar_line(top, stack)
+        return (x, y + index * dy)
+
+    # The tray and the dice.
+    def tray_box(self, top: bool) -> Box:
+        """Returns the tray of the top or the bottom side's borne-off checkers."""
+        t = self.theme
+        left = self.field_box[2] + t.frame
+        right = left + t.tray_width
+        if top:
+            return (left, self.field_top, right, self.middle - t.gap // 2)
+        return (left, self.middle + t.gap // 2, right, self.field_bottom)
+
+    def tray_slab(self, top: bool, index: int) -> Box:
+        """Returns the box of borne-off checker ``index`` (0..14, 0 at the board edge)."""
+        if not 0 <= index < 15:
+            raise ValueError(f"a tray holds checkers 0..14, not {index!r}")
+        t = self.theme
+        left, upper, right, lower = self.tray_box(top)
+        margin = (t.tray_width - t.checker) // 2
+        if top:
+            y = upper + 4 + index * t.borne_off_slab
+            return (left + margin, y, right - margin, y + t.borne_off_slab)
+        y = lower - 4 - index * t.borne_off_slab
+        return (left + margin, y - t.borne_off_slab, right - margin, y)
+
+    def tray_count_xy(self, top: bool) -> XY:
+        """Returns the centre of a tray's count, in the dice strip next to that tray."""
+        left, _, right, _ = self.tray_box(top)
+        quarter = self.theme.gap // 4
+        return ((left + right) // 2, self.middle - quarter if top else self.middle + quarter)
+
+    def dice_xy(self, count: int, right: bool) -> tuple[XY, ...]:
+        """Returns the centres of ``count`` dice in the dice strip of the right or left half."""
+        t = self.theme
+        left, _, right_edge, _ = self.half_box(right)
+        step = t.die + t.die // 5
+        first = (left + right_edge) // 2 - (count - 1) * step // 2
+        return tuple((first + i * step, self.middle) for i in range(count))
+
+
+@functools.cache
+def layout(theme: Theme) -> Layout:
+    """Returns the (cached) geometry of ``theme``."""
+    return Layout(theme)
