@@ -97,6 +97,10 @@ class GameService:
         self._challenge_seconds = challenge_seconds
         self._locks: defaultdict[tuple[str, int], asyncio.Lock] = defaultdict(asyncio.Lock)
 
+    async def claim_update(self, update_id: int) -> bool:
+        """Records that an update is being handled; False if it was handled before."""
+        return await self._store.updates.claim(update_id, self._clock())
+
     # --- users -----------------------------------------------------------------------------
 
     async def see_user(
@@ -187,6 +191,32 @@ class GameService:
         )
         reachable = target if target and target.private_chat and not target.blocked else None
         return challenge, reachable
+
+    async def rematch(self, game_id: int, player: User, *, chat_id: int, locale: str) -> Challenge:
+        """A new challenge from ``player`` to the opponent of a finished game, same options.
+
+        :raises: :exc:`NotAPlayer`, :exc:`StaleAction` if the game is not over.
+        """
+        stored = await self._get(game_id)
+        side = stored.side_of(player.id)
+        if side is None:
+            raise NotAPlayer()
+        if not stored.game.is_over:
+            raise StaleAction()
+        opponent = await self._store.users.get(stored.player(side.other))
+        now = self._clock()
+        return await self._store.challenges.create(
+            chat_id=chat_id,
+            challenger_id=player.id,
+            target_id=opponent.id if opponent else None,
+            target_username=None,
+            variant=stored.game.variant,
+            rule_set=stored.game.rules.name,
+            move_seconds=stored.move_seconds,
+            locale=locale,
+            expires_at=now + self._challenge_seconds,
+            now=now,
+        )
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         found = await self._store.challenges.get(challenge_id)
@@ -410,6 +440,14 @@ class GameService:
     async def boards(self, game_id: int) -> list[Board]:
         """The messages that show the game."""
         return await self._store.games.boards(game_id)
+
+    async def set_board_message(self, game_id: int, chat_id: int, message_id: int) -> None:
+        """Records the message that now shows the game in ``chat_id``."""
+        await self._store.games.set_board_message(game_id, chat_id, message_id)
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Follows a group that became a supergroup."""
+        await self._store.games.move_chat(old_chat_id, new_chat_id)
 
     # --- scores ----------------------------------------------------------------------------
 

@@ -1,0 +1,67 @@
+"""Entry point: ``python -m bot`` or the ``nardy-bot`` console script."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
+
+from bot.config import Settings, describe_error
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class RedactingFormatter(logging.Formatter):
+    """Formats records with every occurrence of a secret (the bot token) masked, tracebacks too."""
+
+    def __init__(self, fmt: str, secret: str) -> None:
+        super().__init__(fmt)
+        self._secret = secret
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        return text.replace(self._secret, "<BOT_TOKEN>") if self._secret else text
+
+
+def configure_logging(settings: Settings) -> None:
+    """Sends logs to stderr at ``settings.log_level``, with the token masked."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(RedactingFormatter(LOG_FORMAT, settings.bot_token.get_secret_value()))
+    logging.basicConfig(level=settings.log_level_number, handlers=[handler], force=True)
+
+
+def load_settings() -> Settings:
+    """Returns the settings, or exits with status 2 and one line on stderr saying what is wrong."""
+    try:
+        return Settings()  # type: ignore[call-arg]  # pydantic-settings fills the fields
+    except ValidationError as error:
+        message = describe_error(error)
+    except SettingsError as error:
+        message = str(error)
+    sys.stderr.write(f"config error: {message}\n")
+    raise SystemExit(2)
+
+
+def main() -> None:
+    """Loads the settings, configures logging and runs the bot until SIGINT or SIGTERM."""
+    settings = load_settings()
+    configure_logging(settings)
+    # Imported only now: aiogram takes seconds to import, and a config error should not wait.
+    from aiogram.exceptions import TelegramUnauthorizedError
+
+    from bot.app import run
+
+    try:
+        asyncio.run(run(settings))
+    except TelegramUnauthorizedError:
+        sys.stderr.write("error: Telegram rejected BOT_TOKEN (401 Unauthorized)\n")
+        raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,257 @@
+"""Composition of the bot: Bot, Dispatcher, services and the polling loop.
+
+Nothing is created at import time. :func:`run` is the whole life of one bot process and is what
+both ``python -m bot`` and the end-to-end tests call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, Final, TypeAlias
+
+from aiogram import BaseMiddleware, Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
+from aiogram.types import BotCommand, BotCommandScopeDefault, TelegramObject, Update
+from aiogram.utils.callback_answer import CallbackAnswerMiddleware
+from aiogram.utils.i18n import I18n
+
+from bot.config import Settings
+from bot.handlers import get_routers
+from bot.handlers.basic import COMMANDS
+from bot.i18n import DEFAULT_LOCALE, RUSSIAN_READERS, LanguageMiddleware, create_i18n
+from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers
+from bot.publisher import BoardPublisher
+from bot.services import GameService
+from bot.storage import Store, open_database
+from bot.timers import Timers
+
+logger = logging.getLogger(__name__)
+
+DRAIN_SECONDS: Final = 10.0
+"""How long a stopping bot waits for updates that are still being handled."""
+
+Services: TypeAlias = Mapping[str, Any]
+ServicesFactory: TypeAlias = Callable[[Settings], AbstractAsyncContextManager[Services]]
+UpdateObserver: TypeAlias = Callable[[int, BaseException | None], None]
+Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
+@asynccontextmanager
+async def build_services(settings: Settings) -> AsyncIterator[Services]:
+    """Opens the database and builds the game service; closes the database after polling.
+
+    Each key becomes workflow data of the dispatcher, so a handler declaring
+    ``game_service: GameService`` receives ``services["game_service"]``.
+    """
+    db = await open_database(settings.database_path)
+    try:
+        service = GameService(Store(db), random.SystemRandom(), move_seconds=settings.move_seconds)
+        yield {"game_service": service}
+    finally:
+        await db.close()
+
+
+class UpdateTracker(BaseMiddleware):
+    """Counts the updates being handled, so that a stopping bot can wait for them.
+
+    Registered as an outer ``update`` middleware. ``observers`` are called with the update id and
+    the exception that escaped the handlers (None when it was handled cleanly or not at all); the
+    test harness uses them to know when the bot is idle and to fail on unexpected errors.
+    """
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+        self.observers: list[UpdateObserver] = []
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        self.in_flight += 1
+        self._idle.clear()
+        error: BaseException | None = None
+        try:
+            return await handler(event, data)
+        except BaseException as exc:
+            error = exc
+            raise
+        finally:
+            self.in_flight -= 1
+            if not self.in_flight:
+                self._idle.set()
+            update_id = event.update_id if isinstance(event, Update) else -1
+            for observer in self.observers:
+                observer(update_id, error)
+
+    async def drain(self, timeout: float = DRAIN_SECONDS) -> bool:
+        """Waits until no update is being handled; returns False if ``timeout`` ran out first."""
+        # Let tasks that the polling loop has just created reach this middleware: they run
+        # without suspending until their handler awaits something.
+        await asyncio.sleep(0)
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+def create_bot(settings: Settings) -> Bot:
+    """Returns a Bot speaking to Telegram, or to ``settings.telegram_api_url`` when it is set."""
+    if settings.telegram_api_url:
+        session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    else:
+        session = AiohttpSession()
+    return Bot(
+        token=settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML),
+    )
+
+
+def create_dispatcher(
+    settings: Settings,
+    *,
+    i18n: I18n | None = None,
+    outermost: BaseMiddleware | None = None,
+    **services: Any,
+) -> Dispatcher:
+    """Returns a dispatcher with the routers, middlewares and ``services`` as workflow data.
+
+    Handlers receive ``settings``, ``i18n`` and every service by parameter name. Tests call this
+    too, with fake services, and feed updates with ``dispatcher.feed_update(bot, update)``.
+    """
+    i18n = i18n or create_i18n()
+    dispatcher = Dispatcher(settings=settings, i18n=i18n, **services)
+    if outermost is not None:  # sees every update, even one dropped as a duplicate
+        dispatcher.update.outer_middleware(outermost)
+    # An update Telegram delivers twice is handled once; then users are remembered (and handed
+    # to handlers as ``player``) before any handler runs.
+    dispatcher.update.outer_middleware(HandleOnce())
+    LanguageMiddleware(i18n).setup(dispatcher)
+    remember = RememberUsers()
+    dispatcher.message.outer_middleware(remember)
+    dispatcher.callback_query.outer_middleware(remember)
+    # Inner middlewares: CallbackAnswerMiddleware answers every press once, after the handler
+    # (style guide 2.6); GameErrorAlerts, registered after it, turns refusals into its alert.
+    dispatcher.callback_query.middleware(CallbackAnswerMiddleware())
+    dispatcher.callback_query.middleware(GameErrorAlerts())
+    dispatcher.include_routers(*get_routers())
+    dispatcher.startup.register(set_up_bot)
+    return dispatcher
+
+
+def bot_commands(i18n: I18n, locale: str) -> list[BotCommand]:
+    """Returns the command menu with descriptions in ``locale``."""
+    return [
+        BotCommand(command=command, description=i18n.gettext(description, locale=locale))
+        for command, description in COMMANDS
+    ]
+
+
+async def set_up_bot(bot: Bot, i18n: I18n) -> None:
+    """Startup hook: makes polling possible and publishes the command menu in both languages.
+
+    Network trouble here is logged, not fatal: the polling loop retries with backoff, and the
+    menu is a convenience. A rejected token (401) still stops the bot.
+    """
+    menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE), ("en", "en")]
+    menus += [(code, "ru") for code in sorted(RUSSIAN_READERS)]
+    try:
+        await bot.delete_webhook(drop_pending_updates=False)
+        for language_code, locale in menus:
+            await bot.set_my_commands(
+                bot_commands(i18n, locale),
+                scope=BotCommandScopeDefault(),
+                language_code=language_code,
+            )
+    except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as error:
+        logger.warning("start-up calls failed, polling anyway: %s", error)
+
+
+async def run(
+    settings: Settings,
+    *,
+    stop: asyncio.Event | None = None,
+    services_factory: ServicesFactory = build_services,
+    tracker: UpdateTracker | None = None,
+) -> None:
+    """Runs the bot with long polling until ``stop`` is set (or SIGINT/SIGTERM without ``stop``).
+
+    On the way out it stops fetching updates (aiogram then runs the dispatcher's shutdown hooks),
+    waits up to :data:`DRAIN_SECONDS` for updates still being handled, closes the HTTP session and
+    only then leaves ``services_factory``. So close the database there, not in a shutdown hook,
+    which would run while handlers may still use it.
+
+    :param stop: set it to stop the bot; signals are left alone when it is given (tests).
+    :param services_factory: opens the services for the handlers (default :func:`build_services`).
+    :param tracker: counts updates in flight; tests pass one to observe the bot.
+    :raises: :exc:`aiogram.exceptions.TelegramUnauthorizedError` if the token is rejected.
+    """
+    tracker = tracker or UpdateTracker()
+    async with services_factory(settings) as services:
+        bot = create_bot(settings)
+        i18n = create_i18n()
+        extras: dict[str, Any] = {}
+        timers = None
+        service = services.get("game_service")
+        if isinstance(service, GameService):
+            publisher = BoardPublisher(bot, service, i18n)
+            timers = Timers(service, publisher, bot, i18n)
+            extras["publisher"] = publisher
+        dispatcher = create_dispatcher(
+            settings, i18n=i18n, outermost=tracker, **services, **extras
+        )
+        if timers is not None:
+            dispatcher.startup.register(timers.start)
+        try:
+            await _poll(dispatcher, bot, stop)
+            if not await tracker.drain():
+                logger.warning("stopped with %d update(s) still being handled", tracker.in_flight)
+        finally:
+            if timers is not None:
+                await timers.stop()
+                await extras["publisher"].drain()
+            await bot.session.close()
+
+
+async def _poll(dispatcher: Dispatcher, bot: Bot, stop: asyncio.Event | None) -> None:
+    if stop is None:
+        await dispatcher.start_polling(bot, close_bot_session=False)
+        return
+
+    started = asyncio.Event()
+
+    async def mark_started() -> None:
+        started.set()
+
+    async def wait_for_stop() -> None:
+        await started.wait()  # stop_polling() refuses to stop a loop that has not started
+        await stop.wait()
+
+    dispatcher.startup.register(mark_started)
+    polling = asyncio.create_task(
+        dispatcher.start_polling(bot, handle_signals=False, close_bot_session=False)
+    )
+    stopper = asyncio.create_task(wait_for_stop())
+    try:
+        done, _ = await asyncio.wait({polling, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stopper in done and not polling.done():
+            await dispatcher.stop_polling()
+        await polling
+    finally:
+        stopper.cancel()
+        if not polling.done():  # run() itself was cancelled
+            if started.is_set():
+                with contextlib.suppress(RuntimeError):
+                    await dispatcher.stop_polling()
+            polling.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await polling

@@ -1,0 +1,61 @@
+"""Every inline button's data, in one place. Short prefixes, integers only.
+
+Telegram allows 64 bytes of callback data, and a client can send any bytes it likes: each
+factory is parsed by aiogram (a malformed payload matches no handler) and every value is checked
+again by the service. Each game button carries the game and the ``version`` it was drawn for,
+so a press on a board that has changed since is refused.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class Move(enum.IntEnum):
+    """What a game button does."""
+
+    STEP = 1  # play offered step number ``arg``
+    UNDO = 2
+    CONFIRM = 3
+
+
+class GameAction(CallbackData, prefix="g"):
+    """A tap on a board during a turn."""
+
+    game: int
+    version: int
+    move: Move
+    arg: int = 0
+
+
+class ChallengeOption(enum.IntEnum):
+    """What a challenge button does."""
+
+    ACCEPT = 1
+    DECLINE = 2  # the challenged user declines, or the challenger withdraws
+    VARIANT = 3
+    RULES = 4
+    TIME = 5
+
+
+class ChallengeAction(CallbackData, prefix="c"):
+    """A tap on a challenge message."""
+
+    challenge: int
+    version: int
+    option: ChallengeOption
+
+
+class ResignAction(CallbackData, prefix="r"):
+    """The answer to "Resign this game?"."""
+
+    game: int
+    sure: bool
+
+
+class Rematch(CallbackData, prefix="m"):
+    """Challenge the same opponent again with the same options."""
+
+    game: int

@@ -1,0 +1,127 @@
+"""Typed settings of the bot, read from the environment and from ``.env``.
+
+This is the only module that reads the environment. Every key is listed, with a harmless value,
+in ``.env.example``.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Final
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+SQLITE_PREFIX: Final = "sqlite:///"
+LOG_LEVELS: Final = frozenset({"CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"})
+
+
+def parse_sqlite_url(url: str) -> Path:
+    """Returns the file path named by a ``sqlite:///`` URL.
+
+    ``sqlite:///nardy.sqlite3`` is relative to the working directory and
+    ``sqlite:////var/lib/nardy/nardy.sqlite3`` is absolute (four slashes), as in SQLAlchemy.
+
+    >>> parse_sqlite_url("sqlite:///nardy.sqlite3")
+    PosixPath('nardy.sqlite3')
+    >>> parse_sqlite_url("sqlite:////srv/nardy.sqlite3")
+    PosixPath('/srv/nardy.sqlite3')
+
+    :raises: :exc:`ValueError` for any other scheme, an empty path or a query string.
+    """
+    example = "sqlite:///nardy.sqlite3 (relative) or sqlite:////abs/path/nardy.sqlite3 (absolute)"
+    if not url.startswith(SQLITE_PREFIX):
+        scheme = url.split(":", 1)[0] if ":" in url else url
+        raise ValueError(f"only sqlite is supported, got scheme {scheme!r}; use {example}")
+    path = url.removeprefix(SQLITE_PREFIX)
+    if not path or path.endswith("/") or "?" in path:
+        raise ValueError(f"no database file in {url!r}; use {example}")
+    return Path(path)
+
+
+class Settings(BaseSettings):
+    """Settings of one bot process.
+
+    Values come from keyword arguments, then the environment, then ``.env`` in the working
+    directory; names are case-insensitive (``BOT_TOKEN`` sets ``bot_token``).
+    """
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+    )
+
+    bot_token: SecretStr
+    """Token from @BotFather, ``123456:ABC...``. Never logged or printed."""
+
+    telegram_api_url: str | None = None
+    """Base URL of a self-hosted (or test) Bot API server, e.g. ``http://127.0.0.1:8081``."""
+
+    database_url: str = "sqlite:///nardy.sqlite3"
+    """SQLite file as a URL: see :func:`parse_sqlite_url`."""
+
+    move_seconds: int = Field(default=90, ge=1, le=3600)
+    """Time a player has for one move before the bot acts for them."""
+
+    log_level: str = "INFO"
+    """One of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
+
+    @field_validator("bot_token")
+    @classmethod
+    def _check_token(cls, value: SecretStr) -> SecretStr:
+        # Same shape aiogram checks, but checked here so the error is one line and never shows
+        # the value.
+        bot_id, sep, secret = value.get_secret_value().strip().partition(":")
+        if not sep or not bot_id.isdigit() or not secret or any(c.isspace() for c in secret):
+            raise ValueError("does not look like a token from @BotFather (digits:secret)")
+        return SecretStr(f"{bot_id}:{secret}")
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _check_api_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")) or "{" in value or "}" in value:
+            raise ValueError("must be an http:// or https:// base URL, e.g. http://127.0.0.1:8081")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, value: str) -> str:
+        parse_sqlite_url(value)
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _check_log_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(sorted(LOG_LEVELS))}")
+        return level
+
+    @property
+    def database_path(self) -> Path:
+        """The SQLite file named by :attr:`database_url`."""
+        return parse_sqlite_url(self.database_url)
+
+    @property
+    def log_level_number(self) -> int:
+        """:attr:`log_level` as a :mod:`logging` level number."""
+        return logging.getLevelNamesMapping()[self.log_level]
+
+
+def describe_error(error: ValidationError) -> str:
+    """Returns a one-line explanation of invalid settings, naming keys but never their values."""
+    problems = []
+    for item in error.errors(include_input=False, include_url=False):
+        key = "_".join(str(part) for part in item["loc"]).upper() or "settings"
+        if item["type"] == "missing":
+            problems.append(f"{key} is required (set it in the environment or .env)")
+        else:
+            message = item["msg"].removeprefix("Value error, ")
+            problems.append(f"{key}: {message}")
+    return "; ".join(problems)

@@ -1,0 +1,23 @@
+"""Telegram handlers, one router per feature.
+
+To add a feature, write ``bot/handlers/<feature>.py`` with a ``create_router() -> Router`` and
+list it in :func:`get_routers`. Order matters: the dispatcher tries routers in this order and
+stops at the first handler whose filters pass.
+"""
+
+from __future__ import annotations
+
+from aiogram import Router
+
+from bot.handlers import basic, fallback, lobby, play, scores
+
+
+def get_routers() -> list[Router]:
+    """Returns new routers for one dispatcher, in the order they are tried."""
+    return [
+        lobby.create_router(),  # before basic: it claims /start links that carry a challenge
+        basic.create_router(),
+        play.create_router(),
+        scores.create_router(),
+        fallback.create_router(),  # last: answers presses nothing else understood
+    ]

@@ -1,0 +1,64 @@
+"""Greeting and help: ``/start`` (with or without a deep-link payload) and ``/help``."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from aiogram import Router, html
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import Message
+from aiogram.utils.i18n import gettext as _
+
+from bot.i18n import N_
+
+COMMANDS: Final[tuple[tuple[str, str], ...]] = (
+    ("start", N_("Start the bot")),
+    ("help", N_("List of commands")),
+    ("rules", N_("Rules of long and short nardy")),
+    ("play", N_("Start a new game")),
+    ("resign", N_("Resign the current game")),
+    ("score", N_("Score of the current game")),
+    ("stats", N_("Your statistics")),
+    ("top", N_("Best players")),
+)
+"""The bot's command menu, in order: (command, English description as msgid).
+
+``bot.app`` registers it with setMyCommands in every language and ``/help`` prints it.
+"""
+
+
+def create_router() -> Router:
+    """Returns a new router with the handlers of this module.
+
+    A router can belong to only one dispatcher, and a process may build several (a restart in the
+    tests), so each dispatcher gets fresh routers instead of sharing a module-level one.
+    """
+    router = Router(name=__name__)
+    router.message.register(on_start_with_payload, CommandStart(deep_link=True))
+    router.message.register(on_start, CommandStart())
+    router.message.register(on_help, Command("help"))
+    return router
+
+
+async def on_start_with_payload(message: Message, command: CommandObject) -> None:
+    """Greets a user who came by a link whose payload no other handler claimed (invitations,
+    ``c<id>``, are handled in :mod:`bot.handlers.lobby`)."""
+    await on_start(message)
+
+
+async def on_start(message: Message) -> None:
+    """Greets the user and points to /play, /rules and /help."""
+    name = message.from_user.first_name if message.from_user else ""
+    await message.answer(
+        _(
+            "Hello, {name}! I am a bot for playing nardy with friends.\n"
+            "Send /play to start a game, /rules to read the rules and /help for all commands."
+        ).format(name=html.quote(name)),
+    )
+
+
+async def on_help(message: Message) -> None:
+    """Lists the commands in the user's language."""
+    lines = [html.bold(_("Commands"))]
+    lines += [f"/{command} — {html.quote(_(description))}" for command, description in COMMANDS]
+    await message.answer("\n".join(lines))

@@ -1,0 +1,246 @@
+"""Challenges: ``/play`` in groups and private chats, their buttons, and invitation links."""
+
+from __future__ import annotations
+
+import contextlib
+
+from aiogram import Bot, F, Router
+from aiogram.enums import ChatType, MessageEntityType
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import CallbackQuery, Message
+from aiogram.types import User as TgUser
+from aiogram.utils.deep_linking import create_start_link
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
+
+from bot import views
+from bot.callbacks import ChallengeAction, ChallengeOption
+from bot.i18n import locale_for
+from bot.publisher import BoardPublisher
+from bot.services import GameService
+from bot.services.errors import ChallengeNotFound, StaleAction
+from bot.storage import Challenge, ChallengeStatus, User
+
+INVITE_PREFIX = "c"
+"""Deep-link payloads ``c<challenge id>`` open a challenge in a private chat."""
+
+
+def create_router() -> Router:
+    """Returns a new router with the challenge handlers."""
+    router = Router(name=__name__)
+    router.message.register(
+        on_start_invitation,
+        CommandStart(deep_link=True, magic=F.args.regexp(rf"^{INVITE_PREFIX}\d+$")),
+    )
+    router.message.register(on_play, Command("play"), F.chat.type != ChatType.PRIVATE)
+    router.message.register(on_play_private, Command("play"), F.chat.type == ChatType.PRIVATE)
+    router.callback_query.register(on_challenge_button, ChallengeAction.filter())
+    return router
+
+
+def _target(message: Message, command: CommandObject) -> tuple[TgUser | None, str | None]:
+    """Who ``/play`` names: a Telegram user (replied to, or mentioned without a username), or
+    an @username."""
+    reply = message.reply_to_message
+    if reply is not None and reply.from_user is not None:
+        return reply.from_user, None
+    for entity in message.entities or []:
+        if entity.type == MessageEntityType.TEXT_MENTION and entity.user is not None:
+            return entity.user, None
+        if entity.type == MessageEntityType.MENTION:
+            return None, entity.extract_from(message.text or "").lstrip("@")
+    names = [word.lstrip("@") for word in (command.args or "").split() if word.startswith("@")]
+    return None, names[0] if names else None
+
+
+def _variant(command: CommandObject) -> str:
+    words = {word.lower() for word in (command.args or "").split()}
+    return "short" if words & {"short", "короткие", "короткая"} else "long"
+
+
+async def on_play(
+    message: Message, command: CommandObject, game_service: GameService, player: User
+) -> None:
+    """``/play`` in a group: a challenge to the user named (or replied to), or to anyone."""
+    who, username = _target(message, command)
+    target = None
+    if who is not None and not who.is_bot:
+        target = await game_service.see_user(
+            who.id,
+            username=who.username,
+            first_name=who.first_name,
+            language_code=who.language_code,
+        )
+    challenge = await game_service.challenge(
+        chat_id=message.chat.id,
+        challenger=player,
+        target=target,
+        target_username=username,
+        target_is_bot=bool(who and who.is_bot),
+        locale=locale_for(player.language_code),
+        variant=_variant(command),
+    )
+    await post_challenge(message, challenge, player, game_service)
+
+
+async def post_challenge(
+    message: Message, challenge: Challenge, challenger: User, game_service: GameService
+) -> Message:
+    """Posts the challenge in the message's chat and remembers which message shows it."""
+    sent = await message.answer(
+        views.challenge_text(challenge, challenger, _),
+        reply_markup=views.challenge_keyboard(challenge, _),
+    )
+    await game_service.set_challenge_message(challenge, sent.message_id)
+    return sent
+
+
+async def on_play_private(
+    message: Message,
+    command: CommandObject,
+    game_service: GameService,
+    player: User,
+    bot: Bot,
+    i18n: I18n,
+) -> None:
+    """``/play @friend`` in a private chat: invites the friend by a private message when the
+    bot can write to them, and always gives a link to forward. ``/play`` alone gives a link
+    anyone can open."""
+    who, username = _target(message, command)
+    is_bot = bool(who and who.is_bot)
+    username = username or (who.username if who else None)
+    if username:
+        challenge, reachable = await game_service.private_invitation(
+            challenger=player, target_username=username, locale=locale_for(player.language_code)
+        )
+    else:
+        challenge = await game_service.challenge(
+            chat_id=message.chat.id,
+            challenger=player,
+            target_is_bot=is_bot,
+            locale=locale_for(player.language_code),
+            variant=_variant(command),
+        )
+        reachable = None
+    sent = await post_challenge(message, challenge, player, game_service)
+    link = await create_start_link(bot, f"{INVITE_PREFIX}{challenge.id}")
+    if reachable is not None:
+        their = views.translator(i18n, locale_for(reachable.language_code))
+        await bot.send_message(
+            reachable.id,
+            views.challenge_text(challenge, player, their),
+            reply_markup=views.challenge_keyboard(challenge, their),
+        )
+        note = _("I have sent the invitation to {name}. You can also forward this link: {link}")
+        await sent.reply(note.format(name=views.player_name(reachable), link=link))
+    else:
+        note = _("Forward this link to your friend: opening it shows them the challenge.\n{link}")
+        await sent.reply(note.format(link=link))
+
+
+async def on_start_invitation(
+    message: Message,
+    command: CommandObject,
+    game_service: GameService,
+    player: User,
+) -> None:
+    """``/start c<id>`` from an invitation link: shows the challenge with its buttons."""
+    payload = command.args or ""
+    try:
+        challenge = await game_service.get_challenge(int(payload.removeprefix(INVITE_PREFIX)))
+    except ChallengeNotFound:
+        await message.answer(_("This challenge does not exist."))
+        return
+    challenger = await game_service.user(challenge.challenger_id)
+    if not challenge.is_open or challenger is None:
+        await message.answer(_("This challenge is closed: accepted, declined or expired."))
+        return
+    await message.answer(
+        views.challenge_text(challenge, challenger, _),
+        reply_markup=views.challenge_keyboard(challenge, _),
+    )
+
+
+async def on_challenge_button(
+    callback: CallbackQuery,
+    callback_data: ChallengeAction,
+    game_service: GameService,
+    publisher: BoardPublisher,
+    player: User,
+    bot: Bot,
+) -> None:
+    """Accept, decline or change an option; the challenge message follows."""
+    option = callback_data.option
+    challenge_id, version = callback_data.challenge, callback_data.version
+    if option is ChallengeOption.ACCEPT:
+        challenge, snapshot = await game_service.accept(challenge_id, player, version)
+        await _close_message(callback, challenge, game_service, bot)
+        publisher.publish(snapshot)
+        return
+    if option is ChallengeOption.DECLINE:
+        challenge = await game_service.decline(challenge_id, player.id, version)
+        await _close_message(callback, challenge, game_service, bot)
+        return
+    names = {
+        ChallengeOption.VARIANT: "variant",
+        ChallengeOption.RULES: "rules",
+        ChallengeOption.TIME: "time",
+    }
+    if option not in names:
+        raise StaleAction()
+    challenge = await game_service.change_option(challenge_id, player.id, version, names[option])
+    challenger = await game_service.user(challenge.challenger_id) or player
+    if isinstance(callback.message, Message):
+        await callback.message.edit_text(
+            views.challenge_text(challenge, challenger, _),
+            reply_markup=views.challenge_keyboard(challenge, _),
+        )
+
+
+async def _close_message(
+    callback: CallbackQuery, challenge: Challenge, game_service: GameService, bot: Bot
+) -> None:
+    await close_challenge_messages(bot, challenge, game_service, _)
+    message = callback.message
+    if isinstance(message, Message) and (
+        message.chat.id != challenge.chat_id or message.message_id != challenge.message_id
+    ):
+        await message.edit_text(closed_text(challenge, await _names(challenge, game_service), _))
+
+
+async def _names(challenge: Challenge, game_service: GameService) -> tuple[str, str]:
+    challenger = await game_service.user(challenge.challenger_id)
+    target = await game_service.user(challenge.target_id) if challenge.target_id else None
+    return (
+        views.player_name(challenger) if challenger else "?",
+        views.player_name(target) if target else "?",
+    )
+
+
+def closed_text(challenge: Challenge, names: tuple[str, str], _: views.Translate) -> str:
+    """What a challenge message says once it is closed."""
+    challenger, target = names
+    if challenge.status is ChallengeStatus.ACCEPTED:
+        text = _("⚔ {challenger} — {target}: the game has started.")
+    elif challenge.status is ChallengeStatus.DECLINED:
+        text = _("{target} declined the challenge of {challenger}.")
+    elif challenge.status is ChallengeStatus.CANCELLED:
+        text = _("{challenger} withdrew the challenge.")
+    else:
+        text = _("The challenge of {challenger} has expired.")
+    return text.format(challenger=challenger, target=target)
+
+
+async def close_challenge_messages(
+    bot: Bot, challenge: Challenge, game_service: GameService, _: views.Translate
+) -> None:
+    """Edits the challenge's own message to say how it closed, without buttons. A message
+    that is gone or unchanged is left alone."""
+    if challenge.message_id is None:
+        return
+    text = closed_text(challenge, await _names(challenge, game_service), _)
+    with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+        await bot.edit_message_text(
+            text, chat_id=challenge.chat_id, message_id=challenge.message_id, reply_markup=None
+        )

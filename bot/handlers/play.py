@@ -1,0 +1,131 @@
+"""Playing: taps on a board, ``/resign`` with its confirmation, and Rematch."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from bot import views
+from bot.callbacks import GameAction, Move, Rematch, ResignAction
+from bot.handlers.lobby import post_challenge
+from bot.i18n import locale_for
+from bot.publisher import BoardPublisher
+from bot.services import GameService
+from bot.services.errors import GameNotFound, NotAPlayer, StaleAction
+from bot.storage import User
+
+
+def create_router() -> Router:
+    """Returns a new router with the game handlers."""
+    router = Router(name=__name__)
+    router.callback_query.register(on_game_button, GameAction.filter())
+    router.message.register(on_resign, Command("resign"))
+    router.callback_query.register(on_resign_answer, ResignAction.filter())
+    router.callback_query.register(on_rematch, Rematch.filter())
+    return router
+
+
+async def on_game_button(
+    callback: CallbackQuery,
+    callback_data: GameAction,
+    game_service: GameService,
+    publisher: BoardPublisher,
+    player: User,
+) -> None:
+    """A step, Undo or Confirm on a board. A stale press also redraws the board, in case the
+    message shows an old state (the bot stopped before it could edit it)."""
+    game_id, version = callback_data.game, callback_data.version
+    try:
+        if callback_data.move is Move.STEP:
+            snapshot = await game_service.choose(game_id, player.id, version, callback_data.arg)
+        elif callback_data.move is Move.UNDO:
+            snapshot = await game_service.undo(game_id, player.id, version)
+        else:
+            snapshot = await game_service.confirm(game_id, player.id, version)
+    except StaleAction:
+        current = await game_service.snapshot(game_id)
+        if current.stored.version > version:
+            publisher.publish(current)
+        raise
+    publisher.publish(snapshot)
+
+
+async def on_resign(message: Message, game_service: GameService, player: User) -> None:
+    """``/resign``: asks to confirm resigning the player's game in this chat."""
+    chat = message.chat.id
+    games = await game_service.active_games(player.id, chat)
+    if not games:
+        await message.answer(_("You have no game in progress here."))
+        return
+    stored = games[0]
+    opponent_id = stored.black_id if stored.white_id == player.id else stored.white_id
+    opponent = await game_service.user(opponent_id)
+    points = stored.game.rules.resign
+    builder = InlineKeyboardBuilder()
+    builder.button(
+        text="🏳 " + _("Yes, resign"), callback_data=ResignAction(game=stored.id, sure=True)
+    )
+    builder.button(text=_("No, play on"), callback_data=ResignAction(game=stored.id, sure=False))
+    await message.answer(
+        _("Resign game #{game} against {name}? You lose {points} pt.").format(
+            game=stored.id,
+            name=views.player_name(opponent) if opponent else "?",
+            points=points,
+        ),
+        reply_markup=builder.as_markup(),
+    )
+
+
+async def on_resign_answer(
+    callback: CallbackQuery,
+    callback_data: ResignAction,
+    game_service: GameService,
+    publisher: BoardPublisher,
+    player: User,
+) -> None:
+    """The answer to the resign question; only a player of that game may give it."""
+    snapshot = await game_service.snapshot(callback_data.game)
+    if snapshot.stored.side_of(player.id) is None:
+        raise NotAPlayer()
+    if isinstance(callback.message, Message):
+        text = _("You resigned.") if callback_data.sure else _("Game on!")
+        await callback.message.edit_text(text, reply_markup=None)
+    if callback_data.sure:
+        publisher.publish(await game_service.resign(callback_data.game, player.id))
+
+
+async def on_rematch(
+    callback: CallbackQuery,
+    callback_data: Rematch,
+    game_service: GameService,
+    player: User,
+    bot: Bot,
+    i18n: I18n,
+) -> None:
+    """Rematch: a new challenge to the same opponent with the same options."""
+    snapshot = await game_service.snapshot(callback_data.game)
+    stored = snapshot.stored
+    side = stored.side_of(player.id)
+    if side is None:
+        raise NotAPlayer()
+    if not snapshot.game.is_over:
+        raise StaleAction()
+    opponent = snapshot.user(side.other)
+    chat_id = stored.chat_id or player.id
+    challenge = await game_service.rematch(
+        stored.id, player, chat_id=chat_id, locale=locale_for(player.language_code)
+    )
+    if not isinstance(callback.message, Message):
+        raise GameNotFound()
+    await post_challenge(callback.message, challenge, player, game_service)
+    if not stored.chat_id and opponent.private_chat and not opponent.blocked:
+        their = views.translator(i18n, locale_for(opponent.language_code))
+        await bot.send_message(
+            opponent.id,
+            views.challenge_text(challenge, player, their),
+            reply_markup=views.challenge_keyboard(challenge, their),
+        )

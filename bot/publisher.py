@@ -1,0 +1,224 @@
+"""Keeps every board message in step with its game, within Telegram's limits.
+
+One message per board, edited in place. :meth:`BoardPublisher.publish` only notes the newest
+snapshot of a game and returns at once (a tap is answered without waiting for the picture); one
+worker per game then draws and sends it, and if more changes arrive meanwhile only the latest
+is sent: edits are coalesced. Sends are paced per chat and overall (:class:`RateLimiter`), and
+Telegram's own answers are honoured: retry_after, "not modified", a deleted message (posted
+again), a blocked bot, a group that became a supergroup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from aiogram import Bot
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+from aiogram.utils.i18n import I18n
+
+from bot import views
+from bot.i18n import locale_for
+from bot.services import GameService, GameSnapshot
+from bot.storage import Board
+from render import FILE_NAME, render_board
+
+logger = logging.getLogger(__name__)
+
+ATTEMPTS: Final = 5
+"""Tries per board message before giving up on one state (a later state is tried afresh)."""
+
+GONE_MESSAGES: Final = (
+    "message to edit not found",
+    "message can't be edited",
+    "message_id_invalid",
+    "message not found",
+)
+
+
+@dataclass(slots=True)
+class _Bucket:
+    capacity: float
+    per_second: float
+    tokens: float
+    updated: float
+
+
+@dataclass
+class RateLimiter:
+    """Token buckets: about 1 message a second per private chat, 20 a minute per group, 30 a
+    second overall (Telegram's published limits), with small bursts."""
+
+    clock: Callable[[], float] = time.monotonic
+    private: tuple[float, float] = (3, 1.0)
+    group: tuple[float, float] = (3, 20 / 60)
+    overall: tuple[float, float] = (30, 30.0)
+    _buckets: dict[int | None, _Bucket] = field(default_factory=dict)
+
+    def _bucket(self, chat_id: int | None) -> _Bucket:
+        bucket = self._buckets.get(chat_id)
+        if bucket is None:
+            capacity, rate = (
+                self.overall if chat_id is None else self.group if chat_id < 0 else self.private
+            )
+            bucket = _Bucket(capacity, rate, capacity, self.clock())
+            self._buckets[chat_id] = bucket
+        return bucket
+
+    def delay(self, chat_id: int) -> float:
+        """Takes a token for ``chat_id`` (and one overall); returns how long to wait first."""
+        now = self.clock()
+        wait = 0.0
+        for key in (chat_id, None):
+            bucket = self._bucket(key)
+            bucket.tokens = min(
+                bucket.capacity, bucket.tokens + (now - bucket.updated) * bucket.per_second
+            )
+            bucket.updated = now
+            bucket.tokens -= 1
+            if bucket.tokens < 0:
+                wait = max(wait, -bucket.tokens / bucket.per_second)
+        return wait
+
+
+class BoardPublisher:
+    """Sends and edits board messages for games (see the module docstring)."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        service: GameService,
+        i18n: I18n,
+        *,
+        limiter: RateLimiter | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._bot = bot
+        self._service = service
+        self._i18n = i18n
+        self._limiter = limiter or RateLimiter()
+        self._clock = clock
+        self._pending: dict[int, GameSnapshot] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+
+    def publish(self, snapshot: GameSnapshot) -> None:
+        """Schedules ``snapshot`` to be shown on every board of its game (newest wins)."""
+        game_id = snapshot.stored.id
+        pending = self._pending.get(game_id)
+        if pending is not None and pending.stored.version >= snapshot.stored.version:
+            return
+        self._pending[game_id] = snapshot
+        if game_id not in self._workers:
+            task = asyncio.create_task(self._work(game_id), name=f"board-{game_id}")
+            self._workers[game_id] = task
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Waits until every scheduled board is sent (or ``timeout`` runs out)."""
+        deadline = time.monotonic() + timeout
+        while self._workers and time.monotonic() < deadline:
+            await asyncio.wait(
+                list(self._workers.values()), timeout=max(0.0, deadline - time.monotonic())
+            )
+
+    async def _work(self, game_id: int) -> None:
+        sent_version = -1
+        try:
+            while (snapshot := self._pending.pop(game_id, None)) is not None:
+                if snapshot.stored.version <= sent_version:
+                    continue
+                try:
+                    await self._show(snapshot)
+                except Exception:
+                    logger.exception(
+                        "could not show game %d version %d", game_id, snapshot.stored.version
+                    )
+                sent_version = snapshot.stored.version
+        finally:
+            self._workers.pop(game_id, None)
+
+    async def _show(self, snapshot: GameSnapshot) -> None:
+        for board in await self._service.boards(snapshot.stored.id):
+            await self._show_board(snapshot, board)
+
+    def _locale(self, snapshot: GameSnapshot, board: Board) -> str:
+        if snapshot.stored.chat_id:  # a group: the challenge's language
+            return snapshot.stored.locale
+        return locale_for(snapshot.user(board.viewer).language_code)
+
+    async def _show_board(self, snapshot: GameSnapshot, board: Board) -> None:
+        _ = views.translator(self._i18n, self._locale(snapshot, board))
+        text = views.caption(snapshot, _, now=self._clock())
+        viewer = None if snapshot.stored.chat_id else board.viewer
+        markup = views.keyboard(snapshot, viewer, _)
+        picture = await asyncio.to_thread(
+            render_board,
+            views.board_position(snapshot),
+            view=views.board_view(snapshot, board.viewer, _),
+        )
+        chat_id, message_id = board.chat_id, board.message_id
+        for _attempt in range(ATTEMPTS):
+            await asyncio.sleep(self._limiter.delay(chat_id))
+            try:
+                if message_id is None:
+                    message_id = await self._send(chat_id, picture, text, markup)
+                    await self._service.set_board_message(board.game_id, chat_id, message_id)
+                else:
+                    await self._edit(chat_id, message_id, picture, text, markup)
+                return
+            except TelegramRetryAfter as error:
+                await asyncio.sleep(error.retry_after)
+            except TelegramMigrateToChat as error:
+                await self._service.move_chat(chat_id, error.migrate_to_chat_id)
+                chat_id = error.migrate_to_chat_id
+            except TelegramBadRequest as error:
+                description = error.message.lower()
+                if "message is not modified" in description:
+                    return
+                if message_id is not None and any(m in description for m in GONE_MESSAGES):
+                    message_id = None  # deleted by someone: post the board again
+                    continue
+                raise
+            except TelegramForbiddenError:
+                if chat_id > 0:
+                    await self._service.mark_blocked(chat_id)
+                logger.info("chat %d does not accept messages from the bot", chat_id)
+                return
+            except (TelegramNetworkError, TelegramServerError) as error:
+                logger.warning("Telegram failed (%s); retrying", error)
+                await asyncio.sleep(1.0)
+        logger.error("gave up showing game %d in chat %d", board.game_id, chat_id)
+
+    async def _send(
+        self, chat_id: int, picture: bytes, text: str, markup: InlineKeyboardMarkup
+    ) -> int:
+        message = await self._bot.send_photo(
+            chat_id, BufferedInputFile(picture, FILE_NAME), caption=text, reply_markup=markup
+        )
+        return message.message_id
+
+    async def _edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        picture: bytes,
+        text: str,
+        markup: InlineKeyboardMarkup,
+    ) -> None:
+        await self._bot.edit_message_media(
+            chat_id=chat_id,
+            message_id=message_id,
+            media=InputMediaPhoto(media=BufferedInputFile(picture, FILE_NAME), caption=text),
+            reply_markup=markup,
+        )

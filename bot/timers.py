@@ -1,0 +1,75 @@
+"""The clock of the bot: turns that ran out of time, challenges that expired.
+
+Deadlines live in the database, so they keep running across restarts; this loop only looks at
+them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
+show a countdown: the caption names the deadline once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Final
+
+from aiogram import Bot
+from aiogram.utils.i18n import I18n
+
+from bot import views
+from bot.handlers.lobby import close_challenge_messages
+from bot.publisher import BoardPublisher
+from bot.services import GameService
+
+logger = logging.getLogger(__name__)
+
+TICK_SECONDS: Final = 0.5
+
+
+class Timers:
+    """A background task that ends timed-out games and closes expired challenges."""
+
+    def __init__(
+        self,
+        service: GameService,
+        publisher: BoardPublisher,
+        bot: Bot,
+        i18n: I18n,
+        tick: float = TICK_SECONDS,
+    ) -> None:
+        self._service = service
+        self._publisher = publisher
+        self._bot = bot
+        self._i18n = i18n
+        self._tick = tick
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Starts the loop (idempotent); a startup hook of the dispatcher."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="timers")
+
+    async def stop(self) -> None:
+        """Stops the loop and waits for it."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def tick(self) -> None:
+        """One look at the deadlines."""
+        for snapshot in await self._service.timeouts():
+            self._publisher.publish(snapshot)
+        for challenge in await self._service.expire_challenges():
+            _ = views.translator(self._i18n, challenge.locale)
+            await close_challenge_messages(self._bot, challenge, self._service, _)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("timer tick failed")
+            await asyncio.sleep(self._tick)

@@ -1,0 +1,246 @@
+"""What a board message shows: caption, buttons and the picture's options, from a snapshot.
+
+Pure functions of (snapshot, viewer, locale): the publisher calls them for every board of a game,
+the handlers never build a caption themselves. Texts go through gettext with the reader's
+locale (a group's board uses the locale of the challenge).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Final
+
+from aiogram import html
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.i18n import I18n
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move, Rematch
+from bot.engine import Outcome, Played, Position, Side, steps_text
+from bot.i18n import N_
+from bot.services import GameSnapshot
+from bot.storage import Challenge, User
+from render import BoardView
+
+Translate = Callable[[str], str]
+
+STEPS_PER_ROW: Final = 4
+
+OUTCOME_NAMES: Final = {
+    Outcome.OIN: N_("oin"),
+    Outcome.MARS: N_("mars"),
+    Outcome.KOKS: N_("koks"),
+    Outcome.HOME_MARS: N_("home mars"),
+    Outcome.RESIGN: N_("resignation"),
+    Outcome.TIMEOUT: N_("time ran out"),
+}
+VARIANT_NAMES: Final = {"long": N_("long nardy"), "short": N_("short nardy")}
+RULE_SET_NAMES: Final = {
+    "classic": N_("classic"),
+    "sheshbesh": N_("Shesh Besh"),
+    "karzar": N_("karzar"),
+    "standard": N_("standard"),
+}
+SIDE_MARKS: Final = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
+
+
+def translator(i18n: I18n, locale: str) -> Translate:
+    """Returns ``_`` for ``locale``: gettext outside a handler's context."""
+
+    def translate(message: str) -> str:
+        return i18n.gettext(message, locale=locale)
+
+    return translate
+
+
+def player_name(user: User) -> str:
+    """How a player is named in captions: @username, else the first name (HTML-escaped)."""
+    return html.quote(user.mention)
+
+
+def caption(snapshot: GameSnapshot, _: Translate, *, now: float) -> str:
+    """The board's caption: players, rules, score, dice, whose turn and until when, or the
+    result."""
+    stored, game = snapshot.stored, snapshot.game
+    white, black = player_name(snapshot.white), player_name(snapshot.black)
+    lines = [
+        f"⚪ {white} — ⚫ {black}",
+        f"{_(VARIANT_NAMES[game.variant])} · {_(RULE_SET_NAMES[game.rules.name])} · #{stored.id}",
+        _("Score: {white} {won}:{lost} {black}").format(
+            white=white,
+            black=black,
+            won=snapshot.score.wins,
+            lost=snapshot.score.games - snapshot.score.wins,
+        ),
+    ]
+    recent = [line for line in stored.history[-2:] if line]
+    if recent:
+        lines.append(_("Last: {moves}").format(moves=html.quote(_history_text(recent[-1], _))))
+    if game.result is not None:
+        winner = snapshot.user(game.result.winner)
+        lines.append(
+            "🏆 "
+            + _("{winner} wins: {outcome}, {points} pt.").format(
+                winner=player_name(winner),
+                outcome=_(OUTCOME_NAMES[game.result.outcome]),
+                points=game.result.points,
+            )
+        )
+        return "\n".join(lines)
+    mover = snapshot.user(game.turn)
+    if game.dice is not None:
+        lines.append(
+            _("🎲 {dice} — {mark} {name} to move").format(
+                dice=game.dice, mark=SIDE_MARKS[game.turn], name=player_name(mover)
+            )
+        )
+    if stored.deadline is not None:
+        until = dt.datetime.fromtimestamp(stored.deadline, dt.UTC).strftime("%H:%M:%S")
+        seconds = max(0, round(stored.deadline - now))
+        lines.append(_("⏳ {seconds} s, until {time} UTC").format(seconds=seconds, time=until))
+    return "\n".join(lines)
+
+
+def _history_text(line: str, _: Translate) -> str:
+    """A history line (``w 5-2 24/19 13/11``, ``b 6-6 pass``, ``w resign``) for people."""
+    side, _sep, text = line.partition(" ")
+    forced = _("forced")
+    text = text.replace(" forced", " (" + forced + ")")
+    if text.endswith(" pass"):
+        text = text.removesuffix(" pass") + " — " + _("pass")
+    text = {"resign": _("resigned"), "timeout": _("time ran out")}.get(text, text)
+    return f"{SIDE_MARKS[Side(side)]} {text}"
+
+
+def step_label(played: Played, ambiguous: bool) -> str:
+    """A step button's text: ``13→7``, ``bar→20``, ``3→off``, ``13→7*`` for a hit; the die in
+    brackets when two dice make the same step differently."""
+    src = "bar" if played.src == 25 else str(played.src)
+    dst = "off" if played.dst == 0 else str(played.dst)
+    return f"{src}→{dst}{'*' if played.hit else ''}" + (f" ({played.die})" if ambiguous else "")
+
+
+def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> InlineKeyboardMarkup:
+    """The board's buttons: the offered steps, Undo and Confirm for the player to move; Rematch
+    once the game is over. ``viewer`` is the reader's side on a private board (None in a group,
+    where everyone sees the buttons and the service refuses onlookers)."""
+    stored, game = snapshot.stored, snapshot.game
+    builder = InlineKeyboardBuilder()
+    if game.is_over:
+        builder.button(text="🔁 " + _("Rematch"), callback_data=Rematch(game=stored.id))
+        return builder.as_markup()
+    current = snapshot.turn_input
+    if current is None or (viewer is not None and viewer is not game.turn):
+        return builder.as_markup()
+    steps = [(o.src, o.dst) for o in current.options]
+    for index, option in enumerate(current.options):
+        ambiguous = steps.count((option.src, option.dst)) > 1
+        builder.button(
+            text=step_label(option, ambiguous),
+            callback_data=GameAction(
+                game=stored.id, version=stored.version, move=Move.STEP, arg=index
+            ),
+        )
+    sizes = [STEPS_PER_ROW] * (len(current.options) // STEPS_PER_ROW)
+    if len(current.options) % STEPS_PER_ROW:
+        sizes.append(len(current.options) % STEPS_PER_ROW)
+    controls = 0
+    if current.played:
+        builder.button(
+            text="↩ " + _("Undo"),
+            callback_data=GameAction(game=stored.id, version=stored.version, move=Move.UNDO),
+        )
+        controls += 1
+    if current.is_complete:
+        builder.button(
+            text="✅ " + _("Confirm"),
+            callback_data=GameAction(game=stored.id, version=stored.version, move=Move.CONFIRM),
+        )
+        controls += 1
+    if controls:
+        sizes.append(controls)
+    if sizes:
+        builder.adjust(*sizes)
+    return builder.as_markup()
+
+
+def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
+    """The picture's options: the reader's side at the bottom, the dice with the used ones
+    spent, the steps tapped this turn (or the last turn), names and the result."""
+    stored, game = snapshot.stored, snapshot.game
+    current = snapshot.turn_input
+    if current is not None and current.played:
+        marks, marks_side = tuple(p.step for p in current.played), game.turn
+    else:
+        marks, marks_side = tuple(p.step for p in stored.last_turn), game.turn.other
+    result = None
+    if game.result is not None:
+        result = _("{winner} wins: {outcome} ×{points}").format(
+            winner=snapshot.user(game.result.winner).mention,
+            outcome=_(OUTCOME_NAMES[game.result.outcome]),
+            points=game.result.points,
+        )
+    return BoardView(
+        bottom=viewer,
+        dice=None if game.is_over else game.dice,
+        dice_used=tuple(p.die for p in current.played) if current else (),
+        last_steps=marks,
+        last_side=marks_side,
+        white_name=snapshot.white.mention,
+        black_name=snapshot.black.mention,
+        result=result,
+        pip_label=_("pips"),
+    )
+
+
+def board_position(snapshot: GameSnapshot) -> Position:
+    """The position to draw: with the steps tapped so far this turn."""
+    current = snapshot.turn_input
+    return current.current if current is not None else snapshot.game.position
+
+
+def challenge_text(challenge: Challenge, challenger: User, _: Translate) -> str:
+    """The challenge message: who, to whom, which game, until when."""
+    name = player_name(challenger)
+    if challenge.target_username or challenge.target_id:
+        target = html.quote("@" + challenge.target_username) if challenge.target_username else ""
+        head = _("{challenger} challenges {target} to a game!").format(
+            challenger=name, target=target or _("you")
+        )
+    else:
+        head = _("{challenger} is looking for an opponent! Anyone can accept.").format(
+            challenger=name
+        )
+    details = _("{variant} · rules: {rules} · {seconds} s per move").format(
+        variant=_(VARIANT_NAMES[challenge.variant]),
+        rules=_(RULE_SET_NAMES[challenge.rule_set]),
+        seconds=challenge.move_seconds,
+    )
+    return f"⚔ {head}\n{details}\n" + _("The challenge expires in 15 minutes.")
+
+
+def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMarkup:
+    """Accept and Decline for the challenged, the options for the challenger."""
+    builder = InlineKeyboardBuilder()
+
+    def button(text: str, option: ChallengeOption) -> None:
+        builder.button(
+            text=text,
+            callback_data=ChallengeAction(
+                challenge=challenge.id, version=challenge.version, option=option
+            ),
+        )
+
+    button("✅ " + _("Accept"), ChallengeOption.ACCEPT)
+    button("✖ " + _("Decline"), ChallengeOption.DECLINE)
+    button("🎲 " + _(VARIANT_NAMES[challenge.variant]), ChallengeOption.VARIANT)
+    button("📜 " + _(RULE_SET_NAMES[challenge.rule_set]), ChallengeOption.RULES)
+    button(f"⏱ {challenge.move_seconds} s", ChallengeOption.TIME)
+    builder.adjust(2, 3)
+    return builder.as_markup()
+
+
+def move_text(played: tuple[Played, ...]) -> str:
+    """Move text for a caption or history."""
+    return steps_text([p.step for p in played])

@@ -1,0 +1,1365 @@
+"""A fake Telegram Bot API server for end-to-end tests.
+
+:class:`FakeTelegram` is an aiohttp server on 127.0.0.1 that speaks the Bot API over HTTP exactly
+as aiogram's real ``AiohttpSession`` sends it (``POST /bot<token>/<method>``, form-data or
+multipart bodies, JSON-encoded fields, ``attach://`` uploads). Point the bot at it with
+``TELEGRAM_API_URL`` and act as users from the test::
+
+    async with FakeTelegram() as fake:
+        alice = fake.create_user("Alice", language_code="ru")
+        chat = fake.private_chat(alice)
+        sent = fake.send_text(alice, chat, "/start")        # queued for getUpdates
+        reply = await fake.wait_for_message(chat, after=sent)
+        assert "Привет" in reply.text
+
+What it imitates, because bots get these wrong:
+
+* long polling: ``getUpdates`` waits up to ``timeout`` and returns as soon as an update is
+  queued; updates stay queued until a later call confirms them with a higher ``offset``, so a bot
+  that stops before confirming gets them again, like after a real crash; a newer ``getUpdates``
+  ends an older one with 409 Conflict;
+* HTML parse mode (entities, refused markup), length limits, 64-byte callback data;
+* edits: the same content gives 400 "message is not modified"; an edit without ``reply_markup``
+  removes the inline keyboard; unknown messages give "message to edit not found";
+* ``answerCallbackQuery`` twice for one query gives 400 (the double-answer trap);
+* users who blocked the bot (403), private chats the user never opened (403), groups migrated
+  to supergroups (400 with ``migrate_to_chat_id``), injected 429 flood waits and 5xx errors;
+* group privacy mode: only commands, @mentions of the bot and replies to it are delivered.
+
+Everything runs in the test's event loop; nothing touches the network beyond 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import itertools
+import json
+import re
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from io import BytesIO
+from types import TracebackType
+from typing import Any, Final, Literal, TypeVar
+
+from aiohttp import web
+
+from .telegram_html import TelegramHtmlError, parse_html, utf16_length
+
+T = TypeVar("T")
+ChatType = Literal["private", "group", "supergroup"]
+
+DEFAULT_TOKEN: Final = "123456:TEST-fake-secret-0123456789"
+DEFAULT_TIMEOUT: Final = 5.0
+NOT_MODIFIED: Final = (
+    "message is not modified: specified new message content and reply markup are exactly "
+    "the same as a current content and reply markup of the message"
+)
+JSON_FIELDS: Final = frozenset(
+    {
+        "reply_markup",
+        "media",
+        "entities",
+        "caption_entities",
+        "commands",
+        "scope",
+        "allowed_updates",
+        "link_preview_options",
+        "reply_parameters",
+        "message_ids",
+    }
+)
+DEFAULT_ALLOWED_UPDATES: Final = frozenset(
+    {
+        "message",
+        "edited_message",
+        "channel_post",
+        "edited_channel_post",
+        "inline_query",
+        "chosen_inline_result",
+        "callback_query",
+        "shipping_query",
+        "pre_checkout_query",
+        "poll",
+        "poll_answer",
+        "my_chat_member",
+        "chat_join_request",
+    }
+)
+CHAT_ACTIONS: Final = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+INLINE_ACTIONS: Final = frozenset(
+    {
+        "url",
+        "callback_data",
+        "web_app",
+        "login_url",
+        "switch_inline_query",
+        "switch_inline_query_current_chat",
+        "switch_inline_query_chosen_chat",
+        "copy_text",
+        "callback_game",
+        "pay",
+    }
+)
+ADMIN_RIGHTS: Final = {
+    "can_be_edited": False,
+    "is_anonymous": False,
+    "can_manage_chat": True,
+    "can_delete_messages": True,
+    "can_manage_video_chats": False,
+    "can_restrict_members": True,
+    "can_promote_members": False,
+    "can_change_info": False,
+    "can_invite_users": True,
+    "can_post_stories": False,
+    "can_edit_stories": False,
+    "can_delete_stories": False,
+    "can_send_welcome_messages": False,
+    "can_pin_messages": True,
+}
+MENTION = re.compile(r"(?<![\w@])@[A-Za-z0-9_]{5,32}")
+COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
+
+
+class ApiError(Exception):
+    """An error answer of the Bot API: ``{"ok": false, "error_code": ..., "description": ...}``."""
+
+    def __init__(
+        self, error_code: int, description: str, parameters: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(f"{error_code} {description}")
+        self.error_code = error_code
+        self.description = description
+        self.parameters = parameters
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "ok": False,
+            "error_code": self.error_code,
+            "description": self.description,
+        }
+        if self.parameters:
+            body["parameters"] = self.parameters
+        return body
+
+
+def bad_request(description: str, parameters: dict[str, Any] | None = None) -> ApiError:
+    return ApiError(400, f"Bad Request: {description}", parameters)
+
+
+def forbidden(description: str) -> ApiError:
+    return ApiError(403, f"Forbidden: {description}")
+
+
+@dataclass(frozen=True, slots=True)
+class FakeUser:
+    """A Telegram user (or the bot itself, ``is_bot=True``)."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+    language_code: str | None = None
+    last_name: str | None = None
+    is_bot: bool = False
+
+    def to_api(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
+        for key in ("last_name", "username", "language_code"):
+            if (value := getattr(self, key)) is not None:
+                data[key] = value
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """One inline keyboard button as the bot sent it."""
+
+    text: str
+    callback_data: str | None = None
+    url: str | None = None
+
+
+@dataclass(eq=False, slots=True)
+class FakeChat:
+    """A chat and everything that happened in it."""
+
+    id: int
+    type: ChatType
+    title: str | None = None
+    partner: FakeUser | None = None
+    members: dict[int, FakeUser] = field(default_factory=dict)
+    creator_id: int | None = None
+    bot_is_member: bool = True
+    bot_is_admin: bool = False
+    blocked: bool = False
+    started: bool = False
+    migrated_to: int | None = None
+    pinned_message_id: int | None = None
+    chat_actions: list[str] = field(default_factory=list)
+    messages: dict[int, FakeMessage] = field(default_factory=dict)
+    next_message_id: int = 1
+
+    def to_api(self) -> dict[str, Any]:
+        if self.type == "private":
+            assert self.partner is not None
+            data = {"id": self.id, "type": "private", "first_name": self.partner.first_name}
+            if self.partner.last_name:
+                data["last_name"] = self.partner.last_name
+            if self.partner.username:
+                data["username"] = self.partner.username
+            return data
+        return {"id": self.id, "type": self.type, "title": self.title}
+
+    def __repr__(self) -> str:
+        return f"<FakeChat {self.type} id={self.id} {self.title or self.partner}>"
+
+
+@dataclass(eq=False, slots=True)
+class FakeMessage:
+    """A message in a :class:`FakeChat`, kept up to date through edits and deletion."""
+
+    chat: FakeChat
+    message_id: int
+    sender: FakeUser
+    date: int
+    text: str | None = None
+    caption: str | None = None
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    photo: bytes | None = None
+    photo_file_id: str | None = None
+    photo_size: tuple[int, int] = (0, 0)
+    reply_markup: dict[str, Any] | None = None
+    reply_to: FakeMessage | None = None
+    edit_date: int | None = None
+    edit_count: int = 0
+    deleted: bool = False
+    update_id: int | None = None
+    """For user messages: the update that carried it to the bot (None if privacy hid it)."""
+    service: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def from_bot(self) -> bool:
+        return self.sender.is_bot
+
+    @property
+    def content(self) -> str:
+        """The text, or the caption of a photo ("" if neither)."""
+        return self.text if self.text is not None else (self.caption or "")
+
+    @property
+    def keyboard(self) -> list[list[Button]]:
+        """The inline keyboard, row by row ([] if none)."""
+        rows = (self.reply_markup or {}).get("inline_keyboard") or []
+        return [
+            [Button(b["text"], b.get("callback_data"), b.get("url")) for b in row] for row in rows
+        ]
+
+    @property
+    def buttons(self) -> list[Button]:
+        """All inline buttons, left to right, top to bottom."""
+        return [button for row in self.keyboard for button in row]
+
+    def button(self, text: str) -> Button:
+        """Returns the button labelled exactly ``text``, else the only one containing it."""
+        buttons = self.buttons
+        for button in buttons:
+            if button.text == text:
+                return button
+        matches = [b for b in buttons if text in b.text]
+        if len(matches) != 1:
+            raise AssertionError(f"no single button {text!r} in {[b.text for b in buttons]}")
+        return matches[0]
+
+    def to_api(self, *, nested: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "message_id": self.message_id,
+            "from": self.sender.to_api(),
+            "chat": self.chat.to_api(),
+            "date": self.date,
+        }
+        if self.text is not None:
+            data["text"] = self.text
+            if self.entities:
+                data["entities"] = self.entities
+        if self.photo_file_id is not None:
+            width, height = self.photo_size
+            data["photo"] = [
+                {
+                    "file_id": self.photo_file_id,
+                    "file_unique_id": "u" + self.photo_file_id,
+                    "width": width,
+                    "height": height,
+                    "file_size": len(self.photo or b""),
+                }
+            ]
+            if self.caption is not None:
+                data["caption"] = self.caption
+                if self.entities:
+                    data["caption_entities"] = self.entities
+        if self.reply_markup is not None:
+            data["reply_markup"] = self.reply_markup
+        if self.edit_date is not None:
+            data["edit_date"] = self.edit_date
+        if nested and self.reply_to is not None:
+            data["reply_to_message"] = self.reply_to.to_api(nested=False)
+        data.update(self.service)
+        return data
+
+    def __repr__(self) -> str:
+        who = "bot" if self.from_bot else self.sender.first_name
+        state = " deleted" if self.deleted else ""
+        labels = [b.text for b in self.buttons]
+        photo = " +photo" if self.photo is not None else ""
+        return (
+            f"<FakeMessage chat={self.chat.id} id={self.message_id} {who}{state}{photo} "
+            f"{self.content[:60]!r} buttons={labels}>"
+        )
+
+
+@dataclass(eq=False, slots=True)
+class RecordedRequest:
+    """One Bot API call the bot made; JSON fields are decoded, uploads are in ``files``."""
+
+    method: str
+    params: dict[str, Any]
+    files: dict[str, bytes]
+    status: int | None = None
+    """HTTP status of the answer; None while pending or when the bot hung up."""
+    response: dict[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+    def __repr__(self) -> str:
+        shown = {k: v for k, v in self.params.items() if k in ("chat_id", "message_id", "offset")}
+        text = self.params.get("text") or self.params.get("caption")
+        if text:
+            shown["text"] = str(text)[:50]
+        if self.files:
+            shown["files"] = list(self.files)
+        error = "" if self.ok or self.response is None else f" {self.response.get('description')}"
+        return f"<{self.method} {shown} -> {self.status}{error}>"
+
+
+@dataclass(frozen=True, slots=True)
+class CallbackTap:
+    """A press of an inline button, queued as a ``callback_query`` update."""
+
+    id: str
+    update_id: int
+    user: FakeUser
+    message: FakeMessage
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
+class FakeCallbackAnswer:
+    """What ``answerCallbackQuery`` told the user."""
+
+    text: str | None
+    show_alert: bool
+    url: str | None
+    cache_time: int | None
+
+
+def _as_bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.lower() in {"true", "1"}
+    return bool(value)
+
+
+def _as_int(value: Any, error: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise bad_request(error) from None
+
+
+def _image_size(data: bytes) -> tuple[int, int]:
+    from PIL import Image, UnidentifiedImageError  # Pillow is a dependency of the project
+
+    try:
+        with Image.open(BytesIO(data)) as image:
+            if image.format not in {"PNG", "JPEG", "WEBP", "GIF", "BMP"}:
+                raise bad_request("IMAGE_PROCESS_FAILED")
+            width, height = image.size
+    except (UnidentifiedImageError, OSError):
+        raise bad_request("IMAGE_PROCESS_FAILED") from None
+    if width + height > 10000 or max(width, height) > 20 * min(width, height):
+        raise bad_request("PHOTO_INVALID_DIMENSIONS")
+    return width, height
+
+
+class FakeTelegram:
+    """The fake Bot API server plus the test-side controls ("act as users", inspect, wait).
+
+    Use as ``async with FakeTelegram() as fake:`` (or :meth:`start` / :meth:`close`); the bot's
+    base URL is :attr:`url`. The server outlives bot instances: stop a bot and start another
+    against it, as after a real restart.
+    """
+
+    def __init__(
+        self,
+        token: str = DEFAULT_TOKEN,
+        *,
+        bot_username: str = "nardy_test_bot",
+        bot_name: str = "Nardy",
+        privacy_mode: bool = True,
+    ) -> None:
+        self.token = token
+        self.bot_user = FakeUser(
+            id=int(token.split(":", 1)[0]), first_name=bot_name, username=bot_username, is_bot=True
+        )
+        self.privacy_mode = privacy_mode
+        self.url = ""
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.requests: list[RecordedRequest] = []
+        self.taps: dict[str, CallbackTap] = {}
+        self.answers: dict[str, FakeCallbackAnswer] = {}
+        self.files: dict[str, bytes] = {}
+        self.webhook_deleted = 0
+        self._commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self._pending: list[tuple[int, dict[str, Any]]] = []
+        self._all_updates: dict[int, dict[str, Any]] = {}
+        self._delivered: set[int] = set()
+        self._redelivering: set[int] = set()
+        self.confirmations: Counter[int] = Counter()
+        """How many times the bot confirmed each update id (by a higher getUpdates offset)."""
+        self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
+        self.dropped_update_ids: list[int] = []
+        """Updates never delivered because the bot's ``allowed_updates`` left out their type."""
+        self._poll_generation = 0
+        self._injected: dict[str, deque[ApiError]] = {}
+        self._changed = asyncio.Event()
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self._ids = itertools.count(1001)
+        self._update_ids = itertools.count(100_001)
+        self._group_ids = itertools.count(1)
+        self._file_ids = itertools.count(1)
+        self._query_ids = itertools.count(4_000_000_001)
+        self._methods: dict[str, Callable[[dict[str, Any], dict[str, bytes]], Any]] = {
+            name.lower(): getattr(self, f"_api_{name}")
+            for name in (
+                "getMe",
+                "getUpdates",
+                "deleteWebhook",
+                "getWebhookInfo",
+                "setMyCommands",
+                "getMyCommands",
+                "deleteMyCommands",
+                "sendMessage",
+                "sendPhoto",
+                "editMessageText",
+                "editMessageCaption",
+                "editMessageMedia",
+                "editMessageReplyMarkup",
+                "deleteMessage",
+                "deleteMessages",
+                "answerCallbackQuery",
+                "getChat",
+                "getChatMember",
+                "pinChatMessage",
+                "unpinChatMessage",
+                "sendChatAction",
+            )
+        }
+        self._canonical = {
+            key: attr.__name__.removeprefix("_api_") for key, attr in self._methods.items()
+        }
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        """Starts serving (port 0: a free port) and returns the base URL for the bot."""
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        # handler_cancellation: a long poll whose bot hung up (stopped) ends at once.
+        self._runner = web.AppRunner(
+            app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
+        )
+        await self._runner.setup()
+        await web.TCPSite(self._runner, host, port).start()
+        address = self._runner.addresses[0]
+        self.url = f"http://{address[0]}:{address[1]}"
+        return self.url
+
+    async def close(self) -> None:
+        """Ends pending long polls and stops the server."""
+        self._closing = True
+        self.notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- users and chats ---------------------------------------------------------------------
+
+    def create_user(
+        self,
+        first_name: str,
+        *,
+        language_code: str | None = "en",
+        username: str | None = None,
+        last_name: str | None = None,
+        user_id: int | None = None,
+    ) -> FakeUser:
+        """Returns a new user; ``language_code`` is what their Telegram app reports."""
+        user = FakeUser(
+            id=user_id if user_id is not None else next(self._ids),
+            first_name=first_name,
+            username=username,
+            language_code=language_code,
+            last_name=last_name,
+        )
+        self.users[user.id] = user
+        return user
+
+    def private_chat(self, user: FakeUser) -> FakeChat:
+        """Returns the private chat of ``user`` with the bot (its id is the user's id).
+
+        The bot may not write there until the user has sent something (as in Telegram).
+        """
+        chat = self.chats.get(user.id)
+        if chat is None:
+            chat = FakeChat(id=user.id, type="private", partner=user, members={user.id: user})
+            self.chats[chat.id] = chat
+        return chat
+
+    def create_group(
+        self,
+        title: str,
+        members: list[FakeUser] | tuple[FakeUser, ...] = (),
+        *,
+        supergroup: bool = False,
+        bot_is_admin: bool = False,
+    ) -> FakeChat:
+        """Returns a new group (or supergroup) with the bot in it; the first member created it."""
+        number = next(self._group_ids)
+        chat = FakeChat(
+            id=-(1_000_000_000_000 + number) if supergroup else -(4_000_000 + number),
+            type="supergroup" if supergroup else "group",
+            title=title,
+            members={user.id: user for user in members},
+            creator_id=members[0].id if members else None,
+            bot_is_admin=bot_is_admin,
+        )
+        self.chats[chat.id] = chat
+        return chat
+
+    def block_bot(self, user: FakeUser) -> None:
+        """The user blocks the bot: sends to their private chat answer 403."""
+        self.private_chat(user).blocked = True
+
+    def unblock_bot(self, user: FakeUser) -> None:
+        self.private_chat(user).blocked = False
+
+    def kick_bot(self, chat: FakeChat) -> None:
+        """Removes the bot from a group: sends there answer 403."""
+        chat.bot_is_member = False
+
+    def migrate_to_supergroup(self, group: FakeChat) -> FakeChat:
+        """Upgrades ``group``: calls with its id answer 400 with ``migrate_to_chat_id``.
+
+        Queues the two service messages Telegram sends (``migrate_to_chat_id`` in the old chat,
+        ``migrate_from_chat_id`` in the new one) and returns the new supergroup.
+        """
+        assert group.type == "group", "only basic groups migrate"
+        members = list(group.members.values())
+        supergroup = self.create_group(
+            group.title or "", members, supergroup=True, bot_is_admin=group.bot_is_admin
+        )
+        supergroup.creator_id = group.creator_id
+        sender = group.members.get(group.creator_id or 0) or self.bot_user
+        for chat, service in (
+            (group, {"migrate_to_chat_id": supergroup.id}),
+            (supergroup, {"migrate_from_chat_id": group.id}),
+        ):
+            message = self._new_message(chat, sender, service=service)
+            message.update_id = self.queue_update({"message": message.to_api()})
+        group.migrated_to = supergroup.id
+        return supergroup
+
+    # -- acting as users ---------------------------------------------------------------------
+
+    def send_text(
+        self, user: FakeUser, chat: FakeChat, text: str, *, reply_to: FakeMessage | None = None
+    ) -> FakeMessage:
+        """``user`` writes ``text`` in ``chat``; returns the message (queued as an update).
+
+        Commands get a ``bot_command`` entity at offset 0 and ``@names`` get ``mention``
+        entities. In groups with privacy mode, messages that are not commands, do not mention
+        the bot and do not reply to it are stored but not delivered (``update_id`` is None).
+        """
+        assert reply_to is None or reply_to.chat is chat, "reply_to must be in the same chat"
+        if chat.type == "private":
+            assert chat.partner == user, f"{user} cannot write in the private chat of {chat}"
+            chat.started, chat.blocked = True, False
+        else:
+            chat.members.setdefault(user.id, user)
+        message = self._new_message(
+            chat, user, text=text, entities=self._user_entities(text), reply_to=reply_to
+        )
+        if self._delivers(chat, message):
+            message.update_id = self.queue_update({"message": message.to_api()})
+        return message
+
+    def tap(
+        self, user: FakeUser, message: FakeMessage, callback_data: str, *, check: bool = True
+    ) -> CallbackTap:
+        """``user`` presses the inline button with ``callback_data`` on ``message``.
+
+        With ``check`` the button must be on the message now; pass ``check=False`` to press a
+        button of an old keyboard (a stale press, as from a slow client).
+        """
+        if check:
+            datas = [b.callback_data for b in message.buttons]
+            assert not message.deleted, f"{message} was deleted"
+            assert callback_data in datas, f"no button {callback_data!r} on {message}: {datas}"
+        if message.chat.type != "private":
+            message.chat.members.setdefault(user.id, user)
+        query_id = str(next(self._query_ids))
+        update_id = self.queue_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_api(),
+                    "message": message.to_api(),
+                    "chat_instance": str(abs(message.chat.id) * 7919),
+                    "data": callback_data,
+                }
+            }
+        )
+        tap = CallbackTap(query_id, update_id, user, message, callback_data)
+        self.taps[query_id] = tap
+        return tap
+
+    def press(self, user: FakeUser, message: FakeMessage, text: str) -> CallbackTap:
+        """``user`` presses the button labelled ``text`` (see :meth:`FakeMessage.button`)."""
+        data = message.button(text).callback_data
+        assert data is not None, f"button {text!r} has no callback_data"
+        return self.tap(user, message, data)
+
+    def queue_update(self, payload: dict[str, Any]) -> int:
+        """Queues a raw update (``payload`` without ``update_id``); returns its id."""
+        update_id = next(self._update_ids)
+        update = {"update_id": update_id, **payload}
+        self._all_updates[update_id] = update
+        self._enqueue(update_id, update)
+        return update_id
+
+    def redeliver(self, update_id: int) -> None:
+        """Queues update ``update_id`` again, identical, as Telegram does when unsure."""
+        self._redelivering.add(update_id)
+        self._enqueue(update_id, self._all_updates[update_id])
+
+    # -- inspection --------------------------------------------------------------------------
+
+    def messages(
+        self, chat: FakeChat, *, from_bot: bool | None = True, include_deleted: bool = False
+    ) -> list[FakeMessage]:
+        """Messages of ``chat`` in order: the bot's by default, ``from_bot=None`` for all."""
+        return [
+            m
+            for m in chat.messages.values()
+            if (from_bot is None or m.from_bot == from_bot) and (include_deleted or not m.deleted)
+        ]
+
+    def last_message(self, chat: FakeChat, *, from_bot: bool | None = True) -> FakeMessage:
+        """The newest message of ``chat`` that is not deleted (the bot's by default)."""
+        found = self.messages(chat, from_bot=from_bot)
+        if not found:
+            raise AssertionError(f"no messages in {chat}\n{self.describe_recent()}")
+        return found[-1]
+
+    def message(self, chat: FakeChat, message_id: int) -> FakeMessage:
+        return chat.messages[message_id]
+
+    def requests_for(self, method: str, *, since: int = 0) -> list[RecordedRequest]:
+        """Calls of ``method`` (any case) from index ``since`` of :attr:`requests`."""
+        return [r for r in self.requests[since:] if r.method.lower() == method.lower()]
+
+    def mark(self) -> int:
+        """The index of the next request, to pass as ``since=``."""
+        return len(self.requests)
+
+    def commands(
+        self, *, language_code: str = "", scope: dict[str, Any] | None = None
+    ) -> list[tuple[str, str]]:
+        """The (command, description) menu set for a scope (default) and language ("" = all)."""
+        key = (self._scope_key(scope), language_code)
+        return [(c["command"], c["description"]) for c in self._commands.get(key, [])]
+
+    @property
+    def command_menus(self) -> dict[tuple[str, str], list[dict[str, str]]]:
+        """Every menu set with setMyCommands, keyed by (scope JSON, language_code)."""
+        return dict(self._commands)
+
+    @property
+    def pending_update_ids(self) -> list[int]:
+        """Updates queued and not yet confirmed by the bot."""
+        return [update_id for update_id, _ in self._pending]
+
+    def describe_recent(self, count: int = 15) -> str:
+        """The last requests, for failure messages."""
+        recent = "\n".join(f"  {r!r}" for r in self.requests[-count:])
+        return (
+            f"pending updates: {self.pending_update_ids}; dropped as not in allowed_updates "
+            f"{sorted(self._allowed_updates)}: {self.dropped_update_ids}\nlast requests:\n{recent}"
+        )
+
+    # -- failures on demand ------------------------------------------------------------------
+
+    def fail_next(
+        self,
+        method: str,
+        *,
+        times: int = 1,
+        error_code: int = 500,
+        description: str = "Internal Server Error",
+        parameters: dict[str, Any] | None = None,
+    ) -> None:
+        """The next ``times`` calls of ``method`` answer this error instead of running."""
+        queue = self._injected.setdefault(method.lower(), deque())
+        queue.extend(ApiError(error_code, description, parameters) for _ in range(times))
+
+    def flood_next(self, method: str, *, retry_after: int = 1, times: int = 1) -> None:
+        """The next ``times`` calls of ``method`` answer 429 with ``parameters.retry_after``."""
+        self.fail_next(
+            method,
+            times=times,
+            error_code=429,
+            description=f"Too Many Requests: retry after {retry_after}",
+            parameters={"retry_after": retry_after},
+        )
+
+    # -- waiting -----------------------------------------------------------------------------
+
+    def notify(self) -> None:
+        """Wakes every :meth:`wait_for` to re-check (the harness calls it too)."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], T | None],
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        description: str | None = None,
+    ) -> T:
+        """Returns the first truthy result of ``predicate``, re-checked after every change.
+
+        :raises: :exc:`AssertionError` after ``timeout`` seconds, listing recent requests.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            changed = self._changed
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                what = description or getattr(predicate, "__qualname__", repr(predicate))
+                raise AssertionError(
+                    f"timed out after {timeout}s waiting for {what}\n{self.describe_recent()}"
+                )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), remaining)
+
+    async def wait_for_request(
+        self,
+        method: str,
+        where: Callable[[RecordedRequest], bool] | None = None,
+        *,
+        since: int = 0,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> RecordedRequest:
+        """Returns the first answered call of ``method`` from index ``since`` matching ``where``."""
+
+        def find() -> RecordedRequest | None:
+            for request in self.requests_for(method, since=since):
+                if request.status is not None and (where is None or where(request)):
+                    return request
+            return None
+
+        return await self.wait_for(find, timeout, description=f"a {method} request")
+
+    async def wait_for_message(
+        self,
+        chat: FakeChat,
+        *,
+        after: FakeMessage | int = 0,
+        where: Callable[[FakeMessage], bool] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> FakeMessage:
+        """Returns the first bot message in ``chat`` newer than ``after`` matching ``where``."""
+        after_id = after.message_id if isinstance(after, FakeMessage) else after
+
+        def find() -> FakeMessage | None:
+            for message in self.messages(chat):
+                if message.message_id > after_id and (where is None or where(message)):
+                    return message
+            return None
+
+        return await self.wait_for(find, timeout, description=f"a bot message in {chat}")
+
+    async def next_answer_to(
+        self, tap: CallbackTap | str, timeout: float = DEFAULT_TIMEOUT
+    ) -> FakeCallbackAnswer:
+        """Waits for the bot's ``answerCallbackQuery`` to ``tap`` and returns it."""
+        query_id = tap.id if isinstance(tap, CallbackTap) else tap
+        return await self.wait_for(
+            lambda: self.answers.get(query_id), timeout, description=f"an answer to {query_id}"
+        )
+
+    # -- internals: messages and updates -----------------------------------------------------
+
+    def _new_message(self, chat: FakeChat, sender: FakeUser, **fields: Any) -> FakeMessage:
+        message = FakeMessage(
+            chat=chat,
+            message_id=chat.next_message_id,
+            sender=sender,
+            date=int(time.time()),
+            **fields,
+        )
+        chat.next_message_id += 1
+        chat.messages[message.message_id] = message
+        self.notify()
+        return message
+
+    def _user_entities(self, text: str) -> list[dict[str, Any]]:
+        entities = []
+        if text.startswith("/") and len(text) > 1:
+            command = text.split(maxsplit=1)[0]
+            entities.append({"type": "bot_command", "offset": 0, "length": utf16_length(command)})
+        for match in MENTION.finditer(text):
+            entities.append(
+                {
+                    "type": "mention",
+                    "offset": utf16_length(text[: match.start()]),
+                    "length": utf16_length(match.group()),
+                }
+            )
+        return entities
+
+    def _delivers(self, chat: FakeChat, message: FakeMessage) -> bool:
+        if chat.type == "private" or not self.privacy_mode:
+            return True
+        text = message.text or ""
+        mention = f"@{self.bot_user.username}".lower()
+        if text.startswith("/"):
+            command = text.split(maxsplit=1)[0].lower()
+            return "@" not in command or command.endswith(mention)
+        replied_to_bot = message.reply_to is not None and message.reply_to.from_bot
+        return replied_to_bot or mention in text.lower()
+
+    def _enqueue(self, update_id: int, update: dict[str, Any]) -> None:
+        self._pending.append((update_id, update))
+        self._pending.sort(key=lambda item: item[0])
+        self._delivered.discard(update_id)
+        self.notify()
+
+    def _confirm(self, offset: int) -> None:
+        if offset > 0:
+            # A redelivered update is older than the bot's offset: it survives until delivered.
+            confirmed = [u for u, _ in self._pending if u < offset and u not in self._redelivering]
+        elif offset < 0:  # -N: keep the last N, forget the rest
+            confirmed = [u for u, _ in self._pending[:offset]]
+        else:
+            return
+        self._pending = [(u, p) for u, p in self._pending if u not in confirmed]
+        for update_id in confirmed:
+            if update_id in self._delivered:
+                self.confirmations[update_id] += 1
+                self._delivered.discard(update_id)
+
+    def _deliverable(self, limit: int) -> list[dict[str, Any]]:
+        batch = []
+        for update_id, update in list(self._pending):
+            kind = next(k for k in update if k != "update_id")
+            if kind not in self._allowed_updates:
+                self._pending.remove((update_id, update))  # Telegram drops what was not asked for
+                self.dropped_update_ids.append(update_id)
+                continue
+            batch.append(update)
+            if len(batch) == limit:
+                break
+        return batch
+
+    # -- internals: HTTP ---------------------------------------------------------------------
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        name = request.match_info["method"]
+        if request.match_info["token"] != self.token:
+            return web.json_response(ApiError(401, "Unauthorized").to_json(), status=401)
+        method = self._canonical.get(name.lower(), name)
+        try:
+            params, files = await self._read_params(request)
+        except ApiError as error:
+            return web.json_response(error.to_json(), status=error.error_code)
+        record = RecordedRequest(method=method, params=params, files=files)
+        self.requests.append(record)
+        self.notify()
+        try:
+            injected = self._injected.get(name.lower())
+            if injected:
+                raise injected.popleft()
+            implementation = self._methods.get(name.lower())
+            if implementation is None:
+                raise ApiError(404, f"Not Found: method {name} is not implemented by FakeTelegram")
+            result = implementation(params, files)
+            if inspect.isawaitable(result):
+                result = await result
+            status, body = 200, {"ok": True, "result": result}
+        except ApiError as error:
+            status, body = error.error_code, error.to_json()
+        record.status, record.response = status, body
+        self.notify()
+        return web.json_response(body, status=status)
+
+    async def _read_params(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+        raw: dict[str, Any] = dict(request.query)
+        files: dict[str, bytes] = {}
+        if request.content_type == "application/json":
+            raw.update(await request.json())
+        elif request.can_read_body:
+            for key, value in (await request.post()).items():
+                if isinstance(value, web.FileField):
+                    files[key] = value.file.read()
+                else:
+                    raw[key] = value
+        params: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key in JSON_FIELDS and isinstance(value, str):
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    raise bad_request(f"can't parse {key} JSON object") from None
+            params[key] = value
+        return params, files
+
+    # -- internals: checks shared by methods -------------------------------------------------
+
+    def _chat(self, params: dict[str, Any]) -> FakeChat:
+        if params.get("chat_id") in (None, ""):
+            raise bad_request("chat_id is empty")
+        chat = self.chats.get(_as_int(params["chat_id"], "chat not found"))
+        if chat is None:
+            raise bad_request("chat not found")
+        if chat.migrated_to is not None:
+            raise bad_request(
+                "group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": chat.migrated_to},
+            )
+        return chat
+
+    def _writable_chat(self, params: dict[str, Any]) -> FakeChat:
+        chat = self._chat(params)
+        if chat.type == "private":
+            if chat.blocked:
+                raise forbidden("bot was blocked by the user")
+            if not chat.started:
+                raise forbidden("bot can't initiate conversation with a user")
+        elif not chat.bot_is_member:
+            kind = "supergroup" if chat.type == "supergroup" else "group"
+            raise forbidden(f"bot is not a member of the {kind} chat")
+        return chat
+
+    def _formatted(
+        self, params: dict[str, Any], key: str, entities_key: str
+    ) -> tuple[str | None, list[dict[str, Any]]]:
+        text = params.get(key)
+        if text is None:
+            return None, []
+        parse_mode = params.get("parse_mode") or ""
+        if not parse_mode:
+            return text, list(params.get(entities_key) or [])
+        if parse_mode.lower() != "html":
+            raise bad_request(f"unsupported parse_mode {parse_mode!r} (FakeTelegram knows HTML)")
+        try:
+            return parse_html(text)
+        except TelegramHtmlError as error:
+            raise bad_request(f"can't parse entities: {error}") from None
+
+    def _markup(self, markup: Any, *, inline_only: bool) -> dict[str, Any] | None:
+        if markup is None:
+            return None
+        if not isinstance(markup, dict):
+            raise bad_request("can't parse reply keyboard markup JSON object")
+        if "inline_keyboard" not in markup:
+            if inline_only:
+                raise bad_request("inline keyboard expected")
+            return markup
+        rows = markup["inline_keyboard"]
+        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+            raise bad_request('can\'t parse inline keyboard button: field "inline_keyboard"')
+        if sum(len(row) for row in rows) > 100:
+            raise bad_request("reply markup is too long")
+        for row in rows:
+            for button in row:
+                if not isinstance(button, dict) or not button.get("text"):
+                    raise bad_request("BUTTON_TEXT_INVALID")
+                if not INLINE_ACTIONS & button.keys():
+                    raise bad_request("text buttons are unallowed in the inline keyboard")
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                    raise bad_request("BUTTON_DATA_INVALID")
+        return markup if any(rows) else None
+
+    def _upload(self, value: Any, files: dict[str, bytes], field: str) -> tuple[bytes, str]:
+        if isinstance(value, str) and value.startswith("attach://"):
+            data = files.get(value.removeprefix("attach://"))
+            if data is None:
+                raise bad_request(f"there is no {field} in the request")
+        elif value is None and field in files:
+            data = files[field]
+        elif isinstance(value, str) and value in self.files:
+            return self.files[value], value
+        else:
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        file_id = f"AgACAgFake{next(self._file_ids):06d}"
+        self.files[file_id] = data
+        return data, file_id
+
+    def _reply_target(self, chat: FakeChat, params: dict[str, Any]) -> FakeMessage | None:
+        reply = params.get("reply_parameters") or {}
+        message_id = reply.get("message_id") or params.get("reply_to_message_id")
+        if not message_id:
+            return None
+        target = chat.messages.get(int(message_id))
+        if target is None or target.deleted:
+            lenient = reply.get("allow_sending_without_reply")
+            if _as_bool(lenient or params.get("allow_sending_without_reply")):
+                return None
+            raise bad_request("message to be replied not found")
+        return target
+
+    def _editable(self, params: dict[str, Any]) -> FakeMessage:
+        if params.get("inline_message_id"):
+            raise bad_request("FakeTelegram does not support inline messages")
+        chat = self._writable_chat(params)
+        message = chat.messages.get(_as_int(params.get("message_id"), "message_id is empty"))
+        if message is None or message.deleted:
+            raise bad_request("message to edit not found")
+        if not message.from_bot:
+            raise bad_request("message can't be edited")
+        return message
+
+    def _commit_edit(self, message: FakeMessage, **changes: Any) -> dict[str, Any]:
+        if all(getattr(message, key) == value for key, value in changes.items()):
+            raise bad_request(NOT_MODIFIED)
+        for key, value in changes.items():
+            setattr(message, key, value)
+        message.edit_date = int(time.time())
+        message.edit_count += 1
+        self.notify()
+        return message.to_api()
+
+    @staticmethod
+    def _scope_key(scope: dict[str, Any] | None) -> str:
+        return json.dumps(scope or {"type": "default"}, sort_keys=True)
+
+    def _check_caption(self, caption: str | None) -> None:
+        if caption is not None and len(caption) > 1024:
+            raise bad_request("message caption is too long")
+
+    # -- Bot API methods ---------------------------------------------------------------------
+
+    def _api_getMe(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        return {
+            **self.bot_user.to_api(),
+            "can_join_groups": True,
+            "can_read_all_group_messages": not self.privacy_mode,
+            "supports_inline_queries": False,
+        }
+
+    async def _api_getUpdates(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        self._confirm(_as_int(params.get("offset", 0), "wrong offset"))
+        limit = min(max(_as_int(params.get("limit", 100), "wrong limit"), 1), 100)
+        timeout = max(_as_int(params.get("timeout", 0), "wrong timeout"), 0)
+        allowed = params.get("allowed_updates")
+        if allowed is not None:
+            self._allowed_updates = frozenset(allowed) or DEFAULT_ALLOWED_UPDATES
+        self._poll_generation += 1
+        generation = self._poll_generation
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            if generation != self._poll_generation:
+                raise ApiError(
+                    409,
+                    "Conflict: terminated by other getUpdates request; "
+                    "make sure that only one bot instance is running",
+                )
+            changed = self._changed
+            batch = self._deliverable(limit)
+            remaining = deadline - loop.time()
+            if batch or remaining <= 0 or self._closing:
+                self._delivered.update(update["update_id"] for update in batch)
+                self._redelivering.difference_update(self._delivered)
+                return batch
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), remaining)
+
+    def _api_deleteWebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        self.webhook_deleted += 1
+        if _as_bool(params.get("drop_pending_updates")):
+            self._pending.clear()
+        return True
+
+    def _api_getWebhookInfo(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        return {
+            "url": "",
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._pending),
+        }
+
+    def _api_setMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        commands = params.get("commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise bad_request("BOT_COMMANDS_TOO_MUCH" if commands else "commands are empty")
+        for command in commands:
+            if not COMMAND_NAME.match(str(command.get("command", ""))):
+                raise bad_request("BOT_COMMAND_INVALID")
+            if not 1 <= len(str(command.get("description", "")).strip()) <= 256:
+                raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
+        language_code = params.get("language_code") or ""
+        if language_code and not re.fullmatch(r"[a-z]{2}", language_code):
+            raise bad_request("invalid language code specified")
+        key = (self._scope_key(params.get("scope")), language_code)
+        self._commands[key] = [
+            {"command": c["command"], "description": c["description"]} for c in commands
+        ]
+        return True
+
+    def _api_getMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        key = (self._scope_key(params.get("scope")), params.get("language_code") or "")
+        return self._commands.get(key, [])
+
+    def _api_deleteMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        key = (self._scope_key(params.get("scope")), params.get("language_code") or "")
+        self._commands.pop(key, None)
+        return True
+
+    def _api_sendMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._writable_chat(params)
+        text, entities = self._formatted(params, "text", "entities")
+        if not text or not text.strip():
+            raise bad_request("message text is empty")
+        if len(text) > 4096:
+            raise bad_request("message is too long")
+        markup = self._markup(params.get("reply_markup"), inline_only=False)
+        reply_to = self._reply_target(chat, params)
+        message = self._new_message(
+            chat,
+            self.bot_user,
+            text=text,
+            entities=entities,
+            reply_markup=markup,
+            reply_to=reply_to,
+        )
+        return message.to_api()
+
+    def _api_sendPhoto(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._writable_chat(params)
+        photo, file_id = self._upload(params.get("photo"), files, "photo")
+        size = _image_size(photo)
+        caption, entities = self._formatted(params, "caption", "caption_entities")
+        self._check_caption(caption)
+        markup = self._markup(params.get("reply_markup"), inline_only=False)
+        reply_to = self._reply_target(chat, params)
+        message = self._new_message(
+            chat,
+            self.bot_user,
+            caption=caption,
+            entities=entities,
+            photo=photo,
+            photo_file_id=file_id,
+            photo_size=size,
+            reply_markup=markup,
+            reply_to=reply_to,
+        )
+        return message.to_api()
+
+    def _api_editMessageText(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        message = self._editable(params)
+        if message.text is None:
+            raise bad_request("there is no text in the message to edit")
+        text, entities = self._formatted(params, "text", "entities")
+        if not text or not text.strip():
+            raise bad_request("message text is empty")
+        if len(text) > 4096:
+            raise bad_request("MESSAGE_TOO_LONG")
+        markup = self._markup(params.get("reply_markup"), inline_only=True)
+        return self._commit_edit(message, text=text, entities=entities, reply_markup=markup)
+
+    def _api_editMessageCaption(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        message = self._editable(params)
+        if message.photo is None:
+            raise bad_request("there is no caption in the message to edit")
+        caption, entities = self._formatted(params, "caption", "caption_entities")
+        self._check_caption(caption)
+        markup = self._markup(params.get("reply_markup"), inline_only=True)
+        return self._commit_edit(message, caption=caption, entities=entities, reply_markup=markup)
+
+    def _api_editMessageMedia(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        message = self._editable(params)
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise bad_request("FakeTelegram supports editMessageMedia with type photo only")
+        if message.photo is None:
+            raise bad_request("there is no media in the message to edit")
+        photo, file_id = self._upload(media.get("media"), files, "media")
+        size = _image_size(photo)
+        caption, entities = self._formatted(media, "caption", "caption_entities")
+        self._check_caption(caption)
+        markup = self._markup(params.get("reply_markup"), inline_only=True)
+        return self._commit_edit(
+            message,
+            photo=photo,
+            photo_file_id=file_id,
+            photo_size=size,
+            caption=caption,
+            entities=entities,
+            reply_markup=markup,
+        )
+
+    def _api_editMessageReplyMarkup(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        message = self._editable(params)
+        markup = self._markup(params.get("reply_markup"), inline_only=True)
+        return self._commit_edit(message, reply_markup=markup)
+
+    def _deletable(self, chat: FakeChat, message_id: int) -> FakeMessage | None:
+        message = chat.messages.get(message_id)
+        if message is None or message.deleted:
+            return None
+        if chat.type != "private" and not message.from_bot and not chat.bot_is_admin:
+            raise bad_request("message can't be deleted")
+        return message
+
+    def _api_deleteMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._chat(params)
+        message = self._deletable(chat, _as_int(params.get("message_id"), "message_id is empty"))
+        if message is None:
+            raise bad_request("message to delete not found")
+        message.deleted = True
+        self.notify()
+        return True
+
+    def _api_deleteMessages(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._chat(params)
+        for message_id in params.get("message_ids") or []:
+            if (message := self._deletable(chat, int(message_id))) is not None:
+                message.deleted = True
+        self.notify()
+        return True
+
+    def _api_answerCallbackQuery(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        query_id = str(params.get("callback_query_id") or "")
+        if query_id not in self.taps or query_id in self.answers:
+            raise bad_request(
+                "query is too old and response timeout expired or query ID is invalid"
+            )
+        text = params.get("text")
+        if text is not None and len(text) > 200:
+            raise bad_request("MESSAGE_TOO_LONG")
+        cache_time = params.get("cache_time")
+        self.answers[query_id] = FakeCallbackAnswer(
+            text=text,
+            show_alert=_as_bool(params.get("show_alert")),
+            url=params.get("url"),
+            cache_time=int(cache_time) if cache_time is not None else None,
+        )
+        return True
+
+    def _api_getChat(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._chat(params)
+        return {
+            **chat.to_api(),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        }
+
+    def _api_getChatMember(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._chat(params)
+        user_id = _as_int(params.get("user_id"), "user_id is empty")
+        if user_id == self.bot_user.id:
+            user: dict[str, Any] = self.bot_user.to_api()
+            if not chat.bot_is_member:
+                return {"status": "left", "user": user}
+            if chat.bot_is_admin:
+                return {"status": "administrator", "user": user, **ADMIN_RIGHTS}
+            return {"status": "member", "user": user}
+        member = self.users.get(user_id)
+        if member is None:
+            raise bad_request("PARTICIPANT_ID_INVALID")
+        if user_id == chat.creator_id:
+            return {"status": "creator", "user": member.to_api(), "is_anonymous": False}
+        status = "member" if user_id in chat.members else "left"
+        return {"status": status, "user": member.to_api()}
+
+    def _api_pinChatMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._writable_chat(params)
+        message = chat.messages.get(_as_int(params.get("message_id"), "message_id is empty"))
+        if message is None or message.deleted:
+            raise bad_request("message to pin not found")
+        if chat.type != "private" and not chat.bot_is_admin:
+            raise bad_request("not enough rights to manage pinned messages in the chat")
+        chat.pinned_message_id = message.message_id
+        self.notify()
+        return True
+
+    def _api_unpinChatMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._writable_chat(params)
+        if chat.type != "private" and not chat.bot_is_admin:
+            raise bad_request("not enough rights to manage pinned messages in the chat")
+        chat.pinned_message_id = None
+        self.notify()
+        return True
+
+    def _api_sendChatAction(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._writable_chat(params)
+        action = params.get("action")
+        if action not in CHAT_ACTIONS:
+            raise bad_request("wrong parameter action in request")
+        chat.chat_actions.append(action)
+        self.notify()
+        return True

@@ -1,0 +1,202 @@
+"""Runs the real bot (``bot.app.run``) against :class:`FakeTelegram` for end-to-end tests.
+
+The bot uses aiogram's real HTTP client, long polling and a real SQLite file; only Telegram is
+fake. A test acts as users through :attr:`BotHarness.fake` and waits with :meth:`BotHarness.settle`
+(every queued update handled) or the fake's ``wait_for_*`` helpers, never with sleeps::
+
+    async def test_help(bot_harness: BotHarness) -> None:
+        fake = bot_harness.fake
+        alice = fake.create_user("Alice", language_code="ru")
+        chat = fake.private_chat(alice)
+        fake.send_text(alice, chat, "/help")
+        await bot_harness.settle()
+        assert "Команды" in fake.last_message(chat).text
+
+An exception that escapes a handler fails the test at teardown (see :meth:`check_errors`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Final
+
+from bot.app import ServicesFactory, UpdateTracker, build_services, run
+from bot.config import Settings
+
+from .fake_telegram import DEFAULT_TIMEOUT, DEFAULT_TOKEN, FakeTelegram
+
+TEST_TOKEN: Final = DEFAULT_TOKEN
+
+
+def make_settings(
+    api_url: str, database_path: Path, *, token: str = TEST_TOKEN, **overrides: Any
+) -> Settings:
+    """Returns settings for a test bot: fake API, SQLite file at ``database_path``, short moves.
+
+    ``.env`` and the environment are ignored for every key given here (all of them by default).
+    """
+    values: dict[str, Any] = {
+        "bot_token": token,
+        "telegram_api_url": api_url,
+        "database_url": f"sqlite:///{database_path}",
+        "move_seconds": 2,
+        "log_level": "DEBUG",
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+class BotHarness:
+    """One bot process at a time against one fake server and one database file.
+
+    :meth:`restart` stops the bot and starts a new instance (new Bot, Dispatcher, HTTP session and
+    services) against the same server and database, as a redeploy would.
+    """
+
+    def __init__(
+        self,
+        fake: FakeTelegram,
+        settings: Settings,
+        *,
+        services_factory: ServicesFactory | None = None,
+    ) -> None:
+        self.fake = fake
+        self.settings = settings
+        self.services_factory: ServicesFactory = services_factory or build_services
+        self.errors: list[tuple[int, BaseException]] = []
+        """(update id, exception) for every exception that escaped the handlers."""
+        self.starts = 0
+        self._finished: Counter[int] = Counter()
+        self._tracker = UpdateTracker()
+        self._tracker.observers.append(self._on_update_finished)
+        self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    @property
+    def in_flight(self) -> int:
+        """Updates being handled right now."""
+        return self._tracker.in_flight
+
+    async def start(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Starts a bot instance and returns once it polls (its startup hooks have run)."""
+        assert not self.running, "the bot is already running"
+        mark = self.fake.mark()
+        self._stop = asyncio.Event()
+        self._task = asyncio.create_task(
+            run(
+                self.settings,
+                stop=self._stop,
+                services_factory=self.services_factory,
+                tracker=self._tracker,
+            ),
+            name=f"bot-{self.starts}",
+        )
+        self.starts += 1
+
+        def polling() -> bool:
+            self._raise_if_crashed()
+            return bool(self.fake.requests_for("getUpdates", since=mark))
+
+        await self.fake.wait_for(polling, timeout, description="the bot to start polling")
+
+    async def stop(self, *, settle: bool = True, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Stops the bot; with ``settle`` first waits until every queued update is handled."""
+        if not self.running:
+            return
+        if settle:
+            await self.settle(timeout)
+        assert self._stop is not None and self._task is not None
+        self._stop.set()
+        await asyncio.wait_for(self._task, timeout + 10)
+
+    async def restart(self, *, settle: bool = True, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Stops this bot instance and starts a new one against the same server and database.
+
+        With ``settle=False`` the bot stops with updates possibly unconfirmed, which the next
+        instance then receives again, as after a crash.
+        """
+        await self.stop(settle=settle, timeout=timeout)
+        await self.start(timeout)
+
+    async def settle(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Waits until the bot has fetched, confirmed and finished handling every queued update.
+
+        Work a handler leaves running in the background (timers) is not waited for: use the
+        fake's ``wait_for_*`` helpers for that.
+        """
+        await self.fake.wait_for(self._settled, timeout, description="the bot to settle")
+
+    def take_errors(self) -> list[tuple[int, BaseException]]:
+        """Returns and forgets the exceptions that escaped handlers (for tests expecting them)."""
+        errors, self.errors = self.errors, []
+        return errors
+
+    def check_errors(self) -> None:
+        """Raises :exc:`AssertionError` describing every exception that escaped a handler."""
+        if self.errors:
+            details = "\n".join(
+                f"update {update_id}:\n" + "".join(traceback.format_exception(error))
+                for update_id, error in self.errors
+            )
+            raise AssertionError(f"{len(self.errors)} handler error(s):\n{details}")
+
+    def _settled(self) -> bool:
+        self._raise_if_crashed()
+        if self.fake.pending_update_ids or self._tracker.in_flight:
+            return False
+        return all(self._finished[u] >= n for u, n in self.fake.confirmations.items())
+
+    def _raise_if_crashed(self) -> None:
+        if self._task is not None and self._task.done() and not self._task.cancelled():
+            error = self._task.exception()
+            if error is not None:
+                raise AssertionError(f"the bot crashed: {error!r}") from error
+            if self._stop is not None and not self._stop.is_set():
+                raise AssertionError("the bot stopped on its own")
+
+    def _on_update_finished(self, update_id: int, error: BaseException | None) -> None:
+        self._finished[update_id] += 1
+        if error is not None and not isinstance(error, asyncio.CancelledError):
+            self.errors.append((update_id, error))
+        self.fake.notify()
+
+
+@asynccontextmanager
+async def running_bot(
+    fake: FakeTelegram,
+    database_path: Path,
+    *,
+    services_factory: ServicesFactory | None = None,
+    **settings: Any,
+) -> AsyncIterator[BotHarness]:
+    """Runs the bot against ``fake`` for the ``with`` block; fails on escaped handler errors.
+
+    ``settings`` override :func:`make_settings` (e.g. ``move_seconds=3``).
+    """
+    harness = BotHarness(
+        fake,
+        make_settings(fake.url, database_path, token=fake.token, **settings),
+        services_factory=services_factory,
+    )
+    await harness.start()
+    try:
+        yield harness
+    finally:
+        await harness.stop(settle=False)
+    harness.check_errors()
+
+
+@asynccontextmanager
+async def fake_telegram_server(**options: Any) -> AsyncIterator[FakeTelegram]:
+    """Serves a :class:`FakeTelegram` (``options`` go to its constructor) on 127.0.0.1."""
+    async with FakeTelegram(**options) as fake:
+        yield fake
