@@ -143,6 +143,7 @@ def create_dispatcher(
     # (style guide 2.6); GameErrorAlerts, registered after it, turns refusals into its alert.
     dispatcher.callback_query.middleware(CallbackAnswerMiddleware())
     dispatcher.callback_query.middleware(GameErrorAlerts())
+    dispatcher.message.middleware(GameErrorAlerts())
     dispatcher.include_routers(*get_routers())
     dispatcher.startup.register(set_up_bot)
     return dispatcher
@@ -206,9 +207,7 @@ async def run(
             publisher = BoardPublisher(bot, service, i18n)
             timers = Timers(service, publisher, bot, i18n)
             extras["publisher"] = publisher
-        dispatcher = create_dispatcher(
-            settings, i18n=i18n, outermost=tracker, **services, **extras
-        )
+        dispatcher = create_dispatcher(settings, i18n=i18n, outermost=tracker, **services, **extras)
         if timers is not None:
             dispatcher.startup.register(timers.start)
         try:

@@ -49,9 +49,10 @@ class ChallengeAction(CallbackData, prefix="c"):
 
 
 class ResignAction(CallbackData, prefix="r"):
-    """The answer to "Resign this game?"."""
+    """The answer to "Resign this game?", which only the player who asked may give."""
 
     game: int
+    user: int
     sure: bool
 
 

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeAlias
 
 from aiogram import BaseMiddleware
-from aiogram.types import CallbackQuery, Chat, TelegramObject, Update, User
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.services import GameError, GameService
@@ -65,13 +65,17 @@ class RememberUsers(BaseMiddleware):
 
 
 class GameErrorAlerts(BaseMiddleware):
-    """Shows an expected refusal (not your turn, a stale button...) as an alert on the pressed
-    button. Register after ``CallbackAnswerMiddleware``, which then sends the answer."""
+    """Shows an expected refusal (not your turn, a stale button, a self-challenge...): as an
+    alert on the pressed button, or as a reply to a command. For callback queries register it
+    after ``CallbackAnswerMiddleware``, which then sends the answer."""
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         try:
             return await handler(event, data)
         except GameError as error:
+            if isinstance(event, Message):
+                await event.reply(explain(error))
+                return None
             answer: CallbackAnswer | None = data.get("callback_answer")
             if answer is None or not isinstance(event, CallbackQuery):
                 raise

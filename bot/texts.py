@@ -23,6 +23,7 @@ REFUSALS: Final = {
     "self_challenge": N_("You cannot challenge yourself."),
     "bot_challenge": N_("Bots do not play nardy here. Challenge a person."),
     "unknown_user": N_("I do not know this user yet."),
+    "not_your_question": N_("This question was not asked of you."),
 }
 
 

@@ -169,18 +169,19 @@ async def on_challenge_button(
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
+    i18n: I18n,
 ) -> None:
     """Accept, decline or change an option; the challenge message follows."""
     option = callback_data.option
     challenge_id, version = callback_data.challenge, callback_data.version
     if option is ChallengeOption.ACCEPT:
-        challenge, snapshot = await game_service.accept(challenge_id, player, version)
-        await _close_message(callback, challenge, game_service, bot)
+        challenge, snapshot = await game_service.accept(challenge_id, player)
+        await _close_message(callback, challenge, game_service, bot, i18n)
         publisher.publish(snapshot)
         return
     if option is ChallengeOption.DECLINE:
-        challenge = await game_service.decline(challenge_id, player.id, version)
-        await _close_message(callback, challenge, game_service, bot)
+        challenge = await game_service.decline(challenge_id, player.id)
+        await _close_message(callback, challenge, game_service, bot, i18n)
         return
     names = {
         ChallengeOption.VARIANT: "variant",
@@ -199,9 +200,17 @@ async def on_challenge_button(
 
 
 async def _close_message(
-    callback: CallbackQuery, challenge: Challenge, game_service: GameService, bot: Bot
+    callback: CallbackQuery,
+    challenge: Challenge,
+    game_service: GameService,
+    bot: Bot,
+    i18n: I18n,
 ) -> None:
-    await close_challenge_messages(bot, challenge, game_service, _)
+    """Closes the challenge's own message (in the challenge's language) and, when the press
+    came from another message (an invitation), that one too (in the presser's)."""
+    await close_challenge_messages(
+        bot, challenge, game_service, views.translator(i18n, challenge.locale)
+    )
     message = callback.message
     if isinstance(message, Message) and (
         message.chat.id != challenge.chat_id or message.message_id != challenge.message_id

@@ -15,7 +15,7 @@ from bot.handlers.lobby import post_challenge
 from bot.i18n import locale_for
 from bot.publisher import BoardPublisher
 from bot.services import GameService
-from bot.services.errors import GameNotFound, NotAPlayer, StaleAction
+from bot.services.errors import GameNotFound, NotAPlayer, NotYourQuestion, StaleAction
 from bot.storage import User
 
 
@@ -67,9 +67,13 @@ async def on_resign(message: Message, game_service: GameService, player: User) -
     points = stored.game.rules.resign
     builder = InlineKeyboardBuilder()
     builder.button(
-        text="🏳 " + _("Yes, resign"), callback_data=ResignAction(game=stored.id, sure=True)
+        text="🏳 " + _("Yes, resign"),
+        callback_data=ResignAction(game=stored.id, user=player.id, sure=True),
     )
-    builder.button(text=_("No, play on"), callback_data=ResignAction(game=stored.id, sure=False))
+    builder.button(
+        text=_("No, play on"),
+        callback_data=ResignAction(game=stored.id, user=player.id, sure=False),
+    )
     await message.answer(
         _("Resign game #{game} against {name}? You lose {points} pt.").format(
             game=stored.id,
@@ -87,10 +91,9 @@ async def on_resign_answer(
     publisher: BoardPublisher,
     player: User,
 ) -> None:
-    """The answer to the resign question; only a player of that game may give it."""
-    snapshot = await game_service.snapshot(callback_data.game)
-    if snapshot.stored.side_of(player.id) is None:
-        raise NotAPlayer()
+    """The answer to the resign question; only the player who asked may give it."""
+    if callback_data.user != player.id:
+        raise NotYourQuestion()
     if isinstance(callback.message, Message):
         text = _("You resigned.") if callback_data.sure else _("Game on!")
         await callback.message.edit_text(text, reply_markup=None)

@@ -67,3 +67,9 @@ class UnknownUser(GameError):
     """A private invitation to a username the bot has never seen."""
 
     code = "unknown_user"
+
+
+class NotYourQuestion(GameError):
+    """A press on a question the bot asked someone else (resign: are you sure?)."""
+
+    code = "not_your_question"

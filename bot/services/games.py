@@ -224,13 +224,9 @@ class GameService:
             raise ChallengeNotFound()
         return found
 
-    async def set_challenge_message(self, challenge: Challenge, message_id: int) -> Challenge:
+    async def set_challenge_message(self, challenge: Challenge, message_id: int) -> None:
         """Records the message that shows the challenge."""
-        async with self._locks["challenge", challenge.id]:
-            current = await self.get_challenge(challenge.id)
-            return await self._store.challenges.save(
-                replace(current, message_id=message_id), expected_version=current.version
-            )
+        await self._store.challenges.set_message(challenge.id, message_id)
 
     async def change_option(
         self, challenge_id: int, user_id: int, version: int, option: str
@@ -253,29 +249,29 @@ class GameService:
                 raise StaleAction()
             return await self._save_challenge(changed, version)
 
-    async def decline(self, challenge_id: int, user_id: int, version: int) -> Challenge:
+    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged user declines, or the challenger withdraws the challenge."""
         async with self._locks["challenge", challenge_id]:
-            challenge = await self._open_challenge(challenge_id, version)
+            challenge = await self._open_challenge(challenge_id)
             if user_id == challenge.challenger_id:
                 status = ChallengeStatus.CANCELLED
             elif self._is_target(challenge, user_id, await self._store.users.get(user_id)):
                 status = ChallengeStatus.DECLINED
             else:
                 raise NotForYou()
-            return await self._save_challenge(replace(challenge, status=status), version)
+            return await self._save_challenge(replace(challenge, status=status), challenge.version)
 
-    async def accept(
-        self, challenge_id: int, user: User, version: int
-    ) -> tuple[Challenge, GameSnapshot]:
-        """``user`` accepts: the game starts (challenger white, the opening roll decides who
-        moves first) and the challenge is closed, in that order.
+    async def accept(self, challenge_id: int, user: User) -> tuple[Challenge, GameSnapshot]:
+        """``user`` accepts: the game starts with the options as they are now (challenger white,
+        the opening roll decides who moves first) and the challenge is closed.
 
-        :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`,
-            :exc:`StaleAction`.
+        Accepting and declining take no version: an invitation shown in another chat keeps
+        working when the challenger changes an option, and the board shows the final ones.
+
+        :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`.
         """
         async with self._locks["challenge", challenge_id]:
-            challenge = await self._open_challenge(challenge_id, version)
+            challenge = await self._open_challenge(challenge_id)
             if user.id == challenge.challenger_id:
                 raise OwnChallenge()
             if not self._is_target(challenge, user.id, user):
@@ -306,7 +302,7 @@ class GameService:
                 replace(
                     challenge, status=ChallengeStatus.ACCEPTED, target_id=user.id, game_id=stored.id
                 ),
-                version,
+                challenge.version,
             )
             return closed, await self._snapshot(stored)
 
@@ -325,11 +321,11 @@ class GameService:
                     continue
         return closed
 
-    async def _open_challenge(self, challenge_id: int, version: int) -> Challenge:
+    async def _open_challenge(self, challenge_id: int, version: int | None = None) -> Challenge:
         challenge = await self.get_challenge(challenge_id)
         if not challenge.is_open or challenge.expires_at <= self._clock():
             raise ChallengeClosed()
-        if challenge.version != version:
+        if version is not None and challenge.version != version:
             raise StaleAction()
         return challenge
 

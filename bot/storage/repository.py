@@ -204,6 +204,14 @@ class ChallengeRepository:
         assert found is not None
         return found
 
+    async def set_message(self, challenge_id: int, message_id: int) -> None:
+        """Records the message that shows the challenge (no version change: its buttons,
+        already drawn, stay valid)."""
+        async with self._store.transaction() as db:
+            await db.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+
     async def expired(self, now: float) -> list[Challenge]:
         """Open challenges whose time is up."""
         rows = await self._store.fetch_all(

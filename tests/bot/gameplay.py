@@ -1,0 +1,68 @@
+"""Playing nardy through the fake Telegram: find the board, read its buttons, tap like a user."""
+
+from __future__ import annotations
+
+from bot.callbacks import GameAction, Move
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+
+
+def game_buttons(board: FakeMessage) -> list[GameAction]:
+    """The board's game buttons, parsed."""
+    found = []
+    for button in board.buttons:
+        data = button.callback_data or ""
+        if data.startswith("g:"):
+            found.append(GameAction.unpack(data))
+    return found
+
+
+def version(board: FakeMessage) -> int | None:
+    """The game version the board's buttons were drawn for (None without game buttons)."""
+    buttons = game_buttons(board)
+    return buttons[0].version if buttons else None
+
+
+def mover(board: FakeMessage, players: list[FakeUser]) -> FakeUser:
+    """The player the caption names as the one to move."""
+    caption = board.caption or ""
+    line = next(line for line in caption.splitlines() if line.startswith("🎲"))
+    return next(p for p in players if f"@{p.username} " in line + " ")
+
+
+async def wait_for_board(fake: FakeTelegram, chat: FakeChat) -> FakeMessage:
+    """Waits for the bot's board photo in ``chat`` and returns it."""
+    return await fake.wait_for_message(chat, where=lambda m: m.photo is not None, timeout=10)
+
+
+async def tap_and_wait(
+    fake: FakeTelegram, user: FakeUser, board: FakeMessage, action: GameAction
+) -> None:
+    """Taps ``action`` and waits until the board has been redrawn for a newer version."""
+    before = board.edit_count
+    tap = fake.tap(user, board, action.pack())
+    answer = await fake.next_answer_to(tap)
+    assert not answer.show_alert, answer.text
+    await fake.wait_for(
+        lambda: board.edit_count > before and version(board) != action.version,
+        timeout=10,
+        description=f"board redrawn after {action}",
+    )
+
+
+async def play_turn(fake: FakeTelegram, board: FakeMessage, players: list[FakeUser]) -> None:
+    """The player to move taps the first offered step until the turn is complete, then
+    Confirm."""
+    user = mover(board, players)
+    while True:
+        buttons = game_buttons(board)
+        confirm = [b for b in buttons if b.move is Move.CONFIRM]
+        if confirm:
+            await tap_and_wait(fake, user, board, confirm[0])
+            return
+        steps = [b for b in buttons if b.move is Move.STEP]
+        assert steps, f"nothing to tap on {board}"
+        await tap_and_wait(fake, user, board, steps[0])
+
+
+def is_over(board: FakeMessage) -> bool:
+    return "🏆" in (board.caption or "")
