@@ -22,11 +22,14 @@ hand-made position that already holds one, every step that keeps it is illegal.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import itemgetter
 from typing import Final
 
 from ..dice import Dice
-from ..position import OPPONENT_POINT, Position
+from ..position import _SET_SLOTS, OPPONENT_POINT, Position
 from ..types import CHECKERS, Side
+from .common import STEPS
 from .ruleset import LONG_RULE_SETS, RuleSet
 
 HEAD: Final = 24
@@ -35,6 +38,17 @@ HEAD: Final = 24
 # down to the mover's 1, crosses to the mover's 24 and ends in its home, the mover's 18..13.
 ROUTE: Final = tuple(range(12, 0, -1)) + tuple(range(24, 12, -1))
 ROUTE_INDEX: Final = {point: index for index, point in enumerate(ROUTE)}
+
+_ALONG_ROUTE = itemgetter(*ROUTE)  # a side's counts in route order
+_HELD = bytes([0] + [1] * 255)  # translation table: a count to whether the point is held
+_SIX_HELD = bytes([1] * 6)
+
+_unchecked = Position.unchecked  # bound once, not looked up on the class per position
+_new = object.__new__
+_set_variant, _set_turn, _set_white, _set_black = _SET_SLOTS
+# Side.WHITE is an enum lookup that costs about 0.1 us on CPython 3.11; a global is a dict lookup
+_WHITE: Final = Side.WHITE
+_BLACK: Final = Side.BLACK
 
 
 class LongBoard:
@@ -45,31 +59,29 @@ class LongBoard:
         "_blocked",
         "_outside",
         "_head_left",
-        "_passed",
+        "_last_passed",
         "_karzar",
         "_whole_board",
-        "_mover",
+        "_white",
         "_theirs",
     )
 
     def __init__(self, position: Position, *, head_moves: int, rules: RuleSet) -> None:
-        mover = position.turn
-        theirs = position.checkers(mover.other)
-        opp = OPPONENT_POINT["long"]
-        me = list(position.checkers(mover))
-        self._me = me
-        self._mover = mover
+        white = position.turn is _WHITE
+        mine, theirs = (
+            (position.white, position.black) if white else (position.black, position.white)
+        )
+        self._me = list(mine)
+        self._white = white
         self._theirs = theirs
-        self._blocked = [False] + [theirs[opp[p]] > 0 for p in range(1, 25)] + [False]
-        self._outside = sum(me[7:25])
+        # _blocked[p]: the opponent's checkers on the mover's point p, which is the opponent's
+        # p + 12 for p <= 12 and p - 12 above (see OPPONENT_POINT); slices, so no Python loop
+        self._blocked = (0, *theirs[13:25], *theirs[1:13], 0)
+        self._outside = sum(mine[7:25])
         self._head_left = head_moves
-        # _passed[i]: an opponent checker stands past route index i (opponent point < 24 - i)
-        passed = [False] * 24
-        seen = False
-        for i in range(23, -1, -1):
-            passed[i] = seen
-            seen = seen or theirs[24 - i] > 0
-        self._passed = passed
+        # An opponent checker stands past route index i exactly when i <= _last_passed: the
+        # route meets the opponent's points from its 24 down, so that is 23 - its lowest one.
+        self._last_passed = 23 - next(compress(range(1, 25), theirs[1:25]), 25)
         self._karzar = rules.karzar_block and sum(theirs[0:7]) == 0
         self._whole_board = self._has_forbidden_run()
 
@@ -83,12 +95,13 @@ class LongBoard:
         blocked = self._blocked
         found: list[tuple[int, int]] = []
         top = HEAD if self._head_left else HEAD - 1
+        of_die = STEPS[die]
         if self._outside:
             for src in range(top, die, -1):
                 if me[src]:
                     dst = src - die
                     if not blocked[dst] and (me[dst] or run_allowed(src, dst)):
-                        found.append((src, dst))
+                        found.append(of_die[src])
             return found
         highest = 0
         for src in range(6, 0, -1):
@@ -98,9 +111,9 @@ class LongBoard:
                 dst = src - die
                 if dst > 0:
                     if not blocked[dst] and (me[dst] or run_allowed(src, dst)):
-                        found.append((src, dst))
+                        found.append(of_die[src])
                 elif dst == 0 or src == highest:
-                    found.append((src, 0))
+                    found.append(of_die[src])
         return found
 
     def _steps_keeping_the_whole_board(self, die: int) -> list[tuple[int, int]]:
@@ -129,15 +142,17 @@ class LongBoard:
         me[src] += 1
         if high - low < 5:
             return True
-        return not self._karzar and self._passed[high]
+        return not self._karzar and high <= self._last_passed
 
     def _has_forbidden_run(self) -> bool:
         me = self._me
+        if _SIX_HELD not in bytes(_ALONG_ROUTE(me)).translate(_HELD):
+            return False  # no six points held in a row at all: found in C, the common case
         run = 0
         for index, point in enumerate(ROUTE):
             run = run + 1 if me[point] else 0
             last = index == 23 or not me[ROUTE[index + 1]]
-            if run >= 6 and last and (self._karzar or not self._passed[index]):
+            if run >= 6 and last and (self._karzar or index > self._last_passed):
                 return True
         return False
 
@@ -168,9 +183,31 @@ class LongBoard:
 
     def position(self) -> Position:
         mine = tuple(self._me)
-        if self._mover is Side.WHITE:
-            return Position.unchecked("long", Side.BLACK, mine, self._theirs)
-        return Position.unchecked("long", Side.WHITE, self._theirs, mine)
+        if self._white:
+            return _unchecked("long", _BLACK, mine, self._theirs)
+        return _unchecked("long", _WHITE, self._theirs, mine)
+
+    def after(self, src: int, dst: int) -> tuple[tuple[int, ...], bool, Position]:
+        """:meth:`make`, :meth:`key`, :meth:`position` and :meth:`unmake` in one call, inlined:
+        the search's last step is most of its steps (see :meth:`.common.Board.after`)."""
+        me = self._me
+        me[src] -= 1
+        me[dst] += 1
+        mine = tuple(me)
+        me[src] += 1
+        me[dst] -= 1
+        # Position.unchecked written out: one call less for most of the positions built
+        position = _new(Position)
+        _set_variant(position, "long")
+        if self._white:
+            _set_turn(position, _BLACK)
+            _set_white(position, mine)
+            _set_black(position, self._theirs)
+        else:
+            _set_turn(position, _WHITE)
+            _set_white(position, self._theirs)
+            _set_black(position, mine)
+        return mine, False, position
 
 
 class LongNardy:
