@@ -29,7 +29,7 @@ from bot.handlers import get_routers
 from bot.handlers.basic import COMMANDS
 from bot.i18n import DEFAULT_LOCALE, RUSSIAN_READERS, LanguageMiddleware, create_i18n
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers
-from bot.publisher import BoardPublisher
+from bot.publisher import BoardPublisher, RateLimiter
 from bot.services import GameService
 from bot.storage import Store, open_database
 from bot.timers import Timers
@@ -204,7 +204,11 @@ async def run(
         timers = None
         service = services.get("game_service")
         if isinstance(service, GameService):
-            publisher = BoardPublisher(bot, service, i18n)
+            limiter = RateLimiter(
+                private=(3, settings.private_messages_per_second),
+                group=(3, settings.group_messages_per_minute / 60),
+            )
+            publisher = BoardPublisher(bot, service, i18n, limiter=limiter)
             timers = Timers(service, publisher, bot, i18n)
             extras["publisher"] = publisher
         dispatcher = create_dispatcher(settings, i18n=i18n, outermost=tracker, **services, **extras)

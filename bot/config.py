@@ -64,10 +64,16 @@ class Settings(BaseSettings):
     """SQLite file as a URL: see :func:`parse_sqlite_url`."""
 
     move_seconds: int = Field(default=90, ge=1, le=3600)
-    """Time a player has for one move before the bot acts for them."""
+    """Time a player has for one move; who lets it run out loses the game."""
 
     log_level: str = "INFO"
     """One of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
+
+    group_messages_per_minute: float = Field(default=20, gt=0)
+    """Messages and edits the bot sends to one group per minute (Telegram allows about 20)."""
+
+    private_messages_per_second: float = Field(default=1, gt=0)
+    """Messages and edits to one private chat per second (Telegram allows about 1)."""
 
     @field_validator("bot_token")
     @classmethod

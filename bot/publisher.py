@@ -58,8 +58,9 @@ class _Bucket:
 
 @dataclass
 class RateLimiter:
-    """Token buckets: about 1 message a second per private chat, 20 a minute per group, 30 a
-    second overall (Telegram's published limits), with small bursts."""
+    """Token buckets of (burst, messages per second): by default about 1 message a second per
+    private chat, 20 a minute per group and 30 a second overall (Telegram's published limits),
+    with small bursts."""
 
     clock: Callable[[], float] = time.monotonic
     private: tuple[float, float] = (3, 1.0)

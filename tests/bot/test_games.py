@@ -214,6 +214,7 @@ async def test_a_game_between_two_private_chats(slow_clock_bot: BotHarness) -> N
     bob_board = await wait_for_board(fake, bob_chat)
     assert alice_board.photo != bob_board.photo  # each drawn from its reader's side
     players = [alice, bob]
+
     def one_to_move() -> bool:
         return bool(game_buttons(alice_board)) != bool(game_buttons(bob_board))
 

@@ -46,6 +46,9 @@ def make_settings(
         "database_url": f"sqlite:///{database_path}",
         "move_seconds": 2,
         "log_level": "DEBUG",
+        # Telegram's pace would make every test wait seconds per edit; its own tests use it.
+        "group_messages_per_minute": 60_000,
+        "private_messages_per_second": 1_000,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -1,0 +1,166 @@
+"""Bot under load: N concurrent group games through the fake Telegram Bot API server.
+
+    python bench/bot_load.py [--games 50] [--seconds 20] [--stored 1000]
+
+The bot runs as its own process (``python -m bot``), exactly as in production, against the fake
+server from ``tests/support`` on 127.0.0.1; this process plays both sides of every game. Before
+it starts, ``--stored`` unfinished games are written to its database, so memory is measured
+with them in place. Prints tap-to-answer latency (the callback query's answer: the first
+response a player sees) p50/p95/p99, taps per second, and the bot's peak resident memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.callbacks import Move  # noqa: E402
+from bot.services import GameService  # noqa: E402
+from bot.storage import Store, open_database  # noqa: E402
+from tests.bot.gameplay import game_buttons, mover  # noqa: E402
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
+
+
+async def store_games(path: Path, count: int) -> None:
+    """Writes ``count`` unfinished games (between made-up players) into the database."""
+    db = await open_database(path)
+    service = GameService(Store(db), random.Random(1), move_seconds=3600)
+    for index in range(count):
+        a = await service.see_user(
+            10_000_000 + 2 * index, username=None, first_name="A", language_code="en"
+        )
+        b = await service.see_user(
+            10_000_001 + 2 * index, username=None, first_name="B", language_code="ru"
+        )
+        challenge = await service.challenge(
+            chat_id=-(9_000_000 + index), challenger=a, target=b, locale="en"
+        )
+        await service.accept(challenge.id, b)
+    await db.close()
+
+
+def peak_memory_mb(pid: int) -> tuple[float, float]:
+    """(current, peak) resident memory of process ``pid`` in MiB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+class Table:
+    """One game: its group, two players and the board message."""
+
+    def __init__(self, group: FakeChat, players: list[FakeUser], board: FakeMessage) -> None:
+        self.group, self.players, self.board = group, players, board
+
+
+async def open_tables(fake: FakeTelegram, count: int) -> list[Table]:
+    tables = []
+    for index in range(count):
+        a = fake.create_user(f"A{index}", username=f"a{index}")
+        b = fake.create_user(f"B{index}", username=f"b{index}", language_code="ru")
+        group = fake.create_group(f"g{index}", [a, b])
+        fake.send_text(a, group, f"/play @b{index}")
+        tables.append((group, a, b))
+    ready = []
+    for group, a, b in tables:
+        challenge = await fake.wait_for_message(group, timeout=30)
+        fake.press(b, challenge, challenge.buttons[0].text)
+        ready.append((group, a, b))
+    found = []
+    for group, a, b in ready:
+        board = await fake.wait_for_message(group, where=lambda m: m.photo is not None, timeout=60)
+        found.append(Table(group, [a, b], board))
+    return found
+
+
+def redrawn(board: FakeMessage, old_version: int) -> bool:
+    """Whether the board shows a newer state than ``old_version`` (or the game ended)."""
+    buttons = game_buttons(board)
+    return not buttons or buttons[0].version != old_version
+
+
+async def play(fake: FakeTelegram, table: Table, until: float, latencies: list[float]) -> None:
+    """Taps like a quick player: a step (or Confirm) as soon as the board shows new buttons."""
+    board = table.board
+    while time.monotonic() < until:
+        buttons = game_buttons(board)
+        if not buttons:
+            return  # game over
+        confirm = [b for b in buttons if b.move is Move.CONFIRM]
+        action = confirm[0] if confirm else buttons[0]
+        user = mover(board, table.players)
+        started = time.perf_counter()
+        tap = fake.tap(user, board, action.pack())
+        await fake.next_answer_to(tap, timeout=30)
+        latencies.append(time.perf_counter() - started)
+        await fake.wait_for(lambda old=action.version: redrawn(board, old), timeout=30)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--stored", type=int, default=1000)
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="nardy-load-"))
+    database = workdir / "load.sqlite3"
+    started = time.perf_counter()
+    await store_games(database, args.stored)
+    print(f"stored {args.stored} unfinished games in {time.perf_counter() - started:.1f} s")
+    async with FakeTelegram() as fake:
+        env = {
+            **os.environ,
+            "BOT_TOKEN": fake.token,
+            "TELEGRAM_API_URL": fake.url,
+            "DATABASE_URL": f"sqlite:///{database}",
+            "MOVE_SECONDS": "3600",
+            "LOG_LEVEL": "WARNING",
+            "GROUP_MESSAGES_PER_MINUTE": "1000000",
+            "PRIVATE_MESSAGES_PER_SECOND": "1000000",
+        }
+        bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=workdir)
+        try:
+            await fake.wait_for(lambda: fake.requests_for("getUpdates"), timeout=30)
+            idle, _ = peak_memory_mb(bot.pid)
+            tables = await open_tables(fake, args.games)
+            latencies: list[float] = []
+            begin = time.monotonic()
+            await asyncio.gather(*(play(fake, t, begin + args.seconds, latencies) for t in tables))
+            elapsed = time.monotonic() - begin
+            current, peak = peak_memory_mb(bot.pid)
+        finally:
+            bot.terminate()
+            bot.wait(10)
+    ms = sorted(x * 1000 for x in latencies)
+
+    def pct(p: float) -> float:
+        return ms[min(len(ms) - 1, int(len(ms) * p))]
+
+    print(
+        f"{args.games} concurrent games, {len(ms)} taps in {elapsed:.1f} s: "
+        f"{len(ms) / elapsed:.0f} taps/s"
+    )
+    print(
+        f"tap -> answer latency: p50 {statistics.median(ms):.1f} ms, p95 {pct(0.95):.1f} ms, "
+        f"p99 {pct(0.99):.1f} ms"
+    )
+    print(
+        f"bot memory: {idle:.0f} MiB idle with {args.stored} stored games, "
+        f"{current:.0f} MiB after the load, peak {peak:.0f} MiB"
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
