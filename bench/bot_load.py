@@ -49,6 +49,12 @@ async def store_games(path: Path, count: int) -> None:
     await db.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def peak_memory_mb(pid: int) -> tuple[float, float]:
     """(current, peak) resident memory of process ``pid`` in MiB."""
     fields = {}
@@ -113,6 +119,11 @@ async def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--stored", type=int, default=1000)
+    parser.add_argument(
+        "--telegram-pace",
+        action="store_true",
+        help="keep Telegram's limits (30 edits a second overall): measures the pace, not the bot",
+    )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="nardy-load-"))
     database = workdir / "load.sqlite3"
@@ -127,18 +138,24 @@ async def main() -> None:
             "DATABASE_URL": f"sqlite:///{database}",
             "MOVE_SECONDS": "3600",
             "LOG_LEVEL": "WARNING",
-            "GROUP_MESSAGES_PER_MINUTE": "1000000",
-            "PRIVATE_MESSAGES_PER_SECOND": "1000000",
         }
+        if not args.telegram_pace:
+            env |= {
+                "GROUP_MESSAGES_PER_MINUTE": "1000000",
+                "PRIVATE_MESSAGES_PER_SECOND": "1000000",
+                "MESSAGES_PER_SECOND": "1000000",
+            }
         bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=workdir)
         try:
             await fake.wait_for(lambda: fake.requests_for("getUpdates"), timeout=30)
             idle, _ = peak_memory_mb(bot.pid)
             tables = await open_tables(fake, args.games)
             latencies: list[float] = []
+            bot_cpu, own_cpu = cpu_seconds(bot.pid), time.process_time()
             begin = time.monotonic()
             await asyncio.gather(*(play(fake, t, begin + args.seconds, latencies) for t in tables))
             elapsed = time.monotonic() - begin
+            bot_cpu, own_cpu = cpu_seconds(bot.pid) - bot_cpu, time.process_time() - own_cpu
             current, peak = peak_memory_mb(bot.pid)
         finally:
             bot.terminate()
@@ -155,6 +172,10 @@ async def main() -> None:
     print(
         f"tap -> answer latency: p50 {statistics.median(ms):.1f} ms, p95 {pct(0.95):.1f} ms, "
         f"p99 {pct(0.99):.1f} ms"
+    )
+    print(
+        f"CPU per tap: bot {bot_cpu / len(ms) * 1000:.1f} ms, "
+        f"fake Telegram and players {own_cpu / len(ms) * 1000:.1f} ms (2 cores shared)"
     )
     print(
         f"bot memory: {idle:.0f} MiB idle with {args.stored} stored games, "

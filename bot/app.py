@@ -207,12 +207,14 @@ async def run(
             limiter = RateLimiter(
                 private=(3, settings.private_messages_per_second),
                 group=(3, settings.group_messages_per_minute / 60),
+                overall=(30, settings.messages_per_second),
             )
             publisher = BoardPublisher(bot, service, i18n, limiter=limiter)
             timers = Timers(service, publisher, bot, i18n)
             extras["publisher"] = publisher
         dispatcher = create_dispatcher(settings, i18n=i18n, outermost=tracker, **services, **extras)
         if timers is not None:
+            dispatcher.startup.register(extras["publisher"].warm_up)
             dispatcher.startup.register(timers.start)
         try:
             await _poll(dispatcher, bot, stop)
@@ -222,6 +224,7 @@ async def run(
             if timers is not None:
                 await timers.stop()
                 await extras["publisher"].drain()
+                extras["publisher"].close()
             await bot.session.close()
 
 

@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     private_messages_per_second: float = Field(default=1, gt=0)
     """Messages and edits to one private chat per second (Telegram allows about 1)."""
 
+    messages_per_second: float = Field(default=30, gt=0)
+    """Messages and edits to all chats together per second (Telegram allows about 30)."""
+
     @field_validator("bot_token")
     @classmethod
     def _check_token(cls, value: SecretStr) -> SecretStr:

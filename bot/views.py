@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Final
 
 from aiogram import html
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
@@ -124,45 +124,45 @@ def step_label(played: Played, ambiguous: bool) -> str:
 def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> InlineKeyboardMarkup:
     """The board's buttons: the offered steps, Undo and Confirm for the player to move; Rematch
     once the game is over. ``viewer`` is the reader's side on a private board (None in a group,
-    where everyone sees the buttons and the service refuses onlookers)."""
+    where everyone sees the buttons and the service refuses onlookers).
+
+    Rows are built directly: aiogram's ``InlineKeyboardBuilder`` deep-copies every button on
+    export, which cost more than a millisecond a board."""
     stored, game = snapshot.stored, snapshot.game
-    builder = InlineKeyboardBuilder()
     if game.is_over:
-        builder.button(text="🔁 " + _("Rematch"), callback_data=Rematch(game=stored.id))
-        return builder.as_markup()
+        rematch = Rematch(game=stored.id).pack()
+        return _markup([[_button("🔁 " + _("Rematch"), rematch)]])
     current = snapshot.turn_input
     if current is None or (viewer is not None and viewer is not game.turn):
-        return builder.as_markup()
+        return _markup([])
+
+    def action(move: Move, arg: int = 0) -> str:
+        return GameAction(game=stored.id, version=stored.version, move=move, arg=arg).pack()
+
     steps = [(o.src, o.dst) for o in current.options]
-    for index, option in enumerate(current.options):
-        ambiguous = steps.count((option.src, option.dst)) > 1
-        builder.button(
-            text=step_label(option, ambiguous),
-            callback_data=GameAction(
-                game=stored.id, version=stored.version, move=Move.STEP, arg=index
-            ),
+    buttons = [
+        _button(
+            step_label(option, steps.count((option.src, option.dst)) > 1), action(Move.STEP, index)
         )
-    sizes = [STEPS_PER_ROW] * (len(current.options) // STEPS_PER_ROW)
-    if len(current.options) % STEPS_PER_ROW:
-        sizes.append(len(current.options) % STEPS_PER_ROW)
-    controls = 0
+        for index, option in enumerate(current.options)
+    ]
+    rows = [buttons[i : i + STEPS_PER_ROW] for i in range(0, len(buttons), STEPS_PER_ROW)]
+    controls = []
     if current.played:
-        builder.button(
-            text="↩ " + _("Undo"),
-            callback_data=GameAction(game=stored.id, version=stored.version, move=Move.UNDO),
-        )
-        controls += 1
+        controls.append(_button("↩ " + _("Undo"), action(Move.UNDO)))
     if current.is_complete:
-        builder.button(
-            text="✅ " + _("Confirm"),
-            callback_data=GameAction(game=stored.id, version=stored.version, move=Move.CONFIRM),
-        )
-        controls += 1
+        controls.append(_button("✅ " + _("Confirm"), action(Move.CONFIRM)))
     if controls:
-        sizes.append(controls)
-    if sizes:
-        builder.adjust(*sizes)
-    return builder.as_markup()
+        rows.append(controls)
+    return _markup(rows)
+
+
+def _button(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def _markup(rows: list[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:

@@ -13,6 +13,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Final
 
 from bot.engine import Game, Played, Side, TurnInput, resolve_rules, steps_text
@@ -55,7 +56,7 @@ MAX_AUTOMATIC_TURNS: Final = 200
 """Passes and forced turns played in a row without a player; a guard, never reached in play."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameSnapshot:
     """Everything a view needs to show a game, as of one version."""
 
@@ -69,9 +70,10 @@ class GameSnapshot:
     def game(self) -> Game:
         return self.stored.game
 
-    @property
+    @cached_property
     def turn_input(self) -> TurnInput | None:
-        """The turn being tapped (None when the game is over or nobody has dice)."""
+        """The turn being tapped (None when the game is over or nobody has dice); worked out
+        once per snapshot, since the caption, the buttons and the picture all need it."""
         return turn_input(self.stored)
 
     def user(self, side: Side) -> User:
@@ -96,6 +98,10 @@ class GameService:
         self.move_seconds = move_seconds
         self._challenge_seconds = challenge_seconds
         self._locks: defaultdict[tuple[str, int], asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Read on every snapshot; this process is their only writer (one bot process per
+        # database: Telegram allows one getUpdates consumer per token anyway).
+        self._users: dict[int, User] = {}
+        self._scores: dict[tuple[int, int], Tally] = {}
 
     async def claim_update(self, update_id: int) -> bool:
         """Records that an update is being handled; False if it was handled before."""
@@ -113,7 +119,7 @@ class GameService:
         private_chat: bool = False,
     ) -> User:
         """Records a user met in an update (names change; a private chat opens invitations)."""
-        return await self._store.users.upsert(
+        user = await self._store.users.upsert(
             user_id,
             username=username,
             first_name=first_name,
@@ -121,17 +127,28 @@ class GameService:
             private_chat=private_chat,
             now=self._clock(),
         )
+        if user.username:  # the username has left whoever had it before
+            self._users = {k: v for k, v in self._users.items() if v.username != user.username}
+        self._users[user_id] = user
+        return user
 
     async def user_by_username(self, username: str) -> User | None:
         """The user with that @username, if the bot has seen them."""
         return await self._store.users.by_username(username)
 
     async def user(self, user_id: int) -> User | None:
-        return await self._store.users.get(user_id)
+        """The user with ``user_id``, if the bot has seen them."""
+        found = self._users.get(user_id)
+        if found is None:
+            found = await self._store.users.get(user_id)
+            if found is not None:
+                self._users[user_id] = found
+        return found
 
     async def mark_blocked(self, user_id: int) -> None:
         """Notes that the user blocked the bot: no more private messages until they return."""
         await self._store.users.set_blocked(user_id, True)
+        self._users.pop(user_id, None)
 
     # --- challenges ------------------------------------------------------------------------
 
@@ -494,9 +511,16 @@ class GameService:
         return await self._snapshot(saved)
 
     async def _snapshot(self, stored: StoredGame) -> GameSnapshot:
-        white = await self._store.users.get(stored.white_id)
-        black = await self._store.users.get(stored.black_id)
-        score = await self._store.games.head_to_head(stored.white_id, stored.black_id)
+        white = await self.user(stored.white_id)
+        black = await self.user(stored.black_id)
+        pair = (stored.white_id, stored.black_id)
+        if stored.game.is_over:  # a result changes the score between the two
+            self._scores.pop(pair, None)
+            self._scores.pop(pair[::-1], None)
+        score = self._scores.get(pair)
+        if score is None:
+            score = await self._store.games.head_to_head(*pair)
+            self._scores[pair] = score
         return GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score)
 
     def _play_automatic(

@@ -144,7 +144,11 @@ def test_golden_through_the_python_api(name: str) -> None:
 def _cli(stdin: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bot.engine", "turns"],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
 
 

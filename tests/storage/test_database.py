@@ -41,19 +41,28 @@ async def test_game_round_trips_and_stale_save_fails(tmp_path: Path) -> None:
     db = await open_database(tmp_path / "g.sqlite3")
     store = Store(db)
     for user_id in (1, 2):
-        await store.users.upsert(user_id, username=f"u{user_id}", first_name="U",
-                                 language_code="en", now=0)
+        await store.users.upsert(
+            user_id, username=f"u{user_id}", first_name="U", language_code="en", now=0
+        )
     rng = random.Random(3)
     game = Game.start("long", rng, rules="sheshbesh")
     stored = await store.games.create(
-        chat_id=-100, white_id=1, black_id=2, game=game, move_seconds=90, deadline=100.0,
-        locale="ru", boards=[(-100, Side.WHITE)], now=1.0,
+        chat_id=-100,
+        white_id=1,
+        black_id=2,
+        game=game,
+        move_seconds=90,
+        deadline=100.0,
+        locale="ru",
+        boards=[(-100, Side.WHITE)],
+        now=1.0,
     )
     assert stored.game == game
     assert stored.version == 0
     turn = game.legal_turns()[0]
-    played = replace(stored, game=game.play(turn), input=(), last_turn=turn.played,
-                     history=("w 6-5 24/13",))
+    played = replace(
+        stored, game=game.play(turn), input=(), last_turn=turn.played, history=("w 6-5 24/13",)
+    )
     saved = await store.games.save(played, expected_version=0, now=2.0)
     assert saved.version == 1 and saved.game == game.play(turn)
     assert saved.last_turn == turn.played and saved.history == ("w 6-5 24/13",)

@@ -49,6 +49,7 @@ def make_settings(
         # Telegram's pace would make every test wait seconds per edit; its own tests use it.
         "group_messages_per_minute": 60_000,
         "private_messages_per_second": 1_000,
+        "messages_per_second": 1_000,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
