@@ -248,3 +248,49 @@ async def test_a_private_invitation_to_a_stranger_gives_a_link(slow_clock_bot: B
     fake.press(stranger, shown, "✅ Accept")
     await wait_for_board(fake, stranger_chat)
     await wait_for_board(fake, chat)
+
+
+async def test_a_player_who_blocked_the_bot_does_not_stop_the_game(
+    slow_clock_bot: BotHarness,
+) -> None:
+    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
+    fake.send_text(bob, bob_chat, "/start")
+    fake.send_text(alice, alice_chat, "/play @bob")
+    await harness.settle()
+    fake.press(bob, fake.last_message(bob_chat), "✅ Accept")
+    alice_board = await wait_for_board(fake, alice_chat)
+    bob_board = await wait_for_board(fake, bob_chat)
+    await fake.wait_for(lambda: bool(game_buttons(alice_board)) != bool(game_buttons(bob_board)))
+    mover_board, waiting, waiting_board = (
+        (alice_board, bob, bob_board)
+        if game_buttons(alice_board)
+        else (bob_board, alice, alice_board)
+    )
+    fake.block_bot(waiting)
+    edits = waiting_board.edit_count
+    await play_turn(fake, mover_board, [alice, bob])
+    await fake.wait_for_request(
+        "editMessageMedia", where=lambda r: not r.ok and r.params["chat_id"] == str(waiting.id)
+    )
+    assert waiting_board.edit_count == edits
+    other = alice if waiting is bob else bob
+    other_chat = alice_chat if other is alice else bob_chat
+    fake.send_text(other, other_chat, f"/play @{waiting.username}")
+    await harness.settle()
+    assert "t.me/" in fake.last_message(other_chat).text  # a link: the bot cannot write to them
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_game(slow_clock_bot: BotHarness) -> None:
+    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    alice, bob, _carol, group, board = await _start_group_game(harness)
+    supergroup = fake.migrate_to_supergroup(group)
+    await harness.settle()
+    player = mover(board, [alice, bob])
+    step = next(b for b in game_buttons(board) if b.move is Move.STEP)
+    fake.tap(player, board, step.pack())
+    moved = await wait_for_board(fake, supergroup)
+    assert version(moved) != step.version
+    await play_turn(fake, moved, [alice, bob])  # play goes on in the supergroup
