@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.support.fake_telegram import FakeTelegram
 
-from .gameplay import game_buttons, play_turn, version, wait_for_board
+from .gameplay import game_buttons, mover, play_turn, version, wait_for_board
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,9 +63,7 @@ async def test_kill_9_in_the_middle_of_a_game_loses_no_committed_turn(
         assert version(board) == committed
         step = game_buttons(board)[0]
         before = board.edit_count
-        tap = fake.tap(
-            alice if "@alice" in (board.caption or "").split("🎲")[1] else bob, board, step.pack()
-        )
+        tap = fake.tap(mover(board, [alice, bob]), board, step.pack())
         answer = await fake.next_answer_to(tap, timeout=30)
         assert not answer.show_alert, answer.text  # the board's buttons are still current
         await fake.wait_for(lambda: board.edit_count > before, timeout=30)
