@@ -200,13 +200,21 @@ def board_position(snapshot: GameSnapshot) -> Position:
     return current.current if current is not None else snapshot.game.position
 
 
-def challenge_text(challenge: Challenge, challenger: User, _: Translate) -> str:
-    """The challenge message: who, to whom, which game, until when."""
+def challenge_text(
+    challenge: Challenge, challenger: User, _: Translate, *, target: User | None = None
+) -> str:
+    """The challenge message: who, to whom (``target``, or an unseen @username, or "you" in
+    an invitation sent to the challenged), which game, until when."""
     name = player_name(challenger)
     if challenge.target_username or challenge.target_id:
-        target = html.quote("@" + challenge.target_username) if challenge.target_username else ""
+        if target is not None:
+            whom = player_name(target)
+        elif challenge.target_username:
+            whom = html.quote("@" + challenge.target_username)
+        else:
+            whom = _("you")
         head = _("{challenger} challenges {target} to a game!").format(
-            challenger=name, target=target or _("you")
+            challenger=name, target=whom
         )
     else:
         head = _("{challenger} is looking for an opponent! Anyone can accept.").format(

@@ -88,8 +88,9 @@ async def post_challenge(
     message: Message, challenge: Challenge, challenger: User, game_service: GameService
 ) -> Message:
     """Posts the challenge in the message's chat and remembers which message shows it."""
+    target = await game_service.user(challenge.target_id) if challenge.target_id else None
     sent = await message.answer(
-        views.challenge_text(challenge, challenger, _),
+        views.challenge_text(challenge, challenger, _, target=target),
         reply_markup=views.challenge_keyboard(challenge, _),
     )
     await game_service.set_challenge_message(challenge, sent.message_id)
@@ -125,18 +126,37 @@ async def on_play_private(
         reachable = None
     sent = await post_challenge(message, challenge, player, game_service)
     link = await create_start_link(bot, f"{INVITE_PREFIX}{challenge.id}")
-    if reachable is not None:
-        their = views.translator(i18n, locale_for(reachable.language_code))
-        await bot.send_message(
-            reachable.id,
-            views.challenge_text(challenge, player, their),
-            reply_markup=views.challenge_keyboard(challenge, their),
-        )
+    if reachable is not None and await send_invitation(
+        bot, i18n, game_service, challenge, player, reachable
+    ):
         note = _("I have sent the invitation to {name}. You can also forward this link: {link}")
         await sent.reply(note.format(name=views.player_name(reachable), link=link))
     else:
         note = _("Forward this link to your friend: opening it shows them the challenge.\n{link}")
         await sent.reply(note.format(link=link))
+
+
+async def send_invitation(
+    bot: Bot,
+    i18n: I18n,
+    game_service: GameService,
+    challenge: Challenge,
+    challenger: User,
+    to: User,
+) -> bool:
+    """Sends the challenge to ``to`` in their private chat, in their language; returns False
+    (and remembers it) when they have blocked the bot."""
+    their = views.translator(i18n, locale_for(to.language_code))
+    try:
+        await bot.send_message(
+            to.id,
+            views.challenge_text(challenge, challenger, their),
+            reply_markup=views.challenge_keyboard(challenge, their),
+        )
+    except TelegramForbiddenError:
+        await game_service.mark_blocked(to.id)
+        return False
+    return True
 
 
 async def on_start_invitation(
@@ -192,9 +212,10 @@ async def on_challenge_button(
         raise StaleAction()
     challenge = await game_service.change_option(challenge_id, player.id, version, names[option])
     challenger = await game_service.user(challenge.challenger_id) or player
+    target = await game_service.user(challenge.target_id) if challenge.target_id else None
     if isinstance(callback.message, Message):
         await callback.message.edit_text(
-            views.challenge_text(challenge, challenger, _),
+            views.challenge_text(challenge, challenger, _, target=target),
             reply_markup=views.challenge_keyboard(challenge, _),
         )
 

@@ -11,7 +11,7 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot import views
 from bot.callbacks import GameAction, Move, Rematch, ResignAction
-from bot.handlers.lobby import post_challenge
+from bot.handlers.lobby import post_challenge, send_invitation
 from bot.i18n import locale_for
 from bot.publisher import BoardPublisher
 from bot.services import GameService
@@ -126,9 +126,4 @@ async def on_rematch(
         raise GameNotFound()
     await post_challenge(callback.message, challenge, player, game_service)
     if not stored.chat_id and opponent.private_chat and not opponent.blocked:
-        their = views.translator(i18n, locale_for(opponent.language_code))
-        await bot.send_message(
-            opponent.id,
-            views.challenge_text(challenge, player, their),
-            reply_markup=views.challenge_keyboard(challenge, their),
-        )
+        await send_invitation(bot, i18n, game_service, challenge, player, opponent)

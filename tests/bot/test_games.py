@@ -175,6 +175,13 @@ async def test_resign_asks_first(slow_clock_bot: BotHarness) -> None:
     fake.press(bob, question, question.buttons[0].text)
     await fake.wait_for(lambda: is_over(board))
     assert "resignation" in (board.caption or "")
+    # Rematch: the same two, the same options, a new challenge and then a new board
+    fake.press(bob, board, board.buttons[0].text)
+    rematch = await fake.wait_for_message(group, after=question, where=lambda m: "⚔" in m.content)
+    assert "@alice" in rematch.text
+    fake.press(alice, rematch, rematch.buttons[0].text)  # Accept, in Boris's Russian
+    second = await fake.wait_for_message(group, after=rematch, where=lambda m: bool(m.photo))
+    assert "#2" in (second.caption or "")
 
 
 async def test_self_challenge_bot_challenge_and_unknown_username(
