@@ -24,6 +24,12 @@ def test_ruff_is_clean() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_mypy_strict_is_clean() -> None:
+    """``mypy --strict`` on the packages (``[tool.mypy]`` in pyproject.toml)."""
+    done = _run(sys.executable, "-m", "mypy")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_engine_cli_starts_without_bot_dependencies() -> None:
     """``python -m bot.engine`` imports neither aiogram nor Pillow (bot/__init__.py is empty)."""
     code = (

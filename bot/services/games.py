@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Final
+from typing import Final, TypeVar
 
 from bot.engine import Game, Played, Side, TurnInput, resolve_rules, steps_text
 from bot.storage import (
@@ -51,6 +51,8 @@ VARIANT_CHOICES: Final = ("long", "short")
 RULE_SET_CHOICES: Final = {"long": ("classic", "sheshbesh", "karzar"), "short": ("standard",)}
 TIME_CHOICES: Final = (30, 60, 90, 180, 300)
 """Move times a challenger can pick, in seconds (the configured default joins them)."""
+
+T = TypeVar("T")
 
 MAX_AUTOMATIC_TURNS: Final = 200
 """Passes and forced turns played in a row without a player; a guard, never reached in play."""
@@ -257,11 +259,11 @@ class GameService:
                 variant = _next(VARIANT_CHOICES, challenge.variant)
                 changed = replace(challenge, variant=variant, rule_set=RULE_SET_CHOICES[variant][0])
             elif option == "rules":
-                choices = RULE_SET_CHOICES[challenge.variant]
-                changed = replace(challenge, rule_set=_next(choices, challenge.rule_set))
+                rule_sets = RULE_SET_CHOICES[challenge.variant]
+                changed = replace(challenge, rule_set=_next(rule_sets, challenge.rule_set))
             elif option == "time":
-                choices = tuple(sorted({*TIME_CHOICES, self.move_seconds}))
-                changed = replace(challenge, move_seconds=_next(choices, challenge.move_seconds))
+                times = tuple(sorted({*TIME_CHOICES, self.move_seconds}))
+                changed = replace(challenge, move_seconds=_next(times, challenge.move_seconds))
             else:
                 raise StaleAction()
             return await self._save_challenge(changed, version)
@@ -566,6 +568,7 @@ def _history_line(game: Game, played: tuple[Played, ...]) -> str:
     return f"{game.turn.value} {game.dice} {moves}".rstrip()
 
 
-def _next(choices: tuple[str, ...] | tuple[int, ...], current: object) -> object:
-    index = choices.index(current) if current in choices else -1  # type: ignore[arg-type]
+def _next(choices: tuple[T, ...], current: T) -> T:
+    """The choice after ``current``, round and round (the first one if it is not a choice)."""
+    index = choices.index(current) if current in choices else -1
     return choices[(index + 1) % len(choices)]
