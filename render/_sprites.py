@@ -63,7 +63,6 @@ def background(theme: Theme) -> Image.Image:
     geo = layout(theme)
     s = theme.supersample
     size = (geo.width, geo.height)
-    big_size = (geo.width * s, geo.height * s)
 
     image = Image.new("RGB", size, theme.table)
     # The wooden box: the frame, then the field halves, the bar and the tray wells on it.
@@ -98,24 +97,29 @@ def background(theme: Theme) -> Image.Image:
         )
         image.paste(well, tray[:2])
 
-    # Points, drawn large and smoothed, over the field.
-    layer = Image.new("RGBA", big_size, (0, 0, 0, 0))
-    pen = ImageDraw.Draw(layer)
+    # Points, each drawn large in a patch of its own and smoothed, over the field: one
+    # supersampled layer of the whole board would take about 100 MB while it is drawn.
     for point in range(1, 25):
         colour = theme.point_dark if point % 2 else theme.point_light
-        corners = [(x * s, y * s) for x, y in geo.triangle(point)]
+        (x0, y0), (x1, y1), (xt, yt) = geo.triangle(point)
+        left, top = min(x0, xt) - 2, min(y0, yt) - 2
+        patch = (max(x1, xt) + 2 - left, max(y0, yt) + 2 - top)
+        layer = Image.new("RGBA", (patch[0] * s, patch[1] * s), (0, 0, 0, 0))
+        pen = ImageDraw.Draw(layer)
+        corners = [((x - left) * s, (y - top) * s) for x, y in ((x0, y0), (x1, y1), (xt, yt))]
         inset = s * 3
-        (x0, y0), (x1, y1), (xt, yt) = corners
-        corners = [(x0 + inset, y0), (x1 - inset, y1), (xt, yt)]
-        pen.polygon(corners, fill=(*_shade(colour, 0.78), 255))
+        (a0, b0), (a1, b1), (at, bt) = corners
+        pen.polygon(
+            [(a0 + inset, b0), (a1 - inset, b1), (at, bt)], fill=(*_shade(colour, 0.78), 255)
+        )
         inner = [
-            (x0 + inset + 2 * s, y0),
-            (x1 - inset - 2 * s, y1),
-            (xt, yt - 3 * s if yt > y0 else yt + 3 * s),
+            (a0 + inset + 2 * s, b0),
+            (a1 - inset - 2 * s, b1),
+            (at, bt - 3 * s if bt > b0 else bt + 3 * s),
         ]
         pen.polygon(inner, fill=(*colour, 255))
-    layer = _smooth(layer, size)
-    image.paste(layer, (0, 0), layer)
+        smooth = _smooth(layer, patch)
+        image.paste(smooth, (left, top), smooth)
 
     # Inner shadows along the edges of the field, the bar and the trays.
     shadow = Image.new("L", size, 0)
