@@ -102,11 +102,12 @@ def background(theme: Theme) -> Image.Image:
     for point in range(1, 25):
         colour = theme.point_dark if point % 2 else theme.point_light
         (x0, y0), (x1, y1), (xt, yt) = geo.triangle(point)
-        left, top = min(x0, xt) - 2, min(y0, yt) - 2
-        patch = (max(x1, xt) + 2 - left, max(y0, yt) + 2 - top)
+        origin_x, origin_y = min(x0, xt) - 2, min(y0, yt) - 2
+        patch = (max(x1, xt) + 2 - origin_x, max(y0, yt) + 2 - origin_y)
         layer = Image.new("RGBA", (patch[0] * s, patch[1] * s), (0, 0, 0, 0))
         pen = ImageDraw.Draw(layer)
-        corners = [((x - left) * s, (y - top) * s) for x, y in ((x0, y0), (x1, y1), (xt, yt))]
+        triangle = ((x0, y0), (x1, y1), (xt, yt))
+        corners = [((x - origin_x) * s, (y - origin_y) * s) for x, y in triangle]
         inset = s * 3
         (a0, b0), (a1, b1), (at, bt) = corners
         pen.polygon(
@@ -119,7 +120,7 @@ def background(theme: Theme) -> Image.Image:
         ]
         pen.polygon(inner, fill=(*colour, 255))
         smooth = _smooth(layer, patch)
-        image.paste(smooth, (left, top), smooth)
+        image.paste(smooth, (origin_x, origin_y), smooth)
 
     # Inner shadows along the edges of the field, the bar and the trays.
     shadow = Image.new("L", size, 0)
