@@ -213,9 +213,7 @@ def challenge_text(
             whom = html.quote("@" + challenge.target_username)
         else:
             whom = _("you")
-        head = _("{challenger} challenges {target} to a game!").format(
-            challenger=name, target=whom
-        )
+        head = _("{challenger} challenges {target} to a game!").format(challenger=name, target=whom)
     else:
         head = _("{challenger} is looking for an opponent! Anyone can accept.").format(
             challenger=name

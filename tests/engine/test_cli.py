@@ -181,6 +181,10 @@ GOOD = '{"variant":"long","turn":"white","white":{"24":15},"black":{"24":15},"di
         (GOOD.replace('"white","white"', '"red","white"'), "turn is 'white' or 'black'"),
         (GOOD[:-1] + ',"rules":{"fast":true}}', "unknown rule switch 'fast'"),
         (GOOD[:-1] + ',"rules":{"karzar_block":1}}', "takes true or false"),
+        (
+            GOOD.replace('"long"', '"short"')[:-1] + ',"rules":{"karzar_block":true}}',
+            "unknown rule switch 'karzar_block' (known: none)",
+        ),
         (GOOD[:-1] + ',"bar":{"white":1}}', "white has 16 checkers"),
         (GOOD[:-1] + ',"first_turn":"yes"}', "first_turn is true or false"),
     ],

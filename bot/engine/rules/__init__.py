@@ -44,6 +44,11 @@ class Variant(Protocol):
     @property
     def default_rule_set(self) -> str: ...
 
+    @property
+    def switches(self) -> frozenset[str]:
+        """The rule switches a request may turn (``engine-cli.md``'s ``rules`` object)."""
+        ...
+
     def starting_position(self) -> Position: ...
 
     def board(
@@ -87,7 +92,7 @@ def resolve_rules(variant: str, rules: RuleSet | str | Mapping[str, Any] | None)
             raise UnknownRuleError(
                 f"unknown rule set {rules!r} for {variant} (known: {', '.join(found.rule_sets)})"
             ) from None
-    return default.with_switches(dict(rules))
+    return default.with_switches(dict(rules), found.switches)
 
 
 def legal_turns(

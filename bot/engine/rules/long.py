@@ -216,6 +216,7 @@ class LongNardy:
     name: Final = "long"
     rule_sets: Final = LONG_RULE_SETS
     default_rule_set: Final = "classic"
+    switches: Final = frozenset({"higher_die_first", "karzar_block"})
 
     def starting_position(self) -> Position:
         """Returns the start: 15 checkers on each side's head, white to move."""

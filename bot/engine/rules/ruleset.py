@@ -49,17 +49,17 @@ class RuleSet:
         value = getattr(self, outcome.value)
         return self.mars if value is None else int(value)
 
-    def with_switches(self, switches: dict[str, Any]) -> RuleSet:
-        """Returns the rule set with the boolean ``switches`` (CLI ``rules`` object) applied.
+    def with_switches(self, switches: dict[str, Any], known: frozenset[str]) -> RuleSet:
+        """Returns the rule set with the boolean ``switches`` (CLI ``rules`` object) applied;
+        ``known`` names the switches the variant has.
 
         :raises: :exc:`UnknownRuleError` for an unknown switch or a non-boolean value.
         """
-        known = {f.name for f in fields(self) if f.type in ("bool", bool)}
         changes: dict[str, bool] = {}
         for key, value in switches.items():
             if key not in known:
                 raise UnknownRuleError(
-                    f"unknown rule switch {key!r} (known: {', '.join(sorted(known))})"
+                    f"unknown rule switch {key!r} (known: {', '.join(sorted(known)) or 'none'})"
                 )
             if not isinstance(value, bool):
                 raise UnknownRuleError(f"rule switch {key!r} takes true or false, not {value!r}")

@@ -160,6 +160,7 @@ class ShortNardy:
     name: Final = "short"
     rule_sets: Final = SHORT_RULE_SETS
     default_rule_set: Final = "standard"
+    switches: Final[frozenset[str]] = frozenset()
 
     def starting_position(self) -> Position:
         """Returns the backgammon start (own 24: 2, 13: 5, 8: 3, 6: 5), white to move."""
