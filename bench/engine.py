@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import Dice, Game, Position, legal_turns  # noqa: E402
-from bot.engine.cli import answer_line  # noqa: E402
+from bot.engine.cli import answer_line, request  # noqa: E402
 
 
 def self_play(variant: str, rng: random.Random) -> Game:
@@ -74,24 +74,7 @@ def cli_requests(cases: list[tuple[Position, Dice, bool]]) -> list[str]:
 
     lines = []
     for position, dice, first in cases:
-
-        def side(slots: tuple[int, ...]) -> dict[str, int]:
-            return {str(p): slots[p] for p in range(1, 25) if slots[p]}
-
-        lines.append(
-            json.dumps(
-                {
-                    "variant": position.variant,
-                    "turn": str(position.turn),
-                    "white": side(position.white),
-                    "black": side(position.black),
-                    "bar": {"white": position.white[25], "black": position.black[25]},
-                    "off": {"white": position.white[0], "black": position.black[0]},
-                    "first_turn": first,
-                    "dice": [dice.first, dice.second],
-                }
-            )
-        )
+        lines.append(json.dumps(request(position, dice, first_turn=first)))
     return lines
 
 

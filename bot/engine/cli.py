@@ -28,6 +28,30 @@ class BadRequest(ValueError):
     """A request the contract calls bad input."""
 
 
+def request(
+    position: Position,
+    dice: Dice,
+    *,
+    first_turn: bool = False,
+    rules: dict[str, bool] | None = None,
+) -> dict[str, Any]:
+    """Returns the request object that asks for the legal turns of ``position`` (the inverse of
+    reading one): for tools, tests and benchmarks that speak the contract."""
+    found: dict[str, Any] = {
+        "variant": position.variant,
+        "turn": str(position.turn),
+        "white": _points(position.white),
+        "black": _points(position.black),
+        "bar": {"white": position.white[BAR], "black": position.black[BAR]},
+        "off": {"white": position.white[OFF], "black": position.black[OFF]},
+        "first_turn": first_turn,
+        "dice": [dice.first, dice.second],
+    }
+    if rules:
+        found["rules"] = rules
+    return found
+
+
 def answer_line(line: str) -> tuple[str, bool]:
     """Answers one request line; returns the answer line and whether the request was good."""
     try:

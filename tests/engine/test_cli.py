@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Dice, Game, Position, Side, resolve_rules
-from bot.engine.cli import answer_line
+from bot.engine.cli import answer_line, request
 
 from .reference import reference_turns
 
@@ -30,22 +30,7 @@ SETS = ("long", "short", "rulesets")
 
 
 def _request(position: Position, dice: Dice, first: bool, rules: dict[str, bool]) -> str:
-    def side(slots: tuple[int, ...]) -> dict[str, int]:
-        return {str(p): slots[p] for p in range(1, 25) if slots[p]}
-
-    request = {
-        "variant": position.variant,
-        "turn": str(position.turn),
-        "white": side(position.white),
-        "black": side(position.black),
-        "bar": {"white": position.white[25], "black": position.black[25]},
-        "off": {"white": position.white[0], "black": position.black[0]},
-        "first_turn": first,
-        "dice": [dice.first, dice.second],
-    }
-    if rules:
-        request["rules"] = rules
-    return json.dumps(request)
+    return json.dumps(request(position, dice, first_turn=first, rules=rules))
 
 
 HAND_MADE = [
@@ -136,9 +121,9 @@ def test_golden_through_the_python_api(name: str) -> None:
     requests = requests_file.read_text().splitlines()
     answers = answers_file.read_text().splitlines()
     assert len(requests) == len(answers) > 10
-    for index, (request, expected) in enumerate(zip(requests, answers, strict=True)):
-        got, good = answer_line(request)
-        assert good and got == expected, f"line {index + 1}: {request}"
+    for index, (line, expected) in enumerate(zip(requests, answers, strict=True)):
+        got, good = answer_line(line)
+        assert good and got == expected, f"line {index + 1}: {line}"
 
 
 def _cli(stdin: str) -> subprocess.CompletedProcess[str]:
