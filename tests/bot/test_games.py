@@ -301,3 +301,24 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(slow_clock_bot: 
     moved = await wait_for_board(fake, supergroup)
     assert version(moved) != step.version
     await play_turn(fake, moved, [alice, bob])  # play goes on in the supergroup
+
+
+async def test_an_unexpected_failure_gets_an_apology_and_the_bot_goes_on(
+    slow_clock_bot: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    alice = fake.create_user("Alice", username="alice")
+    chat = fake.private_chat(alice)
+
+    async def broken(*_args: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("bot.services.GameService.stats", broken)
+    sent = fake.send_text(alice, chat, "/stats")
+    apology = await fake.wait_for_message(chat, after=sent)  # sent outside the update's handling
+    assert apology.text == "Something went wrong. Please try again."
+    [(_update, error)] = harness.take_errors()
+    assert "disk on fire" in str(error)
+    monkeypatch.undo()
+    again = fake.send_text(alice, chat, "/stats")
+    assert "0 games" in (await fake.wait_for_message(chat, after=again)).text

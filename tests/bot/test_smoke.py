@@ -130,7 +130,8 @@ async def test_two_players_in_a_group_tap_a_button(
 ) -> None:
     def routers() -> list[Router]:
         found = get_routers()
-        found.insert(-1, counter_router())  # before the fallback, which takes every press
+        fallback = next(i for i, r in enumerate(found) if r.name == "bot.handlers.fallback")
+        found.insert(fallback, counter_router())  # before the fallback, which takes every press
         return found
 
     monkeypatch.setattr("bot.app.get_routers", routers)

@@ -1,0 +1,41 @@
+"""The unexpected: one place that logs a failed update and tells the user, without details."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Router
+from aiogram.types import ErrorEvent
+from aiogram.utils.i18n import I18n
+
+from bot.i18n import N_, locale_for
+
+logger = logging.getLogger(__name__)
+
+
+def create_router() -> Router:
+    """Returns a new router with the error handler."""
+    router = Router(name=__name__)
+    router.errors.register(on_error)
+    return router
+
+
+async def on_error(event: ErrorEvent, i18n: I18n) -> bool:
+    """Logs the failure with its update and answers a command with a short apology; a press
+    gets its answer from ``CallbackAnswerMiddleware`` anyway (the spinner stops). Error events
+    run outside the language middleware, so the locale is worked out here."""
+    update = event.update
+    logger.error(
+        "update %d failed: %r", update.update_id, event.exception, exc_info=event.exception
+    )
+    message = update.message
+    if message is not None:
+        sender = message.from_user
+        locale = locale_for(sender.language_code if sender else None)
+        try:
+            await message.answer(
+                i18n.gettext(N_("Something went wrong. Please try again."), locale=locale)
+            )
+        except Exception:  # the apology is a courtesy: Telegram may be what failed
+            logger.warning("could not apologise for update %d", update.update_id)
+    return True
