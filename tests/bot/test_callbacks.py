@@ -1,0 +1,28 @@
+"""Callback data stays within Telegram's 64 bytes for the largest values it can carry."""
+
+from __future__ import annotations
+
+from bot.callbacks import (
+    ChallengeAction,
+    ChallengeOption,
+    GameAction,
+    Move,
+    Rematch,
+    ResignAction,
+)
+
+BIG_ID = 2**52  # Telegram user ids fit in 52 bits; game ids are SQLite rowids far below
+BIG_VERSION = 10**9
+
+
+def test_worst_case_payloads_fit_in_64_bytes() -> None:
+    payloads = [
+        GameAction(game=BIG_ID, version=BIG_VERSION, move=Move.CONFIRM, arg=99),
+        ChallengeAction(challenge=BIG_ID, version=BIG_VERSION, option=ChallengeOption.TIME),
+        ResignAction(game=BIG_ID, user=BIG_ID, sure=True),
+        Rematch(game=BIG_ID),
+    ]
+    for payload in payloads:
+        packed = payload.pack()
+        assert len(packed.encode()) <= 64, packed
+        assert type(payload).unpack(packed) == payload

@@ -1,0 +1,52 @@
+"""An open challenge expires: its message says so and its buttons go."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from bot.app import ServicesFactory
+from bot.config import Settings
+from bot.services import GameService
+from bot.storage import Store, open_database
+from tests.support.harness import BotHarness
+
+
+@pytest.fixture
+def services_factory() -> ServicesFactory:
+    """The production services, with challenges that expire after one second."""
+
+    @asynccontextmanager
+    async def factory(settings: Settings) -> AsyncIterator[dict[str, Any]]:
+        db = await open_database(settings.database_path)
+        try:
+            service = GameService(
+                Store(db),
+                random.Random(1),
+                move_seconds=settings.move_seconds,
+                challenge_seconds=1,
+            )
+            yield {"game_service": service}
+        finally:
+            await db.close()
+
+    return factory
+
+
+async def test_an_unanswered_challenge_expires(bot_harness: BotHarness) -> None:
+    fake = bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    group = fake.create_group("club", [alice, bob])
+    fake.send_text(alice, group, "/play @bob")
+    await bot_harness.settle()
+    challenge = fake.last_message(group)
+    assert challenge.buttons
+    await fake.wait_for(lambda: "expired" in (challenge.text or ""), timeout=10)
+    assert not challenge.buttons
+    late = await fake.next_answer_to(fake.tap(bob, challenge, "c:1:0:1", check=False))
+    assert late.show_alert and "closed" in (late.text or "")
