@@ -22,7 +22,6 @@ REFUSALS: Final = {
     "not_challenger": N_("Only the challenger can change the options."),
     "self_challenge": N_("You cannot challenge yourself."),
     "bot_challenge": N_("Bots do not play nardy here. Challenge a person."),
-    "unknown_user": N_("I do not know this user yet."),
     "not_your_question": N_("This question was not asked of you."),
 }
 

@@ -17,7 +17,7 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move, Rematch
-from bot.engine import Outcome, Played, Position, Side, steps_text
+from bot.engine import Outcome, Played, Position, Side
 from bot.i18n import N_
 from bot.services import GameSnapshot
 from bot.storage import Challenge, User
@@ -245,8 +245,3 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
     button(f"⏱ {challenge.move_seconds} s", ChallengeOption.TIME)
     builder.adjust(2, 3)
     return builder.as_markup()
-
-
-def move_text(played: tuple[Played, ...]) -> str:
-    """Move text for a caption or history."""
-    return steps_text([p.step for p in played])

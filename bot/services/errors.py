@@ -63,12 +63,6 @@ class BotChallenge(GameError):
     code = "bot_challenge"
 
 
-class UnknownUser(GameError):
-    """A private invitation to a username the bot has never seen."""
-
-    code = "unknown_user"
-
-
 class NotYourQuestion(GameError):
     """A press on a question the bot asked someone else (resign: are you sure?)."""
 

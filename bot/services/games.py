@@ -413,15 +413,9 @@ class GameService:
         """``user_id`` resigns the game, at any moment of it."""
         async with self._locks["game", game_id]:
             stored = await self._get(game_id)
-            side = stored.side_of(user_id)
-            if side is None:
-                raise NotAPlayer()
-            if stored.game.is_over:
-                raise GameFinished()
-            game = stored.game.resign(side)
-            line = f"{side.value} resign"
+            side = _playing_side(stored, user_id)
             return await self._save(
-                replace(stored, game=game, input=(), history=(*stored.history, line)),
+                _concluded(stored, stored.game.resign(side), f"{side.value} resign"),
                 stored.version,
             )
 
@@ -436,12 +430,10 @@ class GameService:
                 if stored.deadline > self._clock():
                     continue
                 line = f"{stored.game.turn.value} timeout"
-                game = stored.game.timeout()
                 try:
                     ended.append(
                         await self._save(
-                            replace(stored, game=game, input=(), history=(*stored.history, line)),
-                            stored.version,
+                            _concluded(stored, stored.game.timeout(), line), stored.version
                         )
                     )
                 except StaleAction:
@@ -487,11 +479,7 @@ class GameService:
         self, game_id: int, user_id: int, version: int
     ) -> tuple[StoredGame, TurnInput]:
         stored = await self._get(game_id)
-        side = stored.side_of(user_id)
-        if side is None:
-            raise NotAPlayer()
-        if stored.game.is_over:
-            raise GameFinished()
+        side = _playing_side(stored, user_id)
         if side is not stored.game.turn:
             raise NotYourTurn()
         if stored.version != version:
@@ -550,6 +538,25 @@ class GameService:
 
 
 _NOBODY: Final = User(0, None, "?", None)
+
+
+def _playing_side(stored: StoredGame, user_id: int) -> Side:
+    """The side ``user_id`` plays in a game still in progress.
+
+    :raises: :exc:`NotAPlayer`, :exc:`GameFinished`.
+    """
+    side = stored.side_of(user_id)
+    if side is None:
+        raise NotAPlayer()
+    if stored.game.is_over:
+        raise GameFinished()
+    return side
+
+
+def _concluded(stored: StoredGame, game: Game, line: str) -> StoredGame:
+    """``stored`` ended by a resignation or a timeout: the tapped steps dropped, the line
+    added to the history."""
+    return replace(stored, game=game, input=(), history=(*stored.history, line))
 
 
 def turn_input(stored: StoredGame) -> TurnInput | None:

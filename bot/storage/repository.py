@@ -368,13 +368,6 @@ class GameRepository:
         )
         return [row["id"] for row in rows]
 
-    async def next_deadline(self) -> float | None:
-        """The earliest deadline of an unfinished game."""
-        row = await self._store.fetch_one(
-            "SELECT MIN(deadline) AS d FROM games WHERE winner IS NULL AND deadline IS NOT NULL"
-        )
-        return float(row["d"]) if row and row["d"] is not None else None
-
     async def active_for(self, user_id: int, chat_id: int | None = None) -> list[StoredGame]:
         """Unfinished games of ``user_id`` (in ``chat_id`` only, when given), newest first."""
         sql = "SELECT * FROM games WHERE winner IS NULL AND (white_id = ? OR black_id = ?)"
@@ -415,11 +408,6 @@ class GameRepository:
             await db.execute(
                 "UPDATE challenges SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
-
-    async def count_unfinished(self) -> int:
-        """How many games are not over."""
-        row = await self._store.fetch_one("SELECT COUNT(*) AS n FROM games WHERE winner IS NULL")
-        return int(row["n"]) if row else 0
 
     async def head_to_head(self, user_id: int, other_id: int) -> Tally:
         """Finished games between two players, from ``user_id``'s side."""
