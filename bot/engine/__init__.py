@@ -6,6 +6,7 @@ Standard library only, no I/O, no clock, no global randomness: dice come from an
 
 from __future__ import annotations
 
+from .cube import MAX_CUBE, Cube, CubeError, Match
 from .dice import Dice, roll, roll_die
 from .errors import (
     GameOverError,
@@ -27,20 +28,25 @@ from .rules import (
     legal_turns,
     resolve_rules,
 )
+from .stakes import StakeMode, chips_due
 from .stepwise import TurnInput
 from .types import BAR, CHECKERS, OFF, Point, Side
 
 __all__ = [
     "BAR",
     "CHECKERS",
+    "MAX_CUBE",
     "OFF",
     "VARIANTS",
+    "Cube",
+    "CubeError",
     "Dice",
     "Game",
     "GameOverError",
     "IllegalTurnError",
     "InvalidDiceError",
     "InvalidPositionError",
+    "Match",
     "NardyError",
     "Outcome",
     "Played",
@@ -49,11 +55,13 @@ __all__ = [
     "Result",
     "RuleSet",
     "Side",
+    "StakeMode",
     "Step",
     "Turn",
     "TurnInput",
     "UnknownRuleError",
     "Variant",
+    "chips_due",
     "find_variant",
     "legal_turns",
     "opponent_point",

@@ -23,6 +23,7 @@ class Outcome(enum.Enum):
     HOME_MARS = "home_mars"  # домашний марс: all the loser's checkers home, none borne off
     RESIGN = "resign"
     TIMEOUT = "timeout"
+    DROP = "drop"  # the loser dropped an offered double
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,7 @@ class RuleSet:
     home_mars: int | None = None
     resign: int = 2
     timeout: int = 2
+    drop: int = 1
 
     def points(self, outcome: Outcome) -> int:
         """Returns the points ``outcome`` scores; an outcome the rule set does not count scores
