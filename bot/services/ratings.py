@@ -1,0 +1,41 @@
+"""Ratings: Glicko-2 through the ``glicko2`` library, one rating per player and variant.
+
+Every rated game is a rating period of its own: both players are updated from their ratings as
+they stood before the game. A new player starts at 1500 with a deviation of 350 and a volatility
+of 0.06, Glickman's defaults.
+
+Noticed in the library (2.1.0): its volatility iteration uses the rating where Glickman's step 5
+has the deviation; on his worked example it gives σ' 0.05999 against 0.06000, and about 0.0001
+after twenty games. Left as it is; a library with a fix would be a one-line swap here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import glicko2
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A Glicko-2 rating on the familiar scale (1500 is the start)."""
+
+    rating: float = 1500.0
+    deviation: float = 350.0
+    volatility: float = 0.06
+    games: int = 0
+
+
+def _player(rating: Rating) -> glicko2.Player:
+    return glicko2.Player(rating=rating.rating, rd=rating.deviation, vol=rating.volatility)
+
+
+def _updated(before: Rating, opponent: Rating, won: bool) -> Rating:
+    player = _player(before)
+    player.update_player([opponent.rating], [opponent.deviation], [1 if won else 0])
+    return Rating(float(player.rating), float(player.rd), float(player.vol), before.games + 1)
+
+
+def rate_game(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
+    """The two ratings after ``winner`` beat ``loser``."""
+    return _updated(winner, loser, True), _updated(loser, winner, False)
