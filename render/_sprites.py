@@ -427,3 +427,70 @@ def icon(theme: Theme, side: Side) -> Image.Image:
     """Returns ``side``'s small checker for its info band."""
     size = theme.info_height // 2
     return _disc(theme, size, *_colours(theme, side)[:2])
+
+
+def cube_margin(theme: Theme) -> int:
+    """Returns the room around a cube sprite for its shadow and its outline when offered."""
+    return max(theme.cube // 6, 4)
+
+
+@functools.lru_cache(maxsize=32)
+def cube(theme: Theme, face: int, offered: bool) -> Image.Image:
+    """Returns the doubling cube showing ``face`` (2..64), with a shadow, and with an outline
+    in ``theme.cube_offered`` when it is ``offered``: an RGBA image
+    ``theme.cube + 2 * cube_margin(theme)`` wide."""
+    s = theme.supersample
+    size = theme.cube
+    margin = cube_margin(theme)
+    full = size + 2 * margin
+    big = full * s
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    body = (margin * s, margin * s, (margin + size) * s - 1, (margin + size) * s - 1)
+    radius = size * s // 6
+    shadow = Image.new("L", (big, big), 0)
+    ImageDraw.Draw(shadow).rounded_rectangle(
+        (body[0] + s, body[1] + 3 * s, body[2] + s, body[3] + 3 * s), radius, fill=150
+    )
+    shadow = shadow.filter(ImageFilter.GaussianBlur(2 * s))
+    image.paste((0, 0, 0, 255), (0, 0), shadow)
+    image.putalpha(shadow)
+    pen = ImageDraw.Draw(image)
+    if offered:
+        reach = margin * s - s
+        pen.rounded_rectangle(
+            (body[0] - reach, body[1] - reach, body[2] + reach, body[3] + reach),
+            radius + reach,
+            outline=(*theme.cube_offered, 255),
+            width=3 * s,
+        )
+    pen.rounded_rectangle(body, radius, fill=(*_shade(theme.cube_face, 0.74), 255))
+    inset = (body[0] + 2 * s, body[1] + 2 * s, body[2] - 2 * s, body[3] - 3 * s)
+    pen.rounded_rectangle(inset, radius - 2 * s, fill=(*theme.cube_face, 255))
+    text = str(face)
+    points = size * (13 if len(text) == 1 else 11) // 23
+    centre = ((body[0] + body[2]) // 2, (body[1] + inset[3]) // 2)
+    _text.draw(
+        image,
+        centre,
+        text,
+        path=theme.font_bold,
+        size=points * s,
+        fill=theme.cube_digit,
+        anchor="mm",
+    )
+    return _smooth(image, (full, full))
+
+
+@functools.lru_cache(maxsize=64)
+def plate(theme: Theme, size: tuple[int, int]) -> Image.Image:
+    """Returns the rounded plate the match label is written on."""
+    s = theme.supersample
+    image = Image.new("RGBA", (size[0] * s, size[1] * s), (0, 0, 0, 0))
+    ImageDraw.Draw(image).rounded_rectangle(
+        (0, 0, size[0] * s - 1, size[1] * s - 1),
+        size[1] * s // 2,
+        fill=(*theme.label_fill, 255),
+        outline=(*theme.label_edge, 255),
+        width=2 * s,
+    )
+    return _smooth(image, size)

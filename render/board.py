@@ -12,7 +12,7 @@ from PIL import Image
 from bot.engine import BAR, OFF, Dice, Point, Position, Side, Step, steps_text
 
 from . import _sprites, _text
-from .layout import Layout, is_top, layout, viewer_point
+from .layout import CubePlace, Layout, cube_place, is_top, layout, viewer_point
 from .theme import DEFAULT_THEME, Theme
 
 IMAGE_FORMAT: Final = "JPEG"
@@ -20,6 +20,8 @@ IMAGE_FORMAT: Final = "JPEG"
 FILE_NAME: Final = "board.jpg"
 """A file name for the bytes :func:`render_board` returns, e.g. for ``BufferedInputFile``."""
 MIME_TYPE: Final = "image/jpeg"
+CUBE_VALUES: Final = (1, 2, 4, 8, 16, 32, 64)
+"""The values the doubling cube may have; its faces show 2..64, and 64 stands for 1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,19 @@ class BoardView:
     :param result: a caption over the board when the game is over, e.g. "White wins — mars ×2";
         no turn marker is drawn then.
     :param pip_label: the word before each side's pip count.
+    :param cube: the doubling cube's value, one of :data:`CUBE_VALUES`; ``None`` means no cube
+        in this game, and none is drawn. The cube lies on the bar and shows its value, or 64
+        for 1, as a real cube does.
+    :param cube_owner: who owns the cube: it lies at the owner's edge of the bar, and hit
+        checkers in that half of the bar make room for it; ``None`` means nobody owns it yet,
+        and it lies in the middle of the bar.
+    :param cube_offered: the side to move has just offered to double: the cube shows twice
+        ``cube`` with an outline, in the dice strip of the mover's half (beside the dice, if
+        any are shown), and not on the bar.
+    :param match_label: a line about the match, e.g. "Match to 7 · 3:2", on a plate in the
+        middle of the top info band (further left if that side's pips and moves reach the
+        middle); any text, what the font lacks is left out, and the top side's name is cut to
+        make room for it.
     :param theme: sizes, colours and fonts.
     """
 
@@ -59,6 +74,10 @@ class BoardView:
     black_name: str = ""
     result: str | None = None
     pip_label: str = "pips"
+    cube: int | None = None
+    cube_owner: Side | None = None
+    cube_offered: bool = False
+    match_label: str | None = None
     theme: Theme = DEFAULT_THEME
 
     def __post_init__(self) -> None:
@@ -72,6 +91,26 @@ class BoardView:
         if any(not OFF <= p <= 24 for p in self.destinations):
             raise ValueError(f"destinations are points 1..24 or 0 (off): {self.destinations!r}")
         self.spent()
+        self.cube_face()
+
+    def cube_face(self) -> int | None:
+        """Returns the number the cube shows, or ``None`` if no cube is drawn.
+
+        :raises: :exc:`ValueError` if :attr:`cube` is no cube value, or if an owner or an
+            offer is given without a cube, or an offer beyond 64.
+        """
+        cube = self.cube
+        if cube is None:
+            if self.cube_owner is not None or self.cube_offered:
+                raise ValueError("cube_owner or cube_offered is given but no cube")
+            return None
+        if isinstance(cube, bool) or cube not in CUBE_VALUES:
+            raise ValueError(f"the cube is one of {CUBE_VALUES}, not {cube!r}")
+        if self.cube_offered:
+            if cube == CUBE_VALUES[-1]:
+                raise ValueError(f"a cube of {cube} cannot be doubled")
+            return 2 * cube
+        return CUBE_VALUES[-1] if cube == 1 else cube
 
     def name(self, side: Side) -> str:
         """Returns the name given for ``side``."""
@@ -134,6 +173,9 @@ class _Painter:
         self.mover = position.turn
         self.last_side = view.last_side or position.turn.other
         self.tinted: set[Point] = set()
+        self.cube: CubePlace | None = None
+        if view.cube is not None:
+            self.cube = cube_place(view.bottom, self.mover, view.cube_owner, view.cube_offered)
         self.marks: list[tuple[Image.Image, tuple[int, int]]] = []
         """Dots and rings, pasted after every checker so that no column covers them."""
 
@@ -170,6 +212,7 @@ class _Painter:
             self._paste(sprite, xy)
         self._trays(arrivals.get(OFF, 0))
         self._dice()
+        self._cube()
         for side in (Side.WHITE, Side.BLACK):
             self._info(side)
         if self.view.result:
@@ -293,7 +336,9 @@ class _Painter:
             extra = ghosts if side is self.last_side else 0
             if not count + extra:
                 continue
-            line = self.geo.bar_line(side is self.view.bottom, count + extra)
+            top = side is self.view.bottom
+            cube = self.cube == ("top" if top else "bottom")
+            line = self.geo.bar_line(top, count + extra, cube)
             self._ghosts(line, count, extra)
             self._stack(side, line, count, 0, selected and side is self.mover, bare=not extra)
 
@@ -333,6 +378,14 @@ class _Painter:
             dice.moves, spent, self.geo.dice_xy(len(dice.moves), right), strict=True
         ):
             self._paste(_sprites.die(self.theme, value, used), xy)
+
+    def _cube(self) -> None:
+        face = self.view.cube_face()
+        if self.cube is None or face is None:
+            return
+        dice = len(self.view.dice.moves) if self.view.dice else 0
+        sprite = _sprites.cube(self.theme, face, self.view.cube_offered)
+        self._paste(sprite, self.geo.cube_xy(self.cube, dice))
 
     def _info(self, side: Side) -> None:
         theme, geo = self.theme, self.geo
@@ -375,6 +428,8 @@ class _Painter:
             )
             end -= _text.mask(moves, theme.font_regular, small, "rm")[0].width + 36
         name_x = icon_x + icon.width // 2 + 18
+        if top and self.view.match_label:
+            end = self._match_label(self.view.match_label, (left + right) // 2, y, end)
         name = _text.printable(self.view.name(side), theme.font_bold)
         name = _text.fit(name, theme.font_bold, size, end - name_x)
         _text.draw(
@@ -386,6 +441,32 @@ class _Painter:
             fill=theme.text if moving or self.view.result else theme.text_dim,
             anchor="lm",
         )
+
+    def _match_label(self, label: str, centre: int, y: int, end: int) -> int:
+        """Draws ``label`` on a plate centred at ``centre`` or, if the text on the right would
+        reach it, just left of ``end``; returns where the name must end."""
+        theme = self.theme
+        size = theme.info_height // 3
+        pad = size * 3 // 4
+        text = _text.printable(label, theme.font_regular)
+        text = _text.fit(text, theme.font_regular, size, self.geo.width // 3)
+        if not text:
+            return end
+        width = _text.mask(text, theme.font_regular, size, "mm")[0].width + 2 * pad
+        height = size + pad
+        right = min(centre + (width + 1) // 2, end)
+        centre = right - (width + 1) // 2
+        self._paste(_sprites.plate(theme, (width, height)), (centre, y))
+        _text.draw(
+            self.image,
+            (centre, y),
+            text,
+            path=theme.font_regular,
+            size=size,
+            fill=theme.text,
+            anchor="mm",
+        )
+        return right - width - 36
 
     def _result(self, result: str) -> None:
         theme, geo = self.theme, self.geo

@@ -116,6 +116,51 @@ def samples() -> list[tuple[str, Position, BoardView]]:
                 destinations=(5,),
             ),
         ),
+        (
+            "long-cube-owned",
+            pos("long w / 24:9 19:2 17:1 16:2 13:1 / 24:8 22:2 20:2 18:1 15:2"),
+            replace(
+                _NAMED,
+                dice=Dice(6, 4),
+                cube=4,
+                cube_owner=Side.WHITE,
+                match_label="Матч до 7 · 3:2",
+                last_steps=(Step(24, 20), Step(24, 18)),
+                last_side=Side.BLACK,
+            ),
+        ),
+        (
+            "short-cube-offered",
+            pos("short b / 13:5 8:2 6:4 4:2 3:1 2:1 / bar:1 13:4 8:3 6:4 5:3"),
+            replace(
+                _NAMED,
+                bottom=Side.BLACK,
+                cube=1,
+                cube_offered=True,
+                match_label="Match to 5 · 2:4",
+                last_steps=(Step(6, 2, hit=True), Step(8, 6)),
+                last_side=Side.WHITE,
+            ),
+        ),
+        (
+            "long-cube-centred",
+            pos("long b / 24:13 19:1 14:1 / 24:13 21:1 18:1"),
+            replace(_NAMED, bottom=Side.BLACK, dice=Dice(3, 2), cube=1),
+        ),
+        (
+            "short-cube-crowded-bar",
+            pos("short w / bar:2 13:4 8:3 6:4 5:2 / bar:5 13:5 8:2 6:3"),
+            replace(
+                _NAMED,
+                dice=Dice(5, 5),
+                dice_used=1,
+                cube=8,
+                cube_owner=Side.WHITE,
+                match_label="Match to 11 · 10:9 · Crawford",
+                white_name="Александра Константиновна Преображенская-Милославская 👑",
+                black_name="🐉 DragonSlayer_2000 🔥 Дима 👨‍👩‍👧",
+            ),
+        ),
     ]
 
 

@@ -16,13 +16,17 @@ The picture, top to bottom: an info band for the top side, a band of point numbe
 (two rows of columns with a strip between them for the dice), a band of numbers, an info band
 for the bottom side. Left to right: a frame, six columns, the bar, six columns, a frame, the
 tray column with each side's borne-off checkers, a frame.
+
+The doubling cube lies on the bar: in the middle of the dice strip while nobody owns it, at
+the owner's edge of the bar once owned (the hit checkers in that half of the bar make room for
+it), and in the dice strip of the mover's half while the mover offers to double.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 from bot.engine import Point, Side, opponent_point
 
@@ -31,6 +35,10 @@ from .theme import Theme
 XY: TypeAlias = tuple[int, int]
 Box: TypeAlias = tuple[int, int, int, int]
 """``(left, top, right, bottom)``; right and bottom are exclusive, as in Pillow."""
+CubePlace: TypeAlias = Literal["centre", "top", "bottom", "left", "right"]
+"""Where the doubling cube lies: ``"centre"`` of the bar (nobody owns it), the ``"top"`` or
+``"bottom"`` edge of the bar (owned by the side drawn there), or the dice strip of the
+``"left"`` or ``"right"`` half (just offered by the side to move)."""
 
 
 def viewer_point(variant: str, side: Side, point: Point, bottom: Side) -> Point:
@@ -44,6 +52,25 @@ def viewer_point(variant: str, side: Side, point: Point, bottom: Side) -> Point:
     1
     """
     return point if side is bottom else opponent_point(variant, point)
+
+
+def cube_place(bottom: Side, mover: Side, owner: Side | None, offered: bool) -> CubePlace:
+    """Returns where the doubling cube lies, seen with ``bottom`` at the bottom.
+
+    An offered cube lies in the half of the side to move (``mover``), where its dice are drawn;
+    otherwise an owned cube lies at its owner's edge of the bar, and a cube nobody owns in the
+    bar's middle.
+
+    >>> cube_place(Side.WHITE, Side.BLACK, None, offered=True)
+    'left'
+    >>> cube_place(Side.WHITE, Side.BLACK, Side.WHITE, offered=False)
+    'bottom'
+    """
+    if offered:
+        return "right" if mover is bottom else "left"
+    if owner is None:
+        return "centre"
+    return "bottom" if owner is bottom else "top"
 
 
 def is_top(point: Point) -> bool:
@@ -177,19 +204,25 @@ class Layout:
             return (self.point_x(point), self.field_top + half, self.spacing(stack))
         return (self.point_x(point), self.field_bottom - half, -self.spacing(stack))
 
-    def bar_line(self, top: bool, stack: int) -> tuple[int, int, int]:
+    def bar_line(self, top: bool, stack: int, cube: bool = False) -> tuple[int, int, int]:
         """Returns ``(x, y, dy)`` for ``stack`` hit checkers on the bar, as :meth:`stack_line`.
 
         The bottom side's hit checkers wait in the top half of the bar, next to the top-right
         quarter where they enter (``top=True``); the top side's wait in the bottom half.
-        Each stack starts at the dice strip and grows towards the board edge.
+        Each stack starts at the dice strip and grows towards the board edge. With ``cube``
+        the doubling cube lies at that edge (see :meth:`cube_xy`): the stack keeps clear of
+        it, squeezed as soon as it would reach it.
         """
         t = self.theme
         x = (self.bar_box[0] + self.bar_box[2]) // 2
         offset = t.gap // 2 + t.checker // 2
+        spacing = self.spacing(stack)
+        if cube and stack > 1:
+            room = self.middle - self.field_top - t.gap // 2 - self.cube_room
+            spacing = min(t.checker, (room - t.checker) // (stack - 1))
         if top:
-            return (x, self.middle - offset, -self.spacing(stack))
-        return (x, self.middle + offset, self.spacing(stack))
+            return (x, self.middle - offset, -spacing)
+        return (x, self.middle + offset, spacing)
 
     def checker_xy(self, point: Point, index: int, stack: int = 1) -> XY:
         """Returns the centre of checker ``index`` (0 at the board edge) of a column of ``stack``
@@ -206,6 +239,48 @@ class Layout:
             raise ValueError(f"checker {index} is outside a stack of {stack}")
         x, y, dy = self.bar_line(top, stack)
         return (x, y + index * dy)
+
+    # The doubling cube.
+    @property
+    def cube_margin(self) -> int:
+        """Returns the room between an owned cube and the board edge, as on either side of it."""
+        return max((self.theme.bar_width - self.theme.cube) // 2, 0)
+
+    @property
+    def cube_room(self) -> int:
+        """Returns the length of the bar that an owned cube takes from the hit checkers."""
+        return self.theme.cube + self.cube_margin
+
+    def cube_xy(self, place: CubePlace, dice: int = 0) -> XY:
+        """Returns the centre of the doubling cube at ``place`` (see :data:`CubePlace`).
+
+        An offered cube lies in the middle of its half's dice strip; if ``dice`` dice are shown
+        there too, it lies between them and the bar instead.
+        """
+        t = self.theme
+        bar_x = (self.bar_box[0] + self.bar_box[2]) // 2
+        if place == "centre":
+            return (bar_x, self.middle)
+        if place == "top":
+            return (bar_x, self.field_top + self.cube_margin + t.cube // 2)
+        if place == "bottom":
+            return (bar_x, self.field_bottom - self.cube_margin - t.cube + t.cube // 2)
+        right = place == "right"
+        left, _, right_edge, _ = self.half_box(right)
+        centre = (left + right_edge) // 2
+        if not dice:
+            return (centre, self.middle)
+        step = t.die + t.die // 5
+        reach = (dice - 1) * step // 2 + t.die // 2
+        if right:
+            return ((left + centre - reach) // 2, self.middle)
+        return ((centre + reach + right_edge) // 2, self.middle)
+
+    def cube_box(self, place: CubePlace, dice: int = 0) -> Box:
+        """Returns the box of the doubling cube at ``place``, as :meth:`cube_xy`."""
+        x, y = self.cube_xy(place, dice)
+        left, top = x - self.theme.cube // 2, y - self.theme.cube // 2
+        return (left, top, left + self.theme.cube, top + self.theme.cube)
 
     # The tray and the dice.
     def tray_box(self, top: bool) -> Box:

@@ -50,6 +50,8 @@ class Theme:
     gap: int = 60
     """Height of the strip between the two rows of columns, where the dice lie."""
     die: int = 44
+    cube: int = 46
+    """Side of the doubling cube; it lies on the bar, so at most ``bar_width``."""
     borne_off_slab: int = 16
     """Height of one borne-off checker seen edge-on in the tray."""
 
@@ -87,6 +89,13 @@ class Theme:
     die_spent_face: RGB = (150, 140, 130)
     die_spent_pip: RGB = (95, 86, 80)
     banner: RGBA = (20, 14, 10, 205)
+    cube_face: RGB = (250, 246, 236)
+    cube_digit: RGB = (36, 28, 24)
+    cube_offered: RGB = (255, 196, 60)
+    """Outline of a cube just offered, waiting for the opponent's answer."""
+    label_fill: RGB = (58, 47, 40)
+    """The plate of the match label in the top info band."""
+    label_edge: RGB = (112, 96, 82)
 
     # Fonts and output.
     font_regular: str = str(ASSETS / "DejaVuSans.ttf")
@@ -112,6 +121,7 @@ _SIZES: Final = (
     "info_height",
     "gap",
     "die",
+    "cube",
     "borne_off_slab",
 )
 

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import io
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.engine import Dice, Position, Side, Step
-from render import FILE_NAME, IMAGE_FORMAT, MIME_TYPE, BoardView, render_board, render_image
+from render import (
+    FILE_NAME,
+    IMAGE_FORMAT,
+    MIME_TYPE,
+    BoardView,
+    _sprites,
+    render_board,
+    render_image,
+)
 from render.gallery import samples
-from render.layout import layout
+from render.layout import Box, CubePlace, layout
 from render.theme import DEFAULT_THEME
 from tests.render.checks import MAX_BYTES, assert_checkers_drawn, colour_near
 
@@ -94,6 +102,14 @@ def test_spent_dice() -> None:
         {"selected": 0},
         {"selected": 26},
         {"destinations": (25,)},
+        {"cube": 0},
+        {"cube": 3},
+        {"cube": 128},
+        {"cube": -2},
+        {"cube": True},
+        {"cube_owner": Side.WHITE},
+        {"cube_offered": True},
+        {"cube": 64, "cube_offered": True},
     ],
 )
 def test_bad_views_are_refused(changes: dict[str, object]) -> None:
@@ -131,3 +147,138 @@ def test_threads_give_the_serial_bytes() -> None:
         threaded = list(pool.map(lambda job: render_board(job[0], view=job[1]), jobs))
     serial = [render_board(position, view=view) for position, view in jobs]
     assert threaded == serial
+
+
+CUBE_FIELDS = ("cube", "cube_owner", "cube_offered", "match_label")
+CUBE_POSITION = Position.from_text("short w / bar:2 13:4 8:3 6:4 5:2 / bar:1 13:5 8:2 6:4 4:2 3:1")
+"""Hit checkers of both sides wait on the bar, next to where an owned cube lies."""
+
+
+def _changed(a: Image.Image, b: Image.Image) -> Box | None:
+    return ImageChops.difference(a, b).getbbox()
+
+
+def _inside(inner: Box, outer: Box) -> bool:
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )
+
+
+def _cube_area(place: CubePlace, dice: int = 0) -> Box:
+    """The cube's box with the room of its shadow and outline."""
+    left, top, right, bottom = GEO.cube_box(place, dice)
+    m = _sprites.cube_margin(DEFAULT_THEME)
+    return (left - m, top - m, right + m, bottom + m)
+
+
+def test_cube_face() -> None:
+    assert BoardView().cube_face() is None
+    assert BoardView(cube=1).cube_face() == 64, "a cube nobody doubled shows 64"
+    assert BoardView(cube=4, cube_owner=Side.BLACK).cube_face() == 4
+    assert BoardView(cube=1, cube_offered=True).cube_face() == 2
+    assert BoardView(cube=16, cube_owner=Side.WHITE, cube_offered=True).cube_face() == 32
+
+
+def test_new_fields_left_out_give_the_same_bytes() -> None:
+    """A view without a cube and a match label draws exactly what a view from before these
+    fields drew: the defaults change nothing."""
+    for name, position, view in samples():
+        old = {
+            f.name: getattr(view, f.name) for f in fields(BoardView) if f.name not in CUBE_FIELDS
+        }
+        bare = replace(view, cube=None, cube_owner=None, cube_offered=False, match_label=None)
+        assert render_board(position, view=bare) == render_board(position, view=BoardView(**old))
+        assert (
+            render_image(position, view=bare).tobytes()
+            == render_image(position, view=BoardView(**old)).tobytes()
+        ), name
+
+
+@pytest.mark.parametrize(
+    ("owner", "offered", "place"),
+    [
+        (None, False, "centre"),
+        (Side.WHITE, False, "bottom"),
+        (Side.BLACK, False, "top"),
+        (None, True, "right"),
+        (Side.WHITE, True, "right"),
+    ],
+)
+def test_the_cube_is_drawn_where_the_layout_says(
+    owner: Side | None, offered: bool, place: CubePlace
+) -> None:
+    # White (at the bottom) is to move; the bar holds checkers on both sides of the cube.
+    plain = render_image(CUBE_POSITION)
+    view = BoardView(cube=2, cube_owner=owner, cube_offered=offered)
+    image = render_image(CUBE_POSITION, view=view)
+    changed = _changed(plain, image)
+    assert changed is not None and _inside(changed, _cube_area(place)), (changed, place)
+    # The bar's checkers have not moved, and the cube's face is light around its digits.
+    assert_checkers_drawn(image, CUBE_POSITION, Side.WHITE)
+    left, top, _, _ = GEO.cube_box(place)
+    assert colour_near(image.getpixel((left + 6, top + 6)), DEFAULT_THEME.cube_face, 12)
+
+
+def test_the_offered_cube_makes_way_for_dice() -> None:
+    view = BoardView(dice=Dice(6, 6), cube=4, cube_owner=Side.WHITE)
+    plain = render_image(CUBE_POSITION, view=view)
+    offered = render_image(CUBE_POSITION, view=replace(view, cube_offered=True))
+    # The cube leaves the bar and lies beside the four dice.
+    changed = _changed(plain, offered)
+    assert changed is not None
+    assert _inside(changed, _union(_cube_area("bottom"), _cube_area("right", dice=4)))
+    plain_dice = render_image(CUBE_POSITION, view=BoardView(dice=Dice(6, 6)))
+    for centre in GEO.dice_xy(4, right=True):
+        assert offered.getpixel(centre) == plain_dice.getpixel(centre)
+
+
+def _union(a: Box, b: Box) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def test_a_crowded_bar_makes_room_for_the_cube() -> None:
+    position = Position.from_text("short w / bar:2 13:4 8:3 6:4 5:2 / bar:5 13:5 8:2 6:3")
+    image = render_image(position, view=BoardView(cube=8, cube_owner=Side.WHITE))
+    # Black's five hit checkers wait in the bottom half of the bar, squeezed above the cube.
+    x, y, dy = GEO.bar_line(False, 5, cube=True)
+    assert dy < DEFAULT_THEME.checker
+    black = _sprites.checker(DEFAULT_THEME, Side.BLACK)
+    expected = black.getpixel((black.width // 2, black.height // 2))
+    assert isinstance(expected, tuple)
+    assert colour_near(image.getpixel((x, y + 4 * dy)), expected, 2)
+    left, top, _, _ = GEO.cube_box("bottom")
+    assert colour_near(image.getpixel((left + 6, top + 6)), DEFAULT_THEME.cube_face, 12)
+
+
+@pytest.mark.parametrize(
+    "label", ["Матч до 7 · 3:2", "Match to 7 · 3:2", "🏆 Матч до 11 · 10:10 · Crawford " * 4]
+)
+def test_the_match_label_is_drawn_in_the_header(label: str) -> None:
+    position = Position.from_text("long w / 24:15 / 24:15")
+    for view in (
+        BoardView(white_name="Алексей", black_name="Bob"),
+        BoardView(white_name="Ж" * 80, black_name="Ж" * 80, last_steps=(Step(24, 13),)),
+        BoardView(white_name="Алексей", black_name="Bob", result="Bob wins — mars ×2"),
+        BoardView(bottom=Side.BLACK, cube=2, cube_owner=Side.BLACK),
+    ):
+        plain = render_image(position, view=view)
+        image = render_image(position, view=replace(view, match_label=label))
+        changed = _changed(plain, image)
+        assert changed is not None and _inside(changed, GEO.info_box(top=True)), (changed, view)
+        data = render_board(position, view=replace(view, match_label=label))
+        assert Image.open(io.BytesIO(data)).size == (GEO.width, GEO.height)
+
+
+def test_cube_and_label_change_nothing_else() -> None:
+    position = Position.from_text("long w / 24:13 19:1 14:1 / 24:13 21:1 18:1")
+    view = BoardView(white_name="Алексей", black_name="Bob", dice=Dice(3, 2))
+    plain = render_image(position, view=view)
+    full = replace(view, cube=4, cube_owner=Side.BLACK, match_label="Матч до 7 · 3:2")
+    difference = ImageChops.difference(plain, render_image(position, view=full)).convert("L")
+    header, cube = GEO.info_box(top=True), _cube_area("top")
+    for box in (header, cube):
+        difference.paste(0, box)
+    assert difference.getbbox() is None

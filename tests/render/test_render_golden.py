@@ -29,6 +29,10 @@ NAMES = (
     "long-finished",
     "short-bar",
     "long-names",
+    "long-cube-owned",
+    "short-cube-offered",
+    "long-cube-centred",
+    "short-cube-crowded-bar",
 )
 MEAN_LIMIT = 1.5
 """Largest mean brightness of the difference (0..255); JPEG storage alone gives about 1."""

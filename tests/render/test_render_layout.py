@@ -5,6 +5,7 @@ The theme is spelled out here, so that a new default look does not move these nu
     x:  14 | 6 columns of 62 | bar 60 | 6 columns of 62 | 14 | tray 66 | 14   = 912
     y:  info 58 | numbers 28 | 5 checkers of 56 | gap 60 | 5 checkers of 56 | numbers 28 | info 58
         = 792; the field runs from y 86 to 706, its middle line is y 396.
+    The bar runs from x 386 to 446; the doubling cube is 46 wide.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 import pytest
 
 from bot.engine import Side, opponent_point
-from render.layout import column, is_top, layout, viewer_point
+from render.layout import Box, CubePlace, column, cube_place, is_top, layout, viewer_point
 from render.theme import Theme
 
 THEME = Theme(
@@ -30,6 +31,7 @@ THEME = Theme(
     info_height=58,
     gap=60,
     die=44,
+    cube=46,
     borne_off_slab=16,
 )
 GEO = layout(THEME)
@@ -203,3 +205,117 @@ def test_layout_loads_without_pillow() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr or "render.layout imported Pillow"
+
+
+PLACES: tuple[CubePlace, ...] = ("centre", "top", "bottom", "left", "right")
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _around(xy: tuple[int, int], size: int) -> Box:
+    x, y = xy
+    return (x - size // 2, y - size // 2, x - size // 2 + size, y - size // 2 + size)
+
+
+@pytest.mark.parametrize("bottom", [Side.WHITE, Side.BLACK])
+def test_cube_place(bottom: Side) -> None:
+    top = bottom.other
+    for mover in (bottom, top):
+        for owner in (None, bottom, top):
+            # An offer puts the cube in the mover's half, where the mover's dice lie.
+            offered = cube_place(bottom, mover, owner, offered=True)
+            assert offered == ("right" if mover is bottom else "left")
+            assert GEO.dice_xy(2, right=offered == "right")[0][0] in range(
+                *GEO.half_box(offered == "right")[::2]
+            )
+        assert cube_place(bottom, mover, None, offered=False) == "centre"
+        assert cube_place(bottom, mover, bottom, offered=False) == "bottom"
+        assert cube_place(bottom, mover, top, offered=False) == "top"
+
+
+def test_cube_positions() -> None:
+    assert (GEO.cube_margin, GEO.cube_room) == (7, 53)
+    assert GEO.cube_xy("centre") == (416, 396) and GEO.cube_box("centre") == (393, 373, 439, 419)
+    assert GEO.cube_box("top") == (393, 93, 439, 139)
+    assert GEO.cube_box("bottom") == (393, 653, 439, 699)
+    assert GEO.cube_xy("right") == (632, 396) and GEO.cube_xy("left") == (200, 396)
+    # Beside the dice, between them and the bar.
+    assert GEO.cube_xy("right", dice=2) == (515, 396)
+    assert GEO.cube_xy("left", dice=4) == (343, 396)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@pytest.mark.parametrize("dice", [0, 2, 4])
+def test_cube_keeps_clear(place: CubePlace, dice: int) -> None:
+    """The cube lies where its place says, inside the field, and covers no checker that may
+    wait on the bar, no die and no point number."""
+    box = GEO.cube_box(place, dice)
+    assert (box[2] - box[0], box[3] - box[1]) == (THEME.cube, THEME.cube)
+    field = GEO.field_box
+    assert field[0] <= box[0] and box[2] <= field[2] and field[1] <= box[1] and box[3] <= field[3]
+    x, y = GEO.cube_xy(place, dice)
+    strip = (GEO.middle - THEME.gap // 2, GEO.middle + THEME.gap // 2)
+    if place in ("centre", "top", "bottom"):
+        bar = GEO.bar_box
+        assert bar[0] <= box[0] and box[2] <= bar[2]
+        assert x == (bar[0] + bar[2]) // 2
+    if place == "centre":
+        assert y == GEO.middle
+    elif place == "bottom":
+        assert box[1] >= GEO.middle and GEO.field_bottom - box[3] == GEO.cube_margin
+    elif place == "top":
+        assert box[3] <= GEO.middle and box[1] - GEO.field_top == GEO.cube_margin
+    else:
+        half = GEO.half_box(place == "right")
+        assert half[0] <= box[0] and box[2] <= half[2]
+        assert strip[0] <= box[1] and box[3] <= strip[1]
+    # No die: a cube on the bar is clear of any roll in either half, an offered one is clear
+    # of the ``dice`` shown in its half.
+    on_bar = place in ("centre", "top", "bottom")
+    halves = (False, True) if on_bar else (place == "right",)
+    for right in halves:
+        for count in (2, 4) if on_bar else (dice,):
+            for centre in GEO.dice_xy(count, right):
+                assert not _overlap(box, _around(centre, THEME.die)), (place, count, centre)
+    # No checker on the bar, however many wait there.
+    for top in (True, False):
+        has_cube = place == ("top" if top else "bottom")
+        for stack in range(1, 16):
+            for index in range(stack):
+                x0, y0, dy = GEO.bar_line(top, stack, has_cube)
+                slot = _around((x0, y0 + index * dy), THEME.checker)
+                assert not _overlap(box, slot), (place, top, stack, index)
+    # No point number: they lie outside the field.
+    for point in range(1, 25):
+        label = _around(GEO.number_xy(point), THEME.number_band)
+        assert not _overlap(box, label)
+
+
+def test_bar_checkers_make_room_for_an_owned_cube() -> None:
+    # Up to four stand as without the cube; more are squeezed into the room of four.
+    for stack in range(1, 5):
+        assert GEO.bar_line(False, stack, cube=True) == GEO.bar_line(False, stack)
+    assert GEO.bar_line(False, 5, cube=True) == (416, 454, 42)
+    assert GEO.bar_line(True, 5, cube=True) == (416, 338, -42)
+    assert GEO.bar_line(True, 15, cube=True) == (416, 338, -12)
+    # Without a cube the bar is as before.
+    assert GEO.bar_line(True, 5) == (416, 338, -56)
+
+
+@pytest.mark.parametrize("factor", [0.5, 0.8, 1.4])
+def test_cube_keeps_clear_in_scaled_themes(factor: float) -> None:
+    geo = layout(THEME.scaled(factor))
+    theme = geo.theme
+    for place in ("top", "bottom"):
+        box = geo.cube_box(place)
+        top = place == "top"
+        for stack in range(1, 16):
+            x, y, dy = geo.bar_line(top, stack, cube=True)
+            slot = _around((x, y + (stack - 1) * dy), theme.checker)
+            assert not _overlap(box, slot), (factor, place, stack)
+    centre = geo.cube_box("centre")
+    for top in (True, False):
+        x, y, _ = geo.bar_line(top, 1)
+        assert not _overlap(centre, _around((x, y), theme.checker))
