@@ -30,7 +30,7 @@ from bot.handlers.basic import COMMANDS
 from bot.i18n import DEFAULT_LOCALE, RUSSIAN_READERS, LanguageMiddleware, create_i18n
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers
 from bot.publisher import BoardPublisher, RateLimiter
-from bot.services import GameService
+from bot.services import GameService, ScoreService
 from bot.storage import Store, open_database
 from bot.timers import Timers
 
@@ -47,15 +47,16 @@ Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 @asynccontextmanager
 async def build_services(settings: Settings) -> AsyncIterator[Services]:
-    """Opens the database and builds the game service; closes the database after polling.
+    """Opens the database and builds the services; closes the database after polling.
 
     Each key becomes workflow data of the dispatcher, so a handler declaring
     ``game_service: GameService`` receives ``services["game_service"]``.
     """
     db = await open_database(settings.database_path)
     try:
-        service = GameService(Store(db), random.SystemRandom(), move_seconds=settings.move_seconds)
-        yield {"game_service": service}
+        store = Store(db)
+        service = GameService(store, random.SystemRandom(), move_seconds=settings.move_seconds)
+        yield {"game_service": service, "score_service": ScoreService(store)}
     finally:
         await db.close()
 

@@ -23,12 +23,16 @@ REFUSALS: Final = {
     "self_challenge": N_("You cannot challenge yourself."),
     "bot_challenge": N_("Bots do not play nardy here. Challenge a person."),
     "not_your_question": N_("This question was not asked of you."),
+    "not_enough_chips": N_("{name} has only {chips} chips: lower the stake."),
+    "no_next_game": N_("There is no next game to start here: the match is over or going on."),
+    "not_an_admin": N_("Only the group's admins can do that."),
 }
 
 
 def explain(error: GameError) -> str:
     """The refusal as a sentence in the current locale."""
-    return _(REFUSALS.get(error.code, N_("That did not work.")))
+    text = _(REFUSALS.get(error.code, N_("That did not work.")))
+    return text.format_map(error.params) if error.params else text
 
 
 RULES: Final = {

@@ -9,7 +9,7 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
 from bot import views
-from bot.services import GameService
+from bot.services import GameService, ScoreService
 from bot.storage import User
 from bot.texts import RULES
 
@@ -25,7 +25,11 @@ def create_router() -> Router:
 
 
 async def on_score(
-    message: Message, command: CommandObject, game_service: GameService, player: User
+    message: Message,
+    command: CommandObject,
+    game_service: GameService,
+    score_service: ScoreService,
+    player: User,
 ) -> None:
     """``/score @user`` (or as a reply): your tally against that user. ``/score`` alone: the
     score of your current game's two players."""
@@ -62,7 +66,7 @@ async def on_score(
         )
         if other is None:
             return
-    tally = await game_service.head_to_head(player.id, other.id)
+    tally = await score_service.head_to_head(player.id, other.id)
     await message.answer(
         _(
             "{me} — {other}: {won}:{lost} in games, {points_won}:{points_lost} in points "
@@ -79,9 +83,9 @@ async def on_score(
     )
 
 
-async def on_stats(message: Message, game_service: GameService, player: User) -> None:
+async def on_stats(message: Message, score_service: ScoreService, player: User) -> None:
     """``/stats``: your games, wins and points."""
-    tally = await game_service.stats(player.id)
+    tally = await score_service.stats(player.id)
     await message.answer(
         _("{name}: {games} games, {wins} wins, points {won} won and {lost} lost.").format(
             name=views.player_name(player),
@@ -93,12 +97,12 @@ async def on_stats(message: Message, game_service: GameService, player: User) ->
     )
 
 
-async def on_top(message: Message, game_service: GameService) -> None:
+async def on_top(message: Message, score_service: ScoreService) -> None:
     """``/top``: the chat's leaderboard by net points."""
     if message.chat.type == ChatType.PRIVATE:
         await message.answer(_("The leaderboard is kept per group: send /top in a group."))
         return
-    standings = await game_service.top(message.chat.id)
+    standings = await score_service.top(message.chat.id)
     if not standings:
         await message.answer(_("No finished games in this chat yet. Start one with /play."))
         return

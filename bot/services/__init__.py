@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from .errors import GameError
 from .games import GameService, GameSnapshot
+from .scores import ScoreService
 
-__all__ = ["GameError", "GameService", "GameSnapshot"]
+__all__ = ["GameError", "GameService", "GameSnapshot", "ScoreService"]

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 
 class GameError(Exception):
-    """Base class of the refusals a player can meet; ``code`` picks the text shown."""
+    """Base class of the refusals a player can meet; ``code`` picks the text shown and
+    ``params`` fill its blanks."""
 
     code = "error"
+
+    def __init__(self, **params: object) -> None:
+        super().__init__(self.code, params)
+        self.params = params
 
 
 class GameNotFound(GameError):
@@ -67,3 +72,21 @@ class NotYourQuestion(GameError):
     """A press on a question the bot asked someone else (resign: are you sure?)."""
 
     code = "not_your_question"
+
+
+class NotEnoughChips(GameError):
+    """A stake above a player's balance; ``params``: ``name``, ``chips`` (what they hold)."""
+
+    code = "not_enough_chips"
+
+
+class NoNextGame(GameError):
+    """Next game on a game that is not a finished game of a match still being played."""
+
+    code = "no_next_game"
+
+
+class NotAnAdmin(GameError):
+    """A command for a group's admins, from someone who is not one."""
+
+    code = "not_an_admin"

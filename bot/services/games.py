@@ -16,12 +16,21 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Final, TypeVar
 
-from bot.engine import Game, Played, Side, TurnInput, resolve_rules, steps_text
+from bot.engine import (
+    CubeError,
+    Game,
+    Played,
+    Side,
+    StakeMode,
+    TurnInput,
+    resolve_rules,
+    steps_text,
+)
 from bot.storage import (
     Board,
     Challenge,
     ChallengeStatus,
-    Standing,
+    MatchRecord,
     Store,
     StoredGame,
     Tally,
@@ -29,20 +38,24 @@ from bot.storage import (
     VersionConflict,
 )
 
+from . import chips
 from .errors import (
     BotChallenge,
     ChallengeClosed,
     ChallengeNotFound,
     GameFinished,
     GameNotFound,
+    NoNextGame,
     NotAPlayer,
     NotChallenger,
+    NotEnoughChips,
     NotForYou,
     NotYourTurn,
     OwnChallenge,
     SelfChallenge,
     StaleAction,
 )
+from .ratings import rate_game
 
 CHALLENGE_SECONDS: Final = 15 * 60
 """How long a challenge stays open."""
@@ -51,6 +64,9 @@ VARIANT_CHOICES: Final = ("long", "short")
 RULE_SET_CHOICES: Final = {"long": ("classic", "sheshbesh", "karzar"), "short": ("standard",)}
 TIME_CHOICES: Final = (30, 60, 90, 180, 300)
 """Move times a challenger can pick, in seconds (the configured default joins them)."""
+MATCH_CHOICES: Final = (0, 3, 5, 7, 9)
+"""Match lengths a challenger can pick; 0 is a single game."""
+STAKE_MODE_CHOICES: Final = tuple(StakeMode)
 
 T = TypeVar("T")
 
@@ -67,6 +83,8 @@ class GameSnapshot:
     black: User
     score: Tally
     """Finished games between the two, from white's side."""
+    match: MatchRecord | None = None
+    """The match the game belongs to, with its score after this game once it is over."""
 
     @property
     def game(self) -> Game:
@@ -223,6 +241,7 @@ class GameService:
         if not stored.game.is_over:
             raise StaleAction()
         opponent = await self._store.users.get(stored.player(side.other))
+        match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         now = self._clock()
         return await self._store.challenges.create(
             chat_id=chat_id,
@@ -235,6 +254,10 @@ class GameService:
             locale=locale,
             expires_at=now + self._challenge_seconds,
             now=now,
+            match_length=match.match.length if match else 0,
+            cube=match.cube if match else stored.game.cube is not None,
+            stake=stored.stake,
+            stake_mode=stored.stake_mode,
         )
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
@@ -264,6 +287,19 @@ class GameService:
             elif option == "time":
                 times = tuple(sorted({*TIME_CHOICES, self.move_seconds}))
                 changed = replace(challenge, move_seconds=_next(times, challenge.move_seconds))
+            elif option == "match":
+                changed = replace(
+                    challenge, match_length=_next(MATCH_CHOICES, challenge.match_length)
+                )
+            elif option == "cube":
+                changed = replace(challenge, cube=not challenge.cube)
+            elif option == "stake":
+                held = await chips.balance(self._store, user_id, self._clock())
+                stakes = tuple(s for s in chips.STAKE_CHOICES if s <= held)
+                changed = replace(challenge, stake=_next(stakes, challenge.stake))
+            elif option == "stake_mode":
+                modes = STAKE_MODE_CHOICES
+                changed = replace(challenge, stake_mode=_next(modes, challenge.stake_mode))
             else:
                 raise StaleAction()
             return await self._save_challenge(changed, version)
@@ -296,34 +332,124 @@ class GameService:
             if not self._is_target(challenge, user.id, user):
                 raise NotForYou()
             now = self._clock()
-            game = Game.start(challenge.variant, self._rng, rules=challenge.rule_set)
-            game, history, last_turn = self._play_automatic(game, ())
+            if challenge.stake:
+                for player_id in (challenge.challenger_id, user.id):
+                    held = await chips.balance(self._store, player_id, now)
+                    if held < challenge.stake:
+                        player = await self.user(player_id)
+                        raise NotEnoughChips(name=player.mention if player else "?", chips=held)
             private = challenge.chat_id == challenge.challenger_id
             boards = (
                 [(challenge.challenger_id, Side.WHITE), (user.id, Side.BLACK)]
                 if private
                 else [(challenge.chat_id, Side.WHITE)]
             )
-            stored = await self._store.games.create(
-                chat_id=0 if private else challenge.chat_id,
-                white_id=challenge.challenger_id,
-                black_id=user.id,
-                game=game,
-                move_seconds=challenge.move_seconds,
-                deadline=None if game.is_over else now + challenge.move_seconds,
-                locale=challenge.locale,
-                boards=boards,
-                now=now,
-                history=history,
-                last_turn=last_turn,
-            )
-            closed = await self._save_challenge(
-                replace(
-                    challenge, status=ChallengeStatus.ACCEPTED, target_id=user.id, game_id=stored.id
-                ),
-                challenge.version,
-            )
+            async with self._store.transaction():
+                match = None
+                if challenge.match_length:
+                    match = await self._store.matches.create(
+                        length=challenge.match_length, cube=challenge.cube, now=now
+                    )
+                stored = await self._start_game(
+                    chat_id=0 if private else challenge.chat_id,
+                    white_id=challenge.challenger_id,
+                    black_id=user.id,
+                    variant=challenge.variant,
+                    rule_set=challenge.rule_set,
+                    cube=challenge.cube,
+                    move_seconds=challenge.move_seconds,
+                    locale=challenge.locale,
+                    boards=boards,
+                    stake=challenge.stake,
+                    stake_mode=challenge.stake_mode,
+                    match_id=match.id if match else None,
+                )
+                closed = await self._save_challenge(
+                    replace(
+                        challenge,
+                        status=ChallengeStatus.ACCEPTED,
+                        target_id=user.id,
+                        game_id=stored.id,
+                    ),
+                    challenge.version,
+                )
             return closed, await self._snapshot(stored)
+
+    async def next_game(self, game_id: int, user_id: int) -> GameSnapshot:
+        """Starts the next game of a match after its finished game ``game_id``, same players,
+        colours, options and boards; without the cube in the Crawford game.
+
+        :raises: :exc:`NotAPlayer`; :exc:`NoNextGame` if the game is not over, not part of a
+            match, the match is over, or its next game has already started.
+        """
+        async with self._locks["game", game_id]:
+            stored = await self._get(game_id)
+            if stored.side_of(user_id) is None:
+                raise NotAPlayer()
+            if stored.match_id is None or not stored.game.is_over:
+                raise NoNextGame()
+            match = await self._store.matches.get(stored.match_id)
+            if match is None or match.match.is_over:
+                raise NoNextGame()
+            boards = [(b.chat_id, b.viewer) for b in await self._store.games.boards(game_id)]
+            try:
+                started = await self._start_game(
+                    chat_id=stored.chat_id,
+                    white_id=stored.white_id,
+                    black_id=stored.black_id,
+                    variant=stored.game.variant,
+                    rule_set=stored.game.rules.name,
+                    cube=match.cube and match.match.cube_allowed,
+                    move_seconds=stored.move_seconds,
+                    locale=stored.locale,
+                    boards=boards,
+                    stake=stored.stake,
+                    stake_mode=stored.stake_mode,
+                    match_id=match.id,
+                    game_no=stored.game_no + 1,
+                )
+            except VersionConflict:  # the other player was quicker
+                raise NoNextGame() from None
+            return await self._snapshot(started)
+
+    async def _start_game(
+        self,
+        *,
+        chat_id: int,
+        white_id: int,
+        black_id: int,
+        variant: str,
+        rule_set: str,
+        cube: bool,
+        move_seconds: int,
+        locale: str,
+        boards: list[tuple[int, Side]],
+        stake: int,
+        stake_mode: StakeMode,
+        match_id: int | None,
+        game_no: int = 1,
+    ) -> StoredGame:
+        """Rolls a new game's opening (playing forced turns) and stores it."""
+        now = self._clock()
+        game = Game.start(variant, self._rng, rules=rule_set, cube=cube)
+        game, history, last_turn = self._play_automatic(game, ())
+        return await self._store.games.create(
+            chat_id=chat_id,
+            white_id=white_id,
+            black_id=black_id,
+            game=game,
+            move_seconds=move_seconds,
+            deadline=None if game.is_over else now + move_seconds,
+            locale=locale,
+            boards=boards,
+            now=now,
+            history=history,
+            last_turn=last_turn,
+            match_id=match_id,
+            game_no=game_no,
+            stake=stake,
+            stake_mode=stake_mode,
+        )
 
     async def expire_challenges(self) -> list[Challenge]:
         """Closes the challenges whose time ran out; returns them as closed."""
@@ -409,6 +535,57 @@ class GameService:
                 version,
             )
 
+    async def roll(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
+        """The player to move rolls instead of doubling (passes and forced turns play
+        themselves)."""
+        return await self._act(game_id, user_id, version, "roll")
+
+    async def double(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
+        """The player to move offers to double."""
+        return await self._act(game_id, user_id, version, "double")
+
+    async def take(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
+        """The opponent takes the offered double; the doubler then rolls."""
+        return await self._act(game_id, user_id, version, "take")
+
+    async def drop(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
+        """The opponent drops the offered double and loses the game at the cube's value."""
+        return await self._act(game_id, user_id, version, "drop")
+
+    async def _act(self, game_id: int, user_id: int, version: int, action: str) -> GameSnapshot:
+        async with self._locks["game", game_id]:
+            stored = await self._get(game_id)
+            side = _playing_side(stored, user_id)
+            game = stored.game
+            if side is not game.to_act:
+                raise NotYourTurn()
+            if stored.version != version:
+                raise StaleAction()
+            try:
+                if action == "roll":
+                    game, line = game.roll(self._rng), None
+                elif action == "double":
+                    game = game.double()
+                    line = f"{side.value} double {game.cube_value * 2}"
+                elif action == "take":
+                    game, line = game.take(), f"{side.value} take"
+                else:
+                    game, line = game.drop(), f"{side.value} drop"
+            except CubeError:
+                raise StaleAction() from None
+            history = (*stored.history, line) if line else stored.history
+            game, history, last_turn = self._play_automatic(game, history)
+            return await self._save(
+                replace(
+                    stored,
+                    game=game,
+                    history=history,
+                    last_turn=last_turn or stored.last_turn,
+                    deadline=self._clock() + stored.move_seconds,
+                ),
+                version,
+            )
+
     async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
         """``user_id`` resigns the game, at any moment of it."""
         async with self._locks["game", game_id]:
@@ -429,7 +606,7 @@ class GameService:
                     continue
                 if stored.deadline > self._clock():
                     continue
-                line = f"{stored.game.turn.value} timeout"
+                line = f"{stored.game.to_act.value} timeout"
                 try:
                     ended.append(
                         await self._save(
@@ -456,17 +633,6 @@ class GameService:
         """Follows a group that became a supergroup."""
         await self._store.games.move_chat(old_chat_id, new_chat_id)
 
-    # --- scores ----------------------------------------------------------------------------
-
-    async def head_to_head(self, user_id: int, other_id: int) -> Tally:
-        return await self._store.games.head_to_head(user_id, other_id)
-
-    async def stats(self, user_id: int) -> Tally:
-        return await self._store.games.stats(user_id)
-
-    async def top(self, chat_id: int, limit: int = 10) -> list[Standing]:
-        return await self._store.games.top(chat_id, limit)
-
     # --- inside ----------------------------------------------------------------------------
 
     async def _get(self, game_id: int) -> StoredGame:
@@ -490,15 +656,38 @@ class GameService:
         return stored, tapped
 
     async def _save(self, stored: StoredGame, version: int) -> GameSnapshot:
-        if stored.game.is_over:
-            stored = replace(stored, deadline=None)
+        """Saves the game if it is still at ``version``; a result is saved in one transaction
+        with what it pays, the match score and the ratings."""
+        now = self._clock()
         try:
-            saved = await self._store.games.save(
-                stored, expected_version=version, now=self._clock()
-            )
+            if not stored.game.is_over:
+                saved = await self._store.games.save(stored, expected_version=version, now=now)
+            else:
+                async with self._store.transaction():
+                    stored = await chips.settle(self._store, replace(stored, deadline=None), now)
+                    saved = await self._store.games.save(stored, expected_version=version, now=now)
+                    await self._record_result(saved, now)
         except VersionConflict:
             raise StaleAction() from None
         return await self._snapshot(saved)
+
+    async def _record_result(self, stored: StoredGame, now: float) -> None:
+        """Adds a finished game to its match and, unless conceded early, to the ratings."""
+        result = stored.game.result
+        assert result is not None
+        if stored.match_id is not None:
+            record = await self._store.matches.get(stored.match_id)
+            if record is not None and not record.match.is_over:
+                match = record.match.after_game(result.winner, result.points)
+                await self._store.matches.save(stored.match_id, match, now=now)
+        if chips.is_early_concession(stored):
+            return
+        variant = stored.game.variant
+        winner, loser = stored.player(result.winner), stored.player(result.winner.other)
+        ratings = self._store.ratings
+        won, lost = rate_game(await ratings.get(winner, variant), await ratings.get(loser, variant))
+        await ratings.set(winner, variant, won)
+        await ratings.set(loser, variant, lost)
 
     async def _snapshot(self, stored: StoredGame) -> GameSnapshot:
         white = await self.user(stored.white_id)
@@ -511,17 +700,19 @@ class GameService:
         if score is None:
             score = await self._store.games.head_to_head(*pair)
             self._scores[pair] = score
-        return GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score)
+        match = await self._store.matches.get(stored.match_id) if stored.match_id else None
+        return GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score, match)
 
     def _play_automatic(
         self, game: Game, history: tuple[str, ...]
     ) -> tuple[Game, tuple[str, ...], tuple[Played, ...]]:
         """Rolls for the side to move and plays its passes and forced turns, until a player
-        has a choice or the game ends. Each is written to the history, marked as such."""
+        has a choice (of steps, or to double) or the game ends. Each is written to the history,
+        marked as such."""
         last: tuple[Played, ...] = ()
         for _ in range(MAX_AUTOMATIC_TURNS):
-            if game.is_over:
-                break
+            if game.is_over or game.can_double or game.to_act is not game.turn:
+                break  # over, or a player chooses: to double or roll, to take or drop
             if game.dice is None:
                 game = game.roll(self._rng)
             turns = game.legal_turns()

@@ -11,19 +11,9 @@ after twenty games. Left as it is; a library with a fix would be a one-line swap
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import glicko2
 
-
-@dataclass(frozen=True, slots=True)
-class Rating:
-    """A Glicko-2 rating on the familiar scale (1500 is the start)."""
-
-    rating: float = 1500.0
-    deviation: float = 350.0
-    volatility: float = 0.06
-    games: int = 0
+from bot.storage import Rating
 
 
 def _player(rating: Rating) -> glicko2.Player:

@@ -3,13 +3,33 @@
 from __future__ import annotations
 
 from .database import open_database
-from .models import Board, Challenge, ChallengeStatus, Standing, StoredGame, Tally, User
+from .models import (
+    Board,
+    Challenge,
+    ChallengeStatus,
+    ChipFlag,
+    ChipsStatus,
+    League,
+    LedgerEntry,
+    MatchRecord,
+    Rating,
+    Standing,
+    StoredGame,
+    Tally,
+    User,
+)
 from .repository import Store, VersionConflict
 
 __all__ = [
     "Board",
     "Challenge",
     "ChallengeStatus",
+    "ChipFlag",
+    "ChipsStatus",
+    "League",
+    "LedgerEntry",
+    "MatchRecord",
+    "Rating",
     "Standing",
     "Store",
     "StoredGame",

@@ -88,6 +88,86 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         handled_at REAL NOT NULL
     );
     """,
+    # 2: matches, the doubling cube, chip stakes with their ledger, ratings, group leagues
+    """
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        length INTEGER NOT NULL,             -- points to win
+        cube INTEGER NOT NULL,               -- games are played with the cube (but Crawford's)
+        white_score INTEGER NOT NULL DEFAULT 0,
+        black_score INTEGER NOT NULL DEFAULT 0,
+        crawford INTEGER NOT NULL DEFAULT 0,         -- the next game is the Crawford game
+        crawford_played INTEGER NOT NULL DEFAULT 0,
+        winner TEXT,                         -- 'w' or 'b' once over
+        created_at REAL NOT NULL,
+        finished_at REAL
+    );
+
+    ALTER TABLE challenges ADD COLUMN match_length INTEGER NOT NULL DEFAULT 0;  -- 0: one game
+    ALTER TABLE challenges ADD COLUMN cube INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN stake INTEGER NOT NULL DEFAULT 0;          -- chips
+    ALTER TABLE challenges ADD COLUMN stake_mode TEXT NOT NULL DEFAULT 'rules';
+
+    ALTER TABLE games ADD COLUMN match_id INTEGER REFERENCES matches (id);
+    ALTER TABLE games ADD COLUMN game_no INTEGER NOT NULL DEFAULT 1;  -- within its match
+    ALTER TABLE games ADD COLUMN cube TEXT;      -- NULL: no cube; '2 b', '1 -', '4 w offered'
+    ALTER TABLE games ADD COLUMN stake INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN stake_mode TEXT NOT NULL DEFAULT 'rules';
+    ALTER TABLE games ADD COLUMN chips INTEGER;  -- what the result moved, once settled
+    ALTER TABLE games ADD COLUMN chips_status TEXT;  -- paid, held, void (NULL: no stake)
+    CREATE UNIQUE INDEX games_match ON games (match_id, game_no) WHERE match_id IS NOT NULL;
+
+    CREATE TABLE wallets (
+        user_id INTEGER PRIMARY KEY REFERENCES users (id),
+        chips INTEGER NOT NULL CHECK (chips >= 0),
+        topped_up_at REAL NOT NULL           -- the last grant: the first one or a daily top-up
+    );
+
+    -- Every change of a balance. A game's transfer is two rows (the loser's -n, the winner's
+    -- +n) written with the game's result; grants are single rows.
+    CREATE TABLE ledger (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users (id),
+        delta INTEGER NOT NULL,
+        balance INTEGER NOT NULL CHECK (balance >= 0),  -- after this row
+        kind TEXT NOT NULL,                  -- grant, top_up, game
+        game_id INTEGER REFERENCES games (id),
+        other_id INTEGER REFERENCES users (id),  -- the other side of a transfer
+        created_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX ledger_game ON ledger (game_id, user_id) WHERE game_id IS NOT NULL;
+    CREATE INDEX ledger_user ON ledger (user_id, created_at);
+
+    -- Transfers held back as possible chip dumping, for a group's admins to look at.
+    CREATE TABLE chip_flags (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        chat_id INTEGER NOT NULL,
+        loser_id INTEGER NOT NULL REFERENCES users (id),
+        winner_id INTEGER NOT NULL REFERENCES users (id),
+        amount INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX chip_flags_chat ON chip_flags (chat_id, created_at);
+
+    CREATE TABLE ratings (
+        user_id INTEGER NOT NULL REFERENCES users (id),
+        variant TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (user_id, variant)
+    );
+
+    -- A group's pinned standings message.
+    CREATE TABLE leagues (
+        chat_id INTEGER PRIMARY KEY,
+        message_id INTEGER,                  -- NULL until sent
+        locale TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    """,
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from bot.engine import Game, Played, Side
+from bot.engine import Game, Match, Played, Side, StakeMode
 
 
 class ChallengeStatus(enum.Enum):
@@ -53,11 +53,25 @@ class Challenge:
     expires_at: float
     game_id: int | None
     version: int
+    match_length: int = 0
+    """Points to win a match; 0 for a single game."""
+    cube: bool = False
+    stake: int = 0
+    """Chips per game (times the result's multiplier); 0 plays for nothing."""
+    stake_mode: StakeMode = StakeMode.RULES
 
     @property
     def is_open(self) -> bool:
         """True while it can still be accepted."""
         return self.status is ChallengeStatus.OPEN
+
+
+class ChipsStatus(enum.Enum):
+    """What a finished game's result did with its stake."""
+
+    PAID = "paid"  # the loser paid the winner (at most the loser's balance)
+    HELD = "held"  # held back as possible chip dumping; flagged for the group's admins
+    VOID = "void"  # conceded before the loser had played a few turns: nothing moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +81,8 @@ class StoredGame:
     ``input`` holds the steps the player to move has tapped this turn (nothing is committed
     before Confirm), ``last_turn`` the steps of the turn before, ``history`` one line per turn.
     ``version`` goes up with every change; each button carries it, so a stale or replayed tap
-    is refused.
+    is refused. A game of a match has ``match_id`` and its number in the match, ``game_no``.
+    ``chips`` and ``chips_status`` record what the result did with the stake.
     """
 
     id: int
@@ -84,6 +99,12 @@ class StoredGame:
     version: int
     created_at: float
     finished_at: float | None
+    match_id: int | None = None
+    game_no: int = 1
+    stake: int = 0
+    stake_mode: StakeMode = StakeMode.RULES
+    chips: int | None = None
+    chips_status: ChipsStatus | None = None
 
     def player(self, side: Side) -> int:
         """The user id playing ``side``."""
@@ -126,3 +147,60 @@ class Standing:
     games: int
     wins: int
     points: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match as stored: its score and Crawford state, and whether its games use the cube."""
+
+    id: int
+    match: Match
+    cube: bool
+    created_at: float
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A Glicko-2 rating on the familiar scale (1500 is the start)."""
+
+    rating: float = 1500.0
+    deviation: float = 350.0
+    volatility: float = 0.06
+    games: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One change of a user's chip balance."""
+
+    id: int
+    user_id: int
+    delta: int
+    balance: int
+    kind: str
+    game_id: int | None
+    other_id: int | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChipFlag:
+    """A transfer held back as possible chip dumping."""
+
+    game_id: int
+    chat_id: int
+    loser_id: int
+    winner_id: int
+    amount: int
+    reason: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    """A group's league: the message with its standings (None until sent)."""
+
+    chat_id: int
+    message_id: int | None
+    locale: str

@@ -1,12 +1,16 @@
-"""All SQL of the bot, behind one class per concern.
+"""All SQL of the bot, behind one class per concern (users, challenges and games here; matches,
+chips, ratings and leagues in modules of their own).
 
-Every write runs in a transaction of its own under one lock: aiosqlite runs one connection on
-one thread, and two coroutines must not interleave ``BEGIN``s on it.
+Every write runs in a transaction under one lock: aiosqlite runs one connection on one thread,
+and two coroutines must not interleave ``BEGIN``s on it. A write made inside
+:meth:`Store.transaction` joins it, so a service can make several repositories' writes one
+atomic change (a game's result with its chips, match score and ratings).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -14,9 +18,33 @@ from typing import Any, TypeAlias
 
 import aiosqlite
 
-from bot.engine import Dice, Game, Outcome, Played, Position, Result, Side, resolve_rules
+from bot.engine import (
+    Cube,
+    Dice,
+    Game,
+    Outcome,
+    Played,
+    Position,
+    Result,
+    Side,
+    StakeMode,
+    resolve_rules,
+)
 
-from .models import Board, Challenge, ChallengeStatus, Standing, StoredGame, Tally, User
+from .chips import ChipRepository
+from .leagues import LeagueRepository
+from .matches import MatchRepository
+from .models import (
+    Board,
+    Challenge,
+    ChallengeStatus,
+    ChipsStatus,
+    Standing,
+    StoredGame,
+    Tally,
+    User,
+)
+from .ratings import RatingRepository
 
 Params: TypeAlias = Sequence[Any] | Mapping[str, Any]
 
@@ -31,26 +59,46 @@ class Store:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self._lock = asyncio.Lock()
+        # Set while the current task holds the write lock in a transaction.
+        self._inside: contextvars.ContextVar[bool] = contextvars.ContextVar(
+            "inside_transaction", default=False
+        )
         self.users = UserRepository(self)
         self.challenges = ChallengeRepository(self)
         self.games = GameRepository(self)
+        self.matches = MatchRepository(self)
+        self.chips = ChipRepository(self)
+        self.ratings = RatingRepository(self)
+        self.leagues = LeagueRepository(self)
         self.updates = UpdateRepository(self)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction: committed on leaving, rolled back on an exception."""
+        """A write transaction: committed on leaving, rolled back on an exception. Inside
+        another one (in the same task) it joins the outer transaction."""
+        if self._inside.get():
+            yield self.db
+            return
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+            token = self._inside.set(True)
             try:
-                yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            await self.db.execute("COMMIT")
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.db
+                except BaseException:
+                    await self.db.execute("ROLLBACK")
+                    raise
+                await self.db.execute("COMMIT")
+            finally:
+                self._inside.reset(token)
 
     async def write(self, sql: str, params: Params = ()) -> int:
         """Runs one writing statement as its own transaction (SQLite's autocommit: one round
-        trip to the database thread instead of three); returns the rows it changed."""
+        trip to the database thread instead of three), or as part of the transaction the task
+        is in; returns the rows it changed."""
+        if self._inside.get():
+            cursor = await self.db.execute(sql, params)
+            return cursor.rowcount
         async with self._lock:
             cursor = await self.db.execute(sql, params)
             return cursor.rowcount
@@ -153,13 +201,18 @@ class ChallengeRepository:
         locale: str,
         expires_at: float,
         now: float,
+        match_length: int = 0,
+        cube: bool = False,
+        stake: int = 0,
+        stake_mode: StakeMode = StakeMode.RULES,
     ) -> Challenge:
         """Stores a new open challenge and returns it."""
         async with self._store.transaction() as db:
             cursor = await db.execute(
                 """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
-                       variant, rule_set, move_seconds, locale, status, expires_at, created_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)""",
+                       variant, rule_set, move_seconds, locale, status, expires_at, created_at,
+                       match_length, cube, stake, stake_mode)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)""",
                 (
                     chat_id,
                     challenger_id,
@@ -171,6 +224,10 @@ class ChallengeRepository:
                     locale,
                     expires_at,
                     now,
+                    match_length,
+                    int(cube),
+                    stake,
+                    stake_mode.value,
                 ),
             )
             challenge_id = cursor.lastrowid
@@ -192,6 +249,7 @@ class ChallengeRepository:
             cursor = await db.execute(
                 """UPDATE challenges SET message_id = ?, target_id = ?, variant = ?,
                        rule_set = ?, move_seconds = ?, status = ?, game_id = ?,
+                       match_length = ?, cube = ?, stake = ?, stake_mode = ?,
                        version = version + 1
                    WHERE id = ? AND version = ?""",
                 (
@@ -202,6 +260,10 @@ class ChallengeRepository:
                     challenge.move_seconds,
                     challenge.status.value,
                     challenge.game_id,
+                    challenge.match_length,
+                    int(challenge.cube),
+                    challenge.stake,
+                    challenge.stake_mode.value,
                     challenge.id,
                     expected_version,
                 ),
@@ -244,6 +306,10 @@ def _challenge(row: aiosqlite.Row) -> Challenge:
         expires_at=row["expires_at"],
         game_id=row["game_id"],
         version=row["version"],
+        match_length=row["match_length"],
+        cube=bool(row["cube"]),
+        stake=row["stake"],
+        stake_mode=StakeMode(row["stake_mode"]),
     )
 
 
@@ -281,33 +347,49 @@ class GameRepository:
         now: float,
         history: tuple[str, ...] = (),
         last_turn: tuple[Played, ...] = (),
+        match_id: int | None = None,
+        game_no: int = 1,
+        stake: int = 0,
+        stake_mode: StakeMode = StakeMode.RULES,
     ) -> StoredGame:
-        """Stores a new game and its board messages (not yet sent) in one transaction."""
+        """Stores a new game and its board messages (not yet sent) in one transaction.
+
+        :raises: :exc:`VersionConflict` if the match already has a game ``game_no``.
+        """
         async with self._store.transaction() as db:
-            cursor = await db.execute(
-                """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set, position,
-                       dice, moved, ply, opening, history, last_turn, move_seconds, deadline,
-                       locale, created_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (
-                    chat_id,
-                    white_id,
-                    black_id,
-                    game.variant,
-                    game.rules.name,
-                    game.position.to_text(),
-                    _dice_text(game.dice),
-                    _moved_text(game.moved),
-                    game.ply,
-                    f"{game.opening[0]}-{game.opening[1]}" if game.opening else None,
-                    "\n".join(history),
-                    encode_steps(last_turn),
-                    move_seconds,
-                    deadline,
-                    locale,
-                    now,
-                ),
-            )
+            try:
+                cursor = await db.execute(
+                    """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set,
+                           position, dice, moved, ply, opening, history, last_turn,
+                           move_seconds, deadline, locale, created_at, match_id, game_no, cube,
+                           stake, stake_mode)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                    (
+                        chat_id,
+                        white_id,
+                        black_id,
+                        game.variant,
+                        game.rules.name,
+                        game.position.to_text(),
+                        _dice_text(game.dice),
+                        _moved_text(game.moved),
+                        game.ply,
+                        f"{game.opening[0]}-{game.opening[1]}" if game.opening else None,
+                        "\n".join(history),
+                        encode_steps(last_turn),
+                        move_seconds,
+                        deadline,
+                        locale,
+                        now,
+                        match_id,
+                        game_no,
+                        _cube_text(game.cube),
+                        stake,
+                        stake_mode.value,
+                    ),
+                )
+            except aiosqlite.IntegrityError as error:
+                raise VersionConflict(f"match {match_id} already has game {game_no}") from error
             game_id = int(cursor.lastrowid or 0)
             await db.executemany(
                 "INSERT INTO boards (game_id, chat_id, viewer) VALUES (?, ?, ?)",
@@ -335,7 +417,8 @@ class GameRepository:
         changed = await self._store.write(
             """UPDATE games SET position = ?, dice = ?, moved = ?, ply = ?, input = ?,
                    last_turn = ?, history = ?, winner = ?, outcome = ?, points = ?,
-                   deadline = ?, finished_at = ?, version = version + 1
+                   deadline = ?, finished_at = ?, cube = ?, chips = ?, chips_status = ?,
+                   version = version + 1
                WHERE id = ? AND version = ?""",
             (
                 game.position.to_text(),
@@ -350,6 +433,9 @@ class GameRepository:
                 result.points if result else None,
                 deadline,
                 finished_at,
+                _cube_text(game.cube),
+                stored.chips,
+                stored.chips_status.value if stored.chips_status else None,
                 stored.id,
                 expected_version,
             ),
@@ -462,6 +548,20 @@ _LOST = (
 )
 
 
+def _cube_text(cube: Cube | None) -> str | None:
+    if cube is None:
+        return None
+    owner = cube.owner.value if cube.owner else "-"
+    return f"{cube.value} {owner}" + (" offered" if cube.offered else "")
+
+
+def _cube(text: str | None) -> Cube | None:
+    if text is None:
+        return None
+    value, owner, *offered = text.split()
+    return Cube(int(value), None if owner == "-" else Side(owner), bool(offered))
+
+
 def _dice_text(dice: Dice | None) -> str | None:
     return str(dice) if dice else None
 
@@ -488,6 +588,7 @@ def _game(row: aiosqlite.Row) -> StoredGame:
         ply=row["ply"],
         result=result,
         opening=opening,
+        cube=_cube(row["cube"]),
     )
     return StoredGame(
         id=row["id"],
@@ -504,6 +605,12 @@ def _game(row: aiosqlite.Row) -> StoredGame:
         version=row["version"],
         created_at=row["created_at"],
         finished_at=row["finished_at"],
+        match_id=row["match_id"],
+        game_no=row["game_no"],
+        stake=row["stake"],
+        stake_mode=StakeMode(row["stake_mode"]),
+        chips=row["chips"],
+        chips_status=ChipsStatus(row["chips_status"]) if row["chips_status"] else None,
     )
 
 

@@ -313,7 +313,7 @@ async def test_an_unexpected_failure_gets_an_apology_and_the_bot_goes_on(
     async def broken(*_args: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("bot.services.GameService.stats", broken)
+    monkeypatch.setattr("bot.services.ScoreService.stats", broken)
     sent = fake.send_text(alice, chat, "/stats")
     apology = await fake.wait_for_message(chat, after=sent)  # sent outside the update's handling
     assert apology.text == "Something went wrong. Please try again."

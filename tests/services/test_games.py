@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Outcome, Side
-from bot.services import GameService
+from bot.services import GameService, ScoreService
 from bot.services import errors as e
 from bot.storage import ChallengeStatus, Store, User, open_database
 
@@ -23,16 +23,30 @@ class Clock:
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[GameService, Clock, list[User]]]:
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
     db = await open_database(tmp_path / "s.sqlite3")
-    clock = Clock()
-    service = GameService(Store(db), random.Random(11), move_seconds=60, clock=clock)
+    yield Store(db)
+    await db.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def world(store: Store, clock: Clock) -> tuple[GameService, Clock, list[User]]:
+    service = GameService(store, random.Random(11), move_seconds=60, clock=clock)
     users = [
         await service.see_user(i, username=name, first_name=name.title(), language_code="ru")
         for i, name in ((1, "anna"), (2, "boris"), (3, "vera"))
     ]
-    yield service, clock, users
-    await db.close()
+    return service, clock, users
+
+
+@pytest.fixture
+def scores(store: Store, clock: Clock) -> ScoreService:
+    return ScoreService(store, clock=clock)
 
 
 async def _start(service: GameService, users: list[User]):  # type: ignore[no-untyped-def]
@@ -94,7 +108,7 @@ async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untype
     assert (await service.snapshot(game_id)).stored.version == tapped.stored.version
 
 
-async def test_a_whole_game_to_the_end_and_its_score(world) -> None:  # type: ignore[no-untyped-def]
+async def test_a_whole_game_to_the_end_and_its_score(world, scores) -> None:  # type: ignore[no-untyped-def]
     service, _, users = world
     _, snapshot = await _start(service, users)
     for _ in range(1000):
@@ -106,10 +120,10 @@ async def test_a_whole_game_to_the_end_and_its_score(world) -> None:  # type: ig
     assert snapshot.stored.deadline is None and snapshot.stored.finished_at is not None
     winner = snapshot.stored.player(result.winner)
     loser = snapshot.stored.player(result.winner.other)
-    tally = await service.head_to_head(winner, loser)
+    tally = await scores.head_to_head(winner, loser)
     assert (tally.games, tally.wins, tally.points_won) == (1, 1, result.points)
-    assert (await service.stats(loser)).points_lost == result.points
-    top = await service.top(-5)
+    assert (await scores.stats(loser)).points_lost == result.points
+    top = await scores.top(-5)
     assert [s.user.id for s in top] == [winner, loser]
     assert top[0].points == result.points and top[1].points == -result.points
     with pytest.raises(e.GameFinished):

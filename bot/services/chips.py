@@ -1,0 +1,102 @@
+"""Chips: balances with their grants, what a result pays, and the rules against chip dumping.
+
+Seed 000 forbids passing chips by losing on purpose. Two rules keep that honest:
+
+- **Early concessions move nothing.** A game resigned, timed out or dropped before the loser has
+  played :data:`MIN_LOSER_TURNS` turns (passes and forced turns count) pays no chips and is not
+  rated.
+- **One-way streams are held.** When a payment would bring what the loser has paid this winner
+  within :data:`DUMP_WINDOW_SECONDS` above :data:`DUMP_CHIPS` chips, or to
+  :data:`DUMP_PAYMENTS` payments, while the winner has paid the loser nothing back in that
+  window, the chips stay with the loser and the game is flagged for the group's admins
+  (``/flags``). The game still counts for points and ratings.
+
+What a result pays is :func:`bot.engine.chips_due`, capped at the loser's balance: a player may
+stake only what they hold, but several games (or a cube) at once can cost more than that, and
+a balance never goes below zero.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Final
+
+from bot.engine import Outcome, Side, chips_due
+from bot.storage import ChipsStatus, Store, StoredGame
+
+START_CHIPS: Final = 1000
+"""Every user's first balance."""
+DAILY_FLOOR: Final = 100
+"""Once a day a balance below this is topped up to it, so nobody is stuck at zero."""
+TOP_UP_SECONDS: Final = 24 * 3600
+STAKE_CHOICES: Final = (0, 10, 50, 100, 500)
+"""Stakes a challenger can pick."""
+
+MIN_LOSER_TURNS: Final = 3
+EARLY_OUTCOMES: Final = frozenset({Outcome.RESIGN, Outcome.TIMEOUT, Outcome.DROP})
+DUMP_WINDOW_SECONDS: Final = 24 * 3600
+DUMP_CHIPS: Final = 1000
+DUMP_PAYMENTS: Final = 10
+
+_TURN_LINE: Final = re.compile(r"^([wb]) \d-\d\b")
+
+
+async def balance(store: Store, user_id: int, now: float) -> int:
+    """The user's chips, with the first grant and the daily top-up applied when due."""
+    return await store.chips.balance(
+        user_id, now=now, grant=START_CHIPS, floor=DAILY_FLOOR, period=TOP_UP_SECONDS
+    )
+
+
+def turns_played(history: tuple[str, ...], side: Side) -> int:
+    """The turns ``side`` has rolled for in a game's history (passes and forced ones too)."""
+    return sum(1 for line in history if (m := _TURN_LINE.match(line)) and m[1] == side.value)
+
+
+def is_early_concession(stored: StoredGame) -> bool:
+    """True if the game was conceded before the loser played :data:`MIN_LOSER_TURNS` turns:
+    it then moves no chips and is not rated."""
+    result = stored.game.result
+    if result is None or result.outcome not in EARLY_OUTCOMES:
+        return False
+    return turns_played(stored.history, result.winner.other) < MIN_LOSER_TURNS
+
+
+async def settle(store: Store, stored: StoredGame, now: float) -> StoredGame:
+    """Pays a finished game's stake (inside the caller's transaction, the one that saves the
+    result); returns the game with ``chips`` and ``chips_status`` set."""
+    result = stored.game.result
+    if result is None or stored.stake <= 0:
+        return stored
+    if is_early_concession(stored):
+        return replace(stored, chips=0, chips_status=ChipsStatus.VOID)
+    winner, loser = stored.player(result.winner), stored.player(result.winner.other)
+    due = chips_due(
+        stored.stake,
+        stored.stake_mode,
+        stored.game.rules,
+        result.outcome,
+        stored.game.cube_value,
+    )
+    amount = min(due, await balance(store, loser, now))
+    await balance(store, winner, now)  # the winner's wallet exists before it is paid
+    since = now - DUMP_WINDOW_SECONDS
+    paid, payments = await store.chips.paid_between(loser, winner, since)
+    paid_back, _ = await store.chips.paid_between(winner, loser, since)
+    if not paid_back and (paid + amount > DUMP_CHIPS or payments + 1 >= DUMP_PAYMENTS):
+        await store.chips.flag(
+            game_id=stored.id,
+            chat_id=stored.chat_id,
+            loser_id=loser,
+            winner_id=winner,
+            amount=amount,
+            reason=f"{payments + 1} payments, {paid + amount} chips one way in 24 h",
+            now=now,
+        )
+        return replace(stored, chips=amount, chips_status=ChipsStatus.HELD)
+    if amount > 0:
+        await store.chips.transfer(
+            game_id=stored.id, payer_id=loser, payee_id=winner, amount=amount, now=now
+        )
+    return replace(stored, chips=amount, chips_status=ChipsStatus.PAID)

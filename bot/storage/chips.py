@@ -1,0 +1,159 @@
+"""Chip balances and their ledger; transfers held back as possible chip dumping.
+
+A balance lives in ``wallets`` and every change of it is a ``ledger`` row written in the same
+transaction, with the balance after it. A game's transfer is two rows, the loser's ``-n`` and
+the winner's ``+n``; a unique index on (game, user) means a result can pay only once, even if
+it is saved again. ``CHECK (chips >= 0)`` keeps every balance from going negative.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .models import ChipFlag, LedgerEntry
+
+if TYPE_CHECKING:
+    from .repository import Store
+
+
+class ChipRepository:
+    """Wallets, the ledger and the flags."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def balance(
+        self, user_id: int, *, now: float, grant: int, floor: int, period: float
+    ) -> int:
+        """The user's chips, after the grants due: ``grant`` on the first look at the wallet,
+        later a top-up to ``floor`` when the balance is below it and the last grant is at
+        least ``period`` seconds old."""
+        async with self._store.transaction() as db:
+            async with db.execute(
+                "SELECT chips, topped_up_at FROM wallets WHERE user_id = ?", (user_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                await db.execute(
+                    "INSERT INTO wallets (user_id, chips, topped_up_at) VALUES (?, ?, ?)",
+                    (user_id, grant, now),
+                )
+                await self._record(user_id, grant, grant, "grant", None, None, now)
+                return grant
+            chips = int(row["chips"])
+            if chips < floor and now - row["topped_up_at"] >= period:
+                await db.execute(
+                    "UPDATE wallets SET chips = ?, topped_up_at = ? WHERE user_id = ?",
+                    (floor, now, user_id),
+                )
+                await self._record(user_id, floor - chips, floor, "top_up", None, None, now)
+                return floor
+            return chips
+
+    async def transfer(
+        self, *, game_id: int, payer_id: int, payee_id: int, amount: int, now: float
+    ) -> None:
+        """Moves ``amount`` chips for a game's result (both wallets must exist; the payer must
+        hold the amount).
+
+        :raises: :exc:`aiosqlite.IntegrityError` if the game has paid before or the payer's
+            balance would go negative; the caller's transaction is then rolled back.
+        """
+        async with self._store.transaction() as db:
+            for user_id, other_id, delta in (
+                (payer_id, payee_id, -amount),
+                (payee_id, payer_id, amount),
+            ):
+                await db.execute(
+                    "UPDATE wallets SET chips = chips + ? WHERE user_id = ?", (delta, user_id)
+                )
+                async with db.execute(
+                    "SELECT chips FROM wallets WHERE user_id = ?", (user_id,)
+                ) as cursor:
+                    row = await cursor.fetchone()
+                assert row is not None, f"user {user_id} has no wallet"
+                await self._record(user_id, delta, row["chips"], "game", game_id, other_id, now)
+
+    async def _record(
+        self,
+        user_id: int,
+        delta: int,
+        balance: int,
+        kind: str,
+        game_id: int | None,
+        other_id: int | None,
+        now: float,
+    ) -> None:
+        await self._store.write(
+            """INSERT INTO ledger (user_id, delta, balance, kind, game_id, other_id, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?)""",
+            (user_id, delta, balance, kind, game_id, other_id, now),
+        )
+
+    async def paid_between(self, payer_id: int, payee_id: int, since: float) -> tuple[int, int]:
+        """Chips that ``payer_id`` paid ``payee_id`` for games since ``since``, and the number
+        of those payments."""
+        row = await self._store.fetch_one(
+            """SELECT COALESCE(-SUM(delta), 0) AS chips, COUNT(*) AS payments FROM ledger
+               WHERE user_id = ? AND other_id = ? AND kind = 'game' AND delta < 0
+                 AND created_at >= ?""",
+            (payer_id, payee_id, since),
+        )
+        return (int(row["chips"]), int(row["payments"])) if row else (0, 0)
+
+    async def flag(
+        self,
+        *,
+        game_id: int,
+        chat_id: int,
+        loser_id: int,
+        winner_id: int,
+        amount: int,
+        reason: str,
+        now: float,
+    ) -> None:
+        """Records a transfer held back as possible chip dumping."""
+        await self._store.write(
+            """INSERT OR IGNORE INTO chip_flags
+                   (game_id, chat_id, loser_id, winner_id, amount, reason, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?)""",
+            (game_id, chat_id, loser_id, winner_id, amount, reason, now),
+        )
+
+    async def flags(self, chat_id: int, limit: int = 20) -> list[ChipFlag]:
+        """The chat's flagged transfers, newest first."""
+        rows = await self._store.fetch_all(
+            "SELECT * FROM chip_flags WHERE chat_id = ? ORDER BY created_at DESC LIMIT ?",
+            (chat_id, limit),
+        )
+        return [
+            ChipFlag(
+                row["game_id"],
+                row["chat_id"],
+                row["loser_id"],
+                row["winner_id"],
+                row["amount"],
+                row["reason"],
+                row["created_at"],
+            )
+            for row in rows
+        ]
+
+    async def entries(self, user_id: int, limit: int = 10) -> list[LedgerEntry]:
+        """The user's latest ledger rows, newest first."""
+        rows = await self._store.fetch_all(
+            "SELECT * FROM ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?", (user_id, limit)
+        )
+        return [
+            LedgerEntry(
+                row["id"],
+                row["user_id"],
+                row["delta"],
+                row["balance"],
+                row["kind"],
+                row["game_id"],
+                row["other_id"],
+                row["created_at"],
+            )
+            for row in rows
+        ]

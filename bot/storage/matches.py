@@ -1,0 +1,64 @@
+"""Matches: the score to N points and the Crawford state, one row each."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.engine import Match
+
+from .models import MatchRecord
+
+if TYPE_CHECKING:
+    from .repository import Store
+
+
+class MatchRepository:
+    """Matches; their games point at them (``games.match_id``)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def create(self, *, length: int, cube: bool, now: float) -> MatchRecord:
+        """Stores a new match at 0:0."""
+        async with self._store.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO matches (length, cube, created_at) VALUES (?, ?, ?)",
+                (length, int(cube), now),
+            )
+            match_id = int(cursor.lastrowid or 0)
+        return MatchRecord(match_id, Match(length), cube, now, None)
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        """Returns the match, if it exists."""
+        row = await self._store.fetch_one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            return None
+        match = Match(
+            row["length"],
+            row["white_score"],
+            row["black_score"],
+            bool(row["crawford"]),
+            bool(row["crawford_played"]),
+        )
+        return MatchRecord(
+            row["id"], match, bool(row["cube"]), row["created_at"], row["finished_at"]
+        )
+
+    async def save(self, match_id: int, match: Match, *, now: float) -> None:
+        """Writes the match's score and Crawford state (and its end, once won)."""
+        await self._store.write(
+            """UPDATE matches SET white_score = ?, black_score = ?, crawford = ?,
+                   crawford_played = ?, winner = ?,
+                   finished_at = CASE WHEN ? IS NULL THEN NULL ELSE ? END
+               WHERE id = ?""",
+            (
+                match.white,
+                match.black,
+                int(match.crawford),
+                int(match.crawford_played),
+                match.winner.value if match.winner else None,
+                match.winner.value if match.winner else None,
+                now,
+                match_id,
+            ),
+        )

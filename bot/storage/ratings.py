@@ -1,0 +1,37 @@
+"""Ratings, one row per player and variant."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .models import Rating
+
+if TYPE_CHECKING:
+    from .repository import Store
+
+
+class RatingRepository:
+    """Players' ratings by variant; a player without a row has the starting rating."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def get(self, user_id: int, variant: str) -> Rating:
+        """The user's rating in ``variant``."""
+        row = await self._store.fetch_one(
+            "SELECT * FROM ratings WHERE user_id = ? AND variant = ?", (user_id, variant)
+        )
+        if row is None:
+            return Rating()
+        return Rating(row["rating"], row["deviation"], row["volatility"], row["games"])
+
+    async def set(self, user_id: int, variant: str, rating: Rating) -> None:
+        """Stores the user's rating in ``variant``."""
+        await self._store.write(
+            """INSERT INTO ratings (user_id, variant, rating, deviation, volatility, games)
+               VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (user_id, variant) DO UPDATE SET rating = excluded.rating,
+                   deviation = excluded.deviation, volatility = excluded.volatility,
+                   games = excluded.games""",
+            (user_id, variant, rating.rating, rating.deviation, rating.volatility, rating.games),
+        )
