@@ -19,6 +19,10 @@ class Move(enum.IntEnum):
     STEP = 1  # play offered step number ``arg``
     UNDO = 2
     CONFIRM = 3
+    ROLL = 4  # roll rather than double
+    DOUBLE = 5  # offer to double
+    TAKE = 6  # take the offered double
+    DROP = 7  # drop it and lose the game
 
 
 class GameAction(CallbackData, prefix="g"):
@@ -38,6 +42,10 @@ class ChallengeOption(enum.IntEnum):
     VARIANT = 3
     RULES = 4
     TIME = 5
+    MATCH = 6  # a single game or a match to 3, 5, 7, 9
+    CUBE = 7
+    STAKE = 8
+    STAKE_MODE = 9
 
 
 class ChallengeAction(CallbackData, prefix="c"):
@@ -58,5 +66,17 @@ class ResignAction(CallbackData, prefix="r"):
 
 class Rematch(CallbackData, prefix="m"):
     """Challenge the same opponent again with the same options."""
+
+    game: int
+
+
+class NextGame(CallbackData, prefix="n"):
+    """Start the next game of a match after its finished game ``game``."""
+
+    game: int
+
+
+class MovesFile(CallbackData, prefix="f"):
+    """Send a finished game's moves as a text file."""
 
     game: int
