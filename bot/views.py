@@ -16,11 +16,11 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move, Rematch
-from bot.engine import Outcome, Played, Position, Side
+from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move, NextGame, Rematch
+from bot.engine import Outcome, Played, Position, Side, StakeMode
 from bot.i18n import N_
 from bot.services import GameSnapshot
-from bot.storage import Challenge, User
+from bot.storage import Challenge, ChipsStatus, User
 from render import BoardView
 
 Translate = Callable[[str], str]
@@ -34,6 +34,7 @@ OUTCOME_NAMES: Final = {
     Outcome.HOME_MARS: N_("home mars"),
     Outcome.RESIGN: N_("resignation"),
     Outcome.TIMEOUT: N_("time ran out"),
+    Outcome.DROP: N_("double dropped"),
 }
 VARIANT_NAMES: Final = {"long": N_("long nardy"), "short": N_("short nardy")}
 RULE_SET_NAMES: Final = {
@@ -41,6 +42,11 @@ RULE_SET_NAMES: Final = {
     "sheshbesh": N_("Shesh Besh"),
     "karzar": N_("karzar"),
     "standard": N_("standard"),
+}
+STAKE_MODE_NAMES: Final = {
+    StakeMode.RULES: N_("by the rules"),
+    StakeMode.AMATEUR: N_("amateur"),
+    StakeMode.PRO: N_("PRO"),
 }
 SIDE_MARKS: Final = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
 
@@ -67,13 +73,33 @@ def caption(snapshot: GameSnapshot, _: Translate, *, now: float) -> str:
     lines = [
         f"⚪ {white} — ⚫ {black}",
         f"{_(VARIANT_NAMES[game.variant])} · {_(RULE_SET_NAMES[game.rules.name])} · #{stored.id}",
-        _("Score: {white} {won}:{lost} {black}").format(
-            white=white,
-            black=black,
-            won=snapshot.score.wins,
-            lost=snapshot.score.games - snapshot.score.wins,
-        ),
     ]
+    if snapshot.match is not None:
+        lines.append(_match_line(snapshot, _))
+    else:
+        lines.append(
+            _("Score: {white} {won}:{lost} {black}").format(
+                white=white,
+                black=black,
+                won=snapshot.score.wins,
+                lost=snapshot.score.games - snapshot.score.wins,
+            )
+        )
+    if stored.stake:
+        lines.append(
+            "💰 "
+            + _("Stake: {stake} chips, {mode}").format(
+                stake=stored.stake, mode=_(STAKE_MODE_NAMES[stored.stake_mode])
+            )
+        )
+    if game.cube is not None and game.cube.owner is not None:
+        lines.append(
+            _("Cube: {value}, {mark} {name}").format(
+                value=game.cube.value,
+                mark=SIDE_MARKS[game.cube.owner],
+                name=player_name(snapshot.user(game.cube.owner)),
+            )
+        )
     recent = [line for line in stored.history[-2:] if line]
     if recent:
         lines.append(_("Last: {moves}").format(moves=html.quote(_history_text(recent[-1], _))))
@@ -87,9 +113,30 @@ def caption(snapshot: GameSnapshot, _: Translate, *, now: float) -> str:
                 points=game.result.points,
             )
         )
+        lines.extend(_settled_lines(snapshot, _))
         return "\n".join(lines)
     mover = snapshot.user(game.turn)
-    if game.dice is not None:
+    if game.to_act is not game.turn and game.cube is not None:
+        lines.append(
+            "⏫ "
+            + _(
+                "{mark} {name} offers to double to {value}: {other_mark} {other}, take or drop?"
+            ).format(
+                mark=SIDE_MARKS[game.turn],
+                name=player_name(mover),
+                value=game.cube.value * 2,
+                other_mark=SIDE_MARKS[game.to_act],
+                other=player_name(snapshot.user(game.to_act)),
+            )
+        )
+    elif game.dice is None:
+        lines.append(
+            "🎲 "
+            + _("{mark} {name}: roll or double").format(
+                mark=SIDE_MARKS[game.turn], name=player_name(mover)
+            )
+        )
+    else:
         lines.append(
             _("🎲 {dice} — {mark} {name} to move").format(
                 dice=game.dice, mark=SIDE_MARKS[game.turn], name=player_name(mover)
@@ -102,14 +149,75 @@ def caption(snapshot: GameSnapshot, _: Translate, *, now: float) -> str:
     return "\n".join(lines)
 
 
+def _match_line(snapshot: GameSnapshot, _: Translate) -> str:
+    """``Match to 7 · game 3 · 2:1``, with the Crawford game marked."""
+    assert snapshot.match is not None
+    match = snapshot.match.match
+    line = _("Match to {length} · game {number} · {white}:{black}").format(
+        length=match.length,
+        number=snapshot.stored.game_no,
+        white=match.white,
+        black=match.black,
+    )
+    if match.crawford and not snapshot.game.is_over:
+        line += " · " + _("Crawford game, no cube")
+    return "🏁 " + line
+
+
+def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
+    """After a game: what the stake did, and where the match stands."""
+    stored, result = snapshot.stored, snapshot.game.result
+    assert result is not None
+    lines = []
+    winner, loser = snapshot.user(result.winner), snapshot.user(result.winner.other)
+    if stored.chips_status is ChipsStatus.PAID:
+        lines.append(
+            "💰 "
+            + _("{loser} pays {winner} {chips} chips.").format(
+                loser=player_name(loser), winner=player_name(winner), chips=stored.chips
+            )
+        )
+    elif stored.chips_status is ChipsStatus.HELD:
+        lines.append(
+            "💰 "
+            + _("{chips} chips are held: the group's admins will look at this game.").format(
+                chips=stored.chips
+            )
+        )
+    elif stored.chips_status is ChipsStatus.VOID:
+        lines.append("💰 " + _("No chips move: the game was given up too early."))
+    if snapshot.match is not None:
+        match = snapshot.match.match
+        if match.winner is not None:
+            lines.append(
+                "🏁 "
+                + _("{name} wins the match {white}:{black}!").format(
+                    name=player_name(snapshot.user(match.winner)),
+                    white=match.white,
+                    black=match.black,
+                )
+            )
+        else:
+            lines.append("🏁 " + _("Next game: either player taps the button."))
+    return lines
+
+
 def _history_text(line: str, _: Translate) -> str:
-    """A history line (``w 5-2 24/19 13/11``, ``b 6-6 pass``, ``w resign``) for people."""
+    """A history line (``w 5-2 24/19 13/11``, ``b 6-6 pass``, ``w resign``, ``w double 2``,
+    ``b take``) for people."""
     side, _sep, text = line.partition(" ")
     forced = _("forced")
     text = text.replace(" forced", " (" + forced + ")")
     if text.endswith(" pass"):
         text = text.removesuffix(" pass") + " — " + _("pass")
-    text = {"resign": _("resigned"), "timeout": _("time ran out")}.get(text, text)
+    if text.startswith("double "):
+        text = _("doubles to {value}").format(value=text.removeprefix("double "))
+    text = {
+        "resign": _("resigned"),
+        "timeout": _("time ran out"),
+        "take": _("takes"),
+        "drop": _("drops"),
+    }.get(text, text)
     return f"{SIDE_MARKS[Side(side)]} {text}"
 
 
@@ -122,22 +230,53 @@ def step_label(played: Played, ambiguous: bool) -> str:
 
 
 def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> InlineKeyboardMarkup:
-    """The board's buttons: the offered steps, Undo and Confirm for the player to move; Rematch
-    once the game is over. ``viewer`` is the reader's side on a private board (None in a group,
-    where everyone sees the buttons and the service refuses onlookers).
+    """The board's buttons: the offered steps, Undo and Confirm for the player to move; Roll and
+    Double before a roll when the cube may be turned; Take and Drop for the player a double is
+    offered to; Next game after a game of a match, Rematch after anything else. ``viewer`` is
+    the reader's side on a private board (None in a group, where everyone sees the buttons and
+    the service refuses onlookers).
 
     Rows are built directly: aiogram's ``InlineKeyboardBuilder`` deep-copies every button on
     export, which cost more than a millisecond a board."""
     stored, game = snapshot.stored, snapshot.game
     if game.is_over:
+        if snapshot.match is not None and not snapshot.match.match.is_over:
+            return _markup([[_button("▶ " + _("Next game"), NextGame(game=stored.id).pack())]])
         rematch = Rematch(game=stored.id).pack()
         return _markup([[_button("🔁 " + _("Rematch"), rematch)]])
-    current = snapshot.turn_input
-    if current is None or (viewer is not None and viewer is not game.turn):
+    if viewer is not None and viewer is not game.to_act:
         return _markup([])
 
     def action(move: Move, arg: int = 0) -> str:
         return GameAction(game=stored.id, version=stored.version, move=move, arg=arg).pack()
+
+    if game.cube is not None and game.to_act is not game.turn:
+        return _markup(
+            [
+                [
+                    _button(
+                        "✅ " + _("Take ×{value}").format(value=game.cube.value * 2),
+                        action(Move.TAKE),
+                    ),
+                    _button("🏳 " + _("Drop"), action(Move.DROP)),
+                ]
+            ]
+        )
+    if game.can_double and game.cube is not None:
+        return _markup(
+            [
+                [
+                    _button("🎲 " + _("Roll"), action(Move.ROLL)),
+                    _button(
+                        "⏫ " + _("Double ×{value}").format(value=game.cube.value * 2),
+                        action(Move.DOUBLE),
+                    ),
+                ]
+            ]
+        )
+    current = snapshot.turn_input
+    if current is None:
+        return _markup([])
 
     steps = [(o.src, o.dst) for o in current.options]
     buttons = [
@@ -181,7 +320,18 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
             outcome=_(OUTCOME_NAMES[game.result.outcome]),
             points=game.result.points,
         )
+    cube = game.cube
+    match_label = None
+    if snapshot.match is not None:
+        match = snapshot.match.match
+        match_label = _("Match to {length} · {white}:{black}").format(
+            length=match.length, white=match.white, black=match.black
+        )
     return BoardView(
+        cube=cube.value if cube is not None else None,
+        cube_owner=cube.owner if cube is not None else None,
+        cube_offered=bool(cube and cube.offered and not game.is_over),
+        match_label=match_label,
         bottom=viewer,
         dice=None if game.is_over else game.dice,
         dice_used=tuple(p.die for p in current.played) if current else (),
@@ -223,7 +373,19 @@ def challenge_text(
         rules=_(RULE_SET_NAMES[challenge.rule_set]),
         seconds=challenge.move_seconds,
     )
-    return f"⚔ {head}\n{details}\n" + _("The challenge expires in 15 minutes.")
+    terms = [_match_name(challenge.match_length, _)]
+    terms.append(_("with the doubling cube") if challenge.cube else _("no cube"))
+    if challenge.stake:
+        terms.append(
+            _("stake {stake} chips, {mode}").format(
+                stake=challenge.stake, mode=_(STAKE_MODE_NAMES[challenge.stake_mode])
+            )
+        )
+    return f"⚔ {head}\n{details}\n{' · '.join(terms)}\n" + _("The challenge expires in 15 minutes.")
+
+
+def _match_name(length: int, _: Translate) -> str:
+    return _("match to {length}").format(length=length) if length else _("single game")
 
 
 def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMarkup:
@@ -243,5 +405,10 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
     button("🎲 " + _(VARIANT_NAMES[challenge.variant]), ChallengeOption.VARIANT)
     button("📜 " + _(RULE_SET_NAMES[challenge.rule_set]), ChallengeOption.RULES)
     button(f"⏱ {challenge.move_seconds} s", ChallengeOption.TIME)
-    builder.adjust(2, 3)
+    button("🏁 " + _match_name(challenge.match_length, _), ChallengeOption.MATCH)
+    button("⏫ " + (_("cube on") if challenge.cube else _("cube off")), ChallengeOption.CUBE)
+    button("💰 " + _("stake {stake}").format(stake=challenge.stake), ChallengeOption.STAKE)
+    if challenge.stake:
+        button("⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode]), ChallengeOption.STAKE_MODE)
+    builder.adjust(2, 3, 2, 2)
     return builder.as_markup()

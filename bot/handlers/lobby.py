@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from typing import Final
 
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType, MessageEntityType
@@ -24,6 +25,17 @@ from bot.storage import Challenge, ChallengeStatus, User
 
 INVITE_PREFIX = "c"
 """Deep-link payloads ``c<challenge id>`` open a challenge in a private chat."""
+
+OPTION_NAMES: Final = {
+    ChallengeOption.VARIANT: "variant",
+    ChallengeOption.RULES: "rules",
+    ChallengeOption.TIME: "time",
+    ChallengeOption.MATCH: "match",
+    ChallengeOption.CUBE: "cube",
+    ChallengeOption.STAKE: "stake",
+    ChallengeOption.STAKE_MODE: "stake_mode",
+}
+"""The challenger's option buttons, by the service's names of the options."""
 
 
 def create_router() -> Router:
@@ -203,14 +215,11 @@ async def on_challenge_button(
         challenge = await game_service.decline(challenge_id, player.id)
         await _close_message(callback, challenge, game_service, bot, i18n)
         return
-    names = {
-        ChallengeOption.VARIANT: "variant",
-        ChallengeOption.RULES: "rules",
-        ChallengeOption.TIME: "time",
-    }
-    if option not in names:
+    if option not in OPTION_NAMES:
         raise StaleAction()
-    challenge = await game_service.change_option(challenge_id, player.id, version, names[option])
+    challenge = await game_service.change_option(
+        challenge_id, player.id, version, OPTION_NAMES[option]
+    )
     challenger = await game_service.user(challenge.challenger_id) or player
     target = await game_service.user(challenge.target_id) if challenge.target_id else None
     if isinstance(callback.message, Message):

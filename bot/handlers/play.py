@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from aiogram import Bot, Router
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import I18n
@@ -10,7 +13,7 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot import views
-from bot.callbacks import GameAction, Move, Rematch, ResignAction
+from bot.callbacks import GameAction, Move, NextGame, Rematch, ResignAction
 from bot.handlers.lobby import post_challenge, send_invitation
 from bot.i18n import locale_for
 from bot.publisher import BoardPublisher
@@ -26,6 +29,7 @@ def create_router() -> Router:
     router.message.register(on_resign, Command("resign"))
     router.callback_query.register(on_resign_answer, ResignAction.filter())
     router.callback_query.register(on_rematch, Rematch.filter())
+    router.callback_query.register(on_next_game, NextGame.filter())
     return router
 
 
@@ -36,16 +40,22 @@ async def on_game_button(
     publisher: BoardPublisher,
     player: User,
 ) -> None:
-    """A step, Undo or Confirm on a board. A stale press also redraws the board, in case the
-    message shows an old state (the bot stopped before it could edit it)."""
-    game_id, version = callback_data.game, callback_data.version
+    """A step, Undo, Confirm or a cube action on a board. A stale press also redraws the board,
+    in case the message shows an old state (the bot stopped before it could edit it)."""
+    game_id, version, move = callback_data.game, callback_data.version, callback_data.move
     try:
-        if callback_data.move is Move.STEP:
+        if move is Move.STEP:
             snapshot = await game_service.choose(game_id, player.id, version, callback_data.arg)
-        elif callback_data.move is Move.UNDO:
-            snapshot = await game_service.undo(game_id, player.id, version)
         else:
-            snapshot = await game_service.confirm(game_id, player.id, version)
+            actions = {
+                Move.UNDO: game_service.undo,
+                Move.CONFIRM: game_service.confirm,
+                Move.ROLL: game_service.roll,
+                Move.DOUBLE: game_service.double,
+                Move.TAKE: game_service.take,
+                Move.DROP: game_service.drop,
+            }
+            snapshot = await actions[move](game_id, player.id, version)
     except StaleAction:
         current = await game_service.snapshot(game_id)
         if current.stored.version > version:
@@ -64,7 +74,7 @@ async def on_resign(message: Message, game_service: GameService, player: User) -
     stored = games[0]
     opponent_id = stored.black_id if stored.white_id == player.id else stored.white_id
     opponent = await game_service.user(opponent_id)
-    points = stored.game.rules.resign
+    points = stored.game.rules.resign * stored.game.cube_value
     builder = InlineKeyboardBuilder()
     builder.button(
         text="🏳 " + _("Yes, resign"),
@@ -127,3 +137,18 @@ async def on_rematch(
     await post_challenge(callback.message, challenge, player, game_service)
     if not stored.chat_id and opponent.private_chat and not opponent.blocked:
         await send_invitation(bot, i18n, game_service, challenge, player, opponent)
+
+
+async def on_next_game(
+    callback: CallbackQuery,
+    callback_data: NextGame,
+    game_service: GameService,
+    publisher: BoardPublisher,
+    player: User,
+) -> None:
+    """Next game of a match: either player starts it; the new game gets new board messages
+    and the finished game's board loses its button."""
+    publisher.publish(await game_service.next_game(callback_data.game, player.id))
+    if isinstance(callback.message, Message):
+        with contextlib.suppress(TelegramBadRequest):
+            await callback.message.edit_reply_markup(reply_markup=None)

@@ -1,0 +1,47 @@
+"""Fixtures of the service tests: a real SQLite file, a clock the test moves, three users."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.services import GameService, ScoreService
+from bot.storage import Store, User, open_database
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    db = await open_database(tmp_path / "s.sqlite3")
+    yield Store(db)
+    await db.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def world(store: Store, clock: Clock) -> tuple[GameService, Clock, list[User]]:
+    service = GameService(store, random.Random(11), move_seconds=60, clock=clock)
+    users = [
+        await service.see_user(i, username=name, first_name=name.title(), language_code="ru")
+        for i, name in ((1, "anna"), (2, "boris"), (3, "vera"))
+    ]
+    return service, clock, users
+
+
+@pytest.fixture
+def scores(store: Store, clock: Clock) -> ScoreService:
+    return ScoreService(store, clock=clock)
