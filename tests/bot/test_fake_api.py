@@ -26,9 +26,15 @@ from aiogram.types import (
     BotCommand,
     BotCommandScopeChat,
     BufferedInputFile,
+    ChatMemberAdministrator,
+    ChatMemberLeft,
+    ChatMemberMember,
+    ChatMemberOwner,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
+    Message,
+    ReplyParameters,
 )
 from PIL import Image
 
@@ -396,3 +402,194 @@ async def test_updates_outside_allowed_updates_are_dropped(
     updates = await bot.get_updates(offset=start.update_id + 1)
     assert [u.update_id for u in updates] == [text.update_id]
     assert fake_telegram.dropped_update_ids == [tap.update_id]
+
+
+async def test_document_upload_round_trips_bytes_name_and_caption(
+    bot: Bot, fake_telegram: FakeTelegram, alice_chat: FakeChat
+) -> None:
+    record = "1. 6-5: 24/13\n2. 3-1: 8/5 6/5 ♜\n".encode()
+    question = await bot.send_message(alice_chat.id, "Your game record?")
+    sent = await bot.send_document(
+        alice_chat.id,
+        BufferedInputFile(record, "game-42.txt"),
+        caption="<b>Game 42</b> record",
+        reply_markup=keyboard("Rematch"),
+        reply_parameters=ReplyParameters(message_id=question.message_id),
+        disable_notification=True,
+    )
+    assert sent.document is not None and sent.caption == "Game 42 record"
+    document = sent.document
+    assert (document.file_name, document.mime_type, document.file_size) == (
+        "game-42.txt",
+        "text/plain",
+        len(record),
+    )
+    assert sent.caption_entities is not None and sent.caption_entities[0].type == "bold"
+    assert sent.reply_to_message is not None
+    assert sent.reply_to_message.message_id == question.message_id
+    stored = fake_telegram.message(alice_chat, sent.message_id)
+    assert stored.document_bytes == record and stored.document_name == "game-42.txt"
+    assert stored.content == "Game 42 record" and [b.text for b in stored.buttons] == ["Rematch"]
+
+    # A file_id the fake gave out is sent again with the same bytes, name and ids.
+    again = await bot.send_document(alice_chat.id, document.file_id)
+    assert again.document is not None and again.caption is None
+    assert (again.document.file_id, again.document.file_unique_id) == (
+        document.file_id,
+        document.file_unique_id,
+    )
+    resent = fake_telegram.message(alice_chat, again.message_id)
+    assert resent.document == record and resent.document_name == "game-42.txt"
+
+    await bot.edit_message_caption(
+        chat_id=alice_chat.id, message_id=sent.message_id, caption="Game 42, <i>final</i>"
+    )
+    assert stored.caption == "Game 42, final" and stored.buttons == []
+
+
+async def test_document_errors(bot: Bot, fake_telegram: FakeTelegram, alice_chat: FakeChat) -> None:
+    with pytest.raises(TelegramBadRequest, match="file must be non-empty"):
+        await bot.send_document(alice_chat.id, BufferedInputFile(b"", "empty.txt"))
+    photo = await bot.send_photo(alice_chat.id, BufferedInputFile(png(), "board.png"))
+    assert photo.photo is not None
+    with pytest.raises(TelegramBadRequest, match="type of file mismatch"):
+        await bot.send_document(alice_chat.id, photo.photo[-1].file_id)
+    with pytest.raises(TelegramBadRequest, match="wrong file identifier"):
+        await bot.send_document(alice_chat.id, "BQACAgUnknown")
+    with pytest.raises(TelegramBadRequest, match="message caption is too long"):
+        await bot.send_document(alice_chat.id, BufferedInputFile(b"x", "x.bin"), caption="x" * 1025)
+    unknown = await bot.send_document(alice_chat.id, BufferedInputFile(b"\x00\x01", "dump.nardy"))
+    assert unknown.document is not None
+    assert unknown.document.mime_type == "application/octet-stream"
+
+
+def pins_in(updates: list[Message | None]) -> list[int]:
+    """The ids of the messages pinned by the ``pinned_message`` service messages in updates."""
+    return [m.pinned_message.message_id for m in updates if m and m.pinned_message]
+
+
+async def test_pins_in_a_private_chat(
+    bot: Bot, fake_telegram: FakeTelegram, alice_chat: FakeChat
+) -> None:
+    first = await bot.send_message(alice_chat.id, "board 1")
+    second = await bot.send_message(alice_chat.id, "board 2")
+    assert await bot.pin_chat_message(alice_chat.id, second.message_id)
+    assert await bot.pin_chat_message(alice_chat.id, first.message_id, disable_notification=True)
+    assert await bot.pin_chat_message(alice_chat.id, first.message_id)  # again: nothing new
+    assert alice_chat.pinned == [second.message_id, first.message_id]  # newest message first
+    assert alice_chat.pinned_message_id == second.message_id
+    chat = await bot.get_chat(alice_chat.id)
+    assert chat.pinned_message is not None and chat.pinned_message.text == "board 2"
+
+    # Each pin leaves a service message from the bot, which the bot receives as an update.
+    notices = fake_telegram.messages(alice_chat, service=True)[-2:]
+    assert [n.service["pinned_message"]["message_id"] for n in notices] == [
+        second.message_id,
+        first.message_id,
+    ]
+    assert all(n.from_bot and n.update_id is not None for n in notices)
+    assert fake_telegram.last_message(alice_chat).message_id == second.message_id
+    updates = await bot.get_updates(offset=-2)
+    assert pins_in([u.message for u in updates]) == [second.message_id, first.message_id]
+
+    assert await bot.unpin_chat_message(alice_chat.id)  # the most recent one
+    assert alice_chat.pinned == [first.message_id]
+    assert await bot.unpin_chat_message(alice_chat.id, message_id=second.message_id)  # not pinned
+    await bot.pin_chat_message(alice_chat.id, second.message_id)
+    assert await bot.unpin_all_chat_messages(alice_chat.id)
+    assert alice_chat.pinned == []
+    with pytest.raises(TelegramBadRequest, match="message to unpin not found"):
+        await bot.unpin_chat_message(alice_chat.id)
+    with pytest.raises(TelegramBadRequest, match="message to unpin not found"):
+        await bot.unpin_chat_message(alice_chat.id, message_id=999)
+    with pytest.raises(TelegramBadRequest, match="message to pin not found"):
+        await bot.pin_chat_message(alice_chat.id, 999)
+
+    await bot.pin_chat_message(alice_chat.id, first.message_id)
+    await bot.delete_message(alice_chat.id, first.message_id)  # deleting unpins
+    assert alice_chat.pinned == []
+    with pytest.raises(TelegramBadRequest, match="message to pin not found"):
+        await bot.pin_chat_message(alice_chat.id, first.message_id)
+
+
+async def test_pins_in_a_group_need_the_right(
+    bot: Bot, fake_telegram: FakeTelegram, alice: FakeUser
+) -> None:
+    group = fake_telegram.create_group("Club", [alice])
+    board = await bot.send_message(group.id, "board")
+    for call in (
+        bot.pin_chat_message(group.id, board.message_id),
+        bot.unpin_chat_message(group.id, message_id=board.message_id),
+        bot.unpin_all_chat_messages(group.id),
+    ):
+        with pytest.raises(TelegramBadRequest, match="not enough rights to manage pinned"):
+            await call
+    fake_telegram.set_bot_admin(group, can_pin_messages=False)
+    with pytest.raises(TelegramBadRequest, match="not enough rights to manage pinned"):
+        await bot.pin_chat_message(group.id, board.message_id)
+    with pytest.raises(TelegramBadRequest, match="message to pin not found"):
+        await bot.pin_chat_message(group.id, 999)  # checked before the rights
+
+    fake_telegram.set_bot_admin(group)
+    assert await bot.pin_chat_message(group.id, board.message_id)
+    assert group.pinned == [board.message_id]
+    [notice] = [m for m in fake_telegram.messages(group, service=True) if m.is_service]
+    assert notice.update_id is not None  # delivered despite privacy mode
+    assert fake_telegram.messages(group) == [fake_telegram.message(group, board.message_id)]
+
+    fake_telegram.set_bot_admin(group, False)
+    with pytest.raises(TelegramBadRequest, match="not enough rights to manage pinned"):
+        await bot.unpin_chat_message(group.id)
+
+
+async def test_chat_members_and_administrators(
+    bot: Bot, fake_telegram: FakeTelegram, alice: FakeUser, alice_chat: FakeChat
+) -> None:
+    bob = fake_telegram.create_user("Bob")
+    carol = fake_telegram.create_user("Carol")
+    dave = fake_telegram.create_user("Dave")
+    group = fake_telegram.create_group("Club", [alice, bob, carol], creator=bob, supergroup=True)
+    fake_telegram.set_member_status(group, carol, "administrator", can_pin_messages=False)
+
+    owner = await bot.get_chat_member(group.id, bob.id)
+    assert isinstance(owner, ChatMemberOwner) and owner.user.id == bob.id
+    admin = await bot.get_chat_member(group.id, carol.id)
+    assert isinstance(admin, ChatMemberAdministrator)
+    assert (admin.can_pin_messages, admin.can_delete_messages) == (False, True)
+    member = await bot.get_chat_member(group.id, alice.id)
+    assert isinstance(member, ChatMemberMember) and member.user.first_name == "Alice"
+    assert isinstance(await bot.get_chat_member(group.id, dave.id), ChatMemberLeft)
+    me = await bot.get_chat_member(group.id, fake_telegram.bot_user.id)
+    assert isinstance(me, ChatMemberMember) and me.user.is_bot
+
+    admins = await bot.get_chat_administrators(group.id)
+    assert [(type(a), a.user.id) for a in admins] == [
+        (ChatMemberOwner, bob.id),
+        (ChatMemberAdministrator, carol.id),
+    ]
+    fake_telegram.set_bot_admin(group)
+    admins = await bot.get_chat_administrators(group.id)
+    assert [a.user.id for a in admins] == [bob.id, carol.id, fake_telegram.bot_user.id]
+    [promoted] = await bot.get_updates(offset=-1)
+    assert promoted.my_chat_member is not None  # Telegram tells the bot of its promotion
+    assert promoted.my_chat_member.new_chat_member.status == ChatMemberStatus.ADMINISTRATOR
+
+    fake_telegram.set_member_status(group, carol, "left")
+    fake_telegram.set_member_status(group, alice, "creator")  # Bob stays, as a member
+    assert group.status_of(carol) == "left" and group.status_of(bob) == "member"
+    assert [a.user.id for a in await bot.get_chat_administrators(group.id)] == [
+        alice.id,
+        fake_telegram.bot_user.id,
+    ]
+
+    with pytest.raises(TelegramBadRequest, match="user not found"):
+        await bot.get_chat_member(group.id, 999_999)
+    with pytest.raises(TelegramBadRequest, match="no administrators in the private chat"):
+        await bot.get_chat_administrators(alice_chat.id)
+    assert (await bot.get_chat_member(alice_chat.id, alice.id)).status == ChatMemberStatus.MEMBER
+
+    fake_telegram.kick_bot(group)
+    me = await bot.get_chat_member(group.id, fake_telegram.bot_user.id)  # may ask about itself
+    assert isinstance(me, ChatMemberLeft)
+    with pytest.raises(TelegramForbiddenError, match="not a member of the supergroup chat"):
+        await bot.get_chat_administrators(group.id)

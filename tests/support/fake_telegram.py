@@ -24,7 +24,12 @@ What it imitates, because bots get these wrong:
 * ``answerCallbackQuery`` twice for one query gives 400 (the double-answer trap);
 * users who blocked the bot (403), private chats the user never opened (403), groups migrated
   to supergroups (400 with ``migrate_to_chat_id``), injected 429 flood waits and 5xx errors;
-* group privacy mode: only commands, @mentions of the bot and replies to it are delivered.
+* group privacy mode: only commands, @mentions of the bot and replies to it are delivered;
+* uploads (``sendPhoto``, ``sendDocument``): empty files, ``file_id`` re-sends of the wrong type;
+* pins: the bot needs ``can_pin_messages`` in groups, each pin adds a ``pinned_message`` service
+  message that is delivered to the bot too (as the official server does for its own pins);
+* members: ``getChatMember`` / ``getChatAdministrators`` answer with the statuses the test set
+  (creator, administrator with rights, member, left) and parse into aiogram's ChatMember types.
 
 Everything runs in the test's event loop; nothing touches the network beyond 127.0.0.1.
 """
@@ -36,6 +41,7 @@ import contextlib
 import inspect
 import itertools
 import json
+import mimetypes
 import re
 import time
 from collections import Counter, deque
@@ -51,6 +57,7 @@ from .telegram_html import TelegramHtmlError, parse_html, utf16_length
 
 T = TypeVar("T")
 ChatType = Literal["private", "group", "supergroup"]
+MemberStatus = Literal["creator", "administrator", "member", "left"]
 
 DEFAULT_TOKEN: Final = "123456:TEST-fake-secret-0123456789"
 DEFAULT_TIMEOUT: Final = 5.0
@@ -123,10 +130,10 @@ ADMIN_RIGHTS: Final = {
     "is_anonymous": False,
     "can_manage_chat": True,
     "can_delete_messages": True,
-    "can_manage_video_chats": False,
+    "can_manage_video_chats": True,
     "can_restrict_members": True,
     "can_promote_members": False,
-    "can_change_info": False,
+    "can_change_info": True,
     "can_invite_users": True,
     "can_post_stories": False,
     "can_edit_stories": False,
@@ -134,6 +141,9 @@ ADMIN_RIGHTS: Final = {
     "can_send_welcome_messages": False,
     "can_pin_messages": True,
 }
+"""The rights of an administrator promoted with Telegram's defaults (ChatMemberAdministrator)."""
+FILE_ID_PREFIXES: Final = {"photo": "AgACAgFake", "document": "BQACAgFake"}
+MAX_UPLOAD_SIZE: Final = 50 * 1024 * 1024
 MENTION = re.compile(r"(?<![\w@])@[A-Za-z0-9_]{5,32}")
 COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 
@@ -166,6 +176,24 @@ def bad_request(description: str, parameters: dict[str, Any] | None = None) -> A
 
 def forbidden(description: str) -> ApiError:
     return ApiError(403, f"Forbidden: {description}")
+
+
+class UploadedFile(bytes):
+    """The bytes of an uploaded file, with the name and content type of its multipart part.
+
+    It compares equal to plain bytes, so tests can write ``message.document == data``.
+    """
+
+    filename: str | None
+    content_type: str | None
+
+    def __new__(
+        cls, data: bytes = b"", filename: str | None = None, content_type: str | None = None
+    ) -> UploadedFile:
+        upload = super().__new__(cls, data)
+        upload.filename = filename
+        upload.content_type = content_type
+        return upload
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,16 +233,38 @@ class FakeChat:
     title: str | None = None
     partner: FakeUser | None = None
     members: dict[int, FakeUser] = field(default_factory=dict)
+    """Users in the chat now (the creator and administrators among them)."""
     creator_id: int | None = None
+    admins: dict[int, dict[str, bool]] = field(default_factory=dict)
+    """Administrators other than the creator and the bot: user id -> rights (see ADMIN_RIGHTS)."""
     bot_is_member: bool = True
-    bot_is_admin: bool = False
+    bot_rights: dict[str, bool] | None = None
+    """The bot's administrator rights in a group; None while it is an ordinary member."""
     blocked: bool = False
     started: bool = False
     migrated_to: int | None = None
-    pinned_message_id: int | None = None
+    pinned: list[int] = field(default_factory=list)
+    """Ids of the pinned messages, the most recent (by sending date, so highest id) first."""
     chat_actions: list[str] = field(default_factory=list)
     messages: dict[int, FakeMessage] = field(default_factory=dict)
     next_message_id: int = 1
+
+    @property
+    def bot_is_admin(self) -> bool:
+        return self.bot_rights is not None
+
+    @property
+    def pinned_message_id(self) -> int | None:
+        """The most recent pinned message (what getChat answers as ``pinned_message``)."""
+        return self.pinned[0] if self.pinned else None
+
+    def status_of(self, user: FakeUser) -> MemberStatus:
+        """The status of a user (not the bot) as getChatMember reports it."""
+        if user.id not in self.members:
+            return "left"
+        if user.id == self.creator_id:
+            return "creator"
+        return "administrator" if user.id in self.admins else "member"
 
     def to_api(self) -> dict[str, Any]:
         if self.type == "private":
@@ -245,23 +295,39 @@ class FakeMessage:
     photo: bytes | None = None
     photo_file_id: str | None = None
     photo_size: tuple[int, int] = (0, 0)
+    document: bytes | None = None
+    document_file_id: str | None = None
+    document_name: str | None = None
+    document_mime_type: str | None = None
     reply_markup: dict[str, Any] | None = None
     reply_to: FakeMessage | None = None
     edit_date: int | None = None
     edit_count: int = 0
     deleted: bool = False
     update_id: int | None = None
-    """For user messages: the update that carried it to the bot (None if privacy hid it)."""
+    """The update that carried it to the bot: user messages (None if privacy hid them) and
+    service messages; None for the bot's own messages."""
     service: dict[str, Any] = field(default_factory=dict)
+    """The fields of a service message (``pinned_message``, ``migrate_to_chat_id``...)."""
 
     @property
     def from_bot(self) -> bool:
         return self.sender.is_bot
 
     @property
+    def is_service(self) -> bool:
+        return bool(self.service)
+
+    @property
     def content(self) -> str:
-        """The text, or the caption of a photo ("" if neither)."""
+        """The text, or the caption of a photo or document ("" if neither)."""
         return self.text if self.text is not None else (self.caption or "")
+
+    @property
+    def document_bytes(self) -> bytes:
+        """The bytes of the document (fails if the message has none)."""
+        assert self.document is not None, f"{self} has no document"
+        return self.document
 
     @property
     def keyboard(self) -> list[list[Button]]:
@@ -309,10 +375,18 @@ class FakeMessage:
                     "file_size": len(self.photo or b""),
                 }
             ]
-            if self.caption is not None:
-                data["caption"] = self.caption
-                if self.entities:
-                    data["caption_entities"] = self.entities
+        if self.document_file_id is not None:
+            data["document"] = {
+                "file_id": self.document_file_id,
+                "file_unique_id": "u" + self.document_file_id,
+                "file_name": self.document_name,
+                "mime_type": self.document_mime_type,
+                "file_size": len(self.document or b""),
+            }
+        if self.text is None and self.caption is not None:
+            data["caption"] = self.caption
+            if self.entities:
+                data["caption_entities"] = self.entities
         if self.reply_markup is not None:
             data["reply_markup"] = self.reply_markup
         if self.edit_date is not None:
@@ -326,9 +400,13 @@ class FakeMessage:
         who = "bot" if self.from_bot else self.sender.first_name
         state = " deleted" if self.deleted else ""
         labels = [b.text for b in self.buttons]
-        photo = " +photo" if self.photo is not None else ""
+        extra = " +photo" if self.photo is not None else ""
+        if self.document is not None:
+            extra += f" +document {self.document_name!r}"
+        if self.service:
+            extra += f" service={sorted(self.service)}"
         return (
-            f"<FakeMessage chat={self.chat.id} id={self.message_id} {who}{state}{photo} "
+            f"<FakeMessage chat={self.chat.id} id={self.message_id} {who}{state}{extra} "
             f"{self.content[:60]!r} buttons={labels}>"
         )
 
@@ -393,6 +471,19 @@ def _as_int(value: Any, error: str) -> int:
         raise bad_request(error) from None
 
 
+def _check_rights(rights: dict[str, bool]) -> None:
+    unknown = rights.keys() - ADMIN_RIGHTS.keys()
+    assert not unknown, f"unknown administrator rights {sorted(unknown)}; see ADMIN_RIGHTS"
+
+
+def _mime_type(upload: UploadedFile, name: str) -> str:
+    # Telegram guesses from the file name; the part's own content type is the fallback.
+    guessed, _ = mimetypes.guess_type(name, strict=False)
+    if guessed:
+        return guessed
+    return upload.content_type or "application/octet-stream"
+
+
 def _image_size(data: bytes) -> tuple[int, int]:
     from PIL import Image, UnidentifiedImageError  # Pillow is a dependency of the project
 
@@ -435,7 +526,9 @@ class FakeTelegram:
         self.requests: list[RecordedRequest] = []
         self.taps: dict[str, CallbackTap] = {}
         self.answers: dict[str, FakeCallbackAnswer] = {}
-        self.files: dict[str, bytes] = {}
+        self.files: dict[str, UploadedFile] = {}
+        """Every file the bot uploaded, by the ``file_id`` the fake gave it."""
+        self._file_kinds: dict[str, str] = {}
         self.webhook_deleted = 0
         self._commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self._pending: list[tuple[int, dict[str, Any]]] = []
@@ -469,6 +562,7 @@ class FakeTelegram:
                 "deleteMyCommands",
                 "sendMessage",
                 "sendPhoto",
+                "sendDocument",
                 "editMessageText",
                 "editMessageCaption",
                 "editMessageMedia",
@@ -478,8 +572,10 @@ class FakeTelegram:
                 "answerCallbackQuery",
                 "getChat",
                 "getChatMember",
+                "getChatAdministrators",
                 "pinChatMessage",
                 "unpinChatMessage",
+                "unpinAllChatMessages",
                 "sendChatAction",
             )
         }
@@ -563,19 +659,77 @@ class FakeTelegram:
         *,
         supergroup: bool = False,
         bot_is_admin: bool = False,
+        creator: FakeUser | None = None,
     ) -> FakeChat:
-        """Returns a new group (or supergroup) with the bot in it; the first member created it."""
+        """Returns a new group (or supergroup) with the bot in it.
+
+        ``creator`` created it (default: the first member; it joins ``members`` if missing).
+        ``bot_is_admin`` makes the bot an administrator with :data:`ADMIN_RIGHTS`; see
+        :meth:`set_bot_admin` and :meth:`set_member_status` for other rights and statuses.
+        """
         number = next(self._group_ids)
+        creator = creator or (members[0] if members else None)
         chat = FakeChat(
             id=-(1_000_000_000_000 + number) if supergroup else -(4_000_000 + number),
             type="supergroup" if supergroup else "group",
             title=title,
-            members={user.id: user for user in members},
-            creator_id=members[0].id if members else None,
-            bot_is_admin=bot_is_admin,
+            members={user.id: user for user in (*members, *([creator] if creator else []))},
+            creator_id=creator.id if creator else None,
+            bot_rights=dict(ADMIN_RIGHTS) if bot_is_admin else None,
         )
         self.chats[chat.id] = chat
         return chat
+
+    def set_bot_admin(
+        self, chat: FakeChat, admin: bool = True, *, by: FakeUser | None = None, **rights: bool
+    ) -> None:
+        """Promotes the bot in a group, or with ``admin=False`` demotes it to a member.
+
+        Rights default to :data:`ADMIN_RIGHTS`; override some, e.g. ``can_pin_messages=False``.
+        Like Telegram, queues a ``my_chat_member`` update from ``by`` (default: the creator;
+        none if the group has no creator).
+        """
+        assert chat.type != "private", "the bot has no rights to set in a private chat"
+        _check_rights(rights)
+        old = self._member_json(chat, self.bot_user.id)
+        chat.bot_rights = {**ADMIN_RIGHTS, **rights} if admin else None
+        promoter = by or chat.members.get(chat.creator_id or 0)
+        if promoter is not None:
+            self.queue_update(
+                {
+                    "my_chat_member": {
+                        "chat": chat.to_api(),
+                        "from": promoter.to_api(),
+                        "date": int(time.time()),
+                        "old_chat_member": old,
+                        "new_chat_member": self._member_json(chat, self.bot_user.id),
+                    }
+                }
+            )
+
+    def set_member_status(
+        self, chat: FakeChat, user: FakeUser, status: MemberStatus, **rights: bool
+    ) -> None:
+        """Sets what getChatMember says of ``user`` in a group.
+
+        ``"creator"`` makes ``user`` the creator (the former one stays a member),
+        ``"administrator"`` an administrator with :data:`ADMIN_RIGHTS` overridden by
+        ``rights``, ``"member"`` an ordinary member, ``"left"`` no longer in the chat.
+        """
+        assert chat.type != "private", "private chats have no member statuses"
+        assert not rights or status == "administrator", "only administrators have rights"
+        _check_rights(rights)
+        chat.admins.pop(user.id, None)
+        if chat.creator_id == user.id:
+            chat.creator_id = None
+        if status == "left":
+            chat.members.pop(user.id, None)
+            return
+        chat.members[user.id] = user
+        if status == "creator":
+            chat.creator_id = user.id
+        elif status == "administrator":
+            chat.admins[user.id] = {**ADMIN_RIGHTS, **rights}
 
     def block_bot(self, user: FakeUser) -> None:
         """The user blocks the bot: sends to their private chat answer 403."""
@@ -596,10 +750,10 @@ class FakeTelegram:
         """
         assert group.type == "group", "only basic groups migrate"
         members = list(group.members.values())
-        supergroup = self.create_group(
-            group.title or "", members, supergroup=True, bot_is_admin=group.bot_is_admin
-        )
+        supergroup = self.create_group(group.title or "", members, supergroup=True)
         supergroup.creator_id = group.creator_id
+        supergroup.admins = {user_id: dict(rights) for user_id, rights in group.admins.items()}
+        supergroup.bot_rights = dict(group.bot_rights) if group.bot_rights is not None else None
         sender = group.members.get(group.creator_id or 0) or self.bot_user
         for chat, service in (
             (group, {"migrate_to_chat_id": supergroup.id}),
@@ -686,13 +840,23 @@ class FakeTelegram:
     # -- inspection --------------------------------------------------------------------------
 
     def messages(
-        self, chat: FakeChat, *, from_bot: bool | None = True, include_deleted: bool = False
+        self,
+        chat: FakeChat,
+        *,
+        from_bot: bool | None = True,
+        include_deleted: bool = False,
+        service: bool = False,
     ) -> list[FakeMessage]:
-        """Messages of ``chat`` in order: the bot's by default, ``from_bot=None`` for all."""
+        """Messages of ``chat`` in order: the bot's by default, ``from_bot=None`` for all.
+
+        Service messages (pins, migrations) are left out unless ``service=True``.
+        """
         return [
             m
             for m in chat.messages.values()
-            if (from_bot is None or m.from_bot == from_bot) and (include_deleted or not m.deleted)
+            if (from_bot is None or m.from_bot == from_bot)
+            and (include_deleted or not m.deleted)
+            and (service or not m.is_service)
         ]
 
     def last_message(self, chat: FakeChat, *, from_bot: bool | None = True) -> FakeMessage:
@@ -956,7 +1120,7 @@ class FakeTelegram:
         elif request.can_read_body:
             for key, value in (await request.post()).items():
                 if isinstance(value, web.FileField):
-                    files[key] = value.file.read()
+                    files[key] = UploadedFile(value.file.read(), value.filename, value.content_type)
                 else:
                     raw[key] = value
         params: dict[str, Any] = {}
@@ -1037,20 +1201,33 @@ class FakeTelegram:
                     raise bad_request("BUTTON_DATA_INVALID")
         return markup if any(rows) else None
 
-    def _upload(self, value: Any, files: dict[str, bytes], field: str) -> tuple[bytes, str]:
+    def _upload(
+        self, value: Any, files: dict[str, bytes], field: str, kind: str = "photo"
+    ) -> tuple[UploadedFile, str]:
+        """The file of ``field`` (``kind`` photo or document) and its (new or reused) file_id."""
         if isinstance(value, str) and value.startswith("attach://"):
             data = files.get(value.removeprefix("attach://"))
             if data is None:
                 raise bad_request(f"there is no {field} in the request")
         elif value is None and field in files:
             data = files[field]
+        elif value is None or value == "":
+            raise bad_request(f"there is no {field} in the request")
         elif isinstance(value, str) and value in self.files:
+            if self._file_kinds[value] != kind:
+                raise bad_request("type of file mismatch")
             return self.files[value], value
         else:
             raise bad_request("wrong file identifier/HTTP URL specified")
-        file_id = f"AgACAgFake{next(self._file_ids):06d}"
-        self.files[file_id] = data
-        return data, file_id
+        if not data:
+            raise bad_request("file must be non-empty")
+        if len(data) > MAX_UPLOAD_SIZE:
+            raise ApiError(413, "Request Entity Too Large")
+        upload = data if isinstance(data, UploadedFile) else UploadedFile(data, field)
+        file_id = f"{FILE_ID_PREFIXES[kind]}{next(self._file_ids):06d}"
+        self.files[file_id] = upload
+        self._file_kinds[file_id] = kind
+        return upload, file_id
 
     def _reply_target(self, chat: FakeChat, params: dict[str, Any]) -> FakeMessage | None:
         reply = params.get("reply_parameters") or {}
@@ -1212,6 +1389,28 @@ class FakeTelegram:
         )
         return message.to_api()
 
+    def _api_sendDocument(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._writable_chat(params)
+        document, file_id = self._upload(params.get("document"), files, "document", "document")
+        name = document.filename or "document"
+        caption, entities = self._formatted(params, "caption", "caption_entities")
+        self._check_caption(caption)
+        markup = self._markup(params.get("reply_markup"), inline_only=False)
+        reply_to = self._reply_target(chat, params)
+        message = self._new_message(
+            chat,
+            self.bot_user,
+            caption=caption,
+            entities=entities,
+            document=document,
+            document_file_id=file_id,
+            document_name=name,
+            document_mime_type=_mime_type(document, name),
+            reply_markup=markup,
+            reply_to=reply_to,
+        )
+        return message.to_api()
+
     def _api_editMessageText(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         message = self._editable(params)
         if message.text is None:
@@ -1226,7 +1425,7 @@ class FakeTelegram:
 
     def _api_editMessageCaption(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         message = self._editable(params)
-        if message.photo is None:
+        if message.photo is None and message.document is None:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = self._formatted(params, "caption", "caption_entities")
         self._check_caption(caption)
@@ -1264,16 +1463,21 @@ class FakeTelegram:
         message = chat.messages.get(message_id)
         if message is None or message.deleted:
             return None
-        if chat.type != "private" and not message.from_bot and not chat.bot_is_admin:
+        if chat.type != "private" and not message.from_bot and not self._bot_can(chat, "delete"):
             raise bad_request("message can't be deleted")
         return message
+
+    def _delete(self, chat: FakeChat, message: FakeMessage) -> None:
+        message.deleted = True
+        if message.message_id in chat.pinned:  # deleting a message unpins it
+            chat.pinned.remove(message.message_id)
 
     def _api_deleteMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._chat(params)
         message = self._deletable(chat, _as_int(params.get("message_id"), "message_id is empty"))
         if message is None:
             raise bad_request("message to delete not found")
-        message.deleted = True
+        self._delete(chat, message)
         self.notify()
         return True
 
@@ -1281,7 +1485,7 @@ class FakeTelegram:
         chat = self._chat(params)
         for message_id in params.get("message_ids") or []:
             if (message := self._deletable(chat, int(message_id))) is not None:
-                message.deleted = True
+                self._delete(chat, message)
         self.notify()
         return True
 
@@ -1305,7 +1509,7 @@ class FakeTelegram:
 
     def _api_getChat(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._chat(params)
-        return {
+        data = {
             **chat.to_api(),
             "accent_color_id": 0,
             "max_reaction_count": 11,
@@ -1317,41 +1521,107 @@ class FakeTelegram:
                 "gifts_from_channels": False,
             },
         }
+        if chat.pinned_message_id is not None:
+            data["pinned_message"] = chat.messages[chat.pinned_message_id].to_api()
+        return data
+
+    # -- chat members ---------------------------------------------------------------------
+
+    def _member_json(self, chat: FakeChat, user_id: int) -> dict[str, Any]:
+        """The ChatMember object of ``user_id`` in ``chat`` (the bot's too)."""
+        if user_id == self.bot_user.id:
+            bot: dict[str, Any] = {"user": self.bot_user.to_api()}
+            if not chat.bot_is_member:
+                return {"status": "left", **bot}
+            if chat.bot_rights is not None:
+                return {"status": "administrator", **bot, **chat.bot_rights}
+            return {"status": "member", **bot}
+        user = self.users.get(user_id)
+        if user is None:  # Telegram knows only users the bot has met
+            raise bad_request("user not found")
+        if chat.type == "private":
+            return {"status": "member" if user == chat.partner else "left", "user": user.to_api()}
+        status = chat.status_of(user)
+        if status == "creator":
+            return {"status": "creator", "user": user.to_api(), "is_anonymous": False}
+        if status == "administrator":
+            return {"status": "administrator", "user": user.to_api(), **chat.admins[user_id]}
+        return {"status": status, "user": user.to_api()}
+
+    def _members_chat(self, params: dict[str, Any]) -> FakeChat:
+        """A chat whose members the bot may read: one it has not left."""
+        chat = self._chat(params)
+        if chat.type != "private" and not chat.bot_is_member:
+            raise forbidden(f"bot is not a member of the {chat.type} chat")
+        return chat
 
     def _api_getChatMember(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
-        chat = self._chat(params)
-        user_id = _as_int(params.get("user_id"), "user_id is empty")
-        if user_id == self.bot_user.id:
-            user: dict[str, Any] = self.bot_user.to_api()
-            if not chat.bot_is_member:
-                return {"status": "left", "user": user}
-            if chat.bot_is_admin:
-                return {"status": "administrator", "user": user, **ADMIN_RIGHTS}
-            return {"status": "member", "user": user}
-        member = self.users.get(user_id)
-        if member is None:
-            raise bad_request("PARTICIPANT_ID_INVALID")
-        if user_id == chat.creator_id:
-            return {"status": "creator", "user": member.to_api(), "is_anonymous": False}
-        status = "member" if user_id in chat.members else "left"
-        return {"status": status, "user": member.to_api()}
+        user_id = max(_as_int(params.get("user_id"), "invalid user_id specified"), 0)
+        if user_id == 0:
+            raise bad_request("invalid user_id specified")
+        # The bot may always ask about itself, even in a group it left.
+        chat = self._chat(params) if user_id == self.bot_user.id else self._members_chat(params)
+        return self._member_json(chat, user_id)
+
+    def _api_getChatAdministrators(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._members_chat(params)
+        if chat.type == "private":
+            raise bad_request("there are no administrators in the private chat")
+        ids = [chat.creator_id] if chat.creator_id in chat.members else []
+        ids += [user_id for user_id in chat.admins if user_id in chat.members]
+        if chat.bot_is_admin and chat.bot_is_member:  # other bots only with return_bots
+            ids.append(self.bot_user.id)
+        return [self._member_json(chat, user_id) for user_id in ids if user_id is not None]
+
+    # -- pinned messages --------------------------------------------------------------------
+
+    def _bot_can(self, chat: FakeChat, right: Literal["pin", "delete"]) -> bool:
+        if chat.type == "private":
+            return True
+        rights = chat.bot_rights or {}
+        return bool(rights.get("can_pin_messages" if right == "pin" else "can_delete_messages"))
+
+    def _check_pin_rights(self, chat: FakeChat) -> None:
+        if not self._bot_can(chat, "pin"):
+            raise bad_request("not enough rights to manage pinned messages in the chat")
 
     def _api_pinChatMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._writable_chat(params)
         message = chat.messages.get(_as_int(params.get("message_id"), "message_id is empty"))
         if message is None or message.deleted:
             raise bad_request("message to pin not found")
-        if chat.type != "private" and not chat.bot_is_admin:
-            raise bad_request("not enough rights to manage pinned messages in the chat")
-        chat.pinned_message_id = message.message_id
-        self.notify()
+        self._check_pin_rights(chat)
+        if message.message_id in chat.pinned:
+            return True  # pinned already: no new service message
+        chat.pinned = sorted([*chat.pinned, message.message_id], reverse=True)
+        # The official server delivers the service message of the bot's own pin (it does not
+        # for the bot's other messages), in private chats and groups alike, privacy or not.
+        notice = self._new_message(
+            chat, self.bot_user, service={"pinned_message": message.to_api(nested=False)}
+        )
+        notice.update_id = self.queue_update({"message": notice.to_api()})
         return True
 
     def _api_unpinChatMessage(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._writable_chat(params)
-        if chat.type != "private" and not chat.bot_is_admin:
-            raise bad_request("not enough rights to manage pinned messages in the chat")
-        chat.pinned_message_id = None
+        message_id = _as_int(params.get("message_id") or 0, "message to unpin not found")
+        if message_id == 0:  # the most recent pinned message
+            if not chat.pinned:
+                raise bad_request("message to unpin not found")
+            message_id = chat.pinned[0]
+        message = chat.messages.get(message_id)
+        if message is None or message.deleted:
+            raise bad_request("message to unpin not found")
+        self._check_pin_rights(chat)
+        if message_id in chat.pinned:
+            chat.pinned.remove(message_id)
+            self.notify()
+        return True
+
+    def _api_unpinAllChatMessages(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._writable_chat(params)
+        self._check_pin_rights(chat)
+        chat.pinned.clear()
         self.notify()
         return True
 
