@@ -1,0 +1,118 @@
+"""The chip ledger's invariants under random results, replays included (hypothesis).
+
+Each example opens a fresh SQLite file, starts games between four players with random stakes
+and modes, ends them by random outcomes after a random number of turns, and sometimes settles
+a finished game a second time, as a redelivered update or a crash-and-retry would. After every
+step: chips are only created by grants, never by a transfer; no balance is negative; each
+wallet equals its last ledger row; a game pays at most once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import aiosqlite
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.engine import Cube, Game, Side, StakeMode
+from bot.services import chips
+from bot.storage import Store, VersionConflict, open_database
+
+PLAYERS = (1, 2, 3, 4)
+
+step = st.tuples(
+    st.sampled_from([(a, b) for a in PLAYERS for b in PLAYERS if a != b]),  # white, black
+    st.sampled_from([0, 10, 50, 100, 500]),  # stake
+    st.sampled_from(list(StakeMode)),
+    st.sampled_from(["resign", "timeout", "drop"]),
+    st.integers(0, 5),  # turns each side played before the end
+    st.sampled_from([1, 2, 4, 8]),  # the cube
+    st.booleans(),  # settle it again afterwards
+    st.floats(0, 6 * 3600),  # seconds until the next game ends
+)
+
+
+async def _check(store: Store) -> None:
+    db = store.db
+    async with db.execute(
+        """SELECT (SELECT COALESCE(SUM(chips), 0) FROM wallets),
+                  (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE kind != 'game'),
+                  (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE kind = 'game'),
+                  (SELECT COUNT(*) FROM wallets WHERE chips < 0),
+                  (SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ledger
+                                       WHERE kind = 'game' GROUP BY game_id))"""
+    ) as cursor:
+        total, granted, moved, negative, most = await cursor.fetchone()  # type: ignore[misc]
+    assert total == granted, "chips were created or lost outside the grants"
+    assert moved == 0, "a transfer created or destroyed chips"
+    assert negative == 0
+    assert most in (None, 2), "a game paid more than once"
+    async with db.execute(
+        """SELECT wallets.chips, (SELECT balance FROM ledger WHERE ledger.user_id = wallets.user_id
+                                  ORDER BY id DESC LIMIT 1) FROM wallets"""
+    ) as cursor:
+        for chips_held, last_balance in await cursor.fetchall():
+            assert chips_held == last_balance
+
+
+async def _scenario(path: Path, steps: list[tuple]) -> None:  # type: ignore[type-arg]
+    db = await open_database(path)
+    store = Store(db)
+    now = 1_000_000.0
+    try:
+        for user in PLAYERS:
+            await store.users.upsert(
+                user, username=None, first_name=f"P{user}", language_code=None, now=now
+            )
+        for (white, black), stake, mode, end, turns, cube, replay, wait in steps:
+            now += wait
+            game = Game.start("long", random.Random(white * 7 + black))
+            stored = await store.games.create(
+                chat_id=-1,
+                white_id=white,
+                black_id=black,
+                game=game,
+                move_seconds=60,
+                deadline=None,
+                locale="en",
+                boards=[],
+                now=now,
+                stake=stake,
+                stake_mode=mode,
+            )
+            history = tuple(f"{side} 3-1 8/5 6/5" for _ in range(turns) for side in "wb")
+            if end == "drop":
+                owner = game.turn if cube > 1 else None
+                ended = replace(game, dice=None, cube=Cube(cube, owner)).double().drop()
+            else:
+                ended = replace(game, cube=Cube(cube, Side.WHITE))
+                ended = ended.resign(Side.BLACK) if end == "resign" else ended.timeout()
+            finished = replace(stored, game=ended, history=history)
+            async with store.transaction():
+                settled = await chips.settle(store, finished, now)
+                await store.games.save(settled, expected_version=stored.version, now=now)
+            await _check(store)
+            if replay:  # the same result settled again: refused as a whole, nothing changes
+                try:
+                    async with store.transaction():
+                        await chips.settle(store, finished, now)
+                        await store.games.save(settled, expected_version=stored.version, now=now)
+                except (aiosqlite.IntegrityError, VersionConflict):
+                    pass
+                else:
+                    raise AssertionError("a result was settled twice")
+                await _check(store)
+    finally:
+        await db.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(step, min_size=1, max_size=12))
+def test_the_ledger_keeps_its_invariants(steps: list[tuple]) -> None:  # type: ignore[type-arg]
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(_scenario(Path(folder) / "ledger.sqlite3", steps))
