@@ -23,10 +23,12 @@ def version(board: FakeMessage) -> int | None:
 
 
 def mover(board: FakeMessage, players: list[FakeUser]) -> FakeUser:
-    """The player the caption names as the one to move."""
+    """The player the caption names as the one to act: to move, to roll or double, or (on a
+    ``⏫`` line) to take or drop an offered double."""
     caption = board.caption or ""
-    line = next(line for line in caption.splitlines() if line.startswith("🎲"))
-    return next(p for p in players if f"@{p.username} " in line + " ")
+    line = next(line for line in caption.splitlines() if line.startswith(("🎲", "⏫")))
+    named = sorted((line.index(f"@{p.username}"), p) for p in players if f"@{p.username}" in line)
+    return named[-1][1] if line.startswith("⏫") else named[0][1]
 
 
 async def wait_for_board(fake: FakeTelegram, chat: FakeChat) -> FakeMessage:
@@ -51,8 +53,13 @@ async def tap_and_wait(
 
 async def play_turn(fake: FakeTelegram, board: FakeMessage, players: list[FakeUser]) -> None:
     """The player to move taps the first offered step until the turn is complete, then
-    Confirm."""
+    Confirm; when the cube waits, it rolls first."""
     user = mover(board, players)
+    roll = [b for b in game_buttons(board) if b.move is Move.ROLL]
+    if roll:
+        await tap_and_wait(fake, user, board, roll[0])
+        if mover(board, players) is not user or not game_buttons(board):
+            return  # a pass or a forced turn played itself
     while True:
         buttons = game_buttons(board)
         confirm = [b for b in buttons if b.move is Move.CONFIRM]

@@ -1,0 +1,100 @@
+"""What ending a game costs in the game service, on a real SQLite file.
+
+    python bench/results.py [--games N] [--repeat R]
+
+Each game is accepted, played for six turns, then resigned. "plain" is a single game with no
+stake; "match+stake" is a game of a match to 9 with the cube and a 10-chip stake, whose result
+also writes the ledger, the match score and both ratings in the same transaction. Prints the
+median milliseconds of the resignation (the save of the result) and of one whole turn, over
+R runs. No assertions: figures go into the issue notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.services import GameService, GameSnapshot  # noqa: E402
+from bot.storage import Store, open_database  # noqa: E402
+
+
+async def _turn(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
+    stored, game = snapshot.stored, snapshot.game
+    mover = stored.player(game.turn)
+    if game.dice is None:
+        snapshot = await service.roll(stored.id, mover, stored.version)
+        if snapshot.turn_input is None or snapshot.game.turn is not game.turn:
+            return snapshot
+    assert snapshot.turn_input is not None
+    while not snapshot.turn_input.is_complete:
+        snapshot = await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)
+    return await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
+
+
+async def run(games: int, options: dict[str, int | str]) -> tuple[list[float], list[float]]:
+    """Returns the seconds of each resignation and of each confirmed turn."""
+    with tempfile.TemporaryDirectory() as folder:
+        db = await open_database(Path(folder) / "bench.sqlite3")
+        service = GameService(Store(db), random.Random(5), move_seconds=60)
+        alice = await service.see_user(1, username="a", first_name="A", language_code=None)
+        bob = await service.see_user(2, username="b", first_name="B", language_code=None)
+        ends, turns = [], []
+        for _ in range(games):
+            challenge = await service.challenge(
+                chat_id=-1, challenger=alice, target=bob, locale="en"
+            )
+            for option, value in options.items():
+                while getattr(challenge, option) != value:
+                    name = {"match_length": "match"}.get(option, option)
+                    challenge = await service.change_option(
+                        challenge.id, alice.id, challenge.version, name
+                    )
+            _, snapshot = await service.accept(challenge.id, bob)
+            for _ in range(6):
+                if snapshot.game.is_over:
+                    break
+                started = time.perf_counter()
+                snapshot = await _turn(service, snapshot)
+                turns.append(time.perf_counter() - started)
+            if snapshot.game.is_over:
+                continue
+            started = time.perf_counter()
+            await service.resign(snapshot.stored.id, bob.id)
+            ends.append(time.perf_counter() - started)
+        await db.close()
+        return ends, turns
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=150)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    kinds: dict[str, dict[str, int | str]] = {
+        "plain": {},
+        "match+stake": {"match_length": 9, "cube": True, "stake": 10},
+    }
+    for name, options in kinds.items():
+        end_medians, turn_medians = [], []
+        for _ in range(args.repeat):
+            ends, turns = asyncio.run(run(args.games, options))
+            end_medians.append(statistics.median(ends))
+            turn_medians.append(statistics.median(turns))
+        end_ms = statistics.median(end_medians) * 1000
+        turn_ms = statistics.median(turn_medians) * 1000
+        print(
+            f"{name:12} result saved: median {end_ms:.2f} ms · a turn (its taps and Confirm):"
+            f" median {turn_ms:.2f} ms ({args.games} games × {args.repeat} runs)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""A match to 7 with the cube and stakes in a group, through the real bot and a fake Telegram,
+across a restart: the issue's "done when"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import Move
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import BotHarness, running_bot
+
+from .gameplay import game_buttons, is_over, mover, play_turn, tap_and_wait, wait_for_board
+
+
+@pytest.fixture
+async def bot_harness(
+    fake_telegram: FakeTelegram, database_path: Path
+) -> AsyncIterator[BotHarness]:
+    async with running_bot(fake_telegram, database_path, move_seconds=60) as harness:
+        yield harness
+
+
+async def _press_until(
+    harness: BotHarness, user: FakeUser, message: FakeMessage, prefix: str, wanted: str
+) -> None:
+    """Presses the option button starting with ``prefix`` until it reads ``wanted``."""
+    for _ in range(8):
+        button = next(b for b in message.buttons if b.text.startswith(prefix))
+        if button.text == f"{prefix} {wanted}":
+            return
+        answer = await harness.fake.next_answer_to(
+            harness.fake.tap(user, message, button.callback_data or "")
+        )
+        assert not answer.show_alert, answer.text
+        await harness.settle()
+    raise AssertionError(f"{prefix} never read {wanted}: {[b.text for b in message.buttons]}")
+
+
+async def _tap(
+    harness: BotHarness, board: FakeMessage, players: list[FakeUser], move: Move
+) -> None:
+    [action] = [b for b in game_buttons(board) if b.move is move]
+    await tap_and_wait(harness.fake, mover(board, players), board, action)
+
+
+async def _until(
+    harness: BotHarness, board: FakeMessage, players: list[FakeUser], move: Move
+) -> None:
+    """Plays turns until the button ``move`` is offered."""
+    for _ in range(200):
+        if any(b.move is move for b in game_buttons(board)):
+            return
+        await play_turn(harness.fake, board, players)
+    raise AssertionError(f"{move} never offered")
+
+
+async def _resign(harness: BotHarness, group: FakeChat, user: FakeUser, board: FakeMessage) -> None:
+    """``user`` resigns with /resign and its confirmation; waits for the board to show it."""
+    fake = harness.fake
+    fake.send_text(user, group, "/resign")
+    await harness.settle()
+    question = fake.last_message(group)
+    await fake.next_answer_to(fake.press(user, question, "🏳"))
+    await fake.wait_for(lambda: is_over(board), description="the board after resigning")
+
+
+def _match_line(board: FakeMessage) -> str:
+    return next(line for line in (board.caption or "").splitlines() if line.startswith("🏁"))
+
+
+async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
+    bot_harness: BotHarness,
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    bob = fake.create_user("Bob", username="bob", language_code="en")
+    group = fake.create_group("Nardy club", [alice, bob])
+    players = [alice, bob]
+
+    fake.send_text(alice, group, "/play @bob")
+    await harness.settle()
+    challenge = fake.last_message(group)
+    await _press_until(harness, alice, challenge, "🏁", "match to 7")
+    await _press_until(harness, alice, challenge, "⏫", "cube on")
+    await _press_until(harness, alice, challenge, "💰", "stake 100")
+    assert "match to 7 · with the doubling cube · stake 100 chips" in challenge.text
+    answer = await fake.next_answer_to(fake.press(bob, challenge, "✅ Accept"))
+    assert not answer.show_alert, answer.text
+    board = await wait_for_board(fake, group)
+    assert "🏁 Match to 7 · game 1 · 0:0" in (board.caption or "")
+    assert "Stake: 100 chips" in (board.caption or "")
+
+    # game 1: a few turns, a double taken, a redouble dropped: 2 points for the taker
+    for _ in range(6):
+        await play_turn(fake, board, players)
+    await _until(harness, board, players, Move.DOUBLE)
+    doubler = mover(board, players)
+    await _tap(harness, board, players, Move.DOUBLE)
+    assert "offers to double to 2" in (board.caption or "")
+    taker = mover(board, players)
+    assert taker is not doubler
+    await _tap(harness, board, players, Move.TAKE)
+    assert re.search(r"Cube: 2, . @" + (taker.username or ""), board.caption or "")
+    await _until(harness, board, players, Move.DOUBLE)
+    assert mover(board, players) is taker  # only the owner may redouble
+    await _tap(harness, board, players, Move.DOUBLE)
+    await harness.restart()  # the offer, open across a restart
+    await _tap(harness, board, players, Move.DROP)
+    assert is_over(board)
+    caption = board.caption or ""
+    assert f"@{taker.username} wins: double dropped, 2 pt." in caption
+    assert f"@{doubler.username} pays @{taker.username} 200 chips." in caption
+    assert "Match to 7 · game 1 · " in caption
+    assert [b.text for b in board.buttons] == ["▶ Next game"]
+    # game 2 onwards: the taker wins by resignations until the match is over
+    answer = await fake.next_answer_to(fake.press(doubler, board, "▶ Next game"))
+    assert not answer.show_alert, answer.text
+    second = await fake.wait_for_message(
+        group, where=lambda m: m.photo is not None and m is not board
+    )
+    assert "game 2 · " in _match_line(second) and board.buttons == []
+    # games 2, 3 and 4: the doubler resigns at once, 2 points each (no chips move: too early)
+    boards = [second]
+    for number in (2, 3, 4):
+        current = boards[-1]
+        assert f"game {number} · " in _match_line(current)
+        if number == 4:  # the taker has 6 of 7: the Crawford game, played without the cube
+            assert "Crawford game, no cube" in _match_line(current)
+            for _ in range(2):
+                assert not any(b.move in (Move.ROLL, Move.DOUBLE) for b in game_buttons(current))
+                await play_turn(fake, current, players)
+        await _resign(harness, group, doubler, current)
+        assert "No chips move" in (current.caption or "")
+        if number < 4:
+            await fake.next_answer_to(fake.press(taker, current, "▶ Next game"))
+            boards.append(
+                await fake.wait_for_message(
+                    group, where=lambda m: m.photo is not None and m not in (board, *boards)
+                )
+            )
+    final = boards[-1].caption or ""
+    assert f"@{taker.username} wins the match" in final
+    assert [b.text for b in boards[-1].buttons] == ["🔁 Rematch"]
+
+    async def score() -> str:
+        fake.send_text(taker, group, f"/score @{doubler.username}")
+        await harness.settle()
+        return fake.last_message(group).text
+
+    before = await score()
+    assert "4:0 in games, 8:0 in points" in before
+    await harness.restart()
+    assert await score() == before
+    fake.send_text(taker, group, "/chips")
+    await harness.settle()
+    assert "1200" in fake.last_message(group).text
