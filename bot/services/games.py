@@ -19,6 +19,7 @@ from typing import Final, TypeVar
 from bot.engine import (
     CubeError,
     Game,
+    IllegalTurnError,
     Played,
     Side,
     StakeMode,
@@ -571,7 +572,7 @@ class GameService:
                     game, line = game.take(), f"{side.value} take"
                 else:
                     game, line = game.drop(), f"{side.value} drop"
-            except CubeError:
+            except (CubeError, IllegalTurnError):  # the game has moved on since the button
                 raise StaleAction() from None
             history = (*stored.history, line) if line else stored.history
             game, history, last_turn = self._play_automatic(game, history)
@@ -632,6 +633,7 @@ class GameService:
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Follows a group that became a supergroup."""
         await self._store.games.move_chat(old_chat_id, new_chat_id)
+        await self._store.leagues.move_chat(old_chat_id, new_chat_id)
 
     # --- inside ----------------------------------------------------------------------------
 

@@ -227,3 +227,30 @@ async def test_a_stake_is_at_most_what_the_challenger_holds(
         )
         seen.append(challenge.stake)
     assert seen[-3:] == [50, 0, 10]
+
+
+async def test_cube_buttons_out_of_turn_or_out_of_date_change_nothing(
+    world: tuple[GameService, object, list[User]],
+) -> None:
+    service, _, users = world
+    snapshot = await _challenge(service, users, cube=True)
+    if snapshot.game.dice is None:  # the opening turn was forced: roll for the next one
+        snapshot = await service.roll(snapshot.stored.id, _mover(snapshot), snapshot.stored.version)
+    stored = snapshot.stored
+    mover = _mover(snapshot)
+    for action in (service.roll, service.double, service.take, service.drop):
+        with pytest.raises(e.StaleAction):  # the dice are rolled: no cube action now
+            await action(stored.id, mover, stored.version)
+    with pytest.raises(e.NotYourTurn):
+        await service.take(stored.id, mover ^ 3, stored.version)
+    with pytest.raises(e.NotAPlayer):
+        await service.double(stored.id, users[2].id, stored.version)
+    assert (await service.snapshot(stored.id)).stored.version == stored.version
+    waiting = await _until_double(service, snapshot)
+    with pytest.raises(e.StaleAction):  # a button drawn for an older version
+        await service.double(waiting.stored.id, _mover(waiting), waiting.stored.version - 1)
+    offered = await service.double(waiting.stored.id, _mover(waiting), waiting.stored.version)
+    with pytest.raises(e.NotYourTurn):  # the same tap again: it is the opponent's answer now
+        await service.double(waiting.stored.id, _mover(waiting), waiting.stored.version)
+    with pytest.raises(e.StaleAction):  # the responder cannot roll instead of answering
+        await service.roll(offered.stored.id, _mover(offered), offered.stored.version)
