@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import aiosqlite
+
 from bot.engine import Match
 
 from .models import MatchRecord
@@ -31,18 +33,19 @@ class MatchRepository:
     async def get(self, match_id: int) -> MatchRecord | None:
         """Returns the match, if it exists."""
         row = await self._store.fetch_one("SELECT * FROM matches WHERE id = ?", (match_id,))
-        if row is None:
-            return None
-        match = Match(
-            row["length"],
-            row["white_score"],
-            row["black_score"],
-            bool(row["crawford"]),
-            bool(row["crawford_played"]),
+        return _match(row) if row else None
+
+    async def latest_between(self, user_id: int, other_id: int) -> tuple[MatchRecord, int] | None:
+        """The latest match between two players, and the id of the one playing white."""
+        row = await self._store.fetch_one(
+            """SELECT matches.*, games.white_id FROM matches
+               JOIN games ON games.match_id = matches.id AND games.game_no = 1
+               WHERE (games.white_id = :me AND games.black_id = :other)
+                  OR (games.white_id = :other AND games.black_id = :me)
+               ORDER BY matches.id DESC LIMIT 1""",
+            {"me": user_id, "other": other_id},
         )
-        return MatchRecord(
-            row["id"], match, bool(row["cube"]), row["created_at"], row["finished_at"]
-        )
+        return (_match(row), row["white_id"]) if row else None
 
     async def save(self, match_id: int, match: Match, *, now: float) -> None:
         """Writes the match's score and Crawford state (and its end, once won)."""
@@ -62,3 +65,14 @@ class MatchRepository:
                 match_id,
             ),
         )
+
+
+def _match(row: aiosqlite.Row) -> MatchRecord:
+    match = Match(
+        row["length"],
+        row["white_score"],
+        row["black_score"],
+        bool(row["crawford"]),
+        bool(row["crawford_played"]),
+    )
+    return MatchRecord(row["id"], match, bool(row["cube"]), row["created_at"], row["finished_at"])

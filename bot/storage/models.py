@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from bot.engine import Game, Match, Played, Side, StakeMode
+from bot.engine import Game, Match, Played, Result, Side, StakeMode
 
 
 class ChallengeStatus(enum.Enum):
@@ -204,3 +204,56 @@ class League:
     chat_id: int
     message_id: int | None
     locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One player's finished games: results, mars and koks both ways, streaks and ratings.
+
+    Mars, koks and home mars are counted apart, each as it was scored: ``given`` in games the
+    player won, ``taken`` in games lost. The streaks follow the games in the order they ended.
+    """
+
+    games: int = 0
+    wins: int = 0
+    points_won: int = 0
+    points_lost: int = 0
+    mars_given: int = 0
+    mars_taken: int = 0
+    koks_given: int = 0
+    koks_taken: int = 0
+    home_mars_given: int = 0
+    home_mars_taken: int = 0
+    best_streak: int = 0
+    """The most games won in a row."""
+    streak: int = 0
+    """The latest run: games won in a row (positive) or lost in a row (negative); 0 before any."""
+    ratings: tuple[tuple[str, Rating], ...] = ()
+    """(variant, rating) for each variant the player is rated in, by variant name."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatedPlayer:
+    """One line of a chat's rating table."""
+
+    user: User
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game as a list of games shows it; ``match`` is its match's score now."""
+
+    id: int
+    chat_id: int
+    white: User
+    black: User
+    variant: str
+    rule_set: str
+    result: Result
+    cube: int
+    """The cube's value at the end (1 without a cube); ``result.points`` include it."""
+    finished_at: float
+    match_id: int | None = None
+    game_no: int = 1
+    match: Match | None = None

@@ -45,6 +45,7 @@ from .models import (
     User,
 )
 from .ratings import RatingRepository
+from .stats import StatsRepository
 
 Params: TypeAlias = Sequence[Any] | Mapping[str, Any]
 
@@ -70,6 +71,7 @@ class Store:
         self.chips = ChipRepository(self)
         self.ratings = RatingRepository(self)
         self.leagues = LeagueRepository(self)
+        self.stats = StatsRepository(self)
         self.updates = UpdateRepository(self)
 
     @asynccontextmanager
@@ -502,10 +504,6 @@ class GameRepository:
             " OR (white_id = :other AND black_id = :me))",
             {"me": user_id, "other": other_id},
         )
-
-    async def stats(self, user_id: int) -> Tally:
-        """All finished games of ``user_id``."""
-        return await self._tally("AND (white_id = :me OR black_id = :me)", {"me": user_id})
 
     async def _tally(self, where: str, params: dict[str, Any]) -> Tally:
         row = await self._store.fetch_one(

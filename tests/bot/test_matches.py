@@ -116,6 +116,9 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
     assert f"@{doubler.username} pays @{taker.username} 200 chips." in caption
     assert "Match to 7 · game 1 · " in caption
     assert [b.text for b in board.buttons] == ["▶ Next game"]
+    fake.send_text(taker, group, f"/score @{doubler.username}")
+    await harness.settle()
+    assert "🏁 Match to 7: 2:0, in progress." in fake.last_message(group).text
     # game 2 onwards: the taker wins by resignations until the match is over
     answer = await fake.next_answer_to(fake.press(doubler, board, "▶ Next game"))
     assert not answer.show_alert, answer.text
@@ -153,6 +156,7 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
 
     before = await score()
     assert "4:0 in games, 8:0 in points" in before
+    assert "🏁 Last match, to 7: won 8:0." in before
     await harness.restart()
     assert await score() == before
     fake.send_text(taker, group, "/chips")

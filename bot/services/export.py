@@ -1,0 +1,113 @@
+"""A finished game's moves as a text file that people can read and programs can replay.
+
+The file is UTF-8 text, one item a line:
+
+- ``# Key: value`` lines: the header (game, variant, rule set, players, times in UTC, result,
+  match, stake). A program needs only ``Rule set`` (``classic``, ``sheshbesh``, ``karzar``,
+  ``standard``), the variant being in the positions; it can skip the rest.
+- ``start <position>``: the variant's starting position in the engine's notation
+  (:meth:`bot.engine.Position.to_text`), the winner of the opening roll to move.
+- ``opening 5-2``: the opening roll, white's die first.
+- The game's history as stored, one line each: a turn ``w 5-2 24/19 13/11`` (side, dice, steps
+  in the mover's own numbering as :func:`bot.engine.steps_text` writes them; ``pass`` when
+  there was no legal turn; ``forced`` at the end when the bot played the only one), or
+  ``w double 2``, ``b take``, ``b drop``, ``w resign``, ``b timeout``, which move no checker.
+- ``end <position>``: the final position, the winner to move.
+
+To replay: from ``start``, play each turn line with its dice; its steps
+(:func:`bot.engine.parse_steps`) make exactly one of the legal turns. The header is in English
+whatever the players' language, like a PGN file's tags: it is there for programs too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Final
+
+from bot.engine import Outcome, Side, starting_position
+from bot.storage import MatchRecord, StoredGame, User
+
+OUTCOME_WORDS: Final = {
+    Outcome.OIN: "oin",
+    Outcome.MARS: "mars",
+    Outcome.KOKS: "koks",
+    Outcome.HOME_MARS: "home mars",
+    Outcome.RESIGN: "resignation",
+    Outcome.TIMEOUT: "timeout",
+    Outcome.DROP: "dropped double",
+}
+SIDE_WORDS: Final = {Side.WHITE: "white", Side.BLACK: "black"}
+
+
+@dataclass(frozen=True, slots=True)
+class GameFile:
+    """A file to send: its name and its bytes."""
+
+    name: str
+    data: bytes
+
+
+def file_name(game_id: int) -> str:
+    """The moves file's name: ``nardy-game-12.txt``."""
+    return f"nardy-game-{game_id}.txt"
+
+
+def moves_text(
+    stored: StoredGame, white: User | None, black: User | None, match: MatchRecord | None = None
+) -> str:
+    """The moves file of ``stored`` (see the module docstring), ending with a newline."""
+    game = stored.game
+    lines = [
+        f"# Nardy game #{stored.id}",
+        f"# Variant: {game.variant}",
+        f"# Rule set: {game.rules.name}",
+        f"# White: {_player(white, stored.white_id)}",
+        f"# Black: {_player(black, stored.black_id)}",
+        f"# Started: {_time(stored.created_at)}",
+    ]
+    if stored.finished_at is not None:
+        lines.append(f"# Finished: {_time(stored.finished_at)}")
+    result = game.result
+    if result is not None:
+        cube = f" (cube {game.cube_value})" if game.cube_value > 1 else ""
+        lines.append(
+            f"# Result: {SIDE_WORDS[result.winner]} wins by {OUTCOME_WORDS[result.outcome]}, "
+            f"{result.points} points{cube}"
+        )
+    if stored.match_id is not None:
+        length = f" to {match.match.length}" if match else ""
+        lines.append(f"# Match: #{stored.match_id}{length}, game {stored.game_no}")
+    if stored.stake:
+        stake = f"# Stake: {stored.stake} chips, {stored.stake_mode.value} table"
+        if stored.chips_status is not None:
+            stake += f"; chips: {stored.chips or 0} {stored.chips_status.value}"
+        lines.append(stake)
+    start = starting_position(game.variant)
+    if game.opening is not None:
+        white_die, black_die = game.opening
+        start = start.with_turn(Side.WHITE if white_die > black_die else Side.BLACK)
+    lines.append(f"start {start.to_text()}")
+    if game.opening is not None:
+        lines.append(f"opening {game.opening[0]}-{game.opening[1]}")
+    lines += stored.history
+    lines.append(f"end {game.position.to_text()}")
+    return "\n".join(lines) + "\n"
+
+
+def moves_file(
+    stored: StoredGame, white: User | None, black: User | None, match: MatchRecord | None = None
+) -> GameFile:
+    """The moves file of ``stored``, named and encoded."""
+    return GameFile(file_name(stored.id), moves_text(stored, white, black, match).encode())
+
+
+def _player(user: User | None, user_id: int) -> str:
+    if user is None:
+        return f"user {user_id}"
+    name = " ".join(user.first_name.split())  # a header item stays on its line
+    return f"@{user.username} ({name})" if user.username else name
+
+
+def _time(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp, dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
