@@ -28,9 +28,11 @@ from bot.config import Settings
 from bot.handlers import get_routers
 from bot.handlers.basic import COMMANDS
 from bot.i18n import DEFAULT_LOCALE, RUSSIAN_READERS, LanguageMiddleware, create_i18n
+from bot.league import LeaguePublisher
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers
 from bot.publisher import BoardPublisher, RateLimiter
 from bot.services import GameService, ScoreService
+from bot.services.leagues import LeagueService
 from bot.storage import Store, open_database
 from bot.timers import Timers
 
@@ -56,7 +58,12 @@ async def build_services(settings: Settings) -> AsyncIterator[Services]:
     try:
         store = Store(db)
         service = GameService(store, random.SystemRandom(), move_seconds=settings.move_seconds)
-        yield {"game_service": service, "score_service": ScoreService(store)}
+        scores = ScoreService(store)
+        yield {
+            "game_service": service,
+            "score_service": scores,
+            "league_service": LeagueService(store, scores),
+        }
     finally:
         await db.close()
 
@@ -213,6 +220,11 @@ async def run(
             publisher = BoardPublisher(bot, service, i18n, limiter=limiter)
             timers = Timers(service, publisher, bot, i18n)
             extras["publisher"] = publisher
+            league_service = services.get("league_service")
+            if isinstance(league_service, LeagueService):
+                leagues = LeaguePublisher(bot, league_service, service, i18n, limiter=limiter)
+                publisher.on_result.append(leagues.on_result)  # a group game's result
+                extras["league_publisher"] = leagues
         dispatcher = create_dispatcher(settings, i18n=i18n, outermost=tracker, **services, **extras)
         if timers is not None:
             dispatcher.startup.register(extras["publisher"].warm_up)
@@ -226,6 +238,9 @@ async def run(
                 await timers.stop()
                 await extras["publisher"].drain()
                 extras["publisher"].close()
+            if "league_publisher" in extras:  # after the boards: their results refresh it
+                await extras["league_publisher"].drain()
+                await extras["league_publisher"].close()
             await bot.session.close()
 
 

@@ -115,6 +115,9 @@ class BoardPublisher:
         self._limiter = limiter or RateLimiter()
         self._clock = clock
         self._pending: dict[int, GameSnapshot] = {}
+        self.on_result: list[Callable[[GameSnapshot], None]] = []
+        """Called by :meth:`publish` with each snapshot of a group game that is over (the
+        league's refresh); they must return at once and not raise."""
         self._workers: dict[int, asyncio.Task[None]] = {}
         # Drawing holds the GIL for most of its 3 ms, so more threads would add memory, not
         # speed; one keeps the event loop free and the sprite caches built once.
@@ -143,6 +146,9 @@ class BoardPublisher:
         if pending is not None and pending.stored.version >= snapshot.stored.version:
             return
         self._pending[game_id] = snapshot
+        if snapshot.game.is_over and snapshot.stored.chat_id:
+            for callback in self.on_result:
+                callback(snapshot)
         if game_id not in self._workers:
             task = asyncio.create_task(self._work(game_id), name=f"board-{game_id}")
             self._workers[game_id] = task

@@ -18,8 +18,13 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("play", N_("Start a new game")),
     ("resign", N_("Resign the current game")),
     ("score", N_("Score of the current game")),
-    ("stats", N_("Your statistics")),
-    ("top", N_("Best players")),
+    ("stats", N_("Your statistics (/stats @user: someone else's)")),
+    ("top", N_("Best players (/top rating: by rating)")),
+    ("history", N_("Latest games, with their moves as files")),
+    ("moves", N_("The moves of a game as a file: /moves 12")),
+    ("chips", N_("Your chips and their latest changes")),
+    ("league", N_("The group's league: pinned standings (/league off ends it)")),
+    ("flags", N_("Chip transfers held back in the group (admins)")),
 )
 """The bot's command menu, in order: (command, English description as msgid).
 

@@ -1,0 +1,108 @@
+"""A group's league and its admins' view of held chips: ``/league``, ``/league off``,
+``/flags``.
+
+The league's standings are one message the bot pins and keeps up to date after every game of
+the group (:mod:`bot.league`); only the group's admins start and stop it or read the flags.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from aiogram import Bot, Router, html
+from aiogram.enums import ChatMemberStatus, ChatType
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+from aiogram.utils.i18n import gettext as _
+
+from bot import views
+from bot.i18n import locale_for
+from bot.league import LeaguePublisher
+from bot.services.errors import NotAnAdmin
+from bot.services.leagues import HeldTransfer, LeagueService
+
+ADMINS = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
+
+
+def create_router() -> Router:
+    """Returns a new router with the league and flags commands."""
+    router = Router(name=__name__)
+    router.message.register(on_league, Command("league"))
+    router.message.register(on_flags, Command("flags"))
+    return router
+
+
+async def on_league(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    league_service: LeagueService,
+    league_publisher: LeaguePublisher,
+) -> None:
+    """``/league``: starts the group's league (or posts its standings again) and pins them;
+    ``/league off`` ends it and unpins them. Admins only."""
+    if message.chat.type == ChatType.PRIVATE:
+        await message.answer(_("Leagues live in groups: add me to one and send /league there."))
+        return
+    await check_admin(message, bot)
+    chat_id = message.chat.id
+    if (command.args or "").strip().lower() == "off":
+        if await league_publisher.stop(chat_id):
+            await message.answer(_("The league is over; its standings are unpinned."))
+        else:
+            await message.answer(_("There is no league here. Start one with /league."))
+        return
+    sender = message.from_user
+    locale = locale_for(sender.language_code if sender else None)
+    league = await league_service.start(chat_id, locale)
+    if not await league_publisher.post(league):
+        await message.answer(
+            _(
+                "I could not pin the standings: make me an admin with the “Pin messages” "
+                "right. The league works anyway."
+            )
+        )
+
+
+async def on_flags(message: Message, bot: Bot, league_service: LeagueService) -> None:
+    """``/flags``: the transfers held back as possible chip dumping in the group's games.
+    Admins only."""
+    if message.chat.type == ChatType.PRIVATE:
+        await message.answer(_("Held transfers are listed per group: send /flags in a group."))
+        return
+    await check_admin(message, bot)
+    held = await league_service.flags(message.chat.id)
+    if not held:
+        await message.answer(_("No transfers are held back in this group."))
+        return
+    lines = [html.bold(_("Held transfers"))]
+    lines += [flag_line(transfer) for transfer in held]
+    await message.answer("\n".join(lines))
+
+
+def flag_line(transfer: HeldTransfer) -> str:
+    """One held transfer: game, loser → winner, chips, reason and date (UTC)."""
+    flag = transfer.flag
+    return _("Game #{game}: {loser} → {winner}, {amount} chips ({reason}), {date}").format(
+        game=flag.game_id,
+        loser=views.player_name(transfer.loser),
+        winner=views.player_name(transfer.winner),
+        amount=flag.amount,
+        reason=html.quote(flag.reason),
+        date=dt.datetime.fromtimestamp(flag.created_at, dt.UTC).strftime("%Y-%m-%d"),
+    )
+
+
+async def check_admin(message: Message, bot: Bot) -> None:
+    """Lets the group's creator and administrators through (an anonymous admin writes as the
+    group itself).
+
+    :raises: :exc:`~bot.services.errors.NotAnAdmin` for anyone else.
+    """
+    if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
+        return
+    if message.from_user is None:
+        raise NotAnAdmin()
+    member = await bot.get_chat_member(message.chat.id, message.from_user.id)
+    if member.status not in ADMINS:
+        raise NotAnAdmin()

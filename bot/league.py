@@ -1,0 +1,230 @@
+"""Keeps each group league's standings message current, within Telegram's limits.
+
+One message per league, pinned silently and edited in place. :meth:`LeaguePublisher.refresh`
+(called when a group game ends) only notes the group and returns at once; one worker per group
+then waits :data:`SETTLE_SECONDS`, so results close together make one edit, takes its turn from
+the :class:`~bot.publisher.RateLimiter` the boards of that group use, reads the standings and
+edits the message. Refreshes that arrive meanwhile are coalesced into the next edit.
+
+A deleted message is posted again, pinned and recorded; where the bot may not pin, the message
+stays unpinned and the log says so (the chat hears it once, from ``/league``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from aiogram import Bot, html
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.utils.i18n import I18n
+
+from bot.publisher import ATTEMPTS, GONE_MESSAGES, RateLimiter
+from bot.services import GameService, GameSnapshot
+from bot.services.leagues import LeagueLine, LeagueService
+from bot.storage import League
+from bot.views import Translate, player_name, translator
+
+logger = logging.getLogger(__name__)
+
+SETTLE_SECONDS: Final = 1.0
+"""How long a refresh waits for more results before the message is edited."""
+RULE: Final = "━━━━━━━━━━━━━━"
+
+
+def standings_text(lines: Sequence[LeagueLine], _: Translate, *, now: float) -> str:
+    """The league message: title and rule, one numbered line per player (net points,
+    wins/games, long-nardy rating), and the time of the update in UTC."""
+    parts = ["🏆 " + html.bold(_("League")), RULE]
+    if not lines:
+        parts.append(_("No finished games here yet: the standings fill in as games end."))
+    for place, line in enumerate(lines, start=1):
+        standing, rating = line.standing, line.rating
+        parts.append(
+            _("{place}. {name}: {points} pt., {wins}/{games} wins, rating {rating}").format(
+                place=place,
+                name=player_name(standing.user),
+                points=standing.points,
+                wins=standing.wins,
+                games=standing.games,
+                rating=round(rating.rating) if rating.games else "—",
+            )
+        )
+    updated = dt.datetime.fromtimestamp(now, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    parts += [RULE, _("Updated: {time}").format(time=updated)]
+    return "\n".join(parts)
+
+
+class LeaguePublisher:
+    """Posts, pins and edits the standings messages of group leagues (see the module
+    docstring). ``limiter`` should be the board publisher's, so that both count against the
+    same group's pace."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        leagues: LeagueService,
+        games: GameService,
+        i18n: I18n,
+        *,
+        limiter: RateLimiter | None = None,
+        clock: Callable[[], float] = time.time,
+        settle_seconds: float = SETTLE_SECONDS,
+    ) -> None:
+        self._bot = bot
+        self._leagues = leagues
+        self._games = games
+        self._i18n = i18n
+        self._limiter = limiter or RateLimiter()
+        self._clock = clock
+        self._settle_seconds = settle_seconds
+        self._pending: set[int] = set()
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        # One change of a league's message at a time: a worker's edit, /league's post, /league off.
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._hurry = asyncio.Event()  # set by drain(): no more settling
+
+    def on_result(self, snapshot: GameSnapshot) -> None:
+        """The hook for :attr:`BoardPublisher.on_result`: refreshes the game's group."""
+        self.refresh(snapshot.stored.chat_id)
+
+    def refresh(self, chat_id: int) -> None:
+        """Schedules an update of the group's standings message (if it has a league)."""
+        self._pending.add(chat_id)
+        if chat_id not in self._workers:
+            task = asyncio.create_task(self._work(chat_id), name=f"league-{chat_id}")
+            self._workers[chat_id] = task
+
+    async def post(self, league: League) -> bool:
+        """Posts the league's standings as a new message, records it, pins it silently and
+        retires the message it had (deleted, else unpinned). Returns False if the message
+        could not be pinned (the bot lacks the right to pin).
+
+        :raises: :exc:`~aiogram.exceptions.TelegramAPIError` if the message cannot be sent.
+        """
+        chat_id = league.chat_id
+        async with self._locks[chat_id]:
+            await asyncio.sleep(self._limiter.delay(chat_id))
+            message = await self._bot.send_message(
+                chat_id, await self._text(league), disable_notification=True
+            )
+            await self._leagues.set_message(chat_id, message.message_id)
+            if league.message_id is not None and league.message_id != message.message_id:
+                await self._retire(chat_id, league.message_id)
+            return await self._pin(chat_id, message.message_id)
+
+    async def stop(self, chat_id: int) -> bool:
+        """Ends the group's league and unpins its message; False if it had no league."""
+        async with self._locks[chat_id]:
+            league = await self._leagues.stop(chat_id)
+            if league is None:
+                return False
+            if league.message_id is not None:
+                try:
+                    await self._bot.unpin_chat_message(chat_id, message_id=league.message_id)
+                except TelegramAPIError as error:  # gone, or no right to pin: nothing to undo
+                    logger.info("could not unpin the league of chat %d: %s", chat_id, error)
+            return True
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Sends every scheduled refresh now, without settling (or until ``timeout``)."""
+        self._hurry.set()
+        deadline = time.monotonic() + timeout
+        while self._workers and time.monotonic() < deadline:
+            await asyncio.wait(
+                list(self._workers.values()), timeout=max(0.0, deadline - time.monotonic())
+            )
+
+    async def close(self) -> None:
+        """Cancels the refreshes still running (after :meth:`drain`)."""
+        workers = list(self._workers.values())
+        for task in workers:
+            task.cancel()
+        for task in workers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _work(self, chat_id: int) -> None:
+        try:
+            while chat_id in self._pending:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._hurry.wait(), self._settle_seconds)
+                try:
+                    async with self._locks[chat_id]:
+                        await self._show(chat_id)
+                except Exception:
+                    logger.exception("could not show the league of chat %d", chat_id)
+        finally:
+            self._workers.pop(chat_id, None)
+
+    async def _show(self, chat_id: int) -> None:
+        for _attempt in range(ATTEMPTS):
+            await asyncio.sleep(self._limiter.delay(chat_id))
+            self._pending.discard(chat_id)  # what is read now shows every result so far
+            league = await self._leagues.get(chat_id)
+            if league is None:
+                return
+            text = await self._text(league)
+            try:
+                if league.message_id is None:
+                    message = await self._bot.send_message(chat_id, text, disable_notification=True)
+                    await self._leagues.set_message(chat_id, message.message_id)
+                    await self._pin(chat_id, message.message_id)
+                else:
+                    await self._bot.edit_message_text(
+                        text, chat_id=chat_id, message_id=league.message_id
+                    )
+                return
+            except TelegramRetryAfter as error:
+                await asyncio.sleep(error.retry_after)
+            except TelegramMigrateToChat as error:
+                await self._games.move_chat(chat_id, error.migrate_to_chat_id)
+                chat_id = error.migrate_to_chat_id
+            except TelegramBadRequest as error:
+                description = error.message.lower()
+                if "message is not modified" in description:
+                    return
+                if league.message_id is not None and any(m in description for m in GONE_MESSAGES):
+                    await self._leagues.set_message(chat_id, None)  # deleted: post it again
+                    continue
+                raise
+            except TelegramForbiddenError:
+                logger.info("chat %d does not accept messages from the bot", chat_id)
+                return
+            except (TelegramNetworkError, TelegramServerError) as error:
+                logger.warning("Telegram failed (%s); retrying", error)
+                await asyncio.sleep(1.0)
+        logger.error("gave up showing the league of chat %d", chat_id)
+
+    async def _text(self, league: League) -> str:
+        lines = await self._leagues.standings(league.chat_id)
+        return standings_text(lines, translator(self._i18n, league.locale), now=self._clock())
+
+    async def _pin(self, chat_id: int, message_id: int) -> bool:
+        try:
+            await self._bot.pin_chat_message(chat_id, message_id, disable_notification=True)
+        except TelegramAPIError as error:
+            logger.info("could not pin the league of chat %d: %s", chat_id, error)
+            return False
+        return True
+
+    async def _retire(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self._bot.delete_message(chat_id, message_id)
+        except TelegramAPIError:
+            with contextlib.suppress(TelegramAPIError):  # too old to delete: at least unpin it
+                await self._bot.unpin_chat_message(chat_id, message_id=message_id)
