@@ -24,16 +24,10 @@ from typing import Final
 from aiogram import Bot, html
 from aiogram.exceptions import (
     TelegramAPIError,
-    TelegramBadRequest,
-    TelegramForbiddenError,
-    TelegramMigrateToChat,
-    TelegramNetworkError,
-    TelegramRetryAfter,
-    TelegramServerError,
 )
 from aiogram.utils.i18n import I18n
 
-from bot.publisher import ATTEMPTS, GONE_MESSAGES, RateLimiter
+from bot.publisher import RateLimiter, show_in_place
 from bot.services import GameService, GameSnapshot
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.storage import League
@@ -172,43 +166,33 @@ class LeaguePublisher:
             self._workers.pop(chat_id, None)
 
     async def _show(self, chat_id: int) -> None:
-        for _attempt in range(ATTEMPTS):
-            await asyncio.sleep(self._limiter.delay(chat_id))
-            self._pending.discard(chat_id)  # what is read now shows every result so far
-            league = await self._leagues.get(chat_id)
-            if league is None:
-                return
-            text = await self._text(league)
-            try:
-                if league.message_id is None:
-                    message = await self._bot.send_message(chat_id, text, disable_notification=True)
-                    await self._leagues.set_message(chat_id, message.message_id)
-                    await self._pin(chat_id, message.message_id)
-                else:
-                    await self._bot.edit_message_text(
-                        text, chat_id=chat_id, message_id=league.message_id
-                    )
-                return
-            except TelegramRetryAfter as error:
-                await asyncio.sleep(error.retry_after)
-            except TelegramMigrateToChat as error:
-                await self._games.move_chat(chat_id, error.migrate_to_chat_id)
-                chat_id = error.migrate_to_chat_id
-            except TelegramBadRequest as error:
-                description = error.message.lower()
-                if "message is not modified" in description:
-                    return
-                if league.message_id is not None and any(m in description for m in GONE_MESSAGES):
-                    await self._leagues.set_message(chat_id, None)  # deleted: post it again
-                    continue
-                raise
-            except TelegramForbiddenError:
-                logger.info("chat %d does not accept messages from the bot", chat_id)
-                return
-            except (TelegramNetworkError, TelegramServerError) as error:
-                logger.warning("Telegram failed (%s); retrying", error)
-                await asyncio.sleep(1.0)
-        logger.error("gave up showing the league of chat %d", chat_id)
+        self._pending.discard(chat_id)  # what is read now shows every result so far
+        league = await self._leagues.get(chat_id)
+        if league is None:
+            return
+        text = await self._text(league)
+
+        async def send(chat_id: int) -> int:
+            message = await self._bot.send_message(chat_id, text, disable_notification=True)
+            return message.message_id
+
+        async def edit(chat_id: int, message_id: int) -> None:
+            await self._bot.edit_message_text(text, chat_id=chat_id, message_id=message_id)
+
+        async def sent(chat_id: int, message_id: int) -> None:
+            await self._leagues.set_message(chat_id, message_id)
+            await self._pin(chat_id, message_id)
+
+        await show_in_place(
+            chat_id,
+            league.message_id,
+            send=send,
+            edit=edit,
+            limiter=self._limiter,
+            on_sent=sent,
+            on_moved=self._games.move_chat,
+            what="the league",
+        )
 
     async def _text(self, league: League) -> str:
         lines = await self._leagues.standings(league.chat_id)

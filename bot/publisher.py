@@ -14,7 +14,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final
@@ -95,6 +95,59 @@ class RateLimiter:
             if bucket.tokens < 0:
                 wait = max(wait, -bucket.tokens / bucket.per_second)
         return wait
+
+
+async def show_in_place(
+    chat_id: int,
+    message_id: int | None,
+    *,
+    send: Callable[[int], Awaitable[int]],
+    edit: Callable[[int, int], Awaitable[None]],
+    limiter: RateLimiter,
+    on_sent: Callable[[int, int], Awaitable[None]],
+    on_moved: Callable[[int, int], Awaitable[None]],
+    on_forbidden: Callable[[int], Awaitable[None]] | None = None,
+    what: str = "a message",
+) -> None:
+    """Shows a message kept in place: edits ``message_id`` in ``chat_id``, or sends a new one
+    (``send`` returns its id, ``on_sent`` records it) when there is none or it is gone. Each try
+    waits for the ``limiter``; a flood wait is waited out, a group that became a supergroup is
+    followed (``on_moved``), "not modified" counts as shown, a chat that refuses the bot ends it
+    (``on_forbidden``), network and server errors are tried again, :data:`ATTEMPTS` times in all.
+
+    :raises: :exc:`TelegramBadRequest` for any other refusal.
+    """
+    for _attempt in range(ATTEMPTS):
+        await asyncio.sleep(limiter.delay(chat_id))
+        try:
+            if message_id is None:
+                message_id = await send(chat_id)
+                await on_sent(chat_id, message_id)
+            else:
+                await edit(chat_id, message_id)
+            return
+        except TelegramRetryAfter as error:
+            await asyncio.sleep(error.retry_after)
+        except TelegramMigrateToChat as error:
+            await on_moved(chat_id, error.migrate_to_chat_id)
+            chat_id = error.migrate_to_chat_id
+        except TelegramBadRequest as error:
+            description = error.message.lower()
+            if "message is not modified" in description:
+                return
+            if message_id is not None and any(m in description for m in GONE_MESSAGES):
+                message_id = None  # deleted by someone: send it again
+                continue
+            raise
+        except TelegramForbiddenError:
+            logger.info("chat %d does not accept messages from the bot", chat_id)
+            if on_forbidden is not None:
+                await on_forbidden(chat_id)
+            return
+        except (TelegramNetworkError, TelegramServerError) as error:
+            logger.warning("Telegram failed (%s); retrying", error)
+            await asyncio.sleep(1.0)
+    logger.error("gave up showing %s in chat %d", what, chat_id)
 
 
 class BoardPublisher:
@@ -194,38 +247,31 @@ class BoardPublisher:
         picture = await self._draw(
             views.board_position(snapshot), views.board_view(snapshot, board.viewer, _)
         )
-        chat_id, message_id = board.chat_id, board.message_id
-        for _attempt in range(ATTEMPTS):
-            await asyncio.sleep(self._limiter.delay(chat_id))
-            try:
-                if message_id is None:
-                    message_id = await self._send(chat_id, picture, text, markup)
-                    await self._service.set_board_message(board.game_id, chat_id, message_id)
-                else:
-                    await self._edit(chat_id, message_id, picture, text, markup)
-                return
-            except TelegramRetryAfter as error:
-                await asyncio.sleep(error.retry_after)
-            except TelegramMigrateToChat as error:
-                await self._service.move_chat(chat_id, error.migrate_to_chat_id)
-                chat_id = error.migrate_to_chat_id
-            except TelegramBadRequest as error:
-                description = error.message.lower()
-                if "message is not modified" in description:
-                    return
-                if message_id is not None and any(m in description for m in GONE_MESSAGES):
-                    message_id = None  # deleted by someone: post the board again
-                    continue
-                raise
-            except TelegramForbiddenError:
-                if chat_id > 0:
-                    await self._service.mark_blocked(chat_id)
-                logger.info("chat %d does not accept messages from the bot", chat_id)
-                return
-            except (TelegramNetworkError, TelegramServerError) as error:
-                logger.warning("Telegram failed (%s); retrying", error)
-                await asyncio.sleep(1.0)
-        logger.error("gave up showing game %d in chat %d", board.game_id, chat_id)
+
+        async def send(chat_id: int) -> int:
+            return await self._send(chat_id, picture, text, markup)
+
+        async def edit(chat_id: int, message_id: int) -> None:
+            await self._edit(chat_id, message_id, picture, text, markup)
+
+        async def sent(chat_id: int, message_id: int) -> None:
+            await self._service.set_board_message(board.game_id, chat_id, message_id)
+
+        async def forbidden(chat_id: int) -> None:
+            if chat_id > 0:
+                await self._service.mark_blocked(chat_id)
+
+        await show_in_place(
+            board.chat_id,
+            board.message_id,
+            send=send,
+            edit=edit,
+            limiter=self._limiter,
+            on_sent=sent,
+            on_moved=self._service.move_chat,
+            on_forbidden=forbidden,
+            what=f"game {board.game_id}",
+        )
 
     async def _send(
         self, chat_id: int, picture: bytes, text: str, markup: InlineKeyboardMarkup
