@@ -67,12 +67,18 @@ class MatchRepository:
         )
 
 
-def _match(row: aiosqlite.Row) -> MatchRecord:
-    match = Match(
+def match_from_row(row: aiosqlite.Row) -> Match:
+    """The score and Crawford state of a ``matches`` row (or a query with its columns)."""
+    return Match(
         row["length"],
         row["white_score"],
         row["black_score"],
         bool(row["crawford"]),
         bool(row["crawford_played"]),
     )
-    return MatchRecord(row["id"], match, bool(row["cube"]), row["created_at"], row["finished_at"])
+
+
+def _match(row: aiosqlite.Row) -> MatchRecord:
+    return MatchRecord(
+        row["id"], match_from_row(row), bool(row["cube"]), row["created_at"], row["finished_at"]
+    )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import aiosqlite
+
 from .models import Rating
 
 if TYPE_CHECKING:
@@ -21,9 +23,7 @@ class RatingRepository:
         row = await self._store.fetch_one(
             "SELECT * FROM ratings WHERE user_id = ? AND variant = ?", (user_id, variant)
         )
-        if row is None:
-            return Rating()
-        return Rating(row["rating"], row["deviation"], row["volatility"], row["games"])
+        return rating_from_row(row) if row else Rating()
 
     async def set(self, user_id: int, variant: str, rating: Rating) -> None:
         """Stores the user's rating in ``variant``."""
@@ -35,3 +35,8 @@ class RatingRepository:
                    games = excluded.games""",
             (user_id, variant, rating.rating, rating.deviation, rating.volatility, rating.games),
         )
+
+
+def rating_from_row(row: aiosqlite.Row) -> Rating:
+    """The rating of a ``ratings`` row (or a query with its columns)."""
+    return Rating(row["rating"], row["deviation"], row["volatility"], row["games"])

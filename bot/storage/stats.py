@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Final
 
 import aiosqlite
 
-from bot.engine import Match, Outcome, Result, Side
+from bot.engine import Outcome, Result, Side
 
-from .models import FinishedGame, PlayerStats, RatedPlayer, Rating, User
+from .matches import match_from_row
+from .models import FinishedGame, PlayerStats, RatedPlayer, User
+from .ratings import rating_from_row
 
 if TYPE_CHECKING:
     from .repository import Store
@@ -67,7 +69,7 @@ class StatsRepository:
         ratings = await self._store.fetch_all(
             "SELECT * FROM ratings WHERE user_id = ? ORDER BY variant", (user_id,)
         )
-        rated = tuple((r["variant"], _rating(r)) for r in ratings)
+        rated = tuple((r["variant"], rating_from_row(r)) for r in ratings)
         if row is None:
             return PlayerStats(ratings=rated)
         return PlayerStats(
@@ -101,7 +103,7 @@ class StatsRepository:
                LIMIT :limit""",
             {"variant": variant, "chat": chat_id, "limit": limit},
         )
-        return [RatedPlayer(_user(row), _rating(row)) for row in rows]
+        return [RatedPlayer(_user(row), rating_from_row(row)) for row in rows]
 
     async def recent(
         self, *, chat_id: int | None = None, user_id: int | None = None, limit: int = 10
@@ -119,10 +121,6 @@ class StatsRepository:
         return [_finished(row) for row in rows]
 
 
-def _rating(row: aiosqlite.Row) -> Rating:
-    return Rating(row["rating"], row["deviation"], row["volatility"], row["games"])
-
-
 def _user(row: aiosqlite.Row, prefix: str = "") -> User:
     return User(
         row[f"{prefix}id"],
@@ -135,13 +133,7 @@ def _user(row: aiosqlite.Row, prefix: str = "") -> User:
 def _finished(row: aiosqlite.Row) -> FinishedGame:
     match = None
     if row["match_id"] is not None and row["length"] is not None:
-        match = Match(
-            row["length"],
-            row["white_score"],
-            row["black_score"],
-            bool(row["crawford"]),
-            bool(row["crawford_played"]),
-        )
+        match = match_from_row(row)
     return FinishedGame(
         id=row["id"],
         chat_id=row["chat_id"],
