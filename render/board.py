@@ -13,7 +13,7 @@ from bot.engine import BAR, OFF, Dice, Point, Position, Side, Step, steps_text
 
 from . import _sprites, _text
 from .layout import CubePlace, Layout, cube_place, is_top, layout, viewer_point
-from .theme import DEFAULT_THEME, Theme
+from .theme import DEFAULT_THEME, RGB, Theme
 
 IMAGE_FORMAT: Final = "JPEG"
 """The format :func:`render_board` writes (Pillow's name)."""
@@ -401,32 +401,11 @@ class _Painter:
             self.image.paste(theme.turn_marker, (left, upper + 8, left + 6, lower - 8))
         self._paste(icon, (icon_x, y))
         size = theme.info_height * 9 // 20
-        small = theme.info_height // 3
         pips = f"{_text.printable(self.view.pip_label, theme.font_regular)} "
         pips += str(self.position.pip_count(side))
-        end = right - 24
-        _text.draw(
-            self.image,
-            (end, y),
-            pips,
-            path=theme.font_regular,
-            size=small,
-            fill=theme.text,
-            anchor="rm",
-        )
-        end -= _text.mask(pips, theme.font_regular, small, "rm")[0].width + 36
+        end = self._info_text(pips, right - 24, y, theme.text)
         if self.view.last_steps and side is self.last_side:
-            moves = steps_text(self.view.last_steps)
-            _text.draw(
-                self.image,
-                (end, y),
-                moves,
-                path=theme.font_regular,
-                size=small,
-                fill=theme.text_dim,
-                anchor="rm",
-            )
-            end -= _text.mask(moves, theme.font_regular, small, "rm")[0].width + 36
+            end = self._info_text(steps_text(self.view.last_steps), end, y, theme.text_dim)
         name_x = icon_x + icon.width // 2 + 18
         if top and self.view.match_label:
             end = self._match_label(self.view.match_label, (left + right) // 2, y, end)
@@ -441,6 +420,16 @@ class _Painter:
             fill=theme.text if moving or self.view.result else theme.text_dim,
             anchor="lm",
         )
+
+    def _info_text(self, text: str, end: int, y: int, fill: RGB) -> int:
+        """Draws ``text`` in the info band ending at ``end``; returns where the next text to
+        its left must end."""
+        theme = self.theme
+        size = theme.info_height // 3
+        _text.draw(
+            self.image, (end, y), text, path=theme.font_regular, size=size, fill=fill, anchor="rm"
+        )
+        return end - _text.mask(text, theme.font_regular, size, "rm")[0].width - 36
 
     def _match_label(self, label: str, centre: int, y: int, end: int) -> int:
         """Draws ``label`` on a plate centred at ``centre`` or, if the text on the right would
