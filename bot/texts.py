@@ -61,4 +61,15 @@ RULES: Final = {
         "• Play both dice if you can; if only one, the larger one.\n"
         "• Oin 1 point, mars 2, koks (the loser has a checker on the bar or in your home) 3."
     ),
+    "cube": N_(
+        "<b>Matches, the cube, chips</b>\n"
+        "• A match is played to 3, 5, 7 or 9 points; each game adds its points.\n"
+        "• With the doubling cube, before rolling you may offer to double. Your opponent takes "
+        "(the game is worth twice as much and the cube is theirs: only they may double next) or "
+        "drops (and loses the game at its value so far). In a match, the game after someone "
+        "reaches match point minus one is played without the cube (Crawford rule).\n"
+        "• A stake in chips: the loser pays stake × the result (× the cube), by the rules' own "
+        "table, amateur (oin 0.5, mars 1) or PRO (oin 1, mars 2, koks 3). Games given up before "
+        "three turns move no chips."
+    ),
 }

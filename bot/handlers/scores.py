@@ -406,6 +406,6 @@ def chips_text(statement: ChipStatement) -> str:
 
 
 async def on_rules(message: Message, command: CommandObject) -> None:
-    """``/rules`` (long nardy) or ``/rules short``."""
+    """``/rules`` (long nardy) or ``/rules short``, then matches, the cube and chips."""
     variant = "short" if "short" in (command.args or "").lower() else "long"
-    await message.answer(_(RULES[variant]))
+    await message.answer(_(RULES[variant]) + "\n\n" + _(RULES["cube"]))

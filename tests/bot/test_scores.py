@@ -236,3 +236,14 @@ def test_history_names_the_matches_with_their_score() -> None:
         "#6 · 1970-01-01 · ⚪ @boris — ⚫ @vera · long nardy · @boris wins: time ran out, 2 pt.",
         "Tap a game's number to get its moves as a file.",
     ]
+
+
+async def test_rules_explain_the_variant_then_matches_the_cube_and_chips(
+    bot_harness: BotHarness,
+) -> None:
+    fake = bot_harness.fake
+    vera = fake.create_user("Вера", username="vera", language_code="ru")
+    chat = fake.private_chat(vera)
+    text = (await _ask(bot_harness, vera, chat, "/rules short")).text
+    assert text.startswith("Короткие нарды")
+    assert "правило Кроуфорда" in text and "PRO (ойн 1, марс 2, кокс 3)" in text
