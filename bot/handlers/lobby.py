@@ -17,10 +17,13 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import views
 from bot.callbacks import ChallengeAction, ChallengeOption
+from bot.engine import StakeMode
 from bot.i18n import locale_for
 from bot.publisher import BoardPublisher
-from bot.services import GameService
+from bot.services import GameService, Terms
+from bot.services.chips import STAKE_CHOICES
 from bot.services.errors import ChallengeNotFound, StaleAction
+from bot.services.games import MATCH_CHOICES
 from bot.storage import Challenge, ChallengeStatus, User
 
 INVITE_PREFIX = "c"
@@ -66,9 +69,30 @@ def _target(message: Message, command: CommandObject) -> tuple[TgUser | None, st
     return None, names[0] if names else None
 
 
-def _variant(command: CommandObject) -> str:
-    words = {word.lower() for word in (command.args or "").split()}
-    return "short" if words & {"short", "короткие", "короткая"} else "long"
+SHORT_WORDS: Final = frozenset({"short", "короткие", "короткая"})
+CUBE_WORDS: Final = frozenset({"cube", "куб", "кубом"})
+MODE_WORDS: Final = {
+    "pro": StakeMode.PRO,
+    "про": StakeMode.PRO,
+    "amateur": StakeMode.AMATEUR,
+    "любительский": StakeMode.AMATEUR,
+    "любительская": StakeMode.AMATEUR,
+}
+
+
+def _terms(command: CommandObject) -> Terms:
+    """The terms written after ``/play``, in any order: ``short``; 3, 5, 7 or 9 for a match;
+    ``cube``; 10, 50, 100 or 500 for a stake, with ``pro`` or ``amateur``. Anything else is
+    left to the challenge's buttons."""
+    words = [word.lower() for word in (command.args or "").split() if not word.startswith("@")]
+    numbers = [int(word) for word in words if word.isdigit()]
+    return Terms(
+        variant="short" if SHORT_WORDS.intersection(words) else "long",
+        match_length=next((n for n in numbers if n in MATCH_CHOICES), 0),
+        cube=bool(CUBE_WORDS.intersection(words)),
+        stake=next((n for n in numbers if n in STAKE_CHOICES), 0),
+        stake_mode=next((MODE_WORDS[w] for w in words if w in MODE_WORDS), StakeMode.RULES),
+    )
 
 
 async def on_play(
@@ -91,7 +115,7 @@ async def on_play(
         target_username=username,
         target_is_bot=bool(who and who.is_bot),
         locale=locale_for(player.language_code),
-        variant=_variant(command),
+        terms=_terms(command),
     )
     await post_challenge(message, challenge, player, game_service)
 
@@ -125,7 +149,10 @@ async def on_play_private(
     username = username or (who.username if who else None)
     if username:
         challenge, reachable = await game_service.private_invitation(
-            challenger=player, target_username=username, locale=locale_for(player.language_code)
+            challenger=player,
+            target_username=username,
+            locale=locale_for(player.language_code),
+            terms=_terms(command),
         )
     else:
         challenge = await game_service.challenge(
@@ -133,7 +160,7 @@ async def on_play_private(
             challenger=player,
             target_is_bot=is_bot,
             locale=locale_for(player.language_code),
-            variant=_variant(command),
+            terms=_terms(command),
         )
         reachable = None
     sent = await post_challenge(message, challenge, player, game_service)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .errors import GameError
-from .games import GameService, GameSnapshot
+from .games import GameService, GameSnapshot, Terms
 from .scores import ScoreService
 
-__all__ = ["GameError", "GameService", "GameSnapshot", "ScoreService"]
+__all__ = ["GameError", "GameService", "GameSnapshot", "ScoreService", "Terms"]

@@ -75,6 +75,18 @@ MAX_AUTOMATIC_TURNS: Final = 200
 """Passes and forced turns played in a row without a player; a guard, never reached in play."""
 
 
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """What a challenge offers besides its players: the variant, a single game or a match to
+    ``match_length``, the cube, and a stake in chips with the table that prices it."""
+
+    variant: str = "long"
+    match_length: int = 0
+    cube: bool = False
+    stake: int = 0
+    stake_mode: StakeMode = StakeMode.RULES
+
+
 @dataclass(frozen=True)
 class GameSnapshot:
     """Everything a view needs to show a game, as of one version."""
@@ -182,12 +194,15 @@ class GameService:
         target_username: str | None = None,
         target_is_bot: bool = False,
         locale: str,
-        variant: str = "long",
+        terms: Terms = Terms(),
     ) -> Challenge:
         """Opens a challenge in ``chat_id``: to ``target``, to an unseen ``target_username``, or
-        to anyone when neither is given.
+        to anyone when neither is given, on ``terms`` (the challenger can change them until it
+        is accepted).
 
-        :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`.
+        :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`; :exc:`NotEnoughChips` for a stake
+            above the challenger's balance; :exc:`ValueError` for a match length or stake that
+            is not one of the choices.
         """
         if target_username and not target:
             target = await self._store.users.by_username(target_username)
@@ -197,22 +212,32 @@ class GameService:
         if target_is_bot or name.lower().endswith("bot"):
             # Telegram requires every bot's username to end in "bot"
             raise BotChallenge()
+        if terms.match_length not in MATCH_CHOICES or terms.stake not in chips.STAKE_CHOICES:
+            raise ValueError(f"not a choice: {terms}")
         now = self._clock()
+        if terms.stake:
+            held = await chips.balance(self._store, challenger.id, now)
+            if held < terms.stake:
+                raise NotEnoughChips(name=challenger.mention, chips=held)
         return await self._store.challenges.create(
             chat_id=chat_id,
             challenger_id=challenger.id,
             target_id=target.id if target else None,
             target_username=None if target else (target_username or "").lstrip("@").lower() or None,
-            variant=variant,
-            rule_set=resolve_rules(variant, None).name,
+            variant=terms.variant,
+            rule_set=resolve_rules(terms.variant, None).name,
             move_seconds=self.move_seconds,
             locale=locale,
             expires_at=now + self._challenge_seconds,
             now=now,
+            match_length=terms.match_length,
+            cube=terms.cube,
+            stake=terms.stake,
+            stake_mode=terms.stake_mode,
         )
 
     async def private_invitation(
-        self, *, challenger: User, target_username: str, locale: str
+        self, *, challenger: User, target_username: str, locale: str, terms: Terms = Terms()
     ) -> tuple[Challenge, User | None]:
         """A challenge made in a private chat: returns it and the invited user when the bot can
         write to them privately (else the caller shares a link).
@@ -226,6 +251,7 @@ class GameService:
             target=target,
             target_username=target_username,
             locale=locale,
+            terms=terms,
         )
         reachable = target if target and target.private_chat and not target.blocked else None
         return challenge, reachable

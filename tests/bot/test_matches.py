@@ -126,7 +126,9 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
         group, where=lambda m: m.photo is not None and m is not board
     )
     assert "game 2 · " in _match_line(second) and board.buttons == []
-    # games 2, 3 and 4: the doubler resigns at once, 2 points each (no chips move: too early)
+    # games 2, 3 and 4: the doubler resigns at once, 2 points each; no chips move, the loser
+    # having played too few turns (unless the dice forced turns on him: then he pays)
+    paid = 200
     boards = [second]
     for number in (2, 3, 4):
         current = boards[-1]
@@ -137,7 +139,9 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
                 assert not any(b.move in (Move.ROLL, Move.DOUBLE) for b in game_buttons(current))
                 await play_turn(fake, current, players)
         await _resign(harness, group, doubler, current)
-        assert "No chips move" in (current.caption or "")
+        payment = re.search(r"pays @\w+ (\d+) chips", current.caption or "")
+        assert payment or "No chips move" in (current.caption or "")
+        paid += int(payment[1]) if payment else 0
         if number < 4:
             await fake.next_answer_to(fake.press(taker, current, "▶ Next game"))
             boards.append(
@@ -161,4 +165,19 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
     assert await score() == before
     fake.send_text(taker, group, "/chips")
     await harness.settle()
-    assert "1200" in fake.last_message(group).text
+    assert f"Your chips: {1000 + paid}" in fake.last_message(group).text
+
+
+async def test_play_takes_the_terms_in_words(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    bob = fake.create_user("Bob", username="bob", language_code="en")
+    group = fake.create_group("Nardy club", [alice, bob])
+    fake.send_text(alice, group, "/play @bob short 5 cube 100 pro")
+    await harness.settle()
+    text = fake.last_message(group).text
+    assert "short nardy" in text
+    assert "match to 5 · with the doubling cube · stake 100 chips, PRO" in text
+    fake.send_text(alice, group, "/play @bob")
+    await harness.settle()
+    assert "single game · no cube\n" in fake.last_message(group).text

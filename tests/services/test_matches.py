@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Outcome, StakeMode
-from bot.services import GameService, GameSnapshot, ScoreService
+from bot.services import GameService, GameSnapshot, ScoreService, Terms
 from bot.services import errors as e
 from bot.services.chips import START_CHIPS
 from bot.storage import ChipsStatus, Store, User
@@ -13,27 +13,19 @@ from bot.storage import ChipsStatus, Store, User
 from .conftest import Clock
 
 
-async def _challenge(service: GameService, users: list[User], **options: int | str) -> GameSnapshot:
-    """users[0] challenges users[1] with the options cycled to the wanted values; accepted."""
+async def _challenge(
+    service: GameService, users: list[User], **terms: int | str | bool
+) -> GameSnapshot:
+    """users[0] challenges users[1] on ``terms`` (see :class:`Terms`); users[1] accepts."""
+    if "stake_mode" in terms:
+        terms["stake_mode"] = StakeMode(terms["stake_mode"])
     challenge = await service.challenge(
-        chat_id=-5, challenger=users[0], target=users[1], locale="en"
+        chat_id=-5,
+        challenger=users[0],
+        target=users[1],
+        locale="en",
+        terms=Terms(**terms),  # type: ignore[arg-type]
     )
-    for option, wanted in options.items():
-        for _ in range(10):
-            current = {
-                "match": challenge.match_length,
-                "cube": challenge.cube,
-                "stake": challenge.stake,
-                "stake_mode": challenge.stake_mode.value,
-                "variant": challenge.variant,
-            }[option]
-            if current == wanted:
-                break
-            challenge = await service.change_option(
-                challenge.id, users[0].id, challenge.version, option
-            )
-        else:
-            raise AssertionError(f"{option} never became {wanted}")
     _, snapshot = await service.accept(challenge.id, users[1])
     return snapshot
 
@@ -110,7 +102,7 @@ async def test_a_match_to_3_with_the_crawford_game(
     world: tuple[GameService, object, list[User]],
 ) -> None:
     service, _, users = world
-    first = await _challenge(service, users, match=3, cube=True)
+    first = await _challenge(service, users, match_length=3, cube=True)
     assert first.match is not None and first.match.match.length == 3
     assert first.game.cube is not None
     # game 1: black resigns at once: 2 points (classic) for white
@@ -254,3 +246,23 @@ async def test_cube_buttons_out_of_turn_or_out_of_date_change_nothing(
         await service.double(waiting.stored.id, _mover(waiting), waiting.stored.version)
     with pytest.raises(e.StaleAction):  # the responder cannot roll instead of answering
         await service.roll(offered.stored.id, _mover(offered), offered.stored.version)
+
+
+async def test_a_challenge_with_terms_checks_the_stake(
+    world: tuple[GameService, object, list[User]], store: Store
+) -> None:
+    service, _, users = world
+    terms = Terms(variant="short", match_length=7, cube=True, stake=100, stake_mode=StakeMode.PRO)
+    challenge = await service.challenge(
+        chat_id=-5, challenger=users[0], target=users[1], locale="en", terms=terms
+    )
+    assert (challenge.variant, challenge.match_length, challenge.cube) == ("short", 7, True)
+    assert (challenge.stake, challenge.stake_mode) == (100, StakeMode.PRO)
+    async with store.transaction() as db:
+        await db.execute("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
+    with pytest.raises(e.NotEnoughChips):
+        await service.challenge(chat_id=-5, challenger=users[0], locale="en", terms=terms)
+    with pytest.raises(ValueError, match="not a choice"):
+        await service.challenge(
+            chat_id=-5, challenger=users[0], locale="en", terms=Terms(match_length=4)
+        )
