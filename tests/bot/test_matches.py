@@ -181,3 +181,49 @@ async def test_play_takes_the_terms_in_words(bot_harness: BotHarness) -> None:
     fake.send_text(alice, group, "/play @bob")
     await harness.settle()
     assert "single game · no cube\n" in fake.last_message(group).text
+
+
+async def test_between_private_chats_only_the_answering_player_sees_take_and_drop(
+    bot_harness: BotHarness,
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    bob = fake.create_user("Bob", username="bob", language_code="en")
+    alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
+    fake.send_text(bob, bob_chat, "/start")
+    fake.send_text(alice, alice_chat, "/play @bob 3 cube")
+    await harness.settle()
+    fake.press(bob, fake.last_message(bob_chat), "✅ Accept")
+    boards = {
+        alice: await wait_for_board(fake, alice_chat),
+        bob: await wait_for_board(fake, bob_chat),
+    }
+    players = [alice, bob]
+
+    def buttons_of(user: FakeUser) -> set[Move]:
+        return {b.move for b in game_buttons(boards[user])}
+
+    await fake.wait_for(lambda: bool(buttons_of(alice)) != bool(buttons_of(bob)))
+    for _ in range(200):  # play until someone may double
+        actor = mover(boards[alice], players)
+        if Move.DOUBLE in buttons_of(actor):
+            break
+        await play_turn(fake, boards[actor], players)
+    doubler = mover(boards[alice], players)
+    other = bob if doubler is alice else alice
+    assert buttons_of(other) == set()  # the waiting player sees no buttons
+    await _tap(harness, boards[doubler], players, Move.DOUBLE)
+    await fake.wait_for(lambda: buttons_of(other) == {Move.TAKE, Move.DROP})
+    assert buttons_of(doubler) == set()
+    assert "offers to double to 2" in (boards[doubler].caption or "")
+    await _tap(harness, boards[other], players, Move.DROP)
+    await fake.wait_for(lambda: is_over(boards[alice]) and is_over(boards[bob]))
+    assert "🏁 Match to 3 · game 1 · " in (boards[bob].caption or "")
+    # the next game: new boards in both chats, each drawn for its reader
+    fake.press(other, boards[other], "▶ Next game")
+    for user, chat in ((alice, alice_chat), (bob, bob_chat)):
+        old = boards[user]
+        boards[user] = await fake.wait_for_message(
+            chat, where=lambda m, old=old: m.photo is not None and m is not old
+        )
+        assert "game 2 · " in _match_line(boards[user])
