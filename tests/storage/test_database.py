@@ -93,3 +93,26 @@ async def test_usernames_move_to_their_new_owner_and_updates_are_claimed_once(
     assert await store.updates.claim(10, now=0)
     assert not await store.updates.claim(10, now=1)
     await db.close()
+
+
+async def test_games_of_schema_1_keep_playing_after_migration_2(tmp_path: Path) -> None:
+    path = tmp_path / "v1.sqlite3"
+    async with aiosqlite.connect(path, isolation_level=None) as raw:
+        await raw.executescript(f"BEGIN;\n{MIGRATIONS[0]}\nPRAGMA user_version = 1;\nCOMMIT;")
+        await raw.execute(
+            "INSERT INTO users (id, first_name, updated_at) VALUES (1, 'A', 0), (2, 'B', 0)"
+        )
+        await raw.execute(
+            """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set, position, dice,
+                   moved, ply, move_seconds, locale, created_at)
+               VALUES (-1, 1, 2, 'long', 'classic', 'long w / 24:15 / 24:15', '5-2', '', 0,
+                       90, 'en', 0)"""
+        )
+    db = await open_database(path)
+    assert await schema_version(db) == len(MIGRATIONS) == 2
+    stored = await Store(db).games.get(1)
+    assert stored is not None
+    assert stored.game.cube is None and stored.match_id is None
+    assert (stored.stake, stored.chips_status) == (0, None)
+    assert stored.game.legal_turns()  # still playable
+    await db.close()
