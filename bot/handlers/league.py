@@ -81,14 +81,18 @@ async def on_flags(message: Message, bot: Bot, league_service: LeagueService) ->
 
 
 def flag_line(transfer: HeldTransfer) -> str:
-    """One held transfer: game, loser → winner, chips, reason and date (UTC)."""
+    """One held transfer: game, loser → winner, chips, why and the date (UTC)."""
     flag = transfer.flag
-    return _("Game #{game}: {loser} → {winner}, {amount} chips ({reason}), {date}").format(
+    return _(
+        "Game #{game}: {loser} → {winner}, {amount} chips "
+        "({payments} payments, {paid} chips one way in 24 h), {date}"
+    ).format(
         game=flag.game_id,
         loser=views.player_name(transfer.loser),
         winner=views.player_name(transfer.winner),
         amount=flag.amount,
-        reason=html.quote(flag.reason),
+        payments=flag.payments,
+        paid=flag.paid,
         date=dt.datetime.fromtimestamp(flag.created_at, dt.UTC).strftime("%Y-%m-%d"),
     )
 

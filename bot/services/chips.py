@@ -91,7 +91,8 @@ async def settle(store: Store, stored: StoredGame, now: float) -> StoredGame:
             loser_id=loser,
             winner_id=winner,
             amount=amount,
-            reason=f"{payments + 1} payments, {paid + amount} chips one way in 24 h",
+            payments=payments + 1,
+            paid=paid + amount,
             now=now,
         )
         return replace(stored, chips=amount, chips_status=ChipsStatus.HELD)

@@ -109,15 +109,16 @@ class ChipRepository:
         loser_id: int,
         winner_id: int,
         amount: int,
-        reason: str,
+        payments: int,
+        paid: int,
         now: float,
     ) -> None:
         """Records a transfer held back as possible chip dumping."""
         await self._store.write(
             """INSERT OR IGNORE INTO chip_flags
-                   (game_id, chat_id, loser_id, winner_id, amount, reason, created_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?)""",
-            (game_id, chat_id, loser_id, winner_id, amount, reason, now),
+                   (game_id, chat_id, loser_id, winner_id, amount, payments, paid, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            (game_id, chat_id, loser_id, winner_id, amount, payments, paid, now),
         )
 
     async def flags(self, chat_id: int, limit: int = 20) -> list[ChipFlag]:
@@ -133,7 +134,8 @@ class ChipRepository:
                 row["loser_id"],
                 row["winner_id"],
                 row["amount"],
-                row["reason"],
+                row["payments"],
+                row["paid"],
                 row["created_at"],
             )
             for row in rows

@@ -144,8 +144,9 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         chat_id INTEGER NOT NULL,
         loser_id INTEGER NOT NULL REFERENCES users (id),
         winner_id INTEGER NOT NULL REFERENCES users (id),
-        amount INTEGER NOT NULL,
-        reason TEXT NOT NULL,
+        amount INTEGER NOT NULL,             -- what would have been paid
+        payments INTEGER NOT NULL,           -- payments one way in the window, this one too
+        paid INTEGER NOT NULL,               -- their chips, this one's too
         created_at REAL NOT NULL
     );
     CREATE INDEX chip_flags_chat ON chip_flags (chat_id, created_at);

@@ -193,7 +193,10 @@ class ChipFlag:
     loser_id: int
     winner_id: int
     amount: int
-    reason: str
+    payments: int
+    """Payments from the loser to the winner in the window, this one included."""
+    paid: int
+    """Their chips, this one's included."""
     created_at: float
 
 

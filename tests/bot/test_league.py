@@ -188,8 +188,8 @@ async def test_flags_lists_held_transfers_to_admins(
         [game_id] = db.execute("SELECT id FROM games").fetchone()
         db.execute(
             """INSERT INTO chip_flags
-                   (game_id, chat_id, loser_id, winner_id, amount, reason, created_at)
-               VALUES (?, ?, ?, ?, 500, '10 payments, 1200 chips one way in 24 h', 1.7e9)""",
+                   (game_id, chat_id, loser_id, winner_id, amount, payments, paid, created_at)
+               VALUES (?, ?, ?, ?, 500, 10, 1200, 1.7e9)""",
             (game_id, club.group.id, club.bob.id, club.alice.id),
         )
     assert (await _say(harness, club.carol, club.group, "/flags")).text == ADMINS_ONLY

@@ -173,6 +173,7 @@ async def test_ten_one_way_payments_in_a_day_are_held_and_flagged(
     assert await scores.balance(boris.id) == START_CHIPS - 180
     [flag] = await scores.flags(-5)
     assert (flag.loser_id, flag.winner_id, flag.amount) == (boris.id, anna.id, 20)
+    assert (flag.payments, flag.paid) == (10, 200)
 
 
 async def test_more_than_a_thousand_chips_one_way_are_held_unless_paid_back(
