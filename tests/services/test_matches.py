@@ -267,3 +267,19 @@ async def test_a_challenge_with_terms_checks_the_stake(
         await service.challenge(
             chat_id=-5, challenger=users[0], locale="en", terms=Terms(match_length=4)
         )
+
+
+async def test_an_unanswered_double_loses_on_time_for_the_player_who_had_to_answer(
+    world: tuple[GameService, Clock, list[User]],
+) -> None:
+    service, clock, users = world
+    snapshot = await _until_double(service, await _challenge(service, users, cube=True))
+    doubler = snapshot.game.turn
+    offered = await service.double(snapshot.stored.id, _mover(snapshot), snapshot.stored.version)
+    assert offered.stored.deadline is not None
+    clock.now = offered.stored.deadline + 1
+    [ended] = await service.timeouts()
+    result = ended.game.result
+    assert result is not None and result.outcome is Outcome.TIMEOUT
+    assert result.winner is doubler and result.points == 2  # classic: a mars, times the cube 1
+    assert ended.stored.history[-1] == f"{doubler.other.value} timeout"
