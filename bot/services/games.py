@@ -1,8 +1,12 @@
-"""The game service: challenges, turns tapped step by step, timeouts, scores. No Telegram here.
+"""The game service: challenges, turns tapped step by step, the cube, matches, timeouts, and
+results with what they pay. No Telegram here.
 
 Every action names the game (or challenge) and the ``version`` its button was drawn for. Actions
 on one game run one at a time (a lock per game), and the write checks the version again in the
 database, so a stale, replayed or forged tap is refused and changes nothing.
+
+A result is saved in one transaction with its chips (:func:`.chips.settle`), the match score and
+both players' ratings: a crash leaves all of them or none, and a replayed result pays nothing.
 """
 
 from __future__ import annotations
