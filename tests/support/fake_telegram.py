@@ -1356,17 +1356,7 @@ class FakeTelegram:
             raise bad_request("message text is empty")
         if len(text) > 4096:
             raise bad_request("message is too long")
-        markup = self._markup(params.get("reply_markup"), inline_only=False)
-        reply_to = self._reply_target(chat, params)
-        message = self._new_message(
-            chat,
-            self.bot_user,
-            text=text,
-            entities=entities,
-            reply_markup=markup,
-            reply_to=reply_to,
-        )
-        return message.to_api()
+        return self._send_new(chat, params, text=text, entities=entities)
 
     def _api_sendPhoto(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._writable_chat(params)
@@ -1374,20 +1364,15 @@ class FakeTelegram:
         size = _image_size(photo)
         caption, entities = self._formatted(params, "caption", "caption_entities")
         self._check_caption(caption)
-        markup = self._markup(params.get("reply_markup"), inline_only=False)
-        reply_to = self._reply_target(chat, params)
-        message = self._new_message(
+        return self._send_new(
             chat,
-            self.bot_user,
+            params,
             caption=caption,
             entities=entities,
             photo=photo,
             photo_file_id=file_id,
             photo_size=size,
-            reply_markup=markup,
-            reply_to=reply_to,
         )
-        return message.to_api()
 
     def _api_sendDocument(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._writable_chat(params)
@@ -1395,19 +1380,24 @@ class FakeTelegram:
         name = document.filename or "document"
         caption, entities = self._formatted(params, "caption", "caption_entities")
         self._check_caption(caption)
-        markup = self._markup(params.get("reply_markup"), inline_only=False)
-        reply_to = self._reply_target(chat, params)
-        message = self._new_message(
+        return self._send_new(
             chat,
-            self.bot_user,
+            params,
             caption=caption,
             entities=entities,
             document=document,
             document_file_id=file_id,
             document_name=name,
             document_mime_type=_mime_type(document, name),
-            reply_markup=markup,
-            reply_to=reply_to,
+        )
+
+    def _send_new(self, chat: FakeChat, params: dict[str, Any], **content: Any) -> Any:
+        """A new message of the bot in ``chat`` with ``content`` and the request's keyboard and
+        reply target; returns it as the API does."""
+        markup = self._markup(params.get("reply_markup"), inline_only=False)
+        reply_to = self._reply_target(chat, params)
+        message = self._new_message(
+            chat, self.bot_user, reply_markup=markup, reply_to=reply_to, **content
         )
         return message.to_api()
 
