@@ -124,6 +124,44 @@ def test_step_by_step_reaches_exactly_the_legal_turns(played: tuple[Game, RuleSe
     assert start.play(start.options[0]).undo() == start
 
 
+def _finished_positions(current: TurnInput) -> set[Position]:
+    finishes = current.finishes(10_000)
+    assert finishes is not None
+    return {current.finish(steps).turn().position for steps in finishes}
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_positions(), st.integers(1, 12))
+def test_finishes_are_the_legal_completions_and_one_tap_each(
+    played: tuple[Game, RuleSet], limit: int
+) -> None:
+    game, _ = played
+    start = game.turn_input()
+    expected = {t.position for t in game.legal_turns()}
+    if not expected:
+        assert start.finishes(limit) == ()
+        return
+    # from the start: exactly the legal turns, each distinct, or None past the limit
+    assert _finished_positions(start) == expected
+    capped = start.finishes(limit)
+    assert (capped is None) == (len(expected) > limit)
+    # after any first step: exactly what tapping on from there reaches
+    for option in start.options:
+        after = start.play(option)
+        if after.is_complete:
+            assert after.finishes(limit) == () and after.with_forced() == after
+            continue
+        assert _finished_positions(after) == _all_inputs(after)
+        forced = after.with_forced()
+        if len(_all_inputs(after)) == 1:
+            assert forced.is_complete and forced.undo() == start
+        else:
+            assert forced == after
+    finish = start.finishes(10_000)
+    assert finish is not None
+    assert start.finish(finish[0]).undo() == start
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     st.integers(0, 2**32), st.sampled_from(["long", "short"]), st.sampled_from([None, "sheshbesh"])

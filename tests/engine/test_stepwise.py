@@ -56,3 +56,34 @@ def test_pass_is_complete_at_once() -> None:
     start = _begin("long w / 24:1 1:14 / 24:13 7:1 6:1", (6, 5))
     assert start.is_complete and start.options == ()
     assert start.turn().played == ()
+
+
+def test_finishes_list_each_resulting_position_once_highest_point_first() -> None:
+    start = _begin("long w / 24:14 13:1 / 24:15", (6, 5))
+    labels = [" ".join(str(p.step) for p in steps) for steps in start.finishes(8) or ()]
+    # 24/19 19/13 reaches the same position as 24/18 18/13: listed once
+    assert labels == ["24/18 18/13", "24/18 13/8", "13/7 24/19", "13/7 7/2"]
+    assert start.finishes(3) is None
+
+
+def test_a_finish_is_one_tap_and_undo_takes_it_back_whole() -> None:
+    start = _begin("long w / 24:14 13:1 / 24:15", (6, 5))
+    finishes = start.finishes(8)
+    assert finishes
+    done = start.finish(finishes[0])
+    assert done.is_complete and len(done.taps) == 1 and len(done.played) == 2
+    assert done.undo() == start
+    with pytest.raises(IllegalTurnError):
+        start.finish(finishes[0][:1])  # one step does not complete the turn
+
+
+def test_a_forced_remainder_joins_the_tap_before_it() -> None:
+    start = _begin("long w / 24:14 13:1 / 24:15", (6, 5))
+    after = start.play(Played(13, 7, 6))
+    assert after.with_forced() == after  # 24/19 or 7/2: a choice, nothing is played for you
+    last = _begin("long w / 10:1 off:14 / 24:15", (6, 5))
+    step = last.play(Played(10, 4, 6))
+    forced = step.with_forced()  # the 5 can only bear the last checker off
+    assert forced.is_complete and forced.taps == ((Played(10, 4, 6), Played(4, 0, 5)),)
+    assert forced.undo() == last
+    assert last.with_forced() == last  # nothing tapped yet: nothing is played
