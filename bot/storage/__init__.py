@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .database import open_database
+from .database import VersionConflict, open_database
 from .models import (
     Board,
     Challenge,
@@ -21,7 +21,7 @@ from .models import (
     Tally,
     User,
 )
-from .repository import Store, VersionConflict
+from .store import Store
 
 __all__ = [
     "Board",

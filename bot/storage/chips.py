@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 from .models import ChipFlag, LedgerEntry
 
 if TYPE_CHECKING:
-    from .repository import Store
+    from .database import Database
 
 
 class ChipRepository:
     """Wallets, the ledger and the flags."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Database) -> None:
         self._store = store
 
     async def balance(

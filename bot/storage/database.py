@@ -1,4 +1,5 @@
-"""The SQLite database: opening it with safe settings, and its schema by migrations.
+"""The SQLite database: opening it with safe settings, its schema by migrations, and
+:class:`Database`, the one way the repositories read and write it.
 
 The schema version is SQLite's ``PRAGMA user_version``; each entry of :data:`MIGRATIONS` moves it
 up by one, in a transaction of its own, so a database of any earlier version is brought up to
@@ -7,10 +8,16 @@ date on opening and a new one is built the same way.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, TypeAlias
 
 import aiosqlite
+
+Params: TypeAlias = Sequence[Any] | Mapping[str, Any]
 
 MIGRATIONS: Final[tuple[str, ...]] = (
     # 1: users, challenges, games and their board messages, handled updates
@@ -203,3 +210,66 @@ async def migrate(db: aiosqlite.Connection) -> int:
     for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
         await db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
     return len(MIGRATIONS)
+
+
+class VersionConflict(Exception):
+    """Raised when a row changed since it was read (another tap won the race)."""
+
+
+class Database:
+    """An open database with the write lock its repositories share.
+
+    Every write runs in a transaction under one lock: aiosqlite runs one connection on one
+    thread, and two coroutines must not interleave ``BEGIN``s on it. A write made inside
+    :meth:`transaction` joins it, so a service can make several repositories' writes one atomic
+    change (a game's result with its chips, match score and ratings).
+    """
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+        self._lock = asyncio.Lock()
+        # Set while the current task holds the write lock in a transaction.
+        self._inside: contextvars.ContextVar[bool] = contextvars.ContextVar(
+            "inside_transaction", default=False
+        )
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction: committed on leaving, rolled back on an exception. Inside
+        another one (in the same task) it joins the outer transaction."""
+        if self._inside.get():
+            yield self.db
+            return
+        async with self._lock:
+            token = self._inside.set(True)
+            try:
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.db
+                except BaseException:
+                    await self.db.execute("ROLLBACK")
+                    raise
+                await self.db.execute("COMMIT")
+            finally:
+                self._inside.reset(token)
+
+    async def write(self, sql: str, params: Params = ()) -> int:
+        """Runs one writing statement as its own transaction (SQLite's autocommit: one round
+        trip to the database thread instead of three), or as part of the transaction the task
+        is in; returns the rows it changed."""
+        if self._inside.get():
+            cursor = await self.db.execute(sql, params)
+            return cursor.rowcount
+        async with self._lock:
+            cursor = await self.db.execute(sql, params)
+            return cursor.rowcount
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
+        """Runs a query and returns its first row."""
+        async with self.db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[aiosqlite.Row]:
+        """Runs a query and returns its rows."""
+        async with self.db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())

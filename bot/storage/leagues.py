@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 from .models import League
 
 if TYPE_CHECKING:
-    from .repository import Store
+    from .database import Database
 
 
 class LeagueRepository:
     """One league per group, with the message that shows its standings."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Database) -> None:
         self._store = store
 
     async def get(self, chat_id: int) -> League | None:

@@ -11,13 +11,13 @@ from bot.engine import Match
 from .models import MatchRecord
 
 if TYPE_CHECKING:
-    from .repository import Store
+    from .database import Database
 
 
 class MatchRepository:
     """Matches; their games point at them (``games.match_id``)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Database) -> None:
         self._store = store
 
     async def create(self, *, length: int, cube: bool, now: float) -> MatchRecord:

@@ -9,13 +9,13 @@ import aiosqlite
 from .models import Rating
 
 if TYPE_CHECKING:
-    from .repository import Store
+    from .database import Database
 
 
 class RatingRepository:
     """Players' ratings by variant; a player without a row has the starting rating."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Database) -> None:
         self._store = store
 
     async def get(self, user_id: int, variant: str) -> Rating:

@@ -14,7 +14,7 @@ from .models import FinishedGame, PlayerStats, RatedPlayer, User
 from .ratings import rating_from_row
 
 if TYPE_CHECKING:
-    from .repository import Store
+    from .database import Database
 
 _PLAYER: Final = """
     WITH mine AS (
@@ -60,7 +60,7 @@ _RECENT: Final = """
 class StatsRepository:
     """Statistics over finished games, ratings and matches."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Database) -> None:
         self._store = store
 
     async def player(self, user_id: int) -> PlayerStats:

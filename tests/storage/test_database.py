@@ -12,7 +12,7 @@ import pytest
 from bot.engine import Game, Side
 from bot.storage import Store, VersionConflict, open_database
 from bot.storage.database import MIGRATIONS, schema_version
-from bot.storage.repository import decode_steps, encode_steps
+from bot.storage.games import decode_steps, encode_steps
 
 
 async def test_new_database_is_migrated_and_reopening_keeps_it(tmp_path: Path) -> None:

@@ -1,0 +1,141 @@
+"""Challenges: open invitations to play, with optimistic versions."""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from bot.engine import StakeMode
+
+from .database import Database, VersionConflict
+from .models import Challenge, ChallengeStatus
+
+
+class ChallengeRepository:
+    """Challenges, with the same optimistic versioning as games."""
+
+    def __init__(self, store: Database) -> None:
+        self._store = store
+
+    async def create(
+        self,
+        *,
+        chat_id: int,
+        challenger_id: int,
+        target_id: int | None,
+        target_username: str | None,
+        variant: str,
+        rule_set: str,
+        move_seconds: int,
+        locale: str,
+        expires_at: float,
+        now: float,
+        match_length: int = 0,
+        cube: bool = False,
+        stake: int = 0,
+        stake_mode: StakeMode = StakeMode.RULES,
+    ) -> Challenge:
+        """Stores a new open challenge and returns it."""
+        async with self._store.transaction() as db:
+            cursor = await db.execute(
+                """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
+                       variant, rule_set, move_seconds, locale, status, expires_at, created_at,
+                       match_length, cube, stake, stake_mode)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)""",
+                (
+                    chat_id,
+                    challenger_id,
+                    target_id,
+                    target_username,
+                    variant,
+                    rule_set,
+                    move_seconds,
+                    locale,
+                    expires_at,
+                    now,
+                    match_length,
+                    int(cube),
+                    stake,
+                    stake_mode.value,
+                ),
+            )
+            challenge_id = cursor.lastrowid
+        found = await self.get(int(challenge_id or 0))
+        assert found is not None
+        return found
+
+    async def get(self, challenge_id: int) -> Challenge | None:
+        """Returns the challenge, if it exists."""
+        row = await self._store.fetch_one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return _challenge(row) if row else None
+
+    async def save(self, challenge: Challenge, *, expected_version: int) -> Challenge:
+        """Writes ``challenge`` if nobody changed it since ``expected_version``.
+
+        :raises: :exc:`VersionConflict` otherwise.
+        """
+        async with self._store.transaction() as db:
+            cursor = await db.execute(
+                """UPDATE challenges SET message_id = ?, target_id = ?, variant = ?,
+                       rule_set = ?, move_seconds = ?, status = ?, game_id = ?,
+                       match_length = ?, cube = ?, stake = ?, stake_mode = ?,
+                       version = version + 1
+                   WHERE id = ? AND version = ?""",
+                (
+                    challenge.message_id,
+                    challenge.target_id,
+                    challenge.variant,
+                    challenge.rule_set,
+                    challenge.move_seconds,
+                    challenge.status.value,
+                    challenge.game_id,
+                    challenge.match_length,
+                    int(challenge.cube),
+                    challenge.stake,
+                    challenge.stake_mode.value,
+                    challenge.id,
+                    expected_version,
+                ),
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(f"challenge {challenge.id} changed")
+        found = await self.get(challenge.id)
+        assert found is not None
+        return found
+
+    async def set_message(self, challenge_id: int, message_id: int) -> None:
+        """Records the message that shows the challenge (no version change: its buttons,
+        already drawn, stay valid)."""
+        async with self._store.transaction() as db:
+            await db.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+
+    async def expired(self, now: float) -> list[Challenge]:
+        """Open challenges whose time is up."""
+        rows = await self._store.fetch_all(
+            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?", (now,)
+        )
+        return [_challenge(row) for row in rows]
+
+
+def _challenge(row: aiosqlite.Row) -> Challenge:
+    return Challenge(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        message_id=row["message_id"],
+        challenger_id=row["challenger_id"],
+        target_id=row["target_id"],
+        target_username=row["target_username"],
+        variant=row["variant"],
+        rule_set=row["rule_set"],
+        move_seconds=row["move_seconds"],
+        locale=row["locale"],
+        status=ChallengeStatus(row["status"]),
+        expires_at=row["expires_at"],
+        game_id=row["game_id"],
+        version=row["version"],
+        match_length=row["match_length"],
+        cube=bool(row["cube"]),
+        stake=row["stake"],
+        stake_mode=StakeMode(row["stake_mode"]),
+    )

@@ -1,0 +1,325 @@
+"""Games and their board messages; rows <-> engine values in the engine's notation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+import aiosqlite
+
+from bot.engine import (
+    Cube,
+    Dice,
+    Game,
+    Outcome,
+    Played,
+    Position,
+    Result,
+    Side,
+    StakeMode,
+    resolve_rules,
+)
+
+from .database import Database, VersionConflict
+from .models import Board, ChipsStatus, Standing, StoredGame, Tally
+from .users import user_from_row
+
+
+def encode_steps(steps: Iterable[Played]) -> str:
+    """Writes played steps as ``src/dst/die/hit`` words (hit 0 or 1)."""
+    return " ".join(f"{p.src}/{p.dst}/{p.die}/{int(p.hit)}" for p in steps)
+
+
+def decode_steps(text: str) -> tuple[Played, ...]:
+    """Reads what :func:`encode_steps` wrote."""
+    steps = []
+    for word in text.split():
+        src, dst, die, hit = (int(part) for part in word.split("/"))
+        steps.append(Played(src, dst, die, bool(hit)))
+    return tuple(steps)
+
+
+class GameRepository:
+    """Games and their board messages; rows <-> engine values in the engine's notation."""
+
+    def __init__(self, store: Database) -> None:
+        self._store = store
+
+    async def create(
+        self,
+        *,
+        chat_id: int,
+        white_id: int,
+        black_id: int,
+        game: Game,
+        move_seconds: int,
+        deadline: float | None,
+        locale: str,
+        boards: Iterable[tuple[int, Side]],
+        now: float,
+        history: tuple[str, ...] = (),
+        last_turn: tuple[Played, ...] = (),
+        match_id: int | None = None,
+        game_no: int = 1,
+        stake: int = 0,
+        stake_mode: StakeMode = StakeMode.RULES,
+    ) -> StoredGame:
+        """Stores a new game and its board messages (not yet sent) in one transaction.
+
+        :raises: :exc:`VersionConflict` if the match already has a game ``game_no``.
+        """
+        async with self._store.transaction() as db:
+            try:
+                cursor = await db.execute(
+                    """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set,
+                           position, dice, moved, ply, opening, history, last_turn,
+                           move_seconds, deadline, locale, created_at, match_id, game_no, cube,
+                           stake, stake_mode)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                    (
+                        chat_id,
+                        white_id,
+                        black_id,
+                        game.variant,
+                        game.rules.name,
+                        game.position.to_text(),
+                        _dice_text(game.dice),
+                        _moved_text(game.moved),
+                        game.ply,
+                        f"{game.opening[0]}-{game.opening[1]}" if game.opening else None,
+                        "\n".join(history),
+                        encode_steps(last_turn),
+                        move_seconds,
+                        deadline,
+                        locale,
+                        now,
+                        match_id,
+                        game_no,
+                        _cube_text(game.cube),
+                        stake,
+                        stake_mode.value,
+                    ),
+                )
+            except aiosqlite.IntegrityError as error:
+                raise VersionConflict(f"match {match_id} already has game {game_no}") from error
+            game_id = int(cursor.lastrowid or 0)
+            await db.executemany(
+                "INSERT INTO boards (game_id, chat_id, viewer) VALUES (?, ?, ?)",
+                [(game_id, board_chat, viewer.value) for board_chat, viewer in boards],
+            )
+        found = await self.get(game_id)
+        assert found is not None
+        return found
+
+    async def get(self, game_id: int) -> StoredGame | None:
+        """Returns the game, if it exists."""
+        row = await self._store.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def save(self, stored: StoredGame, *, expected_version: int, now: float) -> StoredGame:
+        """Writes ``stored`` if nobody changed it since ``expected_version``; returns it as
+        written, with its new version.
+
+        :raises: :exc:`VersionConflict` otherwise.
+        """
+        game = stored.game
+        result = game.result
+        deadline = None if result else stored.deadline
+        finished_at = now if result and stored.finished_at is None else stored.finished_at
+        changed = await self._store.write(
+            """UPDATE games SET position = ?, dice = ?, moved = ?, ply = ?, input = ?,
+                   last_turn = ?, history = ?, winner = ?, outcome = ?, points = ?,
+                   deadline = ?, finished_at = ?, cube = ?, chips = ?, chips_status = ?,
+                   version = version + 1
+               WHERE id = ? AND version = ?""",
+            (
+                game.position.to_text(),
+                _dice_text(game.dice),
+                _moved_text(game.moved),
+                game.ply,
+                encode_steps(stored.input),
+                encode_steps(stored.last_turn),
+                "\n".join(stored.history),
+                result.winner.value if result else None,
+                result.outcome.value if result else None,
+                result.points if result else None,
+                deadline,
+                finished_at,
+                _cube_text(game.cube),
+                stored.chips,
+                stored.chips_status.value if stored.chips_status else None,
+                stored.id,
+                expected_version,
+            ),
+        )
+        if changed != 1:
+            raise VersionConflict(f"game {stored.id} changed since version {expected_version}")
+        return replace(
+            stored, version=expected_version + 1, deadline=deadline, finished_at=finished_at
+        )
+
+    async def due(self, now: float) -> list[int]:
+        """Ids of unfinished games whose player to move has run out of time."""
+        rows = await self._store.fetch_all(
+            "SELECT id FROM games WHERE winner IS NULL AND deadline <= ? ORDER BY deadline",
+            (now,),
+        )
+        return [row["id"] for row in rows]
+
+    async def active_for(self, user_id: int, chat_id: int | None = None) -> list[StoredGame]:
+        """Unfinished games of ``user_id`` (in ``chat_id`` only, when given), newest first."""
+        sql = "SELECT * FROM games WHERE winner IS NULL AND (white_id = ? OR black_id = ?)"
+        params: tuple[int, ...] = (user_id, user_id)
+        if chat_id is not None:
+            sql += " AND id IN (SELECT game_id FROM boards WHERE chat_id = ?)"
+            params += (chat_id,)
+        rows = await self._store.fetch_all(sql + " ORDER BY id DESC", params)
+        return [_game(row) for row in rows]
+
+    async def boards(self, game_id: int) -> list[Board]:
+        """The messages that show the game."""
+        rows = await self._store.fetch_all(
+            "SELECT * FROM boards WHERE game_id = ? ORDER BY chat_id", (game_id,)
+        )
+        return [
+            Board(row["game_id"], row["chat_id"], Side(row["viewer"]), row["message_id"])
+            for row in rows
+        ]
+
+    async def set_board_message(self, game_id: int, chat_id: int, message_id: int | None) -> None:
+        """Records which message shows the game in ``chat_id``."""
+        async with self._store.transaction() as db:
+            await db.execute(
+                "UPDATE boards SET message_id = ? WHERE game_id = ? AND chat_id = ?",
+                (message_id, game_id, chat_id),
+            )
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Follows a group that became a supergroup (its chat id changes)."""
+        async with self._store.transaction() as db:
+            await db.execute(
+                "UPDATE boards SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+            )
+            await db.execute(
+                "UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+            )
+            await db.execute(
+                "UPDATE challenges SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+            )
+
+    async def head_to_head(self, user_id: int, other_id: int) -> Tally:
+        """Finished games between two players, from ``user_id``'s side."""
+        return await self._tally(
+            "AND ((white_id = :me AND black_id = :other)"
+            " OR (white_id = :other AND black_id = :me))",
+            {"me": user_id, "other": other_id},
+        )
+
+    async def _tally(self, where: str, params: dict[str, Any]) -> Tally:
+        row = await self._store.fetch_one(
+            f"""SELECT COUNT(*) AS games, {_WINS} AS wins, {_WON} AS won, {_LOST} AS lost
+                FROM games WHERE winner IS NOT NULL {where}""",
+            params,
+        )
+        if row is None:
+            return Tally()
+        return Tally(row["games"], row["wins"] or 0, row["won"] or 0, row["lost"] or 0)
+
+    async def top(self, chat_id: int, limit: int = 10) -> list[Standing]:
+        """The chat's leaderboard: net points (won minus lost), then wins."""
+        rows = await self._store.fetch_all(
+            """WITH results AS (
+                   SELECT CASE winner WHEN 'w' THEN white_id ELSE black_id END AS user_id,
+                          1 AS win, points FROM games WHERE chat_id = :chat AND winner IS NOT NULL
+                   UNION ALL
+                   SELECT CASE winner WHEN 'w' THEN black_id ELSE white_id END,
+                          0, -points FROM games WHERE chat_id = :chat AND winner IS NOT NULL)
+               SELECT users.*, COUNT(*) AS games, SUM(win) AS wins, SUM(points) AS points
+               FROM results JOIN users ON users.id = results.user_id
+               GROUP BY results.user_id ORDER BY points DESC, wins DESC, games ASC LIMIT :limit""",
+            {"chat": chat_id, "limit": limit},
+        )
+        return [
+            Standing(user_from_row(row), row["games"], row["wins"], row["points"]) for row in rows
+        ]
+
+
+_WINS = (
+    "SUM(CASE WHEN (winner = 'w' AND white_id = :me) OR (winner = 'b' AND black_id = :me) "
+    "THEN 1 ELSE 0 END)"
+)
+_WON = (
+    "SUM(CASE WHEN (winner = 'w' AND white_id = :me) OR (winner = 'b' AND black_id = :me) "
+    "THEN points ELSE 0 END)"
+)
+_LOST = (
+    "SUM(CASE WHEN (winner = 'w' AND white_id = :me) OR (winner = 'b' AND black_id = :me) "
+    "THEN 0 ELSE points END)"
+)
+
+
+def _cube_text(cube: Cube | None) -> str | None:
+    if cube is None:
+        return None
+    owner = cube.owner.value if cube.owner else "-"
+    return f"{cube.value} {owner}" + (" offered" if cube.offered else "")
+
+
+def _cube(text: str | None) -> Cube | None:
+    if text is None:
+        return None
+    value, owner, *offered = text.split()
+    return Cube(int(value), None if owner == "-" else Side(owner), bool(offered))
+
+
+def _dice_text(dice: Dice | None) -> str | None:
+    return str(dice) if dice else None
+
+
+def _moved_text(moved: frozenset[Side]) -> str:
+    return "".join(side.value for side in (Side.WHITE, Side.BLACK) if side in moved)
+
+
+def _game(row: aiosqlite.Row) -> StoredGame:
+    variant = row["variant"]
+    result = None
+    if row["winner"]:
+        result = Result(Side(row["winner"]), Outcome(row["outcome"]), row["points"])
+    opening = None
+    if row["opening"]:
+        white_die, black_die = row["opening"].split("-")
+        opening = (int(white_die), int(black_die))
+    game = Game(
+        variant=variant,
+        rules=resolve_rules(variant, row["rule_set"]),
+        position=Position.from_text(row["position"]),
+        dice=Dice.from_text(row["dice"]) if row["dice"] else None,
+        moved=frozenset(Side(c) for c in row["moved"]),
+        ply=row["ply"],
+        result=result,
+        opening=opening,
+        cube=_cube(row["cube"]),
+    )
+    return StoredGame(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        white_id=row["white_id"],
+        black_id=row["black_id"],
+        game=game,
+        input=decode_steps(row["input"]),
+        last_turn=decode_steps(row["last_turn"]),
+        history=tuple(row["history"].splitlines()) if row["history"] else (),
+        move_seconds=row["move_seconds"],
+        deadline=row["deadline"],
+        locale=row["locale"],
+        version=row["version"],
+        created_at=row["created_at"],
+        finished_at=row["finished_at"],
+        match_id=row["match_id"],
+        game_no=row["game_no"],
+        stake=row["stake"],
+        stake_mode=StakeMode(row["stake_mode"]),
+        chips=row["chips"],
+        chips_status=ChipsStatus(row["chips_status"]) if row["chips_status"] else None,
+    )
