@@ -228,6 +228,7 @@ async def run(
         dispatcher = create_dispatcher(settings, i18n=i18n, outermost=tracker, **services, **extras)
         if timers is not None:
             dispatcher.startup.register(extras["publisher"].warm_up)
+            dispatcher.startup.register(extras["publisher"].catch_up)
             dispatcher.startup.register(timers.start)
         try:
             await _poll(dispatcher, bot, stop)

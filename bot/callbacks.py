@@ -23,6 +23,7 @@ class Move(enum.IntEnum):
     DOUBLE = 5  # offer to double
     TAKE = 6  # take the offered double
     DROP = 7  # drop it and lose the game
+    FINISH = 8  # finish the turn the ``arg``-th way offered (a whole-turn button)
 
 
 class GameAction(CallbackData, prefix="g"):

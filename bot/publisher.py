@@ -108,12 +108,15 @@ async def show_in_place(
     on_moved: Callable[[int, int], Awaitable[None]],
     on_forbidden: Callable[[int], Awaitable[None]] | None = None,
     what: str = "a message",
-) -> None:
+) -> bool:
     """Shows a message kept in place: edits ``message_id`` in ``chat_id``, or sends a new one
     (``send`` returns its id, ``on_sent`` records it) when there is none or it is gone. Each try
     waits for the ``limiter``; a flood wait is waited out, a group that became a supergroup is
     followed (``on_moved``), "not modified" counts as shown, a chat that refuses the bot ends it
     (``on_forbidden``), network and server errors are tried again, :data:`ATTEMPTS` times in all.
+
+    Returns True when the message shows it (edited, sent, or already so), False when the chat
+    refuses the bot or the tries ran out.
 
     :raises: :exc:`TelegramBadRequest` for any other refusal.
     """
@@ -125,7 +128,7 @@ async def show_in_place(
                 await on_sent(chat_id, message_id)
             else:
                 await edit(chat_id, message_id)
-            return
+            return True
         except TelegramRetryAfter as error:
             await asyncio.sleep(error.retry_after)
         except TelegramMigrateToChat as error:
@@ -134,7 +137,7 @@ async def show_in_place(
         except TelegramBadRequest as error:
             description = error.message.lower()
             if "message is not modified" in description:
-                return
+                return True
             if message_id is not None and any(m in description for m in GONE_MESSAGES):
                 message_id = None  # deleted by someone: send it again
                 continue
@@ -143,11 +146,12 @@ async def show_in_place(
             logger.info("chat %d does not accept messages from the bot", chat_id)
             if on_forbidden is not None:
                 await on_forbidden(chat_id)
-            return
+            return False
         except (TelegramNetworkError, TelegramServerError) as error:
             logger.warning("Telegram failed (%s); retrying", error)
             await asyncio.sleep(1.0)
     logger.error("gave up showing %s in chat %d", what, chat_id)
+    return False
 
 
 class BoardPublisher:
@@ -160,13 +164,11 @@ class BoardPublisher:
         i18n: I18n,
         *,
         limiter: RateLimiter | None = None,
-        clock: Callable[[], float] = time.time,
     ) -> None:
         self._bot = bot
         self._service = service
         self._i18n = i18n
         self._limiter = limiter or RateLimiter()
-        self._clock = clock
         self._pending: dict[int, GameSnapshot] = {}
         self.on_result: list[Callable[[GameSnapshot], None]] = []
         """Called by :meth:`publish` with each snapshot of a group game that is over (the
@@ -230,18 +232,30 @@ class BoardPublisher:
         finally:
             self._workers.pop(game_id, None)
 
+    async def catch_up(self) -> None:
+        """Startup hook: shows the latest state on every board known to be behind it (the bot
+        stopped between saving a change and showing it)."""
+        for snapshot in await self._service.behind():
+            self.publish(snapshot)
+
     async def _show(self, snapshot: GameSnapshot) -> None:
+        """Shows ``snapshot`` on each board of its game that does not show it yet: a board
+        already current is left alone (a refused or repeated tap costs no edit)."""
+        version = snapshot.stored.version
         for board in await self._service.boards(snapshot.stored.id):
-            await self._show_board(snapshot, board)
+            if board.shown_version is not None and board.shown_version >= version:
+                continue
+            if await self._show_board(snapshot, board):
+                await self._service.set_board_shown(board, version)
 
     def _locale(self, snapshot: GameSnapshot, board: Board) -> str:
         if snapshot.stored.chat_id:  # a group: the challenge's language
             return snapshot.stored.locale
         return locale_for(snapshot.user(board.viewer).language_code)
 
-    async def _show_board(self, snapshot: GameSnapshot, board: Board) -> None:
+    async def _show_board(self, snapshot: GameSnapshot, board: Board) -> bool:
         _ = views.translator(self._i18n, self._locale(snapshot, board))
-        text = views.caption(snapshot, _, now=self._clock())
+        text = views.caption(snapshot, _)
         viewer = None if snapshot.stored.chat_id else board.viewer
         markup = views.keyboard(snapshot, viewer, _)
         picture = await self._draw(
@@ -261,7 +275,7 @@ class BoardPublisher:
             if chat_id > 0:
                 await self._service.mark_blocked(chat_id)
 
-        await show_in_place(
+        return await show_in_place(
             board.chat_id,
             board.message_id,
             send=send,

@@ -65,9 +65,10 @@ def player_name(user: User) -> str:
     return html.quote(user.mention)
 
 
-def caption(snapshot: GameSnapshot, _: Translate, *, now: float) -> str:
+def caption(snapshot: GameSnapshot, _: Translate) -> str:
     """The board's caption: players, rules, score, dice, whose turn and until when, or the
-    result."""
+    result. A function of the snapshot alone: nothing in it counts down, so two drawings of one
+    state are identical and a board that shows it is never edited again for it."""
     stored, game = snapshot.stored, snapshot.game
     white, black = player_name(snapshot.white), player_name(snapshot.black)
     lines = [
@@ -144,8 +145,11 @@ def caption(snapshot: GameSnapshot, _: Translate, *, now: float) -> str:
         )
     if stored.deadline is not None:
         until = dt.datetime.fromtimestamp(stored.deadline, dt.UTC).strftime("%H:%M:%S")
-        seconds = max(0, round(stored.deadline - now))
-        lines.append(_("⏳ {seconds} s, until {time} UTC").format(seconds=seconds, time=until))
+        lines.append(
+            _("⏳ {seconds} s a move, until {time} UTC").format(
+                seconds=stored.move_seconds, time=until
+            )
+        )
     return "\n".join(lines)
 
 
@@ -229,8 +233,30 @@ def step_label(played: Played, ambiguous: bool) -> str:
     return f"{src}→{dst}{'*' if played.hit else ''}" + (f" ({played.die})" if ambiguous else "")
 
 
+def finish_label(steps: tuple[Played, ...]) -> str:
+    """A whole-turn button's text: each checker's path from where it starts to where it ends,
+    ``24→13`` for one checker taking both dice, ``18→13*`` with its hits, ``8→3(2)`` for two
+    checkers making the same move, paths from the highest point down."""
+    paths: list[list[Played]] = []
+    for step in steps:  # a step that goes on from where another ended continues its path
+        path = next((p for p in paths if p[-1].dst == step.src and step.src not in (0, 25)), None)
+        if path is None:
+            paths.append([step])
+        else:
+            path.append(step)
+    texts = []
+    for path in paths:
+        src = "bar" if path[0].src == 25 else str(path[0].src)
+        stops = [str(p.dst) + "*" for p in path[:-1] if p.hit]
+        end = "off" if path[-1].dst == 0 else str(path[-1].dst)
+        texts.append("→".join([src, *stops, end + ("*" if path[-1].hit else "")]))
+    counted = sorted(dict.fromkeys(texts), key=lambda t: -int(t.split("→")[0].replace("bar", "25")))
+    return " ".join(t if texts.count(t) == 1 else f"{t}({texts.count(t)})" for t in counted)
+
+
 def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> InlineKeyboardMarkup:
-    """The board's buttons: the offered steps, Undo and Confirm for the player to move; Roll and
+    """The board's buttons: the ways to finish the turn when they are few (one tap each), else
+    the offered steps, with Undo and Confirm, for the player to move; Roll and
     Double before a roll when the cube may be turned; Take and Drop for the player a double is
     offered to; Next game after a game of a match, Rematch after anything else. ``viewer`` is
     the reader's side on a private board (None in a group, where everyone sees the buttons and
@@ -277,17 +303,24 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
     current = snapshot.turn_input
     if current is None:
         return _markup([])
-
-    steps = [(o.src, o.dst) for o in current.options]
-    buttons = [
-        _button(
-            step_label(option, steps.count((option.src, option.dst)) > 1), action(Move.STEP, index)
-        )
-        for index, option in enumerate(current.options)
-    ]
-    rows = [buttons[i : i + STEPS_PER_ROW] for i in range(0, len(buttons), STEPS_PER_ROW)]
+    finishes = snapshot.finishes
+    if finishes:  # few ways to finish: one button each
+        labels = [finish_label(steps) for steps in finishes]
+        per_row = 3 if max(map(len, labels)) <= 9 else 2
+        buttons = [_button(label, action(Move.FINISH, index)) for index, label in enumerate(labels)]
+    else:
+        per_row = STEPS_PER_ROW
+        steps = [(o.src, o.dst) for o in current.options]
+        buttons = [
+            _button(
+                step_label(option, steps.count((option.src, option.dst)) > 1),
+                action(Move.STEP, index),
+            )
+            for index, option in enumerate(current.options)
+        ]
+    rows = [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
     controls = []
-    if current.played:
+    if current.taps:
         controls.append(_button("↩ " + _("Undo"), action(Move.UNDO)))
     if current.is_complete:
         controls.append(_button("✅ " + _("Confirm"), action(Move.CONFIRM)))

@@ -259,6 +259,18 @@ class TurnInput:
             return self
         return replace(self, taps=(*self.taps[:-1], self.taps[-1] + only[0]))
 
+    def replay(self, taps: tuple[tuple[Played, ...], ...]) -> TurnInput:
+        """Returns the input with ``taps`` made after its own, each step checked as :meth:`play`
+        checks it (a stored input read back).
+
+        :raises: :exc:`IllegalTurnError` if a step is not offered when its turn comes.
+        """
+        current = self
+        for tap in taps:
+            for step in tap:
+                current = current.play(step)
+        return replace(self, taps=(*self.taps, *taps))
+
     def undo(self) -> TurnInput:
         """Returns the input without its last tap (unchanged when there is none)."""
         return replace(self, taps=self.taps[:-1]) if self.taps else self

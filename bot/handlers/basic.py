@@ -17,6 +17,7 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("rules", N_("Rules of long and short nardy")),
     ("play", N_("Start a new game")),
     ("resign", N_("Resign the current game")),
+    ("quick", N_("Quick mode: the tap that completes your turn confirms it (/quick off)")),
     ("score", N_("Score of the current game")),
     ("stats", N_("Your statistics (/stats @user: someone else's)")),
     ("top", N_("Best players (/top rating: by rating)")),

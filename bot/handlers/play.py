@@ -1,4 +1,4 @@
-"""Playing: taps on a board, ``/resign`` with its confirmation, and Rematch."""
+"""Playing: taps on a board, ``/quick``, ``/resign`` with its confirmation, and Rematch."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import contextlib
 
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
@@ -26,6 +26,7 @@ def create_router() -> Router:
     """Returns a new router with the game handlers."""
     router = Router(name=__name__)
     router.callback_query.register(on_game_button, GameAction.filter())
+    router.message.register(on_quick, Command("quick"))
     router.message.register(on_resign, Command("resign"))
     router.callback_query.register(on_resign_answer, ResignAction.filter())
     router.callback_query.register(on_rematch, Rematch.filter())
@@ -40,12 +41,15 @@ async def on_game_button(
     publisher: BoardPublisher,
     player: User,
 ) -> None:
-    """A step, Undo, Confirm or a cube action on a board. A stale press also redraws the board,
-    in case the message shows an old state (the bot stopped before it could edit it)."""
+    """A step, a whole-turn button, Undo, Confirm or a cube action on a board. A stale press
+    hands the current state to the publisher, which edits only a board that does not show it
+    yet (the bot stopped before it could edit it): a board that is current is left alone."""
     game_id, version, move = callback_data.game, callback_data.version, callback_data.move
     try:
         if move is Move.STEP:
             snapshot = await game_service.choose(game_id, player.id, version, callback_data.arg)
+        elif move is Move.FINISH:
+            snapshot = await game_service.finish(game_id, player.id, version, callback_data.arg)
         else:
             actions = {
                 Move.UNDO: game_service.undo,
@@ -62,6 +66,23 @@ async def on_game_button(
             publisher.publish(current)
         raise
     publisher.publish(snapshot)
+
+
+async def on_quick(
+    message: Message, command: CommandObject, game_service: GameService, player: User
+) -> None:
+    """``/quick`` turns quick mode on (``/quick off`` turns it off): the tap that completes a
+    turn confirms it, one board edit less per turn, no Undo after that tap."""
+    quick = (command.args or "").strip().lower() not in {"off", "выкл", "0", "no", "нет"}
+    await game_service.set_quick(player.id, quick)
+    if quick:
+        text = _(
+            "⚡ Quick mode is on: the tap that completes your turn also confirms it. "
+            "Send /quick off to confirm each turn yourself."
+        )
+    else:
+        text = _("Quick mode is off: you confirm each turn with ✅ Confirm (and can Undo first).")
+    await message.answer(text)
 
 
 async def on_resign(message: Message, game_service: GameService, player: User) -> None:

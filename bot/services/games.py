@@ -78,6 +78,12 @@ T = TypeVar("T")
 MAX_AUTOMATIC_TURNS: Final = 200
 """Passes and forced turns played in a row without a player; a guard, never reached in play."""
 
+WHOLE_TURN_BUTTONS: Final = 16
+"""At most this many ways to finish a turn are offered as one button each (one tap finishes the
+turn); with more, the player taps step by step until they are few enough. 16 keeps a board's
+keyboard to eight rows and, in self-play of long nardy, a turn to 1.9 board edits on average
+(``bench/edits.py``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Terms:
@@ -112,6 +118,13 @@ class GameSnapshot:
         """The turn being tapped (None when the game is over or nobody has dice); worked out
         once per snapshot, since the caption, the buttons and the picture all need it."""
         return turn_input(self.stored)
+
+    @cached_property
+    def finishes(self) -> tuple[tuple[Played, ...], ...] | None:
+        """The ways to finish the turn being tapped, when there are at most
+        :data:`WHOLE_TURN_BUTTONS` (the keyboard's whole-turn buttons), else None."""
+        current = self.turn_input
+        return None if current is None else current.finishes(WHOLE_TURN_BUTTONS)
 
     def user(self, side: Side) -> User:
         return self.white if side is Side.WHITE else self.black
@@ -181,6 +194,13 @@ class GameService:
             if found is not None:
                 self._users[user_id] = found
         return found
+
+    async def set_quick(self, user_id: int, quick: bool) -> User | None:
+        """Turns the user's quick mode on or off (a tap that completes a turn confirms it);
+        returns the user, or None if the bot has not seen them."""
+        await self._store.users.set_quick(user_id, quick)
+        self._users.pop(user_id, None)
+        return await self.user(user_id)
 
     async def mark_blocked(self, user_id: int) -> None:
         """Notes that the user blocked the bot: no more private messages until they return."""
@@ -526,21 +546,35 @@ class GameService:
         return await self._snapshot(await self._get(game_id))
 
     async def choose(self, game_id: int, user_id: int, version: int, index: int) -> GameSnapshot:
-        """Plays the ``index``-th offered step of the turn being tapped."""
+        """Plays the ``index``-th offered step of the turn being tapped, and with it a remainder
+        that can be played one way only; in quick mode a step that completes the turn
+        confirms it."""
         async with self._locks["game", game_id]:
             stored, turn_input = await self._mover_input(game_id, user_id, version)
             if not 0 <= index < len(turn_input.options):
                 raise StaleAction()
-            chosen = turn_input.play(turn_input.options[index])
-            return await self._save(replace(stored, input=chosen.played), version)
+            chosen = turn_input.play(turn_input.options[index]).with_forced()
+            return await self._after_tap(stored, chosen, user_id, version)
 
-    async def undo(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
-        """Takes back the last tapped step of this turn."""
+    async def finish(self, game_id: int, user_id: int, version: int, index: int) -> GameSnapshot:
+        """Finishes the turn being tapped the ``index``-th way of
+        :attr:`GameSnapshot.finishes` (a whole-turn button); in quick mode this confirms it."""
         async with self._locks["game", game_id]:
             stored, turn_input = await self._mover_input(game_id, user_id, version)
-            if not turn_input.played:
+            finishes = turn_input.finishes(WHOLE_TURN_BUTTONS)
+            if finishes is None or not 0 <= index < len(finishes):
                 raise StaleAction()
-            return await self._save(replace(stored, input=turn_input.undo().played), version)
+            chosen = turn_input.finish(finishes[index])
+            return await self._after_tap(stored, chosen, user_id, version)
+
+    async def undo(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
+        """Takes back the last tap of this turn (a step with its forced remainder, or a
+        finish)."""
+        async with self._locks["game", game_id]:
+            stored, turn_input = await self._mover_input(game_id, user_id, version)
+            if not turn_input.taps:
+                raise StaleAction()
+            return await self._save(replace(stored, input=turn_input.undo().taps), version)
 
     async def confirm(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """Commits the tapped turn, then rolls for the next player (playing passes and forced
@@ -549,22 +583,40 @@ class GameService:
             stored, turn_input = await self._mover_input(game_id, user_id, version)
             if not turn_input.is_complete:
                 raise StaleAction()
-            turn = turn_input.turn()
-            game = stored.game
-            line = _history_line(game, turn.played)
-            game = game.play(turn)
-            game, history, last_turn = self._play_automatic(game, (*stored.history, line))
-            return await self._save(
-                replace(
-                    stored,
-                    game=game,
-                    input=(),
-                    history=history,
-                    last_turn=last_turn or turn.played,
-                    deadline=self._clock() + stored.move_seconds,
-                ),
-                version,
-            )
+            return await self._commit(stored, turn_input, version)
+
+    async def _after_tap(
+        self, stored: StoredGame, chosen: TurnInput, user_id: int, version: int
+    ) -> GameSnapshot:
+        """Saves a tap: the turn committed at once when it is complete and the player plays in
+        quick mode, else the taps so far."""
+        if chosen.is_complete:
+            player = await self.user(user_id)
+            if player is not None and player.quick:
+                return await self._commit(stored, chosen, version)
+        return await self._save(replace(stored, input=chosen.taps), version)
+
+    async def _commit(
+        self, stored: StoredGame, turn_input: TurnInput, version: int
+    ) -> GameSnapshot:
+        """Plays the complete ``turn_input`` and rolls for the next player, in one save: the
+        board's next edit shows the turn and the next roll together."""
+        turn = turn_input.turn()
+        game = stored.game
+        line = _history_line(game, turn.played)
+        game = game.play(turn)
+        game, history, last_turn = self._play_automatic(game, (*stored.history, line))
+        return await self._save(
+            replace(
+                stored,
+                game=game,
+                input=(),
+                history=history,
+                last_turn=last_turn or turn.played,
+                deadline=self._clock() + stored.move_seconds,
+            ),
+            version,
+        )
 
     async def roll(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The player to move rolls instead of doubling (passes and forced turns play
@@ -659,6 +711,16 @@ class GameService:
     async def set_board_message(self, game_id: int, chat_id: int, message_id: int) -> None:
         """Records the message that now shows the game in ``chat_id``."""
         await self._store.games.set_board_message(game_id, chat_id, message_id)
+
+    async def set_board_shown(self, board: Board, version: int) -> None:
+        """Records that ``board`` (its message) now shows ``version`` of its game."""
+        await self._store.games.set_board_shown(board.game_id, board.chat_id, version)
+
+    async def behind(self, within: float = 24 * 3600) -> list[GameSnapshot]:
+        """Games with a board not known to show their latest version (the bot stopped between
+        saving a change and showing it): unfinished ones, and ones finished ``within`` seconds."""
+        ids = await self._store.games.behind(self._clock() - within)
+        return [await self.snapshot(game_id) for game_id in ids]
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Follows a group that became a supergroup."""
@@ -783,14 +845,11 @@ def _concluded(stored: StoredGame, game: Game, line: str) -> StoredGame:
 
 
 def turn_input(stored: StoredGame) -> TurnInput | None:
-    """The turn the player to move is tapping, with the steps already chosen replayed."""
+    """The turn the player to move is tapping, with the taps already made replayed."""
     game = stored.game
     if game.is_over or game.dice is None:
         return None
-    current = game.turn_input()
-    for played in stored.input:
-        current = current.play(played)
-    return current
+    return game.turn_input().replay(stored.input)
 
 
 def _history_line(game: Game, played: tuple[Played, ...]) -> str:

@@ -31,6 +31,19 @@ def encode_steps(steps: Iterable[Played]) -> str:
     return " ".join(f"{p.src}/{p.dst}/{p.die}/{int(p.hit)}" for p in steps)
 
 
+def encode_taps(taps: Iterable[tuple[Played, ...]]) -> str:
+    """Writes taps as their steps (:func:`encode_steps`), each tap ended by ``|``."""
+    return "".join(encode_steps(tap) + "|" for tap in taps)
+
+
+def decode_taps(text: str) -> tuple[tuple[Played, ...], ...]:
+    """Reads what :func:`encode_taps` wrote; text without ``|`` (schema 2 and before, when each
+    tap was one step) is one tap per step."""
+    if "|" not in text:
+        return tuple((step,) for step in decode_steps(text))
+    return tuple(decode_steps(tap) for tap in text.split("|")[:-1])
+
+
 def decode_steps(text: str) -> tuple[Played, ...]:
     """Reads what :func:`encode_steps` wrote."""
     steps = []
@@ -138,7 +151,7 @@ class GameRepository:
                 _dice_text(game.dice),
                 _moved_text(game.moved),
                 game.ply,
-                encode_steps(stored.input),
+                encode_taps(stored.input),
                 encode_steps(stored.last_turn),
                 "\n".join(stored.history),
                 result.winner.value if result else None,
@@ -183,7 +196,13 @@ class GameRepository:
             "SELECT * FROM boards WHERE game_id = ? ORDER BY chat_id", (game_id,)
         )
         return [
-            Board(row["game_id"], row["chat_id"], Side(row["viewer"]), row["message_id"])
+            Board(
+                row["game_id"],
+                row["chat_id"],
+                Side(row["viewer"]),
+                row["message_id"],
+                row["shown_version"],
+            )
             for row in rows
         ]
 
@@ -194,6 +213,29 @@ class GameRepository:
                 "UPDATE boards SET message_id = ? WHERE game_id = ? AND chat_id = ?",
                 (message_id, game_id, chat_id),
             )
+
+    async def set_board_shown(
+        self, game_id: int, chat_id: int, version: int, message_id: int | None = None
+    ) -> None:
+        """Records that the board in ``chat_id`` now shows ``version`` (and, for a message just
+        sent, which message it is)."""
+        await self._store.write(
+            """UPDATE boards SET shown_version = ?, message_id = COALESCE(?, message_id)
+               WHERE game_id = ? AND chat_id = ?""",
+            (version, message_id, game_id, chat_id),
+        )
+
+    async def behind(self, since: float) -> list[int]:
+        """Games with a board that is not known to show their current version: unfinished,
+        or finished after ``since`` (the bot stopped between saving a change and showing it)."""
+        rows = await self._store.fetch_all(
+            """SELECT DISTINCT games.id FROM games JOIN boards ON boards.game_id = games.id
+               WHERE (boards.shown_version IS NULL OR boards.shown_version < games.version)
+                 AND (games.winner IS NULL OR games.finished_at > ?)
+               ORDER BY games.id""",
+            (since,),
+        )
+        return [row["id"] for row in rows]
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Follows a group that became a supergroup (its chat id changes)."""
@@ -307,7 +349,7 @@ def _game(row: aiosqlite.Row) -> StoredGame:
         white_id=row["white_id"],
         black_id=row["black_id"],
         game=game,
-        input=decode_steps(row["input"]),
+        input=decode_taps(row["input"]),
         last_turn=decode_steps(row["last_turn"]),
         history=tuple(row["history"].splitlines()) if row["history"] else (),
         move_seconds=row["move_seconds"],

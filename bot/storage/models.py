@@ -28,6 +28,8 @@ class User:
     language_code: str | None
     private_chat: bool = False
     blocked: bool = False
+    quick: bool = False
+    """Quick mode: the tap that completes a turn also confirms it."""
 
     @property
     def mention(self) -> str:
@@ -78,11 +80,12 @@ class ChipsStatus(enum.Enum):
 class StoredGame:
     """A game with everything the bot keeps around it.
 
-    ``input`` holds the steps the player to move has tapped this turn (nothing is committed
-    before Confirm), ``last_turn`` the steps of the turn before, ``history`` one line per turn.
-    ``version`` goes up with every change; each button carries it, so a stale or replayed tap
-    is refused. A game of a match has ``match_id`` and its number in the match, ``game_no``.
-    ``chips`` and ``chips_status`` record what the result did with the stake.
+    ``input`` holds the taps the player to move has made this turn, each one or more steps
+    (nothing is committed before Confirm; Undo takes back a whole tap), ``last_turn`` the steps
+    of the turn before, ``history`` one line per turn. ``version`` goes up with every change;
+    each button carries it, so a stale or replayed tap is refused. A game of a match has
+    ``match_id`` and its number in the match, ``game_no``. ``chips`` and ``chips_status`` record
+    what the result did with the stake.
     """
 
     id: int
@@ -90,7 +93,7 @@ class StoredGame:
     white_id: int
     black_id: int
     game: Game
-    input: tuple[Played, ...]
+    input: tuple[tuple[Played, ...], ...]
     last_turn: tuple[Played, ...]
     history: tuple[str, ...]
     move_seconds: int
@@ -127,6 +130,8 @@ class Board:
     chat_id: int
     viewer: Side
     message_id: int | None
+    shown_version: int | None = None
+    """The game version the message is known to show (None: not known to show any)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,6 +59,10 @@ class UserRepository:
         row = await self._store.fetch_one("SELECT * FROM users WHERE username = ?", (name,))
         return user_from_row(row) if row else None
 
+    async def set_quick(self, user_id: int, quick: bool) -> None:
+        """Turns the user's quick mode on or off."""
+        await self._store.write("UPDATE users SET quick = ? WHERE id = ?", (int(quick), user_id))
+
     async def set_blocked(self, user_id: int, blocked: bool) -> None:
         """Marks that the user has blocked (or unblocked) the bot."""
         async with self._store.transaction() as db:
@@ -74,4 +78,5 @@ def user_from_row(row: aiosqlite.Row) -> User:
         row["language_code"],
         bool(row["private_chat"]),
         bool(row["blocked"]),
+        bool(row["quick"]),
     )

@@ -22,6 +22,11 @@ def version(board: FakeMessage) -> int | None:
     return buttons[0].version if buttons else None
 
 
+def first_choice(board: FakeMessage) -> GameAction:
+    """The board's first button that plays something: a way to finish the turn, or a step."""
+    return next(b for b in game_buttons(board) if b.move in (Move.FINISH, Move.STEP))
+
+
 def mover(board: FakeMessage, players: list[FakeUser]) -> FakeUser:
     """The player the caption names as the one to act: to move, to roll or double, or (on a
     ``⏫`` line) to take or drop an offered double."""
@@ -52,8 +57,8 @@ async def tap_and_wait(
 
 
 async def play_turn(fake: FakeTelegram, board: FakeMessage, players: list[FakeUser]) -> None:
-    """The player to move taps the first offered step until the turn is complete, then
-    Confirm; when the cube waits, it rolls first."""
+    """The player to move taps the first offered way to finish the turn (or the first step,
+    until the turn is complete), then Confirm; when the cube waits, it rolls first."""
     user = mover(board, players)
     roll = [b for b in game_buttons(board) if b.move is Move.ROLL]
     if roll:
@@ -66,7 +71,7 @@ async def play_turn(fake: FakeTelegram, board: FakeMessage, players: list[FakeUs
         if confirm:
             await tap_and_wait(fake, user, board, confirm[0])
             return
-        steps = [b for b in buttons if b.move is Move.STEP]
+        steps = [b for b in buttons if b.move in (Move.FINISH, Move.STEP)]
         assert steps, f"nothing to tap on {board}"
         await tap_and_wait(fake, user, board, steps[0])
 

@@ -13,7 +13,16 @@ from bot.callbacks import GameAction, Move
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import game_buttons, is_over, mover, play_turn, tap_and_wait, version, wait_for_board
+from .gameplay import (
+    first_choice,
+    game_buttons,
+    is_over,
+    mover,
+    play_turn,
+    tap_and_wait,
+    version,
+    wait_for_board,
+)
 
 
 @pytest.fixture
@@ -74,7 +83,7 @@ async def test_a_whole_group_game_to_the_end_and_the_score(slow_clock_bot: BotHa
 async def test_onlookers_and_the_waiting_player_change_nothing(slow_clock_bot: BotHarness) -> None:
     harness, fake = slow_clock_bot, slow_clock_bot.fake
     alice, bob, carol, group, board = await _start_group_game(harness)
-    step = next(b for b in game_buttons(board) if b.move is Move.STEP)
+    step = first_choice(board)
     edits = board.edit_count
     waiting = bob if mover(board, [alice, bob]) is alice else alice
     refusals = ((carol, "You are not playing"), (waiting, ("It is not your turn", "не ваш ход")))
@@ -93,7 +102,7 @@ async def test_forged_and_stale_presses_are_refused(slow_clock_bot: BotHarness) 
     harness, fake = slow_clock_bot, slow_clock_bot.fake
     alice, bob, _carol, _group, board = await _start_group_game(harness)
     player = mover(board, [alice, bob])
-    step = next(b for b in game_buttons(board) if b.move is Move.STEP)
+    step = first_choice(board)
     forged = [
         "g:999999:0:1:0",  # a game that does not exist
         GameAction(game=step.game, version=step.version, move=Move.STEP, arg=97).pack(),
@@ -116,7 +125,7 @@ async def test_a_redelivered_tap_is_applied_once(slow_clock_bot: BotHarness) -> 
     harness, fake = slow_clock_bot, slow_clock_bot.fake
     alice, bob, _carol, _group, board = await _start_group_game(harness)
     player = mover(board, [alice, bob])
-    step = next(b for b in game_buttons(board) if b.move is Move.STEP)
+    step = first_choice(board)
     tap = fake.tap(player, board, step.pack())
     await fake.wait_for(lambda: version(board) != step.version)
     after = version(board)
@@ -131,7 +140,7 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(slow_clock_bot: B
     alice, bob, _carol, group, board = await _start_group_game(harness)
     await play_turn(fake, board, [alice, bob])
     player = mover(board, [alice, bob])
-    step = next(b for b in game_buttons(board) if b.move is Move.STEP)
+    step = first_choice(board)
     await tap_and_wait(fake, player, board, step)  # one step tapped, not confirmed
     caption, buttons = board.caption, [b.callback_data for b in board.buttons]
     await harness.restart()
@@ -296,7 +305,7 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(slow_clock_bot: 
     supergroup = fake.migrate_to_supergroup(group)
     await harness.settle()
     player = mover(board, [alice, bob])
-    step = next(b for b in game_buttons(board) if b.move is Move.STEP)
+    step = first_choice(board)
     fake.tap(player, board, step.pack())
     moved = await wait_for_board(fake, supergroup)
     assert version(moved) != step.version

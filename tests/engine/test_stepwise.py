@@ -87,3 +87,13 @@ def test_a_forced_remainder_joins_the_tap_before_it() -> None:
     assert forced.is_complete and forced.taps == ((Played(10, 4, 6), Played(4, 0, 5)),)
     assert forced.undo() == last
     assert last.with_forced() == last  # nothing tapped yet: nothing is played
+
+
+def test_replay_keeps_the_taps_and_checks_every_step() -> None:
+    start = _begin("long w / 24:14 13:1 / 24:15", (6, 5))
+    finishes = start.finishes(8)
+    assert finishes
+    replayed = start.replay((finishes[1],))
+    assert replayed == start.finish(finishes[1]) and replayed.undo() == start
+    with pytest.raises(IllegalTurnError):
+        start.replay(((Played(13, 2, 6),),))

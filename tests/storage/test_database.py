@@ -9,10 +9,10 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.engine import Game, Side
+from bot.engine import Game, Played, Side
 from bot.storage import Store, VersionConflict, open_database
 from bot.storage.database import MIGRATIONS, schema_version
-from bot.storage.games import decode_steps, encode_steps
+from bot.storage.games import decode_steps, decode_taps, encode_steps, encode_taps
 
 
 async def test_new_database_is_migrated_and_reopening_keeps_it(tmp_path: Path) -> None:
@@ -95,7 +95,7 @@ async def test_usernames_move_to_their_new_owner_and_updates_are_claimed_once(
     await db.close()
 
 
-async def test_games_of_schema_1_keep_playing_after_migration_2(tmp_path: Path) -> None:
+async def test_games_of_schema_1_keep_playing_after_the_migrations(tmp_path: Path) -> None:
     path = tmp_path / "v1.sqlite3"
     async with aiosqlite.connect(path, isolation_level=None) as raw:
         await raw.executescript(f"BEGIN;\n{MIGRATIONS[0]}\nPRAGMA user_version = 1;\nCOMMIT;")
@@ -108,11 +108,31 @@ async def test_games_of_schema_1_keep_playing_after_migration_2(tmp_path: Path) 
                VALUES (-1, 1, 2, 'long', 'classic', 'long w / 24:15 / 24:15', '5-2', '', 0,
                        90, 'en', 0)"""
         )
+        # a step tapped under schema 1 (one step a word), and the board showing that state
+        await raw.execute("UPDATE games SET input = '24/19/5/0', version = 3")
+        await raw.execute(
+            "INSERT INTO boards (game_id, chat_id, viewer, message_id) VALUES (1, -1, 'w', 7)"
+        )
     db = await open_database(path)
-    assert await schema_version(db) == len(MIGRATIONS) == 2
-    stored = await Store(db).games.get(1)
+    assert await schema_version(db) == len(MIGRATIONS) == 3
+    store = Store(db)
+    stored = await store.games.get(1)
     assert stored is not None
     assert stored.game.cube is None and stored.match_id is None
     assert (stored.stake, stored.chips_status) == (0, None)
     assert stored.game.legal_turns()  # still playable
+    assert stored.input == ((Played(24, 19, 5),),)  # one tap per old step
+    # a board that existed is taken to show its game's version: no edit storm after upgrading
+    [board] = await store.games.boards(1)
+    assert (board.message_id, board.shown_version) == (7, 3)
+    assert await store.games.behind(since=0) == []
+    user = await store.users.get(1)
+    assert user is not None and not user.quick
     await db.close()
+
+
+def test_taps_codec_round_trips_and_reads_schema_2_input() -> None:
+    taps = ((Played(24, 18, 6), Played(18, 13, 5)), (Played(13, 7, 6, True),))
+    assert decode_taps(encode_taps(taps)) == taps
+    assert decode_taps("") == () and encode_taps(()) == ""
+    assert decode_taps("24/18/6/0 18/13/5/0") == ((Played(24, 18, 6),), (Played(18, 13, 5),))
