@@ -6,7 +6,8 @@ The bot runs as its own process (``python -m bot``), exactly as in production, a
 server from ``tests/support`` on 127.0.0.1; this process plays both sides of every game. Before
 it starts, ``--stored`` unfinished games are written to its database, so memory is measured
 with them in place. Prints tap-to-answer latency (the callback query's answer: the first
-response a player sees) p50/p95/p99, taps per second, and the bot's peak resident memory.
+response a player sees) p50/p95/p99, the group lag (tap to the board showing its result),
+taps per second, and the bot's peak resident memory.
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ def redrawn(board: FakeMessage, edits: int, old_version: int) -> bool:
     return not buttons or buttons[0].version != old_version
 
 
-async def play(fake: FakeTelegram, table: Table, until: float, latencies: list[float]) -> None:
+async def play(
+    fake: FakeTelegram, table: Table, until: float, latencies: list[float], lags: list[float]
+) -> None:
     """Taps like a quick player: a step (or Confirm) as soon as the board shows new buttons.
     The first tap of each game is a warm-up, not counted: it meets the 50 opening boards still
     being drawn and sent."""
@@ -120,8 +123,10 @@ async def play(fake: FakeTelegram, table: Table, until: float, latencies: list[f
         await fake.next_answer_to(tap, timeout=30)
         if not first:
             latencies.append(time.perf_counter() - started)
+        await fake.wait_for(lambda old=action.version, n=edits: redrawn(board, n, old), timeout=60)
+        if not first:
+            lags.append(time.perf_counter() - started)
         first = False
-        await fake.wait_for(lambda old=action.version, n=edits: redrawn(board, n, old), timeout=30)
 
 
 async def main() -> None:
@@ -161,9 +166,12 @@ async def main() -> None:
             idle, _ = peak_memory_mb(bot.pid)
             tables = await open_tables(fake, args.games)
             latencies: list[float] = []
+            lags: list[float] = []
             bot_cpu, own_cpu = cpu_seconds(bot.pid), time.process_time()
             begin = time.monotonic()
-            await asyncio.gather(*(play(fake, t, begin + args.seconds, latencies) for t in tables))
+            await asyncio.gather(
+                *(play(fake, t, begin + args.seconds, latencies, lags) for t in tables)
+            )
             elapsed = time.monotonic() - begin
             bot_cpu, own_cpu = cpu_seconds(bot.pid) - bot_cpu, time.process_time() - own_cpu
             current, peak = peak_memory_mb(bot.pid)
@@ -182,6 +190,11 @@ async def main() -> None:
     print(
         f"tap -> answer latency: p50 {statistics.median(ms):.1f} ms, p95 {pct(0.95):.1f} ms, "
         f"p99 {pct(0.99):.1f} ms"
+    )
+    board_ms = sorted(x * 1000 for x in lags)
+    print(
+        f"tap -> board shows it (group lag): p50 {statistics.median(board_ms):.0f} ms, "
+        f"p95 {board_ms[int(len(board_ms) * 0.95)]:.0f} ms, max {board_ms[-1]:.0f} ms"
     )
     print(
         f"CPU per tap: bot {bot_cpu / len(ms) * 1000:.1f} ms, "

@@ -1,12 +1,14 @@
 """What ending a game costs in the game service, on a real SQLite file.
 
-    python bench/results.py [--games N] [--repeat R]
+    python bench/results.py [--games N] [--repeat R] [--synchronous FULL|NORMAL]
 
 Each game is accepted, played for six turns, then resigned. "plain" is a single game with no
 stake; "match+stake" is a game of a match to 9 with the cube and a 10-chip stake, whose result
 also writes the ledger, the match score and both ratings in the same transaction. Prints the
-median milliseconds of the resignation (the save of the result) and of one whole turn, over
-R runs. No assertions: figures go into the issue notes.
+median milliseconds of the resignation (the save of the result), of one confirmed turn (its
+save: the cost of durability) and of one whole turn, over R runs. ``--synchronous`` sets
+SQLite's ``PRAGMA synchronous`` (the bot uses FULL: a confirmed turn survives a power cut) to
+compare with NORMAL. No assertions: figures go into the issue notes.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from bot.services import GameService, GameSnapshot  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
 
 
-async def _turn(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
+async def _turn(
+    service: GameService, snapshot: GameSnapshot, confirms: list[float]
+) -> GameSnapshot:
     stored, game = snapshot.stored, snapshot.game
     mover = stored.player(game.turn)
     if game.dice is None:
@@ -36,17 +40,25 @@ async def _turn(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
     assert snapshot.turn_input is not None
     while not snapshot.turn_input.is_complete:
         snapshot = await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)
-    return await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
+    started = time.perf_counter()
+    snapshot = await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
+    confirms.append(time.perf_counter() - started)
+    return snapshot
 
 
-async def run(games: int, options: dict[str, int | str]) -> tuple[list[float], list[float]]:
-    """Returns the seconds of each resignation and of each confirmed turn."""
+async def run(
+    games: int, options: dict[str, int | str], synchronous: str
+) -> tuple[list[float], list[float], list[float]]:
+    """Returns the seconds of each resignation, each Confirm and each whole turn."""
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "bench.sqlite3")
+        await db.execute(f"PRAGMA synchronous = {synchronous}")
         service = GameService(Store(db), random.Random(5), move_seconds=60)
         alice = await service.see_user(1, username="a", first_name="A", language_code=None)
         bob = await service.see_user(2, username="b", first_name="B", language_code=None)
-        ends, turns = [], []
+        ends: list[float] = []
+        turns: list[float] = []
+        confirms: list[float] = []
         for _ in range(games):
             challenge = await service.challenge(
                 chat_id=-1, challenger=alice, target=bob, locale="en"
@@ -62,7 +74,7 @@ async def run(games: int, options: dict[str, int | str]) -> tuple[list[float], l
                 if snapshot.game.is_over:
                     break
                 started = time.perf_counter()
-                snapshot = await _turn(service, snapshot)
+                snapshot = await _turn(service, snapshot, confirms)
                 turns.append(time.perf_counter() - started)
             if snapshot.game.is_over:
                 continue
@@ -70,29 +82,33 @@ async def run(games: int, options: dict[str, int | str]) -> tuple[list[float], l
             await service.resign(snapshot.stored.id, bob.id)
             ends.append(time.perf_counter() - started)
         await db.close()
-        return ends, turns
+        return ends, confirms, turns
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
     args = parser.parse_args()
     kinds: dict[str, dict[str, int | str]] = {
         "plain": {},
         "match+stake": {"match_length": 9, "cube": True, "stake": 10},
     }
     for name, options in kinds.items():
-        end_medians, turn_medians = [], []
+        end_medians, confirm_medians, turn_medians = [], [], []
         for _ in range(args.repeat):
-            ends, turns = asyncio.run(run(args.games, options))
+            ends, confirms, turns = asyncio.run(run(args.games, options, args.synchronous))
             end_medians.append(statistics.median(ends))
+            confirm_medians.append(statistics.median(confirms))
             turn_medians.append(statistics.median(turns))
         end_ms = statistics.median(end_medians) * 1000
+        confirm_ms = statistics.median(confirm_medians) * 1000
         turn_ms = statistics.median(turn_medians) * 1000
         print(
-            f"{name:12} result saved: median {end_ms:.2f} ms · a turn (its taps and Confirm):"
-            f" median {turn_ms:.2f} ms ({args.games} games × {args.repeat} runs)"
+            f"{name:12} synchronous={args.synchronous}: result saved {end_ms:.2f} ms · Confirm"
+            f" {confirm_ms:.2f} ms · a whole turn {turn_ms:.2f} ms (medians, {args.games} games"
+            f" × {args.repeat} runs)"
         )
 
 

@@ -29,7 +29,7 @@ from bot.handlers import get_routers
 from bot.handlers.basic import COMMANDS
 from bot.i18n import DEFAULT_LOCALE, RUSSIAN_READERS, LanguageMiddleware, create_i18n
 from bot.league import LeaguePublisher
-from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers
+from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers, TapThrottle
 from bot.publisher import BoardPublisher, RateLimiter
 from bot.services import GameService, ScoreService
 from bot.services.leagues import LeagueService
@@ -140,16 +140,21 @@ def create_dispatcher(
     dispatcher = Dispatcher(settings=settings, i18n=i18n, **services)
     if outermost is not None:  # sees every update, even one dropped as a duplicate
         dispatcher.update.outer_middleware(outermost)
-    # An update Telegram delivers twice is handled once; then users are remembered (and handed
-    # to handlers as ``player``) before any handler runs.
+    # A user who floods refused taps is answered at once, costing nothing more; an update
+    # Telegram delivers twice is handled once; then users are remembered (and handed to handlers
+    # as ``player``) before any handler runs.
+    throttle = TapThrottle(i18n)
+    dispatcher.update.outer_middleware(throttle)
     dispatcher.update.outer_middleware(HandleOnce())
     LanguageMiddleware(i18n).setup(dispatcher)
     remember = RememberUsers()
     dispatcher.message.outer_middleware(remember)
     dispatcher.callback_query.outer_middleware(remember)
     # Inner middlewares: CallbackAnswerMiddleware answers every press once, after the handler
-    # (style guide 2.6); GameErrorAlerts, registered after it, turns refusals into its alert.
+    # (style guide 2.6); GameErrorAlerts, registered after it, turns refusals into its alert,
+    # which the throttle's counter, between them, counts.
     dispatcher.callback_query.middleware(CallbackAnswerMiddleware())
+    dispatcher.callback_query.middleware(throttle.counter)
     dispatcher.callback_query.middleware(GameErrorAlerts())
     dispatcher.message.middleware(GameErrorAlerts())
     dispatcher.include_routers(*get_routers())

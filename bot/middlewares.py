@@ -1,21 +1,123 @@
-"""Middlewares: each update handled once, users remembered, expected refusals as alerts."""
+"""Middlewares: taps paced per user, each update handled once, users remembered, expected
+refusals as alerts."""
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeAlias
+from dataclasses import dataclass
+from typing import Any, Final, TypeAlias
 
 from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 from aiogram.utils.callback_answer import CallbackAnswer
+from aiogram.utils.i18n import I18n
 
+from bot.i18n import N_, locale_for
 from bot.services import GameError, GameService
 from bot.texts import explain
 
 logger = logging.getLogger(__name__)
 
 Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
+REFUSALS_PER_SECOND: Final = 2.0
+"""After a burst of :data:`REFUSAL_BURST` refused taps, a user's taps are let through at this
+pace; the others are answered with a short note and go no further (no database, no edit)."""
+REFUSAL_BURST: Final = 8.0
+TOO_FAST_TEXT: Final = N_("Too many taps: wait a moment.")
+
+
+@dataclass(slots=True)
+class _Allowance:
+    tokens: float
+    updated: float
+
+
+class TapThrottle(BaseMiddleware):
+    """Answers at once the taps of a user who keeps tapping buttons that are refused (stale,
+    forged, not theirs), before anything else runs: such a flood costs the bot a token bucket
+    and an answer, never a database write or a board edit, so it cannot slow other games or
+    spend a group's edits. Taps that play are not slowed: only refusals keep their allowance
+    spent (or more than a burst of taps in flight at once).
+
+    Two parts: the throttle itself is the first ``update`` middleware after the tracker (before
+    the update is claimed as handled: a throttled tap is not recorded, the player can simply tap
+    again); :attr:`counter` is a ``callback_query`` middleware between
+    ``CallbackAnswerMiddleware`` and :class:`GameErrorAlerts` that counts the refusals."""
+
+    def __init__(
+        self,
+        i18n: I18n,
+        *,
+        per_second: float = REFUSALS_PER_SECOND,
+        burst: float = REFUSAL_BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._i18n = i18n
+        self._per_second = per_second
+        self._burst = burst
+        self._clock = clock
+        self._users: dict[int, _Allowance] = {}
+        self.counter = _CountRefusals(self)
+
+    def _allowance(self, user_id: int) -> _Allowance:
+        now = self._clock()
+        allowance = self._users.get(user_id)
+        if allowance is None:
+            if len(self._users) > 10_000:  # forget those whose allowance is full again
+                full = self._burst / self._per_second
+                self._users = {k: v for k, v in self._users.items() if now - v.updated < full}
+            allowance = self._users[user_id] = _Allowance(self._burst, now)
+        allowance.tokens = min(
+            self._burst, allowance.tokens + (now - allowance.updated) * self._per_second
+        )
+        allowance.updated = now
+        return allowance
+
+    def take(self, user_id: int) -> bool:
+        """Takes one from ``user_id``'s allowance for a tap about to be handled; False (taking
+        nothing) when it is spent. Taken before the tap is handled, so that a burst of taps
+        arriving together is bounded too."""
+        allowance = self._allowance(user_id)
+        if allowance.tokens < 1:
+            return False
+        allowance.tokens -= 1
+        return True
+
+    def give_back(self, user_id: int) -> None:
+        """Returns what :meth:`take` took, for a tap that was not refused."""
+        allowance = self._allowance(user_id)
+        allowance.tokens = min(self._burst, allowance.tokens + 1)
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        query = event.callback_query if isinstance(event, Update) else None
+        if query is None or self.take(query.from_user.id):
+            return await handler(event, data)
+        locale = locale_for(query.from_user.language_code)
+        await query.answer(self._i18n.gettext(TOO_FAST_TEXT, locale=locale))
+        return None
+
+
+class _CountRefusals(BaseMiddleware):
+    """Gives the :class:`TapThrottle` back the allowance of each tap that was not refused (not
+    answered with an alert): only refusals stay spent."""
+
+    def __init__(self, throttle: TapThrottle) -> None:
+        self._throttle = throttle
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        refused = True
+        try:
+            result = await handler(event, data)
+            answer: CallbackAnswer | None = data.get("callback_answer")
+            refused = answer is not None and answer.show_alert is True
+            return result
+        finally:
+            if isinstance(event, CallbackQuery) and not refused:
+                self._throttle.give_back(event.from_user.id)
 
 
 class HandleOnce(BaseMiddleware):

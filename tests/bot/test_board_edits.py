@@ -3,6 +3,7 @@ once, and a turn takes few edits (whole-turn buttons, forced remainders, quick m
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 from collections.abc import AsyncIterator
@@ -12,6 +13,8 @@ from typing import Any
 import pytest
 
 from bot.callbacks import GameAction, Move
+from bot.i18n import create_i18n
+from bot.middlewares import TapThrottle
 from bot.services import GameService
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -99,12 +102,14 @@ async def test_refused_taps_answer_with_an_alert_and_leave_every_message_unchang
         os.urandom(24).hex(),
         bytes(random.Random(5).getrandbits(8) for _ in range(30)).decode("latin-1"),
     ]
-    taps = [fake.tap(player, board, data, check=False) for data in forged]
-    taps.append(fake.tap(carol, board, current.pack()))  # an onlooker
-    taps.append(fake.tap(waiting, board, current.pack()))  # the player who waits
-    for tap in taps:
-        answer = await fake.next_answer_to(tap)
-        assert answer.show_alert, tap.callback_data
+    for batch in (forged[:6], forged[6:]):  # within the player's allowance of taps (8 at once)
+        taps = [fake.tap(player, board, data, check=False) for data in batch]
+        for tap in taps:
+            answer = await fake.next_answer_to(tap)
+            assert answer.show_alert, tap.data
+        await asyncio.sleep(1.5)  # the allowance comes back at two refusals a second
+    for user in (carol, waiting):  # an onlooker, and the player who waits
+        assert (await fake.next_answer_to(fake.tap(user, board, current.pack()))).show_alert
     fake.redeliver(redelivered.update_id)
     await harness.settle()
     await harness.fake.wait_for(lambda: not harness.in_flight)
@@ -180,3 +185,46 @@ async def test_a_whole_turn_is_one_tap_and_quick_mode_confirms_it(harness: BotHa
     fake.send_text(alice, group, "/quick off")
     await harness.settle()
     assert "Quick mode is off" in fake.last_message(group).text
+
+
+async def test_a_flood_of_taps_is_answered_edits_nothing_and_slows_no_other_game(
+    harness: BotHarness,
+) -> None:
+    fake = harness.fake
+    alice, bob, _carol, group, board = await _group_game(harness)
+    dave = fake.create_user("Dave", username="dave")
+    erin = fake.create_user("Erin", username="erin")
+    other = fake.create_group("Other", [dave, erin])
+    fake.send_text(dave, other, "/play @erin")
+    await harness.settle()
+    fake.press(erin, fake.last_message(other), "✅ Accept")
+    other_board = await wait_for_board(fake, other)
+    await harness.settle()
+    state, mark = _chat_state(fake, group), fake.mark()
+    stale = GameAction(game=first_choice(board).game, version=0, move=Move.CONFIRM).pack()
+    flood = [fake.tap(alice, board, stale, check=False) for _ in range(40)]
+    # meanwhile in the other group a player plays on, unhindered
+    await tap_and_wait(
+        fake, mover(other_board, [dave, erin]), other_board, first_choice(other_board)
+    )
+    answers = [await fake.next_answer_to(tap) for tap in flood]
+    await harness.settle()
+    assert len(answers) == 40
+    assert sum(1 for a in answers if a.text == "Too many taps: wait a moment.") >= 30
+    assert _chat_state(fake, group) == state
+    assert [r.method for r in fake.requests_for("editMessageMedia", since=mark)] == [
+        "editMessageMedia"  # the other game's tap
+    ]
+    await asyncio.sleep(0.6)  # the flooder's allowance comes back at two refusals a second
+    await play_turn(fake, board, [alice, bob])
+
+
+def test_refusals_spend_an_allowance_that_refills_with_time() -> None:
+    now = [0.0]
+    throttle = TapThrottle(create_i18n(), per_second=2, burst=3, clock=lambda: now[0])
+    assert [throttle.take(1) for _ in range(4)] == [True, True, True, False]
+    assert throttle.take(2)  # another user has an allowance of their own
+    now[0] += 0.5
+    assert throttle.take(1) and not throttle.take(1)
+    throttle.give_back(1)  # a tap that played costs nothing
+    assert throttle.take(1)
