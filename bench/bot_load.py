@@ -33,9 +33,11 @@ from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, Fak
 
 
 async def store_games(path: Path, count: int) -> None:
-    """Writes ``count`` unfinished games (between made-up players) into the database."""
+    """Writes ``count`` unfinished games (between made-up players) into the database, their
+    boards recorded as shown."""
     db = await open_database(path)
-    service = GameService(Store(db), random.Random(1), move_seconds=3600)
+    store = Store(db)
+    service = GameService(store, random.Random(1), move_seconds=3600)
     for index in range(count):
         a = await service.see_user(
             10_000_000 + 2 * index, username=None, first_name="A", language_code="en"
@@ -46,7 +48,11 @@ async def store_games(path: Path, count: int) -> None:
         challenge = await service.challenge(
             chat_id=-(9_000_000 + index), challenger=a, target=b, locale="en"
         )
-        await service.accept(challenge.id, b)
+        _, snapshot = await service.accept(challenge.id, b)
+        for board in await service.boards(snapshot.stored.id):  # as if shown before the bench
+            await store.games.set_board_shown(
+                board.game_id, board.chat_id, snapshot.stored.version, message_id=1
+            )
     await db.close()
 
 

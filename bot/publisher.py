@@ -40,8 +40,14 @@ from render import FILE_NAME, BoardView, render_board
 
 logger = logging.getLogger(__name__)
 
+CATCH_UP_AT_ONCE: Final = 4
+"""Games whose boards :meth:`BoardPublisher.catch_up` brings up to date at the same time."""
+
 ATTEMPTS: Final = 5
 """Tries per board message before giving up on one state (a later state is tried afresh)."""
+
+GONE_CHATS: Final = ("chat not found", "group chat was deactivated", "bot was kicked")
+"""Refusals that mean the chat itself is no longer there for the bot: nothing to retry."""
 
 GONE_MESSAGES: Final = (
     "message to edit not found",
@@ -138,6 +144,9 @@ async def show_in_place(
             description = error.message.lower()
             if "message is not modified" in description:
                 return True
+            if any(gone in description for gone in GONE_CHATS):
+                logger.info("chat %d is gone (%s); %s not shown", chat_id, description, what)
+                return False
             if message_id is not None and any(m in description for m in GONE_MESSAGES):
                 message_id = None  # deleted by someone: send it again
                 continue
@@ -174,6 +183,7 @@ class BoardPublisher:
         """Called by :meth:`publish` with each snapshot of a group game that is over (the
         league's refresh); they must return at once and not raise."""
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self._catching_up: asyncio.Task[None] | None = None
         # Drawing holds the GIL for most of its 3 ms, so more threads would add memory, not
         # speed; one keeps the event loop free and the sprite caches built once.
         self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
@@ -191,7 +201,9 @@ class BoardPublisher:
         )
 
     def close(self) -> None:
-        """Stops the drawing thread (after :meth:`drain`)."""
+        """Stops catching up and the drawing thread (after :meth:`drain`)."""
+        if self._catching_up is not None:
+            self._catching_up.cancel()
         self._drawing.shutdown(wait=False, cancel_futures=True)
 
     def publish(self, snapshot: GameSnapshot) -> None:
@@ -233,10 +245,26 @@ class BoardPublisher:
             self._workers.pop(game_id, None)
 
     async def catch_up(self) -> None:
-        """Startup hook: shows the latest state on every board known to be behind it (the bot
-        stopped between saving a change and showing it)."""
-        for snapshot in await self._service.behind():
-            self.publish(snapshot)
+        """Startup hook: starts showing the latest state on every board known to be behind it
+        (the bot stopped between saving a change and showing it), a few games at a time in the
+        background, so that many such boards neither delay the first taps nor pile up pictures
+        waiting for Telegram's pace."""
+        if self._catching_up is None:
+            self._catching_up = asyncio.create_task(self._catch_up(), name="boards-catch-up")
+
+    async def _catch_up(self) -> None:
+        waiting: set[asyncio.Task[None]] = set()
+        for game_id in await self._service.behind():
+            while len(waiting) >= CATCH_UP_AT_ONCE:
+                _, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            try:
+                self.publish(await self._service.snapshot(game_id))
+            except Exception:
+                logger.exception("could not catch up game %d", game_id)
+                continue
+            worker = self._workers.get(game_id)
+            if worker is not None:
+                waiting.add(worker)
 
     async def _show(self, snapshot: GameSnapshot) -> None:
         """Shows ``snapshot`` on each board of its game that does not show it yet: a board

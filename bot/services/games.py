@@ -716,11 +716,11 @@ class GameService:
         """Records that ``board`` (its message) now shows ``version`` of its game."""
         await self._store.games.set_board_shown(board.game_id, board.chat_id, version)
 
-    async def behind(self, within: float = 24 * 3600) -> list[GameSnapshot]:
-        """Games with a board not known to show their latest version (the bot stopped between
-        saving a change and showing it): unfinished ones, and ones finished ``within`` seconds."""
-        ids = await self._store.games.behind(self._clock() - within)
-        return [await self.snapshot(game_id) for game_id in ids]
+    async def behind(self, within: float = 24 * 3600) -> list[int]:
+        """The ids of games with a board not known to show their latest version (the bot
+        stopped between saving a change and showing it): unfinished ones, and ones finished
+        ``within`` seconds."""
+        return await self._store.games.behind(self._clock() - within)
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Follows a group that became a supergroup."""
