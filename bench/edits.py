@@ -80,13 +80,17 @@ def _moved_on(board: FakeMessage, old_version: int) -> bool:
     return not buttons or buttons[0].version != old_version
 
 
-def turns_played(database: Path) -> dict[int, int]:
-    """Turns in each finished game's history (every line is a turn: no cube here)."""
+def turns_played(database: Path) -> dict[int, tuple[int, int]]:
+    """Turns in each finished game's history (every line is a turn: no cube here), and those
+    of them that a player chose (not passes or forced turns)."""
     with sqlite3.connect(database) as db:
         rows = db.execute("SELECT id, history FROM games WHERE winner IS NOT NULL").fetchall()
-    return {
-        game_id: len([line for line in history.split("\n") if line]) for game_id, history in rows
-    }
+    counts = {}
+    for game_id, history in rows:
+        lines = [line for line in history.split("\n") if line]
+        chosen = [line for line in lines if not line.endswith((" pass", " forced"))]
+        counts[game_id] = (len(lines), len(chosen))
+    return counts
 
 
 def mean_interval(values: list[float]) -> tuple[float, float]:
@@ -148,10 +152,11 @@ async def main() -> None:
     edits_per_turn, taps_per_turn = [], []
     for board, taps in played:
         game_id = int((board.caption or "").split(" · #")[1].split("\n")[0])
-        edits_per_turn.append(board.edit_count / turns[game_id])
-        taps_per_turn.append(taps / turns[game_id])
+        edits_per_turn.append(board.edit_count / turns[game_id][0])
+        taps_per_turn.append(taps / turns[game_id][0])
     mean, half = mean_interval(edits_per_turn)
-    total_turns = sum(turns.values())
+    total_turns = sum(every for every, _ in turns.values())
+    chosen_turns = sum(chosen for _, chosen in turns.values())
     total_edits = sum(board.edit_count for board, _ in played)
     mode = "quick mode" if args.quick else "normal mode"
     print(f"{args.games} games of long nardy in {mode}, {total_turns} turns, {elapsed:.0f} s")
@@ -159,7 +164,10 @@ async def main() -> None:
         f"board edits per turn: {total_edits / total_turns:.2f} overall; per game mean "
         f"{mean:.2f} ± {half:.2f} (95% CI), median {statistics.median(edits_per_turn):.2f}"
     )
-    print(f"taps per turn: {statistics.fmean(taps_per_turn):.2f}")
+    print(
+        f"taps per turn: {statistics.fmean(taps_per_turn):.2f}; edits per turn a player chose"
+        f" ({chosen_turns} of them, no pass or forced turn): {total_edits / chosen_turns:.2f}"
+    )
     ms = sorted(lag * 1000 for lag in lags)
     print(
         f"tap -> board shows it: p50 {statistics.median(ms):.0f} ms, "
