@@ -46,20 +46,30 @@ def load_settings() -> Settings:
 
 
 def main() -> None:
-    """Loads the settings, configures logging and runs the bot until SIGINT or SIGTERM."""
+    """Loads the settings, configures logging and runs the bot until SIGINT or SIGTERM.
+
+    Exit status 0 after a signal, 2 (one line on stderr, the token never in it) when the
+    settings are wrong or Telegram refuses the token. An unreachable Telegram is waited for.
+    """
     settings = load_settings()
     configure_logging(settings)
     # Imported only now: aiogram takes seconds to import, and a config error should not wait.
-    from aiogram.exceptions import TelegramUnauthorizedError
+    from aiogram.utils.token import TokenValidationError
 
     from bot.app import run
+    from bot.telegram_link import TokenRefused
 
     try:
         asyncio.run(run(settings))
-    except TelegramUnauthorizedError:
-        sys.stderr.write("error: Telegram rejected BOT_TOKEN (401 Unauthorized)\n")
-        raise SystemExit(1) from None
-    except KeyboardInterrupt:
+    except (TokenRefused, TokenValidationError) as error:
+        status = error.status if isinstance(error, TokenRefused) else "malformed"
+        wrong_server = settings.telegram_api_url and "404" in status  # or not a Bot API there
+        hint = ", or check TELEGRAM_API_URL" if wrong_server else ""
+        sys.stderr.write(
+            f"error: Telegram refused BOT_TOKEN ({status}); get a new token from @BotFather{hint}\n"
+        )
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:  # before run() took over SIGINT
         pass
 
 

@@ -2,6 +2,16 @@
 
 Nothing is created at import time. :func:`run` is the whole life of one bot process and is what
 both ``python -m bot`` and the end-to-end tests call.
+
+When Telegram cannot be reached :func:`run` keeps trying (one log line per attempt, see
+:meth:`TelegramLink.connect`), and once it runs every call goes through the
+:class:`~bot.telegram_link.TelegramLink`, which waits out outages. Outages and the clock follow
+a chess-clock rule: no player loses on time because Telegram was unreachable. While an outage
+lasts the timers enforce no deadline (:class:`~bot.timers.Timers`); when it ends, before any
+update received after it is handled, every running game's deadline that fell after the outage
+began is moved later by the outage's length (:meth:`GameService.postpone_deadlines`). Board
+captions keep the deadline they were drawn with until the game's next change, so after an
+outage a player has more time than the caption says, never less. Challenges expire on time.
 """
 
 from __future__ import annotations
@@ -10,13 +20,13 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+import signal
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Final, TypeAlias
 
 from aiogram import BaseMiddleware, Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
@@ -34,12 +44,14 @@ from bot.publisher import BoardPublisher, RateLimiter
 from bot.services import GameService, ScoreService
 from bot.services.leagues import LeagueService
 from bot.storage import Store, open_database
+from bot.telegram_link import Outage, TelegramLink, TelegramSession
 from bot.timers import Timers
 
 logger = logging.getLogger(__name__)
 
 DRAIN_SECONDS: Final = 10.0
-"""How long a stopping bot waits for updates that are still being handled."""
+"""How long a stopping bot waits for updates still being handled and boards still being sent;
+then whatever still waits for Telegram is cancelled."""
 
 Services: TypeAlias = Mapping[str, Any]
 ServicesFactory: TypeAlias = Callable[[Settings], AbstractAsyncContextManager[Services]]
@@ -112,11 +124,14 @@ class UpdateTracker(BaseMiddleware):
 
 
 def create_bot(settings: Settings) -> Bot:
-    """Returns a Bot speaking to Telegram, or to ``settings.telegram_api_url`` when it is set."""
+    """Returns a Bot speaking to Telegram, or to ``settings.telegram_api_url`` when it is set.
+
+    :raises: :exc:`aiogram.utils.token.TokenValidationError` for a token of the wrong shape.
+    """
     if settings.telegram_api_url:
-        session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+        session = TelegramSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
     else:
-        session = AiohttpSession()
+        session = TelegramSession()
     return Bot(
         token=settings.bot_token.get_secret_value(),
         session=session,
@@ -173,8 +188,9 @@ def bot_commands(i18n: I18n, locale: str) -> list[BotCommand]:
 async def set_up_bot(bot: Bot, i18n: I18n) -> None:
     """Startup hook: makes polling possible and publishes the command menu in both languages.
 
-    Network trouble here is logged, not fatal: the polling loop retries with backoff, and the
-    menu is a convenience. A rejected token (401) still stops the bot.
+    These calls are safe to repeat, so during an outage they wait for Telegram (see
+    :mod:`bot.telegram_link`). A flood wait, or a failure that persists while Telegram answers
+    other calls, is logged, not fatal: the menu is a convenience.
     """
     menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE), ("en", "en")]
     menus += [(code, "ru") for code in sorted(RUSSIAN_READERS)]
@@ -196,84 +212,159 @@ async def run(
     stop: asyncio.Event | None = None,
     services_factory: ServicesFactory = build_services,
     tracker: UpdateTracker | None = None,
+    link: TelegramLink | None = None,
 ) -> None:
     """Runs the bot with long polling until ``stop`` is set (or SIGINT/SIGTERM without ``stop``).
 
-    On the way out it stops fetching updates (aiogram then runs the dispatcher's shutdown hooks),
-    waits up to :data:`DRAIN_SECONDS` for updates still being handled, closes the HTTP session and
-    only then leaves ``services_factory``. So close the database there, not in a shutdown hook,
-    which would run while handlers may still use it.
+    It first reaches Telegram (getMe, retried with backoff for as long as it takes, see
+    :meth:`TelegramLink.connect`), then registers the command menu and polls. On the way out it
+    stops fetching updates (aiogram then runs the dispatcher's shutdown hooks), waits for updates
+    still being handled and boards still being sent, :data:`DRAIN_SECONDS` for all of them
+    together, cancels what still waits for Telegram, closes the HTTP session and only then
+    leaves ``services_factory``. So close the database there, not in a shutdown hook, which
+    would run while handlers may still use it.
 
     :param stop: set it to stop the bot; signals are left alone when it is given (tests).
+        Without it SIGINT and SIGTERM stop the bot at any point, the start-up retries included.
     :param services_factory: opens the services for the handlers (default :func:`build_services`).
     :param tracker: counts updates in flight; tests pass one to observe the bot.
-    :raises: :exc:`aiogram.exceptions.TelegramUnauthorizedError` if the token is rejected.
+    :param link: the link to Telegram (its backoff schedules); tests pass a fast one.
+    :raises: :exc:`~bot.telegram_link.TokenRefused` if Telegram refuses the token, at start-up
+        or later.
     """
     tracker = tracker or UpdateTracker()
-    async with services_factory(settings) as services:
-        bot = create_bot(settings)
-        i18n = create_i18n()
-        extras: dict[str, Any] = {}
-        timers = None
-        service = services.get("game_service")
-        if isinstance(service, GameService):
-            limiter = RateLimiter(
-                private=(3, settings.private_messages_per_second),
-                group=(3, settings.group_messages_per_minute / 60),
-                overall=(30, settings.messages_per_second),
-            )
-            publisher = BoardPublisher(bot, service, i18n, limiter=limiter)
-            timers = Timers(service, publisher, bot, i18n)
-            extras["publisher"] = publisher
-            league_service = services.get("league_service")
-            if isinstance(league_service, LeagueService):
-                leagues = LeaguePublisher(bot, league_service, service, i18n, limiter=limiter)
-                publisher.on_result.append(leagues.on_result)  # a group game's result
-                extras["league_publisher"] = leagues
-        dispatcher = create_dispatcher(settings, i18n=i18n, outermost=tracker, **services, **extras)
+    link = link or TelegramLink()
+    stopping = asyncio.Event()
+    link.on_refused.append(stopping.set)
+    with _stop_on(stop, stopping):
+        async with services_factory(settings) as services:
+            await _run(settings, services, tracker, link, stopping)
+    if link.refused is not None:
+        raise link.refused
+
+
+async def _run(
+    settings: Settings,
+    services: Services,
+    tracker: UpdateTracker,
+    link: TelegramLink,
+    stopping: asyncio.Event,
+) -> None:
+    bot = create_bot(settings)
+    link.attach(bot)
+    i18n = create_i18n()
+    extras: dict[str, Any] = {}
+    timers = None
+    service = services.get("game_service")
+    if isinstance(service, GameService):
+        limiter = RateLimiter(
+            private=(3, settings.private_messages_per_second),
+            group=(3, settings.group_messages_per_minute / 60),
+            overall=(30, settings.messages_per_second),
+        )
+        publisher = BoardPublisher(bot, service, i18n, limiter=limiter)
+        timers = Timers(service, publisher, bot, i18n, link=link)
+        extras["publisher"] = publisher
+        league_service = services.get("league_service")
+        if isinstance(league_service, LeagueService):
+            leagues = LeaguePublisher(bot, league_service, service, i18n, limiter=limiter)
+            publisher.on_result.append(leagues.on_result)  # a group game's result
+            extras["league_publisher"] = leagues
+        link.on_restored.append(_postponer(service))
+    dispatcher = create_dispatcher(settings, i18n=i18n, outermost=tracker, **services, **extras)
+    if timers is not None:
+        dispatcher.startup.register(extras["publisher"].warm_up)
+        dispatcher.startup.register(extras["publisher"].catch_up)
+        dispatcher.startup.register(timers.start)
+    loop = asyncio.get_running_loop()
+    deadline = None
+    try:
+        if await link.connect(bot, stopping):
+            await _poll(dispatcher, bot, stopping)
+        deadline = loop.time() + DRAIN_SECONDS
+        if not await tracker.drain(max(0.0, deadline - loop.time())):
+            logger.warning("stopped with %d update(s) still being handled", tracker.in_flight)
+    finally:
+        if deadline is None:
+            deadline = loop.time() + DRAIN_SECONDS
         if timers is not None:
-            dispatcher.startup.register(extras["publisher"].warm_up)
-            dispatcher.startup.register(extras["publisher"].catch_up)
-            dispatcher.startup.register(timers.start)
+            await timers.stop()
+            await extras["publisher"].drain(max(0.0, deadline - loop.time()))
+        if "league_publisher" in extras:  # after the boards: their results refresh it
+            await extras["league_publisher"].drain(max(0.0, deadline - loop.time()))
+        link.close()  # what still waits for Telegram now gives up (its task is cancelled)
+        await asyncio.sleep(0)
+        if timers is not None:
+            extras["publisher"].close()
+        if "league_publisher" in extras:
+            await extras["league_publisher"].close()
+        await bot.session.close()
+
+
+def _postponer(service: GameService) -> Callable[[Outage], Awaitable[None]]:
+    async def postpone(outage: Outage) -> None:
+        moved = await service.postpone_deadlines(outage.began, outage.length)
+        if moved:
+            logger.info("%d game deadline(s) moved %.1f s later", moved, outage.length)
+
+    return postpone
+
+
+@contextlib.contextmanager
+def _stop_on(stop: asyncio.Event | None, stopping: asyncio.Event) -> Iterator[None]:
+    """Sets ``stopping`` when ``stop`` is set or, without ``stop``, on SIGINT or SIGTERM, for
+    the whole life of the process (aiogram's own signal handling covers only polling)."""
+    loop = asyncio.get_running_loop()
+    if stop is not None:
+        forward = loop.create_task(_forward(stop, stopping), name="stop")
         try:
-            await _poll(dispatcher, bot, stop)
-            if not await tracker.drain():
-                logger.warning("stopped with %d update(s) still being handled", tracker.in_flight)
+            yield
         finally:
-            if timers is not None:
-                await timers.stop()
-                await extras["publisher"].drain()
-                extras["publisher"].close()
-            if "league_publisher" in extras:  # after the boards: their results refresh it
-                await extras["league_publisher"].drain()
-                await extras["league_publisher"].close()
-            await bot.session.close()
-
-
-async def _poll(dispatcher: Dispatcher, bot: Bot, stop: asyncio.Event | None) -> None:
-    if stop is None:
-        await dispatcher.start_polling(bot, close_bot_session=False)
+            forward.cancel()
         return
 
+    def on_signal(received: signal.Signals) -> None:
+        logger.info("received %s; stopping", received.name)
+        stopping.set()
+
+    installed = []
+    for number in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # not on Windows
+            loop.add_signal_handler(number, on_signal, number)
+            installed.append(number)
+    try:
+        yield
+    finally:
+        for number in installed:
+            loop.remove_signal_handler(number)
+
+
+async def _forward(source: asyncio.Event, target: asyncio.Event) -> None:
+    await source.wait()
+    target.set()
+
+
+async def _poll(dispatcher: Dispatcher, bot: Bot, stop: asyncio.Event) -> None:
     started = asyncio.Event()
 
     async def mark_started() -> None:
         started.set()
 
-    async def wait_for_stop() -> None:
-        await started.wait()  # stop_polling() refuses to stop a loop that has not started
-        await stop.wait()
-
     dispatcher.startup.register(mark_started)
     polling = asyncio.create_task(
         dispatcher.start_polling(bot, handle_signals=False, close_bot_session=False)
     )
-    stopper = asyncio.create_task(wait_for_stop())
+    stopper = asyncio.create_task(stop.wait())
     try:
-        done, _ = await asyncio.wait({polling, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if stopper in done and not polling.done():
-            await dispatcher.stop_polling()
-        await polling
+        await asyncio.wait({polling, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if not polling.done():
+            if started.is_set():
+                await dispatcher.stop_polling()
+            else:  # still in the startup hooks, e.g. waiting for Telegram: nothing to shut down
+                polling.cancel()
+        await asyncio.wait({polling})
+        if not polling.cancelled():
+            polling.result()
     finally:
         stopper.cancel()
         if not polling.done():  # run() itself was cancelled

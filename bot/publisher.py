@@ -36,6 +36,7 @@ from bot.engine import VARIANTS, Position, starting_position
 from bot.i18n import locale_for
 from bot.services import GameService, GameSnapshot
 from bot.storage import Board
+from bot.telegram_link import Superseded, TelegramSendUncertain, abandon_when
 from render import FILE_NAME, BoardView, render_board
 
 logger = logging.getLogger(__name__)
@@ -114,6 +115,7 @@ async def show_in_place(
     on_moved: Callable[[int, int], Awaitable[None]],
     on_forbidden: Callable[[int], Awaitable[None]] | None = None,
     what: str = "a message",
+    superseded: Callable[[], bool] | None = None,
 ) -> bool:
     """Shows a message kept in place: edits ``message_id`` in ``chat_id``, or sends a new one
     (``send`` returns its id, ``on_sent`` records it) when there is none or it is gone. Each try
@@ -124,8 +126,48 @@ async def show_in_place(
     Returns True when the message shows it (edited, sent, or already so), False when the chat
     refuses the bot or the tries ran out.
 
+    Outages: with the bot's :class:`~bot.telegram_link.TelegramLink` an edit, or a send that
+    surely did not reach Telegram, waits inside the call for as long as Telegram is unreachable
+    (with backoff), so the attempts here are not used up by an outage. Once ``superseded()`` is
+    true (a newer state of the same message waits) such a waiting call is abandoned and this
+    returns False: the newer state is shown instead.
+
+    A send that may have reached Telegram (a timeout, a reset, a 500 or 504:
+    :class:`~bot.telegram_link.TelegramSendUncertain`) is not sent again, so a chat never gets
+    the message twice; nothing is recorded and this returns False. If Telegram did post it, the
+    message shows this state without the bot knowing its id: a press on its buttons makes it the
+    board again (``bot.handlers.play``), otherwise the next state (or the catch-up after a
+    restart) is sent as a new message and the orphan keeps an older state whose buttons answer
+    "stale". If Telegram did not post it, the board is sent then as usual.
+
     :raises: :exc:`TelegramBadRequest` for any other refusal.
     """
+    with abandon_when(superseded):
+        return await _show_in_place(
+            chat_id,
+            message_id,
+            send=send,
+            edit=edit,
+            limiter=limiter,
+            on_sent=on_sent,
+            on_moved=on_moved,
+            on_forbidden=on_forbidden,
+            what=what,
+        )
+
+
+async def _show_in_place(
+    chat_id: int,
+    message_id: int | None,
+    *,
+    send: Callable[[int], Awaitable[int]],
+    edit: Callable[[int, int], Awaitable[None]],
+    limiter: RateLimiter,
+    on_sent: Callable[[int, int], Awaitable[None]],
+    on_moved: Callable[[int, int], Awaitable[None]],
+    on_forbidden: Callable[[int], Awaitable[None]] | None,
+    what: str,
+) -> bool:
     for _attempt in range(ATTEMPTS):
         await asyncio.sleep(limiter.delay(chat_id))
         try:
@@ -155,6 +197,11 @@ async def show_in_place(
             logger.info("chat %d does not accept messages from the bot", chat_id)
             if on_forbidden is not None:
                 await on_forbidden(chat_id)
+            return False
+        except Superseded:
+            return False
+        except TelegramSendUncertain as error:
+            logger.warning("%s may be in chat %d or not; not sent again: %s", what, chat_id, error)
             return False
         except (TelegramNetworkError, TelegramServerError) as error:
             logger.warning("Telegram failed (%s); retrying", error)
@@ -303,6 +350,10 @@ class BoardPublisher:
             if chat_id > 0:
                 await self._service.mark_blocked(chat_id)
 
+        def superseded() -> bool:  # a newer state waits: an outage need not delay it for this
+            newer = self._pending.get(board.game_id)
+            return newer is not None and newer.stored.version > snapshot.stored.version
+
         return await show_in_place(
             board.chat_id,
             board.message_id,
@@ -313,6 +364,7 @@ class BoardPublisher:
             on_moved=self._service.move_chat,
             on_forbidden=forbidden,
             what=f"game {board.game_id}",
+            superseded=superseded,
         )
 
     async def _send(

@@ -3,6 +3,10 @@
 Deadlines live in the database, so they keep running across restarts; this loop only looks at
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
 show a countdown: the caption names the deadline once.
+
+While Telegram is unreachable (an outage of the :class:`~bot.telegram_link.TelegramLink`) the
+loop enforces nothing: a player whose taps cannot reach the bot does not lose on time, and the
+deadlines are moved later when the outage ends (see :mod:`bot.app`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from bot import views
 from bot.handlers.lobby import close_challenge_messages
 from bot.publisher import BoardPublisher
 from bot.services import GameService
+from bot.telegram_link import TelegramLink
 
 logger = logging.getLogger(__name__)
 
@@ -35,12 +40,15 @@ class Timers:
         bot: Bot,
         i18n: I18n,
         tick: float = TICK_SECONDS,
+        *,
+        link: TelegramLink | None = None,
     ) -> None:
         self._service = service
         self._publisher = publisher
         self._bot = bot
         self._i18n = i18n
         self._tick = tick
+        self._link = link
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -57,7 +65,9 @@ class Timers:
             self._task = None
 
     async def tick(self) -> None:
-        """One look at the deadlines."""
+        """One look at the deadlines (none while Telegram is unreachable)."""
+        if self._link is not None and not self._link.reachable.is_set():
+            return
         for snapshot in await self._service.timeouts():
             self._publisher.publish(snapshot)
         for challenge in await self._service.expire_challenges():

@@ -9,6 +9,7 @@ from aiogram.types import ErrorEvent
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import N_, locale_for
+from bot.telegram_link import TelegramSendUncertain
 
 logger = logging.getLogger(__name__)
 
@@ -23,8 +24,16 @@ def create_router() -> Router:
 async def on_error(event: ErrorEvent, i18n: I18n) -> bool:
     """Logs the failure with its update and answers a command with a short apology; a press
     gets its answer from ``CallbackAnswerMiddleware`` anyway (the spinner stops). Error events
-    run outside the language middleware, so the locale is worked out here."""
+    run outside the language middleware, so the locale is worked out here.
+
+    A reply that may or may not have reached Telegram (:class:`TelegramSendUncertain`, after an
+    outage began) is logged in one line, without an apology: the reply may well be there."""
     update = event.update
+    if isinstance(event.exception, TelegramSendUncertain):
+        logger.warning(
+            "update %d: a reply may not have arrived: %s", update.update_id, event.exception
+        )
+        return True
     logger.error(
         "update %d failed: %r", update.update_id, event.exception, exc_info=event.exception
     )

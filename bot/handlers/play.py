@@ -45,6 +45,7 @@ async def on_game_button(
     hands the current state to the publisher, which edits only a board that does not show it
     yet (the bot stopped before it could edit it): a board that is current is left alone."""
     game_id, version, move = callback_data.game, callback_data.version, callback_data.move
+    await _adopt_board(callback, game_service, game_id)
     try:
         if move is Move.STEP:
             snapshot = await game_service.choose(game_id, player.id, version, callback_data.arg)
@@ -66,6 +67,18 @@ async def on_game_button(
             publisher.publish(current)
         raise
     publisher.publish(snapshot)
+
+
+async def _adopt_board(callback: CallbackQuery, game_service: GameService, game_id: int) -> None:
+    """Records the pressed message as the game's board in its chat if the bot knows none there:
+    a board whose sending got no answer (see ``bot.publisher.show_in_place``) did arrive after
+    all, and is edited from now on instead of being sent a second time."""
+    message = callback.message
+    if not isinstance(message, Message):
+        return
+    for board in await game_service.boards(game_id):
+        if board.chat_id == message.chat.id and board.message_id is None:
+            await game_service.set_board_message(game_id, board.chat_id, message.message_id)
 
 
 async def on_quick(

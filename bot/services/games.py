@@ -727,6 +727,13 @@ class GameService:
         await self._store.games.move_chat(old_chat_id, new_chat_id)
         await self._store.leagues.move_chat(old_chat_id, new_chat_id)
 
+    async def postpone_deadlines(self, since: float, seconds: float) -> int:
+        """Stops the clocks for a time the players could not reach the bot (a Telegram outage
+        from ``since`` lasting ``seconds``): every running game's deadline after ``since`` moves
+        ``seconds`` later. Versions stay, so buttons pressed meanwhile still count. Returns how
+        many games it moved."""
+        return await self._store.games.postpone_deadlines(since, seconds)
+
     # --- inside ----------------------------------------------------------------------------
 
     async def _get(self, game_id: int) -> StoredGame:

@@ -180,6 +180,14 @@ class GameRepository:
         )
         return [row["id"] for row in rows]
 
+    async def postpone_deadlines(self, since: float, seconds: float) -> int:
+        """Moves the deadline of every unfinished game whose deadline is after ``since`` by
+        ``seconds``, leaving versions alone; returns how many games it moved."""
+        return await self._store.write(
+            "UPDATE games SET deadline = deadline + ? WHERE winner IS NULL AND deadline > ?",
+            (seconds, since),
+        )
+
     async def active_for(self, user_id: int, chat_id: int | None = None) -> list[StoredGame]:
         """Unfinished games of ``user_id`` (in ``chat_id`` only, when given), newest first."""
         sql = "SELECT * FROM games WHERE winner IS NULL AND (white_id = ? OR black_id = ?)"

@@ -26,7 +26,7 @@ from bot.views import translator
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
-from .gameplay import is_over, wait_for_board
+from .gameplay import is_over
 
 ADMINS_ONLY = "Only the group's admins can do that."
 
@@ -74,7 +74,8 @@ async def _resigned_game(
     fake, group = harness.fake, club.group
     challenge = await _say(harness, loser, group, f"/play @{winner.username}")
     assert not (await fake.next_answer_to(fake.press(winner, challenge, "✅ Accept"))).show_alert
-    board = await wait_for_board(fake, group)
+    # This game's board: an earlier game's may be in the group already.
+    board = await fake.wait_for_message(group, after=challenge, where=lambda m: bool(m.photo))
     question = await _say(harness, loser, group, "/resign")
     assert not (await fake.next_answer_to(fake.press(loser, question, "🏳"))).show_alert
     await fake.wait_for(lambda: is_over(board), description="the game to end")

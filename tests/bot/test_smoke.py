@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from aiogram import F, Router
-from aiogram.exceptions import TelegramUnauthorizedError
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
@@ -32,6 +31,7 @@ from bot.i18n import (
     locale_for,
     read_catalog,
 )
+from bot.telegram_link import TokenRefused
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import BotHarness, make_settings, running_bot
 
@@ -220,18 +220,21 @@ async def test_the_token_never_reaches_the_logs(
     assert SECRET not in logged
 
 
-async def test_flaky_start_up_calls_do_not_stop_the_bot(
+async def test_flaky_start_up_calls_are_retried(
     fake_telegram: FakeTelegram, tmp_path: Path
 ) -> None:
     fake_telegram.fail_next("setMyCommands", error_code=502, description="Bad Gateway")
     async with running_bot(fake_telegram, tmp_path / "db.sqlite3") as harness:
         assert (await ask(harness, "en", "/help")).startswith("Commands")
-    assert fake_telegram.commands() == []  # the failed call ended the menu set-up
+    assert fake_telegram.commands()[0] == ("start", "Start the bot")  # set on the second try
+    first_menu = fake_telegram.requests_for("setMyCommands")[:2]
+    assert [r.status for r in first_menu] == [502, 200]
+    assert first_menu[0].params == first_menu[1].params
 
 
 async def test_a_rejected_token_stops_run(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
     settings = make_settings(fake_telegram.url, tmp_path / "db.sqlite3", token="654321:wrong")
-    with pytest.raises(TelegramUnauthorizedError):
+    with pytest.raises(TokenRefused, match="401 Unauthorized"):
         await asyncio.wait_for(run(settings, stop=asyncio.Event()), 10)
 
 

@@ -30,6 +30,13 @@ What it imitates, because bots get these wrong:
   message that is delivered to the bot too (as the official server does for its own pins);
 * members: ``getChatMember`` / ``getChatAdministrators`` answer with the statuses the test set
   (creator, administrator with rights, member, left) and parse into aiogram's ChatMember types.
+* outages: :meth:`FakeTelegram.stop_listening` closes the port and :meth:`~FakeTelegram.
+  listen_again` opens the same one, with every user, chat, message and queued update kept (users
+  go on tapping meanwhile); :meth:`~FakeTelegram.fail_until_healed` answers 5xx to some methods
+  for a while; :meth:`~FakeTelegram.drop_answer_next` does what is asked and hangs up without
+  answering (the answer lost on the way); callback queries expire on demand
+  (:meth:`~FakeTelegram.expire_callback_queries`), and a query answered twice is recorded in
+  :attr:`~FakeTelegram.double_answers` (the harness fails a test on it).
 
 Everything runs in the test's event loop; nothing touches the network beyond 127.0.0.1.
 """
@@ -146,6 +153,7 @@ FILE_ID_PREFIXES: Final = {"photo": "AgACAgFake", "document": "BQACAgFake"}
 MAX_UPLOAD_SIZE: Final = 50 * 1024 * 1024
 MENTION = re.compile(r"(?<![\w@])@[A-Za-z0-9_]{5,32}")
 COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
+TOKEN_SHAPE = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
 
 
 class ApiError(Exception):
@@ -542,6 +550,12 @@ class FakeTelegram:
         """Updates never delivered because the bot's ``allowed_updates`` left out their type."""
         self._poll_generation = 0
         self._injected: dict[str, deque[ApiError]] = {}
+        self._failing: dict[str, ApiError] = {}
+        self._dropping: Counter[str] = Counter()
+        self._expired_queries: set[str] = set()
+        self.double_answers: list[str] = []
+        """Callback queries the bot answered a second time (each answer after the first)."""
+        self._port = 0
         self._changed = asyncio.Event()
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -596,8 +610,27 @@ class FakeTelegram:
         await self._runner.setup()
         await web.TCPSite(self._runner, host, port).start()
         address = self._runner.addresses[0]
+        self._port = address[1]
+        self._closing = False
         self.url = f"http://{address[0]}:{address[1]}"
         return self.url
+
+    @property
+    def listening(self) -> bool:
+        return self._runner is not None
+
+    async def stop_listening(self) -> None:
+        """An outage: ends pending long polls, drops every connection and closes the port, but
+        keeps all state; users may go on writing and tapping (updates queue up). See
+        :meth:`listen_again`."""
+        await self.close()
+        self.notify()
+
+    async def listen_again(self) -> None:
+        """Ends an outage: serves again on the same port (so :attr:`url` stays valid)."""
+        assert self._runner is None, "the server is listening already"
+        await self.start(port=self._port)
+        self.notify()
 
     async def close(self) -> None:
         """Ends pending long polls and stops the server."""
@@ -917,6 +950,32 @@ class FakeTelegram:
         queue = self._injected.setdefault(method.lower(), deque())
         queue.extend(ApiError(error_code, description, parameters) for _ in range(times))
 
+    def fail_until_healed(
+        self, *methods: str, error_code: int = 502, description: str = "Bad Gateway"
+    ) -> None:
+        """Every call of ``methods`` answers this error (recorded, not run) until :meth:`heal`;
+        long polls under way end with it too, as when the proxy in front of the Bot API cuts
+        them."""
+        for method in methods:
+            self._failing[method.lower()] = ApiError(error_code, description)
+        self.notify()
+
+    def heal(self, *methods: str) -> None:
+        """Ends :meth:`fail_until_healed` for ``methods`` (every method when none is named)."""
+        for method in methods or list(self._failing):
+            self._failing.pop(method.lower(), None)
+        self.notify()
+
+    def drop_answer_next(self, method: str, *, times: int = 1) -> None:
+        """The next ``times`` calls of ``method`` are carried out, then the connection is closed
+        without an answer: the client cannot tell whether anything happened."""
+        self._dropping[method.lower()] += times
+
+    def expire_callback_queries(self) -> None:
+        """Every press so far is too old to answer (400 "query is too old"), as in Telegram
+        some seconds after the press."""
+        self._expired_queries.update(self.taps)
+
     def flood_next(self, method: str, *, retry_after: int = 1, times: int = 1) -> None:
         """The next ``times`` calls of ``method`` answer 429 with ``parameters.retry_after``."""
         self.fail_next(
@@ -1085,8 +1144,13 @@ class FakeTelegram:
 
     async def _handle(self, request: web.Request) -> web.Response:
         name = request.match_info["method"]
-        if request.match_info["token"] != self.token:
-            return web.json_response(ApiError(401, "Unauthorized").to_json(), status=401)
+        token = request.match_info["token"]
+        if token != self.token:
+            # Telegram answers 404 for a token that cannot be one, 401 for an unknown one.
+            error = ApiError(401, "Unauthorized")
+            if not TOKEN_SHAPE.fullmatch(token):
+                error = ApiError(404, "Not Found")
+            return web.json_response(error.to_json(), status=error.error_code)
         method = self._canonical.get(name.lower(), name)
         try:
             params, files = await self._read_params(request)
@@ -1099,6 +1163,8 @@ class FakeTelegram:
             injected = self._injected.get(name.lower())
             if injected:
                 raise injected.popleft()
+            if name.lower() in self._failing:
+                raise self._failing[name.lower()]
             implementation = self._methods.get(name.lower())
             if implementation is None:
                 raise ApiError(404, f"Not Found: method {name} is not implemented by FakeTelegram")
@@ -1108,6 +1174,12 @@ class FakeTelegram:
             status, body = 200, {"ok": True, "result": result}
         except ApiError as error:
             status, body = error.error_code, error.to_json()
+        if self._dropping[name.lower()] > 0:
+            self._dropping[name.lower()] -= 1
+            self.notify()
+            assert request.transport is not None
+            request.transport.close()  # done, but the answer is lost: status stays None
+            return web.Response()
         record.status, record.response = status, body
         self.notify()
         return web.json_response(body, status=status)
@@ -1293,6 +1365,8 @@ class FakeTelegram:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
+            if "getupdates" in self._failing:  # the proxy in front cuts the long poll
+                raise self._failing["getupdates"]
             if generation != self._poll_generation:
                 raise ApiError(
                     409,
@@ -1481,7 +1555,13 @@ class FakeTelegram:
 
     def _api_answerCallbackQuery(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         query_id = str(params.get("callback_query_id") or "")
-        if query_id not in self.taps or query_id in self.answers:
+        if query_id in self.answers:
+            self.double_answers.append(query_id)
+        if (
+            query_id not in self.taps
+            or query_id in self.answers
+            or query_id in self._expired_queries
+        ):
             raise bad_request(
                 "query is too old and response timeout expired or query ID is invalid"
             )

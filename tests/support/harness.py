@@ -18,19 +18,28 @@ An exception that escapes a handler fails the test at teardown (see :meth:`check
 from __future__ import annotations
 
 import asyncio
+import logging
 import traceback
 from collections import Counter
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, Final
 
 from bot.app import ServicesFactory, UpdateTracker, build_services, run
 from bot.config import Settings
+from bot.telegram_link import Backoff, TelegramLink
 
 from .fake_telegram import DEFAULT_TIMEOUT, DEFAULT_TOKEN, FakeTelegram
 
 TEST_TOKEN: Final = DEFAULT_TOKEN
+FAST_BACKOFF: Final = Backoff(base=0.05, cap=0.5)
+"""Retries in tests: outages last seconds there, and the bot should be back within half a one."""
+
+
+def fast_link() -> TelegramLink:
+    """A link to Telegram that retries on :data:`FAST_BACKOFF`, at start-up and in outages."""
+    return TelegramLink(startup=FAST_BACKOFF, outage=FAST_BACKOFF)
 
 
 def make_settings(
@@ -59,7 +68,8 @@ class BotHarness:
     """One bot process at a time against one fake server and one database file.
 
     :meth:`restart` stops the bot and starts a new instance (new Bot, Dispatcher, HTTP session and
-    services) against the same server and database, as a redeploy would.
+    services) against the same server and database, as a redeploy would. Each instance gets a
+    new :attr:`link` from ``link_factory`` (default :func:`fast_link`).
     """
 
     def __init__(
@@ -68,6 +78,7 @@ class BotHarness:
         settings: Settings,
         *,
         services_factory: ServicesFactory | None = None,
+        link_factory: Callable[[], TelegramLink] = fast_link,
     ) -> None:
         self.fake = fake
         self.settings = settings
@@ -80,6 +91,9 @@ class BotHarness:
         self._tracker.observers.append(self._on_update_finished)
         self._stop: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self._link_factory = link_factory
+        self.link = link_factory()
+        """The link to Telegram of the running (or last) instance: its outages, its state."""
 
     @property
     def running(self) -> bool:
@@ -90,21 +104,26 @@ class BotHarness:
         """Updates being handled right now."""
         return self._tracker.in_flight
 
-    async def start(self, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """Starts a bot instance and returns once it polls (its startup hooks have run)."""
+    async def start(self, timeout: float = DEFAULT_TIMEOUT, *, wait: bool = True) -> None:
+        """Starts a bot instance and returns once it polls (its startup hooks have run), or at
+        once without ``wait`` (a bot started while the server is not listening)."""
         assert not self.running, "the bot is already running"
         mark = self.fake.mark()
         self._stop = asyncio.Event()
+        self.link = self._link_factory()
         self._task = asyncio.create_task(
             run(
                 self.settings,
                 stop=self._stop,
                 services_factory=self.services_factory,
                 tracker=self._tracker,
+                link=self.link,
             ),
             name=f"bot-{self.starts}",
         )
         self.starts += 1
+        if not wait:
+            return
 
         def polling() -> bool:
             self._raise_if_crashed()
@@ -145,7 +164,10 @@ class BotHarness:
         return errors
 
     def check_errors(self) -> None:
-        """Raises :exc:`AssertionError` describing every exception that escaped a handler."""
+        """Raises :exc:`AssertionError` describing every exception that escaped a handler, or
+        if the bot answered a callback query twice (which the bot itself cannot see: it drops
+        the "query is too old" answer, see ``bot.telegram_link``)."""
+        assert not self.fake.double_answers, f"queries answered twice: {self.fake.double_answers}"
         if self.errors:
             details = "\n".join(
                 f"update {update_id}:\n" + "".join(traceback.format_exception(error))
@@ -180,18 +202,20 @@ async def running_bot(
     database_path: Path,
     *,
     services_factory: ServicesFactory | None = None,
+    wait: bool = True,
     **settings: Any,
 ) -> AsyncIterator[BotHarness]:
     """Runs the bot against ``fake`` for the ``with`` block; fails on escaped handler errors.
 
-    ``settings`` override :func:`make_settings` (e.g. ``move_seconds=3``).
+    ``settings`` override :func:`make_settings` (e.g. ``move_seconds=3``). Without ``wait`` the
+    block begins before the bot polls (see :meth:`BotHarness.start`).
     """
     harness = BotHarness(
         fake,
         make_settings(fake.url, database_path, token=fake.token, **settings),
         services_factory=services_factory,
     )
-    await harness.start()
+    await harness.start(wait=wait)
     try:
         yield harness
     finally:
@@ -204,3 +228,35 @@ async def fake_telegram_server(**options: Any) -> AsyncIterator[FakeTelegram]:
     """Serves a :class:`FakeTelegram` (``options`` go to its constructor) on 127.0.0.1."""
     async with FakeTelegram(**options) as fake:
         yield fake
+
+
+class LogLines(logging.Handler):
+    """The messages logged while it is installed (see :func:`watch_logs`), for wait_for."""
+
+    def __init__(self, fake: FakeTelegram) -> None:
+        super().__init__(logging.DEBUG)
+        self.fake = fake
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+        self.fake.notify()  # wakes wait_for: log lines are events too
+
+    def count(self, text: str) -> int:
+        """How many lines contain ``text``."""
+        return sum(text in line for line in self.lines)
+
+
+@contextmanager
+def watch_logs(fake: FakeTelegram, name: str = "bot") -> Iterator[LogLines]:
+    """Collects what logger ``name`` (and its children) logs, waking ``fake.wait_for`` on each."""
+    watcher = LogLines(fake)
+    logger = logging.getLogger(name)
+    previous = logger.level
+    logger.addHandler(watcher)
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield watcher
+    finally:
+        logger.removeHandler(watcher)
+        logger.setLevel(previous)
