@@ -39,16 +39,16 @@ async def store_games(path: Path, count: int) -> None:
     store = Store(db)
     service = GameService(store, random.Random(1), move_seconds=3600)
     for index in range(count):
-        a = await service.see_user(
+        a = await service.users.see(
             10_000_000 + 2 * index, username=None, first_name="A", language_code="en"
         )
-        b = await service.see_user(
+        b = await service.users.see(
             10_000_001 + 2 * index, username=None, first_name="B", language_code="ru"
         )
-        challenge = await service.challenge(
+        challenge = await service.challenges.open(
             chat_id=-(9_000_000 + index), challenger=a, target=b, locale="en"
         )
-        _, snapshot = await service.accept(challenge.id, b)
+        _, snapshot = await service.challenges.accept(challenge.id, b)
         for board in await service.boards(snapshot.stored.id):  # as if shown before the bench
             await store.games.set_board_shown(
                 board.game_id, board.chat_id, snapshot.stored.version, message_id=1

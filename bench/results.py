@@ -54,22 +54,22 @@ async def run(
         db = await open_database(Path(folder) / "bench.sqlite3")
         await db.execute(f"PRAGMA synchronous = {synchronous}")
         service = GameService(Store(db), random.Random(5), move_seconds=60)
-        alice = await service.see_user(1, username="a", first_name="A", language_code=None)
-        bob = await service.see_user(2, username="b", first_name="B", language_code=None)
+        alice = await service.users.see(1, username="a", first_name="A", language_code=None)
+        bob = await service.users.see(2, username="b", first_name="B", language_code=None)
         ends: list[float] = []
         turns: list[float] = []
         confirms: list[float] = []
         for _ in range(games):
-            challenge = await service.challenge(
+            challenge = await service.challenges.open(
                 chat_id=-1, challenger=alice, target=bob, locale="en"
             )
             for option, value in options.items():
                 while getattr(challenge, option) != value:
                     name = {"match_length": "match"}.get(option, option)
-                    challenge = await service.change_option(
+                    challenge = await service.challenges.change_option(
                         challenge.id, alice.id, challenge.version, name
                     )
-            _, snapshot = await service.accept(challenge.id, bob)
+            _, snapshot = await service.challenges.accept(challenge.id, bob)
             for _ in range(6):
                 if snapshot.game.is_over:
                     break

@@ -153,7 +153,7 @@ class RememberUsers(BaseMiddleware):
             private = chat is not None and chat.type == "private"
             key = (user.username, user.first_name, user.language_code, private)
             if self._known.get(user.id) != key:
-                data["player"] = await service.see_user(
+                data["player"] = await service.users.see(
                     user.id,
                     username=user.username,
                     first_name=user.first_name,
@@ -162,7 +162,7 @@ class RememberUsers(BaseMiddleware):
                 )
                 self._known[user.id] = key
             else:
-                data["player"] = await service.user(user.id)
+                data["player"] = await service.users.get(user.id)
         return await handler(event, data)
 
 

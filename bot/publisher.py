@@ -348,7 +348,7 @@ class BoardPublisher:
 
         async def forbidden(chat_id: int) -> None:
             if chat_id > 0:
-                await self._service.mark_blocked(chat_id)
+                await self._service.users.mark_blocked(chat_id)
 
         def superseded() -> bool:  # a newer state waits: an outage need not delay it for this
             newer = self._pending.get(board.game_id)

@@ -70,7 +70,7 @@ class Timers:
             return
         for snapshot in await self._service.timeouts():
             self._publisher.publish(snapshot)
-        for challenge in await self._service.expire_challenges():
+        for challenge in await self._service.challenges.expire():
             _ = views.translator(self._i18n, challenge.locale)
             await close_challenge_messages(self._bot, challenge, self._service, _)
 

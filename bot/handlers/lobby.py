@@ -21,9 +21,9 @@ from bot.engine import StakeMode
 from bot.i18n import locale_for
 from bot.publisher import BoardPublisher
 from bot.services import GameService, Terms
+from bot.services.challenges import MATCH_CHOICES
 from bot.services.chips import STAKE_CHOICES
 from bot.services.errors import ChallengeNotFound, StaleAction
-from bot.services.games import MATCH_CHOICES
 from bot.storage import Challenge, ChallengeStatus, User
 
 INVITE_PREFIX = "c"
@@ -102,13 +102,13 @@ async def on_play(
     who, username = _target(message, command)
     target = None
     if who is not None and not who.is_bot:
-        target = await game_service.see_user(
+        target = await game_service.users.see(
             who.id,
             username=who.username,
             first_name=who.first_name,
             language_code=who.language_code,
         )
-    challenge = await game_service.challenge(
+    challenge = await game_service.challenges.open(
         chat_id=message.chat.id,
         challenger=player,
         target=target,
@@ -124,12 +124,12 @@ async def post_challenge(
     message: Message, challenge: Challenge, challenger: User, game_service: GameService
 ) -> Message:
     """Posts the challenge in the message's chat and remembers which message shows it."""
-    target = await game_service.user(challenge.target_id) if challenge.target_id else None
+    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
     sent = await message.answer(
         views.challenge_text(challenge, challenger, _, target=target),
         reply_markup=views.challenge_keyboard(challenge, _),
     )
-    await game_service.set_challenge_message(challenge, sent.message_id)
+    await game_service.challenges.set_message(challenge, sent.message_id)
     return sent
 
 
@@ -148,14 +148,14 @@ async def on_play_private(
     is_bot = bool(who and who.is_bot)
     username = username or (who.username if who else None)
     if username:
-        challenge, reachable = await game_service.private_invitation(
+        challenge, reachable = await game_service.challenges.private_invitation(
             challenger=player,
             target_username=username,
             locale=locale_for(player.language_code),
             terms=_terms(command),
         )
     else:
-        challenge = await game_service.challenge(
+        challenge = await game_service.challenges.open(
             chat_id=message.chat.id,
             challenger=player,
             target_is_bot=is_bot,
@@ -193,7 +193,7 @@ async def send_invitation(
             reply_markup=views.challenge_keyboard(challenge, their),
         )
     except TelegramForbiddenError:
-        await game_service.mark_blocked(to.id)
+        await game_service.users.mark_blocked(to.id)
         return False
     return True
 
@@ -207,11 +207,11 @@ async def on_start_invitation(
     """``/start c<id>`` from an invitation link: shows the challenge with its buttons."""
     payload = command.args or ""
     try:
-        challenge = await game_service.get_challenge(int(payload.removeprefix(INVITE_PREFIX)))
+        challenge = await game_service.challenges.get(int(payload.removeprefix(INVITE_PREFIX)))
     except ChallengeNotFound:
         await message.answer(_("This challenge does not exist."))
         return
-    challenger = await game_service.user(challenge.challenger_id)
+    challenger = await game_service.users.get(challenge.challenger_id)
     if not challenge.is_open or challenger is None:
         await message.answer(_("This challenge is closed: accepted, declined or expired."))
         return
@@ -234,21 +234,21 @@ async def on_challenge_button(
     option = callback_data.option
     challenge_id, version = callback_data.challenge, callback_data.version
     if option is ChallengeOption.ACCEPT:
-        challenge, snapshot = await game_service.accept(challenge_id, player)
+        challenge, snapshot = await game_service.challenges.accept(challenge_id, player)
         await _close_message(callback, challenge, game_service, bot, i18n)
         publisher.publish(snapshot)
         return
     if option is ChallengeOption.DECLINE:
-        challenge = await game_service.decline(challenge_id, player.id)
+        challenge = await game_service.challenges.decline(challenge_id, player.id)
         await _close_message(callback, challenge, game_service, bot, i18n)
         return
     if option not in OPTION_NAMES:
         raise StaleAction()
-    challenge = await game_service.change_option(
+    challenge = await game_service.challenges.change_option(
         challenge_id, player.id, version, OPTION_NAMES[option]
     )
-    challenger = await game_service.user(challenge.challenger_id) or player
-    target = await game_service.user(challenge.target_id) if challenge.target_id else None
+    challenger = await game_service.users.get(challenge.challenger_id) or player
+    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
     if isinstance(callback.message, Message):
         await callback.message.edit_text(
             views.challenge_text(challenge, challenger, _, target=target),
@@ -276,8 +276,8 @@ async def _close_message(
 
 
 async def _names(challenge: Challenge, game_service: GameService) -> tuple[str, str]:
-    challenger = await game_service.user(challenge.challenger_id)
-    target = await game_service.user(challenge.target_id) if challenge.target_id else None
+    challenger = await game_service.users.get(challenge.challenger_id)
+    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
     return (
         views.player_name(challenger) if challenger else "?",
         views.player_name(target) if target else "?",

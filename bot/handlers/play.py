@@ -87,7 +87,7 @@ async def on_quick(
     """``/quick`` turns quick mode on (``/quick off`` turns it off): the tap that completes a
     turn confirms it, one board edit less per turn, no Undo after that tap."""
     quick = (command.args or "").strip().lower() not in {"off", "выкл", "0", "no", "нет"}
-    await game_service.set_quick(player.id, quick)
+    await game_service.users.set_quick(player.id, quick)
     if quick:
         text = _(
             "⚡ Quick mode is on: the tap that completes your turn also confirms it. "
@@ -107,7 +107,7 @@ async def on_resign(message: Message, game_service: GameService, player: User) -
         return
     stored = games[0]
     opponent_id = stored.black_id if stored.white_id == player.id else stored.white_id
-    opponent = await game_service.user(opponent_id)
+    opponent = await game_service.users.get(opponent_id)
     points = stored.game.rules.resign * stored.game.cube_value
     builder = InlineKeyboardBuilder()
     builder.button(
@@ -163,7 +163,7 @@ async def on_rematch(
         raise StaleAction()
     opponent = snapshot.user(side.other)
     chat_id = stored.chat_id or player.id
-    challenge = await game_service.rematch(
+    challenge = await game_service.challenges.rematch(
         stored.id, player, chat_id=chat_id, locale=locale_for(player.language_code)
     )
     if not isinstance(callback.message, Message):

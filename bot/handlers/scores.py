@@ -56,7 +56,7 @@ async def _named_user(
     None when the command names nobody."""
     reply = message.reply_to_message
     if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
-        return await game_service.user(reply.from_user.id)
+        return await game_service.users.get(reply.from_user.id)
     name = next(
         (
             e.extract_from(message.text or "")
@@ -67,7 +67,7 @@ async def _named_user(
     )
     if not name:
         return None
-    return await game_service.user_by_username(name) or name
+    return await game_service.users.by_username(name) or name
 
 
 async def _unknown(message: Message, name: str) -> None:
@@ -97,7 +97,7 @@ async def on_score(
             await message.answer(_("Name a player: /score @username"))
             return
         stored = games[0]
-        other = await game_service.user(
+        other = await game_service.users.get(
             stored.black_id if stored.white_id == player.id else stored.white_id
         )
         if other is None:

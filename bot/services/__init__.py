@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+from .challenges import Challenges, Terms
 from .errors import GameError
-from .games import GameService, GameSnapshot, Terms
+from .games import GameService, GameSnapshot
 from .scores import ScoreService
+from .users import Users
 
-__all__ = ["GameError", "GameService", "GameSnapshot", "ScoreService", "Terms"]
+__all__ = [
+    "Challenges",
+    "GameError",
+    "GameService",
+    "GameSnapshot",
+    "ScoreService",
+    "Terms",
+    "Users",
+]

@@ -262,13 +262,15 @@ async def world(tmp_path: Path, fake_telegram: FakeTelegram) -> AsyncIterator[Wo
     bob = fake.create_user("Bob", username="bob")
     group = fake.create_group("club", [alice, bob], bot_is_admin=True)
     users = [
-        await games.see_user(u.id, username=u.username, first_name=u.first_name, language_code="en")
+        await games.users.see(
+            u.id, username=u.username, first_name=u.first_name, language_code="en"
+        )
         for u in (alice, bob)
     ]
-    challenge = await games.challenge(
+    challenge = await games.challenges.open(
         chat_id=group.id, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await games.accept(challenge.id, users[1])
+    _, snapshot = await games.challenges.accept(challenge.id, users[1])
     bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
     yield World(games, LeagueService(store, ScoreService(store)), bot, group, snapshot)
     await bot.session.close()

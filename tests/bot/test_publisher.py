@@ -48,15 +48,15 @@ async def world(
     bob = fake.create_user("Bob", username="bob")
     group = fake.create_group("club", [alice, bob])
     users = [
-        await service.see_user(
+        await service.users.see(
             u.id, username=u.username, first_name=u.first_name, language_code="en"
         )
         for u in (alice, bob)
     ]
-    challenge = await service.challenge(
+    challenge = await service.challenges.open(
         chat_id=group.id, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await service.accept(challenge.id, users[1])
+    _, snapshot = await service.challenges.accept(challenge.id, users[1])
     bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
     yield service, bot, group, snapshot
     await bot.session.close()

@@ -17,10 +17,10 @@ async def test_two_drawings_of_one_state_are_identical(tmp_path: Path) -> None:
     db = await open_database(tmp_path / "v.sqlite3")
     clock = [1_000_000.0]
     service = GameService(Store(db), random.Random(8), move_seconds=90, clock=lambda: clock[0])
-    alice = await service.see_user(1, username="alice", first_name="A", language_code="en")
-    bob = await service.see_user(2, username="bob", first_name="B", language_code="ru")
-    challenge = await service.challenge(chat_id=-5, challenger=alice, target=bob, locale="ru")
-    _, snapshot = await service.accept(challenge.id, bob)
+    alice = await service.users.see(1, username="alice", first_name="A", language_code="en")
+    bob = await service.users.see(2, username="bob", first_name="B", language_code="ru")
+    challenge = await service.challenges.open(chat_id=-5, challenger=alice, target=bob, locale="ru")
+    _, snapshot = await service.challenges.accept(challenge.id, bob)
     _ = views.translator(create_i18n(), "ru")
 
     def drawing(shown: GameSnapshot) -> tuple[object, ...]:

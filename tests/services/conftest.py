@@ -36,7 +36,7 @@ def clock() -> Clock:
 async def world(store: Store, clock: Clock) -> tuple[GameService, Clock, list[User]]:
     service = GameService(store, random.Random(11), move_seconds=60, clock=clock)
     users = [
-        await service.see_user(i, username=name, first_name=name.title(), language_code="ru")
+        await service.users.see(i, username=name, first_name=name.title(), language_code="ru")
         for i, name in ((1, "anna"), (2, "boris"), (3, "vera"))
     ]
     return service, clock, users

@@ -11,10 +11,10 @@ from bot.storage import ChallengeStatus, User
 
 
 async def _start(service: GameService, users: list[User]):  # type: ignore[no-untyped-def]
-    challenge = await service.challenge(
+    challenge = await service.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="ru"
     )
-    return await service.accept(challenge.id, users[1])
+    return await service.challenges.accept(challenge.id, users[1])
 
 
 async def _play_turn(service: GameService, snapshot):  # type: ignore[no-untyped-def]
@@ -27,30 +27,32 @@ async def _play_turn(service: GameService, snapshot):  # type: ignore[no-untyped
 async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untyped-def]
     service, _, users = world
     with pytest.raises(e.SelfChallenge):
-        await service.challenge(
+        await service.challenges.open(
             chat_id=-5, challenger=users[0], target_username="anna", locale="en"
         )
     with pytest.raises(e.BotChallenge):
-        await service.challenge(
+        await service.challenges.open(
             chat_id=-5, challenger=users[0], target_username="helperbot", locale="en"
         )
-    challenge = await service.challenge(
+    challenge = await service.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="ru"
     )
     with pytest.raises(e.OwnChallenge):
-        await service.accept(challenge.id, users[0])
+        await service.challenges.accept(challenge.id, users[0])
     with pytest.raises(e.NotForYou):
-        await service.accept(challenge.id, users[2])
-    changed = await service.change_option(challenge.id, users[0].id, challenge.version, "variant")
+        await service.challenges.accept(challenge.id, users[2])
+    changed = await service.challenges.change_option(
+        challenge.id, users[0].id, challenge.version, "variant"
+    )
     assert changed.variant == "short"
     with pytest.raises(e.StaleAction):  # an option button drawn for the old version
-        await service.change_option(challenge.id, users[0].id, challenge.version, "time")
+        await service.challenges.change_option(challenge.id, users[0].id, challenge.version, "time")
     with pytest.raises(e.NotChallenger):
-        await service.change_option(challenge.id, users[1].id, changed.version, "time")
-    closed, snapshot = await service.accept(challenge.id, users[1])
+        await service.challenges.change_option(challenge.id, users[1].id, changed.version, "time")
+    closed, snapshot = await service.challenges.accept(challenge.id, users[1])
     assert closed.status is ChallengeStatus.ACCEPTED and snapshot.game.variant == "short"
     with pytest.raises(e.ChallengeClosed):
-        await service.accept(challenge.id, users[1])
+        await service.challenges.accept(challenge.id, users[1])
 
     game_id, version = snapshot.stored.id, snapshot.stored.version
     mover = snapshot.stored.player(snapshot.game.turn)
@@ -121,23 +123,23 @@ async def test_timeout_loses_for_the_player_to_move(world) -> None:  # type: ign
 
 async def test_challenges_expire(world) -> None:  # type: ignore[no-untyped-def]
     service, clock, users = world
-    challenge = await service.challenge(chat_id=-5, challenger=users[0], locale="en")
+    challenge = await service.challenges.open(chat_id=-5, challenger=users[0], locale="en")
     clock.now += 15 * 60 + 1
     with pytest.raises(e.ChallengeClosed):
-        await service.accept(challenge.id, users[2])
-    expired = await service.expire_challenges()
+        await service.challenges.accept(challenge.id, users[2])
+    expired = await service.challenges.expire()
     assert [c.id for c in expired] == [challenge.id]
     assert expired[0].status is ChallengeStatus.EXPIRED
 
 
 async def test_unseen_username_can_accept_once_seen(world) -> None:  # type: ignore[no-untyped-def]
     service, _, users = world
-    challenge = await service.challenge(
+    challenge = await service.challenges.open(
         chat_id=-5, challenger=users[0], target_username="@Gleb", locale="en"
     )
     assert challenge.target_username == "gleb" and challenge.target_id is None
     with pytest.raises(e.NotForYou):
-        await service.accept(challenge.id, users[2])
-    gleb = await service.see_user(4, username="Gleb", first_name="Gleb", language_code=None)
-    closed, snapshot = await service.accept(challenge.id, gleb)
+        await service.challenges.accept(challenge.id, users[2])
+    gleb = await service.users.see(4, username="Gleb", first_name="Gleb", language_code=None)
+    closed, snapshot = await service.challenges.accept(challenge.id, gleb)
     assert closed.target_id == 4 and snapshot.stored.black_id == 4

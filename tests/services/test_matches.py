@@ -19,14 +19,14 @@ async def _challenge(
     """users[0] challenges users[1] on ``terms`` (see :class:`Terms`); users[1] accepts."""
     if "stake_mode" in terms:
         terms["stake_mode"] = StakeMode(terms["stake_mode"])
-    challenge = await service.challenge(
+    challenge = await service.challenges.open(
         chat_id=-5,
         challenger=users[0],
         target=users[1],
         locale="en",
         terms=Terms(**terms),  # type: ignore[arg-type]
     )
-    _, snapshot = await service.accept(challenge.id, users[1])
+    _, snapshot = await service.challenges.accept(challenge.id, users[1])
     return snapshot
 
 
@@ -130,7 +130,7 @@ async def test_a_match_to_3_with_the_crawford_game(
     assert match.finished_at is not None
     with pytest.raises(e.NoNextGame):
         await service.next_game(third.stored.id, users[0].id)
-    rematch = await service.rematch(third.stored.id, users[1], chat_id=-5, locale="en")
+    rematch = await service.challenges.rematch(third.stored.id, users[1], chat_id=-5, locale="en")
     assert (rematch.match_length, rematch.cube) == (3, True)
 
 
@@ -202,12 +202,12 @@ async def test_a_stake_is_at_most_what_the_challenger_holds(
     world: tuple[GameService, object, list[User]], store: Store
 ) -> None:
     service, _, users = world
-    challenge = await service.challenge(
+    challenge = await service.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
     )
     seen = []
     for _ in range(6):
-        challenge = await service.change_option(
+        challenge = await service.challenges.change_option(
             challenge.id, users[0].id, challenge.version, "stake"
         )
         seen.append(challenge.stake)
@@ -215,7 +215,7 @@ async def test_a_stake_is_at_most_what_the_challenger_holds(
     async with store.transaction() as db:
         await db.execute("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
     for _ in range(3):
-        challenge = await service.change_option(
+        challenge = await service.challenges.change_option(
             challenge.id, users[0].id, challenge.version, "stake"
         )
         seen.append(challenge.stake)
@@ -254,7 +254,7 @@ async def test_a_challenge_with_terms_checks_the_stake(
 ) -> None:
     service, _, users = world
     terms = Terms(variant="short", match_length=7, cube=True, stake=100, stake_mode=StakeMode.PRO)
-    challenge = await service.challenge(
+    challenge = await service.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en", terms=terms
     )
     assert (challenge.variant, challenge.match_length, challenge.cube) == ("short", 7, True)
@@ -262,9 +262,9 @@ async def test_a_challenge_with_terms_checks_the_stake(
     async with store.transaction() as db:
         await db.execute("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
     with pytest.raises(e.NotEnoughChips):
-        await service.challenge(chat_id=-5, challenger=users[0], locale="en", terms=terms)
+        await service.challenges.open(chat_id=-5, challenger=users[0], locale="en", terms=terms)
     with pytest.raises(ValueError, match="not a choice"):
-        await service.challenge(
+        await service.challenges.open(
             chat_id=-5, challenger=users[0], locale="en", terms=Terms(match_length=4)
         )
 

@@ -115,14 +115,14 @@ async def _new_game(
     service: GameService, users: list[User], options: tuple[str, ...] = ()
 ) -> GameSnapshot:
     """Anna challenges Boris in the group, cycling each of ``options`` once; Boris accepts."""
-    challenge = await service.challenge(
+    challenge = await service.challenges.open(
         chat_id=GROUP, challenger=users[0], target=users[1], locale="en"
     )
     for option in options:
-        challenge = await service.change_option(
+        challenge = await service.challenges.change_option(
             challenge.id, users[0].id, challenge.version, option
         )
-    _, snapshot = await service.accept(challenge.id, users[1])
+    _, snapshot = await service.challenges.accept(challenge.id, users[1])
     return snapshot
 
 
@@ -145,7 +145,7 @@ async def test_a_moves_file_replays_to_the_final_position(
     service = GameService(store, random.Random(seed), move_seconds=60, clock=clock)
     scores = ScoreService(store, clock=clock)
     users = [
-        await service.see_user(i, username=name, first_name=name.title(), language_code="en")
+        await service.users.see(i, username=name, first_name=name.title(), language_code="en")
         for i, name in ((1, "anna"), (2, "boris"), (3, "vera"))
     ]
     snapshot = await _new_game(service, users, options)
@@ -208,8 +208,8 @@ async def test_a_moves_file_after_a_resignation_and_who_may_have_it(world, score
 async def test_a_game_between_private_chats_is_only_for_its_players(world, scores) -> None:  # type: ignore[no-untyped-def]
     service, _, users = world
     anna, boris, vera = users
-    challenge = await service.challenge(chat_id=0, challenger=anna, target=boris, locale="en")
-    _, snapshot = await service.accept(challenge.id, boris)
+    challenge = await service.challenges.open(chat_id=0, challenger=anna, target=boris, locale="en")
+    _, snapshot = await service.challenges.accept(challenge.id, boris)
     await service.resign(snapshot.stored.id, anna.id)
     assert (await scores.moves_file(snapshot.stored.id, user_id=anna.id, chat_id=anna.id)).data
     with pytest.raises(e.NotAPlayer):  # chat 0 is nobody's group
@@ -220,7 +220,7 @@ async def test_the_chip_statement_names_the_other_player(store: Store, clock: Cl
     service = GameService(store, random.Random(21), move_seconds=60, clock=clock)
     scores = ScoreService(store, clock=clock)
     users = [
-        await service.see_user(i, username=name, first_name=name.title(), language_code="en")
+        await service.users.see(i, username=name, first_name=name.title(), language_code="en")
         for i, name in ((1, "anna"), (2, "boris"))
     ]
     snapshot = await _new_game(service, users, ("stake",))  # 10 chips, by the rules
@@ -242,6 +242,6 @@ async def test_the_chip_statement_names_the_other_player(store: Store, clock: Cl
     assert [(entry.delta, other.id if other else None) for entry, other in lost.entries] == [
         (-paid, winner)
     ]
-    newcomer = await service.see_user(3, username="vera", first_name="Vera", language_code="en")
+    newcomer = await service.users.see(3, username="vera", first_name="Vera", language_code="en")
     first_look = await scores.chip_statement(newcomer.id)
     assert first_look.balance == 1000 and [e.kind for e, _ in first_look.entries] == ["grant"]

@@ -1,0 +1,341 @@
+"""Challenges: a player invites another (or anyone) to a game on some terms, which the
+challenger can change until someone accepts; accepting starts the game. No Telegram here.
+
+Every change names the challenge and the ``version`` its button was drawn for; changes of one
+challenge run one at a time (a lock per challenge) and the write checks the version again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final, TypeVar
+
+from bot.engine import Side, StakeMode, resolve_rules
+from bot.storage import Challenge, ChallengeStatus, Store, User, VersionConflict
+
+from . import chips
+from .errors import (
+    BotChallenge,
+    ChallengeClosed,
+    ChallengeNotFound,
+    NotAPlayer,
+    NotChallenger,
+    NotEnoughChips,
+    NotForYou,
+    OwnChallenge,
+    SelfChallenge,
+    StaleAction,
+)
+from .users import Users
+
+if TYPE_CHECKING:
+    from .games import GameService, GameSnapshot
+
+CHALLENGE_SECONDS: Final = 15 * 60
+"""How long a challenge stays open."""
+
+VARIANT_CHOICES: Final = ("long", "short")
+RULE_SET_CHOICES: Final = {"long": ("classic", "sheshbesh", "karzar"), "short": ("standard",)}
+TIME_CHOICES: Final = (30, 60, 90, 180, 300)
+"""Move times a challenger can pick, in seconds (the configured default joins them)."""
+MATCH_CHOICES: Final = (0, 3, 5, 7, 9)
+"""Match lengths a challenger can pick; 0 is a single game."""
+STAKE_MODE_CHOICES: Final = tuple(StakeMode)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """What a challenge offers besides its players: the variant, a single game or a match to
+    ``match_length``, the cube, and a stake in chips with the table that prices it."""
+
+    variant: str = "long"
+    match_length: int = 0
+    cube: bool = False
+    stake: int = 0
+    stake_mode: StakeMode = StakeMode.RULES
+
+
+class Challenges:
+    """Open, change, decline and accept challenges (ids and domain values in, values out)."""
+
+    def __init__(
+        self,
+        store: Store,
+        users: Users,
+        games: GameService,
+        *,
+        clock: Callable[[], float] = time.time,
+        challenge_seconds: int = CHALLENGE_SECONDS,
+    ) -> None:
+        self._store = store
+        self._users = users
+        self._games = games
+        self._clock = clock
+        self._challenge_seconds = challenge_seconds
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def open(
+        self,
+        *,
+        chat_id: int,
+        challenger: User,
+        target: User | None = None,
+        target_username: str | None = None,
+        target_is_bot: bool = False,
+        locale: str,
+        terms: Terms = Terms(),
+    ) -> Challenge:
+        """Opens a challenge in ``chat_id``: to ``target``, to an unseen ``target_username``, or
+        to anyone when neither is given, on ``terms`` (the challenger can change them until it
+        is accepted).
+
+        :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`; :exc:`NotEnoughChips` for a stake
+            above the challenger's balance; :exc:`ValueError` for a match length or stake that
+            is not one of the choices.
+        """
+        if target_username and not target:
+            target = await self._users.by_username(target_username)
+        if target is not None and target.id == challenger.id:
+            raise SelfChallenge()
+        name = (target.username if target else target_username) or ""
+        if target_is_bot or name.lower().endswith("bot"):
+            # Telegram requires every bot's username to end in "bot"
+            raise BotChallenge()
+        if terms.match_length not in MATCH_CHOICES or terms.stake not in chips.STAKE_CHOICES:
+            raise ValueError(f"not a choice: {terms}")
+        now = self._clock()
+        if terms.stake:
+            held = await chips.balance(self._store, challenger.id, now)
+            if held < terms.stake:
+                raise NotEnoughChips(name=challenger.mention, chips=held)
+        return await self._store.challenges.create(
+            chat_id=chat_id,
+            challenger_id=challenger.id,
+            target_id=target.id if target else None,
+            target_username=None if target else (target_username or "").lstrip("@").lower() or None,
+            variant=terms.variant,
+            rule_set=resolve_rules(terms.variant, None).name,
+            move_seconds=self._games.move_seconds,
+            locale=locale,
+            expires_at=now + self._challenge_seconds,
+            now=now,
+            match_length=terms.match_length,
+            cube=terms.cube,
+            stake=terms.stake,
+            stake_mode=terms.stake_mode,
+        )
+
+    async def private_invitation(
+        self, *, challenger: User, target_username: str, locale: str, terms: Terms = Terms()
+    ) -> tuple[Challenge, User | None]:
+        """A challenge made in a private chat: returns it and the invited user when the bot can
+        write to them privately (else the caller shares a link).
+
+        :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`.
+        """
+        target = await self._users.by_username(target_username)
+        challenge = await self.open(
+            chat_id=challenger.id,
+            challenger=challenger,
+            target=target,
+            target_username=target_username,
+            locale=locale,
+            terms=terms,
+        )
+        reachable = target if target and target.private_chat and not target.blocked else None
+        return challenge, reachable
+
+    async def rematch(self, game_id: int, player: User, *, chat_id: int, locale: str) -> Challenge:
+        """A new challenge from ``player`` to the opponent of a finished game, same options.
+
+        :raises: :exc:`NotAPlayer`, :exc:`StaleAction` if the game is not over.
+        """
+        stored = await self._games.stored(game_id)
+        side = stored.side_of(player.id)
+        if side is None:
+            raise NotAPlayer()
+        if not stored.game.is_over:
+            raise StaleAction()
+        opponent = await self._users.get(stored.player(side.other))
+        match = await self._store.matches.get(stored.match_id) if stored.match_id else None
+        now = self._clock()
+        return await self._store.challenges.create(
+            chat_id=chat_id,
+            challenger_id=player.id,
+            target_id=opponent.id if opponent else None,
+            target_username=None,
+            variant=stored.game.variant,
+            rule_set=stored.game.rules.name,
+            move_seconds=stored.move_seconds,
+            locale=locale,
+            expires_at=now + self._challenge_seconds,
+            now=now,
+            match_length=match.match.length if match else 0,
+            cube=match.cube if match else stored.game.cube is not None,
+            stake=stored.stake,
+            stake_mode=stored.stake_mode,
+        )
+
+    async def get(self, challenge_id: int) -> Challenge:
+        found = await self._store.challenges.get(challenge_id)
+        if found is None:
+            raise ChallengeNotFound()
+        return found
+
+    async def set_message(self, challenge: Challenge, message_id: int) -> None:
+        """Records the message that shows the challenge."""
+        await self._store.challenges.set_message(challenge.id, message_id)
+
+    async def change_option(
+        self, challenge_id: int, user_id: int, version: int, option: str
+    ) -> Challenge:
+        """The challenger cycles an option: ``variant``, ``rules`` or ``time``."""
+        async with self._locks[challenge_id]:
+            challenge = await self._open_challenge(challenge_id, version)
+            if user_id != challenge.challenger_id:
+                raise NotChallenger()
+            if option == "variant":
+                variant = _next(VARIANT_CHOICES, challenge.variant)
+                changed = replace(challenge, variant=variant, rule_set=RULE_SET_CHOICES[variant][0])
+            elif option == "rules":
+                rule_sets = RULE_SET_CHOICES[challenge.variant]
+                changed = replace(challenge, rule_set=_next(rule_sets, challenge.rule_set))
+            elif option == "time":
+                times = tuple(sorted({*TIME_CHOICES, self._games.move_seconds}))
+                changed = replace(challenge, move_seconds=_next(times, challenge.move_seconds))
+            elif option == "match":
+                changed = replace(
+                    challenge, match_length=_next(MATCH_CHOICES, challenge.match_length)
+                )
+            elif option == "cube":
+                changed = replace(challenge, cube=not challenge.cube)
+            elif option == "stake":
+                held = await chips.balance(self._store, user_id, self._clock())
+                stakes = tuple(s for s in chips.STAKE_CHOICES if s <= held)
+                changed = replace(challenge, stake=_next(stakes, challenge.stake))
+            elif option == "stake_mode":
+                modes = STAKE_MODE_CHOICES
+                changed = replace(challenge, stake_mode=_next(modes, challenge.stake_mode))
+            else:
+                raise StaleAction()
+            return await self._save_challenge(changed, version)
+
+    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
+        """The challenged user declines, or the challenger withdraws the challenge."""
+        async with self._locks[challenge_id]:
+            challenge = await self._open_challenge(challenge_id)
+            if user_id == challenge.challenger_id:
+                status = ChallengeStatus.CANCELLED
+            elif self._is_target(challenge, user_id, await self._users.get(user_id)):
+                status = ChallengeStatus.DECLINED
+            else:
+                raise NotForYou()
+            return await self._save_challenge(replace(challenge, status=status), challenge.version)
+
+    async def accept(self, challenge_id: int, user: User) -> tuple[Challenge, GameSnapshot]:
+        """``user`` accepts: the game starts with the options as they are now (challenger white,
+        the opening roll decides who moves first) and the challenge is closed.
+
+        Accepting and declining take no version: an invitation shown in another chat keeps
+        working when the challenger changes an option, and the board shows the final ones.
+
+        :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`.
+        """
+        async with self._locks[challenge_id]:
+            challenge = await self._open_challenge(challenge_id)
+            if user.id == challenge.challenger_id:
+                raise OwnChallenge()
+            if not self._is_target(challenge, user.id, user):
+                raise NotForYou()
+            now = self._clock()
+            if challenge.stake:
+                for player_id in (challenge.challenger_id, user.id):
+                    held = await chips.balance(self._store, player_id, now)
+                    if held < challenge.stake:
+                        player = await self._users.get(player_id)
+                        raise NotEnoughChips(name=player.mention if player else "?", chips=held)
+            private = challenge.chat_id == challenge.challenger_id
+            boards = (
+                [(challenge.challenger_id, Side.WHITE), (user.id, Side.BLACK)]
+                if private
+                else [(challenge.chat_id, Side.WHITE)]
+            )
+            async with self._store.transaction():
+                match = None
+                if challenge.match_length:
+                    match = await self._store.matches.create(
+                        length=challenge.match_length, cube=challenge.cube, now=now
+                    )
+                stored = await self._games.start(
+                    chat_id=0 if private else challenge.chat_id,
+                    white_id=challenge.challenger_id,
+                    black_id=user.id,
+                    variant=challenge.variant,
+                    rule_set=challenge.rule_set,
+                    cube=challenge.cube,
+                    move_seconds=challenge.move_seconds,
+                    locale=challenge.locale,
+                    boards=boards,
+                    stake=challenge.stake,
+                    stake_mode=challenge.stake_mode,
+                    match_id=match.id if match else None,
+                )
+                closed = await self._save_challenge(
+                    replace(
+                        challenge,
+                        status=ChallengeStatus.ACCEPTED,
+                        target_id=user.id,
+                        game_id=stored.id,
+                    ),
+                    challenge.version,
+                )
+            return closed, await self._games.snapshot_of(stored)
+
+    async def expire(self) -> list[Challenge]:
+        """Closes the challenges whose time ran out; returns them as closed."""
+        closed = []
+        for challenge in await self._store.challenges.expired(self._clock()):
+            async with self._locks[challenge.id]:
+                try:
+                    closed.append(
+                        await self._save_challenge(
+                            replace(challenge, status=ChallengeStatus.EXPIRED), challenge.version
+                        )
+                    )
+                except StaleAction:
+                    continue
+        return closed
+
+    async def _open_challenge(self, challenge_id: int, version: int | None = None) -> Challenge:
+        challenge = await self.get(challenge_id)
+        if not challenge.is_open or challenge.expires_at <= self._clock():
+            raise ChallengeClosed()
+        if version is not None and challenge.version != version:
+            raise StaleAction()
+        return challenge
+
+    async def _save_challenge(self, challenge: Challenge, version: int) -> Challenge:
+        try:
+            return await self._store.challenges.save(challenge, expected_version=version)
+        except VersionConflict:
+            raise StaleAction() from None
+
+    @staticmethod
+    def _is_target(challenge: Challenge, user_id: int, user: User | None) -> bool:
+        if challenge.target_id is not None:
+            return challenge.target_id == user_id
+        if challenge.target_username is not None:
+            return bool(user and user.username == challenge.target_username)
+        return True  # an open challenge: anyone but the challenger
+
+
+def _next(choices: tuple[T, ...], current: T) -> T:
+    """The choice after ``current``, round and round (the first one if it is not a choice)."""
+    index = choices.index(current) if current in choices else -1
+    return choices[(index + 1) % len(choices)]

@@ -1,0 +1,67 @@
+"""The users the bot has met: who they are, what they chose (quick mode), whether they can be
+written to. Read on every snapshot, so kept in memory; this process is their only writer (one bot
+process per database: Telegram allows one getUpdates consumer per token anyway)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from bot.storage import Store, User
+
+
+class Users:
+    """Users by id and @username, cached; the handlers' ``player``."""
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+        self._users: dict[int, User] = {}
+
+    async def see(
+        self,
+        user_id: int,
+        *,
+        username: str | None,
+        first_name: str,
+        language_code: str | None,
+        private_chat: bool = False,
+    ) -> User:
+        """Records a user met in an update (names change; a private chat opens invitations)."""
+        user = await self._store.users.upsert(
+            user_id,
+            username=username,
+            first_name=first_name,
+            language_code=language_code,
+            private_chat=private_chat,
+            now=self._clock(),
+        )
+        if user.username:  # the username has left whoever had it before
+            self._users = {k: v for k, v in self._users.items() if v.username != user.username}
+        self._users[user_id] = user
+        return user
+
+    async def by_username(self, username: str) -> User | None:
+        """The user with that @username, if the bot has seen them."""
+        return await self._store.users.by_username(username)
+
+    async def get(self, user_id: int) -> User | None:
+        """The user with ``user_id``, if the bot has seen them."""
+        found = self._users.get(user_id)
+        if found is None:
+            found = await self._store.users.get(user_id)
+            if found is not None:
+                self._users[user_id] = found
+        return found
+
+    async def set_quick(self, user_id: int, quick: bool) -> User | None:
+        """Turns the user's quick mode on or off (a tap that completes a turn confirms it);
+        returns the user, or None if the bot has not seen them."""
+        await self._store.users.set_quick(user_id, quick)
+        self._users.pop(user_id, None)
+        return await self.get(user_id)
+
+    async def mark_blocked(self, user_id: int) -> None:
+        """Notes that the user blocked the bot: no more private messages until they return."""
+        await self._store.users.set_blocked(user_id, True)
+        self._users.pop(user_id, None)
