@@ -10,8 +10,8 @@ import pytest
 
 from bot.callbacks import MovesFile
 from bot.engine import Match, Outcome, Result, Side
-from bot.handlers.scores import history_text
 from bot.i18n import create_i18n
+from bot.score_views import history_text
 from bot.storage import FinishedGame, User
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot

@@ -1,0 +1,194 @@
+"""What the score commands show: statistics, rating tables, game histories with their file
+buttons, chip statements. Texts in the reader's locale (gettext of the handler's context);
+the handlers in :mod:`bot.handlers.scores` only fetch and send."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Final
+
+from aiogram import html
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from bot import views
+from bot.callbacks import MovesFile
+from bot.engine import Side
+from bot.i18n import N_
+from bot.services.chips import DAILY_FLOOR
+from bot.services.scores import ChipStatement
+from bot.storage import FinishedGame, PlayerStats, RatedPlayer, User
+
+HISTORY_GAMES: Final = 10
+"""Games that ``/history`` lists, each with its file button."""
+FILE_BUTTONS_PER_ROW: Final = 5
+LEDGER_KINDS: Final = {"grant": N_("starting grant"), "top_up": N_("daily top-up")}
+
+
+def stats_text(user: User, stats: PlayerStats, chips: int) -> str:
+    """``/stats``'s answer. Home mars is counted apart from mars and shown on a line of its own
+    when there was one (the rule sets that know it score it above mars)."""
+    lines = [html.bold(_("Statistics of {name}").format(name=views.player_name(user)))]
+    for variant, rating in stats.ratings:
+        lines.append(
+            _("Rating, {variant}: {rating} ±{deviation} ({games} games)").format(
+                variant=_(views.VARIANT_NAMES.get(variant, variant)),
+                rating=round(rating.rating),
+                deviation=round(rating.deviation),
+                games=rating.games,
+            )
+        )
+    if not stats.games:
+        lines.append(_("0 games so far: start one with /play."))
+    else:
+        lines += [
+            _("Games: {games}, wins: {wins} ({rate}%)").format(
+                games=stats.games, wins=stats.wins, rate=round(100 * stats.wins / stats.games)
+            ),
+            _("Points: {won} won, {lost} lost").format(
+                won=stats.points_won, lost=stats.points_lost
+            ),
+            _("Mars: {given} given, {taken} taken").format(
+                given=stats.mars_given, taken=stats.mars_taken
+            ),
+        ]
+        if stats.home_mars_given or stats.home_mars_taken:
+            lines.append(
+                _("Home mars: {given} given, {taken} taken").format(
+                    given=stats.home_mars_given, taken=stats.home_mars_taken
+                )
+            )
+        lines.append(
+            _("Koks: {given} given, {taken} taken").format(
+                given=stats.koks_given, taken=stats.koks_taken
+            )
+        )
+        if stats.streak >= 0:
+            streak = _("Winning streak: longest {best}, current {current}").format(
+                best=stats.best_streak, current=stats.streak
+            )
+        else:
+            streak = _("Winning streak: longest {best}; now {lost} lost in a row").format(
+                best=stats.best_streak, lost=-stats.streak
+            )
+        lines.append(streak)
+    lines.append(_("Chips: {chips}").format(chips=chips))
+    return "\n".join(lines)
+
+
+def rating_text(variant: str, players: list[RatedPlayer]) -> str:
+    """``/top rating``'s answer."""
+    variant_name = _(views.VARIANT_NAMES[variant])
+    if not players:
+        return _("Nobody here has a rating in {variant} yet. Finish a game with /play.").format(
+            variant=variant_name
+        )
+    lines = [html.bold(_("Rating · {variant}").format(variant=variant_name))]
+    for place, rated in enumerate(players, start=1):
+        lines.append(
+            _("{place}. {name}: {rating} ±{deviation}, {games} games").format(
+                place=place,
+                name=views.player_name(rated.user),
+                rating=round(rated.rating.rating),
+                deviation=round(rated.rating.deviation),
+                games=rated.rating.games,
+            )
+        )
+    return "\n".join(lines)
+
+
+def history_text(title: str, games: list[FinishedGame]) -> str:
+    """``/history``'s answer: the matches among ``games`` with their score, then one line per
+    game."""
+    lines = [html.bold(title)]
+    seen: set[int] = set()
+    for game in games:
+        if game.match is None or game.match_id is None or game.match_id in seen:
+            continue
+        seen.add(game.match_id)
+        match = game.match
+        values = {
+            "match": game.match_id,
+            "length": match.length,
+            "white": views.player_name(game.white),
+            "black": views.player_name(game.black),
+            "white_score": match.white,
+            "black_score": match.black,
+        }
+        if match.winner is None:
+            text = _(
+                "Match #{match} to {length}: {white} {white_score}:{black_score} {black}, "
+                "in progress"
+            )
+        else:
+            values["winner"] = views.player_name(
+                game.white if match.winner is Side.WHITE else game.black
+            )
+            text = _(
+                "Match #{match} to {length}: {white} {white_score}:{black_score} {black}, "
+                "won by {winner}"
+            )
+        lines.append(text.format_map(values))
+    for game in games:
+        lines.append(game_line(game))
+    lines.append(_("Tap a game's number to get its moves as a file."))
+    return "\n".join(lines)
+
+
+def game_line(game: FinishedGame) -> str:
+    """One game of ``/history``: number, date, players, variant, result, cube and match."""
+    result = game.result
+    winner = game.white if result.winner is Side.WHITE else game.black
+    parts = [
+        f"#{game.id}",
+        dt.datetime.fromtimestamp(game.finished_at, dt.UTC).strftime("%Y-%m-%d"),
+        f"⚪ {views.player_name(game.white)} — ⚫ {views.player_name(game.black)}",
+        _(views.VARIANT_NAMES.get(game.variant, game.variant)),
+        _("{winner} wins: {outcome}, {points} pt.").format(
+            winner=views.player_name(winner),
+            outcome=_(views.OUTCOME_NAMES[result.outcome]),
+            points=result.points,
+        )
+        + (f" ×{game.cube}" if game.cube > 1 else ""),
+    ]
+    if game.match_id is not None:
+        parts.append(
+            _("match #{match} game {number}").format(match=game.match_id, number=game.game_no)
+        )
+    return " · ".join(parts)
+
+
+def file_buttons(games: list[FinishedGame]) -> InlineKeyboardMarkup:
+    """A "📄 #id" button per game, for its moves file."""
+    builder = InlineKeyboardBuilder()
+    for game in games[:HISTORY_GAMES]:
+        builder.button(text=f"📄 #{game.id}", callback_data=MovesFile(game=game.id))
+    builder.adjust(FILE_BUTTONS_PER_ROW)
+    return builder.as_markup()
+
+
+def chips_text(statement: ChipStatement) -> str:
+    """``/chips``'s answer: the balance, then one line per change, newest first."""
+    lines = [html.bold(_("Your chips: {chips}").format(chips=statement.balance))]
+    for entry, other in statement.entries:
+        name = views.player_name(other) if other else "?"
+        if entry.kind == "game" and entry.delta >= 0:
+            what = _("game #{game} won against {name}").format(game=entry.game_id, name=name)
+        elif entry.kind == "game":
+            what = _("game #{game} lost to {name}").format(game=entry.game_id, name=name)
+        else:
+            what = _(LEDGER_KINDS.get(entry.kind, entry.kind))
+        delta = f"+{entry.delta}" if entry.delta >= 0 else f"−{-entry.delta}"
+        lines.append(
+            _("{date}: {delta}, {what}; balance {balance}").format(
+                date=dt.datetime.fromtimestamp(entry.created_at, dt.UTC).strftime("%Y-%m-%d"),
+                delta=delta,
+                what=what,
+                balance=entry.balance,
+            )
+        )
+    lines.append(
+        _("Once a day a balance below {floor} is topped up to {floor}.").format(floor=DAILY_FLOOR)
+    )
+    return "\n".join(lines)
