@@ -168,7 +168,7 @@ GOOD = '{"variant":"long","turn":"white","white":{"24":15},"black":{"24":15},"di
         (GOOD[:-1] + ',"rules":{"karzar_block":1}}', "takes true or false"),
         (
             GOOD.replace('"long"', '"short"')[:-1] + ',"rules":{"karzar_block":true}}',
-            "unknown rule switch 'karzar_block' (known: none)",
+            "unknown rule switch 'karzar_block' (known: three_dice)",
         ),
         (GOOD[:-1] + ',"bar":{"white":1}}', "white has 16 checkers"),
         (GOOD[:-1] + ',"first_turn":"yes"}', "first_turn is true or false"),
