@@ -14,9 +14,9 @@ from typing import Any, Protocol
 
 from ..dice import Dice, MoveList
 from ..errors import InvalidPositionError
-from ..moves import Turn
+from ..moves import Played, Turn
 from ..position import Position
-from .abkhaz import AbkhazNardy
+from .abkhaz import AbkhazBoard, AbkhazNardy
 from .common import Board, played_rank, search_turns
 from .crazy_gulbara import CrazyGulBara, cascade
 from .gulbara import GulBara
@@ -197,6 +197,12 @@ def _turns(
 ) -> tuple[Turn, ...]:
     board = variant.board(position, moves, first_turn=first_turn, rules=rules)
     found = search_turns(board, moves, rules)
+    if isinstance(board, AbkhazBoard):
+        # its states hold the hitters too: two of them may be one position, listed once
+        unique: dict[Position, tuple[Played, ...]] = {}
+        for played, result in found:
+            unique.setdefault(result, played)
+        found = [(played, result) for result, played in unique.items()]
     if not moves.hands_on:
         return tuple(Turn(played, result) for played, result in found)
     return tuple(
