@@ -1,4 +1,7 @@
-"""The pure rules engine of long and short nardy: positions, dice, legal turns, games.
+"""The pure rules engine of nardy: positions, dice, legal turns, step input, games, records.
+
+Variants: long and short nardy, Abkhaz nardy, gul-bara and crazy gul-bara (see
+:mod:`bot.engine.rules`); dice modes two, three and anti three for the short variants.
 
 Standard library only, no I/O, no clock, no global randomness: dice come from an injected
 :class:`random.Random`. Everything here is an immutable value.
@@ -7,7 +10,7 @@ Standard library only, no I/O, no clock, no global randomness: dice come from an
 from __future__ import annotations
 
 from .cube import MAX_CUBE, Cube, CubeError, Match
-from .dice import Dice, roll, roll_die
+from .dice import Dice, DiceMode, MoveList, roll, roll_die
 from .errors import (
     GameOverError,
     IllegalTurnError,
@@ -18,15 +21,20 @@ from .errors import (
 from .game import Game, Result, score
 from .moves import Played, Step, Turn, parse_steps, steps_text
 from .position import Position, opponent_point
+from .record import RecordError, TurnRecord
 from .rules import (
     VARIANTS,
     Outcome,
     RuleSet,
+    TurnPlan,
     UnknownRuleError,
     Variant,
+    cascade,
     find_variant,
     legal_turns,
+    remainder_turns,
     resolve_rules,
+    turns_for,
 )
 from .stakes import StakeMode, chips_due
 from .stepwise import TurnInput
@@ -41,17 +49,20 @@ __all__ = [
     "Cube",
     "CubeError",
     "Dice",
+    "DiceMode",
     "Game",
     "GameOverError",
     "IllegalTurnError",
     "InvalidDiceError",
     "InvalidPositionError",
     "Match",
+    "MoveList",
     "NardyError",
     "Outcome",
     "Played",
     "Point",
     "Position",
+    "RecordError",
     "Result",
     "RuleSet",
     "Side",
@@ -59,19 +70,24 @@ __all__ = [
     "Step",
     "Turn",
     "TurnInput",
+    "TurnPlan",
+    "TurnRecord",
     "UnknownRuleError",
     "Variant",
+    "cascade",
     "chips_due",
     "find_variant",
     "legal_turns",
     "opponent_point",
     "parse_steps",
+    "remainder_turns",
     "resolve_rules",
     "roll",
     "roll_die",
     "score",
     "starting_position",
     "steps_text",
+    "turns_for",
 ]
 
 

@@ -10,11 +10,11 @@ import json
 from itertools import compress
 from typing import Any
 
-from .dice import Dice
+from .dice import Dice, MoveList
 from .errors import NardyError
 from .moves import Turn
-from .position import Position
-from .rules import legal_turns, resolve_rules
+from .position import VARIANTS, Position
+from .rules import find_variant, resolve_rules, turns_for
 from .types import BAR, CHECKERS, OFF, Side
 
 _KEYS = tuple(str(p) for p in range(25))
@@ -22,6 +22,11 @@ _POINT_TEXT = tuple(tuple(f'"{p}":{n}' for n in range(CHECKERS + 1)) for p in ra
 """``_POINT_TEXT[point][count]``: one entry of a side's points as JSON text."""
 _SIDES = {"white": Side.WHITE, "black": Side.BLACK}
 _BOARD = range(1, 25)
+_HANDS_ON = frozenset({"gulbara", "crazy_gulbara"})
+"""The variants whose answers carry a ``remainder`` and that take ``remainder`` requests."""
+MAX_REMAINDER = 24
+"""The longest remainder a request may hand over: crazy gul-bara's longest cascade (1-1 with
+``four_per_value``)."""
 
 
 class BadRequest(ValueError):
@@ -30,13 +35,15 @@ class BadRequest(ValueError):
 
 def request(
     position: Position,
-    dice: Dice,
+    dice: Dice | None,
     *,
     first_turn: bool = False,
     rules: dict[str, bool] | None = None,
+    remainder: tuple[int, ...] | None = None,
 ) -> dict[str, Any]:
     """Returns the request object that asks for the legal turns of ``position`` (the inverse of
-    reading one): for tools, tests and benchmarks that speak the contract."""
+    reading one): for ``dice``, or for a gul-bara ``remainder`` (then ``dice`` is None); for
+    tools, tests and benchmarks that speak the contract."""
     found: dict[str, Any] = {
         "variant": position.variant,
         "turn": str(position.turn),
@@ -45,8 +52,13 @@ def request(
         "bar": {"white": position.white[BAR], "black": position.black[BAR]},
         "off": {"white": position.white[OFF], "black": position.black[OFF]},
         "first_turn": first_turn,
-        "dice": [dice.first, dice.second],
     }
+    if remainder is not None:
+        found["remainder"] = list(remainder)
+    else:
+        if dice is None:
+            raise ValueError("a request has dice or a remainder")
+        found["dice"] = list(dice.values)
     if rules:
         found["rules"] = rules
     return found
@@ -59,7 +71,7 @@ def answer_line(line: str) -> tuple[str, bool]:
     except ValueError as error:
         return _error(f"malformed JSON: {error}"), False
     try:
-        return _answer_text(_legal_turns(request)), True
+        return _answer_text(*_legal_turns(request)), True
     except (BadRequest, NardyError) as error:
         return _error(str(error)), False
 
@@ -69,29 +81,25 @@ def answer(request: Any) -> dict[str, Any]:
 
     :raises: :exc:`BadRequest` or an engine :exc:`~bot.engine.errors.NardyError` for bad input.
     """
-    return {"turns": [_turn(t.played, t.position) for t in _legal_turns(request)]}
+    turns, with_remainder = _legal_turns(request)
+    return {"turns": [_turn(t, with_remainder) for t in turns]}
 
 
-def _legal_turns(request: Any) -> tuple[Turn, ...]:
-    """Checks a decoded request and returns its legal turns (see :func:`answer`)."""
+def _legal_turns(request: Any) -> tuple[tuple[Turn, ...], bool]:
+    """Checks a decoded request and returns its legal turns (see :func:`answer`), and whether
+    the answer's entries carry a remainder (the gul-bara variants). A gul-bara roll that cannot
+    be played at all is one turn with no steps and the whole roll as its remainder."""
     if not isinstance(request, dict):
         raise BadRequest("a request is a JSON object")
     variant = request.get("variant")
-    if variant not in ("long", "short"):
-        raise BadRequest(f"unknown variant {variant!r} (known: long, short)")
+    if variant not in VARIANTS:
+        raise BadRequest(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
     turn = _SIDES.get(request.get("turn"))  # type: ignore[arg-type]
     if turn is None:
         raise BadRequest(f"turn is 'white' or 'black', not {request.get('turn')!r}")
     first_turn = request.get("first_turn", False)
     if not isinstance(first_turn, bool):
         raise BadRequest(f"first_turn is true or false, not {first_turn!r}")
-    dice = request.get("dice")
-    if (
-        not isinstance(dice, list)
-        or len(dice) != 2
-        or not all(type(d) is int and 1 <= d <= 6 for d in dice)
-    ):
-        raise BadRequest(f"dice are two values 1..6, not {dice!r}")
     rules = request.get("rules") or {}
     if not isinstance(rules, dict):
         raise BadRequest(f"rules is an object of switches, not {rules!r}")
@@ -102,7 +110,40 @@ def _legal_turns(request: Any) -> tuple[Turn, ...]:
     position = Position(variant, turn, white, black)
     # no switches is the default rule set: skip checking an empty set of them
     rule_set = resolve_rules(variant, rules or None)
-    return legal_turns(position, Dice(dice[0], dice[1]), first_turn=first_turn, rules=rule_set)
+    hands_on = variant in _HANDS_ON
+    remainder = request.get("remainder")
+    dice = request.get("dice")
+    if remainder is not None:
+        if not hands_on:
+            raise BadRequest(f"remainder is for gulbara and crazy_gulbara, not {variant}")
+        if dice is not None:
+            raise BadRequest("a request has dice or a remainder, not both")
+        if (
+            not isinstance(remainder, list)
+            or not 1 <= len(remainder) <= MAX_REMAINDER
+            or not all(type(d) is int and 1 <= d <= 6 for d in remainder)
+        ):
+            raise BadRequest(
+                f"remainder is a list of 1..{MAX_REMAINDER} moves 1..6, not {remainder!r}"
+            )
+        moves = MoveList.remainder(tuple(remainder))
+        return turns_for(position, moves, first_turn=False, rules=rule_set), True
+    count = 3 if rule_set.three_dice else 2
+    if (
+        not isinstance(dice, list)
+        or len(dice) != count
+        or not all(type(d) is int and 1 <= d <= 6 for d in dice)
+    ):
+        wanted = "three values 1..6 (three_dice)" if count == 3 else "two values 1..6"
+        known = find_variant(variant).switches
+        if isinstance(dice, list) and len(dice) == 3 and count == 2 and "three_dice" in known:
+            wanted += "; three dice need the three_dice switch"
+        raise BadRequest(f"dice are {wanted}, not {dice!r}")
+    moves = find_variant(variant).move_list(Dice(*dice), rule_set)
+    turns = turns_for(position, moves, first_turn=first_turn, rules=rule_set)
+    if hands_on and not turns:
+        return (Turn((), position.with_turn(turn.other), moves.values),), True
+    return turns, hands_on
 
 
 def _error(message: str) -> str:
@@ -143,18 +184,21 @@ def _points(slots: tuple[int, ...]) -> dict[str, int]:
     return {_KEYS[p]: slots[p] for p in range(1, 25) if slots[p]}
 
 
-def _turn(played: tuple[Any, ...], position: Position) -> dict[str, Any]:
-    white, black = position.white, position.black
-    return {
-        "moves": [[p.src, p.dst] for p in played],
+def _turn(turn: Turn, with_remainder: bool) -> dict[str, Any]:
+    white, black = turn.position.white, turn.position.black
+    entry: dict[str, Any] = {
+        "moves": [[p.src, p.dst] for p in turn.played],
         "white": _points(white),
         "black": _points(black),
         "bar": {"white": white[BAR], "black": black[BAR]},
         "off": {"white": white[OFF], "black": black[OFF]},
     }
+    if with_remainder:
+        entry["remainder"] = list(turn.remainder)
+    return entry
 
 
-def _answer_text(turns: tuple[Turn, ...]) -> str:
+def _answer_text(turns: tuple[Turn, ...], with_remainder: bool) -> str:
     """``json.dumps(answer(request), separators=(",", ":"))``, byte for byte, written directly:
     building the dicts and encoding them costs three times as much. A side's checkers are
     written once per request: in long nardy the opponent's side is the same in every turn."""
@@ -170,10 +214,13 @@ def _answer_text(turns: tuple[Turn, ...]) -> str:
     for turn in turns:
         white, black = turn.position.white, turn.position.black
         moves = ",".join([f"[{p.src},{p.dst}]" for p in turn.played])
+        left = ""
+        if with_remainder:
+            left = ',"remainder":[' + ",".join(map(str, turn.remainder)) + "]"
         parts.append(
             f'{{"moves":[{moves}],"white":{side(white)},"black":{side(black)},'
             f'"bar":{{"white":{white[BAR]},"black":{black[BAR]}}},'
-            f'"off":{{"white":{white[OFF]},"black":{black[OFF]}}}}}'
+            f'"off":{{"white":{white[OFF]},"black":{black[OFF]}}}{left}}}'
         )
     return '{"turns":[' + ",".join(parts) + "]}"
 

@@ -1,14 +1,41 @@
 """A game from the opening roll to its result, moved forward by returning new values.
 
 Flow: :meth:`Game.start` makes the opening roll (one die each, ties roll again, the higher die
-starts). In long nardy the starter then rolls two dice for its first turn; in short nardy it
-plays the two opening dice [003]. Each turn the side to move :meth:`~Game.roll`\\ s, then
-:meth:`~Game.play`\\ s one of :meth:`~Game.legal_turns`, or passes when there is none. Bearing off
-the last checker ends the game; so do :meth:`~Game.resign` and :meth:`~Game.timeout`.
+starts). In long nardy and gul-bara the starter then rolls two dice for its first turn; in short
+and Abkhaz nardy it plays the two opening dice [003]. Each turn the side to move
+:meth:`~Game.roll`\\ s, then :meth:`~Game.play`\\ s one of :meth:`~Game.legal_turns` (or builds
+one with :meth:`~Game.turn_input`), or passes when there is none. Bearing off the last checker
+ends the game; so do :meth:`~Game.resign` and :meth:`~Game.timeout`. :attr:`Game.to_act` always
+names the side that must act, and :attr:`Game.needs_roll` says when that is a roll.
 
-With the doubling cube (:mod:`.cube`), the side to move may :meth:`~Game.double` instead of
-rolling; the opponent then :meth:`~Game.take`\\ s or :meth:`~Game.drop`\\ s. Every result's points
-are the rule set's table times the cube's value.
+The new variants add to that flow:
+
+- dice modes of the short variants (:class:`~bot.engine.dice.DiceMode`, ``dice_mode``):
+  ``three`` rolls three dice; ``anti_three`` rolls three, and then the *opponent* strikes one
+  (:meth:`~Game.strike`; :attr:`~Game.strike_pending`, and :attr:`~Game.to_act` names the
+  opponent meanwhile), and the mover plays the two left.
+- gul-bara's remainder: a turn that does not play all its moves hands the rest
+  (:attr:`Turn.remainder <bot.engine.moves.Turn.remainder>`) to the opponent, whose next turn is
+  that :attr:`~Game.remainder` (no dice; :attr:`~Game.moves` is the list), played before its own
+  roll. A remainder never passes back.
+- gul-bara's chain: a double played in full leaves the same side to move, to roll again
+  (:attr:`~Game.chain` counts those rolls within the turn).
+- crazy gul-bara's cascade: :attr:`~Game.moves` lists a double's moves.
+
+With the doubling cube (:mod:`.cube`; the variants that have one), the side to move may
+:meth:`~Game.double` instead of rolling; the opponent then :meth:`~Game.take`\\ s or
+:meth:`~Game.drop`\\ s. Every result's points are the rule set's table times the cube's value.
+
+Decisions where rules.md is silent:
+
+- ``three`` dice mode: the opening roll decides the starter as usual, and the starter's first
+  roll is the two opening dice and a third die it rolls, so that every roll is three dice.
+- ``anti_three``: the opening roll is one die each and the starter plays both values with no
+  strike (rules.md); later rolls are three dice, and no cube action is possible while a strike
+  is pending (the roll has been made).
+- A remainder turn is not a side's own roll: it does not end its first turn (the head
+  exception), it counts as a ply, and the side may double (where a cube is used) only before
+  the roll that follows it.
 """
 
 from __future__ import annotations
@@ -17,11 +44,12 @@ import random
 from dataclasses import dataclass, replace
 
 from .cube import Cube, CubeError
-from .dice import Dice, roll, roll_die
-from .errors import GameOverError, IllegalTurnError
+from .dice import Dice, DiceMode, MoveList, roll, roll_die
+from .errors import GameOverError, IllegalTurnError, InvalidDiceError
 from .moves import Turn, steps_text
-from .position import Position
-from .rules import Outcome, RuleSet, find_variant, legal_turns, resolve_rules
+from .position import FAMILY, Position
+from .record import TurnRecord
+from .rules import Outcome, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
 from .stepwise import TurnInput
 from .types import CHECKERS, Side
 
@@ -44,18 +72,44 @@ class Result:
 class Game:
     """A game: variant, rule set, position (with the side to move), the roll to play, which
     sides have made a turn, the number of turns played (``ply``), the doubling cube (``None``
-    when the game is played without one) and the result once over."""
+    when the game is played without one) and the result once over; then what the new variants
+    add (see the module docstring): the dice mode, a remainder handed to the side to move, the
+    chain count, and the die struck from this roll."""
 
     variant: str
     rules: RuleSet
     position: Position
     dice: Dice | None = None
+    """The roll to play (three dice while an ``anti_three`` strike is pending, the two left
+    after it); ``None`` before the roll and during a remainder turn."""
     moved: frozenset[Side] = frozenset()
     ply: int = 0
     result: Result | None = None
     opening: tuple[int, int] | None = None
     """The opening roll: white's die and black's die."""
     cube: Cube | None = None
+    dice_mode: DiceMode = DiceMode.TWO
+    """How many dice a roll has (short variants only)."""
+    remainder: tuple[int, ...] = ()
+    """Gul-bara: the moves the opponent did not play, which the side to move plays now, before
+    its own roll; empty when there are none."""
+    chain: int = 0
+    """Gul-bara: how many times the side to move has rolled again this turn after playing a
+    double in full (0 on a turn's first roll)."""
+    struck: int | None = None
+    """``anti_three``: the value the opponent struck from this roll's three dice."""
+
+    def __post_init__(self) -> None:
+        mode = DiceMode(self.dice_mode)
+        if mode is not DiceMode.TWO and FAMILY.get(self.variant) != "short":
+            raise InvalidDiceError(f"{self.variant} is played with two dice, not {mode.value}")
+        three = mode is DiceMode.THREE
+        if self.rules.three_dice != three:
+            # the rule set's three_dice switch follows the dice mode, so that a game read back
+            # with its rule set by name plays the right dice
+            object.__setattr__(self, "rules", replace(self.rules, three_dice=three))
+        if mode is not self.dice_mode:
+            object.__setattr__(self, "dice_mode", mode)
 
     @classmethod
     def start(
@@ -65,28 +119,41 @@ class Game:
         *,
         rules: RuleSet | str | None = None,
         cube: bool = False,
+        dice_mode: DiceMode | str = DiceMode.TWO,
     ) -> Game:
         """Returns a new game after the opening roll, the starter to play with its dice; with a
-        centred cube when ``cube`` is true."""
+        centred cube when ``cube`` is true; with ``dice_mode`` (``"two"``, ``"three"`` or
+        ``"anti_three"``, short variants only).
+
+        :raises: :exc:`CubeError` for a cube in a variant without one;
+            :exc:`~bot.engine.errors.InvalidDiceError` for a dice mode the variant lacks.
+        """
         found = find_variant(variant)
+        mode = DiceMode(dice_mode)
+        rule_set = resolve_rules(variant, rules)
+        if cube and not found.has_cube:
+            raise CubeError(f"{variant} is played without the doubling cube")
+        if rule_set.three_dice and mode is DiceMode.TWO:
+            mode = DiceMode.THREE  # a rule set asking for three dice
         while True:
             white, black = roll_die(rng), roll_die(rng)
             if white != black:
                 break
         starter = Side.WHITE if white > black else Side.BLACK
         position = found.starting_position().with_turn(starter)
-        if variant == "short":
+        if found.family == "short":
             high, low = max(white, black), min(white, black)
-            dice = Dice(high, low)
+            dice = Dice(high, low, roll_die(rng)) if mode is DiceMode.THREE else Dice(high, low)
         else:
             dice = roll(rng)
         return cls(
             variant,
-            resolve_rules(variant, rules),
+            rule_set,
             position,
             dice,
             opening=(white, black),
             cube=Cube() if cube else None,
+            dice_mode=mode,
         )
 
     @property
@@ -96,19 +163,56 @@ class Game:
 
     @property
     def to_act(self) -> Side:
-        """The side that must act now: the opponent while a double is offered, else the side to
-        move."""
+        """The side that must act now: the opponent while a double is offered or while it must
+        strike a die (``anti_three``), else the side to move."""
         offered = self.cube is not None and self.cube.offered
-        return self.turn.other if offered else self.turn
+        return self.turn.other if offered or self.strike_pending else self.turn
+
+    @property
+    def strike_pending(self) -> bool:
+        """True while the opponent of the side to move must strike one of three dice
+        (``anti_three``)."""
+        return (
+            self.dice is not None
+            and self.dice.third is not None
+            and (self.dice_mode is DiceMode.ANTI_THREE)
+        )
+
+    @property
+    def needs_roll(self) -> bool:
+        """True when the side to move must roll now: the game in progress, no dice, no
+        remainder to play first and no double offered (it may :meth:`double` instead where
+        :attr:`can_double`)."""
+        return (
+            self.result is None
+            and self.dice is None
+            and not self.remainder
+            and not (self.cube is not None and self.cube.offered)
+        )
+
+    @property
+    def moves(self) -> MoveList | None:
+        """The moves the side to move plays now: the remainder handed to it, or what its dice
+        give (both dice, a double's four, three dice, crazy gul-bara's cascade); ``None``
+        before the roll or while a strike is pending."""
+        if self.result is not None:
+            return None
+        if self.remainder:
+            return MoveList.remainder(self.remainder)
+        if self.dice is None or self.strike_pending:
+            return None
+        return find_variant(self.variant).move_list(self.dice, self.rules)
 
     @property
     def can_double(self) -> bool:
         """True if the side to move may offer to double now: a cube in play that is centred or
-        its own, and the dice not yet rolled."""
+        its own, before its own roll (not before a remainder turn, nor a chain roll)."""
         return (
             self.cube is not None
             and self.result is None
             and self.dice is None
+            and not self.remainder
+            and not self.chain
             and self.cube.may_double(self.turn)
         )
 
@@ -124,29 +228,56 @@ class Game:
 
     @property
     def first_turn(self) -> bool:
-        """True when the side to move has not made a turn yet (long nardy's head exception)."""
+        """True when the side to move has not played a roll of its own yet (long nardy's head
+        exception; a remainder turn is not one, and does not apply it)."""
         return self.position.turn not in self.moved
 
-    def _require_dice(self) -> Dice:
+    def _require_moves(self) -> MoveList:
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        if self.dice is None:
+        if self.strike_pending:
+            raise IllegalTurnError(f"{self.turn.other} must strike one of {self.dice} first")
+        moves = self.moves
+        if moves is None:
             raise IllegalTurnError(f"{self.turn} has not rolled yet")
-        return self.dice
+        return moves
+
+    def _first(self) -> bool:
+        """Whether the turn to play gets the first-turn head exception."""
+        return self.first_turn and not self.remainder
 
     def roll(self, rng: random.Random) -> Game:
-        """Returns the game with the dice rolled for the side to move.
+        """Returns the game with the dice rolled for the side to move (three dice in the
+        ``three`` and ``anti_three`` modes).
 
         :raises: :exc:`GameOverError` if the game is over; :exc:`IllegalTurnError` if the dice
-            are already rolled.
+            are already rolled or a remainder must be played first.
         """
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
         if self.dice is not None:
             raise IllegalTurnError(f"{self.turn} has already rolled {self.dice}")
+        if self.remainder:
+            raise IllegalTurnError(
+                f"{self.turn} must first play the remainder {','.join(map(str, self.remainder))}"
+            )
         if self.cube is not None and self.cube.offered:
             raise CubeError("a double is offered: it must be taken or dropped first")
-        return replace(self, dice=roll(rng))
+        count = 2 if self.dice_mode is DiceMode.TWO else 3
+        return replace(self, dice=roll(rng, count), struck=None)
+
+    def strike(self, value: int) -> Game:
+        """Returns the game after the opponent of the side to move strikes a die showing
+        ``value`` from the three rolled (``anti_three``): the two left are the roll to play.
+
+        :raises: :exc:`IllegalTurnError` if no strike is pending;
+            :exc:`~bot.engine.errors.InvalidDiceError` if no die shows ``value``.
+        """
+        if self.result is not None:
+            raise GameOverError(f"the game is over: {self.result}")
+        if not self.strike_pending or self.dice is None:
+            raise IllegalTurnError("there are no three dice to strike from")
+        return replace(self, dice=self.dice.without(value), struck=value)
 
     def double(self) -> Game:
         """Returns the game with the side to move offering to double.
@@ -176,61 +307,176 @@ class Game:
         return self._concede(self.turn.other, Outcome.DROP)
 
     def with_dice(self, dice: Dice) -> Game:
-        """Returns the game with ``dice`` to play (for replays and tests)."""
+        """Returns the game with ``dice`` to play (for replays and tests; three dice in
+        ``anti_three`` are a roll waiting for its strike)."""
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        return replace(self, dice=dice)
+        return replace(self, dice=dice, struck=None)
 
     def legal_turns(self) -> tuple[Turn, ...]:
-        """The legal turns for the current roll; empty means the side must pass."""
-        return legal_turns(
-            self.position, self._require_dice(), first_turn=self.first_turn, rules=self.rules
-        )
+        """The legal turns for the current roll or remainder; empty means the side must pass.
+
+        A crazy gul-bara cascade can have thousands: to build a turn, or to find whether it is
+        forced, use :meth:`turn_input` or :meth:`only_turn`, which do not list them all.
+        """
+        moves = self._require_moves()
+        return turns_for(self.position, moves, first_turn=self._first(), rules=self.rules)
 
     def turn_input(self) -> TurnInput:
-        """Starts step-by-step input of the current roll's turn."""
-        dice = self._require_dice()
-        return TurnInput.begin(self.position, dice, first_turn=self.first_turn, rules=self.rules)
+        """Starts step-by-step input of the current roll's (or remainder's) turn."""
+        moves = self._require_moves()
+        dice = None if self.remainder else self.dice
+        return TurnInput(self.position, dice, self._first(), self.rules, moves)
+
+    def only_turn(self) -> Turn | None:
+        """The turn to play when there is exactly one (a pass when the side cannot move), else
+        None: what a player need not choose. Stops at the second distinct turn."""
+        current = self.turn_input()
+        if current.is_complete:
+            return current.turn()
+        finishes = current.finishes(1)
+        if finishes is None or len(finishes) != 1:
+            return None
+        return current.finish(finishes[0]).turn()
+
+    def _plan(self, moves: MoveList) -> TurnPlan:
+        variant = find_variant(self.variant)
+        position, first, rules = self.position, self._first(), self.rules
+        return TurnPlan(
+            lambda: variant.board(position, moves, first_turn=first, rules=rules), moves, rules
+        )
 
     def play(self, turn: Turn) -> Game:
         """Returns the game after ``turn`` (a pass is ``Turn((), ...)``, allowed only when there
         is no legal turn); the receiver is unchanged.
 
+        Its steps must be a legal complete turn reaching its position, with the remainder the
+        rules give (gul-bara). Then: a remainder passes to the opponent; a gul-bara double
+        played in full leaves the mover to roll again; a remainder turn leaves its side to roll.
+
         :raises: :exc:`IllegalTurnError` if ``turn`` is not legal for the current dice.
         """
-        dice = self._require_dice()
-        legal = self.legal_turns()
-        if not turn.played:
-            if legal:
-                raise IllegalTurnError(
-                    f"cannot pass with {dice} in {self.position.to_text()}: a legal turn exists"
-                )
-            after = self.position.with_turn(self.turn.other)
-        else:
-            positions = {t.position for t in legal}
-            if turn.position not in positions:
-                raise IllegalTurnError(
-                    f"illegal turn {steps_text(turn.steps)!r} for dice {dice} "
-                    f"in {self.position.to_text()}"
-                )
-            after = turn.position
+        moves = self._require_moves()
         mover = self.turn
-        moved = self.moved | {mover}
+        reached = self._plan(moves).check(turn.played)
+        expected = moves.left_after(turn.dice_used) if moves.hands_on and reached else ()
+        if reached is None or reached != turn.position or turn.remainder != expected:
+            if not turn.played:
+                raise IllegalTurnError(
+                    f"cannot pass with {self._what()} in {self.position.to_text()}: "
+                    "a legal turn exists"
+                )
+            raise IllegalTurnError(
+                f"illegal turn {steps_text(turn.steps)!r}"
+                f"{' leaving ' + ','.join(map(str, turn.remainder)) if turn.remainder else ''}"
+                f" for {self._what()} in {self.position.to_text()}"
+            )
+        after = turn.position
+        ply = self.ply + 1
         if after.borne_off(mover) == CHECKERS:
             result = _result(self.variant, self.rules, after, mover, self.cube_value)
             return replace(
                 self,
                 position=after.with_turn(mover),
                 dice=None,
-                moved=moved,
-                ply=self.ply + 1,
+                moved=self.moved if self.remainder else self.moved | {mover},
+                ply=ply,
                 result=result,
+                remainder=(),
             )
-        return replace(self, position=after, dice=None, moved=moved, ply=self.ply + 1)
+        if self.remainder:  # the remainder is played: the same side now rolls its own dice
+            return replace(self, position=after.with_turn(mover), ply=ply, remainder=())
+        moved = self.moved | {mover}
+        if turn.remainder:  # gul-bara: the moves not played pass to the opponent
+            return replace(
+                self,
+                position=after,
+                dice=None,
+                moved=moved,
+                ply=ply,
+                remainder=turn.remainder,
+                chain=0,
+                struck=None,
+            )
+        if moves.double and turn.played and find_variant(self.variant).chains:
+            # gul-bara: a double played in full rolls again
+            return replace(
+                self,
+                position=after.with_turn(mover),
+                dice=None,
+                moved=moved,
+                ply=ply,
+                chain=self.chain + 1,
+                struck=None,
+            )
+        return replace(self, position=after, dice=None, moved=moved, ply=ply, chain=0, struck=None)
+
+    def record(self, turn: Turn, note: str = "") -> TurnRecord:
+        """The history line of ``turn``, to be written before it is played (it reads the
+        dice, the strike, the chain and the remainder from this game): pass the result's
+        :meth:`~bot.engine.record.TurnRecord.to_text` to the history, and
+        :meth:`~bot.engine.record.TurnRecord.from_text` reads it back.
+
+        :raises: :exc:`IllegalTurnError` if there is nothing to play now.
+        """
+        self._require_moves()
+        if self.remainder:
+            return TurnRecord(self.turn, remainder=self.remainder, steps=turn.steps, note=note)
+        return TurnRecord(
+            self.turn,
+            self.dice,
+            self.struck,
+            self.chain > 0,
+            steps=turn.steps,
+            left=turn.remainder,
+            note=note,
+        )
+
+    def replay(self, record: TurnRecord) -> Game:
+        """Returns the game after the turn ``record`` describes (a stored history read back):
+        its roll (and strike) made if the game is waiting for one, then its steps played.
+
+        :raises: :exc:`IllegalTurnError` if the record does not fit the game: another side,
+            other dice, a step that is not legal.
+        """
+        game = self
+        if record.side is not game.turn:
+            raise IllegalTurnError(f"{record} is not {game.turn}'s turn")
+        if record.remainder:
+            if record.remainder != game.remainder:
+                raise IllegalTurnError(f"{record} does not play the remainder {game._what()}")
+        else:
+            dice = record.dice
+            assert dice is not None  # a record has dice or a remainder
+            if record.struck is not None and game.dice is None:
+                dice = Dice(record.struck, dice.first, dice.second)
+            if game.dice is None:
+                game = game.with_dice(dice)
+            if record.struck is not None and game.strike_pending:
+                game = game.strike(record.struck)
+            if game.dice != record.dice:
+                raise IllegalTurnError(f"{record} does not play {game._what()}")
+        current = game.turn_input()
+        for step in record.steps:
+            match = [o for o in current.options if o.step == step]
+            if not match:
+                raise IllegalTurnError(f"{record}: step {step} is not legal in turn")
+            current = current.play(match[0])
+        if not current.is_complete:
+            raise IllegalTurnError(f"{record} is not a complete turn")
+        return game.play(current.turn())
+
+    def _what(self) -> str:
+        if self.remainder:
+            return f"remainder {','.join(map(str, self.remainder))}"
+        return f"dice {self.dice}"
 
     def pass_turn(self) -> Game:
-        """Returns the game after the side to move passes (it must have no legal turn)."""
-        return self.play(Turn((), self.position.with_turn(self.turn.other)))
+        """Returns the game after the side to move passes (it must have no legal turn); in
+        gul-bara the whole roll passes to the opponent."""
+        moves = self._require_moves()
+        remainder = moves.values if moves.hands_on else ()
+        return self.play(Turn((), self.position.with_turn(self.turn.other), remainder))
 
     def resign(self, side: Side) -> Game:
         """Returns the game lost by ``side``'s resignation, scored as the rule set says."""
@@ -238,7 +484,7 @@ class Game:
 
     def timeout(self) -> Game:
         """Returns the game lost for running out of time by the side that had to act (the
-        opponent, while a double is offered)."""
+        opponent, while a double is offered or a die is to be struck)."""
         return self._concede(self.to_act, Outcome.TIMEOUT)
 
     def _concede(self, loser: Side, outcome: Outcome) -> Game:
@@ -248,7 +494,12 @@ class Game:
         result = Result(winner, outcome, self.rules.points(outcome) * self.cube_value)
         cube = replace(self.cube, offered=False) if self.cube is not None else None
         return replace(
-            self, position=self.position.with_turn(winner), dice=None, result=result, cube=cube
+            self,
+            position=self.position.with_turn(winner),
+            dice=None,
+            result=result,
+            cube=cube,
+            remainder=(),
         )
 
 
@@ -256,11 +507,11 @@ def score(variant: str, rules: RuleSet, position: Position, winner: Side, cube: 
     """Returns the result when ``winner`` has borne off its last checker in ``position``, its
     points multiplied by the ``cube``'s value.
 
-    Long nardy: oin if the loser has borne off a checker; else home mars where the rule set
-    counts it and all the loser's checkers are home; else koks where counted and a loser's
-    checker is still on its head (24); else mars. Short nardy [003]: oin; koks if the loser has
-    borne off none and has a checker on the bar or in the winner's home (the loser's 19..24);
-    else mars.
+    Long nardy (and gul-bara): oin if the loser has borne off a checker; else home mars where
+    the rule set counts it and all the loser's checkers are home; else koks where counted and a
+    loser's checker is still on its head (24); else mars. Short and Abkhaz nardy [003]: oin;
+    koks if the loser has borne off none and has a checker on the bar or in the winner's home
+    (the loser's 19..24); else mars.
     """
     return _result(variant, rules, position, winner, cube)
 
@@ -269,7 +520,7 @@ def _result(variant: str, rules: RuleSet, position: Position, winner: Side, cube
     loser = position.checkers(winner.other)
     if loser[0]:
         outcome = Outcome.OIN
-    elif variant == "long":
+    elif FAMILY[variant] == "long":
         if rules.home_mars is not None and sum(loser[p] for p in HOME) == CHECKERS:
             outcome = Outcome.HOME_MARS
         elif rules.koks is not None and loser[24]:

@@ -1,8 +1,9 @@
 """Steps (one checker, one die) and turns (a whole roll's steps with the position they reach).
 
-Move text follows GNU Backgammon, in the mover's own numbering: ``24/18 18/13``; a repeated step
-is written once with its count, ``13/7(2)``; bearing off is ``6/off``, entering from the bar
-``bar/22``, and a step that hits is marked ``*``: ``13/7*``. Steps appear in the order played.
+Move text follows GNU Backgammon, in the mover's own numbering: ``24/18 18/13``; a step repeated
+in a row is written once with its count, ``13/7(2)``; bearing off is ``6/off``, entering from
+the bar ``bar/22``, and a step that hits is marked ``*``: ``13/7*``. Steps appear in the order
+played.
 """
 
 from __future__ import annotations
@@ -61,11 +62,15 @@ class Turn:
     """A legal complete turn: its steps in playing order (with their dice) and the position they
     reach, with the opponent to move. An empty turn is a pass.
 
-    Legal-turn lists hold one turn per distinct resulting position.
+    ``remainder`` holds the moves the turn did not play when they pass to the opponent
+    (gul-bara), in the order they would have come; it is empty in every other case.
+
+    Legal-turn lists hold one turn per distinct resulting position (and remainder).
     """
 
     played: tuple[Played, ...]
     position: Position
+    remainder: tuple[int, ...] = ()
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -84,18 +89,27 @@ class Turn:
 def steps_text(steps: tuple[Step, ...] | list[Step]) -> str:
     """Writes steps as GNU Backgammon move text; no steps is ``"pass"``.
 
+    A step repeated in a row is written once with its count; the steps keep their playing
+    order, so that :func:`parse_steps` gives back a sequence that can be played as written
+    (with three dice or a cascade, a step may come again after others).
+
     >>> steps_text([Step(13, 7), Step(13, 7), Step(6, 0)])
     '13/7(2) 6/off'
+    >>> steps_text([Step(13, 9), Step(9, 8), Step(13, 9)])
+    '13/9 9/8 13/9'
     """
     if not steps:
         return "pass"
-    counts: dict[Step, int] = {}
+    runs: list[tuple[Step, int]] = []
     for step in steps:
-        counts[step] = counts.get(step, 0) + 1
-    return " ".join(f"{step}({n})" if n > 1 else str(step) for step, n in counts.items())
+        if runs and runs[-1][0] == step:
+            runs[-1] = (step, runs[-1][1] + 1)
+        else:
+            runs.append((step, 1))
+    return " ".join(f"{step}({n})" if n != 1 else str(step) for step, n in runs)
 
 
-_STEP_RE = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)(?:\((\d)\))?$")
+_STEP_RE = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)(?:\((\d{1,2})\))?$")
 
 
 def parse_steps(text: str) -> tuple[Step, ...]:

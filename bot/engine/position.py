@@ -18,8 +18,18 @@ from typing import Final
 from .errors import InvalidPositionError
 from .types import BAR, CHECKERS, OFF, Point, Side
 
-VARIANTS: Final = ("long", "short")
+VARIANTS: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
 """Variant names the position format knows (the rules live in :mod:`bot.engine.rules`)."""
+
+FAMILY: Final[dict[str, str]] = {
+    "long": "long",
+    "gulbara": "long",
+    "crazy_gulbara": "long",
+    "short": "short",
+    "abkhaz": "short",
+}
+"""The board each variant is played on: ``"long"`` (both sides the same way round, no bar) or
+``"short"`` (towards each other, hits and the bar). The numbering follows the family."""
 
 _SLOTS: Final = 26
 
@@ -27,16 +37,17 @@ _SLOTS: Final = 26
 def opponent_point(variant: str, point: Point) -> Point:
     """Returns the opponent's number for ``point`` of one side's numbering.
 
-    Long nardy: both sides go the same way round, heads opposite, so point p is the opponent's
-    ((p + 11) mod 24) + 1. Short nardy: the sides go towards each other, so p is 25 - p.
-    0 (off) and 25 (bar) are not on the board and map to themselves. The map is its own inverse.
+    Long nardy and the gul-bara variants: both sides go the same way round, heads opposite, so
+    point p is the opponent's ((p + 11) mod 24) + 1. Short and Abkhaz nardy: the sides go towards
+    each other, so p is 25 - p. 0 (off) and 25 (bar) are not on the board and map to themselves.
+    The map is its own inverse.
 
-    >>> opponent_point("long", 24), opponent_point("long", 12), opponent_point("short", 24)
+    >>> opponent_point("long", 24), opponent_point("gulbara", 12), opponent_point("abkhaz", 24)
     (12, 24, 1)
     """
     if point in (OFF, BAR):
         return point
-    if variant == "long":
+    if FAMILY.get(variant, variant) == "long":
         return (point + 11) % 24 + 1
     return 25 - point
 
@@ -49,7 +60,9 @@ def _short_map() -> tuple[int, ...]:
     return tuple(opponent_point("short", p) for p in range(_SLOTS))
 
 
-OPPONENT_POINT: Final[dict[str, tuple[int, ...]]] = {"long": _long_map(), "short": _short_map()}
+OPPONENT_POINT: Final[dict[str, tuple[int, ...]]] = {
+    name: _long_map() if family == "long" else _short_map() for name, family in FAMILY.items()
+}
 """``OPPONENT_POINT[variant][p]``: :func:`opponent_point` as a lookup table."""
 
 
@@ -200,8 +213,8 @@ def _validate(position: Position) -> None:
             raise InvalidPositionError(f"{name} has a negative or non-integer count: {slots}")
         if sum(slots) != CHECKERS:
             raise InvalidPositionError(f"{name} has {sum(slots)} checkers, not {CHECKERS}")
-    if position.variant == "long" and (position.white[BAR] or position.black[BAR]):
-        raise InvalidPositionError("long nardy has no bar: nothing is ever hit")
+    if FAMILY[position.variant] == "long" and (position.white[BAR] or position.black[BAR]):
+        raise InvalidPositionError(f"{position.variant} nardy has no bar: nothing is ever hit")
     mapping = OPPONENT_POINT[position.variant]
     for point in range(1, 25):
         if position.white[point] and position.black[mapping[point]]:

@@ -8,25 +8,60 @@ whole-turn buttons when there are few). :meth:`TurnInput.with_forced` plays a re
 can be completed one way only, as part of the tap before it, and :meth:`TurnInput.undo` takes
 back a whole tap. Nothing here is committed: the finished turn is handed to
 :meth:`bot.engine.game.Game.play` like any other.
+
+It works for every variant and move list: two or three dice, a crazy gul-bara cascade of up to
+24 moves, a gul-bara remainder, the Abkhaz restrictions. No tap lists every legal turn: the
+answers come from a :class:`~bot.engine.rules.TurnPlan` (a search with early exit that keeps
+what it learns), shared by the inputs of one turn, so each tap costs a few searches of the
+nodes it has not met yet, even when the turn has thousands of distinct results.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Final
 
-from .dice import Dice
+from .dice import Dice, MoveList
 from .errors import IllegalTurnError
 from .moves import Played, Turn
 from .position import Position
-from .rules import Board, RuleSet, find_variant, legal_turns, resolve_rules
+from .rules import Board, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
+
+PLANS_KEPT: Final = 8
+"""How many turns' searches :func:`plan_for` keeps (the latest used)."""
+
+_plans: OrderedDict[tuple[Position, MoveList, bool, RuleSet], TurnPlan] = OrderedDict()
+
+
+def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleSet) -> TurnPlan:
+    """The search of one turn, shared by every :class:`TurnInput` of it, also across separate
+    :meth:`TurnInput.begin` calls: a bot that rebuilds the input from the stored taps on each
+    tap then finds what the previous taps learnt. A plan is a cache of answers that depend on
+    nothing but its key, so sharing it changes no result; the latest :data:`PLANS_KEPT` are
+    kept."""
+    key = (position, moves, first_turn, rules)
+    plan = _plans.get(key)
+    if plan is None:
+        variant = find_variant(position.variant)
+
+        def new_board() -> Board:
+            return variant.board(position, moves, first_turn=first_turn, rules=rules)
+
+        plan = _plans[key] = TurnPlan(new_board, moves, rules)
+        while len(_plans) > PLANS_KEPT:
+            _plans.popitem(last=False)
+    else:
+        _plans.move_to_end(key)
+    return plan
 
 
 @dataclass(frozen=True)
 class TurnInput:
-    """The taps made so far towards one of ``turns``, the legal complete turns; ``taps`` holds
-    the steps of each tap (one step, or a finish, or a step with its forced remainder).
+    """The taps made so far towards a legal complete turn of ``moves`` (the moves of ``dice``,
+    or a remainder when ``dice`` is None); ``taps`` holds the steps of each tap (one step, or a
+    finish, or a step with its forced remainder).
 
     >>> from bot.engine import Dice, Position
     >>> start = TurnInput.begin(Position.from_text("long w / 24:15 / 24:15"), Dice(6, 5),
@@ -41,122 +76,71 @@ class TurnInput:
     """
 
     position: Position
-    dice: Dice
+    dice: Dice | None
     first_turn: bool
     rules: RuleSet
-    turns: tuple[Turn, ...]
+    moves: MoveList
     taps: tuple[tuple[Played, ...], ...] = ()
+    plan: TurnPlan = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    """The search behind the answers, shared by every input of this turn (a cache)."""
+
+    def __post_init__(self) -> None:
+        if self.plan is None:
+            plan = plan_for(self.position, self.moves, self.first_turn, self.rules)
+            object.__setattr__(self, "plan", plan)
 
     @classmethod
     def begin(
         cls,
         position: Position,
-        dice: Dice,
+        dice: Dice | None,
         *,
         first_turn: bool,
         rules: RuleSet | str | None,
+        moves: MoveList | None = None,
     ) -> TurnInput:
-        """Starts a turn's input with no step chosen."""
-        rule_set = resolve_rules(position.variant, rules)
-        turns = legal_turns(position, dice, first_turn=first_turn, rules=rule_set)
-        return cls(position, dice, first_turn, rule_set, turns)
+        """Starts a turn's input with no step chosen: for ``dice`` (the moves the variant reads
+        from them), or for ``moves`` given (a gul-bara remainder, with ``dice`` None).
 
-    @cached_property
+        :raises: :exc:`~bot.engine.errors.InvalidDiceError` for dice the variant does not roll;
+            :exc:`ValueError` with neither dice nor moves.
+        """
+        rule_set = resolve_rules(position.variant, rules)
+        if moves is None:
+            if dice is None:
+                raise ValueError("a turn plays dice or a remainder")
+            moves = find_variant(position.variant).move_list(dice, rule_set)
+        return cls(position, dice, first_turn, rule_set, moves)
+
+    @property
     def played(self) -> tuple[Played, ...]:
         """Every step chosen so far, in order."""
         return tuple(step for tap in self.taps for step in tap)
 
     @cached_property
-    def _goal(self) -> tuple[int, frozenset[int]]:
-        """How many dice a finished turn plays, and which dice may open a one-die turn."""
-        full = len(self.dice.moves)
-        if any(t.position.borne_off(self.position.turn) == 15 for t in self.turns):
-            return full, frozenset(self.dice.moves)
-        best = max((len(t.played) for t in self.turns), default=0)
-        return best, frozenset(t.played[0].die for t in self.turns if best == 1)
-
-    def _board(self) -> Board:
-        board = find_variant(self.position.variant).board(
-            self.position, self.dice, first_turn=self.first_turn, rules=self.rules
-        )
-        for played in self.played:
-            board.make(played.src, played.dst)
-        return board
-
-    def _left(self) -> list[int]:
-        left = list(self.dice.moves)
-        for played in self.played:
-            left.remove(played.die)
-        return left
+    def turns(self) -> tuple[Turn, ...]:
+        """Every legal complete turn (listed on first use: a cascade can have thousands)."""
+        return turns_for(self.position, self.moves, first_turn=self.first_turn, rules=self.rules)
 
     @cached_property
     def options(self) -> tuple[Played, ...]:
         """The next steps (each with the die it plays) that lead to a legal complete turn."""
-        if self.is_complete:
-            return ()
-        board = self._board()
-        found: list[Played] = []
-        for die in dict.fromkeys(self._left()):
-            for src, dst in board.steps(die):
-                hit = board.make(src, dst)
-                step = Played(src, dst, die, hit)
-                path = (*self.played, step)
-                left = self._left()
-                left.remove(die)
-                if self._completes(board, path, left):
-                    found.append(step)
-                board.unmake(src, dst, hit)
-        return tuple(found)
+        return self.plan.options(self.played)
 
-    def _completes(self, board: Board, path: tuple[Played, ...], left: list[int]) -> bool:
-        best, one_die = self._goal
-        if self._tainted(path):
-            return False
-        if board.finished():
-            return True
-        if len(path) == best:
-            return best != 1 or path[0].die in one_die
-        for die in dict.fromkeys(left):
-            rest = list(left)
-            rest.remove(die)
-            for src, dst in board.steps(die):
-                hit = board.make(src, dst)
-                ok = self._completes(board, (*path, Played(src, dst, die, hit)), rest)
-                board.unmake(src, dst, hit)
-                if ok:
-                    return True
-        return False
-
-    def _tainted(self, path: tuple[Played, ...]) -> bool:
-        """A turn that bears off must play the higher die first, where the rules say so."""
-        dice = self.dice
-        return (
-            self.rules.higher_die_first
-            and bool(path)
-            and not dice.is_double
-            and path[0].die == dice.low
-            and any(p.dst == 0 for p in path)
-        )
-
-    @property
+    @cached_property
     def is_complete(self) -> bool:
         """True when the chosen steps make a legal complete turn (a pass is complete at once)."""
-        if not self.turns:
-            return True
-        if not self.played:
-            return False
-        best, one_die = self._goal
-        board = self._board()
-        if self._tainted(self.played):
-            return False
-        if board.finished():
-            return True
-        return len(self.played) == best and (best != 1 or self.played[0].die in one_die)
+        return self.plan.is_complete(self.played)
+
+    @property
+    def left(self) -> tuple[int, ...]:
+        """The moves not played yet, in the list's order (for showing which dice are left)."""
+        return self.moves.left_after(tuple(p.die for p in self.played))
 
     @property
     def current(self) -> Position:
         """The position after the chosen steps, the same side still to move."""
-        return self._board().position().with_turn(self.position.turn)
+        return self.plan.current(self.played).with_turn(self.position.turn)
 
     def play(self, option: Played) -> TurnInput:
         """Returns the input with ``option`` (one of :attr:`options`) chosen next, as a tap.
@@ -186,65 +170,17 @@ class TurnInput:
         """
         if self.is_complete:
             return ()
-        found: dict[Position, tuple[Played, ...]] = {}
-        seen: set[Hashable] = set()
-        board = self._board()
-        if not self._collect(board, self.played, self._left(), found, seen, limit):
+        found = self.plan.finishes(self.played, limit)
+        if found is None:
             return None
-        start = len(self.played)
-        return tuple(
-            sorted(
-                (path[start:] for path in found.values()),
-                key=lambda steps: [(-p.src, -p.dst) for p in steps],
-            )
-        )
-
-    def _collect(
-        self,
-        board: Board,
-        path: tuple[Played, ...],
-        left: list[int],
-        found: dict[Position, tuple[Played, ...]],
-        seen: set[Hashable],
-        limit: int,
-    ) -> bool:
-        """Depth first from ``path`` (made on ``board``): adds each complete turn's result to
-        ``found``; False as soon as there are more than ``limit``. A state met again with the
-        same dice left (and the same first die and bearing off, which the order rule reads) is
-        not searched again."""
-        best, one_die = self._goal
-        if self._tainted(path):
-            return True
-        if board.finished() or len(path) == best:
-            if board.finished() or best != 1 or path[0].die in one_die:
-                found.setdefault(board.position(), path)
-            return len(found) <= limit
-        first = path[0].die if path else None
-        state = (board.key(), tuple(sorted(left)), first, any(p.dst == 0 for p in path))
-        if state in seen:
-            return True
-        seen.add(state)
-        for die in dict.fromkeys(left):
-            rest = list(left)
-            rest.remove(die)
-            for src, dst in board.steps(die):
-                hit = board.make(src, dst)
-                step = Played(src, dst, die, hit)
-                ok = self._collect(board, (*path, step), rest, found, seen, limit)
-                board.unmake(src, dst, hit)
-                if not ok:
-                    return False
-        return True
+        return tuple(sorted(found.values(), key=lambda steps: [(-p.src, -p.dst) for p in steps]))
 
     def finish(self, steps: tuple[Played, ...]) -> TurnInput:
         """Returns the input with ``steps`` (one of the :meth:`finishes`) played as one tap.
 
         :raises: :exc:`IllegalTurnError` if ``steps`` do not complete the turn legally.
         """
-        current = self
-        for step in steps:
-            current = current.play(step)
-        if not steps or not current.is_complete:
+        if not steps or self.plan.check((*self.played, *steps)) is None:
             raise IllegalTurnError("those steps do not complete the turn")
         return replace(self, taps=(*self.taps, steps))
 
@@ -276,12 +212,14 @@ class TurnInput:
         return replace(self, taps=self.taps[:-1]) if self.taps else self
 
     def turn(self) -> Turn:
-        """Returns the finished turn.
+        """Returns the finished turn (with its remainder in gul-bara).
 
         :raises: :exc:`IllegalTurnError` if the input is not complete.
         """
         if not self.is_complete:
             raise IllegalTurnError("the turn is not complete yet")
-        if not self.turns:
-            return Turn((), self.position.with_turn(self.position.turn.other))
-        return Turn(self.played, self._board().position())
+        played = self.played
+        remainder = self.left if self.moves.hands_on else ()
+        if not played:
+            return Turn((), self.position.with_turn(self.position.turn.other), remainder)
+        return Turn(played, self.plan.current(played), remainder)

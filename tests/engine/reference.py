@@ -3,6 +3,10 @@
 Written apart from the engine and as plainly as possible: every order of the dice, every step
 sequence, every rule checked on the whole board after every step, no transpositions, no
 incremental bookkeeping. Only its answers are shared with the engine's tests, never its code.
+
+Variants: long, short, abkhaz (short with the home-hit restrictions), gulbara and crazy_gulbara
+(long with remainders and a double's cascade); two or three dice; a remainder played from its
+beginning.
 """
 
 from __future__ import annotations
@@ -11,11 +15,17 @@ from itertools import permutations
 
 from bot.engine import Dice, Position, RuleSet, Side
 
+LONG_FAMILY = ("long", "gulbara", "crazy_gulbara")
+
+
+class TooBig(Exception):
+    """The literal search would visit more sequences than its budget (a long cascade)."""
+
 
 def _opp(variant: str, point: int) -> int:
     if point in (0, 25):
         return point
-    return (point + 11) % 24 + 1 if variant == "long" else 25 - point
+    return (point + 11) % 24 + 1 if variant in LONG_FAMILY else 25 - point
 
 
 def _forbidden_run(me: list[int], theirs: list[int], rules: RuleSet) -> bool:
@@ -42,22 +52,52 @@ def _forbidden_run(me: list[int], theirs: list[int], rules: RuleSet) -> bool:
     return False
 
 
-def _step(variant, me, theirs, src, die, heads, head_limit, rules):
-    """Returns (me, theirs, heads, hit) after the step, or None if it is illegal."""
+def move_values(variant: str, dice: Dice, rules: RuleSet) -> tuple[tuple[int, ...], bool]:
+    """The moves a roll gives, read from rules.md, and whether they are ordered."""
+    values = [d for d in (dice.first, dice.second, dice.third) if d is not None]
+    if len(values) == 3:
+        if values[0] == values[1] == values[2]:
+            return (values[0],) * 6, False  # a triple: six moves
+        return tuple(values), False
+    a, b = values
+    if a != b:
+        return (a, b), False
+    if variant == "crazy_gulbara":
+        each = 4 if rules.four_per_value else 2
+        cascade: list[int] = []
+        for value in range(a, 7):
+            cascade += [value] * each
+        return tuple(cascade), True
+    return (a, a, a, a), False
+
+
+class _State:
+    """One node of the literal search: both sides' checkers and the turn's history."""
+
+    def __init__(self, me, theirs, heads, hitters, off_before):
+        self.me, self.theirs, self.heads = me, theirs, heads
+        self.hitters = hitters  # Abkhaz: own points where a checker that hit in home stands
+        self.off_before = off_before
+
+
+def _step(variant, state, src, die, head_limit, rules):
+    """Returns (state, played) after the step, or None if it is illegal."""
+    me, theirs = state.me, state.theirs
+    short = variant in ("short", "abkhaz")
     if not me[src]:
         return None
-    if variant == "short" and me[25] and src != 25:
+    if short and me[25] and src != 25:
         return None
-    if variant == "long" and src == 24 and heads >= head_limit:
+    if not short and src == 24 and state.heads >= head_limit:
         return None
     dst = src - die
     me2, theirs2 = list(me), list(theirs)
     hit = False
     if dst >= 1:
         there = theirs[_opp(variant, dst)]
-        if variant == "long" and there:
+        if not short and there:
             return None
-        if variant == "short":
+        if short:
             if there >= 2:
                 return None
             if there == 1:
@@ -72,59 +112,138 @@ def _step(variant, me, theirs, src, die, heads, head_limit, rules):
         dst = 0
     me2[src] -= 1
     me2[dst] += 1
-    if variant == "long" and _forbidden_run(me2, theirs2, rules):
+    if not short and _forbidden_run(me2, theirs2, rules):
         return None
-    return me2, theirs2, heads + (src == 24), (src, dst, die, hit)
+    hitters = list(state.hitters)
+    if variant == "abkhaz":
+        home_hit_before = bool(state.hitters)
+        bore_off_before = me[0] > state.off_before
+        moving_hitter = src in hitters
+        if moving_hitter:
+            hitters.remove(src)
+            hitters.append(dst)
+        home_hit = hit and 1 <= dst <= 6
+        if home_hit and not moving_hitter:
+            hitters.append(dst)
+        # a turn with a home hit bears off nothing, before or after the hit
+        if dst == 0 and (home_hit_before or moving_hitter):
+            return None
+        if home_hit and bore_off_before:
+            return None
+        # every hitter stands alone after every move
+        if any(p == 0 or me2[p] != 1 for p in hitters):
+            return None
+    after = _State(me2, theirs2, state.heads + (src == 24), hitters, state.off_before)
+    return after, (src, dst, die, hit)
+
+
+def reference_moves(
+    position: Position,
+    values: tuple[int, ...],
+    ordered: bool,
+    first_turn: bool,
+    double: bool,
+    rules: RuleSet,
+    budget: int = 400_000,
+) -> dict[Position, set[tuple[int, ...]]]:
+    """Every position reachable by a legal complete turn playing ``values`` (opponent to move),
+    with the moves each leaves unplayed (in the list's order).
+
+    :raises: :exc:`TooBig` past ``budget`` sequences.
+    """
+    variant, mover = position.variant, position.turn
+    me0 = list(position.checkers(mover))
+    theirs0 = list(position.checkers(mover.other))
+    head_limit = 1
+    if variant in LONG_FAMILY and first_turn and double:
+        point, one_can = 24, True
+        for value in values:
+            point -= value
+            if point < 1 or theirs0[_opp("long", point)]:
+                one_can = False
+                break
+        head_limit = 1 if one_can else 2
+    sequences = []  # (path, state, order)
+    visited = [0]
+
+    def walk(state, left, path, order):
+        visited[0] += 1
+        if visited[0] > budget:
+            raise TooBig()
+        sequences.append((path, state, order))
+        if state.me[0] == 15 or not left:
+            return
+        die, rest = left[0], left[1:]
+        for src in range(25, 0, -1):
+            after = _step(variant, state, src, die, head_limit, rules)
+            if after:
+                walk(after[0], rest, [*path, after[1]], order)
+
+    orders = [values] if ordered else sorted(set(permutations(values)))
+    for order in orders:
+        walk(_State(me0, theirs0, 0, [], me0[0]), order, [], order)
+
+    def bad_order(path):
+        two = len(values) == 2 and values[0] != values[1]
+        return (
+            rules.higher_die_first
+            and two
+            and not ordered
+            and path[0][2] == min(values)
+            and any(s[1] == 0 for s in path)
+        )
+
+    def rank(path):
+        played = sorted((s[2] for s in path), reverse=True)
+        return (len(path), played) if not ordered else (len(path), [])
+
+    kept = [(p, s, o) for p, s, o in sequences if not (p and bad_order(p))]
+    best = max(rank(p) for p, _, _ in kept)
+    out: dict[Position, set[tuple[int, ...]]] = {}
+    for path, state, _ in kept:
+        if rank(path) != best:
+            continue
+        me, theirs = state.me, state.theirs
+        white, black = (me, theirs) if mover is Side.WHITE else (theirs, me)
+        if ordered:
+            left = tuple(values[len(path) :])
+        else:
+            left_list = list(values)
+            for step in path:
+                left_list.remove(step[2])
+            left = tuple(left_list)
+        out.setdefault(Position(variant, mover.other, tuple(white), tuple(black)), set()).add(left)
+    return out
 
 
 def reference_turns(
     position: Position, dice: Dice, first_turn: bool, rules: RuleSet
 ) -> set[Position]:
-    """Returns the set of positions reachable by a legal complete turn (opponent to move)."""
-    variant, mover = position.variant, position.turn
-    me0 = list(position.checkers(mover))
-    theirs0 = list(position.checkers(mover.other))
-    values = dice.moves
-    head_limit = 1
-    if variant == "long" and first_turn and dice.is_double:
-        stops = [24 - dice.first * k for k in range(1, 5)]
-        one_can = stops[-1] >= 1 and not any(theirs0[_opp("long", s)] for s in stops)
-        head_limit = 1 if one_can else 2
-    sequences = []  # (path, me, theirs)
+    """Returns the set of positions reachable by a legal complete turn (opponent to move);
+    empty when the side cannot move."""
+    return set(reference_remainders(position, dice, first_turn, rules))
 
-    def walk(me, theirs, heads, left, path):
-        sequences.append((path, me, theirs))
-        if me[0] == 15 or not left:
-            return
-        die, rest = left[0], left[1:]
-        for src in range(25, 0, -1):
-            after = _step(variant, me, theirs, src, die, heads, head_limit, rules)
-            if after:
-                walk(after[0], after[1], after[2], rest, [*path, after[3]])
 
-    for order in set(permutations(values)):
-        walk(me0, theirs0, 0, order, [])
+def reference_remainders(
+    position: Position, dice: Dice, first_turn: bool, rules: RuleSet, budget: int = 400_000
+) -> dict[Position, set[tuple[int, ...]]]:
+    """As :func:`reference_turns`, with the moves each turn leaves unplayed; empty when the
+    side cannot move."""
+    values, ordered = move_values(position.variant, dice, rules)
+    found = reference_moves(
+        position, values, ordered, first_turn, dice.is_double, rules, budget=budget
+    )
+    return {} if position in found or _unmoved(position) in found else found
 
-    def bad_order(path):
-        return (
-            rules.higher_die_first
-            and not dice.is_double
-            and path[0][2] == dice.low
-            and any(s[1] == 0 for s in path)
-        )
 
-    def length(path, me):
-        return len(values) if me[0] == 15 else len(path)
+def reference_remainder_turns(
+    position: Position, remainder: tuple[int, ...], rules: RuleSet, budget: int = 400_000
+) -> set[Position]:
+    """The positions reachable by playing the longest beginning of ``remainder`` (gul-bara);
+    empty when not even its first move can be played."""
+    found = reference_moves(position, remainder, True, False, False, rules, budget=budget)
+    return set() if _unmoved(position) in found else set(found)
 
-    kept = [(p, m, t) for p, m, t in sequences if p and not bad_order(p)]
-    if not kept:
-        return set()
-    best = max(length(p, m) for p, m, _ in kept)
-    kept = [(p, m, t) for p, m, t in kept if length(p, m) == best]
-    if best == 1 and not dice.is_double and any(p[0][2] == dice.high for p, _, _ in kept):
-        kept = [(p, m, t) for p, m, t in kept if p[0][2] == dice.high]
-    out = set()
-    for _, me, theirs in kept:
-        white, black = (me, theirs) if mover is Side.WHITE else (theirs, me)
-        out.add(Position(variant, mover.other, tuple(white), tuple(black)))
-    return out
+
+def _unmoved(position: Position) -> Position:
+    return Position(position.variant, position.turn.other, position.white, position.black)

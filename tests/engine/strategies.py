@@ -1,4 +1,4 @@
-"""Hypothesis strategies: valid positions of both variants, dice, and self-play positions."""
+"""Hypothesis strategies: valid positions of every variant, dice, and self-play positions."""
 
 from __future__ import annotations
 
@@ -6,9 +6,36 @@ import random
 
 from hypothesis import strategies as st
 
-from bot.engine import Dice, Game, Position, RuleSet, Side, opponent_point, resolve_rules
+from bot.engine import Dice, Game, Position, RuleSet, Side, Turn, opponent_point
+from bot.engine.position import FAMILY
 
 dice = st.builds(Dice, st.integers(1, 6), st.integers(1, 6))
+three_dice = st.builds(Dice, st.integers(1, 6), st.integers(1, 6), st.integers(1, 6))
+remainders = st.lists(st.integers(1, 6), min_size=1, max_size=6).map(tuple)
+
+MODES: dict[str, tuple[str, ...]] = {
+    "long": ("two",),
+    "short": ("two", "three", "anti_three"),
+    "abkhaz": ("two", "three", "anti_three"),
+    "gulbara": ("two",),
+    "crazy_gulbara": ("two",),
+}
+"""The dice modes of each variant."""
+RULE_SETS: dict[str, tuple[str, ...]] = {
+    "long": ("classic", "sheshbesh", "karzar"),
+    "short": ("standard",),
+    "abkhaz": ("standard",),
+    "gulbara": ("classic",),
+    "crazy_gulbara": ("classic", "international"),
+}
+"""The rule sets (presets) of each variant."""
+PLAYS: tuple[tuple[str, str, str], ...] = tuple(
+    (variant, mode, rules)
+    for variant, modes in MODES.items()
+    for mode in modes
+    for rules in RULE_SETS[variant]
+)
+"""Every (variant, dice mode, rule set) a game can be played with."""
 
 
 @st.composite
@@ -16,7 +43,8 @@ def _side(draw: st.DrawFn, variant: str, taken: set[int], home_only: bool) -> li
     slots = [0] * 26
     free = [p for p in (range(1, 7) if home_only else range(1, 25)) if p not in taken]
     off = draw(st.integers(0, 14)) if home_only else draw(st.sampled_from([0, 0, 0, 3]))
-    bar = draw(st.integers(0, 2)) if variant == "short" and not home_only else 0
+    short = FAMILY[variant] == "short"
+    bar = draw(st.integers(0, 2)) if short and not home_only else 0
     slots[0], slots[25] = off, bar
     left = 15 - off - bar
     points = draw(st.lists(st.sampled_from(free), min_size=1, max_size=7, unique=True))
@@ -38,26 +66,52 @@ def positions(draw: st.DrawFn, variant: str | None = None) -> Position:
     return Position(variant, turn, tuple(white), tuple(black))
 
 
-@st.composite
-def played_positions(draw: st.DrawFn, variant: str | None = None) -> tuple[Game, RuleSet]:
-    """A game after a random number of random legal turns from a random seed, dice rolled."""
-    variant = variant or draw(st.sampled_from(["long", "short"]))
-    rule_name = (
-        draw(st.sampled_from(["classic", "sheshbesh", "karzar"])) if variant == "long" else None
-    )
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    game = Game.start(variant, rng, rules=rule_name)
-    for _ in range(draw(st.integers(0, 120))):
-        if game.dice is None:
-            game = game.roll(rng)
+def random_turn(game: Game, rng: random.Random) -> Turn:
+    """A random legal turn: uniform over the legal turns where listing them is cheap, else
+    built tap by tap with random steps (crazy gul-bara's cascades can have thousands)."""
+    if game.variant != "crazy_gulbara":
         turns = game.legal_turns()
-        after = game.play(rng.choice(turns)) if turns else game.pass_turn()
+        return rng.choice(turns) if turns else game.turn_input().turn()
+    current = game.turn_input()
+    while not current.is_complete:
+        current = current.play(rng.choice(current.options))
+    return current.turn()
+
+
+def ready(game: Game, rng: random.Random) -> Game:
+    """The game with something to play: rolled (and a die struck) if it is waiting for that."""
+    if game.needs_roll:
+        game = game.roll(rng)
+    if game.strike_pending:
+        assert game.dice is not None
+        game = game.strike(rng.choice(game.dice.values))
+    return game
+
+
+def advance(game: Game, rng: random.Random) -> Game:
+    """The game after one random turn (the roll and strike made first where needed)."""
+    game = ready(game, rng)
+    turn = random_turn(game, rng)
+    return game.play(turn) if turn.played else game.pass_turn()
+
+
+@st.composite
+def played_positions(
+    draw: st.DrawFn, variant: str | None = None, dice_mode: str | None = None
+) -> tuple[Game, RuleSet]:
+    """A game after a random number of random legal turns from a random seed, with something
+    to play (dice rolled, a die struck, or a remainder handed over)."""
+    variant = variant or draw(st.sampled_from(["long", "short"]))
+    mode = dice_mode or draw(st.sampled_from(MODES[variant]))
+    rule_name = draw(st.sampled_from(RULE_SETS[variant]))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    game = Game.start(variant, rng, rules=rule_name, dice_mode=mode)
+    for _ in range(draw(st.integers(0, 120))):
+        after = advance(game, rng)
         if after.is_over:
             break
         game = after
-    if game.dice is None:
-        game = game.roll(rng)
-    return game, resolve_rules(variant, rule_name)
+    return ready(game, rng), game.rules
 
 
 rule_sets = st.sampled_from(["classic", "sheshbesh", "karzar"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Dice, IllegalTurnError, Played, Position, TurnInput
+from bot.engine import Dice, IllegalTurnError, MoveList, Played, Position, TurnInput, stepwise
 
 
 def _begin(text: str, dice: tuple[int, int], rules: str | None = None) -> TurnInput:
@@ -97,3 +97,40 @@ def test_replay_keeps_the_taps_and_checks_every_step() -> None:
     assert replayed == start.finish(finishes[1]) and replayed.undo() == start
     with pytest.raises(IllegalTurnError):
         start.replay(((Played(13, 2, 6),),))
+
+
+# A crazy gul-bara 1-1 (1, 1, 2, 2, ..., 6, 6: twelve moves) with 10,819 distinct results.
+CASCADE = "crazy_gulbara b / 24:7 15:1 11:1 5:3 1:3 / 24:6 18:1 16:1 14:2 8:1 5:3 1:1"
+
+
+def test_a_cascade_is_tapped_without_listing_its_turns() -> None:
+    stepwise._plans.clear()  # searched from scratch here
+    start = TurnInput.begin(Position.from_text(CASCADE), Dice(1, 1), first_turn=False, rules=None)
+    assert start.moves.values == (1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6)
+    assert start.finishes(16) is None and start.options
+    # each answer searched only the nodes it needed: a few hundred, not ten thousand turns
+    assert len(start.plan._memo) < 500
+    current = start
+    while not current.is_complete:
+        assert current.options
+        current = current.play(current.options[0]).with_forced()
+    assert len(current.played) == 12 and current.left == ()
+    assert len(start.plan._memo) < 2_000
+    assert "turns" not in vars(start)  # the legal turns were never listed
+
+
+def test_a_remainder_is_tapped_like_a_roll() -> None:
+    position = Position.from_text("gulbara w / 24:15 / 24:15")
+    start = TurnInput.begin(
+        position, None, first_turn=False, rules=None, moves=MoveList.remainder((6, 5))
+    )
+    assert [str(o.step) for o in start.options] == ["24/18"]  # the 6 comes first
+    done = start.play(start.options[0]).with_forced()
+    assert done.is_complete and str(done.turn()) == "24/18 18/13"
+    assert done.turn().remainder == ()  # what a remainder turn leaves is lost
+
+
+def test_taps_tell_which_moves_are_left() -> None:
+    start = _begin("long w / 24:14 13:1 / 24:15", (6, 5))
+    assert start.left == (6, 5)
+    assert start.play(start.options[0]).left == (5,)

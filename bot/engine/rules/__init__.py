@@ -1,8 +1,10 @@
 """Variants behind one interface, and the legal turns of a position.
 
-A variant is a class with a ``name``, its rule sets and a ``search`` (see :class:`Variant`);
-adding one (Abkhaz, gul-bara, three dice) means adding a module here and a line in
-:data:`VARIANTS`, without touching the others.
+A variant is a class with a ``name``, its rule sets, the moves a roll gives and a search board
+(see :class:`Variant`); each lives in a module of its own, and adding one means adding a module
+here and a line in :data:`VARIANTS`, without touching the others. The new variants reuse the
+old ones' movement by composition: Abkhaz nardy wraps short nardy's board, the gul-bara variants
+play on long nardy's.
 """
 
 from __future__ import annotations
@@ -10,25 +12,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ..dice import Dice
+from ..dice import Dice, MoveList
 from ..errors import InvalidPositionError
-from ..moves import Turn
+from ..moves import Played, Turn
 from ..position import Position
-from .common import Board, search_turns
+from .abkhaz import AbkhazBoard, AbkhazNardy
+from .common import Board, played_rank, search_turns
+from .crazy_gulbara import CrazyGulBara, cascade
+from .gulbara import GulBara
 from .long import LongNardy
+from .plan import TurnPlan
 from .ruleset import Outcome, RuleSet, UnknownRuleError
 from .short import ShortNardy
 
 __all__ = [
     "Board",
     "Outcome",
+    "TurnPlan",
     "RuleSet",
     "UnknownRuleError",
     "VARIANTS",
     "Variant",
+    "cascade",
     "find_variant",
     "legal_turns",
+    "played_rank",
+    "remainder_turns",
     "resolve_rules",
+    "turns_for",
 ]
 
 
@@ -37,6 +48,12 @@ class Variant(Protocol):
 
     @property
     def name(self) -> str: ...
+
+    @property
+    def family(self) -> str:
+        """The board it is played on: ``"long"`` (same way round, no bar) or ``"short"``
+        (towards each other, hits, the bar); the numbering and the scoring follow it."""
+        ...
 
     @property
     def rule_sets(self) -> Mapping[str, RuleSet]: ...
@@ -49,18 +66,42 @@ class Variant(Protocol):
         """The rule switches a request may turn (``engine-cli.md``'s ``rules`` object)."""
         ...
 
+    @property
+    def has_cube(self) -> bool:
+        """Whether games of the variant may be played with the doubling cube."""
+        ...
+
+    @property
+    def chains(self) -> bool:
+        """Whether a double played in full rolls again (gul-bara)."""
+        ...
+
     def starting_position(self) -> Position: ...
 
+    def move_list(self, dice: Dice, rules: RuleSet) -> MoveList:
+        """The moves ``dice`` give (a double's four, crazy gul-bara's cascade, three dice).
+
+        :raises: :exc:`~bot.engine.errors.InvalidDiceError` for dice the variant and rule set
+            do not roll (three dice without ``three_dice``, say).
+        """
+        ...
+
     def board(
-        self, position: Position, dice: Dice, *, first_turn: bool, rules: RuleSet
+        self, position: Position, moves: MoveList | Dice, *, first_turn: bool, rules: RuleSet
     ) -> Board: ...
 
 
-VARIANTS: dict[str, Variant] = {"long": LongNardy(), "short": ShortNardy()}
+VARIANTS: dict[str, Variant] = {
+    "long": LongNardy(),
+    "short": ShortNardy(),
+    "abkhaz": AbkhazNardy(),
+    "gulbara": GulBara(),
+    "crazy_gulbara": CrazyGulBara(),
+}
 
 
 def find_variant(name: str) -> Variant:
-    """Returns the rules for ``name`` ("long" or "short").
+    """Returns the rules for ``name`` (a key of :data:`VARIANTS`).
 
     :raises: :exc:`InvalidPositionError` (a :exc:`ValueError`) if the variant is unknown.
     """
@@ -107,15 +148,64 @@ def legal_turns(
 
     Every rule of the variant applies: full use of the dice and the larger die, and for long
     nardy the head rule (``first_turn`` enables its first-turn exception), the blocking rule and
-    bearing off; for short nardy hits, the bar and entering. An empty tuple means a pass.
+    bearing off; for short nardy hits, the bar and entering; Abkhaz nardy's home-hit
+    restrictions; crazy gul-bara's cascade. In the gul-bara variants each turn's
+    :attr:`~bot.engine.moves.Turn.remainder` holds the moves it did not play. An empty tuple
+    means a pass (in gul-bara the whole roll is then the remainder).
 
     >>> from bot.engine import Dice, Position
     >>> start = Position.from_text("long w / 24:15 / 24:15")
     >>> [str(t) for t in legal_turns(start, Dice(6, 5), first_turn=True)]
     ['24/18 18/13']
+
+    :raises: :exc:`~bot.engine.errors.InvalidDiceError` for dice the variant does not roll.
     """
     rule_set = resolve_rules(position.variant, rules)
-    board = find_variant(position.variant).board(
-        position, dice, first_turn=first_turn, rules=rule_set
+    variant = find_variant(position.variant)
+    moves = variant.move_list(dice, rule_set)
+    return _turns(variant, position, moves, first_turn, rule_set)
+
+
+def remainder_turns(
+    position: Position,
+    remainder: tuple[int, ...],
+    *,
+    rules: RuleSet | str | Mapping[str, Any] | None = None,
+) -> tuple[Turn, ...]:
+    """Returns the legal turns that play a gul-bara ``remainder`` (the moves the opponent could
+    not play, in order): the longest beginning of the list the side can play, one turn per
+    distinct position; what is left is lost, so every turn's remainder is empty.
+
+    >>> from bot.engine import Position
+    >>> after = Position.from_text("gulbara b / 24:14 19:1 / 24:15")
+    >>> [str(t) for t in remainder_turns(after, (6, 5))]
+    ['24/18 18/13']
+    """
+    rule_set = resolve_rules(position.variant, rules)
+    return turns_for(position, MoveList.remainder(remainder), first_turn=False, rules=rule_set)
+
+
+def turns_for(
+    position: Position, moves: MoveList, *, first_turn: bool, rules: RuleSet
+) -> tuple[Turn, ...]:
+    """Returns the legal turns that play ``moves`` (see :func:`legal_turns`)."""
+    return _turns(find_variant(position.variant), position, moves, first_turn, rules)
+
+
+def _turns(
+    variant: Variant, position: Position, moves: MoveList, first_turn: bool, rules: RuleSet
+) -> tuple[Turn, ...]:
+    board = variant.board(position, moves, first_turn=first_turn, rules=rules)
+    found = search_turns(board, moves, rules)
+    if isinstance(board, AbkhazBoard):
+        # its states hold the hitters too: two of them may be one position, listed once
+        unique: dict[Position, tuple[Played, ...]] = {}
+        for played, result in found:
+            unique.setdefault(result, played)
+        found = [(played, result) for result, played in unique.items()]
+    if not moves.hands_on:
+        return tuple(Turn(played, result) for played, result in found)
+    return tuple(
+        Turn(played, result, moves.left_after(tuple(p.die for p in played)))
+        for played, result in found
     )
-    return tuple(Turn(played, result) for played, result in search_turns(board, dice, rule_set))

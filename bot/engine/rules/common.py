@@ -2,23 +2,35 @@
 
 A variant supplies a :class:`Board`: the mover's checkers in the mover's own numbering, mutable,
 with the single steps a die allows and a way to make and take back a step. The search plays every
-order of the dice from it, GNU Backgammon style, and keeps the turns that the full-use rules
-allow:
+order of the moves (a :class:`~bot.engine.dice.MoveList`) from it, GNU Backgammon style, and keeps
+the turns that the full-use rules allow:
 
-1. a side plays as many dice as any legal sequence allows (bearing off the last checker counts
-   as playing them all: the game ends at once);
-2. when only one die of a non-double can be played, it must be the larger if that one can be;
-3. a rule set may forbid some orders outright (``higher_die_first``): such sequences are dropped
+1. a side plays as many moves as any legal sequence allows. Bearing off the last checker ends
+   the sequence there (the game is over), and counts the moves it played, no more: where another
+   sequence plays more before the last checker is off, only such sequences are legal (rules.md:
+   short nardy, last checker on 2, roll 3-1, an opponent blot on 1: ``2/1* 1/off``, not
+   ``2/off``);
+2. when not all the moves can be played, the largest dice are played: with two dice, the larger
+   die if only one can be; with three, the sorted list of played values is compared, larger
+   values first (rules.md "Dice modes");
+3. an *ordered* list (crazy gul-bara's cascade, a gul-bara remainder) is played from its
+   beginning: the side plays the longest beginning of the list that it can;
+4. a rule set may forbid some orders outright (``higher_die_first``): such sequences are dropped
    *before* rules 1 and 2 choose among the rest.
 
-Positions reached twice are searched once (a transposition table keyed by the board and the dice
+A single step that a variant's own rule forbids (the head rule, the blocking rule, the Abkhaz
+home-hit restrictions) is simply not among the board's steps, so those rules apply after every
+single move, before the full-use rules choose.
+
+Positions reached twice are searched once (a transposition table keyed by the board and the moves
 left), and the answer holds one turn per distinct resulting position, in the order first found.
 
-Three searches do this: :func:`_non_double` and :func:`_double` are written out flat for the
-rolls almost every search gets, and :class:`_Ordered` is the general depth-first search that an
-order rule needs. The flat ones visit the steps in the same order as the general one, so they find
-the same turns in the same order; they only drop bookkeeping their case does not need, and work
-that could only find a state again.
+Five searches do this: :func:`_non_double` and :func:`_double` are written out flat for the
+rolls almost every search gets; :func:`_sequence` plays an ordered list (cascades, remainders,
+triples); :func:`_free` three dice in any order; and :class:`_Ordered` is the general depth-first
+search that an order rule needs. The flat ones visit the steps in the same order as the general
+one, so they find the same turns in the same order; they only drop bookkeeping their case does
+not need, and work that could only find a state again.
 """
 
 from __future__ import annotations
@@ -26,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final, Protocol
 
-from ..dice import Dice
+from ..dice import MoveList
 from ..moves import Played
 from ..position import Position
 from .ruleset import RuleSet
@@ -75,27 +87,35 @@ _Found = dict[Hashable, tuple[tuple[Played, ...], Position]]
 
 
 def search_turns(
-    board: Board, dice: Dice, rules: RuleSet
+    board: Board, moves: MoveList, rules: RuleSet
 ) -> list[tuple[tuple[Played, ...], Position]]:
     """Returns one legal step sequence per distinct resulting position, with that position.
 
     An empty list means the side cannot move and passes.
     """
-    first, second = dice.first, dice.second
-    if first == second:
-        return _double(board, first)
-    if not rules.higher_die_first:
-        return _non_double(board, first, second)
-    search = _Ordered(board, dice)
-    search.visit(dice.moves, False)
-    best = max((depth for depth, found in enumerate(search.found) if found), default=0)
-    if not best:
-        return []
-    chosen = list(search.found[best].values())
-    if best == 1:
-        high = [turn for turn in chosen if turn[0][0].die == dice.high]
-        chosen = high or chosen
-    return chosen
+    values = moves.values
+    if len(values) == 2 and not moves.ordered and not rules.higher_die_first:
+        return _non_double(board, values[0], values[1])  # most searches: checked first
+    first = values[0]
+    if values.count(first) == len(values):
+        if len(values) == 4:
+            return _double(board, first)
+        return _sequence(board, values)
+    if moves.ordered:
+        return _sequence(board, values)
+    if len(values) == 2:
+        second = values[1]
+        search = _Ordered(board, first, second)
+        search.visit(values, False)
+        best = max((depth for depth, found in enumerate(search.found) if found), default=0)
+        if not best:
+            return []
+        chosen = list(search.found[best].values())
+        if best == 1:
+            high = [turn for turn in chosen if turn[0][0].die == max(first, second)]
+            chosen = high or chosen
+        return chosen
+    return _free(board, values)
 
 
 def _non_double(board: Board, first: int, second: int) -> list[tuple[tuple[Played, ...], Position]]:
@@ -109,7 +129,7 @@ def _non_double(board: Board, first: int, second: int) -> list[tuple[tuple[Playe
     are such. Only legality depends on the order (the blocking rule, bearing off, entering), and
     nothing is assumed about it: a skipped pair was played, legally, in the first order."""
     steps, make, unmake, key = board.steps, board.make, board.unmake, board.key
-    finished, position, after = board.finished, board.position, board.after
+    position, after = board.position, board.after
     new = tuple.__new__  # builds a Played twice as fast as its __new__
     one: _Found = {}
     both: _Found = {}
@@ -123,25 +143,22 @@ def _non_double(board: Board, first: int, second: int) -> list[tuple[tuple[Playe
             src, dst = step
             hit = make(src, dst)
             played = new(Played, (src, dst, die, hit))
-            if dst == 0 and finished():
+            # bearing off the last checker leaves no step for the other die: a one-die turn
+            following = steps(other)
+            if not following:
+                # kept once per state, by the larger die where both reach it (bearing off)
                 state = key()
+                if state not in one or die > other:
+                    one[state] = ((played,), position())
+            elif not reversed_order:
+                followers[step] = following
+            for step2 in following:
+                if reversed_order and step in followers.get(step2, nothing):
+                    continue
+                src2, dst2 = step2
+                state, hit2, reached = after(src2, dst2)
                 if state not in both:
-                    both[state] = ((played,), position())
-            else:
-                following = steps(other)
-                if not following:
-                    state = key()
-                    if state not in one:
-                        one[state] = ((played,), position())
-                elif not reversed_order:
-                    followers[step] = following
-                for step2 in following:
-                    if reversed_order and step in followers.get(step2, nothing):
-                        continue
-                    src2, dst2 = step2
-                    state, hit2, reached = after(src2, dst2)
-                    if state not in both:
-                        both[state] = ((played, new(Played, (src2, dst2, other, hit2))), reached)
+                    both[state] = ((played, new(Played, (src2, dst2, other, hit2))), reached)
             unmake(src, dst, hit)
     if both:
         return list(both.values())
@@ -156,9 +173,9 @@ def _double(board: Board, die: int) -> list[tuple[tuple[Played, ...], Position]]
     A state reached again after as many steps is not searched again (``seen``), and the last
     step is a plain loop that builds a position only for a state not found yet."""
     steps, make, unmake, key = board.steps, board.make, board.unmake, board.key
-    finished, position = board.finished, board.position
+    position = board.position
     new = tuple.__new__  # builds a Played twice as fast as its __new__
-    # found[n]: turns of n steps (a turn that cannot go on, or bears off the last checker: 4)
+    # found[n]: turns of n steps that cannot go on (bearing off the last checker ends one too)
     found: list[_Found] = [{}, {}, {}, {}, {}]
     full = found[4]
     # seen[n]: the states after n steps that have been searched
@@ -182,10 +199,7 @@ def _double(board: Board, die: int) -> list[tuple[tuple[Played, ...], Position]]
             hit = make(src, dst)
             path = (*played, new(Played, (src, dst, die, hit)))
             state = key()
-            if dst == 0 and finished():
-                if state not in full:
-                    full[state] = (path, position())
-            elif state not in searched:
+            if state not in searched:
                 searched.add(state)
                 if not extend(path) and state not in found[depth]:
                     found[depth][state] = (path, position())
@@ -197,21 +211,121 @@ def _double(board: Board, die: int) -> list[tuple[tuple[Played, ...], Position]]
     return list(found[best].values()) if best else []
 
 
+def _sequence(board: Board, values: tuple[int, ...]) -> list[tuple[tuple[Played, ...], Position]]:
+    """:func:`search_turns` for an ordered list (a cascade, a remainder, a triple's six moves):
+    step ``n`` plays ``values[n]``, depth first, as :func:`_double` does for four moves of one
+    value; the longest beginning of the list that any sequence plays wins."""
+    steps, make, unmake, key = board.steps, board.make, board.unmake, board.key
+    position = board.position
+    new = tuple.__new__
+    count = len(values)
+    # found[n]: turns of n steps that cannot go on; found[count]: the whole list played
+    found: list[_Found] = [{} for _ in range(count + 1)]
+    full = found[count]
+    seen: list[set[Hashable]] = [set() for _ in range(count)]
+
+    def extend(played: tuple[Played, ...]) -> bool:
+        depth = len(played)
+        die = values[depth]
+        moves = steps(die)
+        depth += 1
+        if depth == count:
+            for src, dst in moves:
+                hit = make(src, dst)
+                state = key()
+                if state not in full:
+                    full[state] = ((*played, new(Played, (src, dst, die, hit))), position())
+                unmake(src, dst, hit)
+            return bool(moves)
+        searched = seen[depth]
+        shorter = found[depth]
+        for src, dst in moves:
+            hit = make(src, dst)
+            state = key()
+            if state not in searched:
+                searched.add(state)
+                path = (*played, new(Played, (src, dst, die, hit)))
+                # a dead end counts only while no longer sequence is known
+                if not extend(path) and not full and state not in shorter:
+                    shorter[state] = (path, position())
+            unmake(src, dst, hit)
+        return bool(moves)
+
+    extend(())
+    best = max((depth for depth in range(count + 1) if found[depth]), default=0)
+    return list(found[best].values()) if best else []
+
+
+def _free(board: Board, values: tuple[int, ...]) -> list[tuple[tuple[Played, ...], Position]]:
+    """:func:`search_turns` for three dice in any order (not a triple): every order, depth
+    first, the states searched keyed by the board and the dice left. Dead ends are kept by the
+    dice left, and the best of those wins: the most dice played, then the largest (rules.md)."""
+    steps, make, unmake, key = board.steps, board.make, board.unmake, board.key
+    position = board.position
+    new = tuple.__new__
+    # found[dice left, sorted]: the turns that stop there
+    found: dict[tuple[int, ...], _Found] = {}
+    seen: set[tuple[Hashable, tuple[int, ...]]] = set()
+
+    def visit(left: tuple[int, ...], played: tuple[Played, ...]) -> bool:
+        moved = False
+        for index, die in enumerate(left):
+            if index and left[index - 1] == die:
+                continue  # the same value again: the same steps
+            rest = left[:index] + left[index + 1 :]
+            for src, dst in steps(die):
+                moved = True
+                hit = make(src, dst)
+                state = key()
+                path = (*played, new(Played, (src, dst, die, hit)))
+                if not rest:
+                    done = found.setdefault(rest, {})
+                    if state not in done:
+                        done[state] = (path, position())
+                elif (state, rest) not in seen:
+                    seen.add((state, rest))
+                    if not visit(rest, path):
+                        stopped = found.setdefault(rest, {})
+                        if state not in stopped:
+                            stopped[state] = (path, position())
+                unmake(src, dst, hit)
+        return moved
+
+    visit(tuple(sorted(values)), ())
+    if not found:
+        return []
+    best = max(found, key=lambda left: played_rank(values, left))
+    return list(found[best].values())
+
+
+def played_rank(values: tuple[int, ...], left: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """How good a sequence is that leaves ``left`` of ``values`` unplayed, by the full-use rules:
+    more moves played first, then the larger played values (sorted, larger first).
+
+    >>> played_rank((6, 5, 1), (5,)) > played_rank((6, 5, 1), (6,))
+    True
+    """
+    played = list(values)
+    for value in left:
+        played.remove(value)
+    return len(played), tuple(sorted(played, reverse=True))
+
+
 class _Ordered:
     """The general search, for a non-double under an order rule (``higher_die_first``): every
     order of the dice, depth first, recording every node (a forbidden child must not hide its
     parent from the full-use rules), with the states searched keyed also by whether the path has
     borne off and played the lower die first."""
 
-    __slots__ = ("board", "dice", "path", "seen", "found")
+    __slots__ = ("board", "low", "path", "seen", "found")
 
-    def __init__(self, board: Board, dice: Dice) -> None:
+    def __init__(self, board: Board, first: int, second: int) -> None:
         self.board = board
-        self.dice = dice
+        self.low = min(first, second)
         self.path: list[tuple[int, int, int, bool]] = []
         # states already searched, by the dice still to play
         self.seen: dict[tuple[int, ...], set[Hashable]] = {}
-        # found[dice counted as played]: {state: (steps, position)}
+        # found[dice played]: {state: (steps, position)}
         self.found: list[_Found] = [{}, {}, {}]
 
     def visit(self, left: tuple[int, ...], bore_off: bool) -> None:
@@ -224,9 +338,7 @@ class _Ordered:
                 hit = board.make(src, dst)
                 path.append((src, dst, die, hit))
                 off = bore_off or dst == 0
-                if board.finished():
-                    self._record(2, off)
-                elif not rest:
+                if board.finished() or not rest:
                     self._record(len(path), off)
                 else:
                     key = (board.key(), off, self._low_first())
@@ -239,12 +351,13 @@ class _Ordered:
             self._record(len(path), bore_off)
 
     def _low_first(self) -> bool:
-        return self.path[0][2] == self.dice.low
+        return self.path[0][2] == self.low
 
     def _record(self, depth: int, bore_off: bool) -> None:
         if bore_off and self._low_first():
             return
         found = self.found[depth]
         key = self.board.key()
-        if key not in found:
+        # a one-die turn is kept by the larger die where both reach its state (bearing off)
+        if key not in found or depth == 1 and not self._low_first():
             found[key] = (tuple(map(Played._make, self.path)), self.board.position())

@@ -26,7 +26,8 @@ from itertools import compress
 from operator import itemgetter
 from typing import Final
 
-from ..dice import Dice
+from ..dice import Dice, MoveList
+from ..errors import InvalidDiceError
 from ..position import _SET_SLOTS, OPPONENT_POINT, Position
 from ..types import CHECKERS, Side
 from .common import STEPS
@@ -64,6 +65,7 @@ class LongBoard:
         "_whole_board",
         "_white",
         "_theirs",
+        "_variant",
     )
 
     def __init__(self, position: Position, *, head_moves: int, rules: RuleSet) -> None:
@@ -74,6 +76,7 @@ class LongBoard:
         self._me = list(mine)
         self._white = white
         self._theirs = theirs
+        self._variant = position.variant
         # _blocked[p]: the opponent's checkers on the mover's point p, which is the opponent's
         # p + 12 for p <= 12 and p - 12 above (see OPPONENT_POINT); slices, so no Python loop
         self._blocked = (0, *theirs[13:25], *theirs[1:13], 0)
@@ -184,8 +187,8 @@ class LongBoard:
     def position(self) -> Position:
         mine = tuple(self._me)
         if self._white:
-            return _unchecked("long", _BLACK, mine, self._theirs)
-        return _unchecked("long", _WHITE, self._theirs, mine)
+            return _unchecked(self._variant, _BLACK, mine, self._theirs)
+        return _unchecked(self._variant, _WHITE, self._theirs, mine)
 
     def after(self, src: int, dst: int) -> tuple[tuple[int, ...], bool, Position]:
         """:meth:`make`, :meth:`key`, :meth:`position` and :meth:`unmake` in one call, inlined:
@@ -198,7 +201,7 @@ class LongBoard:
         me[dst] -= 1
         # Position.unchecked written out: one call less for most of the positions built
         position = _new(Position)
-        _set_variant(position, "long")
+        _set_variant(position, self._variant)
         if self._white:
             _set_turn(position, _BLACK)
             _set_white(position, mine)
@@ -214,30 +217,58 @@ class LongNardy:
     """Long nardy behind the :class:`~bot.engine.rules.Variant` interface."""
 
     name: Final = "long"
+    family: Final = "long"
     rule_sets: Final = LONG_RULE_SETS
     default_rule_set: Final = "classic"
     switches: Final = frozenset({"higher_die_first", "karzar_block"})
+    has_cube: Final = True  # the bot's choice: the cube is offered in both classic variants
+    chains: Final = False
 
     def starting_position(self) -> Position:
         """Returns the start: 15 checkers on each side's head, white to move."""
-        return Position.from_points("long", Side.WHITE, {HEAD: 15}, {HEAD: 15})
+        return Position.from_points(self.name, Side.WHITE, {HEAD: 15}, {HEAD: 15})
+
+    def move_list(self, dice: Dice, rules: RuleSet) -> MoveList:
+        """The moves of ``dice``: both dice, or four of a double's value.
+
+        :raises: :exc:`~bot.engine.errors.InvalidDiceError` for three dice.
+        """
+        return two_dice(self.name, dice)
 
     def board(
-        self, position: Position, dice: Dice, *, first_turn: bool, rules: RuleSet
+        self, position: Position, moves: MoveList | Dice, *, first_turn: bool, rules: RuleSet
     ) -> LongBoard:
-        """Returns the search state for the side to move with ``dice``."""
+        """Returns the search state for the side to move with ``moves`` (a :class:`Dice`
+        stands for its plain moves)."""
+        if isinstance(moves, Dice):
+            moves = MoveList.of(moves)
         head_moves = 1
-        if first_turn and dice.is_double and not _head_checker_plays_all(position, dice.first):
+        if first_turn and moves.double and not head_checker_plays_all(position, moves.values):
             # [000, 001, 004]: a first-turn double that one head checker cannot play in full
             # lets a second checker leave the head.
             head_moves = 2
         return LongBoard(position, head_moves=head_moves, rules=rules)
 
 
-def _head_checker_plays_all(position: Position, die: int) -> bool:
-    """Whether one checker on the mover's head can play all four moves of a double ``die``:
-    every point it would stop on is on the board and free of opponent checkers."""
+def two_dice(variant: str, dice: Dice, *, hands_on: bool = False) -> MoveList:
+    """The plain moves of a two-dice roll in ``variant`` (see :meth:`MoveList.of`).
+
+    :raises: :exc:`~bot.engine.errors.InvalidDiceError` for three dice.
+    """
+    if dice.third is not None:
+        raise InvalidDiceError(f"{variant} is played with two dice, not {dice}")
+    return MoveList.of(dice, hands_on=hands_on)
+
+
+def head_checker_plays_all(position: Position, values: tuple[int, ...]) -> bool:
+    """Whether one checker on the mover's head can play all of ``values`` in turn (a double's
+    four moves, or crazy gul-bara's cascade): every point it would stop on is on the board and
+    free of opponent checkers."""
     theirs = position.checkers(position.turn.other)
     opp = OPPONENT_POINT["long"]
-    stops = [HEAD - die * k for k in range(1, 5)]
-    return stops[-1] >= 1 and not any(theirs[opp[point]] for point in stops)
+    point = HEAD
+    for value in values:
+        point -= value
+        if point < 1 or theirs[opp[point]]:
+            return False
+    return True

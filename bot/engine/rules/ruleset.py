@@ -32,11 +32,18 @@ class RuleSet:
 
     ``koks`` and ``home_mars`` are ``None`` where the rule set does not count them: the outcome
     then falls back to mars.
+
+    Switches (``engine-cli.md``'s ``rules`` object; each belongs to its variant):
+    ``higher_die_first`` and ``karzar_block`` (long nardy), ``three_dice`` (short and Abkhaz:
+    rolls are three dice) and ``four_per_value`` (crazy gul-bara: a double's cascade has four
+    moves of each value).
     """
 
     name: str
     higher_die_first: bool = False
     karzar_block: bool = False
+    three_dice: bool = False
+    four_per_value: bool = False
     oin: int = 1
     mars: int = 2
     koks: int | None = None
@@ -87,4 +94,20 @@ LONG_RULE_SETS: dict[str, RuleSet] = {
 SHORT_RULE_SETS: dict[str, RuleSet] = {
     # [003]: oin 1, mars 2, koks 3; resigning concedes a mars.
     "standard": RuleSet("standard", koks=3),
+}
+
+ABKHAZ_RULE_SETS: dict[str, RuleSet] = {
+    # [003 7.6]: oin, mars, koks as in short nardy.
+    "standard": RuleSet("standard", koks=3),
+}
+
+GULBARA_RULE_SETS: dict[str, RuleSet] = {
+    # rules.md: results, resignation and timeout score as classic long nardy.
+    "classic": RuleSet("classic"),
+}
+
+CRAZY_GULBARA_RULE_SETS: dict[str, RuleSet] = {
+    "classic": RuleSet("classic"),
+    # rules.md: the international Gul bara, four moves of each value of a double's cascade.
+    "international": RuleSet("international", four_per_value=True),
 }

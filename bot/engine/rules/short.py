@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final
 
-from ..dice import Dice
+from ..dice import Dice, MoveList
+from ..errors import InvalidDiceError
 from ..position import _SET_SLOTS, Position
 from ..types import BAR, CHECKERS, Side
 from .common import STEPS
@@ -36,9 +37,10 @@ class ShortBoard:
     the state's key than a list of points.
     """
 
-    __slots__ = ("_me", "_theirs", "_outside", "_hits", "_white", "_their_own")
+    __slots__ = ("_me", "_theirs", "_outside", "_hits", "_white", "_their_own", "_variant")
 
     def __init__(self, position: Position) -> None:
+        self._variant = position.variant
         white = position.turn is _WHITE
         me, own = (position.white, position.black) if white else (position.black, position.white)
         self._white = white
@@ -73,6 +75,12 @@ class ShortBoard:
                 elif dst == 0 or src == highest:
                     found.append(of_die[src])
         return found
+
+    def counts(self) -> tuple[list[int], list[int]]:
+        """The live counts during the search, both in the mover's numbering: the mover's
+        checkers and the opponent's (slot 25 its bar). For boards that add rules on top of this
+        one (Abkhaz nardy): read them, never write them."""
+        return self._me, self._theirs
 
     def make(self, src: int, dst: int) -> bool:
         me = self._me
@@ -111,8 +119,8 @@ class ShortBoard:
         mine = tuple(self._me)
         other = self._their_checkers() if self._hits else self._their_own
         if self._white:
-            return _unchecked("short", _BLACK, mine, other)
-        return _unchecked("short", _WHITE, other, mine)
+            return _unchecked(self._variant, _BLACK, mine, other)
+        return _unchecked(self._variant, _WHITE, other, mine)
 
     def after(self, src: int, dst: int) -> tuple[Hashable, bool, Position]:
         """:meth:`make`, :meth:`key`, :meth:`position` and :meth:`unmake` in one call, inlined:
@@ -137,7 +145,7 @@ class ShortBoard:
             other = self._their_checkers() if hits else self._their_own
         # Position.unchecked written out: one call less for most of the positions built
         position = _new(Position)
-        _set_variant(position, "short")
+        _set_variant(position, self._variant)
         if self._white:
             _set_turn(position, _BLACK)
             _set_white(position, mine)
@@ -158,17 +166,42 @@ class ShortNardy:
     """Short nardy behind the :class:`~bot.engine.rules.Variant` interface."""
 
     name: Final = "short"
+    family: Final = "short"
     rule_sets: Final = SHORT_RULE_SETS
     default_rule_set: Final = "standard"
-    switches: Final[frozenset[str]] = frozenset()
+    switches: Final = frozenset({"three_dice"})
+    has_cube: Final = True  # [003]
+    chains: Final = False
 
     def starting_position(self) -> Position:
         """Returns the backgammon start (own 24: 2, 13: 5, 8: 3, 6: 5), white to move."""
-        return Position.from_points("short", Side.WHITE, START, START)
+        return Position.from_points(self.name, Side.WHITE, START, START)
+
+    def move_list(self, dice: Dice, rules: RuleSet) -> MoveList:
+        """The moves of ``dice``: two dice (a double four moves), or with ``three_dice`` three
+        dice (a triple six moves).
+
+        :raises: :exc:`~bot.engine.errors.InvalidDiceError` if the number of dice is not the
+            rule set's.
+        """
+        return short_moves(self.name, dice, rules)
 
     def board(
-        self, position: Position, dice: Dice, *, first_turn: bool, rules: RuleSet
+        self, position: Position, moves: MoveList | Dice, *, first_turn: bool, rules: RuleSet
     ) -> ShortBoard:
-        """Returns the search state for the side to move (``dice`` and ``first_turn`` change
+        """Returns the search state for the side to move (the moves and ``first_turn`` change
         nothing in short nardy)."""
         return ShortBoard(position)
+
+
+def short_moves(variant: str, dice: Dice, rules: RuleSet) -> MoveList:
+    """The moves of ``dice`` in a short variant: the number of dice must be the rule set's
+    (three with ``three_dice``, else two).
+
+    :raises: :exc:`~bot.engine.errors.InvalidDiceError` otherwise.
+    """
+    three = dice.third is not None
+    if three != rules.three_dice:
+        wanted = "three dice (three_dice)" if rules.three_dice else "two dice"
+        raise InvalidDiceError(f"{variant} with these rules rolls {wanted}, not {dice}")
+    return MoveList.of(dice)

@@ -1,0 +1,252 @@
+"""What a legal complete turn must reach, and which partial turns lead there, without listing
+every turn.
+
+:func:`.common.search_turns` lists every distinct legal turn; a crazy gul-bara cascade of twelve
+or twenty-four moves can have thousands, and a player tapping a turn step by step needs much
+less: whether a step leads on to *some* legal complete turn. A :class:`TurnPlan` answers that by
+depth-first search with early exit, each node (the board's state and the moves left) searched
+at most once and its answer kept, so the taps of one turn share their work.
+
+The full-use rules (see :mod:`.common`) become a *rank* for the moves left: more moves played
+is better; among as many, the larger played values (free order) are better; an ordered list is
+played from its beginning, so only the count matters. A node's best rank is the best rank of
+any sequence through it; a legal complete turn is a sequence whose rank is the best rank of the
+root, and a step is offered exactly when its node's best rank is the root's. An order rule
+(``higher_die_first``) forbids single steps outright: bearing off in a turn whose first die
+was the lower one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from itertools import combinations
+
+from ..dice import MoveList
+from ..moves import Played
+from ..position import Position
+from .common import Board, played_rank
+from .ruleset import RuleSet
+
+Path = tuple[Played, ...]
+
+
+class TurnPlan:
+    """The legal complete turns of one position and move list, searched on demand.
+
+    ``new_board`` makes a fresh search board of the position (the variant's
+    :meth:`~bot.engine.rules.Variant.board`). Answers are kept, so one plan may serve every tap
+    of a turn; it is not thread-safe, and it is a cache, never part of a value's identity.
+    """
+
+    __slots__ = (
+        "_new_board",
+        "moves",
+        "_lefts",
+        "_rank",
+        "_dice",
+        "_top",
+        "_full",
+        "_memo",
+        "_finals_memo",
+        "_best",
+    )
+
+    def __init__(self, new_board: Callable[[], Board], moves: MoveList, rules: RuleSet) -> None:
+        self._new_board = new_board
+        self.moves = moves
+        values = moves.values
+        ordered = moves.ordered or values.count(values[0]) == len(values)
+        # A node's moves left are a number: an index into _lefts, which is sorted by rank, so
+        # the index is the rank. Ordered lists: the moves left after k played are values[k:].
+        lefts: list[tuple[int, ...]]
+        if ordered:
+            lefts = [values[k:] for k in range(len(values) + 1)]
+        else:
+            lefts = sorted(
+                {c for n in range(len(values) + 1) for c in combinations(sorted(values), n)},
+                key=lambda left: played_rank(values, left),
+            )
+        self._lefts = lefts
+        index = {left: i for i, left in enumerate(lefts)}
+        self._rank = tuple(range(len(lefts)))
+        self._full = 0
+        self._top = len(lefts) - 1
+        no_off: set[tuple[tuple[int, ...], int]] = set()
+        if rules.higher_die_first and not ordered and len(values) == 2:
+            # bearing off in a turn whose first die is the lower one
+            low, high = min(values), max(values)
+            no_off = {((low, high), low), ((high,), high)}
+        # _dice[left]: (die, moves left after it, bearing off forbidden) for each die that may be
+        # played next, in the order of the list (options and finishes are listed in that order)
+        dice: list[tuple[tuple[int, int, bool], ...]] = []
+        for left in lefts:
+            if ordered:
+                dice.append(((left[0], index[left[1:]], False),) if left else ())
+                continue
+            pairs = []
+            for die in dict.fromkeys(values):
+                if die in left:
+                    rest = list(left)
+                    rest.remove(die)
+                    pairs.append((die, index[tuple(rest)], (left, die) in no_off))
+            dice.append(tuple(pairs))
+        self._dice = tuple(dice)
+        self._memo: dict[Hashable, tuple[int, bool]] = {}
+        self._finals_memo: dict[Hashable, tuple[int, dict[Position, Path] | None]] = {}
+        self._best: int | None = None
+
+    # The search.
+    def _steps(self, board: Board, left: int) -> list[tuple[int, int, int, int]]:
+        """The legal next steps from a node: ``(die, moves left after it, src, dst)``."""
+        found = []
+        for die, rest, no_off in self._dice[left]:
+            for src, dst in board.steps(die):
+                if dst or not no_off:
+                    found.append((die, rest, src, dst))
+        return found
+
+    def _best_from(self, board: Board, left: int, stop: int) -> int:
+        """The best rank of a sequence through the node (the board as it is, ``left`` to
+        play): exact, or at least ``stop`` once one reaching ``stop`` is found."""
+        key = (board.key(), left)
+        memo = self._memo
+        known = memo.get(key)
+        if known is not None and (known[1] or known[0] >= stop):
+            return known[0]
+        best = left  # the index of the moves left is the node's own rank
+        if best < stop:
+            make, unmake, best_from = board.make, board.unmake, self._best_from
+            for die, rest, no_off in self._dice[left]:
+                for src, dst in board.steps(die):
+                    if not dst and no_off:
+                        continue
+                    hit = make(src, dst)
+                    value = best_from(board, rest, stop)
+                    unmake(src, dst, hit)
+                    if value > best:
+                        best = value
+                        if best >= stop:
+                            memo[key] = (best, best == self._top)
+                            return best
+            memo[key] = (best, True)
+            return best
+        memo[key] = (best, best == self._top)
+        return best
+
+    @property
+    def best(self) -> int:
+        """The rank of a legal complete turn; 0 means the side cannot move (a pass)."""
+        if self._best is None:
+            self._best = self._best_from(self._new_board(), self._full, self._top)
+        return self._best
+
+    def _walk(self, path: Path) -> tuple[Board, int] | None:
+        """The board after ``path`` and the moves left, or None if ``path`` is not a legal
+        beginning of a turn (a step not legal, a die not available)."""
+        board = self._new_board()
+        left = self._full
+        for played in path:
+            for die, rest, src, dst in self._steps(board, left):
+                if die == played.die and src == played.src and dst == played.dst:
+                    board.make(src, dst)
+                    left = rest
+                    break
+            else:
+                return None
+        return board, left
+
+    def _board(self, path: Path) -> tuple[Board, int]:
+        walked = self._walk(path)
+        if walked is None:
+            raise ValueError(f"not a legal beginning of a turn: {path}")
+        return walked
+
+    # Questions about a partial turn (``path``: its steps so far, each legal).
+    def is_complete(self, path: Path) -> bool:
+        """Whether ``path`` is a legal complete turn (the empty path when the side passes)."""
+        best = self.best
+        if not path:
+            return best == 0
+        _, left = self._board(path)
+        return left == best
+
+    def options(self, path: Path) -> tuple[Played, ...]:
+        """The next steps after ``path`` that lead on to a legal complete turn, each with its
+        die and whether it hits, in the order of the move list and the board's steps."""
+        best = self.best
+        board, left = self._board(path)
+        if left == best:
+            return ()
+        found: list[Played] = []
+        for die, rest, src, dst in self._steps(board, left):
+            hit = board.make(src, dst)
+            if self._best_from(board, rest, best) >= best:
+                found.append(Played(src, dst, die, hit))
+            board.unmake(src, dst, hit)
+        return tuple(found)
+
+    def current(self, path: Path) -> Position:
+        """The position after ``path``, the opponent to move (as a search board gives it)."""
+        board, _ = self._board(path)
+        return board.position()
+
+    def finishes(self, path: Path, limit: int) -> dict[Position, Path] | None:
+        """The distinct ways to complete the turn after ``path``: the remaining steps by the
+        position they reach; None when there are more than ``limit``.
+
+        Only steps that lead on are followed, and each node's answer is kept (its completions,
+        or that it has more than a number of them), so the finishes of the nodes a player taps
+        through next are known already, and a node with thousands of completions stops at the
+        first ``limit + 1``.
+        """
+        best = self.best
+        if not path and best == 0:
+            return {}
+        board, left = self._board(path)
+        return self._finals(board, left, limit)
+
+    def _finals(self, board: Board, left: int, limit: int) -> dict[Position, Path] | None:
+        """:meth:`finishes` from a node that leads on (the board as it is, ``left`` to play)."""
+        best = self.best
+        if left == best:
+            return {board.position(): ()}
+        key = (board.key(), left)
+        known = self._finals_memo.get(key)
+        if known is not None:
+            cap, found = known
+            if found is not None:
+                return found if len(found) <= limit else None
+            if limit <= cap:
+                return None
+        found = {}
+        for die, rest, src, dst in self._steps(board, left):
+            hit = board.make(src, dst)
+            after = None
+            if self._best_from(board, rest, best) >= best:
+                after = self._finals(board, rest, limit)
+                if after is None:
+                    board.unmake(src, dst, hit)
+                    self._finals_memo[key] = (limit, None)
+                    return None
+            board.unmake(src, dst, hit)
+            if after:
+                step = Played(src, dst, die, hit)
+                for position, steps in after.items():
+                    if position not in found:
+                        found[position] = (step, *steps)
+                if len(found) > limit:
+                    self._finals_memo[key] = (limit, None)
+                    return None
+        self._finals_memo[key] = (limit, found)
+        return found
+
+    def check(self, path: Path) -> Position | None:
+        """The position a legal complete turn ``path`` reaches (the opponent to move), or None
+        if ``path`` is not one. The empty path is legal only when the side cannot move."""
+        if not path:
+            return None if self.best else self._new_board().position()
+        walked = self._walk(path)
+        if walked is None:
+            return None
+        board, left = walked
+        return board.position() if left == self.best else None
