@@ -24,6 +24,7 @@ class Move(enum.IntEnum):
     TAKE = 6  # take the offered double
     DROP = 7  # drop it and lose the game
     FINISH = 8  # finish the turn the ``arg``-th way offered (a whole-turn button)
+    STRIKE = 9  # anti three dice: strike the die showing ``arg``
 
 
 class GameAction(CallbackData, prefix="g"):
@@ -47,6 +48,7 @@ class ChallengeOption(enum.IntEnum):
     CUBE = 7
     STAKE = 8
     STAKE_MODE = 9
+    DICE = 10  # two dice, three, or anti three (short variants)
 
 
 class ChallengeAction(CallbackData, prefix="c"):

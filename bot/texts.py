@@ -1,4 +1,5 @@
-"""Texts the handlers share: refusals explained, and the rules of each variant."""
+"""Texts the handlers share: refusals explained, the words of ``/play`` and ``/rules``, and the
+rules of each variant."""
 
 from __future__ import annotations
 
@@ -6,8 +7,36 @@ from typing import Final
 
 from aiogram.utils.i18n import gettext as _
 
+from bot.engine import DiceMode
 from bot.i18n import N_
 from bot.services import GameError
+
+VARIANT_WORDS: Final = {
+    "short": "short",
+    "короткие": "short",
+    "короткая": "short",
+    "abkhaz": "abkhaz",
+    "абхазские": "abkhaz",
+    "абхазская": "abkhaz",
+    "gulbara": "gulbara",
+    "гюльбар": "gulbara",
+    "гульбара": "gulbara",
+    "crazy_gulbara": "crazy_gulbara",
+    "crazy": "crazy_gulbara",
+    "бешеный": "crazy_gulbara",
+    "бешеный_гюльбар": "crazy_gulbara",
+}
+"""Words of ``/play`` that choose a variant (long nardy without one). ``crazy gulbara`` and
+``бешеный гюльбар`` read as crazy gul-bara: the first word decides."""
+DICE_WORDS: Final = {
+    "three_dice": DiceMode.THREE,
+    "three": DiceMode.THREE,
+    "три": DiceMode.THREE,
+    "anti_three": DiceMode.ANTI_THREE,
+    "anti": DiceMode.ANTI_THREE,
+    "анти": DiceMode.ANTI_THREE,
+}
+
 
 REFUSALS: Final = {
     "game_not_found": N_("This game does not exist."),
@@ -60,6 +89,39 @@ RULES: Final = {
         "• Checkers on the bar must enter into the opponent's home before anything else moves.\n"
         "• Play both dice if you can; if only one, the larger one.\n"
         "• Oin 1 point, mars 2, koks (the loser has a checker on the bar or in your home) 3."
+    ),
+    "abkhaz": N_(
+        "<b>Abkhaz nardy</b>\n"
+        "Short nardy (start, hits, the bar, bearing off, oin/mars/koks, the cube) with one "
+        "difference: hitting inside your own home (your points 1–6).\n"
+        "• A checker that hits there stays alone on its point for the rest of the turn: no "
+        "checker of yours may join it, and it may not move on to a point of yours.\n"
+        "• It may move on to an empty point or hit again; it is not borne off this turn.\n"
+        "• In a turn with a hit in your home no checker is borne off at all.\n"
+        "• A die that can only be played against these rules is lost."
+    ),
+    "dice": N_(
+        "<b>Dice modes (short and Abkhaz nardy)</b>\n"
+        "• Two dice: as always.\n"
+        "• Three dice: three dice, all played, one move each; a triple gives six moves. If not "
+        "all can be played, play the largest that can be.\n"
+        "• Anti three dice: three dice are rolled, your opponent strikes one, and you play the "
+        "two left as an ordinary roll (a double gives four moves)."
+    ),
+    "gulbara": N_(
+        "<b>Gul-bara</b>\n"
+        "Long nardy's board and rules (no hitting, the head rule, the block of six), but what a "
+        "roll gives is different.\n"
+        "• The moves you cannot play pass to your opponent, who plays them (as far as they can, "
+        "in order) before their own roll. They never pass back.\n"
+        "• A double played in full: roll again at once (a chain of doubles goes on)."
+    ),
+    "crazy_gulbara": N_(
+        "<b>Crazy gul-bara</b>\n"
+        "Like gul-bara, but a double d-d gives d, d, d+1, d+1 … 6, 6: two moves of each value up "
+        "to six, in that order (4-4 gives 4 4 5 5 6 6; 6-6 gives 6 6). You play as far into that "
+        "list as you can; the rest passes to your opponent. International rules (four of each "
+        "value) are a rule set of their own."
     ),
     "cube": N_(
         "<b>Matches, the cube, chips</b>\n"

@@ -17,9 +17,10 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move, NextGame, Rematch
-from bot.engine import Outcome, Played, Position, Side, StakeMode
+from bot.engine import DiceMode, Game, Outcome, Played, Position, Side, StakeMode
 from bot.i18n import N_
 from bot.services import GameSnapshot
+from bot.services.challenges import has_cube, has_dice_modes
 from bot.storage import Challenge, ChipsStatus, User
 from render import BoardView
 
@@ -36,12 +37,24 @@ OUTCOME_NAMES: Final = {
     Outcome.TIMEOUT: N_("time ran out"),
     Outcome.DROP: N_("double dropped"),
 }
-VARIANT_NAMES: Final = {"long": N_("long nardy"), "short": N_("short nardy")}
+VARIANT_NAMES: Final = {
+    "long": N_("long nardy"),
+    "short": N_("short nardy"),
+    "abkhaz": N_("Abkhaz nardy"),
+    "gulbara": N_("gul-bara"),
+    "crazy_gulbara": N_("crazy gul-bara"),
+}
 RULE_SET_NAMES: Final = {
     "classic": N_("classic"),
     "sheshbesh": N_("Shesh Besh"),
     "karzar": N_("karzar"),
     "standard": N_("standard"),
+    "international": N_("international (four of each)"),
+}
+DICE_MODE_NAMES: Final = {
+    DiceMode.TWO: N_("two dice"),
+    DiceMode.THREE: N_("three dice"),
+    DiceMode.ANTI_THREE: N_("anti three dice"),
 }
 STAKE_MODE_NAMES: Final = {
     StakeMode.RULES: N_("by the rules"),
@@ -71,10 +84,10 @@ def caption(snapshot: GameSnapshot, _: Translate) -> str:
     state are identical and a board that shows it is never edited again for it."""
     stored, game = snapshot.stored, snapshot.game
     white, black = player_name(snapshot.white), player_name(snapshot.black)
-    lines = [
-        f"⚪ {white} — ⚫ {black}",
-        f"{_(VARIANT_NAMES[game.variant])} · {_(RULE_SET_NAMES[game.rules.name])} · #{stored.id}",
-    ]
+    kind = f"{_(VARIANT_NAMES[game.variant])} · {_(RULE_SET_NAMES[game.rules.name])}"
+    if game.dice_mode is not DiceMode.TWO:
+        kind += f" · {_(DICE_MODE_NAMES[game.dice_mode])}"
+    lines = [f"⚪ {white} — ⚫ {black}", f"{kind} · #{stored.id}"]
     if snapshot.match is not None:
         lines.append(_match_line(snapshot, _))
     else:
@@ -117,7 +130,7 @@ def caption(snapshot: GameSnapshot, _: Translate) -> str:
         lines.extend(_settled_lines(snapshot, _))
         return "\n".join(lines)
     mover = snapshot.user(game.turn)
-    if game.to_act is not game.turn and game.cube is not None:
+    if game.cube is not None and game.cube.offered:
         lines.append(
             "⏫ "
             + _(
@@ -128,6 +141,29 @@ def caption(snapshot: GameSnapshot, _: Translate) -> str:
                 value=game.cube.value * 2,
                 other_mark=SIDE_MARKS[game.to_act],
                 other=player_name(snapshot.user(game.to_act)),
+            )
+        )
+    elif game.strike_pending:
+        striker = game.to_act
+        lines.append(
+            _(
+                "🎲 {dice} — {mark} {name} strikes a die, {other_mark} {other} plays the two left"
+            ).format(
+                dice=game.dice,
+                mark=SIDE_MARKS[striker],
+                name=player_name(snapshot.user(striker)),
+                other_mark=SIDE_MARKS[game.turn],
+                other=player_name(mover),
+            )
+        )
+    elif game.remainder:
+        lines.append(
+            "↪ "
+            + _("{other_mark} could not play {moves}: {mark} {name} plays them now").format(
+                other_mark=SIDE_MARKS[game.turn.other],
+                moves=" ".join(map(str, game.remainder)),
+                mark=SIDE_MARKS[game.turn],
+                name=player_name(mover),
             )
         )
     elif game.dice is None:
@@ -143,6 +179,7 @@ def caption(snapshot: GameSnapshot, _: Translate) -> str:
                 dice=game.dice, mark=SIDE_MARKS[game.turn], name=player_name(mover)
             )
         )
+        lines.extend(_roll_lines(game, _))
     if stored.deadline is not None:
         until = dt.datetime.fromtimestamp(stored.deadline, dt.UTC).strftime("%H:%M:%S")
         lines.append(
@@ -151,6 +188,25 @@ def caption(snapshot: GameSnapshot, _: Translate) -> str:
             )
         )
     return "\n".join(lines)
+
+
+def _roll_lines(game: Game, _: Translate) -> list[str]:
+    """What is special about the roll being played: a gul-bara roll again, a die struck, a
+    crazy gul-bara cascade's moves."""
+    lines = []
+    if game.chain:
+        lines.append("🔁 " + _("A double played in full: rolls again"))
+    if game.struck is not None:
+        lines.append("✂ " + _("{value} was struck").format(value=game.struck))
+    moves = game.moves
+    if moves is not None and game.dice is not None and moves.values != game.dice.moves:
+        lines.append(
+            "⛓ "
+            + _("Double {dice}: {moves}").format(
+                dice=game.dice, moves=" ".join(map(str, moves.values))
+            )
+        )
+    return lines
 
 
 def _match_line(snapshot: GameSnapshot, _: Translate) -> str:
@@ -276,7 +332,7 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
     def action(move: Move, arg: int = 0) -> str:
         return GameAction(game=stored.id, version=stored.version, move=move, arg=arg).pack()
 
-    if game.cube is not None and game.to_act is not game.turn:
+    if game.cube is not None and game.cube.offered:
         return _markup(
             [
                 [
@@ -285,6 +341,16 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
                         action(Move.TAKE),
                     ),
                     _button("🏳 " + _("Drop"), action(Move.DROP)),
+                ]
+            ]
+        )
+    if game.strike_pending and game.dice is not None:
+        values = sorted(set(game.dice.values), reverse=True)
+        return _markup(
+            [
+                [
+                    _button("✂ " + _("Strike {value}").format(value=v), action(Move.STRIKE, v))
+                    for v in values
                 ]
             ]
         )
@@ -353,6 +419,8 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
             outcome=_(OUTCOME_NAMES[game.result.outcome]),
             points=game.result.points,
         )
+    moves = game.moves
+    plain_dice = game.dice is not None and moves is not None and moves.values == game.dice.moves
     cube = game.cube
     match_label = None
     if snapshot.match is not None:
@@ -367,7 +435,7 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
         match_label=match_label,
         bottom=viewer,
         dice=None if game.is_over else game.dice,
-        dice_used=tuple(p.die for p in current.played) if current else (),
+        dice_used=tuple(p.die for p in current.played) if current and plain_dice else (),
         last_steps=marks,
         last_side=marks_side,
         white_name=snapshot.white.mention,
@@ -407,7 +475,10 @@ def challenge_text(
         seconds=challenge.move_seconds,
     )
     terms = [_match_name(challenge.match_length, _)]
-    terms.append(_("with the doubling cube") if challenge.cube else _("no cube"))
+    if challenge.dice_mode is not DiceMode.TWO:
+        terms.append(_(DICE_MODE_NAMES[challenge.dice_mode]))
+    if has_cube(challenge.variant):
+        terms.append(_("with the doubling cube") if challenge.cube else _("no cube"))
     if challenge.stake:
         terms.append(
             _("stake {stake} chips, {mode}").format(
@@ -439,9 +510,12 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
     button("📜 " + _(RULE_SET_NAMES[challenge.rule_set]), ChallengeOption.RULES)
     button(f"⏱ {challenge.move_seconds} s", ChallengeOption.TIME)
     button("🏁 " + _match_name(challenge.match_length, _), ChallengeOption.MATCH)
-    button("⏫ " + (_("cube on") if challenge.cube else _("cube off")), ChallengeOption.CUBE)
+    if has_dice_modes(challenge.variant):
+        button("🎲 " + _(DICE_MODE_NAMES[challenge.dice_mode]), ChallengeOption.DICE)
+    if has_cube(challenge.variant):
+        button("⏫ " + (_("cube on") if challenge.cube else _("cube off")), ChallengeOption.CUBE)
     button("💰 " + _("stake {stake}").format(stake=challenge.stake), ChallengeOption.STAKE)
     if challenge.stake:
         button("⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode]), ChallengeOption.STAKE_MODE)
-    builder.adjust(2, 3, 2, 2)
+    builder.adjust(2, 3, 2, 2, 2)
     return builder.as_markup()

@@ -14,7 +14,7 @@ from bot.i18n import N_
 COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("start", N_("Start the bot")),
     ("help", N_("List of commands")),
-    ("rules", N_("Rules of long and short nardy")),
+    ("rules", N_("Rules: /rules short, abkhaz, gulbara, crazy_gulbara")),
     ("play", N_("Start a new game")),
     ("resign", N_("Resign the current game")),
     ("quick", N_("Quick mode: the tap that completes your turn confirms it (/quick off)")),

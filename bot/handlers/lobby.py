@@ -17,7 +17,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import views
 from bot.callbacks import ChallengeAction, ChallengeOption
-from bot.engine import StakeMode
+from bot.engine import DiceMode, StakeMode
 from bot.i18n import locale_for
 from bot.publisher import BoardPublisher
 from bot.services import GameService, Terms
@@ -25,6 +25,7 @@ from bot.services.challenges import MATCH_CHOICES
 from bot.services.chips import STAKE_CHOICES
 from bot.services.errors import ChallengeNotFound, StaleAction
 from bot.storage import Challenge, ChallengeStatus, User
+from bot.texts import DICE_WORDS, VARIANT_WORDS
 
 INVITE_PREFIX = "c"
 """Deep-link payloads ``c<challenge id>`` open a challenge in a private chat."""
@@ -37,6 +38,7 @@ OPTION_NAMES: Final = {
     ChallengeOption.CUBE: "cube",
     ChallengeOption.STAKE: "stake",
     ChallengeOption.STAKE_MODE: "stake_mode",
+    ChallengeOption.DICE: "dice",
 }
 """The challenger's option buttons, by the service's names of the options."""
 
@@ -69,7 +71,6 @@ def _target(message: Message, command: CommandObject) -> tuple[TgUser | None, st
     return None, names[0] if names else None
 
 
-SHORT_WORDS: Final = frozenset({"short", "короткие", "короткая"})
 CUBE_WORDS: Final = frozenset({"cube", "куб", "кубом"})
 MODE_WORDS: Final = {
     "pro": StakeMode.PRO,
@@ -81,13 +82,16 @@ MODE_WORDS: Final = {
 
 
 def _terms(command: CommandObject) -> Terms:
-    """The terms written after ``/play``, in any order: ``short``; 3, 5, 7 or 9 for a match;
-    ``cube``; 10, 50, 100 or 500 for a stake, with ``pro`` or ``amateur``. Anything else is
-    left to the challenge's buttons."""
+    """The terms written after ``/play``, in any order: a variant (``short``, ``abkhaz``,
+    ``gulbara``, ``crazy_gulbara``, or in Russian); a dice mode of the short variants
+    (``three_dice``, ``anti_three``); 3, 5, 7 or 9 for a match; ``cube``; 10, 50, 100 or 500
+    for a stake, with ``pro`` or ``amateur``. Anything else is left to the challenge's
+    buttons."""
     words = [word.lower() for word in (command.args or "").split() if not word.startswith("@")]
     numbers = [int(word) for word in words if word.isdigit()]
     return Terms(
-        variant="short" if SHORT_WORDS.intersection(words) else "long",
+        variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long"),
+        dice_mode=next((DICE_WORDS[w] for w in words if w in DICE_WORDS), DiceMode.TWO),
         match_length=next((n for n in numbers if n in MATCH_CHOICES), 0),
         cube=bool(CUBE_WORDS.intersection(words)),
         stake=next((n for n in numbers if n in STAKE_CHOICES), 0),

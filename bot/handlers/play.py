@@ -51,6 +51,8 @@ async def on_game_button(
             snapshot = await game_service.choose(game_id, player.id, version, callback_data.arg)
         elif move is Move.FINISH:
             snapshot = await game_service.finish(game_id, player.id, version, callback_data.arg)
+        elif move is Move.STRIKE:
+            snapshot = await game_service.strike(game_id, player.id, version, callback_data.arg)
         else:
             actions = {
                 Move.UNDO: game_service.undo,

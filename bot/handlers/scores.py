@@ -24,7 +24,7 @@ from bot.score_views import (
 from bot.services import GameService, ScoreService
 from bot.services.errors import GameNotFound, StaleAction
 from bot.storage import User
-from bot.texts import RULES
+from bot.texts import RULES, VARIANT_WORDS
 
 LEDGER_LINES: Final = 5
 """Balance changes that ``/chips`` shows."""
@@ -236,6 +236,13 @@ async def on_chips(message: Message, score_service: ScoreService, player: User) 
 
 
 async def on_rules(message: Message, command: CommandObject) -> None:
-    """``/rules`` (long nardy) or ``/rules short``, then matches, the cube and chips."""
-    variant = "short" if "short" in (command.args or "").lower() else "long"
-    await message.answer(_(RULES[variant]) + "\n\n" + _(RULES["cube"]))
+    """``/rules`` (long nardy) or ``/rules short``, ``abkhaz``, ``gulbara``, ``crazy_gulbara``
+    (the words of ``/play``, Russian ones too), then the dice modes where they apply, and
+    matches, the cube and chips."""
+    words = (command.args or "").lower().split()
+    variant = next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long")
+    parts = [_(RULES[variant])]
+    if variant in ("short", "abkhaz"):
+        parts.append(_(RULES["dice"]))
+    parts.append(_(RULES["cube"]))
+    await message.answer("\n\n".join(parts))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from bot.engine import Side, StakeMode, resolve_rules
+from bot.engine import DiceMode, Side, StakeMode, find_variant, resolve_rules
 from bot.storage import Challenge, ChallengeStatus, Store, User, VersionConflict
 
 from . import chips
@@ -38,8 +38,13 @@ if TYPE_CHECKING:
 CHALLENGE_SECONDS: Final = 15 * 60
 """How long a challenge stays open."""
 
-VARIANT_CHOICES: Final = ("long", "short")
-RULE_SET_CHOICES: Final = {"long": ("classic", "sheshbesh", "karzar"), "short": ("standard",)}
+VARIANT_CHOICES: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
+"""Every game of the rule texts, in the order the challenge's variant button cycles them."""
+RULE_SET_CHOICES: Final = {
+    variant: tuple(find_variant(variant).rule_sets) for variant in VARIANT_CHOICES
+}
+DICE_MODE_CHOICES: Final = tuple(DiceMode)
+"""Dice modes of the short variants (short and Abkhaz nardy): two, three, anti three."""
 TIME_CHOICES: Final = (30, 60, 90, 180, 300)
 """Move times a challenger can pick, in seconds (the configured default joins them)."""
 MATCH_CHOICES: Final = (0, 3, 5, 7, 9)
@@ -59,6 +64,17 @@ class Terms:
     cube: bool = False
     stake: int = 0
     stake_mode: StakeMode = StakeMode.RULES
+    dice_mode: DiceMode = DiceMode.TWO
+
+
+def has_dice_modes(variant: str) -> bool:
+    """Whether ``variant`` offers dice modes (the short family)."""
+    return find_variant(variant).family == "short"
+
+
+def has_cube(variant: str) -> bool:
+    """Whether ``variant`` is played with the doubling cube when the players want it."""
+    return bool(find_variant(variant).has_cube)
 
 
 class Challenges:
@@ -109,6 +125,8 @@ class Challenges:
             raise BotChallenge()
         if terms.match_length not in MATCH_CHOICES or terms.stake not in chips.STAKE_CHOICES:
             raise ValueError(f"not a choice: {terms}")
+        if terms.variant not in VARIANT_CHOICES:
+            raise ValueError(f"not a variant: {terms.variant}")
         now = self._clock()
         if terms.stake:
             held = await chips.balance(self._store, challenger.id, now)
@@ -126,9 +144,10 @@ class Challenges:
             expires_at=now + self._challenge_seconds,
             now=now,
             match_length=terms.match_length,
-            cube=terms.cube,
+            cube=terms.cube and has_cube(terms.variant),
             stake=terms.stake,
             stake_mode=terms.stake_mode,
+            dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
         )
 
     async def private_invitation(
@@ -180,6 +199,7 @@ class Challenges:
             cube=match.cube if match else stored.game.cube is not None,
             stake=stored.stake,
             stake_mode=stored.stake_mode,
+            dice_mode=stored.game.dice_mode,
         )
 
     async def get(self, challenge_id: int) -> Challenge:
@@ -202,7 +222,13 @@ class Challenges:
                 raise NotChallenger()
             if option == "variant":
                 variant = _next(VARIANT_CHOICES, challenge.variant)
-                changed = replace(challenge, variant=variant, rule_set=RULE_SET_CHOICES[variant][0])
+                changed = replace(
+                    challenge,
+                    variant=variant,
+                    rule_set=RULE_SET_CHOICES[variant][0],
+                    cube=challenge.cube and has_cube(variant),
+                    dice_mode=challenge.dice_mode if has_dice_modes(variant) else DiceMode.TWO,
+                )
             elif option == "rules":
                 rule_sets = RULE_SET_CHOICES[challenge.variant]
                 changed = replace(challenge, rule_set=_next(rule_sets, challenge.rule_set))
@@ -214,7 +240,15 @@ class Challenges:
                     challenge, match_length=_next(MATCH_CHOICES, challenge.match_length)
                 )
             elif option == "cube":
+                if not has_cube(challenge.variant):
+                    raise StaleAction()  # the button is not offered for this variant
                 changed = replace(challenge, cube=not challenge.cube)
+            elif option == "dice":
+                if not has_dice_modes(challenge.variant):
+                    raise StaleAction()
+                changed = replace(
+                    challenge, dice_mode=_next(DICE_MODE_CHOICES, challenge.dice_mode)
+                )
             elif option == "stake":
                 held = await chips.balance(self._store, user_id, self._clock())
                 stakes = tuple(s for s in chips.STAKE_CHOICES if s <= held)
@@ -285,6 +319,7 @@ class Challenges:
                     stake=challenge.stake,
                     stake_mode=challenge.stake_mode,
                     match_id=match.id if match else None,
+                    dice_mode=challenge.dice_mode,
                 )
                 closed = await self._save_challenge(
                     replace(

@@ -23,13 +23,14 @@ from typing import Final
 
 from bot.engine import (
     CubeError,
+    DiceMode,
     Game,
     IllegalTurnError,
+    InvalidDiceError,
     Played,
     Side,
     StakeMode,
     TurnInput,
-    steps_text,
 )
 from bot.storage import (
     Board,
@@ -160,6 +161,7 @@ class GameService:
                     stake_mode=stored.stake_mode,
                     match_id=match.id,
                     game_no=stored.game_no + 1,
+                    dice_mode=stored.game.dice_mode,
                 )
             except VersionConflict:  # the other player was quicker
                 raise NoNextGame() from None
@@ -181,10 +183,11 @@ class GameService:
         stake_mode: StakeMode,
         match_id: int | None,
         game_no: int = 1,
+        dice_mode: DiceMode = DiceMode.TWO,
     ) -> StoredGame:
         """Rolls a new game's opening (playing forced turns) and stores it."""
         now = self._clock()
-        game = Game.start(variant, self._rng, rules=rule_set, cube=cube)
+        game = Game.start(variant, self._rng, rules=rule_set, cube=cube, dice_mode=dice_mode)
         game, history, last_turn = self._play_automatic(game, ())
         return await self._store.games.create(
             chat_id=chat_id,
@@ -266,7 +269,7 @@ class GameService:
         board's next edit shows the turn and the next roll together."""
         turn = turn_input.turn()
         game = stored.game
-        line = _history_line(game, turn.played)
+        line = game.record(turn).to_text()
         game = game.play(turn)
         game, history, last_turn = self._play_automatic(game, (*stored.history, line))
         return await self._save(
@@ -285,6 +288,33 @@ class GameService:
         """The player to move rolls instead of doubling (passes and forced turns play
         themselves)."""
         return await self._act(game_id, user_id, version, "roll")
+
+    async def strike(self, game_id: int, user_id: int, version: int, value: int) -> GameSnapshot:
+        """``anti_three``: the mover's opponent strikes the die showing ``value`` from the three
+        rolled; the mover then plays the two left (passes and forced turns play themselves)."""
+        async with self._locks[game_id]:
+            stored = await self._get(game_id)
+            side = _playing_side(stored, user_id)
+            game = stored.game
+            if side is not game.to_act or not game.strike_pending:
+                raise NotYourTurn()
+            if stored.version != version:
+                raise StaleAction()
+            try:
+                game = game.strike(value)
+            except (IllegalTurnError, InvalidDiceError):  # not one of the dice: a forged tap
+                raise StaleAction() from None
+            game, history, last_turn = self._play_automatic(game, stored.history)
+            return await self._save(
+                replace(
+                    stored,
+                    game=game,
+                    history=history,
+                    last_turn=last_turn or stored.last_turn,
+                    deadline=self._clock() + stored.move_seconds,
+                ),
+                version,
+            )
 
     async def double(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The player to move offers to double."""
@@ -481,25 +511,24 @@ class GameService:
     def _play_automatic(
         self, game: Game, history: tuple[str, ...]
     ) -> tuple[Game, tuple[str, ...], tuple[Played, ...]]:
-        """Rolls for the side to move and plays its passes and forced turns, until a player
-        has a choice (of steps, or to double) or the game ends. Each is written to the history,
-        marked as such."""
+        """Rolls for the side to move (again, after a gul-bara double played in full) and plays
+        its passes and forced turns, until a player has a choice (of steps, to double, to strike
+        a die) or the game ends. Each is written to the history, marked as such."""
         last: tuple[Played, ...] = ()
         for _ in range(MAX_AUTOMATIC_TURNS):
             if game.is_over or game.can_double or game.to_act is not game.turn:
-                break  # over, or a player chooses: to double or roll, to take or drop
-            if game.dice is None:
+                break  # over, or a player chooses: to double or roll, take or drop, strike
+            if game.needs_roll:
                 game = game.roll(self._rng)
-            turns = game.legal_turns()
-            if len(turns) > 1:
+                if game.strike_pending:
+                    break  # the opponent strikes a die first
+            only = game.only_turn()
+            if only is None:
                 break
-            if not turns:
-                history = (*history, _history_line(game, ()) + " pass")
-                game = game.pass_turn()
-            else:
-                history = (*history, _history_line(game, turns[0].played) + " forced")
-                last = turns[0].played
-                game = game.play(turns[0])
+            note = "forced" if only.played else "pass"
+            history = (*history, game.record(only, note).to_text())
+            last = only.played or last
+            game = game.play(only)
         return game, history, last
 
 
@@ -526,13 +555,9 @@ def _concluded(stored: StoredGame, game: Game, line: str) -> StoredGame:
 
 
 def turn_input(stored: StoredGame) -> TurnInput | None:
-    """The turn the player to move is tapping, with the taps already made replayed."""
+    """The turn the player to move is tapping, with the taps already made replayed (None while
+    there is nothing to play: over, before the roll, while a die is to be struck)."""
     game = stored.game
-    if game.is_over or game.dice is None:
+    if game.moves is None:
         return None
     return game.turn_input().replay(stored.input)
-
-
-def _history_line(game: Game, played: tuple[Played, ...]) -> str:
-    moves = steps_text([p.step for p in played]) if played else ""
-    return f"{game.turn.value} {game.dice} {moves}".rstrip()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import aiosqlite
 
-from bot.engine import StakeMode
+from bot.engine import DiceMode, StakeMode
 
 from .database import Database, VersionConflict
 from .models import Challenge, ChallengeStatus
@@ -33,14 +33,15 @@ class ChallengeRepository:
         cube: bool = False,
         stake: int = 0,
         stake_mode: StakeMode = StakeMode.RULES,
+        dice_mode: DiceMode = DiceMode.TWO,
     ) -> Challenge:
         """Stores a new open challenge and returns it."""
         async with self._store.transaction() as db:
             cursor = await db.execute(
                 """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
                        variant, rule_set, move_seconds, locale, status, expires_at, created_at,
-                       match_length, cube, stake, stake_mode)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)""",
+                       match_length, cube, stake, stake_mode, dice_mode)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)""",
                 (
                     chat_id,
                     challenger_id,
@@ -56,6 +57,7 @@ class ChallengeRepository:
                     int(cube),
                     stake,
                     stake_mode.value,
+                    dice_mode.value,
                 ),
             )
             challenge_id = cursor.lastrowid
@@ -77,7 +79,7 @@ class ChallengeRepository:
             cursor = await db.execute(
                 """UPDATE challenges SET message_id = ?, target_id = ?, variant = ?,
                        rule_set = ?, move_seconds = ?, status = ?, game_id = ?,
-                       match_length = ?, cube = ?, stake = ?, stake_mode = ?,
+                       match_length = ?, cube = ?, stake = ?, stake_mode = ?, dice_mode = ?,
                        version = version + 1
                    WHERE id = ? AND version = ?""",
                 (
@@ -92,6 +94,7 @@ class ChallengeRepository:
                     int(challenge.cube),
                     challenge.stake,
                     challenge.stake_mode.value,
+                    challenge.dice_mode.value,
                     challenge.id,
                     expected_version,
                 ),
@@ -138,4 +141,5 @@ def _challenge(row: aiosqlite.Row) -> Challenge:
         cube=bool(row["cube"]),
         stake=row["stake"],
         stake_mode=StakeMode(row["stake_mode"]),
+        dice_mode=DiceMode(row["dice_mode"]),
     )

@@ -183,6 +183,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         WHERE message_id IS NOT NULL;
     ALTER TABLE users ADD COLUMN quick INTEGER NOT NULL DEFAULT 0;  -- a completing tap confirms
     """,
+    # 4: every game of the rule texts: dice modes, gul-bara's remainders and chains, the strike
+    """
+    -- dice modes: two, three, anti_three
+    ALTER TABLE challenges ADD COLUMN dice_mode TEXT NOT NULL DEFAULT 'two';
+    ALTER TABLE games ADD COLUMN dice_mode TEXT NOT NULL DEFAULT 'two';
+    -- gul-bara: the moves handed over ('5,6,6'), and rolls again this turn
+    ALTER TABLE games ADD COLUMN remainder TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN chain INTEGER NOT NULL DEFAULT 0;
+    -- anti_three: the die struck from this roll
+    ALTER TABLE games ADD COLUMN struck INTEGER;
+    """,
 )
 
 

@@ -11,6 +11,7 @@ import aiosqlite
 from bot.engine import (
     Cube,
     Dice,
+    DiceMode,
     Game,
     Outcome,
     Played,
@@ -88,8 +89,9 @@ class GameRepository:
                     """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set,
                            position, dice, moved, ply, opening, history, last_turn,
                            move_seconds, deadline, locale, created_at, match_id, game_no, cube,
-                           stake, stake_mode)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                           stake, stake_mode, dice_mode, remainder, chain, struck)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                               ?, ?, ?, ?)""",
                     (
                         chat_id,
                         white_id,
@@ -112,6 +114,10 @@ class GameRepository:
                         _cube_text(game.cube),
                         stake,
                         stake_mode.value,
+                        game.dice_mode.value,
+                        _moves_text(game.remainder),
+                        game.chain,
+                        game.struck,
                     ),
                 )
             except aiosqlite.IntegrityError as error:
@@ -144,7 +150,7 @@ class GameRepository:
             """UPDATE games SET position = ?, dice = ?, moved = ?, ply = ?, input = ?,
                    last_turn = ?, history = ?, winner = ?, outcome = ?, points = ?,
                    deadline = ?, finished_at = ?, cube = ?, chips = ?, chips_status = ?,
-                   version = version + 1
+                   remainder = ?, chain = ?, struck = ?, version = version + 1
                WHERE id = ? AND version = ?""",
             (
                 game.position.to_text(),
@@ -162,6 +168,9 @@ class GameRepository:
                 _cube_text(game.cube),
                 stored.chips,
                 stored.chips_status.value if stored.chips_status else None,
+                _moves_text(game.remainder),
+                game.chain,
+                game.struck,
                 stored.id,
                 expected_version,
             ),
@@ -327,6 +336,10 @@ def _dice_text(dice: Dice | None) -> str | None:
     return str(dice) if dice else None
 
 
+def _moves_text(moves: tuple[int, ...]) -> str:
+    return ",".join(map(str, moves))
+
+
 def _moved_text(moved: frozenset[Side]) -> str:
     return "".join(side.value for side in (Side.WHITE, Side.BLACK) if side in moved)
 
@@ -350,6 +363,10 @@ def _game(row: aiosqlite.Row) -> StoredGame:
         result=result,
         opening=opening,
         cube=_cube(row["cube"]),
+        dice_mode=DiceMode(row["dice_mode"]),
+        remainder=tuple(int(v) for v in row["remainder"].split(",") if v),
+        chain=row["chain"],
+        struck=row["struck"],
     )
     return StoredGame(
         id=row["id"],

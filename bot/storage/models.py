@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from bot.engine import Game, Match, Played, Result, Side, StakeMode
+from bot.engine import DiceMode, Game, Match, Played, Result, Side, StakeMode
 
 
 class ChallengeStatus(enum.Enum):
@@ -61,6 +61,8 @@ class Challenge:
     stake: int = 0
     """Chips per game (times the result's multiplier); 0 plays for nothing."""
     stake_mode: StakeMode = StakeMode.RULES
+    dice_mode: DiceMode = DiceMode.TWO
+    """How many dice a roll has (short variants: two, three, or three with a strike)."""
 
     @property
     def is_open(self) -> bool:

@@ -28,12 +28,13 @@ def first_choice(board: FakeMessage) -> GameAction:
 
 
 def mover(board: FakeMessage, players: list[FakeUser]) -> FakeUser:
-    """The player the caption names as the one to act: to move, to roll or double, or (on a
-    ``⏫`` line) to take or drop an offered double."""
+    """The player the caption names as the one to act: to move, to roll or double, to strike a
+    die (named first on a ``🎲`` line), or (named last on a ``⏫`` line) to take or drop an
+    offered double, or (on a ``↪`` line) to play the opponent's remainder."""
     caption = board.caption or ""
-    line = next(line for line in caption.splitlines() if line.startswith(("🎲", "⏫")))
+    line = next(line for line in caption.splitlines() if line.startswith(("🎲", "⏫", "↪")))
     named = sorted((line.index(f"@{p.username}"), p) for p in players if f"@{p.username}" in line)
-    return named[-1][1] if line.startswith("⏫") else named[0][1]
+    return named[-1][1] if line.startswith(("⏫", "↪")) else named[0][1]
 
 
 async def wait_for_board(fake: FakeTelegram, chat: FakeChat) -> FakeMessage:
@@ -60,6 +61,10 @@ async def play_turn(fake: FakeTelegram, board: FakeMessage, players: list[FakeUs
     """The player to move taps the first offered way to finish the turn (or the first step,
     until the turn is complete), then Confirm; when the cube waits, it rolls first."""
     user = mover(board, players)
+    strike = [b for b in game_buttons(board) if b.move is Move.STRIKE]
+    if strike:  # anti three dice: the opponent strikes the highest die first
+        await tap_and_wait(fake, user, board, strike[0])
+        return
     roll = [b for b in game_buttons(board) if b.move is Move.ROLL]
     if roll:
         await tap_and_wait(fake, user, board, roll[0])

@@ -114,7 +114,7 @@ async def test_games_of_schema_1_keep_playing_after_the_migrations(tmp_path: Pat
             "INSERT INTO boards (game_id, chat_id, viewer, message_id) VALUES (1, -1, 'w', 7)"
         )
     db = await open_database(path)
-    assert await schema_version(db) == len(MIGRATIONS) == 3
+    assert await schema_version(db) == len(MIGRATIONS) == 4
     store = Store(db)
     stored = await store.games.get(1)
     assert stored is not None

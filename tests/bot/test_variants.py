@@ -1,0 +1,120 @@
+"""Every game of the rule texts, played to the end through the real bot: Abkhaz nardy with the
+cube, crazy gul-bara with its remainders (across a restart), anti three dice with its strikes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import Move
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import BotHarness, running_bot
+
+from .gameplay import game_buttons, is_over, mover, play_turn, tap_and_wait, wait_for_board
+
+MAX_TURNS = 600
+
+
+@pytest.fixture
+async def harness(fake_telegram: FakeTelegram, database_path: Path) -> AsyncIterator[BotHarness]:
+    async with running_bot(fake_telegram, database_path, move_seconds=300) as running:
+        yield running
+
+
+async def _start(
+    harness: BotHarness, terms: str
+) -> tuple[list[FakeUser], FakeChat, FakeMessage, FakeMessage]:
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    bob = fake.create_user("Bob", username="bob", language_code="ru")
+    group = fake.create_group("Club", [alice, bob])
+    fake.send_text(alice, group, f"/play @bob {terms}")
+    await harness.settle()
+    challenge = fake.last_message(group)
+    fake.press(bob, challenge, challenge.buttons[0].text)
+    board = await wait_for_board(fake, group)
+    return [alice, bob], group, challenge, board
+
+
+async def test_abkhaz_nardy_with_the_cube_to_the_result(harness: BotHarness) -> None:
+    fake = harness.fake
+    players, group, challenge, board = await _start(harness, "абхазские cube")
+    assert "Abkhaz nardy" in challenge.text and "with the doubling cube" in challenge.text
+    assert "Abkhaz nardy · standard" in (board.caption or "")
+    doubled = False
+    for _ in range(MAX_TURNS):
+        if is_over(board):
+            break
+        double = [b for b in game_buttons(board) if b.move is Move.DOUBLE]
+        if double and not doubled:  # once: double, and the opponent takes
+            await tap_and_wait(fake, mover(board, players), board, double[0])
+            take = next(b for b in game_buttons(board) if b.move is Move.TAKE)
+            await tap_and_wait(fake, mover(board, players), board, take)
+            doubled = True
+            continue
+        await play_turn(fake, board, players)
+    assert is_over(board) and doubled
+    assert "🏆" in (board.caption or "")
+    assert " pt." in (board.caption or "")
+    fake.send_text(players[0], group, "/stats")
+    await harness.settle()
+    assert "Abkhaz nardy" in fake.last_message(group).text  # rated per variant
+
+
+async def test_crazy_gulbara_hands_remainders_over_and_survives_a_restart(
+    harness: BotHarness,
+) -> None:
+    fake = harness.fake
+    players, group, challenge, board = await _start(harness, "бешеный")
+    assert "crazy gul-bara" in challenge.text
+    assert "cube" not in challenge.text  # gul-bara is played without the cube
+    remainders = cascades = 0
+    restarted = False
+    for _ in range(MAX_TURNS):
+        if is_over(board):
+            break
+        caption = board.caption or ""
+        if "↪" in caption:
+            remainders += 1
+            if not restarted:  # a remainder waits: stop, start again, it is still there
+                before = (caption, board.reply_markup)
+                await harness.restart()
+                assert (board.caption, board.reply_markup) == before
+                restarted = True
+        if "⛓" in caption:
+            cascades += 1
+        await play_turn(fake, board, players)
+    assert is_over(board) and restarted
+    assert remainders >= 1 and cascades >= 1
+    fake.send_text(players[0], group, "/history")
+    await harness.settle()
+    history = fake.last_message(group)
+    fake.press(players[0], history, history.buttons[0].text)
+    moves = await fake.wait_for_message(group, where=lambda m: m.document is not None)
+    text = moves.document_bytes.decode()
+    assert "# Variant: crazy_gulbara" in text and " remainder " in text
+
+
+async def test_anti_three_dice_the_opponent_strikes_then_the_mover_plays(
+    harness: BotHarness,
+) -> None:
+    fake = harness.fake
+    players, _group, challenge, board = await _start(harness, "short anti_three")
+    assert "anti three dice" in challenge.text
+    strikes = 0
+    for _ in range(MAX_TURNS):
+        if is_over(board):
+            break
+        strike = [b for b in game_buttons(board) if b.move is Move.STRIKE]
+        if strike:
+            striker = mover(board, players)
+            line = next(x for x in (board.caption or "").splitlines() if x.startswith("🎲"))
+            assert "strikes a die" in line or "вычёркивает" in line
+            assert len(strike) in (1, 2, 3) and len(line.split(" — ")[0].split("-")) == 3
+            await tap_and_wait(fake, striker, board, strike[-1])  # the lowest die
+            strikes += 1
+            continue
+        await play_turn(fake, board, players)
+    assert is_over(board) and strikes >= 3
