@@ -60,7 +60,9 @@ Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 @asynccontextmanager
-async def build_services(settings: Settings) -> AsyncIterator[Services]:
+async def build_services(
+    settings: Settings, *, dice: random.Random | None = None
+) -> AsyncIterator[Services]:
     """Opens the database and builds the services; closes the database after polling.
 
     Each key becomes workflow data of the dispatcher, so a handler declaring
@@ -69,7 +71,8 @@ async def build_services(settings: Settings) -> AsyncIterator[Services]:
     db = await open_database(settings.database_path)
     try:
         store = Store(db)
-        service = GameService(store, random.SystemRandom(), move_seconds=settings.move_seconds)
+        dice = dice or random.SystemRandom()  # a seeded one only in tests
+        service = GameService(store, dice, move_seconds=settings.move_seconds)
         scores = ScoreService(store)
         yield {
             "game_service": service,

@@ -32,7 +32,9 @@ def mover(board: FakeMessage, players: list[FakeUser]) -> FakeUser:
     die (named first on a ``🎲`` line), or (named last on a ``⏫`` line) to take or drop an
     offered double, or (on a ``↪`` line) to play the opponent's remainder."""
     caption = board.caption or ""
-    line = next(line for line in caption.splitlines() if line.startswith(("🎲", "⏫", "↪")))
+    lines = [line for line in caption.splitlines() if line.startswith(("🎲", "⏫", "↪"))]
+    assert lines, f"nobody to act in {caption!r}"
+    line = lines[0]
     named = sorted((line.index(f"@{p.username}"), p) for p in players if f"@{p.username}" in line)
     return named[-1][1] if line.startswith(("⏫", "↪")) else named[0][1]
 
@@ -68,8 +70,11 @@ async def play_turn(fake: FakeTelegram, board: FakeMessage, players: list[FakeUs
     roll = [b for b in game_buttons(board) if b.move is Move.ROLL]
     if roll:
         await tap_and_wait(fake, user, board, roll[0])
-        if mover(board, players) is not user or not game_buttons(board):
-            return  # a pass or a forced turn played itself
+        after = game_buttons(board)
+        if is_over(board) or mover(board, players) is not user:
+            return  # the game ended, or a pass or a forced turn played itself
+        if not after or after[0].move is Move.ROLL:
+            return  # a pass or a forced turn played itself (and maybe the opponent's too)
     while True:
         buttons = game_buttons(board)
         confirm = [b for b in buttons if b.move is Move.CONFIRM]
