@@ -17,7 +17,18 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move, NextGame, Rematch
-from bot.engine import DiceMode, Game, Outcome, Played, Position, Side, StakeMode
+from bot.engine import (
+    DiceMode,
+    Game,
+    Outcome,
+    Played,
+    Position,
+    RecordError,
+    Side,
+    StakeMode,
+    TurnRecord,
+    steps_text,
+)
 from bot.i18n import N_
 from bot.services import GameSnapshot
 from bot.services.challenges import has_cube, has_dice_modes
@@ -263,22 +274,42 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
 
 
 def _history_text(line: str, _: Translate) -> str:
-    """A history line (``w 5-2 24/19 13/11``, ``b 6-6 pass``, ``w resign``, ``w double 2``,
-    ``b take``) for people."""
+    """A history line (``w 5-2 24/19 13/11``, ``b 6-6 pass``, ``b remainder 6,6 13/7(2)``,
+    ``w 4-4 … left 6,6``, ``w resign``, ``w double 2``, ``b take``) for people."""
     side, _sep, text = line.partition(" ")
-    forced = _("forced")
-    text = text.replace(" forced", " (" + forced + ")")
-    if text.endswith(" pass"):
-        text = text.removesuffix(" pass") + " — " + _("pass")
-    if text.startswith("double "):
-        text = _("doubles to {value}").format(value=text.removeprefix("double "))
-    text = {
+    actions = {
         "resign": _("resigned"),
         "timeout": _("time ran out"),
         "take": _("takes"),
         "drop": _("drops"),
-    }.get(text, text)
-    return f"{SIDE_MARKS[Side(side)]} {text}"
+    }
+    if text in actions:
+        return f"{SIDE_MARKS[Side(side)]} {actions[text]}"
+    if text.startswith("double "):
+        value = text.removeprefix("double ")
+        return f"{SIDE_MARKS[Side(side)]} " + _("doubles to {value}").format(value=value)
+    try:
+        record = TurnRecord.from_text(line)
+    except RecordError:
+        return f"{SIDE_MARKS[Side(side)]} {text}"
+    words = []
+    if record.remainder:
+        words.append(
+            _("plays the remainder {moves}:").format(moves=" ".join(map(str, record.remainder)))
+        )
+    else:
+        words.append(("🔁 " if record.chain else "") + str(record.dice))
+        if record.struck is not None:
+            words.append("✂" + str(record.struck))
+    if record.steps:
+        words.append(steps_text(record.steps))
+    if record.left:
+        words.append(_("(hands over {moves})").format(moves=" ".join(map(str, record.left))))
+    if record.note == "forced":
+        words.append("(" + _("forced") + ")")
+    elif record.note == "pass":
+        words.append("— " + _("pass"))
+    return f"{SIDE_MARKS[record.side]} " + " ".join(words)
 
 
 def step_label(played: Played, ambiguous: bool) -> str:
