@@ -170,9 +170,16 @@ def main() -> None:
         cases = [case(g) for g in games]
         if variant == "crazy_gulbara":
             plain = [c for c in cases if not c[1].ordered]
-            cascades = [c for c in cases if c[1].ordered]
+            cascades = [c for c in cases if c[1].ordered and c[1].double]
+            handed = [c for c in cases if c[1].ordered and not c[1].double]
             report(f"{name} non-cascades", time_each(plain, args.repeat))
-            report(f"{name} cascades+remainders", time_each(cascades, 1), "ms")
+            report(f"{name} remainders", time_each(handed, args.repeat))
+            report(f"{name} cascades (listed)", time_each(cascades, 1), "ms")
+            sizes = sorted(len(turns_for(p, m, first_turn=f, rules=r)) for p, m, f, r in cascades)
+            print(
+                f"{name + ' cascade turns':<34} median {statistics.median(sizes):.0f}, "
+                f"p99 {sizes[int(len(sizes) * 0.99)]}, max {sizes[-1]} distinct"
+            )
             tapped = [g for g in games if g.moves is not None and len(g.moves.values) >= 6]
             report(f"{name} tap (cascades)", taps(tapped, random.Random(3)), "ms")
         else:
