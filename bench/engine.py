@@ -1,121 +1,208 @@
-"""Engine speed: legal-turn enumeration, random self-play, and the CLI in batch mode.
+"""Engine speed: legal-turn enumeration, random self-play, step-by-step taps, and the CLI.
 
-    python bench/engine.py [--games N] [--repeat R]
+    python bench/engine.py [--games N] [--repeat R] [--only NAME ...]
 
-Prints medians over R runs of a fixed, seeded set of positions taken from self-play, so the
-figures compare across commits. No assertions: targets live in the issue notes.
+Per variant and dice mode: the median and p99 of a legal-turn enumeration over a fixed, seeded
+set of self-play positions (doubles and cascades apart), and random self-play games a second.
+For crazy gul-bara also a step-by-step tap as the bot makes one (a fresh input with the stored
+taps replayed, its options and finishes(16), the tap played with its forced remainder, and the
+next options and finishes), and full enumerations of cascades, with and without
+``four_per_value``. The figures compare across commits; no assertions (targets live in the
+issue notes).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Dice, Game, Position, legal_turns  # noqa: E402
+from bot.engine import Game, MoveList, Played, Position, RuleSet, Turn, turns_for  # noqa: E402
 from bot.engine.cli import answer_line, request  # noqa: E402
 
+PLAYS: tuple[tuple[str, str, str | None], ...] = (
+    ("long", "two", None),
+    ("short", "two", None),
+    ("abkhaz", "two", None),
+    ("short", "three", None),
+    ("abkhaz", "three", None),
+    ("short", "anti_three", None),
+    ("gulbara", "two", None),
+    ("crazy_gulbara", "two", None),
+    ("crazy_gulbara", "two", "international"),
+)
+"""(variant, dice mode, rule set) measured, by name ``variant[/mode][/rules]``."""
 
-def self_play(variant: str, rng: random.Random) -> Game:
-    """Plays one game with uniformly random legal turns and returns the finished game."""
-    game = Game.start(variant, rng)
-    while not game.is_over:
-        if game.dice is None:
-            game = game.roll(rng)
+Case = tuple[Position, MoveList, bool, RuleSet]
+
+
+def play_name(variant: str, mode: str, rules: str | None) -> str:
+    return "/".join([variant] + ([mode] if mode != "two" else []) + ([rules] if rules else []))
+
+
+def random_turn(game: Game, rng: random.Random) -> Turn:
+    """A uniformly random legal turn, or for crazy gul-bara one built from random taps (its
+    cascades can have thousands of turns: listing them is measured apart)."""
+    if game.variant != "crazy_gulbara":
         turns = game.legal_turns()
-        game = game.play(rng.choice(turns)) if turns else game.pass_turn()
+        return rng.choice(turns) if turns else game.turn_input().turn()
+    current = game.turn_input()
+    while not current.is_complete:
+        current = current.play(rng.choice(current.options))
+    return current.turn()
+
+
+def self_play(
+    variant: str, mode: str, rules: str | None, rng: random.Random, seen: list[Game] | None = None
+) -> Game:
+    """Plays one game with random legal turns; every state with something to play is added to
+    ``seen``. Returns the finished game."""
+    game = Game.start(variant, rng, rules=rules, dice_mode=mode)
+    while not game.is_over:
+        if game.needs_roll:
+            game = game.roll(rng)
+        if game.strike_pending:
+            assert game.dice is not None
+            game = game.strike(rng.choice(game.dice.values))
+        if seen is not None:
+            seen.append(game)
+        turn = random_turn(game, rng)
+        game = game.play(turn) if turn.played else game.pass_turn()
     return game
 
 
-def sample(variant: str, games: int, seed: int) -> list[tuple[Position, Dice, bool]]:
-    """Collects every (position, dice, first_turn) met in ``games`` seeded self-play games."""
+def sample(variant: str, mode: str, rules: str | None, games: int, seed: int) -> list[Game]:
+    """Every game state with something to play met in ``games`` seeded self-play games."""
     rng = random.Random(seed)
-    found: list[tuple[Position, Dice, bool]] = []
+    found: list[Game] = []
     for _ in range(games):
-        game = Game.start(variant, rng)
-        while not game.is_over:
-            if game.dice is None:
-                game = game.roll(rng)
-            assert game.dice is not None
-            found.append((game.position, game.dice, game.first_turn))
-            turns = game.legal_turns()
-            game = game.play(rng.choice(turns)) if turns else game.pass_turn()
+        self_play(variant, mode, rules, rng, found)
     return found
 
 
-def time_each(cases: list[tuple[Position, Dice, bool]], repeat: int) -> list[float]:
+def case(game: Game) -> Case:
+    moves = game.moves
+    assert moves is not None
+    return game.position, moves, game.first_turn and not game.remainder, game.rules
+
+
+def time_each(cases: list[Case], repeat: int) -> list[float]:
     """Microseconds per enumeration for each case: the median of ``repeat`` timings."""
     per_case: list[list[float]] = [[] for _ in cases]
     clock = time.perf_counter
     for _ in range(repeat):
-        for index, (position, dice, first) in enumerate(cases):
+        for index, (position, moves, first, rules) in enumerate(cases):
             start = clock()
-            legal_turns(position, dice, first_turn=first)
+            turns_for(position, moves, first_turn=first, rules=rules)
             per_case[index].append((clock() - start) * 1e6)
     return [statistics.median(t) for t in per_case]
 
 
-def report(name: str, micros: list[float]) -> None:
+def report(name: str, micros: list[float], unit: str = "us") -> None:
+    if not micros:
+        print(f"{name:<34} n=0")
+        return
     micros = sorted(micros)
     p99 = micros[min(len(micros) - 1, int(len(micros) * 0.99))]
+    scale = 1e-3 if unit == "ms" else 1.0
     print(
-        f"{name:<22} n={len(micros):<6} median {statistics.median(micros):8.1f} us"
-        f"   p99 {p99:8.1f} us   max {micros[-1]:8.1f} us"
+        f"{name:<34} n={len(micros):<6} median {statistics.median(micros) * scale:9.1f} {unit}"
+        f"   p99 {p99 * scale:9.1f} {unit}   max {micros[-1] * scale:9.1f} {unit}"
     )
 
 
-def cli_requests(cases: list[tuple[Position, Dice, bool]]) -> list[str]:
-    import json
+def games_per_second(play: Callable[[random.Random], Game], repeat: int) -> float:
+    rng = random.Random(7)
+    rates = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        count = 0
+        while time.perf_counter() - start < 1.0:
+            play(rng)
+            count += 1
+        rates.append(count / (time.perf_counter() - start))
+    return statistics.median(rates)
 
-    lines = []
-    for position, dice, first in cases:
-        lines.append(json.dumps(request(position, dice, first_turn=first)))
-    return lines
+
+def taps(games: list[Game], rng: random.Random) -> list[float]:
+    """Microseconds of each tap of random turns, made as the bot makes one (module docstring)."""
+    found = []
+    clock = time.perf_counter
+    for game in games:
+        current = game.turn_input()
+        path: list[tuple[Played, ...]] = []
+        while not current.is_complete:
+            option = rng.choice(current.options)
+            start = clock()
+            tapped = game.turn_input().replay(tuple(path))
+            shown = (tapped.options, tapped.finishes(16))
+            after = tapped.play(option).with_forced()
+            shown = (after.options, after.finishes(16))
+            del shown
+            found.append((clock() - start) * 1e6)
+            path.append((option,))
+            current = current.play(option)
+    return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", nargs="*", help="names of the plays to measure")
     args = parser.parse_args()
     print(
-        f"python {sys.version.split()[0]}, {args.games} seeded self-play games per variant, "
+        f"python {sys.version.split()[0]}, {args.games} seeded self-play games per play, "
         f"median of {args.repeat} runs per position"
     )
-    for variant in ("long", "short"):
-        cases = sample(variant, args.games, seed=2026)
-        singles = [c for c in cases if not c[1].is_double]
-        doubles = [c for c in cases if c[1].is_double]
-        report(f"{variant} all", time_each(cases, args.repeat))
-        report(f"{variant} non-doubles", time_each(singles, args.repeat))
-        report(f"{variant} doubles", time_each(doubles, args.repeat))
-    for variant in ("long", "short"):
-        rng = random.Random(7)
-        rates = []
+    for variant, mode, rules in PLAYS:
+        name = play_name(variant, mode, rules)
+        if args.only and name not in args.only:
+            continue
+        games = sample(variant, mode, rules, args.games, seed=2026)
+        cases = [case(g) for g in games]
+        if variant == "crazy_gulbara":
+            plain = [c for c in cases if not c[1].ordered]
+            cascades = [c for c in cases if c[1].ordered and c[1].double]
+            handed = [c for c in cases if c[1].ordered and not c[1].double]
+            report(f"{name} non-cascades", time_each(plain, args.repeat))
+            report(f"{name} remainders", time_each(handed, args.repeat))
+            report(f"{name} cascades (listed)", time_each(cascades, 1), "ms")
+            sizes = sorted(len(turns_for(p, m, first_turn=f, rules=r)) for p, m, f, r in cascades)
+            print(
+                f"{name + ' cascade turns':<34} median {statistics.median(sizes):.0f}, "
+                f"p99 {sizes[int(len(sizes) * 0.99)]}, max {sizes[-1]} distinct"
+            )
+            tapped = [g for g in games if g.moves is not None and len(g.moves.values) >= 6]
+            report(f"{name} tap (cascades)", taps(tapped, random.Random(3)), "ms")
+        else:
+            doubles = [c for c in cases if c[1].double]
+            report(f"{name} all", time_each(cases, args.repeat))
+            report(f"{name} non-doubles", time_each([c for c in cases if not c[1].double], 3))
+            report(f"{name} doubles", time_each(doubles, args.repeat))
+        rate = games_per_second(lambda rng, p=(variant, mode, rules): self_play(*p, rng), 3)
+        print(f"{name + ' self-play':<34} {rate:8.1f} games/s")
+    if not args.only or "cli" in args.only:
+        lines = []
+        for game in sample("long", "two", None, args.games, seed=2026):
+            lines.append(json.dumps(request(game.position, game.dice, first_turn=game.first_turn)))
+        runs = []
         for _ in range(args.repeat):
             start = time.perf_counter()
-            count = 0
-            while time.perf_counter() - start < 1.0:
-                self_play(variant, rng)
-                count += 1
-            rates.append(count / (time.perf_counter() - start))
-        print(f"{variant} self-play            {statistics.median(rates):8.1f} games/s")
-    lines = cli_requests(sample("long", args.games, seed=2026))
-    runs = []
-    for _ in range(args.repeat):
-        start = time.perf_counter()
-        for line in lines:
-            answer_line(line)
-        runs.append((time.perf_counter() - start) / len(lines) * 1e6)
-    print(
-        f"CLI long (JSON in+out) {statistics.median(runs):8.1f} us/request "
-        f"({len(lines)} requests, in process)"
-    )
+            for line in lines:
+                answer_line(line)
+            runs.append((time.perf_counter() - start) / len(lines) * 1e6)
+        print(
+            f"CLI long (JSON in+out) {statistics.median(runs):8.1f} us/request "
+            f"({len(lines)} requests, in process)"
+        )
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """Benchmark of the board renderer: ``python bench/render.py [--runs N]``.
 
-Plays one seeded self-play game of each variant with the engine, then renders every position
-of both games (with its dice, last turn and names, from the mover's side) several times and
-prints medians: render alone, JPEG encoding alone, both together (what ``render_board`` costs),
-bytes per image, and the throughput of two worker threads. Figures only, no assertions.
+Plays one seeded self-play game of long and short nardy with the engine, and one of the new
+variants' each (three dice, anti three dice with its struck die, a gul-bara remainder, crazy
+gul-bara's cascades), then renders every position (with its dice or move list, last turn and
+names, from the mover's side) several times and prints medians: render alone, JPEG encoding
+alone, both together (what ``render_board`` costs), bytes per image, and the throughput of two
+worker threads. Figures only, no assertions.
 """
 
 from __future__ import annotations
@@ -19,7 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Position, Side, Step, legal_turns, roll, starting_position  # noqa: E402
+from bot.engine import (  # noqa: E402
+    Game,
+    Position,
+    Side,
+    Step,
+    legal_turns,
+    roll,
+    starting_position,
+)
 from render import IMAGE_FORMAT, BoardView, render_board, render_image  # noqa: E402
 from render.layout import layout  # noqa: E402
 
@@ -48,6 +58,43 @@ def self_play(variant: str, seed: int) -> list[tuple[Position, BoardView]]:
     return boards
 
 
+def game_play(
+    variant: str, mode: str, rules: str | None, seed: int
+) -> list[tuple[Position, BoardView]]:
+    """Every state of a seeded random game of a new variant with the view a player gets: the
+    dice, the move list (a cascade or a remainder), the struck die, a label."""
+    rng = random.Random(seed)
+    game = Game.start(variant, rng, rules=rules, dice_mode=mode)
+    boards: list[tuple[Position, BoardView]] = []
+    names = {"white_name": "Алексей 🎲", "black_name": "Bob"}
+    last: tuple[Step, ...] = ()
+    while not game.is_over:
+        if game.needs_roll:
+            game = game.roll(rng)
+        if game.strike_pending and game.dice is not None:
+            game = game.strike(rng.choice(game.dice.values))
+        moves = game.moves
+        assert moves is not None
+        label = "Remainder from Bob" if game.remainder else None
+        view = BoardView(
+            bottom=game.turn,
+            dice=None if game.remainder else game.dice,
+            moves=moves.values,
+            struck=game.struck,
+            dice_label=label,
+            last_steps=last,
+            **names,
+        )
+        boards.append((game.position, view))
+        current = game.turn_input()
+        while not current.is_complete:
+            current = current.play(rng.choice(current.options))
+        turn = current.turn()
+        game = game.play(turn) if turn.played else game.pass_turn()
+        last = turn.steps
+    return boards
+
+
 def _median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
@@ -58,6 +105,9 @@ def main() -> None:
     args = parser.parse_args()
 
     boards = self_play("long", 1) + self_play("short", 1)
+    boards += game_play("abkhaz", "anti_three", None, 1) + game_play("short", "three", None, 1)
+    boards += game_play("gulbara", "two", None, 1)
+    boards += game_play("crazy_gulbara", "two", "international", 1)
     for position, view in boards[:3]:  # warm the caches: fonts, background, sprites
         render_board(position, view=view)
     total, draw, encode, sizes = [], [], [], []
@@ -76,7 +126,7 @@ def main() -> None:
             encode.append(end - middle)
 
     geo = layout(boards[0][1].theme)
-    print(f"positions        {len(boards)} (seeded self-play, long + short), {args.runs} runs")
+    print(f"positions        {len(boards)} (seeded self-play, every variant), {args.runs} runs")
     print(
         f"image            {IMAGE_FORMAT} {geo.width}x{geo.height}, "
         f"quality {boards[0][1].theme.jpeg_quality}"

@@ -370,10 +370,11 @@ _PIPS = {
 
 
 @functools.cache
-def die(theme: Theme, value: int, spent: bool) -> Image.Image:
-    """Returns a die showing ``value``, greyed when its move has been played, with a shadow."""
+def die(theme: Theme, value: int, spent: bool, small: bool = False) -> Image.Image:
+    """Returns a die showing ``value``, greyed when its move has been played, with a shadow;
+    ``small`` for the dice of a long move list."""
     s = theme.supersample
-    size = theme.die
+    size = theme.small_die if small else theme.die
     margin = size // 8
     full = size + 2 * margin
     big = full * s
@@ -404,6 +405,24 @@ def die(theme: Theme, value: int, spent: bool) -> Image.Image:
         cx, cy = (margin + fx * size) * s, (margin + fy * size) * s
         pen.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=(*pip, 255))
     return _smooth(image, (full, full))
+
+
+@functools.cache
+def struck_die(theme: Theme, value: int) -> Image.Image:
+    """Returns a greyed die showing ``value`` with a thin red cross over it, its pips still
+    readable: the die the opponent struck (anti three dice)."""
+    image = die(theme, value, True)
+    s = theme.supersample
+    big = image.resize((image.width * s, image.height * s), Image.Resampling.LANCZOS)
+    cross = Image.new("RGBA", big.size, (0, 0, 0, 0))
+    pen = ImageDraw.Draw(cross)
+    margin = image.width * s // 6
+    end = image.width * s - margin
+    width = max(theme.die * s // 16, 1)
+    colour = (*theme.struck, 210)
+    pen.line((margin, margin, end, end), fill=colour, width=width)
+    pen.line((margin, end, end, margin), fill=colour, width=width)
+    return _smooth(Image.alpha_composite(big, cross), image.size)
 
 
 @functools.cache

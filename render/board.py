@@ -12,7 +12,7 @@ from PIL import Image
 from bot.engine import BAR, OFF, Dice, Point, Position, Side, Step, steps_text
 
 from . import _sprites, _text
-from .layout import CubePlace, Layout, cube_place, is_top, layout, viewer_point
+from .layout import BIG_DICE, CubePlace, Layout, cube_place, is_top, layout, viewer_point
 from .theme import DEFAULT_THEME, RGB, Theme
 
 IMAGE_FORMAT: Final = "JPEG"
@@ -20,6 +20,8 @@ IMAGE_FORMAT: Final = "JPEG"
 FILE_NAME: Final = "board.jpg"
 """A file name for the bytes :func:`render_board` returns, e.g. for ``BufferedInputFile``."""
 MIME_TYPE: Final = "image/jpeg"
+MAX_MOVES: Final = 24
+"""The longest move list drawn: crazy gul-bara's 1-1 with four moves of each value."""
 CUBE_VALUES: Final = (1, 2, 4, 8, 16, 32, 64)
 """The values the doubling cube may have; its faces show 2..64, and 64 stands for 1."""
 
@@ -33,10 +35,11 @@ class BoardView:
     it is given and checks no rule.
 
     :param bottom: the side drawn nearer the viewer; point numbers are printed in its numbering.
-    :param dice: the roll to show, in the half of the side to move; ``None`` shows no dice.
-    :param dice_used: the moves of ``dice`` already played, drawn greyed: either how many (the
-        first ones in the order of :attr:`Dice.moves`), or the die values played, e.g. ``(5,)``
-        for a 5-2 whose 5 is played.
+    :param dice: the roll to show, in the half of the side to move: two or three dice (a double
+        shows four, a triple six); ``None`` shows no dice.
+    :param dice_used: the moves already played, drawn greyed: either how many (the first ones
+        of the moves shown), or the die values played, e.g. ``(5,)`` for a 5-2 whose 5 is
+        played (the first moves of each value are greyed, so a cascade greys from its start).
     :param last_steps: the steps of the last turn: the places the checkers left are drawn as faded
         outlines, the checkers that arrived get a dot, and the move text is shown by the name.
     :param last_side: who made ``last_steps``; ``None`` means the side not to move.
@@ -56,6 +59,14 @@ class BoardView:
     :param cube_offered: the side to move has just offered to double: the cube shows twice
         ``cube`` with an outline, in the dice strip of the mover's half (beside the dice, if
         any are shown), and not on the bar.
+    :param moves: the moves to show instead of the plain moves of ``dice``: crazy gul-bara's
+        cascade (``(3, 3, 4, 4, 5, 5, 6, 6)`` for a 3-3), or a remainder being played (then
+        ``dice`` is ``None``); up to six are drawn as dice, more (up to 24) as a row or two of
+        small dice. Empty: the moves of ``dice``.
+    :param struck: the value the opponent struck from three dice (anti three dice): drawn
+        after the two ``dice`` left, greyed and crossed out.
+    :param dice_label: a short text by the dice, in the other half's dice strip, e.g.
+        "Remainder from Bob" or "Chain roll 2"; any text, what the font lacks is left out.
     :param match_label: a line about the match, e.g. "Match to 7 · 3:2", on a plate in the
         middle of the top info band (further left if that side's pips and moves reach the
         middle); any text, what the font lacks is left out, and the top side's name is cut to
@@ -78,11 +89,14 @@ class BoardView:
     cube_owner: Side | None = None
     cube_offered: bool = False
     match_label: str | None = None
+    moves: tuple[int, ...] = ()
+    struck: int | None = None
+    dice_label: str | None = None
     theme: Theme = DEFAULT_THEME
 
     def __post_init__(self) -> None:
         # Accept lists from callers, keep the view hashable.
-        for name in ("last_steps", "destinations", "dice_used"):
+        for name in ("last_steps", "destinations", "dice_used", "moves"):
             value = getattr(self, name)
             if isinstance(value, list):
                 object.__setattr__(self, name, tuple(value))
@@ -90,8 +104,23 @@ class BoardView:
             raise ValueError(f"selected is a point 1..24 or 25 (bar), not {self.selected!r}")
         if any(not OFF <= p <= 24 for p in self.destinations):
             raise ValueError(f"destinations are points 1..24 or 0 (off): {self.destinations!r}")
+        if len(self.moves) > MAX_MOVES or any(
+            type(v) is not int or not 1 <= v <= 6 for v in self.moves
+        ):
+            raise ValueError(f"moves are up to {MAX_MOVES} values 1..6, not {self.moves!r}")
+        if self.struck is not None:
+            if type(self.struck) is not int or not 1 <= self.struck <= 6:
+                raise ValueError(f"a struck die shows 1..6, not {self.struck!r}")
+            if self.dice is None or self.dice.third is not None:
+                raise ValueError("a struck die is drawn after the two dice left: give them")
         self.spent()
         self.cube_face()
+
+    def shown(self) -> tuple[int, ...]:
+        """Returns the moves drawn as dice: :attr:`moves`, or the moves of :attr:`dice`."""
+        if self.moves:
+            return self.moves
+        return self.dice.moves if self.dice is not None else ()
 
     def cube_face(self) -> int | None:
         """Returns the number the cube shows, or ``None`` if no cube is drawn.
@@ -117,19 +146,20 @@ class BoardView:
         return self.white_name if side is Side.WHITE else self.black_name
 
     def spent(self) -> tuple[bool, ...]:
-        """Returns, for each of :attr:`Dice.moves` of :attr:`dice`, whether it is played.
+        """Returns, for each move of :meth:`shown`, whether it is played.
 
-        :raises: :exc:`ValueError` if :attr:`dice_used` does not fit the dice.
+        :raises: :exc:`ValueError` if :attr:`dice_used` does not fit the moves shown.
         """
-        if self.dice is None:
-            if self.dice_used not in (0, ()):
+        moves = self.shown()
+        used = self.dice_used
+        if not moves:
+            if used not in (0, ()):
                 raise ValueError("dice_used is given but no dice")
             return ()
-        moves = self.dice.moves
-        used = self.dice_used
+        what = str(self.dice) if not self.moves else ",".join(map(str, moves))
         if isinstance(used, int):
             if not 0 <= used <= len(moves):
-                raise ValueError(f"{used} of the {len(moves)} moves of {self.dice} cannot be used")
+                raise ValueError(f"{used} of the {len(moves)} moves of {what} cannot be used")
             return tuple(i < used for i in range(len(moves)))
         left = list(used)
         flags = []
@@ -138,7 +168,7 @@ class BoardView:
             if value in left:
                 left.remove(value)
         if left:
-            raise ValueError(f"dice_used {used!r} are not moves of {self.dice}")
+            raise ValueError(f"dice_used {used!r} are not moves of {what}")
         return tuple(flags)
 
 
@@ -369,23 +399,56 @@ class _Painter:
                 )
 
     def _dice(self) -> None:
-        dice = self.view.dice
-        if dice is None:
+        view = self.view
+        moves = view.shown()
+        spent = view.spent()
+        right = self.mover is view.bottom
+        theme = self.theme
+        if len(moves) > BIG_DICE:
+            for value, used, xy in zip(
+                moves, spent, self.geo.small_dice_xy(len(moves), right), strict=True
+            ):
+                self._paste(_sprites.die(theme, value, used, small=True), xy)
+        elif moves:
+            count = len(moves) + (view.struck is not None)
+            places = self.geo.dice_xy(count, right)
+            for value, used, xy in zip(moves, spent, places, strict=False):
+                self._paste(_sprites.die(theme, value, used), xy)
+            if view.struck is not None:
+                self._paste(_sprites.struck_die(theme, view.struck), places[-1])
+        if view.dice_label:
+            self._dice_label(view.dice_label, not right)
+
+    def _dice_label(self, label: str, right: bool) -> None:
+        """Draws ``label`` on a plate in the dice strip of the right or the left half."""
+        theme = self.theme
+        size = theme.gap // 3
+        pad = size * 2 // 3
+        half = self.geo.half_box(right)
+        text = _text.printable(label, theme.font_bold)
+        text = _text.fit(text, theme.font_bold, size, half[2] - half[0] - 2 * pad - 16)
+        if not text:
             return
-        spent = self.view.spent()
-        right = self.mover is self.view.bottom
-        for value, used, xy in zip(
-            dice.moves, spent, self.geo.dice_xy(len(dice.moves), right), strict=True
-        ):
-            self._paste(_sprites.die(self.theme, value, used), xy)
+        width = _text.mask(text, theme.font_bold, size, "mm")[0].width + 2 * pad
+        centre = self.geo.label_xy(right)
+        self._paste(_sprites.plate(theme, (width, size + pad)), centre)
+        _text.draw(
+            self.image, centre, text, path=theme.font_bold, size=size, fill=theme.text, anchor="mm"
+        )
+
+    def _dice_count(self) -> int:
+        """How many full-size dice places the dice strip of the mover's half uses."""
+        moves = self.view.shown()
+        if len(moves) > BIG_DICE:
+            return BIG_DICE
+        return len(moves) + (self.view.struck is not None)
 
     def _cube(self) -> None:
         face = self.view.cube_face()
         if self.cube is None or face is None:
             return
-        dice = len(self.view.dice.moves) if self.view.dice else 0
         sprite = _sprites.cube(self.theme, face, self.view.cube_offered)
-        self._paste(sprite, self.geo.cube_xy(self.cube, dice))
+        self._paste(sprite, self.geo.cube_xy(self.cube, self._dice_count()))
 
     def _info(self, side: Side) -> None:
         theme, geo = self.theme, self.geo

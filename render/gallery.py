@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from bot.engine import Dice, Position, Side, Step
+from bot.engine import Dice, Position, Side, Step, cascade
 
 from .board import FILE_NAME, BoardView, render_board
 
@@ -160,6 +160,69 @@ def samples() -> list[tuple[str, Position, BoardView]]:
                 white_name="Александра Константиновна Преображенская-Милославская 👑",
                 black_name="🐉 DragonSlayer_2000 🔥 Дима 👨‍👩‍👧",
             ),
+        ),
+        (
+            "short-three-dice",
+            pos("short w / 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5"),
+            replace(_NAMED, dice=Dice(6, 4, 1), dice_used=(6,), selected=13, destinations=(9, 12)),
+        ),
+        (
+            "abkhaz-triple",
+            pos("abkhaz b / 24:2 13:4 8:3 6:5 4:1 / 24:2 13:5 10:1 8:2 6:5"),
+            replace(_NAMED, bottom=Side.BLACK, dice=Dice(3, 3, 3), dice_used=2),
+        ),
+        (
+            "short-anti-three-pending",
+            pos("short b / 24:2 13:4 8:3 6:4 5:1 3:1 / 24:2 13:5 8:3 6:5"),
+            replace(_NAMED, dice=Dice(6, 4, 1), dice_label="Алексей strikes a die"),
+        ),
+        (
+            "abkhaz-anti-three-struck",
+            pos("abkhaz w / 24:2 13:5 8:3 6:5 / 24:2 13:4 8:3 6:4 5:1 3:1"),
+            replace(
+                _NAMED, dice=Dice(6, 1), struck=4, dice_used=(6,), cube=2, cube_owner=Side.BLACK
+            ),
+        ),
+        (
+            "crazy-cascade",
+            pos("crazy_gulbara w / 24:12 21:1 17:1 13:1 / 24:13 20:1 16:1"),
+            replace(
+                _NAMED,
+                dice=Dice(3, 3),
+                moves=cascade(3),
+                dice_used=(3, 3, 4),
+                last_steps=(Step(24, 21), Step(21, 18), Step(18, 14)),
+                last_side=Side.WHITE,
+            ),
+        ),
+        (
+            "crazy-four-per-value",
+            pos("crazy_gulbara b / 24:12 21:1 17:1 13:1 / 24:13 20:1 16:1"),
+            replace(
+                _NAMED,
+                bottom=Side.BLACK,
+                dice=Dice(1, 1),
+                moves=cascade(1, 4),
+                dice_used=9,
+                dice_label="1-1 · four of each",
+            ),
+        ),
+        (
+            "gulbara-remainder",
+            pos("gulbara b / 24:13 18:1 13:1 / 24:12 20:2 14:1"),
+            replace(
+                _NAMED,
+                moves=(5, 6, 6),
+                dice_used=(5,),
+                dice_label="Remainder from Алексей",
+                last_steps=(Step(24, 18), Step(18, 13)),
+                last_side=Side.WHITE,
+            ),
+        ),
+        (
+            "gulbara-chain",
+            pos("gulbara w / 24:13 18:2 / 24:14 20:1"),
+            replace(_NAMED, dice=Dice(3, 1), dice_label="Chain roll 2 (after 6-6)"),
         ),
     ]
 

@@ -17,6 +17,11 @@ The picture, top to bottom: an info band for the top side, a band of point numbe
 for the bottom side. Left to right: a frame, six columns, the bar, six columns, a frame, the
 tray column with each side's borne-off checkers, a frame.
 
+The dice lie in the strip of the mover's half: up to six of full size (two or three dice, a
+double's four, a triple's six), or a long move list (crazy gul-bara's cascade, up to 24 moves)
+as small dice in one or two rows; a label about them (a remainder, a chain roll) lies in the
+strip of the other half.
+
 The doubling cube lies on the bar: in the middle of the dice strip while nobody owns it, at
 the owner's edge of the bar once owned (the hit checkers in that half of the bar make room for
 it), and in the dice strip of the mover's half while the mover offers to double.
@@ -318,6 +323,41 @@ class Layout:
         step = t.die + t.die // 5
         first = (left + right_edge) // 2 - (count - 1) * step // 2
         return tuple((first + i * step, self.middle) for i in range(count))
+
+    def small_dice_xy(self, count: int, right: bool) -> tuple[XY, ...]:
+        """Returns the centres of ``count`` small dice (a long move list, at most
+        :data:`SMALL_DICE_ROWS` rows of :data:`SMALL_DICE_PER_ROW`) in the dice strip of the
+        right or left half, in reading order: one row through the middle, or two rows filled
+        evenly, the first above."""
+        if not 0 <= count <= SMALL_DICE_ROWS * SMALL_DICE_PER_ROW:
+            raise ValueError(f"the strip holds 0..24 small dice, not {count!r}")
+        t = self.theme
+        left, _, right_edge, _ = self.half_box(right)
+        step = t.small_die + t.small_die // 7
+        rows = 1 if count <= SMALL_DICE_PER_ROW else 2
+        per_row = -(-count // rows)
+        centre_x = (left + right_edge) // 2
+        found = []
+        for index in range(count):
+            row, column = divmod(index, per_row)
+            in_row = min(per_row, count - row * per_row)
+            x = centre_x - (in_row - 1) * step // 2 + column * step
+            y = self.middle if rows == 1 else self.middle + (2 * row - 1) * (step // 2)
+            found.append((x, y))
+        return tuple(found)
+
+    def label_xy(self, right: bool) -> XY:
+        """Returns the centre of a dice label in the dice strip of the right or left half (the
+        half the dice are not in)."""
+        left, _, right_edge, _ = self.half_box(right)
+        return ((left + right_edge) // 2, self.middle)
+
+
+SMALL_DICE_PER_ROW = 12
+SMALL_DICE_ROWS = 2
+BIG_DICE = 6
+"""At most this many moves are drawn as dice of full size (a triple's six); more (a cascade)
+are drawn small."""
 
 
 @functools.cache

@@ -50,6 +50,8 @@ class Theme:
     gap: int = 60
     """Height of the strip between the two rows of columns, where the dice lie."""
     die: int = 44
+    small_die: int = 26
+    """A die of a long move list (a crazy gul-bara cascade), up to two rows of 12 in the strip."""
     cube: int = 46
     """Side of the doubling cube; it lies on the bar, so at most ``bar_width``."""
     borne_off_slab: int = 16
@@ -93,6 +95,8 @@ class Theme:
     cube_digit: RGB = (36, 28, 24)
     cube_offered: RGB = (255, 196, 60)
     """Outline of a cube just offered, waiting for the opponent's answer."""
+    struck: RGB = (214, 52, 44)
+    """The cross over a die the opponent struck (anti three dice)."""
     label_fill: RGB = (58, 47, 40)
     """The plate of the match label in the top info band."""
     label_edge: RGB = (112, 96, 82)
@@ -121,6 +125,7 @@ _SIZES: Final = (
     "info_height",
     "gap",
     "die",
+    "small_die",
     "cube",
     "borne_off_slab",
 )

@@ -14,7 +14,7 @@ from .dice import Dice, MoveList
 from .errors import NardyError
 from .moves import Turn
 from .position import VARIANTS, Position
-from .rules import find_variant, resolve_rules, turns_for
+from .rules import find_variant, legal_turns, resolve_rules, turns_for
 from .types import BAR, CHECKERS, OFF, Side
 
 _KEYS = tuple(str(p) for p in range(25))
@@ -139,10 +139,11 @@ def _legal_turns(request: Any) -> tuple[tuple[Turn, ...], bool]:
         if isinstance(dice, list) and len(dice) == 3 and count == 2 and "three_dice" in known:
             wanted += "; three dice need the three_dice switch"
         raise BadRequest(f"dice are {wanted}, not {dice!r}")
-    moves = find_variant(variant).move_list(Dice(*dice), rule_set)
-    turns = turns_for(position, moves, first_turn=first_turn, rules=rule_set)
+    roll = Dice(*dice)
+    turns = legal_turns(position, roll, first_turn=first_turn, rules=rule_set)
     if hands_on and not turns:
-        return (Turn((), position.with_turn(turn.other), moves.values),), True
+        whole = find_variant(variant).move_list(roll, rule_set).values
+        return (Turn((), position.with_turn(turn.other), whole),), True
     return turns, hands_on
 
 
@@ -214,14 +215,18 @@ def _answer_text(turns: tuple[Turn, ...], with_remainder: bool) -> str:
     for turn in turns:
         white, black = turn.position.white, turn.position.black
         moves = ",".join([f"[{p.src},{p.dst}]" for p in turn.played])
-        left = ""
-        if with_remainder:
-            left = ',"remainder":[' + ",".join(map(str, turn.remainder)) + "]"
         parts.append(
             f'{{"moves":[{moves}],"white":{side(white)},"black":{side(black)},'
             f'"bar":{{"white":{white[BAR]},"black":{black[BAR]}}},'
-            f'"off":{{"white":{white[OFF]},"black":{black[OFF]}}}{left}}}'
+            f'"off":{{"white":{white[OFF]},"black":{black[OFF]}}}'
         )
+    if with_remainder:
+        parts = [
+            f'{part},"remainder":[{",".join(map(str, turn.remainder))}]}}'
+            for part, turn in zip(parts, turns, strict=True)
+        ]
+    else:
+        parts = [part + "}" for part in parts]
     return '{"turns":[' + ",".join(parts) + "]}"
 
 

@@ -200,7 +200,8 @@ def _slots(points: dict[int, int], name: str) -> tuple[int, ...]:
 
 
 def _validate(position: Position) -> None:
-    if position.variant not in VARIANTS:
+    family = FAMILY.get(position.variant)
+    if family is None:
         raise InvalidPositionError(
             f"unknown variant {position.variant!r} (known: {', '.join(VARIANTS)})"
         )
@@ -213,7 +214,7 @@ def _validate(position: Position) -> None:
             raise InvalidPositionError(f"{name} has a negative or non-integer count: {slots}")
         if sum(slots) != CHECKERS:
             raise InvalidPositionError(f"{name} has {sum(slots)} checkers, not {CHECKERS}")
-    if FAMILY[position.variant] == "long" and (position.white[BAR] or position.black[BAR]):
+    if family == "long" and (position.white[BAR] or position.black[BAR]):
         raise InvalidPositionError(f"{position.variant} nardy has no bar: nothing is ever hit")
     mapping = OPPONENT_POINT[position.variant]
     for point in range(1, 25):

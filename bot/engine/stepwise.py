@@ -18,6 +18,7 @@ nodes it has not met yet, even when the turn has thousands of distinct results.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -33,6 +34,7 @@ PLANS_KEPT: Final = 8
 """How many turns' searches :func:`plan_for` keeps (the latest used)."""
 
 _plans: OrderedDict[tuple[Position, MoveList, bool, RuleSet], TurnPlan] = OrderedDict()
+_plans_lock = threading.Lock()
 
 
 def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleSet) -> TurnPlan:
@@ -40,10 +42,14 @@ def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleS
     :meth:`TurnInput.begin` calls: a bot that rebuilds the input from the stored taps on each
     tap then finds what the previous taps learnt. A plan is a cache of answers that depend on
     nothing but its key, so sharing it changes no result; the latest :data:`PLANS_KEPT` are
-    kept."""
+    kept (the list is guarded by a lock; a plan's own answers are deterministic, so threads
+    that share one at worst search a node twice)."""
     key = (position, moves, first_turn, rules)
-    plan = _plans.get(key)
-    if plan is None:
+    with _plans_lock:
+        plan = _plans.get(key)
+        if plan is not None:
+            _plans.move_to_end(key)
+            return plan
         variant = find_variant(position.variant)
 
         def new_board() -> Board:
@@ -52,9 +58,7 @@ def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleS
         plan = _plans[key] = TurnPlan(new_board, moves, rules)
         while len(_plans) > PLANS_KEPT:
             _plans.popitem(last=False)
-    else:
-        _plans.move_to_end(key)
-    return plan
+        return plan
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,15 @@ def test_spent_dice() -> None:
         {"cube_owner": Side.WHITE},
         {"cube_offered": True},
         {"cube": 64, "cube_offered": True},
+        {"moves": (0,)},
+        {"moves": (7, 1)},
+        {"moves": (1,) * 25},
+        {"moves": (5, 6, 6), "dice_used": (4,)},
+        {"moves": (5, 6, 6), "dice_used": 4},
+        {"struck": 4},
+        {"dice": Dice(6, 4, 1), "struck": 4},
+        {"dice": Dice(6, 1), "struck": 7},
+        {"dice": Dice(6, 1), "dice_used": (6, 6)},
     ],
 )
 def test_bad_views_are_refused(changes: dict[str, object]) -> None:
@@ -180,6 +189,56 @@ def test_cube_face() -> None:
     assert BoardView(cube=4, cube_owner=Side.BLACK).cube_face() == 4
     assert BoardView(cube=1, cube_offered=True).cube_face() == 2
     assert BoardView(cube=16, cube_owner=Side.WHITE, cube_offered=True).cube_face() == 32
+
+
+def test_the_moves_shown_and_played() -> None:
+    cascade = BoardView(dice=Dice(3, 3), moves=(3, 3, 4, 4, 5, 5, 6, 6), dice_used=(3, 3, 4))
+    assert cascade.shown() == (3, 3, 4, 4, 5, 5, 6, 6)
+    assert cascade.spent() == (True, True, True, False, False, False, False, False)
+    remainder = BoardView(moves=[5, 6, 6], dice_used=1)  # type: ignore[arg-type]
+    assert remainder.moves == (5, 6, 6) and remainder.spent() == (True, False, False)
+    assert BoardView(dice=Dice(6, 4, 1)).shown() == (6, 4, 1)
+    assert BoardView(dice=Dice(2, 2, 2), dice_used=5).spent() == (True,) * 5 + (False,)
+
+
+def _drawn_box(position: Position, view: BoardView, more: BoardView) -> Box | None:
+    before, after = render_image(position, view=view), render_image(position, view=more)
+    return (
+        ImageChops.difference(before, after).convert("L").point(lambda v: 255 * (v > 24)).getbbox()
+    )
+
+
+def test_small_dice_labels_and_a_struck_die_are_drawn_where_the_layout_says() -> None:
+    position = Position.from_text("short w / 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5")
+    plain = BoardView()
+    # white (at the bottom) moves: its dice lie in the right half, a label in the left
+    cascade = BoardView(moves=tuple(v for v in range(1, 7) for _ in range(4)), dice_used=9)
+    changed = _drawn_box(position, plain, cascade)
+    centres = GEO.small_dice_xy(24, right=True)
+    half = DEFAULT_THEME.small_die // 2 + 4
+    assert changed is not None
+    assert changed[0] >= centres[0][0] - half and changed[2] <= centres[11][0] + half
+    assert changed[1] >= centres[0][1] - half and changed[3] <= centres[12][1] + half + 3
+    image = render_image(position, view=cascade)
+    spent, fresh = image.getpixel(centres[0][:2]), image.getpixel(centres[23][:2])
+    assert spent != fresh  # a played move is greyed
+    labelled = _drawn_box(position, plain, BoardView(dice_label="Remainder from Bob"))
+    assert labelled is not None and labelled[2] <= GEO.half_box(right=False)[2]
+    assert labelled[0] >= GEO.half_box(right=False)[0]
+    # the struck die: third of three places, with red on its diagonal
+    struck = BoardView(dice=Dice(6, 1), struck=4)
+    places = GEO.dice_xy(3, right=True)
+    x, y = places[2]
+    drawn = render_image(position, view=struck)
+    reds = [
+        drawn.getpixel((x + d, y + d))
+        for d in range(-DEFAULT_THEME.die // 3, DEFAULT_THEME.die // 3)
+    ]
+    assert any(colour_near(p, DEFAULT_THEME.struck, 60) for p in reds)
+    both = _drawn_box(position, BoardView(dice=Dice(6, 1)), struck)
+    strip = GEO.half_box(right=True)
+    assert both is not None and strip[0] <= both[0] and both[2] <= strip[2]
+    assert GEO.middle - DEFAULT_THEME.gap // 2 <= both[1] and both[3] <= GEO.middle + 32
 
 
 def test_new_fields_left_out_give_the_same_bytes() -> None:

@@ -33,6 +33,14 @@ NAMES = (
     "short-cube-offered",
     "long-cube-centred",
     "short-cube-crowded-bar",
+    "short-three-dice",
+    "abkhaz-triple",
+    "short-anti-three-pending",
+    "abkhaz-anti-three-struck",
+    "crazy-cascade",
+    "crazy-four-per-value",
+    "gulbara-remainder",
+    "gulbara-chain",
 )
 MEAN_LIMIT = 1.5
 """Largest mean brightness of the difference (0..255); JPEG storage alone gives about 1."""

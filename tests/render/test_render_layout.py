@@ -319,3 +319,31 @@ def test_cube_keeps_clear_in_scaled_themes(factor: float) -> None:
     for top in (True, False):
         x, y, _ = geo.bar_line(top, 1)
         assert not _overlap(centre, _around((x, y), theme.checker))
+
+
+def test_small_dice_of_a_long_move_list() -> None:
+    # step 29 (26 + 26 // 7); the right half's strip is 446..818, centre 632
+    eight = GEO.small_dice_xy(8, right=True)
+    assert eight[0] == (531, 396) and eight[-1] == (734, 396)
+    assert {y for _, y in eight} == {GEO.middle}
+    # 24 moves: two rows of 12, 14 above and below the middle, the first row above
+    rows = GEO.small_dice_xy(24, right=False)
+    assert rows[0] == (41, 382) and rows[11] == (360, 382) and rows[12] == (41, 410)
+    assert GEO.label_xy(right=False) == (200, 396)
+    with pytest.raises(ValueError):
+        GEO.small_dice_xy(25, right=True)
+
+
+@pytest.mark.parametrize("count", [1, 7, 12, 13, 19, 24])
+@pytest.mark.parametrize("right", [True, False])
+def test_small_dice_stay_in_their_strip_apart(count: int, right: bool) -> None:
+    half = GEO.half_box(right)
+    size = THEME.small_die
+    centres = GEO.small_dice_xy(count, right)
+    assert len(set(centres)) == count
+    for x, y in centres:
+        assert half[0] <= x - size // 2 and x + size // 2 <= half[2]
+        assert GEO.middle - THEME.gap // 2 <= y - size // 2
+        assert y + size // 2 <= GEO.middle + THEME.gap // 2
+    for (x0, y0), (x1, y1) in zip(centres, centres[1:], strict=False):
+        assert y0 != y1 or x1 - x0 > size  # neighbours in a row do not touch

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from PIL import Image
 
-from bot.engine import Position, Side, Step, legal_turns, roll, starting_position
+from bot.engine import Game, Position, Side, Step, legal_turns, roll, starting_position
 from render import BoardView, render_board, render_image
 from render.layout import layout
 from tests.render.checks import MAX_BYTES, assert_checkers_drawn
@@ -72,3 +72,62 @@ def test_every_position_of_a_game_renders(variant: str) -> None:
         data = render_board(position, view=view)
         assert len(data) <= MAX_BYTES, position
     Image.open(io.BytesIO(data)).verify()
+
+
+def game_views(
+    variant: str, mode: str, rules: str | None, seed: int
+) -> Iterator[tuple[Position, BoardView]]:
+    """Yields each state of a random game of the new variants, drawn the way a bot shows it:
+    the dice (three, or two after a strike with the struck one), the move list of a cascade
+    or a remainder with the moves played so far, and a label for a remainder or a chain."""
+    rng = random.Random(seed)
+    game = Game.start(variant, rng, rules=rules, dice_mode=mode)
+    while not game.is_over:
+        if game.needs_roll:
+            game = game.roll(rng)
+        if game.strike_pending:
+            yield game.position, BoardView(dice=game.dice, dice_label="Bob strikes a die")
+            assert game.dice is not None
+            game = game.strike(rng.choice(game.dice.values))
+        moves = game.moves
+        assert moves is not None
+        current = game.turn_input()
+        while not current.is_complete and rng.random() < 0.7:
+            current = current.play(rng.choice(current.options))
+        label = "Remainder" if game.remainder else (f"Chain {game.chain}" if game.chain else None)
+        yield (
+            game.position,
+            BoardView(
+                bottom=game.turn,
+                dice=None if game.remainder else game.dice,
+                moves=moves.values,
+                struck=game.struck,
+                dice_used=tuple(p.die for p in current.played),
+                dice_label=label,
+            ),
+        )
+        while not current.is_complete:
+            current = current.play(rng.choice(current.options))
+        turn = current.turn()
+        game = game.play(turn) if turn.played else game.pass_turn()
+
+
+@pytest.mark.parametrize(
+    ("variant", "mode", "rules"),
+    [
+        ("abkhaz", "anti_three", None),
+        ("short", "three", None),
+        ("gulbara", "two", None),
+        ("crazy_gulbara", "two", "international"),
+    ],
+)
+def test_every_state_of_a_new_variant_game_renders(
+    variant: str, mode: str, rules: str | None
+) -> None:
+    geo = layout(BoardView().theme)
+    shown = 0
+    for position, view in game_views(variant, mode, rules, seed=11):
+        image = render_image(position, view=view)
+        assert image.size == (geo.width, geo.height)
+        shown += 1
+    assert shown > 20

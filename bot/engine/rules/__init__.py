@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from ..dice import Dice, MoveList
 from ..errors import InvalidPositionError
-from ..moves import Played, Turn
+from ..moves import Played, Turn, make_turns
 from ..position import Position
 from .abkhaz import AbkhazBoard, AbkhazNardy
 from .common import Board, played_rank, search_turns
@@ -204,8 +204,6 @@ def _turns(
             unique.setdefault(result, played)
         found = [(played, result) for result, played in unique.items()]
     if not moves.hands_on:
-        return tuple(Turn(played, result) for played, result in found)
-    return tuple(
-        Turn(played, result, moves.left_after(tuple(p.die for p in played)))
-        for played, result in found
-    )
+        return make_turns(found, None)
+    left = moves.left_after
+    return make_turns(found, [left(tuple(p.die for p in played)) for played, _ in found])

@@ -55,8 +55,11 @@ class AbkhazBoard:
 
     def steps(self, die: int) -> list[tuple[int, int]]:
         me, theirs, hitters = self._me, self._theirs, self._hitters
+        found = self._short.steps(die)
+        if not hitters and me[0] == self._off:
+            return found  # no home hit and no bearing off yet: nothing is restricted
         allowed = []
-        for step in self._short.steps(die):
+        for step in found:
             src, dst = step
             if hitters:
                 if hitters >> dst & 1:
@@ -94,7 +97,17 @@ class AbkhazBoard:
     def position(self) -> Position:
         return self._short.position()
 
+    def key_after(self, src: int, dst: int) -> Hashable:
+        if not self._hitters and not (0 < dst <= 6 and self._theirs[dst] == 1):
+            return self._short.key_after(src, dst)  # no hitter before or after the step
+        hit = self.make(src, dst)
+        found = self.key()
+        self.unmake(src, dst, hit)
+        return found
+
     def after(self, src: int, dst: int) -> tuple[Hashable, bool, Position]:
+        if not self._hitters and not (0 < dst <= 6 and self._theirs[dst] == 1):
+            return self._short.after(src, dst)  # no hitter before or after the step
         hit = self.make(src, dst)
         found = self.key(), hit, self._short.position()
         self.unmake(src, dst, hit)

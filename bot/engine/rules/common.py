@@ -77,6 +77,11 @@ class Board(Protocol):
         almost always new: one call instead of four."""
         ...
 
+    def key_after(self, src: int, dst: int) -> Hashable:
+        """Returns the :meth:`key` that :meth:`make` would give, leaving the board as it is:
+        for a last step whose state has often been found already (three dice)."""
+        ...
+
 
 STEPS: Final = tuple(tuple((src, max(src - die, 0)) for src in range(26)) for die in range(7))
 """``STEPS[die][src]``: the step ``(src, dst)`` of ``die`` from ``src`` (``dst`` 0 bears off), one
@@ -257,45 +262,66 @@ def _sequence(board: Board, values: tuple[int, ...]) -> list[tuple[tuple[Played,
 
 
 def _free(board: Board, values: tuple[int, ...]) -> list[tuple[tuple[Played, ...], Position]]:
-    """:func:`search_turns` for three dice in any order (not a triple): every order, depth
-    first, the states searched keyed by the board and the dice left. Dead ends are kept by the
-    dice left, and the best of those wins: the most dice played, then the largest (rules.md)."""
+    """:func:`search_turns` for three dice in any order (not a triple), written out flat: each
+    first die and step, then each second die and step, then the last die. The states after two
+    steps are keyed by the die left, so two orders of the same two steps are searched once; a
+    final state, reached once per die that may come last, is looked up by its key before its
+    position is built. Dead ends are kept by the dice left, and the best of those wins: the
+    most dice played, then the largest (rules.md)."""
     steps, make, unmake, key = board.steps, board.make, board.unmake, board.key
-    position = board.position
+    position, after, key_after = board.position, board.after, board.key_after
     new = tuple.__new__
-    # found[dice left, sorted]: the turns that stop there
-    found: dict[tuple[int, ...], _Found] = {}
-    seen: set[tuple[Hashable, tuple[int, ...]]] = set()
-
-    def visit(left: tuple[int, ...], played: tuple[Played, ...]) -> bool:
-        moved = False
-        for index, die in enumerate(left):
-            if index and left[index - 1] == die:
-                continue  # the same value again: the same steps
-            rest = left[:index] + left[index + 1 :]
-            for src, dst in steps(die):
-                moved = True
-                hit = make(src, dst)
+    dice = sorted(values)
+    full: _Found = {}
+    # stopped[dice left, sorted]: turns that cannot go on before playing them
+    stopped: dict[tuple[int, ...], _Found] = {}
+    searched: set[tuple[Hashable, int]] = set()
+    for index, first in enumerate(dice):
+        if index and dice[index - 1] == first:
+            continue  # the same value again: the same steps
+        pair = (*dice[:index], *dice[index + 1 :])
+        orders = (
+            ((pair[0], pair[1]),)
+            if pair[0] == pair[1]
+            else ((pair[0], pair[1]), (pair[1], pair[0]))
+        )
+        for src1, dst1 in steps(first):
+            hit1 = make(src1, dst1)
+            step1 = new(Played, (src1, dst1, first, hit1))
+            went_on = False
+            for second, last in orders:
+                for src2, dst2 in steps(second):
+                    went_on = True
+                    hit2 = make(src2, dst2)
+                    state = key()
+                    if (state, last) not in searched:
+                        searched.add((state, last))
+                        step2 = new(Played, (src2, dst2, second, hit2))
+                        ends = steps(last)
+                        for src3, dst3 in ends:
+                            if key_after(src3, dst3) not in full:
+                                state3, hit3, reached = after(src3, dst3)
+                                full[state3] = (
+                                    (step1, step2, new(Played, (src3, dst3, last, hit3))),
+                                    reached,
+                                )
+                        if not ends and not full:
+                            two = stopped.setdefault((last,), {})
+                            if state not in two:
+                                two[state] = ((step1, step2), position())
+                    unmake(src2, dst2, hit2)
+            if not went_on and not full:
+                one = stopped.setdefault(pair, {})
                 state = key()
-                path = (*played, new(Played, (src, dst, die, hit)))
-                if not rest:
-                    done = found.setdefault(rest, {})
-                    if state not in done:
-                        done[state] = (path, position())
-                elif (state, rest) not in seen:
-                    seen.add((state, rest))
-                    if not visit(rest, path):
-                        stopped = found.setdefault(rest, {})
-                        if state not in stopped:
-                            stopped[state] = (path, position())
-                unmake(src, dst, hit)
-        return moved
-
-    visit(tuple(sorted(values)), ())
-    if not found:
+                if state not in one:
+                    one[state] = ((step1,), position())
+            unmake(src1, dst1, hit1)
+    if full:
+        return list(full.values())
+    if not stopped:
         return []
-    best = max(found, key=lambda left: played_rank(values, left))
-    return list(found[best].values())
+    best = max(stopped, key=lambda left: played_rank(values, left))
+    return list(stopped[best].values())
 
 
 def played_rank(values: tuple[int, ...], left: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:

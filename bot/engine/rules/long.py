@@ -190,6 +190,15 @@ class LongBoard:
             return _unchecked(self._variant, _BLACK, mine, self._theirs)
         return _unchecked(self._variant, _WHITE, self._theirs, mine)
 
+    def key_after(self, src: int, dst: int) -> tuple[int, ...]:
+        me = self._me
+        me[src] -= 1
+        me[dst] += 1
+        mine = tuple(me)
+        me[src] += 1
+        me[dst] -= 1
+        return mine
+
     def after(self, src: int, dst: int) -> tuple[tuple[int, ...], bool, Position]:
         """:meth:`make`, :meth:`key`, :meth:`position` and :meth:`unmake` in one call, inlined:
         the search's last step is most of its steps (see :meth:`.common.Board.after`)."""

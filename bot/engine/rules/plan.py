@@ -48,6 +48,9 @@ class TurnPlan:
         "_full",
         "_memo",
         "_finals_memo",
+        "_final_by_key",
+        "_final_by_position",
+        "_final_positions",
         "_best",
     )
 
@@ -92,7 +95,14 @@ class TurnPlan:
             dice.append(tuple(pairs))
         self._dice = tuple(dice)
         self._memo: dict[Hashable, tuple[int, bool]] = {}
-        self._finals_memo: dict[Hashable, tuple[int, dict[Position, Path] | None]] = {}
+        # _finals_memo[node]: (the limit it was searched with, its completions or None: more)
+        self._finals_memo: dict[
+            Hashable, tuple[int, dict[int, tuple[Played, Hashable] | None] | None]
+        ] = {}
+        # completions are numbered: by the board's state, by position, and back
+        self._final_by_key: dict[Hashable, int] = {}
+        self._final_by_position: dict[Position, int] = {}
+        self._final_positions: list[Position] = []
         self._best: int | None = None
 
     # The search.
@@ -105,10 +115,12 @@ class TurnPlan:
                     found.append((die, rest, src, dst))
         return found
 
-    def _best_from(self, board: Board, left: int, stop: int) -> int:
+    def _best_from(self, board: Board, left: int, stop: int, key: Hashable | None = None) -> int:
         """The best rank of a sequence through the node (the board as it is, ``left`` to
-        play): exact, or at least ``stop`` once one reaching ``stop`` is found."""
-        key = (board.key(), left)
+        play; ``key`` its node, if known): exact, or at least ``stop`` once one reaching
+        ``stop`` is found."""
+        if key is None:
+            key = (board.key(), left)
         memo = self._memo
         known = memo.get(key)
         if known is not None and (known[1] or known[0] >= stop):
@@ -194,50 +206,98 @@ class TurnPlan:
         """The distinct ways to complete the turn after ``path``: the remaining steps by the
         position they reach; None when there are more than ``limit``.
 
-        Only steps that lead on are followed, and each node's answer is kept (its completions,
-        or that it has more than a number of them), so the finishes of the nodes a player taps
-        through next are known already, and a node with thousands of completions stops at the
-        first ``limit + 1``.
+        Only steps that lead on are followed, and each node's answer is kept: the completions
+        it reaches, each as a number with the first step towards it (or that it has more than
+        a number of them). So a node met again costs a look-up, the finishes of the nodes a
+        player taps through next are known already, and a node with thousands of completions
+        stops at the first ``limit + 1``.
         """
         best = self.best
         if not path and best == 0:
             return {}
         board, left = self._board(path)
-        return self._finals(board, left, limit)
-
-    def _finals(self, board: Board, left: int, limit: int) -> dict[Position, Path] | None:
-        """:meth:`finishes` from a node that leads on (the board as it is, ``left`` to play)."""
-        best = self.best
         if left == best:
             return {board.position(): ()}
         key = (board.key(), left)
-        known = self._finals_memo.get(key)
+        found = self._finals(board, left, limit, key)
+        if found is None:
+            return None
+        return {self._final_positions[final]: self._steps_to(key, final) for final in found}
+
+    def _steps_to(self, key: Hashable, final: int) -> Path:
+        """The steps from the node ``key`` to the completion numbered ``final``, followed
+        through the kept first steps."""
+        steps: list[Played] = []
+        node: Hashable | None = key
+        while node is not None:
+            kept = self._finals_memo[node][1]
+            assert kept is not None  # a node on the way to a completion kept its answer
+            link = kept[final]
+            assert link is not None
+            step, node = link
+            steps.append(step)
+        return tuple(steps)
+
+    def _final(self, board: Board) -> int:
+        """The number of the completion the board stands at (one per distinct position)."""
+        state = board.key()
+        number = self._final_by_key.get(state)
+        if number is None:
+            position = board.position()
+            number = self._final_by_position.setdefault(position, len(self._final_positions))
+            if number == len(self._final_positions):
+                self._final_positions.append(position)
+            self._final_by_key[state] = number
+        return number
+
+    def _finals(
+        self, board: Board, left: int, limit: int, key: Hashable
+    ) -> dict[int, tuple[Played, Hashable] | None] | None:
+        """The completions (by number, each with its first step and the node it leads to)
+        from a node that leads on and is not complete: the board as it is, ``left`` to play,
+        ``key`` its node; None when there are more than ``limit``."""
+        memo = self._finals_memo
+        known = memo.get(key)
         if known is not None:
-            cap, found = known
-            if found is not None:
-                return found if len(found) <= limit else None
+            cap, kept = known
+            if kept is not None:
+                return kept if len(kept) <= limit else None
             if limit <= cap:
                 return None
-        found = {}
+        best = self.best
+        found: dict[int, tuple[Played, Hashable] | None] = {}
         for die, rest, src, dst in self._steps(board, left):
             hit = board.make(src, dst)
-            after = None
-            if self._best_from(board, rest, best) >= best:
-                after = self._finals(board, rest, limit)
-                if after is None:
-                    board.unmake(src, dst, hit)
-                    self._finals_memo[key] = (limit, None)
-                    return None
-            board.unmake(src, dst, hit)
-            if after:
-                step = Played(src, dst, die, hit)
-                for position, steps in after.items():
-                    if position not in found:
-                        found[position] = (step, *steps)
-                if len(found) > limit:
-                    self._finals_memo[key] = (limit, None)
-                    return None
-        self._finals_memo[key] = (limit, found)
+            step = Played(src, dst, die, hit)
+            if rest == best:
+                final = self._final(board)
+                if final not in found:
+                    found[final] = (step, None)
+                board.unmake(src, dst, hit)
+            else:
+                child = (board.key(), rest)
+                after = None
+                known_best = self._memo.get(child)  # _best_from's answer, looked up inline
+                if known_best is not None and (known_best[1] or known_best[0] >= best):
+                    leads = known_best[0] >= best
+                else:
+                    leads = self._best_from(board, rest, best, child) >= best
+                if leads:
+                    after = self._finals(board, rest, limit, child)
+                    if after is None:
+                        board.unmake(src, dst, hit)
+                        memo[key] = (limit, None)
+                        return None
+                board.unmake(src, dst, hit)
+                if after:
+                    link = (step, child)
+                    for final in after:
+                        if final not in found:
+                            found[final] = link
+            if len(found) > limit:
+                memo[key] = (limit, None)
+                return None
+        memo[key] = (limit, found)
         return found
 
     def check(self, path: Path) -> Position | None:

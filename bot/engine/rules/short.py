@@ -156,6 +156,18 @@ class ShortBoard:
             _set_black(position, mine)
         return (mine, hits) if hits else mine, hit, position
 
+    def key_after(self, src: int, dst: int) -> Hashable:
+        me = self._me
+        me[src] -= 1
+        me[dst] += 1
+        mine = tuple(me)
+        me[src] += 1
+        me[dst] -= 1
+        hits = self._hits
+        if dst and self._theirs[dst] == 1:
+            hits += 1 << dst
+        return (mine, hits) if hits else mine
+
     def _their_checkers(self) -> tuple[int, ...]:
         """The opponent's checkers in its own numbering, hits included."""
         theirs = self._theirs
