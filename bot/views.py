@@ -451,7 +451,13 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
             points=game.result.points,
         )
     moves = game.moves
-    plain_dice = game.dice is not None and moves is not None and moves.values == game.dice.moves
+    label = None
+    if game.remainder:
+        label = _("Remainder from {name}").format(name=snapshot.user(game.turn.other).mention)
+    elif game.chain:
+        label = _("Rolls again")
+    elif game.strike_pending:
+        label = _("{name} strikes a die").format(name=snapshot.user(game.to_act).mention)
     cube = game.cube
     match_label = None
     if snapshot.match is not None:
@@ -465,8 +471,11 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
         cube_offered=bool(cube and cube.offered and not game.is_over),
         match_label=match_label,
         bottom=viewer,
-        dice=None if game.is_over else game.dice,
-        dice_used=tuple(p.die for p in current.played) if current and plain_dice else (),
+        dice=None if game.is_over or game.remainder else game.dice,
+        dice_used=tuple(p.die for p in current.played) if current else (),
+        moves=moves.values if moves is not None else (),
+        struck=game.struck if game.dice is not None and not game.is_over else None,
+        dice_label=label,
         last_steps=marks,
         last_side=marks_side,
         white_name=snapshot.white.mention,
