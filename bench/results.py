@@ -1,14 +1,15 @@
 """What ending a game costs in the game service, on a real SQLite file.
 
-    python bench/results.py [--games N] [--repeat R] [--synchronous FULL|NORMAL]
+    python bench/results.py [--games N] [--repeat R] [--not-durable]
 
 Each game is accepted, played for six turns, then resigned. "plain" is a single game with no
 stake; "match+stake" is a game of a match to 9 with the cube and a 10-chip stake, whose result
 also writes the ledger, the match score and both ratings in the same transaction. Prints the
 median milliseconds of the resignation (the save of the result), of one confirmed turn (its
-save: the cost of durability) and of one whole turn, over R runs. ``--synchronous`` sets
-SQLite's ``PRAGMA synchronous`` (the bot uses FULL: a confirmed turn survives a power cut) to
-compare with NORMAL. No assertions: figures go into the issue notes.
+save: the cost of durability) and of one whole turn, over R runs. The bot commits turns,
+results and new games at ``synchronous = FULL`` (they survive a power cut) and the rest at
+NORMAL; ``--not-durable`` commits everything at NORMAL, to compare. No assertions: figures go
+into the issue notes.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.services import GameService, GameSnapshot  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
+from bot.storage.database import Params  # noqa: E402
 
 
 async def _turn(
@@ -46,14 +50,23 @@ async def _turn(
     return snapshot
 
 
+class NotDurable(Store):
+    """A store whose durable commits are not: everything at ``synchronous = NORMAL``."""
+
+    def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[Any]:
+        return super().transaction(durable=False)
+
+    async def write(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
+        return await super().write(sql, params, durable=False)
+
+
 async def run(
-    games: int, options: dict[str, int | str], synchronous: str
+    games: int, options: dict[str, int | str], store_type: type[Store]
 ) -> tuple[list[float], list[float], list[float]]:
     """Returns the seconds of each resignation, each Confirm and each whole turn."""
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "bench.sqlite3")
-        await db.execute(f"PRAGMA synchronous = {synchronous}")
-        service = GameService(Store(db), random.Random(5), move_seconds=60)
+        service = GameService(store_type(db), random.Random(5), move_seconds=60)
         alice = await service.users.see(1, username="a", first_name="A", language_code=None)
         bob = await service.users.see(2, username="b", first_name="B", language_code=None)
         ends: list[float] = []
@@ -89,7 +102,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
+    parser.add_argument("--not-durable", action="store_true", help="every commit at NORMAL")
     args = parser.parse_args()
     kinds: dict[str, dict[str, int | str]] = {
         "plain": {},
@@ -98,15 +111,17 @@ def main() -> None:
     for name, options in kinds.items():
         end_medians, confirm_medians, turn_medians = [], [], []
         for _ in range(args.repeat):
-            ends, confirms, turns = asyncio.run(run(args.games, options, args.synchronous))
+            store_type = NotDurable if args.not_durable else Store
+            ends, confirms, turns = asyncio.run(run(args.games, options, store_type))
             end_medians.append(statistics.median(ends))
             confirm_medians.append(statistics.median(confirms))
             turn_medians.append(statistics.median(turns))
         end_ms = statistics.median(end_medians) * 1000
         confirm_ms = statistics.median(confirm_medians) * 1000
         turn_ms = statistics.median(turn_medians) * 1000
+        kind = "not durable" if args.not_durable else "durable"
         print(
-            f"{name:12} synchronous={args.synchronous}: result saved {end_ms:.2f} ms · Confirm"
+            f"{name:12} {kind}: result saved {end_ms:.2f} ms · Confirm"
             f" {confirm_ms:.2f} ms · a whole turn {turn_ms:.2f} ms (medians, {args.games} games"
             f" × {args.repeat} runs)"
         )

@@ -279,9 +279,20 @@ class TelegramSession(AiohttpSession):
     other server errors (it may have): :class:`TelegramGatewayError`. Proxies answer those with
     an HTML page at times, which is not JSON; the status code decides then too."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # aiogram validates each answer with ``Response[<the method's result type>]``, a class
+        # pydantic builds once and keeps only weakly: the garbage collector takes it, and it is
+        # built again (a fifth of a millisecond) for a later answer. Holding each one here keeps
+        # it built.
+        self._response_types: dict[Any, Any] = {}
+
     def check_response(
         self, bot: Bot, method: TelegramMethod[TelegramType], status_code: int, content: str
     ) -> Response[TelegramType]:
+        returning = method.__returning__
+        if returning not in self._response_types:
+            self._response_types[returning] = Response[returning]  # type: ignore[valid-type]
         try:
             return super().check_response(bot, method, status_code, content)
         except (TelegramServerError, ClientDecodeError) as error:

@@ -300,7 +300,7 @@ class Challenges:
                 if private
                 else [(challenge.chat_id, Side.WHITE)]
             )
-            async with self._store.transaction():
+            async with self._store.transaction(durable=True):
                 match = None
                 if challenge.match_length:
                     match = await self._store.matches.create(

@@ -240,7 +240,9 @@ class GameService:
             stored, turn_input = await self._mover_input(game_id, user_id, version)
             if not turn_input.taps:
                 raise StaleAction()
-            return await self._save(replace(stored, input=turn_input.undo().taps), version)
+            return await self._save(
+                replace(stored, input=turn_input.undo().taps), version, durable=False
+            )
 
     async def confirm(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """Commits the tapped turn, then rolls for the next player (playing passes and forced
@@ -260,7 +262,7 @@ class GameService:
             player = await self.users.get(user_id)
             if player is not None and player.quick:
                 return await self._commit(stored, chosen, version)
-        return await self._save(replace(stored, input=chosen.taps), version)
+        return await self._save(replace(stored, input=chosen.taps), version, durable=False)
 
     async def _commit(
         self, stored: StoredGame, turn_input: TurnInput, version: int
@@ -460,15 +462,20 @@ class GameService:
             raise StaleAction()
         return stored, tapped
 
-    async def _save(self, stored: StoredGame, version: int) -> GameSnapshot:
+    async def _save(
+        self, stored: StoredGame, version: int, *, durable: bool = True
+    ) -> GameSnapshot:
         """Saves the game if it is still at ``version``; a result is saved in one transaction
-        with what it pays, the match score and the ratings."""
+        with what it pays, the match score and the ratings. ``durable`` (all but the taps before
+        Confirm, which count for nothing yet): on disk when this returns, power cut or not."""
         now = self._clock()
         try:
             if not stored.game.is_over:
-                saved = await self._store.games.save(stored, expected_version=version, now=now)
+                saved = await self._store.games.save(
+                    stored, expected_version=version, now=now, durable=durable
+                )
             else:
-                async with self._store.transaction():
+                async with self._store.transaction(durable=True):
                     stored = await chips.settle(self._store, replace(stored, deadline=None), now)
                     saved = await self._store.games.save(stored, expected_version=version, now=now)
                     await self._record_result(saved, now)

@@ -200,17 +200,18 @@ MIGRATIONS: Final[tuple[str, ...]] = (
 async def open_database(path: Path | str) -> aiosqlite.Connection:
     """Opens (creating if needed) the database at ``path`` and migrates it to the latest schema.
 
-    WAL journal: readers do not wait for the writer. ``synchronous = FULL``: a transaction is
-    on disk (fsync of the log) when its commit returns, so a confirmed turn survives not only
-    the process being killed but a power cut; ``NORMAL`` would lose the last commits then
-    (``bench/results.py`` measures what it costs per saved turn).
+    WAL journal: readers do not wait for the writer, and every commit survives the process
+    being killed. ``synchronous = NORMAL`` by default; :meth:`Database.transaction` and
+    :meth:`Database.write` with ``durable=True`` commit at ``FULL`` (the log is on disk when the
+    commit returns), so a confirmed turn survives a power cut too (``bench/results.py``
+    measures what that costs per saved turn).
     """
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = await aiosqlite.connect(path, isolation_level=None)
     db.row_factory = aiosqlite.Row
     await db.execute("PRAGMA journal_mode = WAL")
-    await db.execute("PRAGMA synchronous = FULL")
+    await db.execute("PRAGMA synchronous = NORMAL")
     await db.execute("PRAGMA foreign_keys = ON")
     await db.execute("PRAGMA busy_timeout = 5000")
     await migrate(db)
@@ -254,35 +255,55 @@ class Database:
         )
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, *, durable: bool = False) -> AsyncIterator[aiosqlite.Connection]:
         """A write transaction: committed on leaving, rolled back on an exception. Inside
-        another one (in the same task) it joins the outer transaction."""
+        another one (in the same task) it joins the outer transaction, whose ``durable``
+        decides.
+
+        ``durable``: on disk when the commit returns (``synchronous = FULL`` for this commit),
+        so it survives a power cut; for what a player was told is done (a confirmed turn, a
+        result, a new game). Other writes (handled updates, which version a board shows, names)
+        commit at ``NORMAL``: safe from a crash of the process, but a power cut may take back
+        the last of them, and each can be redone."""
         if self._inside.get():
             yield self.db
             return
         async with self._lock:
             token = self._inside.set(True)
             try:
-                await self.db.execute("BEGIN IMMEDIATE")
+                if durable:
+                    await self.db.execute("PRAGMA synchronous = FULL")
                 try:
-                    yield self.db
-                except BaseException:
-                    await self.db.execute("ROLLBACK")
-                    raise
-                await self.db.execute("COMMIT")
+                    await self.db.execute("BEGIN IMMEDIATE")
+                    try:
+                        yield self.db
+                    except BaseException:
+                        await self.db.execute("ROLLBACK")
+                        raise
+                    await self.db.execute("COMMIT")
+                finally:
+                    if durable:
+                        await self.db.execute("PRAGMA synchronous = NORMAL")
             finally:
                 self._inside.reset(token)
 
-    async def write(self, sql: str, params: Params = ()) -> int:
+    async def write(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
         """Runs one writing statement as its own transaction (SQLite's autocommit: one round
-        trip to the database thread instead of three), or as part of the transaction the task
-        is in; returns the rows it changed."""
+        trip to the database thread instead of three; ``durable`` as for :meth:`transaction`),
+        or as part of the transaction the task is in; returns the rows it changed."""
         if self._inside.get():
             cursor = await self.db.execute(sql, params)
             return cursor.rowcount
         async with self._lock:
-            cursor = await self.db.execute(sql, params)
-            return cursor.rowcount
+            if not durable:
+                cursor = await self.db.execute(sql, params)
+                return cursor.rowcount
+            await self.db.execute("PRAGMA synchronous = FULL")
+            try:
+                cursor = await self.db.execute(sql, params)
+                return cursor.rowcount
+            finally:
+                await self.db.execute("PRAGMA synchronous = NORMAL")
 
     async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
         """Runs a query and returns its first row."""

@@ -83,7 +83,7 @@ class GameRepository:
 
         :raises: :exc:`VersionConflict` if the match already has a game ``game_no``.
         """
-        async with self._store.transaction() as db:
+        async with self._store.transaction(durable=True) as db:
             try:
                 cursor = await db.execute(
                     """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set,
@@ -136,9 +136,11 @@ class GameRepository:
         row = await self._store.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
 
-    async def save(self, stored: StoredGame, *, expected_version: int, now: float) -> StoredGame:
+    async def save(
+        self, stored: StoredGame, *, expected_version: int, now: float, durable: bool = True
+    ) -> StoredGame:
         """Writes ``stored`` if nobody changed it since ``expected_version``; returns it as
-        written, with its new version.
+        written, with its new version. ``durable``: see :meth:`.Database.transaction`.
 
         :raises: :exc:`VersionConflict` otherwise.
         """
@@ -146,7 +148,7 @@ class GameRepository:
         result = game.result
         deadline = None if result else stored.deadline
         finished_at = now if result and stored.finished_at is None else stored.finished_at
-        changed = await self._store.write(
+        changed = await self._store.write(  # a confirmed turn survives a power cut (durable)
             """UPDATE games SET position = ?, dice = ?, moved = ?, ply = ?, input = ?,
                    last_turn = ?, history = ?, winner = ?, outcome = ?, points = ?,
                    deadline = ?, finished_at = ?, cube = ?, chips = ?, chips_status = ?,
@@ -174,6 +176,7 @@ class GameRepository:
                 stored.id,
                 expected_version,
             ),
+            durable=durable,
         )
         if changed != 1:
             raise VersionConflict(f"game {stored.id} changed since version {expected_version}")

@@ -131,3 +131,34 @@ async def test_anti_three_dice_the_opponent_strikes_then_the_mover_plays(
             continue
         await play_turn(fake, board, players)
     assert is_over(board) and strikes >= 3
+
+
+async def test_anti_three_dice_between_private_chats_only_the_striker_has_buttons(
+    harness: BotHarness,
+) -> None:
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    bob = fake.create_user("Bob", username="bob", language_code="en")
+    alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
+    fake.send_text(bob, bob_chat, "/start")
+    fake.send_text(alice, alice_chat, "/play @bob short anti_three")
+    await harness.settle()
+    fake.press(bob, fake.last_message(bob_chat), "✅ Accept")
+    boards = {
+        alice: await wait_for_board(fake, alice_chat),
+        bob: await wait_for_board(fake, bob_chat),
+    }
+    players = [alice, bob]
+    strikes = 0
+    for _ in range(MAX_TURNS):
+        if is_over(boards[alice]):
+            break
+        await fake.wait_for(lambda: boards[alice].caption == boards[bob].caption)
+        actor = mover(boards[alice], players)
+        other = bob if actor is alice else alice
+        assert game_buttons(boards[other]) == []  # the one who waits sees no buttons
+        if any(b.move is Move.STRIKE for b in game_buttons(boards[actor])):
+            strikes += 1
+        await play_turn(fake, boards[actor], players)
+    await fake.wait_for(lambda: is_over(boards[alice]) and is_over(boards[bob]))
+    assert strikes >= 3

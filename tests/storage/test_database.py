@@ -136,3 +136,27 @@ def test_taps_codec_round_trips_and_reads_schema_2_input() -> None:
     assert decode_taps(encode_taps(taps)) == taps
     assert decode_taps("") == () and encode_taps(()) == ""
     assert decode_taps("24/18/6/0 18/13/5/0") == ((Played(24, 18, 6),), (Played(18, 13, 5),))
+
+
+async def test_durable_writes_commit_at_full_and_the_rest_at_normal(tmp_path: Path) -> None:
+    db = await open_database(tmp_path / "d.sqlite3")
+    store = Store(db)
+
+    async def level() -> int:
+        row = await store.fetch_one("PRAGMA synchronous")
+        assert row is not None
+        return int(row[0])
+
+    assert await level() == 1  # NORMAL
+    async with store.transaction(durable=True):
+        assert await level() == 2  # FULL while it commits
+        async with store.transaction():  # joins the durable one
+            assert await level() == 2
+    assert await level() == 1
+    with pytest.raises(aiosqlite.OperationalError):
+        async with store.transaction(durable=True) as raw:
+            await raw.execute("INSERT INTO no_such_table VALUES (1)")
+    assert await level() == 1  # back to NORMAL after a rollback too
+    await store.write("UPDATE users SET quick = 1", durable=True)
+    assert await level() == 1
+    await db.close()
