@@ -17,7 +17,6 @@ import asyncio
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._process import bot_process  # noqa: E402
 from bot.callbacks import Move  # noqa: E402
 from bot.services import GameService  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
@@ -151,39 +151,22 @@ async def main() -> None:
     started = time.perf_counter()
     await store_games(database, args.stored)
     print(f"stored {args.stored} unfinished games in {time.perf_counter() - started:.1f} s")
-    async with FakeTelegram() as fake:
-        env = {
-            **os.environ,
-            "BOT_TOKEN": fake.token,
-            "TELEGRAM_API_URL": fake.url,
-            "DATABASE_URL": f"sqlite:///{database}",
-            "MOVE_SECONDS": "3600",
-            "LOG_LEVEL": "WARNING",
-        }
-        if not args.telegram_pace:
-            env |= {
-                "GROUP_MESSAGES_PER_MINUTE": "1000000",
-                "PRIVATE_MESSAGES_PER_SECOND": "1000000",
-                "MESSAGES_PER_SECOND": "1000000",
-            }
-        bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=workdir)
-        try:
-            await fake.wait_for(lambda: fake.requests_for("getUpdates"), timeout=30)
-            idle, _ = peak_memory_mb(bot.pid)
-            tables = await open_tables(fake, args.games)
-            latencies: list[float] = []
-            lags: list[float] = []
-            bot_cpu, own_cpu = cpu_seconds(bot.pid), time.process_time()
-            begin = time.monotonic()
-            await asyncio.gather(
-                *(play(fake, t, begin + args.seconds, latencies, lags) for t in tables)
-            )
-            elapsed = time.monotonic() - begin
-            bot_cpu, own_cpu = cpu_seconds(bot.pid) - bot_cpu, time.process_time() - own_cpu
-            current, peak = peak_memory_mb(bot.pid)
-        finally:
-            bot.terminate()
-            bot.wait(10)
+    async with (
+        FakeTelegram() as fake,
+        bot_process(fake, database, telegram_pace=args.telegram_pace) as bot,
+    ):
+        idle, _ = peak_memory_mb(bot.pid)
+        tables = await open_tables(fake, args.games)
+        latencies: list[float] = []
+        lags: list[float] = []
+        bot_cpu, own_cpu = cpu_seconds(bot.pid), time.process_time()
+        begin = time.monotonic()
+        await asyncio.gather(
+            *(play(fake, t, begin + args.seconds, latencies, lags) for t in tables)
+        )
+        elapsed = time.monotonic() - begin
+        bot_cpu, own_cpu = cpu_seconds(bot.pid) - bot_cpu, time.process_time() - own_cpu
+        current, peak = peak_memory_mb(bot.pid)
     ms = sorted(x * 1000 for x in latencies)
 
     def pct(p: float) -> float:

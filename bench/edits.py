@@ -19,11 +19,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
-import os
 import random
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._process import bot_process  # noqa: E402
 from bot.callbacks import GameAction, Move  # noqa: E402
 from tests.bot.gameplay import game_buttons, mover  # noqa: E402
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser  # noqa: E402
@@ -116,38 +115,19 @@ async def main() -> None:
     database = workdir / "edits.sqlite3"
     rng = random.Random(args.seed)
     lags: list[float] = []
-    async with FakeTelegram() as fake:
-        env = {
-            **os.environ,
-            "BOT_TOKEN": fake.token,
-            "TELEGRAM_API_URL": fake.url,
-            "DATABASE_URL": f"sqlite:///{database}",
-            "MOVE_SECONDS": "3600",
-            "LOG_LEVEL": "WARNING",
-        }
-        if not args.telegram_pace:
-            env |= {
-                "GROUP_MESSAGES_PER_MINUTE": "1000000",
-                "PRIVATE_MESSAGES_PER_SECOND": "1000000",
-                "MESSAGES_PER_SECOND": "1000000",
-            }
-        bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=workdir)
-        try:
-            await fake.wait_for(lambda: fake.requests_for("getUpdates"), timeout=30)
-            started = time.monotonic()
-            limit = asyncio.Semaphore(args.concurrency)
+    async with (
+        FakeTelegram() as fake,
+        bot_process(fake, database, telegram_pace=args.telegram_pace),
+    ):
+        started = time.monotonic()
+        limit = asyncio.Semaphore(args.concurrency)
 
-            async def one(index: int) -> tuple[FakeMessage, int]:
-                async with limit:
-                    return await play_game(
-                        fake, index, args.quick, random.Random(rng.random()), lags
-                    )
+        async def one(index: int) -> tuple[FakeMessage, int]:
+            async with limit:
+                return await play_game(fake, index, args.quick, random.Random(rng.random()), lags)
 
-            played = await asyncio.gather(*(one(i) for i in range(args.games)))
-            elapsed = time.monotonic() - started
-        finally:
-            bot.terminate()
-            bot.wait(10)
+        played = await asyncio.gather(*(one(i) for i in range(args.games)))
+        elapsed = time.monotonic() - started
     turns = turns_played(database)
     edits_per_turn, taps_per_turn = [], []
     for board, taps in played:

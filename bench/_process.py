@@ -1,0 +1,42 @@
+"""The bot as its own process (``python -m bot``, exactly as in production) against the fake
+Bot API server, for the benchmarks that drive it from outside."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from tests.support.fake_telegram import FakeTelegram
+
+
+@asynccontextmanager
+async def bot_process(
+    fake: FakeTelegram, database: Path, *, telegram_pace: bool
+) -> AsyncIterator[subprocess.Popen[bytes]]:
+    """Starts the bot on ``database`` against ``fake`` and yields it once it polls; stops it
+    (SIGTERM) on leaving. Without ``telegram_pace`` the bot's edits are not paced at all."""
+    env = {
+        **os.environ,
+        "BOT_TOKEN": fake.token,
+        "TELEGRAM_API_URL": fake.url,
+        "DATABASE_URL": f"sqlite:///{database}",
+        "MOVE_SECONDS": "3600",
+        "LOG_LEVEL": "WARNING",
+    }
+    if not telegram_pace:
+        env |= {
+            "GROUP_MESSAGES_PER_MINUTE": "1000000",
+            "PRIVATE_MESSAGES_PER_SECOND": "1000000",
+            "MESSAGES_PER_SECOND": "1000000",
+        }
+    bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=database.parent)
+    try:
+        await fake.wait_for(lambda: fake.requests_for("getUpdates"), timeout=30)
+        yield bot
+    finally:
+        bot.terminate()
+        bot.wait(10)
