@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.callbacks import GameAction, Move
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import BotHarness
 
 
 def game_buttons(board: FakeMessage) -> list[GameAction]:
@@ -84,6 +85,26 @@ async def play_turn(fake: FakeTelegram, board: FakeMessage, players: list[FakeUs
         steps = [b for b in buttons if b.move in (Move.FINISH, Move.STEP)]
         assert steps, f"nothing to tap on {board}"
         await tap_and_wait(fake, user, board, steps[0])
+
+
+async def start_private_game(
+    harness: BotHarness, terms: str = ""
+) -> tuple[FakeUser, FakeUser, dict[FakeUser, FakeMessage]]:
+    """Alice invites Bob (who has opened a private chat with the bot) from her private chat on
+    ``terms``; Bob accepts. Returns both and each one's board, in their own chats."""
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    bob = fake.create_user("Bob", username="bob", language_code="en")
+    alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
+    fake.send_text(bob, bob_chat, "/start")
+    fake.send_text(alice, alice_chat, f"/play @bob {terms}".strip())
+    await harness.settle()
+    fake.press(bob, fake.last_message(bob_chat), "✅ Accept")
+    boards = {
+        alice: await wait_for_board(fake, alice_chat),
+        bob: await wait_for_board(fake, bob_chat),
+    }
+    return alice, bob, boards
 
 
 def is_over(board: FakeMessage) -> bool:

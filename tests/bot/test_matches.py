@@ -13,7 +13,15 @@ from bot.callbacks import Move
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import game_buttons, is_over, mover, play_turn, tap_and_wait, wait_for_board
+from .gameplay import (
+    game_buttons,
+    is_over,
+    mover,
+    play_turn,
+    start_private_game,
+    tap_and_wait,
+    wait_for_board,
+)
 
 
 @pytest.fixture
@@ -187,17 +195,8 @@ async def test_between_private_chats_only_the_answering_player_sees_take_and_dro
     bot_harness: BotHarness,
 ) -> None:
     harness, fake = bot_harness, bot_harness.fake
-    alice = fake.create_user("Alice", username="alice", language_code="en")
-    bob = fake.create_user("Bob", username="bob", language_code="en")
+    alice, bob, boards = await start_private_game(harness, "3 cube")
     alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
-    fake.send_text(bob, bob_chat, "/start")
-    fake.send_text(alice, alice_chat, "/play @bob 3 cube")
-    await harness.settle()
-    fake.press(bob, fake.last_message(bob_chat), "✅ Accept")
-    boards = {
-        alice: await wait_for_board(fake, alice_chat),
-        bob: await wait_for_board(fake, bob_chat),
-    }
     players = [alice, bob]
 
     def buttons_of(user: FakeUser) -> set[Move]:

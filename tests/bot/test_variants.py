@@ -16,7 +16,15 @@ from bot.callbacks import Move
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import game_buttons, is_over, mover, play_turn, tap_and_wait, wait_for_board
+from .gameplay import (
+    game_buttons,
+    is_over,
+    mover,
+    play_turn,
+    start_private_game,
+    tap_and_wait,
+    wait_for_board,
+)
 
 MAX_TURNS = 600
 SEED = 4
@@ -137,17 +145,7 @@ async def test_anti_three_dice_between_private_chats_only_the_striker_has_button
     harness: BotHarness,
 ) -> None:
     fake = harness.fake
-    alice = fake.create_user("Alice", username="alice", language_code="en")
-    bob = fake.create_user("Bob", username="bob", language_code="en")
-    alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
-    fake.send_text(bob, bob_chat, "/start")
-    fake.send_text(alice, alice_chat, "/play @bob short anti_three")
-    await harness.settle()
-    fake.press(bob, fake.last_message(bob_chat), "✅ Accept")
-    boards = {
-        alice: await wait_for_board(fake, alice_chat),
-        bob: await wait_for_board(fake, bob_chat),
-    }
+    alice, bob, boards = await start_private_game(harness, "short anti_three")
     players = [alice, bob]
     strikes = 0
     for _ in range(MAX_TURNS):
