@@ -160,3 +160,28 @@ async def test_anti_three_dice_between_private_chats_only_the_striker_has_button
         await play_turn(fake, boards[actor], players)
     await fake.wait_for(lambda: is_over(boards[alice]) and is_over(boards[bob]))
     assert strikes >= 3
+
+
+async def test_play_and_rules_take_every_variant_in_words(harness: BotHarness) -> None:
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    bob = fake.create_user("Борис", username="bob", language_code="ru")
+    group = fake.create_group("Club", [alice, bob])
+    expected = {
+        "abkhaz three_dice": ("Abkhaz nardy", "three dice"),
+        "гюльбар": ("gul-bara", "single game"),
+        "crazy_gulbara 5": ("crazy gul-bara", "match to 5"),
+        "short anti_three cube": ("short nardy", "anti three dice · with the doubling cube"),
+    }
+    for words, (variant, terms) in expected.items():
+        fake.send_text(alice, group, f"/play @bob {words}")
+        await harness.settle()
+        text = fake.last_message(group).text or ""
+        assert variant in text and terms in text, (words, text)
+    for words, heading in (("abkhaz", "Абхазские нарды"), ("бешеный", "Бешеный гюльбар")):
+        fake.send_text(bob, group, f"/rules {words}")
+        await harness.settle()
+        assert heading in (fake.last_message(group).text or "")
+    fake.send_text(bob, group, "/rules abkhaz")
+    await harness.settle()
+    assert "Анти 3 кубика" in (fake.last_message(group).text or "")  # and the dice modes

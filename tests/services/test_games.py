@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Outcome, Side
-from bot.services import GameService
+from bot.engine import DiceMode, Outcome, Side
+from bot.services import GameService, Terms
 from bot.services import errors as e
 from bot.storage import ChallengeStatus, User
 
@@ -143,3 +143,76 @@ async def test_unseen_username_can_accept_once_seen(world) -> None:  # type: ign
     gleb = await service.users.see(4, username="Gleb", first_name="Gleb", language_code=None)
     closed, snapshot = await service.challenges.accept(challenge.id, gleb)
     assert closed.target_id == 4 and snapshot.stored.black_id == 4
+
+
+async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world) -> None:  # type: ignore[no-untyped-def]
+    service, _, users = world
+    anna, boris = users[0], users[1]
+    challenge = await service.challenges.open(
+        chat_id=-5, challenger=anna, target=boris, locale="en", terms=Terms(cube=True)
+    )
+    with pytest.raises(e.StaleAction):  # long nardy has no dice modes
+        await service.challenges.change_option(challenge.id, anna.id, challenge.version, "dice")
+    seen = [(challenge.variant, challenge.rule_set, challenge.cube)]
+    for _ in range(4):
+        challenge = await service.challenges.change_option(
+            challenge.id, anna.id, challenge.version, "variant"
+        )
+        seen.append((challenge.variant, challenge.rule_set, challenge.cube))
+    assert seen == [
+        ("long", "classic", True),
+        ("short", "standard", True),
+        ("abkhaz", "standard", True),
+        ("gulbara", "classic", False),  # gul-bara is played without the cube
+        ("crazy_gulbara", "classic", False),
+    ]
+    with pytest.raises(e.StaleAction):
+        await service.challenges.change_option(challenge.id, anna.id, challenge.version, "cube")
+    rules = await service.challenges.change_option(
+        challenge.id, anna.id, challenge.version, "rules"
+    )
+    assert rules.rule_set == "international"
+    # back round to long, then on to short: the dice modes cycle there
+    short = await service.challenges.change_option(rules.id, anna.id, rules.version, "variant")
+    short = await service.challenges.change_option(short.id, anna.id, short.version, "variant")
+    assert short.variant == "short" and short.dice_mode is DiceMode.TWO
+    modes = []
+    for _ in range(3):
+        short = await service.challenges.change_option(short.id, anna.id, short.version, "dice")
+        modes.append(short.dice_mode)
+    assert modes == [DiceMode.THREE, DiceMode.ANTI_THREE, DiceMode.TWO]
+    short = await service.challenges.change_option(short.id, anna.id, short.version, "dice")
+    _, snapshot = await service.challenges.accept(short.id, boris)
+    assert snapshot.game.dice_mode is DiceMode.THREE and snapshot.game.variant == "short"
+    assert snapshot.game.dice is not None and snapshot.game.dice.third is not None
+    again = await service.snapshot(snapshot.stored.id)  # read back from the database
+    assert again.game == snapshot.game
+
+
+async def test_an_anti_three_strike_is_refused_to_all_but_the_striker(world) -> None:  # type: ignore[no-untyped-def]
+    service, _, users = world
+    challenge = await service.challenges.open(
+        chat_id=-5,
+        challenger=users[0],
+        target=users[1],
+        locale="en",
+        terms=Terms(variant="abkhaz", dice_mode=DiceMode.ANTI_THREE),
+    )
+    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    for _ in range(40):  # play until a strike is pending
+        if snapshot.game.strike_pending:
+            break
+        snapshot = await _play_turn(service, snapshot)
+    game, stored = snapshot.game, snapshot.stored
+    assert game.strike_pending and game.dice is not None
+    striker, mover = stored.player(game.to_act), stored.player(game.turn)
+    with pytest.raises(e.NotYourTurn):
+        await service.strike(stored.id, mover, stored.version, game.dice.first)
+    with pytest.raises(e.NotAPlayer):
+        await service.strike(stored.id, users[2].id, stored.version, game.dice.first)
+    missing = next(v for v in range(1, 7) if v not in game.dice.values)
+    with pytest.raises(e.StaleAction):  # no die shows it: a forged tap
+        await service.strike(stored.id, striker, stored.version, missing)
+    assert (await service.snapshot(stored.id)).stored.version == stored.version
+    struck = await service.strike(stored.id, striker, stored.version, game.dice.first)
+    assert struck.game.struck == game.dice.first or struck.game.turn is not game.turn
