@@ -143,71 +143,48 @@ async def show_in_place(
     :raises: :exc:`TelegramBadRequest` for any other refusal.
     """
     with abandon_when(superseded):
-        return await _show_in_place(
-            chat_id,
-            message_id,
-            send=send,
-            edit=edit,
-            limiter=limiter,
-            on_sent=on_sent,
-            on_moved=on_moved,
-            on_forbidden=on_forbidden,
-            what=what,
-        )
-
-
-async def _show_in_place(
-    chat_id: int,
-    message_id: int | None,
-    *,
-    send: Callable[[int], Awaitable[int]],
-    edit: Callable[[int, int], Awaitable[None]],
-    limiter: RateLimiter,
-    on_sent: Callable[[int, int], Awaitable[None]],
-    on_moved: Callable[[int, int], Awaitable[None]],
-    on_forbidden: Callable[[int], Awaitable[None]] | None,
-    what: str,
-) -> bool:
-    for _attempt in range(ATTEMPTS):
-        await asyncio.sleep(limiter.delay(chat_id))
-        try:
-            if message_id is None:
-                message_id = await send(chat_id)
-                await on_sent(chat_id, message_id)
-            else:
-                await edit(chat_id, message_id)
-            return True
-        except TelegramRetryAfter as error:
-            await asyncio.sleep(error.retry_after)
-        except TelegramMigrateToChat as error:
-            await on_moved(chat_id, error.migrate_to_chat_id)
-            chat_id = error.migrate_to_chat_id
-        except TelegramBadRequest as error:
-            description = error.message.lower()
-            if "message is not modified" in description:
+        for _attempt in range(ATTEMPTS):
+            await asyncio.sleep(limiter.delay(chat_id))
+            try:
+                if message_id is None:
+                    message_id = await send(chat_id)
+                    await on_sent(chat_id, message_id)
+                else:
+                    await edit(chat_id, message_id)
                 return True
-            if any(gone in description for gone in GONE_CHATS):
-                logger.info("chat %d is gone (%s); %s not shown", chat_id, description, what)
+            except TelegramRetryAfter as error:
+                await asyncio.sleep(error.retry_after)
+            except TelegramMigrateToChat as error:
+                await on_moved(chat_id, error.migrate_to_chat_id)
+                chat_id = error.migrate_to_chat_id
+            except TelegramBadRequest as error:
+                description = error.message.lower()
+                if "message is not modified" in description:
+                    return True
+                if any(gone in description for gone in GONE_CHATS):
+                    logger.info("chat %d is gone (%s); %s not shown", chat_id, description, what)
+                    return False
+                if message_id is not None and any(m in description for m in GONE_MESSAGES):
+                    message_id = None  # deleted by someone: send it again
+                    continue
+                raise
+            except TelegramForbiddenError:
+                logger.info("chat %d does not accept messages from the bot", chat_id)
+                if on_forbidden is not None:
+                    await on_forbidden(chat_id)
                 return False
-            if message_id is not None and any(m in description for m in GONE_MESSAGES):
-                message_id = None  # deleted by someone: send it again
-                continue
-            raise
-        except TelegramForbiddenError:
-            logger.info("chat %d does not accept messages from the bot", chat_id)
-            if on_forbidden is not None:
-                await on_forbidden(chat_id)
-            return False
-        except Superseded:
-            return False
-        except TelegramSendUncertain as error:
-            logger.warning("%s may be in chat %d or not; not sent again: %s", what, chat_id, error)
-            return False
-        except (TelegramNetworkError, TelegramServerError) as error:
-            logger.warning("Telegram failed (%s); retrying", error)
-            await asyncio.sleep(1.0)
-    logger.error("gave up showing %s in chat %d", what, chat_id)
-    return False
+            except Superseded:
+                return False
+            except TelegramSendUncertain as error:
+                logger.warning(
+                    "%s may be in chat %d or not; not sent again: %s", what, chat_id, error
+                )
+                return False
+            except (TelegramNetworkError, TelegramServerError) as error:
+                logger.warning("Telegram failed (%s); retrying", error)
+                await asyncio.sleep(1.0)
+        logger.error("gave up showing %s in chat %d", what, chat_id)
+        return False
 
 
 class BoardPublisher:
