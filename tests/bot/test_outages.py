@@ -205,6 +205,24 @@ async def _read_until(process: asyncio.subprocess.Process, text: str, seen: list
             return
 
 
+async def _stopped_by(
+    process: asyncio.subprocess.Process, sig: signal.Signals, seen: list[str]
+) -> tuple[str, float]:
+    """Sends ``sig`` and waits for the process to end; returns its whole log and how long the
+    stop took (the process is killed if it outlives this)."""
+    try:
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
+        process.send_signal(sig)
+        _, rest = await asyncio.wait_for(process.communicate(), 30)
+        took = loop.time() - asked
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    return "".join(seen) + rest.decode(), took
+
+
 async def test_sigterm_during_the_start_up_retries_exits_0_at_once(
     fake_telegram: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -215,16 +233,11 @@ async def test_sigterm_during_the_start_up_retries_exits_0_at_once(
     seen: list[str] = []
     try:
         await _read_until(process, "Telegram unreachable: cannot connect", seen)
-        loop = asyncio.get_running_loop()
-        asked = loop.time()
-        process.send_signal(signal.SIGTERM)
-        _, rest = await asyncio.wait_for(process.communicate(), 30)
-        took = loop.time() - asked
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-    logs = "".join(seen) + rest.decode()
+    except BaseException:
+        process.kill()
+        await process.wait()
+        raise
+    logs, took = await _stopped_by(process, signal.SIGTERM, seen)
     assert process.returncode == 0, logs
     assert took < DRAIN_SECONDS, logs
     assert "Traceback" not in logs and "received SIGTERM; stopping" in logs
@@ -241,16 +254,11 @@ async def test_sigint_during_an_outage_in_the_middle_of_a_run_exits_0(
         await _read_until(process, "Start polling", seen)
         await fake.stop_listening()
         await _read_until(process, BEGAN, seen)
-        loop = asyncio.get_running_loop()
-        asked = loop.time()
-        process.send_signal(signal.SIGINT)
-        _, rest = await asyncio.wait_for(process.communicate(), 30)
-        took = loop.time() - asked
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-    logs = "".join(seen) + rest.decode()
+    except BaseException:
+        process.kill()
+        await process.wait()
+        raise
+    logs, took = await _stopped_by(process, signal.SIGINT, seen)
     assert process.returncode == 0, logs
     assert took < DRAIN_SECONDS, logs
     assert "Traceback" not in logs and "Failed to fetch updates" not in logs
