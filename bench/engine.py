@@ -24,8 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Game, MoveList, Played, Position, RuleSet, Turn, turns_for  # noqa: E402
+from bot.engine import Game, MoveList, Played, Position, RuleSet, turns_for  # noqa: E402
 from bot.engine.cli import answer_line, request  # noqa: E402
+from tests.engine.strategies import random_turn, ready  # noqa: E402
 
 PLAYS: tuple[tuple[str, str, str | None], ...] = (
     ("long", "two", None),
@@ -47,18 +48,6 @@ def play_name(variant: str, mode: str, rules: str | None) -> str:
     return "/".join([variant] + ([mode] if mode != "two" else []) + ([rules] if rules else []))
 
 
-def random_turn(game: Game, rng: random.Random) -> Turn:
-    """A uniformly random legal turn, or for crazy gul-bara one built from random taps (its
-    cascades can have thousands of turns: listing them is measured apart)."""
-    if game.variant != "crazy_gulbara":
-        turns = game.legal_turns()
-        return rng.choice(turns) if turns else game.turn_input().turn()
-    current = game.turn_input()
-    while not current.is_complete:
-        current = current.play(rng.choice(current.options))
-    return current.turn()
-
-
 def self_play(
     variant: str, mode: str, rules: str | None, rng: random.Random, seen: list[Game] | None = None
 ) -> Game:
@@ -66,11 +55,7 @@ def self_play(
     ``seen``. Returns the finished game."""
     game = Game.start(variant, rng, rules=rules, dice_mode=mode)
     while not game.is_over:
-        if game.needs_roll:
-            game = game.roll(rng)
-        if game.strike_pending:
-            assert game.dice is not None
-            game = game.strike(rng.choice(game.dice.values))
+        game = ready(game, rng)
         if seen is not None:
             seen.append(game)
         turn = random_turn(game, rng)
