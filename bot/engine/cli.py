@@ -10,8 +10,9 @@ import json
 from itertools import compress
 from typing import Any
 
-from .dice import Dice, MoveList
+from .dice import Dice, DiceMode, MoveList
 from .errors import NardyError
+from .game import Game
 from .moves import Turn
 from .position import VARIANTS, Position
 from .rules import find_variant, legal_turns, resolve_rules, turns_for
@@ -22,6 +23,7 @@ _POINT_TEXT = tuple(tuple(f'"{p}":{n}' for n in range(CHECKERS + 1)) for p in ra
 """``_POINT_TEXT[point][count]``: one entry of a side's points as JSON text."""
 _SIDES = {"white": Side.WHITE, "black": Side.BLACK}
 _BOARD = range(1, 25)
+_BOTH = frozenset(Side)
 _HANDS_ON = frozenset({"gulbara", "crazy_gulbara"})
 """The variants whose answers carry a ``remainder`` and that take ``remainder`` requests."""
 MAX_REMAINDER = 24
@@ -89,6 +91,17 @@ def _legal_turns(request: Any) -> tuple[tuple[Turn, ...], bool]:
     """Checks a decoded request and returns its legal turns (see :func:`answer`), and whether
     the answer's entries carry a remainder (the gul-bara variants). A gul-bara roll that cannot
     be played at all is one turn with no steps and the whole roll as its remainder."""
+    _, turns, hands_on = situation(request)
+    return turns, hands_on
+
+
+def situation(request: Any) -> tuple[Game, tuple[Turn, ...], bool]:
+    """Checks a decoded request and returns the game it describes (the side to move with its
+    dice or remainder; both sides have moved before unless ``first_turn``), its legal turns as
+    ``turns`` answers them, and whether their entries carry a remainder.
+
+    :raises: :exc:`BadRequest` or an engine :exc:`~bot.engine.errors.NardyError` for bad input.
+    """
     if not isinstance(request, dict):
         raise BadRequest("a request is a JSON object")
     variant = request.get("variant")
@@ -127,7 +140,8 @@ def _legal_turns(request: Any) -> tuple[tuple[Turn, ...], bool]:
                 f"remainder is a list of 1..{MAX_REMAINDER} moves 1..6, not {remainder!r}"
             )
         moves = MoveList.remainder(tuple(remainder))
-        return turns_for(position, moves, first_turn=False, rules=rule_set), True
+        game = Game(variant, rule_set, position, moved=_BOTH, remainder=tuple(remainder))
+        return game, turns_for(position, moves, first_turn=False, rules=rule_set), True
     count = 3 if rule_set.three_dice else 2
     if (
         not isinstance(dice, list)
@@ -140,11 +154,14 @@ def _legal_turns(request: Any) -> tuple[tuple[Turn, ...], bool]:
             wanted += "; three dice need the three_dice switch"
         raise BadRequest(f"dice are {wanted}, not {dice!r}")
     roll = Dice(*dice)
+    mode = DiceMode.THREE if count == 3 else DiceMode.TWO
+    moved = frozenset() if first_turn else _BOTH
+    game = Game(variant, rule_set, position, roll, moved=moved, dice_mode=mode)
     turns = legal_turns(position, roll, first_turn=first_turn, rules=rule_set)
     if hands_on and not turns:
         whole = find_variant(variant).move_list(roll, rule_set).values
-        return (Turn((), position.with_turn(turn.other), whole),), True
-    return turns, hands_on
+        return game, (Turn((), position.with_turn(turn.other), whole),), True
+    return game, turns, hands_on
 
 
 def _error(message: str) -> str:
@@ -183,6 +200,11 @@ def _side(request: dict[str, Any], name: str, bar: int, off: int) -> tuple[int, 
 
 def _points(slots: tuple[int, ...]) -> dict[str, int]:
     return {_KEYS[p]: slots[p] for p in range(1, 25) if slots[p]}
+
+
+def entry(turn: Turn, with_remainder: bool) -> dict[str, Any]:
+    """One entry of an answer's ``turns`` (see :func:`answer`)."""
+    return _turn(turn, with_remainder)
 
 
 def _turn(turn: Turn, with_remainder: bool) -> dict[str, Any]:

@@ -432,12 +432,13 @@ class Game:
             note=note,
         )
 
-    def replay(self, record: TurnRecord) -> Game:
-        """Returns the game after the turn ``record`` describes (a stored history read back):
-        its roll (and strike) made if the game is waiting for one, then its steps played.
+    def rolled_for(self, record: TurnRecord) -> Game:
+        """Returns the game ready to play the turn ``record`` describes: its roll (and strike)
+        made if the game is waiting for one; the turn itself is not played (see
+        :meth:`replay`).
 
         :raises: :exc:`IllegalTurnError` if the record does not fit the game: another side,
-            other dice, a step that is not legal.
+            other dice, another remainder.
         """
         game = self
         if record.side is not game.turn:
@@ -445,17 +446,27 @@ class Game:
         if record.remainder:
             if record.remainder != game.remainder:
                 raise IllegalTurnError(f"{record} does not play the remainder {game._what()}")
-        else:
-            dice = record.dice
-            assert dice is not None  # a record has dice or a remainder
-            if record.struck is not None and game.dice is None:
-                dice = Dice(record.struck, dice.first, dice.second)
-            if game.dice is None:
-                game = game.with_dice(dice)
-            if record.struck is not None and game.strike_pending:
-                game = game.strike(record.struck)
-            if game.dice != record.dice:
-                raise IllegalTurnError(f"{record} does not play {game._what()}")
+            return game
+        dice = record.dice
+        assert dice is not None  # a record has dice or a remainder
+        if record.struck is not None and game.dice is None:
+            dice = Dice(record.struck, dice.first, dice.second)
+        if game.dice is None:
+            game = game.with_dice(dice)
+        if record.struck is not None and game.strike_pending:
+            game = game.strike(record.struck)
+        if game.dice != record.dice:
+            raise IllegalTurnError(f"{record} does not play {game._what()}")
+        return game
+
+    def replay(self, record: TurnRecord) -> Game:
+        """Returns the game after the turn ``record`` describes (a stored history read back):
+        its roll (and strike) made if the game is waiting for one, then its steps played.
+
+        :raises: :exc:`IllegalTurnError` if the record does not fit the game: another side,
+            other dice, a step that is not legal.
+        """
+        game = self.rolled_for(record)
         current = game.turn_input()
         for step in record.steps:
             match = [o for o in current.options if o.step == step]

@@ -1,0 +1,94 @@
+"""The computer player: a self-taught evaluator, five levels, hints and game analysis.
+
+Depends on :mod:`bot.engine` and numpy only; knows nothing of Telegram or storage.
+
+- :mod:`bot.ai.features` and :mod:`bot.ai.network`: what the net sees, and the net;
+- :mod:`bot.ai.evaluator`: the shipped nets (``weights/long.npz``, ``weights/short.npz``) and
+  equity by the rule set's prices;
+- :mod:`bot.ai.search`: 0-ply and 1-ply over a roll's legal turns;
+- :mod:`bot.ai.levels`: levels 1..5, cube decisions, strikes;
+- :mod:`bot.ai.analysis`: equity lost per turn, errors and blunders of a played game;
+- :mod:`bot.ai.players` and :mod:`bot.ai.arena`: yardsticks (random, heuristic, pubeval) and
+  paired-dice games between players;
+- :mod:`bot.ai.train`: ``python -m bot.ai.train``, the self-play training that made the nets.
+
+The calls a game needs, each deterministic for a given ``seed``: :func:`choose_turn`,
+:func:`choose_strike`, :func:`offers_double`, :func:`takes_double`, and :func:`hint`.
+"""
+
+from __future__ import annotations
+
+import os
+
+# The net's matrices are small (a few hundred rows): BLAS threads only add overhead, and
+# several processes (training, a process pool) each spinning threads starve one another.
+# This must happen before numpy is first imported.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import random  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+
+from bot.engine import Game, Turn  # noqa: E402
+
+from .levels import LEVELS, STRONGEST, Computer, Level, Ranked, level  # noqa: E402
+
+__all__ = [
+    "LEVELS",
+    "STRONGEST",
+    "Computer",
+    "Hint",
+    "Level",
+    "Ranked",
+    "choose_strike",
+    "choose_turn",
+    "hint",
+    "level",
+    "offers_double",
+    "takes_double",
+]
+
+
+def choose_turn(game: Game, number: int, seed: int) -> Turn | None:
+    """Level ``number``'s turn for ``game``'s roll or remainder (None: a pass)."""
+    return Computer(number).choose(game, random.Random(seed))
+
+
+def choose_strike(game: Game, number: int, seed: int) -> int:
+    """The die level ``number`` strikes from the three its opponent rolled (``anti_three``)."""
+    return Computer(number).strike(game, random.Random(seed))
+
+
+def offers_double(game: Game) -> bool:
+    """Whether the computer, to move in ``game`` before its roll, doubles."""
+    return Computer().wants_double(game)
+
+
+def takes_double(game: Game) -> bool:
+    """Whether the computer, offered a double in ``game``, takes it."""
+    return Computer().takes(game)
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The best turns for a roll by the strongest level, best first, with their equities;
+    :meth:`loss` says how much worse another turn is."""
+
+    ranked: Ranked
+
+    @property
+    def best(self) -> Turn | None:
+        return self.ranked.turns[0] if self.ranked.turns else None
+
+    def loss(self, turn: Turn) -> float | None:
+        """The equity ``turn`` gives away against the best (None if it is not a turn of the
+        roll). Turns the look-ahead did not reach are judged at 0-ply."""
+        for other, value in zip(self.ranked.turns, self.ranked.equities, strict=True):
+            if other.position == turn.position and other.remainder == turn.remainder:
+                return max(0.0, self.ranked.equities[0] - value)
+        return None
+
+
+def hint(game: Game) -> Hint:
+    """The strongest level's view of ``game``'s roll (see :class:`Hint`)."""
+    return Hint(Computer(STRONGEST).rank(game))

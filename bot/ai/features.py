@@ -1,0 +1,126 @@
+"""What the evaluator sees of a position: a fixed vector of numbers, from the side to move.
+
+Positions arrive as rows of checker counts, one row a position: ``own`` holds the 26 slots of
+the side to move in its own numbering (0 off, 1..24 the board, 25 the bar), ``theirs`` the
+opponent's 26 in the opponent's own numbering. :func:`encode` turns a batch of them into a
+``(n, FEATURES)`` array in one pass of numpy operations, so that the hundreds of candidate
+positions of one decision cost about as much as one.
+
+The features (TD-Gammon's raw board encoding, plus what a nardy player counts):
+
+- each side's checkers on each point, in the mover's numbering: "at least 1, 2, 3" and half
+  the checkers beyond three (4 numbers a point, 24 points, both sides);
+- the bar and the checkers off, each side;
+- pip counts and their difference;
+- the longest run of consecutive occupied points (a prime or a block), each side;
+- checkers at home and on the starting point (the head), each side; single checkers (blots);
+- whether the sides are past each other (short family; a race);
+- the remainder of moves the side to move must play first (gul-bara), its pips and length.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bot.engine import opponent_point
+
+FEATURES: Final = 210
+"""The length of one encoded position."""
+
+_POINTS: Final = np.arange(1, 25)
+_PIP_SCALE: Final = {"long": 360.0, "short": 167.0}
+"""The pips of the starting position: pip counts are scaled by them."""
+_BITS: Final = (1 << np.arange(24, dtype=np.int64)).astype(np.int64)
+
+
+def _mapping(family: str) -> NDArray[np.intp]:
+    """The opponent's own point number for each of the mover's points 1..24."""
+    return np.array([opponent_point(family, p) for p in range(1, 25)], dtype=np.intp)
+
+
+_MAPS: Final = {family: _mapping(family) for family in ("long", "short")}
+
+
+def _unary(counts: NDArray[np.int64]) -> NDArray[np.float32]:
+    """TD-Gammon's encoding of a point's checkers: (>=1, >=2, >=3, (n-3)/2 beyond three)."""
+    n = counts.shape[0]
+    out = np.empty((n, counts.shape[1], 4), dtype=np.float32)
+    out[:, :, 0] = counts >= 1
+    out[:, :, 1] = counts >= 2
+    out[:, :, 2] = counts >= 3
+    out[:, :, 3] = np.maximum(counts - 3, 0) * 0.5
+    return out.reshape(n, -1)
+
+
+def _longest_run(board: NDArray[np.int64]) -> NDArray[np.float32]:
+    """The longest run of consecutive occupied points of each row's 24 points (own numbering)."""
+    mask = (board > 0).astype(np.int64) @ _BITS
+    run = np.zeros(board.shape[0], dtype=np.float32)
+    while mask.any():
+        run += mask != 0
+        mask &= mask >> 1
+    return run
+
+
+def encode(
+    family: str,
+    own: NDArray[np.int64],
+    theirs: NDArray[np.int64],
+    pending: NDArray[np.float32] | None = None,
+) -> NDArray[np.float32]:
+    """Encodes positions of the ``"long"`` or ``"short"`` family (see the module docstring).
+
+    :param own: ``(n, 26)`` checker counts of the side to move, its own numbering.
+    :param theirs: ``(n, 26)`` the opponent's, in the opponent's numbering.
+    :param pending: ``(n, 2)``: the pips and the number of moves of a remainder the side to
+        move must play first, or None for none.
+    """
+    n = own.shape[0]
+    theirs_mine = theirs[:, _MAPS[family]]  # the opponent's checkers on the mover's points 1..24
+    mine = own[:, 1:25]
+    scale = _PIP_SCALE[family]
+    own_pips = (own * np.arange(26)).sum(axis=1) / scale
+    their_pips = (theirs * np.arange(26)).sum(axis=1) / scale
+    columns = [
+        _unary(mine),
+        _unary(theirs_mine),
+        np.stack(
+            [
+                own[:, 25] * 0.5,
+                theirs[:, 25] * 0.5,
+                own[:, 0] / 15.0,
+                theirs[:, 0] / 15.0,
+                own_pips,
+                their_pips,
+                (own_pips - their_pips) * 2.0,
+                _longest_run(mine) / 6.0,
+                _longest_run(theirs[:, 1:25]) / 6.0,
+                own[:, 1:7].sum(axis=1) / 15.0,
+                theirs[:, 1:7].sum(axis=1) / 15.0,
+                _race(family, own, theirs),
+                own[:, 24] / 15.0,
+                theirs[:, 24] / 15.0,
+                (mine == 1).sum(axis=1) / 15.0,
+                (theirs[:, 1:25] == 1).sum(axis=1) / 15.0,
+            ],
+            axis=1,
+        ).astype(np.float32),
+        np.zeros((n, 2), dtype=np.float32) if pending is None else pending,
+    ]
+    return np.concatenate(columns, axis=1)
+
+
+def _race(family: str, own: NDArray[np.int64], theirs: NDArray[np.int64]) -> NDArray[np.float32]:
+    """1 where no checker can meet an opponent's again (short family: each side's rearmost
+    checker is past the other's), else 0; always 0 in the long family, where sides pass by
+    blocking rather than hitting."""
+    if family == "long":
+        return np.zeros(own.shape[0], dtype=np.float32)
+    slots = np.arange(26)
+    own_back = ((own > 0) * slots)[:, 1:].max(axis=1)
+    their_back = ((theirs > 0) * slots)[:, 1:].max(axis=1)
+    race: NDArray[np.float32] = (own_back + their_back <= 25).astype(np.float32)
+    return race

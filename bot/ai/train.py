@@ -1,0 +1,197 @@
+"""Training the evaluator by self-play: temporal-difference learning, as TD-Gammon learned.
+
+    python -m bot.ai.train --family long --games 30000 --seed 1 --out bot/ai/weights/long.npz
+
+The net plays both sides, greedily by its own 0-ply equity. After each game every position
+it met (before each roll, from the side to move) is moved towards its TD(lambda) return: the
+net's own value of the positions that followed, and at the end the game's real outcome (won,
+a mars, a koks). One Adam step per game, over all of its positions at once; the step size
+falls linearly to a quarter of ``--rate`` by the last game.
+
+The long family learns from long nardy and gul-bara games (the same board; gul-bara adds
+remainders to the positions), the short family from short and Abkhaz nardy. Every
+``--every`` games it prints its progress and a strength figure: the points share of the
+current net (greedy, 0-ply) against the heuristic player over paired games.
+
+Same seed, same arguments: the same weights (numpy's and Python's generators are seeded, and
+nothing else is random).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from bot.engine import Game, Side
+from bot.engine.position import FAMILY
+
+from .arena import duel
+from .evaluator import WEIGHTS, Evaluator
+from .features import encode
+from .levels import Computer
+from .network import OUTPUTS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
+from .players import HeuristicPlayer
+from .search import ply0
+
+VARIANTS: Final = {"long": ("long", "long", "gulbara"), "short": ("short", "short", "abkhaz")}
+"""The variants each family's self-play games cycle through."""
+
+
+def outcome_vector(game: Game, side: Side) -> Array:
+    """The finished game's outcome as the net's five targets, from ``side``. Mars and koks
+    are read off the board whether or not the rule set prices them (long: a checker still on
+    the head; short: on the bar or in the winner's home), so that one net serves every rule
+    set of its family."""
+    result = game.result
+    assert result is not None
+    loser = game.position.checkers(result.winner.other)
+    mars = loser[0] == 0
+    back = loser[24] if FAMILY[game.variant] == "long" else loser[25] + sum(loser[19:25])
+    koks = mars and back > 0
+    target = np.zeros(OUTPUTS, dtype=np.float32)
+    target[WIN] = 1.0
+    target[WIN_MARS] = mars
+    target[WIN_KOKS] = koks
+    return target if result.winner is side else flip(target)
+
+
+def self_play(net: Evaluator, variant: str, rng: random.Random) -> tuple[list[Game], Game]:
+    """One greedy self-play game: the states before each roll (or remainder), and the end."""
+    game = Game.start(variant, rng)
+    seen: list[Game] = []
+    while not game.is_over:
+        if game.needs_roll:
+            seen.append(game)
+            game = game.roll(rng)
+        elif game.remainder and (not seen or seen[-1] is not game):
+            seen.append(game)
+        turns = game.legal_turns()
+        if not turns:
+            game = game.pass_turn()
+            continue
+        values = ply0(net, game, turns)
+        game = game.play(turns[int(np.argmax(values))])
+    return seen, game
+
+
+def encode_states(family: str, states: Sequence[Game]) -> Array:
+    own = np.array([g.position.checkers(g.turn) for g in states], dtype=np.int64)
+    theirs = np.array([g.position.checkers(g.turn.other) for g in states], dtype=np.int64)
+    pending = np.array(
+        [[sum(g.remainder) / 36.0, len(g.remainder) / 6.0] for g in states], dtype=np.float32
+    )
+    return encode(family, own, theirs, pending)
+
+
+def returns(values: Array, movers: list[Side], end: Game, lam: float) -> Array:
+    """TD(lambda) returns of a game's states, each from its own side to move."""
+    targets = np.empty_like(values)
+    following = outcome_vector(end, movers[-1])
+    targets[-1] = following
+    for t in range(len(movers) - 2, -1, -1):
+        same = movers[t + 1] is movers[t]
+        value_next = values[t + 1] if same else flip(values[t + 1])
+        return_next = targets[t + 1] if same else flip(targets[t + 1])
+        targets[t] = (1.0 - lam) * value_next + lam * return_next
+    return targets
+
+
+def train(
+    family: str,
+    games: int,
+    seed: int,
+    *,
+    hidden: int = 64,
+    rate: float = 0.002,
+    lam: float = 0.7,
+    every: int = 1000,
+    check_pairs: int = 50,
+    start: Network | None = None,
+    log: bool = True,
+    save: Path | None = None,
+) -> Network:
+    """Trains a net of ``family`` for ``games`` self-play games (see the module docstring);
+    with ``save``, the weights are also written there at every checkpoint."""
+    rng = random.Random(seed)
+    network = start if start is not None else Network.fresh(hidden, seed)
+    net = Evaluator(family, network)
+    variants = VARIANTS[family]
+    began = time.perf_counter()
+    errors: list[float] = []
+    for index in range(1, games + 1):
+        states, end = self_play(net, variants[index % len(variants)], rng)
+        if not states:
+            continue
+        inputs = encode_states(family, states)
+        values = network.evaluate(inputs)
+        targets = returns(values, [g.turn for g in states], end, lam)
+        errors.append(network.train(inputs, targets, rate * (1.0 - 0.75 * index / games)))
+        if log and (index % every == 0 or index == games):
+            strength = duel(
+                Computer(4, net), HeuristicPlayer(), variants[0], check_pairs, seed + index
+            )
+            sys.stdout.write(
+                f"{family}: {index} games in {time.perf_counter() - began:.0f} s, "
+                f"TD error {np.mean(errors[-every:]):.4f}; vs heuristic: {strength}\n"
+            )
+            sys.stdout.flush()
+            if save is not None:
+                _describe(network, family, index, seed, rate, lam, began).save(save)
+    return _describe(network, family, games, seed, rate, lam, began)
+
+
+def _describe(
+    network: Network, family: str, games: int, seed: int, rate: float, lam: float, began: float
+) -> Network:
+    network.info = {
+        "family": family,
+        "games": str(games),
+        "seed": str(seed),
+        "hidden": str(network.hidden),
+        "rate": str(rate),
+        "lambda": str(lam),
+        "variants": ",".join(VARIANTS[family]),
+        "seconds": f"{time.perf_counter() - began:.0f}",
+    }
+    return network
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.ai.train", description=__doc__)
+    parser.add_argument("--family", choices=sorted(VARIANTS), required=True)
+    parser.add_argument("--games", type=int, default=30000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--rate", type=float, default=0.002)
+    parser.add_argument("--lam", type=float, default=0.7)
+    parser.add_argument("--every", type=int, default=1000)
+    parser.add_argument("--from", dest="start", type=Path, help="continue from these weights")
+    parser.add_argument("--out", type=Path, help="where to write (default: the shipped file)")
+    args = parser.parse_args(argv)
+    start = Network.load(args.start) if args.start else None
+    network = train(
+        args.family,
+        args.games,
+        args.seed,
+        hidden=args.hidden,
+        rate=args.rate,
+        lam=args.lam,
+        every=args.every,
+        start=start,
+        save=args.out or WEIGHTS / f"{args.family}.npz",
+    )
+    out = args.out or WEIGHTS / f"{args.family}.npz"
+    network.save(out)
+    sys.stderr.write(f"wrote {out}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
