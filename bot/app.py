@@ -42,6 +42,7 @@ from bot.league import LeaguePublisher
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers, TapThrottle
 from bot.publisher import BoardPublisher, RateLimiter
 from bot.services import GameService, ScoreService
+from bot.services.computer import Brain
 from bot.services.leagues import LeagueService
 from bot.storage import Store, open_database
 from bot.telegram_link import Outage, TelegramLink, TelegramSession
@@ -61,18 +62,27 @@ Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 @asynccontextmanager
 async def build_services(
-    settings: Settings, *, dice: random.Random | None = None
+    settings: Settings, *, dice: random.Random | None = None, brain: Brain | None = None
 ) -> AsyncIterator[Services]:
-    """Opens the database and builds the services; closes the database after polling.
+    """Opens the database and builds the services; closes the database (and the computer's
+    worker processes, unless ``brain`` was given) after polling.
 
     Each key becomes workflow data of the dispatcher, so a handler declaring
     ``game_service: GameService`` receives ``services["game_service"]``.
     """
     db = await open_database(settings.database_path)
+    own_brain = brain is None
+    thinking = brain or Brain(settings.computer_workers)
     try:
         store = Store(db)
         dice = dice or random.SystemRandom()  # a seeded one only in tests
-        service = GameService(store, dice, move_seconds=settings.move_seconds)
+        service = GameService(
+            store,
+            dice,
+            move_seconds=settings.move_seconds,
+            brain=thinking,
+            computer_pause=settings.computer_pause_seconds,
+        )
         scores = ScoreService(store)
         yield {
             "game_service": service,
@@ -80,6 +90,8 @@ async def build_services(
             "league_service": LeagueService(store, scores),
         }
     finally:
+        if own_brain:
+            await asyncio.to_thread(thinking.close)
         await db.close()
 
 

@@ -25,6 +25,7 @@ class Move(enum.IntEnum):
     DROP = 7  # drop it and lose the game
     FINISH = 8  # finish the turn the ``arg``-th way offered (a whole-turn button)
     STRIKE = 9  # anti three dice: strike the die showing ``arg``
+    HINT = 10  # 💡: the best turn for the roll (changes nothing)
 
 
 class GameAction(CallbackData, prefix="g"):
@@ -49,6 +50,8 @@ class ChallengeOption(enum.IntEnum):
     STAKE = 8
     STAKE_MODE = 9
     DICE = 10  # two dice, three, or anti three (short variants)
+    LEVEL = 11  # the computer's level (a challenge to the computer)
+    HINTS = 12  # hints for both players (between people)
 
 
 class ChallengeAction(CallbackData, prefix="c"):
@@ -57,6 +60,16 @@ class ChallengeAction(CallbackData, prefix="c"):
     challenge: int
     version: int
     option: ChallengeOption
+
+
+class PlayComputer(CallbackData, prefix="b"):
+    """ "🤖 Play the computer" under /start and /help: a challenge to the computer here."""
+
+
+class Analyse(CallbackData, prefix="a"):
+    """📊 Analysis of a finished game, for each player."""
+
+    game: int
 
 
 class ResignAction(CallbackData, prefix="r"):

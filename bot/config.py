@@ -66,6 +66,12 @@ class Settings(BaseSettings):
     move_seconds: int = Field(default=90, ge=1, le=3600)
     """Time a player has for one move; who lets it run out loses the game."""
 
+    computer_workers: int = Field(default=1, ge=1, le=64)
+    """Processes that think for the computer player (its turns, hints, analyses)."""
+
+    computer_pause_seconds: float = Field(default=1.5, ge=0, le=30)
+    """How long the computer waits before it answers, so that its opponent sees each change."""
+
     log_level: str = "INFO"
     """One of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
 

@@ -1,4 +1,5 @@
-"""The clock of the bot: turns that ran out of time, challenges that expired.
+"""The clock of the bot: turns that ran out of time, the computer's turns, challenges that
+expired.
 
 Deadlines live in the database, so they keep running across restarts; this loop only looks at
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
@@ -75,6 +76,7 @@ class Timers:
             await close_challenge_messages(self._bot, challenge, self._service, _)
 
     async def _run(self) -> None:
+        waits = self._service.computer_waits
         while True:
             try:
                 await self.tick()
@@ -82,4 +84,7 @@ class Timers:
                 raise
             except Exception:
                 logger.exception("timer tick failed")
-            await asyncio.sleep(self._tick)
+            # the next tick, or sooner when a game starts waiting for the computer
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waits.wait(), self._tick)
+            waits.clear()

@@ -16,6 +16,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
+from bot.ai import level as computer_level
 from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move, NextGame, Rematch
 from bot.engine import (
     DiceMode,
@@ -85,8 +86,10 @@ def translator(i18n: I18n, locale: str) -> Translate:
 
 
 def player_name(user: User) -> str:
-    """How a player is named in captions: @username, else the first name (HTML-escaped)."""
-    return html.quote(user.mention)
+    """How a player is named in captions: @username, else the first name (HTML-escaped); the
+    computer as 🤖 and its level in stars."""
+    name = html.quote(user.mention)
+    return f"🤖 {name}" if user.computer_level is not None else name
 
 
 def caption(snapshot: GameSnapshot, _: Translate) -> str:
@@ -497,7 +500,12 @@ def challenge_text(
     """The challenge message: who, to whom (``target``, or an unseen @username, or "you" in
     an invitation sent to the challenged), which game, until when."""
     name = player_name(challenger)
-    if challenge.target_username or challenge.target_id:
+    level = challenge.computer_level
+    if level is not None:
+        head = _(
+            "{challenger} plays the computer 🤖 at level {level} of 5 (rating {rating})."
+        ).format(challenger=name, level=level, rating=computer_level(level).rating)
+    elif challenge.target_username or challenge.target_id:
         if target is not None:
             whom = player_name(target)
         elif challenge.target_username:
@@ -525,7 +533,13 @@ def challenge_text(
                 stake=challenge.stake, mode=_(STAKE_MODE_NAMES[challenge.stake_mode])
             )
         )
-    return f"⚔ {head}\n{details}\n{' · '.join(terms)}\n" + _("The challenge expires in 15 minutes.")
+    if challenge.hints or level is not None:
+        terms.append(_("💡 hints"))
+    if level is not None:
+        foot = _("Press ▶ Start when the terms suit you.")
+    else:
+        foot = _("The challenge expires in 15 minutes.")
+    return f"⚔ {head}\n{details}\n{' · '.join(terms)}\n" + foot
 
 
 def _match_name(length: int, _: Translate) -> str:
@@ -533,8 +547,10 @@ def _match_name(length: int, _: Translate) -> str:
 
 
 def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMarkup:
-    """Accept and Decline for the challenged, the options for the challenger."""
+    """Accept and Decline for the challenged, the options for the challenger (Start and
+    Cancel against the computer, with its level and no stake)."""
     builder = InlineKeyboardBuilder()
+    level = challenge.computer_level
 
     def button(text: str, option: ChallengeOption) -> None:
         builder.button(
@@ -544,8 +560,12 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
             ),
         )
 
-    button("✅ " + _("Accept"), ChallengeOption.ACCEPT)
-    button("✖ " + _("Decline"), ChallengeOption.DECLINE)
+    if level is not None:
+        button("▶ " + _("Start"), ChallengeOption.ACCEPT)
+        button("✖ " + _("Cancel"), ChallengeOption.DECLINE)
+    else:
+        button("✅ " + _("Accept"), ChallengeOption.ACCEPT)
+        button("✖ " + _("Decline"), ChallengeOption.DECLINE)
     button("🎲 " + _(VARIANT_NAMES[challenge.variant]), ChallengeOption.VARIANT)
     button("📜 " + _(RULE_SET_NAMES[challenge.rule_set]), ChallengeOption.RULES)
     button(f"⏱ {challenge.move_seconds} s", ChallengeOption.TIME)
@@ -554,8 +574,14 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
         button("🎲 " + _(DICE_MODE_NAMES[challenge.dice_mode]), ChallengeOption.DICE)
     if has_cube(challenge.variant):
         button("⏫ " + (_("cube on") if challenge.cube else _("cube off")), ChallengeOption.CUBE)
-    button("💰 " + _("stake {stake}").format(stake=challenge.stake), ChallengeOption.STAKE)
-    if challenge.stake:
-        button("⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode]), ChallengeOption.STAKE_MODE)
+    if level is not None:
+        button("🤖 " + _("level {level}").format(level=level), ChallengeOption.LEVEL)
+    else:
+        button(
+            "💡 " + (_("hints on") if challenge.hints else _("hints off")), ChallengeOption.HINTS
+        )
+        button("💰 " + _("stake {stake}").format(stake=challenge.stake), ChallengeOption.STAKE)
+        if challenge.stake:
+            button("⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode]), ChallengeOption.STAKE_MODE)
     builder.adjust(2, 3, 2, 2, 2)
     return builder.as_markup()

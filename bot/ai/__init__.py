@@ -12,8 +12,10 @@ Depends on :mod:`bot.engine` and numpy only; knows nothing of Telegram or storag
   paired-dice games between players;
 - :mod:`bot.ai.train`: ``python -m bot.ai.train``, the self-play training that made the nets.
 
-The calls a game needs, each deterministic for a given ``seed``: :func:`choose_turn`,
-:func:`choose_strike`, :func:`offers_double`, :func:`takes_double`, and :func:`hint`.
+The calls a game needs, each deterministic for a given ``seed``: :func:`decide` (whatever the
+computer must do next), or one by one :func:`choose_turn`, :func:`choose_strike`,
+:func:`offers_double`, :func:`takes_double`; and :func:`hint` for a person's roll. Games and
+answers are plain picklable values, so all of them can run in a process pool.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import os
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
+import enum  # noqa: E402
 import random  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 
@@ -36,17 +39,57 @@ from .levels import LEVELS, STRONGEST, Computer, Level, Ranked, level  # noqa: E
 __all__ = [
     "LEVELS",
     "STRONGEST",
+    "Action",
     "Computer",
+    "Decision",
     "Hint",
     "Level",
     "Ranked",
     "choose_strike",
     "choose_turn",
+    "decide",
     "hint",
     "level",
     "offers_double",
     "takes_double",
 ]
+
+
+class Action(enum.Enum):
+    """What the computer does when a game waits for it."""
+
+    PLAY = "play"  # play ``turn`` (None: pass)
+    ROLL = "roll"  # roll rather than double
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    STRIKE = "strike"  # strike the die showing ``value`` (anti three dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The computer's answer for a game that waits for it."""
+
+    action: Action
+    turn: Turn | None = None
+    value: int | None = None
+
+
+def decide(game: Game, number: int, seed: int) -> Decision:
+    """What level ``number`` does in ``game``, where it is the side to act: take or drop an
+    offered double, strike a die, double or roll before its roll, or play its roll.
+
+    :raises: :exc:`ValueError` if the game is over.
+    """
+    if game.is_over:
+        raise ValueError("the game is over")
+    if game.cube is not None and game.cube.offered:
+        return Decision(Action.TAKE if takes_double(game) else Action.DROP)
+    if game.strike_pending:
+        return Decision(Action.STRIKE, value=choose_strike(game, number, seed))
+    if game.needs_roll:
+        return Decision(Action.DOUBLE if offers_double(game) else Action.ROLL)
+    return Decision(Action.PLAY, turn=choose_turn(game, number, seed))
 
 
 def choose_turn(game: Game, number: int, seed: int) -> Turn | None:

@@ -39,19 +39,22 @@ TAKE_FROM: Final = -0.5
 @dataclass(frozen=True, slots=True)
 class Level:
     """How one level plays: ``temperature`` of its softmax over equities (0: always the best),
-    and how many of 0-ply's best turns it looks a roll ahead at (0: none)."""
+    and how many of 0-ply's best turns it looks a roll ahead at (0: none); ``rating``, its
+    public rating on the bot's scale (1500 a new player), from the measured results of each
+    level against the one below (``bench/ai.py``)."""
 
     number: int
     temperature: float
     lookahead: int
+    rating: int
 
 
 LEVELS: Final = (
-    Level(1, 0.30, 0),
-    Level(2, 0.12, 0),
-    Level(3, 0.05, 0),
-    Level(4, 0.0, 0),
-    Level(5, 0.0, 5),
+    Level(1, 0.30, 0, 1200),
+    Level(2, 0.12, 0, 1400),
+    Level(3, 0.05, 0, 1550),
+    Level(4, 0.0, 0, 1700),
+    Level(5, 0.0, 5, 1800),
 )
 STRONGEST: Final = len(LEVELS)
 

@@ -6,16 +6,17 @@ from typing import Final
 
 from aiogram import Router, html
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import Message
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
+from bot.callbacks import PlayComputer
 from bot.i18n import N_
 
 COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("start", N_("Start the bot")),
     ("help", N_("List of commands")),
     ("rules", N_("Rules: /rules short, abkhaz, gulbara, crazy_gulbara")),
-    ("play", N_("Start a new game")),
+    ("play", N_("Start a new game (/play bot: with the computer)")),
     ("resign", N_("Resign the current game")),
     ("quick", N_("Quick mode: the tap that completes your turn confirms it (/quick off)")),
     ("score", N_("Score of the current game")),
@@ -57,9 +58,10 @@ async def on_start(message: Message) -> None:
     name = message.from_user.first_name if message.from_user else ""
     await message.answer(
         _(
-            "Hello, {name}! I am a bot for playing nardy with friends.\n"
+            "Hello, {name}! I am a bot for playing nardy with friends or with me.\n"
             "Send /play to start a game, /rules to read the rules and /help for all commands."
         ).format(name=html.quote(name)),
+        reply_markup=_computer_button(),
     )
 
 
@@ -67,4 +69,11 @@ async def on_help(message: Message) -> None:
     """Lists the commands in the user's language."""
     lines = [html.bold(_("Commands"))]
     lines += [f"/{command} — {html.quote(_(description))}" for command, description in COMMANDS]
-    await message.answer("\n".join(lines))
+    await message.answer("\n".join(lines), reply_markup=_computer_button())
+
+
+def _computer_button() -> InlineKeyboardMarkup:
+    button = InlineKeyboardButton(
+        text="🤖 " + _("Play the computer"), callback_data=PlayComputer().pack()
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[[button]])

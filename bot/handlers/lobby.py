@@ -16,12 +16,12 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
 from bot import views
-from bot.callbacks import ChallengeAction, ChallengeOption
+from bot.callbacks import ChallengeAction, ChallengeOption, PlayComputer
 from bot.engine import DiceMode, StakeMode
 from bot.i18n import locale_for
 from bot.publisher import BoardPublisher
 from bot.services import GameService, Terms
-from bot.services.challenges import MATCH_CHOICES
+from bot.services.challenges import DEFAULT_LEVEL, LEVEL_CHOICES, MATCH_CHOICES
 from bot.services.chips import STAKE_CHOICES
 from bot.services.errors import ChallengeNotFound, StaleAction
 from bot.storage import Challenge, ChallengeStatus, User
@@ -39,6 +39,8 @@ OPTION_NAMES: Final = {
     ChallengeOption.STAKE: "stake",
     ChallengeOption.STAKE_MODE: "stake_mode",
     ChallengeOption.DICE: "dice",
+    ChallengeOption.LEVEL: "level",
+    ChallengeOption.HINTS: "hints",
 }
 """The challenger's option buttons, by the service's names of the options."""
 
@@ -53,6 +55,7 @@ def create_router() -> Router:
     router.message.register(on_play, Command("play"), F.chat.type != ChatType.PRIVATE)
     router.message.register(on_play_private, Command("play"), F.chat.type == ChatType.PRIVATE)
     router.callback_query.register(on_challenge_button, ChallengeAction.filter())
+    router.callback_query.register(on_play_computer_button, PlayComputer.filter())
     return router
 
 
@@ -81,13 +84,37 @@ MODE_WORDS: Final = {
 }
 
 
-def _terms(command: CommandObject) -> Terms:
+COMPUTER_WORDS: Final = frozenset({"bot", "computer", "ai", "бот", "компьютер", "комп"})
+LEVEL_WORDS: Final = frozenset({"level", "lvl", "уровень", "ур"})
+
+
+def _words(command: CommandObject) -> list[str]:
+    return [word.lower() for word in (command.args or "").split() if not word.startswith("@")]
+
+
+def _computer(words: list[str]) -> tuple[int | None, list[str]]:
+    """``/play bot`` (or ``computer``, ``бот``, ``компьютер``): the computer's level, written
+    ``level 4`` or ``уровень 4`` (:data:`DEFAULT_LEVEL` without one), and the other words;
+    None when the computer is not asked for."""
+    if not COMPUTER_WORDS.intersection(words):
+        return None, words
+    rest = [w for w in words if w not in COMPUTER_WORDS]
+    level = DEFAULT_LEVEL
+    for index, word in enumerate(rest[:-1]):
+        following = rest[index + 1]
+        if word in LEVEL_WORDS and following.isdigit() and int(following) in LEVEL_CHOICES:
+            level = int(following)
+            rest = rest[:index] + rest[index + 2 :]
+            break
+    return level, rest
+
+
+def _terms(words: list[str]) -> Terms:
     """The terms written after ``/play``, in any order: a variant (``short``, ``abkhaz``,
     ``gulbara``, ``crazy_gulbara``, or in Russian); a dice mode of the short variants
     (``three_dice``, ``anti_three``); 3, 5, 7 or 9 for a match; ``cube``; 10, 50, 100 or 500
     for a stake, with ``pro`` or ``amateur``. Anything else is left to the challenge's
     buttons."""
-    words = [word.lower() for word in (command.args or "").split() if not word.startswith("@")]
     numbers = [int(word) for word in words if word.isdigit()]
     return Terms(
         variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long"),
@@ -102,7 +129,12 @@ def _terms(command: CommandObject) -> Terms:
 async def on_play(
     message: Message, command: CommandObject, game_service: GameService, player: User
 ) -> None:
-    """``/play`` in a group: a challenge to the user named (or replied to), or to anyone."""
+    """``/play`` in a group: a challenge to the user named (or replied to), or to anyone;
+    ``/play bot``: a game with the computer."""
+    level, words = _computer(_words(command))
+    if level is not None:
+        await play_computer(message, player, game_service, level, _terms(words))
+        return
     who, username = _target(message, command)
     target = None
     if who is not None and not who.is_bot:
@@ -119,9 +151,32 @@ async def on_play(
         target_username=username,
         target_is_bot=bool(who and who.is_bot),
         locale=locale_for(player.language_code),
-        terms=_terms(command),
+        terms=_terms(words),
     )
     await post_challenge(message, challenge, player, game_service)
+
+
+async def play_computer(
+    message: Message, player: User, game_service: GameService, level: int, terms: Terms
+) -> None:
+    """Posts a challenge to the computer in the message's chat, for ``player`` to start."""
+    challenge = await game_service.challenges.against_computer(
+        chat_id=message.chat.id,
+        challenger=player,
+        level=level,
+        locale=locale_for(player.language_code),
+        terms=terms,
+    )
+    await post_challenge(message, challenge, player, game_service)
+
+
+async def on_play_computer_button(
+    callback: CallbackQuery, game_service: GameService, player: User
+) -> None:
+    """ "🤖 Play the computer" under /start or /help: a challenge to the computer, there."""
+    if not isinstance(callback.message, Message):
+        raise ChallengeNotFound()
+    await play_computer(callback.message, player, game_service, DEFAULT_LEVEL, Terms())
 
 
 async def post_challenge(
@@ -147,7 +202,11 @@ async def on_play_private(
 ) -> None:
     """``/play @friend`` in a private chat: invites the friend by a private message when the
     bot can write to them, and always gives a link to forward. ``/play`` alone gives a link
-    anyone can open."""
+    anyone can open. ``/play bot``: a game with the computer, here."""
+    level, words = _computer(_words(command))
+    if level is not None:
+        await play_computer(message, player, game_service, level, _terms(words))
+        return
     who, username = _target(message, command)
     is_bot = bool(who and who.is_bot)
     username = username or (who.username if who else None)
@@ -156,7 +215,7 @@ async def on_play_private(
             challenger=player,
             target_username=username,
             locale=locale_for(player.language_code),
-            terms=_terms(command),
+            terms=_terms(words),
         )
     else:
         challenge = await game_service.challenges.open(
@@ -164,7 +223,7 @@ async def on_play_private(
             challenger=player,
             target_is_bot=is_bot,
             locale=locale_for(player.language_code),
-            terms=_terms(command),
+            terms=_terms(words),
         )
         reachable = None
     sent = await post_challenge(message, challenge, player, game_service)

@@ -1,6 +1,10 @@
 """Challenges: a player invites another (or anyone) to a game on some terms, which the
 challenger can change until someone accepts; accepting starts the game. No Telegram here.
 
+A challenge to the computer (its target is the computer at a level, see
+:func:`bot.storage.computer_id`) is started by the challenger, once the terms suit them; it
+has a level to choose, hints, and no stake.
+
 Every change names the challenge and the ``version`` its button was drawn for; changes of one
 challenge run one at a time (a lock per challenge) and the write checks the version again.
 """
@@ -15,7 +19,15 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from bot.engine import DiceMode, Side, StakeMode, find_variant, resolve_rules
-from bot.storage import Challenge, ChallengeStatus, Store, User, VersionConflict
+from bot.storage import (
+    COMPUTER_LEVELS,
+    Challenge,
+    ChallengeStatus,
+    Store,
+    User,
+    VersionConflict,
+    computer_id,
+)
 
 from . import chips
 from .errors import (
@@ -50,6 +62,9 @@ TIME_CHOICES: Final = (30, 60, 90, 180, 300)
 MATCH_CHOICES: Final = (0, 3, 5, 7, 9)
 """Match lengths a challenger can pick; 0 is a single game."""
 STAKE_MODE_CHOICES: Final = tuple(StakeMode)
+LEVEL_CHOICES: Final = tuple(COMPUTER_LEVELS)
+DEFAULT_LEVEL: Final = 3
+"""The computer's level when the challenger names none: a fair game for most people."""
 
 T = TypeVar("T")
 
@@ -65,6 +80,8 @@ class Terms:
     stake: int = 0
     stake_mode: StakeMode = StakeMode.RULES
     dice_mode: DiceMode = DiceMode.TWO
+    hints: bool = False
+    """Both players may ask for hints (between people; always on against the computer)."""
 
 
 def has_dice_modes(variant: str) -> bool:
@@ -119,6 +136,9 @@ class Challenges:
             target = await self._users.by_username(target_username)
         if target is not None and target.id == challenger.id:
             raise SelfChallenge()
+        computer = target is not None and target.computer_level is not None
+        if computer:
+            terms = replace(terms, stake=0, hints=True)
         name = (target.username if target else target_username) or ""
         if target_is_bot or name.lower().endswith("bot"):
             # Telegram requires every bot's username to end in "bot"
@@ -148,6 +168,20 @@ class Challenges:
             stake=terms.stake,
             stake_mode=terms.stake_mode,
             dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
+            hints=terms.hints,
+        )
+
+    async def against_computer(
+        self, *, chat_id: int, challenger: User, level: int, locale: str, terms: Terms = Terms()
+    ) -> Challenge:
+        """A challenge to the computer at ``level``, for the challenger to start.
+
+        :raises: :exc:`ValueError` for a level that is not one of the computer's.
+        """
+        computer = await self._users.get(computer_id(level))
+        assert computer is not None  # stored by the schema
+        return await self.open(
+            chat_id=chat_id, challenger=challenger, target=computer, locale=locale, terms=terms
         )
 
     async def private_invitation(
@@ -200,6 +234,7 @@ class Challenges:
             stake=stored.stake,
             stake_mode=stored.stake_mode,
             dice_mode=stored.game.dice_mode,
+            hints=stored.hints,
         )
 
     async def get(self, challenge_id: int) -> Challenge:
@@ -215,12 +250,24 @@ class Challenges:
     async def change_option(
         self, challenge_id: int, user_id: int, version: int, option: str
     ) -> Challenge:
-        """The challenger cycles an option: ``variant``, ``rules`` or ``time``."""
+        """The challenger cycles an option: ``variant``, ``rules``, ``time``, ``match``,
+        ``cube``, ``dice``, ``stake`` and ``stake_mode`` (between people), ``hints`` (between
+        people), ``level`` (against the computer)."""
         async with self._locks[challenge_id]:
             challenge = await self._open_challenge(challenge_id, version)
             if user_id != challenge.challenger_id:
                 raise NotChallenger()
-            if option == "variant":
+            computer = challenge.computer_level
+            if option in ("stake", "stake_mode", "hints") and computer is not None:
+                raise StaleAction()  # not offered against the computer
+            if option == "level":
+                if computer is None:
+                    raise StaleAction()
+                level = _next(LEVEL_CHOICES, computer)
+                changed = replace(challenge, target_id=computer_id(level))
+            elif option == "hints":
+                changed = replace(challenge, hints=not challenge.hints)
+            elif option == "variant":
                 variant = _next(VARIANT_CHOICES, challenge.variant)
                 changed = replace(
                     challenge,
@@ -274,7 +321,8 @@ class Challenges:
 
     async def accept(self, challenge_id: int, user: User) -> tuple[Challenge, GameSnapshot]:
         """``user`` accepts: the game starts with the options as they are now (challenger white,
-        the opening roll decides who moves first) and the challenge is closed.
+        the opening roll decides who moves first) and the challenge is closed. A challenge to
+        the computer is started by its challenger.
 
         Accepting and declining take no version: an invitation shown in another chat keeps
         working when the challenger changes an option, and the board shows the final ones.
@@ -283,10 +331,18 @@ class Challenges:
         """
         async with self._locks[challenge_id]:
             challenge = await self._open_challenge(challenge_id)
-            if user.id == challenge.challenger_id:
-                raise OwnChallenge()
-            if not self._is_target(challenge, user.id, user):
-                raise NotForYou()
+            computer = challenge.computer_level is not None
+            if computer:
+                if user.id != challenge.challenger_id:
+                    raise NotForYou()
+                assert challenge.target_id is not None
+                opponent_id = challenge.target_id
+            else:
+                if user.id == challenge.challenger_id:
+                    raise OwnChallenge()
+                if not self._is_target(challenge, user.id, user):
+                    raise NotForYou()
+                opponent_id = user.id
             now = self._clock()
             if challenge.stake:
                 for player_id in (challenge.challenger_id, user.id):
@@ -295,11 +351,12 @@ class Challenges:
                         player = await self._users.get(player_id)
                         raise NotEnoughChips(name=player.mention if player else "?", chips=held)
             private = challenge.chat_id == challenge.challenger_id
-            boards = (
-                [(challenge.challenger_id, Side.WHITE), (user.id, Side.BLACK)]
-                if private
-                else [(challenge.chat_id, Side.WHITE)]
-            )
+            if not private:
+                boards = [(challenge.chat_id, Side.WHITE)]
+            elif computer:
+                boards = [(challenge.challenger_id, Side.WHITE)]
+            else:
+                boards = [(challenge.challenger_id, Side.WHITE), (user.id, Side.BLACK)]
             async with self._store.transaction(durable=True):
                 match = None
                 if challenge.match_length:
@@ -309,7 +366,7 @@ class Challenges:
                 stored = await self._games.start(
                     chat_id=0 if private else challenge.chat_id,
                     white_id=challenge.challenger_id,
-                    black_id=user.id,
+                    black_id=opponent_id,
                     variant=challenge.variant,
                     rule_set=challenge.rule_set,
                     cube=challenge.cube,
@@ -320,12 +377,13 @@ class Challenges:
                     stake_mode=challenge.stake_mode,
                     match_id=match.id if match else None,
                     dice_mode=challenge.dice_mode,
+                    hints=challenge.hints,
                 )
                 closed = await self._save_challenge(
                     replace(
                         challenge,
                         status=ChallengeStatus.ACCEPTED,
-                        target_id=user.id,
+                        target_id=opponent_id,
                         game_id=stored.id,
                     ),
                     challenge.version,

@@ -1,6 +1,13 @@
 """The game service: games from their start to their result, with turns tapped step by step, the
-cube, matches, timeouts, and what results pay. Users and challenges have services of their own
-(:mod:`.users`, :mod:`.challenges`), which :class:`GameService` holds. No Telegram here.
+cube, matches, timeouts, the computer's moves, and what results pay. Users and challenges have
+services of their own (:mod:`.users`, :mod:`.challenges`), which :class:`GameService` holds. No
+Telegram here.
+
+A player is a person or the computer (a user with a reserved id, see
+:func:`bot.storage.computer_level`). When a game waits for the computer its deadline is set
+:attr:`GameService.computer_pause` seconds ahead, and the computer acts when that deadline
+passes, like a timeout: the person sees what changed before the computer answers, and a game
+left waiting by a restart is answered after it. Games with the computer change no ratings.
 
 Every action names the game and the ``version`` its button was drawn for. Actions
 on one game run one at a time (a lock per game), and the write checks the version again in the
@@ -21,6 +28,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Final
 
+from bot.ai import Action, Decision
 from bot.engine import (
     CubeError,
     DiceMode,
@@ -40,10 +48,12 @@ from bot.storage import (
     Tally,
     User,
     VersionConflict,
+    computer_level,
 )
 
 from . import chips
 from .challenges import CHALLENGE_SECONDS, Challenges
+from .computer import Brain
 from .errors import (
     GameFinished,
     GameNotFound,
@@ -54,6 +64,9 @@ from .errors import (
 )
 from .ratings import rate_game
 from .users import Users
+
+COMPUTER_PAUSE: Final = 1.5
+"""Seconds between a change and the computer's answer to it: time to see what happened."""
 
 MAX_AUTOMATIC_TURNS: Final = 200
 """Passes and forced turns played in a row without a player; a guard, never reached in play."""
@@ -110,12 +123,19 @@ class GameService:
         move_seconds: int = 90,
         clock: Callable[[], float] = time.time,
         challenge_seconds: int = CHALLENGE_SECONDS,
+        brain: Brain | None = None,
+        computer_pause: float = COMPUTER_PAUSE,
     ) -> None:
         self._store = store
         self._rng = rng
         self._clock = clock
         self.move_seconds = move_seconds
         """The default time per move (a challenge may choose another)."""
+        self.brain = brain if brain is not None else Brain()
+        """The computer's thinking (a process pool)."""
+        self.computer_pause = computer_pause
+        self.computer_waits = asyncio.Event()
+        """Set when a saved game waits for the computer: the timers' loop looks at once."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.users = Users(store, clock=clock)
         self.challenges = Challenges(
@@ -162,6 +182,7 @@ class GameService:
                     match_id=match.id,
                     game_no=stored.game_no + 1,
                     dice_mode=stored.game.dice_mode,
+                    hints=stored.hints,
                 )
             except VersionConflict:  # the other player was quicker
                 raise NoNextGame() from None
@@ -184,18 +205,21 @@ class GameService:
         match_id: int | None,
         game_no: int = 1,
         dice_mode: DiceMode = DiceMode.TWO,
+        hints: bool = False,
     ) -> StoredGame:
         """Rolls a new game's opening (playing forced turns) and stores it."""
         now = self._clock()
         game = Game.start(variant, self._rng, rules=rule_set, cube=cube, dice_mode=dice_mode)
         game, history, last_turn = self._play_automatic(game, ())
+        waits_for = black_id if game.to_act is Side.BLACK else white_id
+        pause = self.computer_pause if computer_level(waits_for) else move_seconds
         return await self._store.games.create(
             chat_id=chat_id,
             white_id=white_id,
             black_id=black_id,
             game=game,
             move_seconds=move_seconds,
-            deadline=None if game.is_over else now + move_seconds,
+            deadline=None if game.is_over else now + pause,
             locale=locale,
             boards=boards,
             now=now,
@@ -205,6 +229,7 @@ class GameService:
             game_no=game_no,
             stake=stake,
             stake_mode=stake_mode,
+            hints=hints,
         )
 
     async def snapshot(self, game_id: int) -> GameSnapshot:
@@ -334,35 +359,99 @@ class GameService:
         async with self._locks[game_id]:
             stored = await self._get(game_id)
             side = _playing_side(stored, user_id)
-            game = stored.game
-            if side is not game.to_act:
+            if side is not stored.game.to_act:
                 raise NotYourTurn()
             if stored.version != version:
                 raise StaleAction()
+            return await self._save(self._acted(stored, Action(action)), version)
+
+    def _acted(self, stored: StoredGame, action: Action) -> StoredGame:
+        """``stored`` after its side to act rolls, doubles, takes or drops, with the next
+        player's passes and forced turns played.
+
+        :raises: :exc:`StaleAction` if the game has moved on since the button was drawn.
+        """
+        game = stored.game
+        side = game.to_act
+        try:
+            if action is Action.ROLL:
+                game, line = game.roll(self._rng), None
+            elif action is Action.DOUBLE:
+                game = game.double()
+                line = f"{side.value} double {game.cube_value * 2}"
+            elif action is Action.TAKE:
+                game, line = game.take(), f"{side.value} take"
+            elif action is Action.DROP:
+                game, line = game.drop(), f"{side.value} drop"
+            else:
+                raise StaleAction()
+        except (CubeError, IllegalTurnError):
+            raise StaleAction() from None
+        history = (*stored.history, line) if line else stored.history
+        game, history, last_turn = self._play_automatic(game, history)
+        return replace(
+            stored,
+            game=game,
+            history=history,
+            last_turn=last_turn or stored.last_turn,
+            deadline=self._clock() + stored.move_seconds,
+        )
+
+    def _computer_played(self, stored: StoredGame, decision: Decision) -> StoredGame:
+        """``stored`` after the computer's ``decision``, with what follows played (the next
+        roll, passes and forced turns).
+
+        :raises: :exc:`StaleAction` if the decision no longer fits the game.
+        """
+        game = stored.game
+        if decision.action is Action.STRIKE:
             try:
-                if action == "roll":
-                    game, line = game.roll(self._rng), None
-                elif action == "double":
-                    game = game.double()
-                    line = f"{side.value} double {game.cube_value * 2}"
-                elif action == "take":
-                    game, line = game.take(), f"{side.value} take"
-                else:
-                    game, line = game.drop(), f"{side.value} drop"
-            except (CubeError, IllegalTurnError):  # the game has moved on since the button
+                game = game.strike(decision.value or 0)
+            except (IllegalTurnError, InvalidDiceError):
                 raise StaleAction() from None
-            history = (*stored.history, line) if line else stored.history
-            game, history, last_turn = self._play_automatic(game, history)
-            return await self._save(
-                replace(
-                    stored,
-                    game=game,
-                    history=history,
-                    last_turn=last_turn or stored.last_turn,
-                    deadline=self._clock() + stored.move_seconds,
-                ),
-                version,
-            )
+            game, history, last_turn = self._play_automatic(game, stored.history)
+        elif decision.action is Action.PLAY:
+            # passes are played automatically: a turn to play is always a choice
+            turn = decision.turn if decision.turn is not None else game.only_turn()
+            if turn is None:
+                raise StaleAction()
+            try:
+                line = game.record(turn).to_text()
+                game = game.play(turn)
+            except IllegalTurnError:
+                raise StaleAction() from None
+            game, history, last_turn = self._play_automatic(game, (*stored.history, line))
+            last_turn = last_turn or turn.played
+        else:
+            return self._acted(stored, decision.action)
+        return replace(
+            stored,
+            game=game,
+            input=(),
+            history=history,
+            last_turn=last_turn or stored.last_turn,
+            deadline=self._clock() + stored.move_seconds,
+        )
+
+    async def computer_move(self, game_id: int) -> GameSnapshot | None:
+        """The computer acts in game ``game_id`` if the game waits for it and its pause is over;
+        returns the game after it, or None when there was nothing to do. It thinks outside the
+        game's lock, then saves only if the game has not changed meanwhile."""
+        stored = await self._get(game_id)
+        if not stored.computer_to_act or (stored.deadline or 0) > self._clock():
+            return None
+        game = stored.game
+        level = stored.level(game.to_act)
+        assert level is not None
+        decision = await self.brain.decide(game, level, self._rng.getrandbits(32))
+        async with self._locks[game_id]:
+            current = await self._get(game_id)
+            if current.version != stored.version:
+                return None  # resigned, or already answered by another call
+            try:
+                return await self._save(self._computer_played(current, decision), stored.version)
+            except StaleAction:
+                return None
 
     async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
         """``user_id`` resigns the game, at any moment of it."""
@@ -375,14 +464,20 @@ class GameService:
             )
 
     async def timeouts(self) -> list[GameSnapshot]:
-        """Ends the games whose player to move ran out of time; returns them."""
+        """Acts on the games whose deadline has passed: the computer answers the games that
+        wait for it (all at once, each in its worker), the others are lost on time by the
+        player to move. Returns the games changed."""
         ended = []
+        computer = []
         for game_id in await self._store.games.due(self._clock()):
             async with self._locks[game_id]:
                 stored = await self._get(game_id)
                 if stored.game.is_over or stored.deadline is None:
                     continue
                 if stored.deadline > self._clock():
+                    continue
+                if stored.computer_to_act:
+                    computer.append(game_id)
                     continue
                 line = f"{stored.game.to_act.value} timeout"
                 try:
@@ -393,7 +488,8 @@ class GameService:
                     )
                 except StaleAction:
                     continue
-        return ended
+        answered = await asyncio.gather(*(self.computer_move(g) for g in computer))
+        return ended + [snapshot for snapshot in answered if snapshot is not None]
 
     async def active_games(self, user_id: int, chat_id: int | None = None) -> list[StoredGame]:
         """Unfinished games of the user, in one chat or anywhere."""
@@ -467,8 +563,12 @@ class GameService:
     ) -> GameSnapshot:
         """Saves the game if it is still at ``version``; a result is saved in one transaction
         with what it pays, the match score and the ratings. ``durable`` (all but the taps before
-        Confirm, which count for nothing yet): on disk when this returns, power cut or not."""
+        Confirm, which count for nothing yet): on disk when this returns, power cut or not.
+        A game that now waits for the computer gets the computer's pause as its deadline."""
         now = self._clock()
+        if stored.computer_to_act:
+            stored = replace(stored, deadline=now + self.computer_pause)
+            self.computer_waits.set()
         try:
             if not stored.game.is_over:
                 saved = await self._store.games.save(
@@ -494,6 +594,8 @@ class GameService:
                 await self._store.matches.save(stored.match_id, match, now=now)
         if chips.is_early_concession(stored):
             return
+        if stored.level(Side.WHITE) or stored.level(Side.BLACK):
+            return  # games with the computer are counted apart, never in ratings
         variant = stored.game.variant
         winner, loser = stored.player(result.winner), stored.player(result.winner.other)
         ratings = self._store.ratings

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .database import VersionConflict, open_database
 from .models import (
+    COMPUTER_LEVELS,
     Board,
     Challenge,
     ChallengeStatus,
@@ -20,10 +21,13 @@ from .models import (
     StoredGame,
     Tally,
     User,
+    computer_id,
+    computer_level,
 )
 from .store import Store
 
 __all__ = [
+    "COMPUTER_LEVELS",
     "Board",
     "Challenge",
     "ChallengeStatus",
@@ -42,5 +46,7 @@ __all__ = [
     "Tally",
     "User",
     "VersionConflict",
+    "computer_id",
+    "computer_level",
     "open_database",
 ]

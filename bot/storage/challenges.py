@@ -34,14 +34,15 @@ class ChallengeRepository:
         stake: int = 0,
         stake_mode: StakeMode = StakeMode.RULES,
         dice_mode: DiceMode = DiceMode.TWO,
+        hints: bool = False,
     ) -> Challenge:
         """Stores a new open challenge and returns it."""
         async with self._store.transaction() as db:
             cursor = await db.execute(
                 """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
                        variant, rule_set, move_seconds, locale, status, expires_at, created_at,
-                       match_length, cube, stake, stake_mode, dice_mode)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)""",
+                       match_length, cube, stake, stake_mode, dice_mode, hints)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (
                     chat_id,
                     challenger_id,
@@ -58,6 +59,7 @@ class ChallengeRepository:
                     stake,
                     stake_mode.value,
                     dice_mode.value,
+                    int(hints),
                 ),
             )
             challenge_id = cursor.lastrowid
@@ -80,7 +82,7 @@ class ChallengeRepository:
                 """UPDATE challenges SET message_id = ?, target_id = ?, variant = ?,
                        rule_set = ?, move_seconds = ?, status = ?, game_id = ?,
                        match_length = ?, cube = ?, stake = ?, stake_mode = ?, dice_mode = ?,
-                       version = version + 1
+                       hints = ?, version = version + 1
                    WHERE id = ? AND version = ?""",
                 (
                     challenge.message_id,
@@ -95,6 +97,7 @@ class ChallengeRepository:
                     challenge.stake,
                     challenge.stake_mode.value,
                     challenge.dice_mode.value,
+                    int(challenge.hints),
                     challenge.id,
                     expected_version,
                 ),
@@ -142,4 +145,5 @@ def _challenge(row: aiosqlite.Row) -> Challenge:
         stake=row["stake"],
         stake_mode=StakeMode(row["stake_mode"]),
         dice_mode=DiceMode(row["dice_mode"]),
+        hints=bool(row["hints"]),
     )

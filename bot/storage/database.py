@@ -194,6 +194,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     -- anti_three: the die struck from this roll
     ALTER TABLE games ADD COLUMN struck INTEGER;
     """,
+    # 5: the computer as a player, one user a level (ids -1..-5, named in every language by
+    # stars, which the board font draws); hints
+    """
+    INSERT INTO users (id, username, first_name, language_code, updated_at)
+        VALUES (-1, NULL, 'AI ★☆☆☆☆', NULL, 0), (-2, NULL, 'AI ★★☆☆☆', NULL, 0),
+               (-3, NULL, 'AI ★★★☆☆', NULL, 0), (-4, NULL, 'AI ★★★★☆', NULL, 0),
+               (-5, NULL, 'AI ★★★★★', NULL, 0);
+    -- the 💡 button: always against the computer; between people when both agreed
+    ALTER TABLE challenges ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 

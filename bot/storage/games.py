@@ -78,6 +78,7 @@ class GameRepository:
         game_no: int = 1,
         stake: int = 0,
         stake_mode: StakeMode = StakeMode.RULES,
+        hints: bool = False,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction.
 
@@ -89,9 +90,9 @@ class GameRepository:
                     """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set,
                            position, dice, moved, ply, opening, history, last_turn,
                            move_seconds, deadline, locale, created_at, match_id, game_no, cube,
-                           stake, stake_mode, dice_mode, remainder, chain, struck)
+                           stake, stake_mode, dice_mode, remainder, chain, struck, hints)
                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                               ?, ?, ?, ?)""",
+                               ?, ?, ?, ?, ?)""",
                     (
                         chat_id,
                         white_id,
@@ -118,6 +119,7 @@ class GameRepository:
                         _moves_text(game.remainder),
                         game.chain,
                         game.struck,
+                        int(hints),
                     ),
                 )
             except aiosqlite.IntegrityError as error:
@@ -392,4 +394,5 @@ def _game(row: aiosqlite.Row) -> StoredGame:
         stake_mode=StakeMode(row["stake_mode"]),
         chips=row["chips"],
         chips_status=ChipsStatus(row["chips_status"]) if row["chips_status"] else None,
+        hints=bool(row["hints"]),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Final
 
 from bot.engine import DiceMode, Game, Match, Played, Result, Side, StakeMode
 
@@ -18,9 +19,26 @@ class ChallengeStatus(enum.Enum):
     EXPIRED = "expired"
 
 
+COMPUTER_LEVELS: Final = range(1, 6)
+"""The computer's levels; the computer at level n is the user with id -n (Telegram's user ids
+are positive), stored by migration 5 so that games refer to it like to anyone."""
+
+
+def computer_id(level: int) -> int:
+    """The user id of the computer at ``level``."""
+    if level not in COMPUTER_LEVELS:
+        raise ValueError(f"levels are 1..5, not {level}")
+    return -level
+
+
+def computer_level(user_id: int) -> int | None:
+    """The computer's level if ``user_id`` is the computer, else None."""
+    return -user_id if -user_id in COMPUTER_LEVELS else None
+
+
 @dataclass(frozen=True, slots=True)
 class User:
-    """A Telegram user the bot has seen."""
+    """A Telegram user the bot has seen, or the computer at one of its levels."""
 
     id: int
     username: str | None
@@ -35,6 +53,11 @@ class User:
     def mention(self) -> str:
         """``@username`` when there is one, else the first name."""
         return f"@{self.username}" if self.username else self.first_name
+
+    @property
+    def computer_level(self) -> int | None:
+        """The level when this player is the computer, else None."""
+        return computer_level(self.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +86,13 @@ class Challenge:
     stake_mode: StakeMode = StakeMode.RULES
     dice_mode: DiceMode = DiceMode.TWO
     """How many dice a roll has (short variants: two, three, or three with a strike)."""
+    hints: bool = False
+    """Both players get the 💡 button (always so against the computer)."""
+
+    @property
+    def computer_level(self) -> int | None:
+        """The level when the challenge is to play the computer, else None."""
+        return None if self.target_id is None else computer_level(self.target_id)
 
     @property
     def is_open(self) -> bool:
@@ -110,10 +140,22 @@ class StoredGame:
     stake_mode: StakeMode = StakeMode.RULES
     chips: int | None = None
     chips_status: ChipsStatus | None = None
+    hints: bool = False
+    """The 💡 button is offered (games with the computer; between people when both agreed)."""
 
     def player(self, side: Side) -> int:
         """The user id playing ``side``."""
         return self.white_id if side is Side.WHITE else self.black_id
+
+    def level(self, side: Side) -> int | None:
+        """The computer's level playing ``side``, None for a person."""
+        return computer_level(self.player(side))
+
+    @property
+    def computer_to_act(self) -> bool:
+        """True while the game waits for the computer: to move, double, take or strike."""
+        game = self.game
+        return not game.is_over and self.level(game.to_act) is not None
 
     def side_of(self, user_id: int) -> Side | None:
         """The side ``user_id`` plays, or None for an onlooker."""

@@ -1,0 +1,72 @@
+"""The computer's thinking, off the event loop: :mod:`bot.ai` in a process pool.
+
+Choosing a turn takes from a few milliseconds (levels 1-4) to a few hundred (level 5 in a
+complex position), an analysis seconds: in the bot's process either would stall every other
+chat's taps. A :class:`Brain` hands each question to a pool of worker processes (spawned, so
+that they share nothing with the event loop's threads) and awaits the answer. Workers start on
+the first question and load the nets once each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Final
+
+from bot import ai
+from bot.ai.analysis import Review, review
+from bot.engine import Game, Turn
+
+WORKERS: Final = 1
+"""Worker processes by default: one keeps a small machine's other core for the event loop."""
+
+
+class Brain:
+    """The computer's decisions, hints and analyses, computed in worker processes."""
+
+    def __init__(self, workers: int = WORKERS) -> None:
+        self._workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self._workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    async def decide(self, game: Game, level: int, seed: int) -> ai.Decision:
+        """What the computer at ``level`` does next in ``game`` (see :func:`bot.ai.decide`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), ai.decide, game, level, seed)
+
+    async def hint(self, game: Game) -> ai.Hint:
+        """The strongest level's ranking of ``game``'s roll."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), ai.hint, game)
+
+    async def review(self, played: Sequence[tuple[Game, Turn]], indices: range) -> list[Review]:
+        """Analyses the turns ``played[i]`` for ``i`` in ``indices`` (see
+        :func:`bot.ai.analysis.review`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), review, list(played), indices)
+
+    async def warm_up(self) -> None:
+        """Starts the workers and loads the nets, so that the first game does not wait."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor(), _load_nets)
+
+    def close(self) -> None:
+        """Stops the workers (waiting for questions in progress)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def _load_nets() -> None:
+    from bot.ai.evaluator import evaluator
+
+    for variant in ("long", "short"):
+        evaluator(variant)

@@ -1,0 +1,115 @@
+"""Games against the computer through the real bot: challenged with /play bot or the 🤖 button,
+played to the end in a private chat and in a group with an onlooker, across a restart in the
+middle of the computer's turn; counted apart from games between people."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import Move
+from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import BotHarness, running_bot
+
+from .gameplay import game_buttons, is_over, play_turn, tap_and_wait, wait_for_board
+
+MAX_TURNS = 400
+
+
+@pytest.fixture
+async def harness(fake_telegram: FakeTelegram, database_path: Path) -> AsyncIterator[BotHarness]:
+    """The bot with no pause before the computer's answers, and time enough to move."""
+    async with running_bot(
+        fake_telegram, database_path, move_seconds=300, computer_pause_seconds=0
+    ) as running:
+        yield running
+
+
+async def computer_done(fake: FakeTelegram, board: FakeMessage) -> None:
+    """Waits until the board asks the person for something, or the game is over."""
+    await fake.wait_for(
+        lambda: bool(game_buttons(board)) or is_over(board),
+        timeout=20,
+        description="the computer's answer",
+    )
+
+
+async def play_to_the_end(
+    harness: BotHarness, board: FakeMessage, person: FakeUser, *, restart_at: int | None = None
+) -> int:
+    """The person plays the first offered way each turn (taking every double) until the game
+    is over; returns how many times the computer answered."""
+    fake = harness.fake
+    answers = 0
+    for turn in range(MAX_TURNS):
+        if is_over(board):
+            return answers
+        buttons = game_buttons(board)
+        if not buttons:
+            if turn == restart_at:  # the bot stops while the computer is to move
+                await harness.restart()
+            await computer_done(fake, board)
+            answers += 1
+            continue
+        take = [b for b in buttons if b.move is Move.TAKE]
+        if take:
+            await tap_and_wait(fake, person, board, take[0])
+            continue
+        await play_turn(fake, board, [person])
+    raise AssertionError("the game did not end")
+
+
+async def test_a_whole_game_against_the_computer_in_private(harness: BotHarness) -> None:
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    chat = fake.private_chat(alice)
+    fake.send_text(alice, chat, "/play bot level 2 short")
+    await harness.settle()
+    challenge = fake.last_message(chat)
+    text = challenge.text or ""
+    assert "plays the computer 🤖 at level 2 of 5" in text and "short nardy" in text.lower()
+    assert [b.text for b in challenge.buttons][:2] == ["▶ Start", "✖ Cancel"]
+    assert not any("stake" in b.text for b in challenge.buttons)  # no stakes with the computer
+    fake.press(alice, challenge, "🤖 level 2")  # the level cycles: 3 now
+    await harness.settle()
+    assert "level 3 of 5" in (challenge.text or "")
+    fake.press(alice, challenge, "▶ Start")
+    board = await wait_for_board(fake, chat)
+    assert "🤖 AI ★★★☆☆" in (board.caption or "")
+    answers = await play_to_the_end(harness, board, alice)
+    assert answers > 5
+    assert "🏆" in (board.caption or "")
+    fake.send_text(alice, chat, "/stats")
+    await harness.settle()
+    stats = fake.last_message(chat).text or ""
+    assert "computer" in stats.lower()
+
+
+async def test_a_game_against_the_computer_in_a_group_survives_a_restart(
+    harness: BotHarness,
+) -> None:
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    carol = fake.create_user("Carol", username="carol", language_code="en")
+    group = fake.create_group("Club", [alice, carol])
+    fake.send_text(alice, group, "/help")
+    await harness.settle()
+    help_message = fake.last_message(group)
+    fake.press(alice, help_message, "🤖 Play the computer")
+    await harness.settle()
+    challenge = fake.last_message(group)
+    fake.press(carol, challenge, "▶ Start")  # only the challenger starts it
+    await harness.settle()
+    assert fake.answers[-1].show_alert
+    fake.press(alice, challenge, "▶ Start")
+    board = await wait_for_board(fake, group)
+    # the onlooker's taps change nothing
+    choice = next(b for b in game_buttons(board) if b.move in (Move.FINISH, Move.STEP, Move.ROLL))
+    before = board.edit_count
+    tap = fake.tap(carol, board, choice.pack())
+    assert (await fake.next_answer_to(tap)).show_alert
+    assert board.edit_count == before
+    await play_to_the_end(harness, board, alice, restart_at=6)
+    assert is_over(board)
