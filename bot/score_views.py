@@ -13,6 +13,7 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot import views
+from bot.ai import level as computer_level
 from bot.callbacks import MovesFile
 from bot.engine import Side
 from bot.i18n import N_
@@ -73,6 +74,22 @@ def stats_text(user: User, stats: PlayerStats, chips: int) -> str:
                 best=stats.best_streak, lost=-stats.streak
             )
         lines.append(streak)
+    if stats.computer:
+        lines.append(html.bold(_("Against the computer (not rated)")))
+        for record in stats.computer:
+            lines.append(
+                _(
+                    "🤖 level {level} (rating {rating}): {games} games, {wins} wins, "
+                    "points {won}:{lost}"
+                ).format(
+                    level=record.level,
+                    rating=computer_level(record.level).rating,
+                    games=record.games,
+                    wins=record.wins,
+                    won=record.points_won,
+                    lost=record.points_lost,
+                )
+            )
     lines.append(_("Chips: {chips}").format(chips=chips))
     return "\n".join(lines)
 

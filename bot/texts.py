@@ -55,6 +55,7 @@ REFUSALS: Final = {
     "not_enough_chips": N_("{name} has only {chips} chips: lower the stake."),
     "no_next_game": N_("There is no next game to start here: the match is over or going on."),
     "not_an_admin": N_("Only the group's admins can do that."),
+    "no_hints": N_("No hints in this game: they are agreed at the challenge."),
 }
 
 

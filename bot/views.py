@@ -16,6 +16,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
+from bot.ai import Hint
 from bot.ai import level as computer_level
 from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move, NextGame, Rematch
 from bot.engine import (
@@ -27,6 +28,7 @@ from bot.engine import (
     RecordError,
     Side,
     StakeMode,
+    Turn,
     TurnRecord,
     steps_text,
 )
@@ -360,8 +362,8 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
             return _markup([[_button("▶ " + _("Next game"), NextGame(game=stored.id).pack())]])
         rematch = Rematch(game=stored.id).pack()
         return _markup([[_button("🔁 " + _("Rematch"), rematch)]])
-    if viewer is not None and viewer is not game.to_act:
-        return _markup([])
+    if viewer is not None and viewer is not game.to_act or stored.computer_to_act:
+        return _markup([])  # nothing to tap for this reader, or the computer is thinking
 
     def action(move: Move, arg: int = 0) -> str:
         return GameAction(game=stored.id, version=stored.version, move=move, arg=arg).pack()
@@ -420,6 +422,8 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
         ]
     rows = [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
     controls = []
+    if stored.hints and (len(buttons) > 1 or current.taps):
+        controls.append(_button("💡 " + _("Hint"), action(Move.HINT)))
     if current.taps:
         controls.append(_button("↩ " + _("Undo"), action(Move.UNDO)))
     if current.is_complete:
@@ -427,6 +431,29 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
     if controls:
         rows.append(controls)
     return _markup(rows)
+
+
+HINT_LINES: Final = 3
+"""Turns a hint lists: the best and the next ones, each with what it gives away."""
+
+
+def hint_text(hint: Hint, tapped: Turn | None, _: Translate) -> str:
+    """The 💡 answer (an alert, at most 200 characters): the best turns for the roll with their
+    equity, and what the turn tapped so far gives away against the best."""
+    ranked = hint.ranked
+    if not ranked.turns:
+        return _("💡 No move is possible: the turn passes.")
+    best = ranked.equities[0]
+    lines = [_("💡 Best: {turn} ({equity:+.2f})").format(turn=ranked.turns[0], equity=best)]
+    for turn, value in list(zip(ranked.turns, ranked.equities, strict=True))[1:HINT_LINES]:
+        lines.append(f"{turn} ({value - best:+.2f})")
+    if tapped is not None:
+        loss = hint.loss(tapped)
+        if loss is not None and loss < 0.005:
+            lines.append(_("Your {turn}: the best.").format(turn=tapped))
+        elif loss is not None:
+            lines.append(_("Your {turn}: −{loss:.2f}").format(turn=tapped, loss=loss))
+    return "\n".join(lines)[:200]
 
 
 def _button(text: str, data: str) -> InlineKeyboardButton:

@@ -8,6 +8,7 @@ from aiogram import Bot, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
@@ -40,12 +41,19 @@ async def on_game_button(
     game_service: GameService,
     publisher: BoardPublisher,
     player: User,
+    callback_answer: CallbackAnswer,
 ) -> None:
-    """A step, a whole-turn button, Undo, Confirm or a cube action on a board. A stale press
-    hands the current state to the publisher, which edits only a board that does not show it
-    yet (the bot stopped before it could edit it): a board that is current is left alone."""
+    """A step, a whole-turn button, Undo, Confirm, a cube action or 💡 on a board. A stale
+    press hands the current state to the publisher, which edits only a board that does not
+    show it yet (the bot stopped before it could edit it): a board that is current is left
+    alone. A hint is an alert and changes nothing."""
     game_id, version, move = callback_data.game, callback_data.version, callback_data.move
     await _adopt_board(callback, game_service, game_id)
+    if move is Move.HINT:
+        hint, tapped = await game_service.hint(game_id, player.id, version)
+        callback_answer.text = views.hint_text(hint, tapped, _)
+        callback_answer.show_alert = True
+        return
     try:
         if move is Move.STEP:
             snapshot = await game_service.choose(game_id, player.id, version, callback_data.arg)

@@ -90,3 +90,9 @@ class NotAnAdmin(GameError):
     """A command for a group's admins, from someone who is not one."""
 
     code = "not_an_admin"
+
+
+class NoHints(GameError):
+    """Hints were not agreed for this game."""
+
+    code = "no_hints"

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Final
 
-from bot.ai import Action, Decision
+from bot.ai import Action, Decision, Hint
 from bot.engine import (
     CubeError,
     DiceMode,
@@ -38,6 +38,7 @@ from bot.engine import (
     Played,
     Side,
     StakeMode,
+    Turn,
     TurnInput,
 )
 from bot.storage import (
@@ -57,6 +58,7 @@ from .computer import Brain
 from .errors import (
     GameFinished,
     GameNotFound,
+    NoHints,
     NoNextGame,
     NotAPlayer,
     NotYourTurn,
@@ -452,6 +454,25 @@ class GameService:
                 return await self._save(self._computer_played(current, decision), stored.version)
             except StaleAction:
                 return None
+
+    async def hint(self, game_id: int, user_id: int, version: int) -> tuple[Hint, Turn | None]:
+        """The strongest level's view of the roll of the player to move, in a game with hints,
+        and the turn tapped so far when it is complete (to say what it gives away). Changes
+        nothing.
+
+        :raises: :exc:`NoHints`, :exc:`NotAPlayer`, :exc:`NotYourTurn`, :exc:`StaleAction`.
+        """
+        stored = await self._get(game_id)
+        side = _playing_side(stored, user_id)
+        if not stored.hints:
+            raise NoHints()
+        if side is not stored.game.turn:
+            raise NotYourTurn()
+        tapped = turn_input(stored)
+        if stored.version != version or tapped is None:
+            raise StaleAction()
+        hint = await self.brain.hint(stored.game)
+        return hint, tapped.turn() if tapped.is_complete else None
 
     async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
         """``user_id`` resigns the game, at any moment of it."""

@@ -282,6 +282,19 @@ class PlayerStats:
     """The latest run: games won in a row (positive) or lost in a row (negative); 0 before any."""
     ratings: tuple[tuple[str, Rating], ...] = ()
     """(variant, rating) for each variant the player is rated in, by variant name."""
+    computer: tuple[ComputerRecord, ...] = ()
+    """Games with the computer, per level played (counted apart from everything above)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerRecord:
+    """A player's finished games with the computer at one level."""
+
+    level: int
+    games: int
+    wins: int
+    points_won: int
+    points_lost: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import aiosqlite
 from bot.engine import Outcome, Result, Side
 
 from .matches import match_from_row
-from .models import FinishedGame, PlayerStats, RatedPlayer, User
+from .models import ComputerRecord, FinishedGame, PlayerStats, RatedPlayer, User
 from .ratings import rating_from_row
 
 if TYPE_CHECKING:
@@ -20,7 +20,8 @@ _PLAYER: Final = """
     WITH mine AS (
         SELECT (winner = 'w') = (white_id = :me) AS won, outcome, points,
                ROW_NUMBER() OVER (ORDER BY finished_at, id) AS seq
-        FROM games WHERE winner IS NOT NULL AND (white_id = :me OR black_id = :me)),
+        FROM games WHERE winner IS NOT NULL AND (white_id = :me OR black_id = :me)
+                         AND white_id > 0 AND black_id > 0),  -- games with people only
     runs AS (  -- each unbroken run of wins or of losses: its length and its last game
         SELECT won, COUNT(*) AS length, MAX(seq) AS last
         FROM (SELECT won, seq, seq - ROW_NUMBER() OVER (PARTITION BY won ORDER BY seq) AS run
@@ -40,6 +41,17 @@ _PLAYER: Final = """
            (SELECT CASE WHEN won THEN length ELSE -length END
             FROM runs ORDER BY last DESC LIMIT 1) AS streak
     FROM mine"""
+
+_COMPUTER: Final = """
+    SELECT -(white_id + black_id - :me) AS level, COUNT(*) AS games,
+           COUNT(*) FILTER (WHERE (winner = 'w') = (white_id = :me)) AS wins,
+           COALESCE(SUM(points) FILTER (WHERE (winner = 'w') = (white_id = :me)), 0) AS won,
+           COALESCE(SUM(points) FILTER (WHERE (winner = 'w') != (white_id = :me)), 0) AS lost
+    FROM games
+    WHERE winner IS NOT NULL AND (white_id = :me OR black_id = :me)
+          AND (white_id < 0 OR black_id < 0)
+    GROUP BY level ORDER BY level"""
+"""The player's games with the computer, per level (the computer's id is minus its level)."""
 
 _RECENT: Final = """
     SELECT g.id, g.chat_id, g.variant, g.rule_set, g.winner, g.outcome, g.points, g.cube,
@@ -64,14 +76,19 @@ class StatsRepository:
         self._store = store
 
     async def player(self, user_id: int) -> PlayerStats:
-        """The user's record over all finished games, with the ratings they have."""
+        """The user's record over finished games with people, with the ratings they have, and
+        apart, per level, over games with the computer."""
         row = await self._store.fetch_one(_PLAYER, {"me": user_id})
         ratings = await self._store.fetch_all(
             "SELECT * FROM ratings WHERE user_id = ? ORDER BY variant", (user_id,)
         )
         rated = tuple((r["variant"], rating_from_row(r)) for r in ratings)
+        levels = await self._store.fetch_all(_COMPUTER, {"me": user_id})
+        computer = tuple(
+            ComputerRecord(r["level"], r["games"], r["wins"], r["won"], r["lost"]) for r in levels
+        )
         if row is None:
-            return PlayerStats(ratings=rated)
+            return PlayerStats(ratings=rated, computer=computer)
         return PlayerStats(
             games=row["games"],
             wins=row["wins"],
@@ -86,6 +103,7 @@ class StatsRepository:
             best_streak=row["best_streak"],
             streak=row["streak"] or 0,
             ratings=rated,
+            computer=computer,
         )
 
     async def top_rated(self, chat_id: int, variant: str, limit: int = 10) -> list[RatedPlayer]:

@@ -36,17 +36,31 @@ async def computer_done(fake: FakeTelegram, board: FakeMessage) -> None:
     )
 
 
+async def ask_hint(fake: FakeTelegram, board: FakeMessage, person: FakeUser) -> str:
+    """Taps 💡 and returns the alert; the board is not edited for it."""
+    hint = next(b for b in game_buttons(board) if b.move is Move.HINT)
+    before = board.edit_count
+    answer = await fake.next_answer_to(fake.tap(person, board, hint.pack()))
+    assert answer.show_alert
+    assert board.edit_count == before
+    return answer.text or ""
+
+
 async def play_to_the_end(
     harness: BotHarness, board: FakeMessage, person: FakeUser, *, restart_at: int | None = None
-) -> int:
+) -> tuple[int, list[str]]:
     """The person plays the first offered way each turn (taking every double) until the game
-    is over; returns how many times the computer answered."""
+    is over, asking for a hint at the first three turns that have one; returns how many times
+    the computer answered, and the hints."""
     fake = harness.fake
     answers = 0
+    hints: list[str] = []
     for turn in range(MAX_TURNS):
         if is_over(board):
-            return answers
+            return answers, hints
         buttons = game_buttons(board)
+        if len(hints) < 3 and any(b.move is Move.HINT for b in buttons):
+            hints.append(await ask_hint(fake, board, person))
         if not buttons:
             if turn == restart_at:  # the bot stops while the computer is to move
                 await harness.restart()
@@ -78,8 +92,9 @@ async def test_a_whole_game_against_the_computer_in_private(harness: BotHarness)
     fake.press(alice, challenge, "▶ Start")
     board = await wait_for_board(fake, chat)
     assert "🤖 AI ★★★☆☆" in (board.caption or "")
-    answers = await play_to_the_end(harness, board, alice)
+    answers, hints = await play_to_the_end(harness, board, alice)
     assert answers > 5
+    assert len(hints) == 3 and all(h.startswith("💡 Best: ") for h in hints)
     assert "🏆" in (board.caption or "")
     fake.send_text(alice, chat, "/stats")
     await harness.settle()
@@ -100,9 +115,8 @@ async def test_a_game_against_the_computer_in_a_group_survives_a_restart(
     fake.press(alice, help_message, "🤖 Play the computer")
     await harness.settle()
     challenge = fake.last_message(group)
-    fake.press(carol, challenge, "▶ Start")  # only the challenger starts it
-    await harness.settle()
-    assert fake.answers[-1].show_alert
+    refused = await fake.next_answer_to(fake.press(carol, challenge, "▶ Start"))
+    assert refused.show_alert  # only the challenger starts it
     fake.press(alice, challenge, "▶ Start")
     board = await wait_for_board(fake, group)
     # the onlooker's taps change nothing
