@@ -8,7 +8,9 @@ turns 0-ply likes best (pruning), because the others almost never win the compar
 Where the opponent's next move is not an ordinary roll the look-ahead falls back to 0-ply:
 after a turn that hands a gul-bara remainder over, after a gul-bara double played in full (the
 mover rolls again). In ``anti_three`` the opponent is assumed to play the two dice a strike
-leaves as an ordinary two-dice roll.
+leaves as an ordinary two-dice roll. A roll that gives the opponent more than six moves (crazy
+gul-bara's cascades, thousands of turns each) is not played through: the net's value of the
+position before that roll stands for it, which keeps a decision within a second.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ def _rolls(count: int) -> tuple[tuple[Dice, float], ...]:
 
 ROLLS: Final = {2: _rolls(2), 3: _rolls(3)}
 """The 21 rolls of two dice and the 56 of three, with their probabilities."""
+MAX_LOOKED_AT: Final = 6
+"""The most moves a roll may give for the look-ahead to play it through (three dice give
+six with a triple; crazy gul-bara's cascades more)."""
 
 
 def ply0(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.float64]:
@@ -66,8 +71,12 @@ def ply1(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
         bounds: list[int] = []
         for dice, _ in rolls:
             moves = variant.move_list(dice, rules)
-            replies = turns_for(after, moves, first_turn=their_first, rules=rules)
             bounds.append(len(reached))
+            if len(moves.values) > MAX_LOOKED_AT:  # a cascade: the position before it stands
+                reached.append(after)
+                pending.append(())
+                continue
+            replies = turns_for(after, moves, first_turn=their_first, rules=rules)
             if replies:
                 reached.extend(r.position for r in replies)
                 pending.extend(r.remainder for r in replies)
