@@ -127,3 +127,41 @@ async def test_a_game_against_the_computer_in_a_group_survives_a_restart(
     assert board.edit_count == before
     await play_to_the_end(harness, board, alice, restart_at=6)
     assert is_over(board)
+
+
+async def test_hints_between_people_only_when_agreed_at_the_challenge(
+    harness: BotHarness,
+) -> None:
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    bob = fake.create_user("Bob", username="bob", language_code="en")
+    group = fake.create_group("Club", [alice, bob])
+    boards = []
+    for agreed in (False, True):
+        fake.send_text(alice, group, "/play @bob")
+        await harness.settle()
+        challenge = fake.last_message(group)
+        assert "💡 hints off" in [b.text for b in challenge.buttons]
+        if agreed:
+            fake.press(alice, challenge, "💡 hints off")
+            await harness.settle()
+            assert "💡 hints" in (challenge.text or "")
+            assert "💡 hints on" in [b.text for b in challenge.buttons]
+        fake.press(bob, challenge, "✅ Accept")
+        boards.append(
+            await fake.wait_for_message(
+                group, where=lambda m: m.photo is not None and m not in boards, timeout=10
+            )
+        )
+        await harness.settle()
+    plain, hinted = boards
+    assert not any(b.move is Move.HINT for b in game_buttons(plain))
+    assert any(b.move is Move.HINT for b in game_buttons(hinted))
+    mover_name = next(line for line in (hinted.caption or "").splitlines() if line.startswith("🎲"))
+    person = alice if "@alice" in mover_name.split("—")[0] else bob
+    assert (await ask_hint(fake, hinted, person)).startswith("💡 Best: ")
+    # the opponent of the player to move gets no hint
+    other = bob if person is alice else alice
+    hint = next(b for b in game_buttons(hinted) if b.move is Move.HINT)
+    refused = await fake.next_answer_to(fake.tap(other, hinted, hint.pack()))
+    assert refused.show_alert and "not your turn" in (refused.text or "").lower()
