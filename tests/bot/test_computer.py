@@ -13,9 +13,12 @@ from bot.callbacks import Move
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import game_buttons, is_over, play_turn, tap_and_wait, wait_for_board
+from .gameplay import game_buttons, is_over, mover, play_turn, tap_and_wait, wait_for_board
 
 MAX_TURNS = 400
+BOARD_METHODS = frozenset(
+    {"sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageReplyMarkup"}
+)
 
 
 @pytest.fixture
@@ -119,6 +122,7 @@ async def test_a_game_against_the_computer_in_a_group_survives_a_restart(
     assert refused.show_alert  # only the challenger starts it
     fake.press(alice, challenge, "▶ Start")
     board = await wait_for_board(fake, group)
+    await computer_done(fake, board)  # the computer may have the first roll
     # the onlooker's taps change nothing
     choice = next(b for b in game_buttons(board) if b.move in (Move.FINISH, Move.STEP, Move.ROLL))
     before = board.edit_count
@@ -157,11 +161,47 @@ async def test_hints_between_people_only_when_agreed_at_the_challenge(
     plain, hinted = boards
     assert not any(b.move is Move.HINT for b in game_buttons(plain))
     assert any(b.move is Move.HINT for b in game_buttons(hinted))
-    mover_name = next(line for line in (hinted.caption or "").splitlines() if line.startswith("🎲"))
-    person = alice if "@alice" in mover_name.split("—")[0] else bob
+    person = mover(hinted, [alice, bob])
     assert (await ask_hint(fake, hinted, person)).startswith("💡 Best: ")
     # the opponent of the player to move gets no hint
     other = bob if person is alice else alice
     hint = next(b for b in game_buttons(hinted) if b.move is Move.HINT)
     refused = await fake.next_answer_to(fake.tap(other, hinted, hint.pack()))
     assert refused.show_alert and "not your turn" in (refused.text or "").lower()
+
+
+async def test_the_computer_never_outruns_telegrams_pace_in_a_group(
+    fake_telegram: FakeTelegram, database_path: Path
+) -> None:
+    """At a group pace of 2 messages a second (burst 3), with the computer answering at once,
+    the board's messages (sent and edited) in any 3 seconds stay within 3 + 2 × 3."""
+    async with running_bot(
+        fake_telegram,
+        database_path,
+        move_seconds=300,
+        computer_pause_seconds=0,
+        group_messages_per_minute=120,
+    ) as harness:
+        fake = harness.fake
+        alice = fake.create_user("Alice", username="alice", language_code="en")
+        group = fake.create_group("Club", [alice])
+        fake.send_text(alice, group, "/play bot level 1")
+        await harness.settle()
+        fake.press(alice, fake.last_message(group), "▶ Start")
+        board = await wait_for_board(fake, group)
+        for _ in range(12):
+            if is_over(board):
+                break
+            if not game_buttons(board):
+                await computer_done(fake, board)
+                continue
+            await play_turn(fake, board, [alice])
+    edits = [
+        r.at
+        for r in fake.requests
+        if r.method in BOARD_METHODS and str(r.params.get("chat_id")) == str(group.id)
+    ]
+    assert len(edits) > 8
+    for i, start in enumerate(edits):
+        within = [t for t in edits[i:] if t - start < 3.0]
+        assert len(within) <= 3 + 2 * 3, f"{len(within)} messages in 3 s"

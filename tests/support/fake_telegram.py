@@ -429,6 +429,8 @@ class RecordedRequest:
     status: int | None = None
     """HTTP status of the answer; None while pending or when the bot hung up."""
     response: dict[str, Any] | None = None
+    at: float = field(default_factory=time.monotonic)
+    """When the server received it (``time.monotonic``)."""
 
     @property
     def ok(self) -> bool:
