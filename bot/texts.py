@@ -55,6 +55,9 @@ REFUSALS: Final = {
     "not_enough_chips": N_("{name} has only {chips} chips: lower the stake."),
     "no_next_game": N_("There is no next game to start here: the match is over or going on."),
     "not_an_admin": N_("Only the group's admins can do that."),
+    "game_not_over": N_("This game is not over yet: it can be analysed once it has ended."),
+    "already_analysing": N_("📊 This game is being analysed already: the results will come here."),
+    "not_analysable": N_("This game's record cannot be replayed, so it cannot be analysed."),
 }
 
 

@@ -90,3 +90,21 @@ class NotAnAdmin(GameError):
     """A command for a group's admins, from someone who is not one."""
 
     code = "not_an_admin"
+
+
+class GameNotOver(GameError):
+    """An analysis (or anything else for finished games only) of a game still being played."""
+
+    code = "game_not_over"
+
+
+class AlreadyAnalysing(GameError):
+    """A second request for a game's analysis from a chat where one is being made."""
+
+    code = "already_analysing"
+
+
+class NotAnalysable(GameError):
+    """A finished game whose stored turns do not replay (a record from an older bot)."""
+
+    code = "not_analysable"
