@@ -42,6 +42,7 @@ from bot.league import LeaguePublisher
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers, TapThrottle
 from bot.publisher import BoardPublisher, RateLimiter
 from bot.services import GameService, ScoreService
+from bot.services.analysis import Analyses
 from bot.services.computer import Brain
 from bot.services.leagues import LeagueService
 from bot.storage import Store, open_database
@@ -64,8 +65,8 @@ Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 async def build_services(
     settings: Settings, *, dice: random.Random | None = None, brain: Brain | None = None
 ) -> AsyncIterator[Services]:
-    """Opens the database and builds the services; closes the database (and the computer's
-    worker processes, unless ``brain`` was given) after polling.
+    """Opens the database and builds the services; stops the analyses under way and closes the
+    database (and the computer's worker processes, unless ``brain`` was given) after polling.
 
     Each key becomes workflow data of the dispatcher, so a handler declaring
     ``game_service: GameService`` receives ``services["game_service"]``.
@@ -73,6 +74,7 @@ async def build_services(
     db = await open_database(settings.database_path)
     own_brain = brain is None
     thinking = brain or Brain(settings.computer_workers)
+    analyses: Analyses | None = None
     try:
         store = Store(db)
         dice = dice or random.SystemRandom()  # a seeded one only in tests
@@ -84,12 +86,16 @@ async def build_services(
             computer_pause=settings.computer_pause_seconds,
         )
         scores = ScoreService(store)
+        analyses = Analyses(store, thinking)
         yield {
             "game_service": service,
             "score_service": scores,
             "league_service": LeagueService(store, scores),
+            "analyses": analyses,
         }
     finally:
+        if analyses is not None:
+            await analyses.close()
         if own_brain:
             await asyncio.to_thread(thinking.close)
         await db.close()

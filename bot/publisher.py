@@ -218,6 +218,16 @@ class BoardPublisher:
         for variant in VARIANTS:
             await self._draw(starting_position(variant), BoardView())
 
+    @property
+    def limiter(self) -> RateLimiter:
+        """The pace of the bot's messages; other messages of a chat (analyses) take their turn
+        from it too."""
+        return self._limiter
+
+    async def draw(self, position: Position, view: BoardView) -> bytes:
+        """Draws a board on the drawing thread, for a message that is not a game's board."""
+        return await self._draw(position, view)
+
     async def _draw(self, position: Position, view: BoardView) -> bytes:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(

@@ -56,6 +56,9 @@ REFUSALS: Final = {
     "no_next_game": N_("There is no next game to start here: the match is over or going on."),
     "not_an_admin": N_("Only the group's admins can do that."),
     "no_hints": N_("No hints in this game: they are agreed at the challenge."),
+    "game_not_over": N_("This game is not over yet: it can be analysed once it has ended."),
+    "already_analysing": N_("📊 This game is being analysed already: the results will come here."),
+    "not_analysable": N_("This game's record cannot be replayed, so it cannot be analysed."),
 }
 
 

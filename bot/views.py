@@ -18,7 +18,15 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.ai import Hint
 from bot.ai import level as computer_level
-from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move, NextGame, Rematch
+from bot.callbacks import (
+    Analyse,
+    ChallengeAction,
+    ChallengeOption,
+    GameAction,
+    Move,
+    NextGame,
+    Rematch,
+)
 from bot.engine import (
     DiceMode,
     Game,
@@ -350,7 +358,8 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
     """The board's buttons: the ways to finish the turn when they are few (one tap each), else
     the offered steps, with Undo and Confirm, for the player to move; Roll and
     Double before a roll when the cube may be turned; Take and Drop for the player a double is
-    offered to; Next game after a game of a match, Rematch after anything else. ``viewer`` is
+    offered to; Next game after a game of a match, Rematch after anything else, each with 📊
+    Analysis. ``viewer`` is
     the reader's side on a private board (None in a group, where everyone sees the buttons and
     the service refuses onlookers).
 
@@ -358,10 +367,12 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
     export, which cost more than a millisecond a board."""
     stored, game = snapshot.stored, snapshot.game
     if game.is_over:
+        analysis = _analysis_button(stored.id, _)
         if snapshot.match is not None and not snapshot.match.match.is_over:
-            return _markup([[_button("▶ " + _("Next game"), NextGame(game=stored.id).pack())]])
+            next_game = _button("▶ " + _("Next game"), NextGame(game=stored.id).pack())
+            return _markup([[next_game, analysis]])
         rematch = Rematch(game=stored.id).pack()
-        return _markup([[_button("🔁 " + _("Rematch"), rematch)]])
+        return _markup([[_button("🔁 " + _("Rematch"), rematch), analysis]])
     if viewer is not None and viewer is not game.to_act or stored.computer_to_act:
         return _markup([])  # nothing to tap for this reader, or the computer is thinking
 
@@ -454,6 +465,15 @@ def hint_text(hint: Hint, tapped: Turn | None, _: Translate) -> str:
         elif loss is not None:
             lines.append(_("Your {turn}: −{loss:.2f}").format(turn=tapped, loss=loss))
     return "\n".join(lines)[:200]
+
+
+def analysis_keyboard(game_id: int, _: Translate) -> InlineKeyboardMarkup:
+    """What a finished game's board keeps once the match's next game has started."""
+    return _markup([[_analysis_button(game_id, _)]])
+
+
+def _analysis_button(game_id: int, _: Translate) -> InlineKeyboardButton:
+    return _button("📊 " + _("Analysis"), Analyse(game=game_id).pack())
 
 
 def _button(text: str, data: str) -> InlineKeyboardButton:

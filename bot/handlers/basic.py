@@ -24,6 +24,7 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("top", N_("Best players (/top rating: by rating)")),
     ("history", N_("Latest games, with their moves as files")),
     ("moves", N_("The moves of a game as a file: /moves 12")),
+    ("analyse", N_("📊 Analysis of a finished game: /analyse 12")),
     ("chips", N_("Your chips and their latest changes")),
     ("league", N_("The group's league: pinned standings (/league off ends it)")),
     ("flags", N_("Chip transfers held back in the group (admins)")),

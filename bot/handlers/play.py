@@ -191,8 +191,10 @@ async def on_next_game(
     player: User,
 ) -> None:
     """Next game of a match: either player starts it; the new game gets new board messages
-    and the finished game's board loses its button."""
+    and the finished game's board keeps only its 📊 Analysis button."""
     publisher.publish(await game_service.next_game(callback_data.game, player.id))
     if isinstance(callback.message, Message):
         with contextlib.suppress(TelegramBadRequest):
-            await callback.message.edit_reply_markup(reply_markup=None)
+            await callback.message.edit_reply_markup(
+                reply_markup=views.analysis_keyboard(callback_data.game, _)
+            )

@@ -96,3 +96,21 @@ class NoHints(GameError):
     """Hints were not agreed for this game."""
 
     code = "no_hints"
+
+
+class GameNotOver(GameError):
+    """An analysis (or anything else for finished games only) of a game still being played."""
+
+    code = "game_not_over"
+
+
+class AlreadyAnalysing(GameError):
+    """A second request for a game's analysis from a chat where one is being made."""
+
+    code = "already_analysing"
+
+
+class NotAnalysable(GameError):
+    """A finished game whose stored turns do not replay (a record from an older bot)."""
+
+    code = "not_analysable"

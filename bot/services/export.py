@@ -25,7 +25,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Final
 
-from bot.engine import Outcome, Side, starting_position
+from bot.engine import Cube, Game, Outcome, Side, starting_position
 from bot.storage import MatchRecord, StoredGame, User
 
 OUTCOME_WORDS: Final = {
@@ -83,16 +83,30 @@ def moves_text(
         if stored.chips_status is not None:
             stake += f"; chips: {stored.chips or 0} {stored.chips_status.value}"
         lines.append(stake)
-    start = starting_position(game.variant)
-    if game.opening is not None:
-        white_die, black_die = game.opening
-        start = start.with_turn(Side.WHITE if white_die > black_die else Side.BLACK)
-    lines.append(f"start {start.to_text()}")
+    lines.append(f"start {starting_game(game).position.to_text()}")
     if game.opening is not None:
         lines.append(f"opening {game.opening[0]}-{game.opening[1]}")
     lines += stored.history
     lines.append(f"end {game.position.to_text()}")
     return "\n".join(lines) + "\n"
+
+
+def starting_game(game: Game) -> Game:
+    """``game`` as it began, before its first turn's roll: the variant's starting position with
+    the winner of the opening roll to move, the same rule set, dice mode and opening roll, a
+    centred cube if it has one. Its history's turns replay from here (``start`` in the file)."""
+    start = starting_position(game.variant)
+    if game.opening is not None:
+        white_die, black_die = game.opening
+        start = start.with_turn(Side.WHITE if white_die > black_die else Side.BLACK)
+    return Game(
+        game.variant,
+        game.rules,
+        start,
+        opening=game.opening,
+        cube=Cube() if game.cube is not None else None,
+        dice_mode=game.dice_mode,
+    )
 
 
 def moves_file(

@@ -65,7 +65,8 @@ async def test_a_whole_group_game_to_the_end_and_the_score(slow_clock_bot: BotHa
             break
         await play_turn(fake, board, [alice, bob])
     assert is_over(board), board.caption
-    assert [b.text for b in board.buttons] == ["🔁 Rematch"]  # no move button stays usable
+    # no move button stays usable
+    assert [b.text for b in board.buttons] == ["🔁 Rematch", "📊 Analysis"]
     assert len([m for m in fake.messages(group) if m.photo]) == 1  # one board, edited in place
     fake.send_text(alice, group, "/score @bob")
     await harness.settle()

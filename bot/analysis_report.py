@@ -1,0 +1,171 @@
+"""Sends a game's analysis to a chat: a progress note edited as the analysis goes, then the
+summary in the note's place and each person's worst moves as pictures, paced by the boards'
+:class:`~bot.publisher.RateLimiter` and drawn on their drawing thread.
+
+The note is sent on the first progress report and edited at most once per report (a part of
+the analysis), never within :data:`MIN_EDIT_SECONDS` of its last change; a report is not waited
+for (the note is shown on a task of its own, and a report that comes while it is being shown is
+skipped), so Telegram's pace never slows the analysis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from typing import Final
+
+from aiogram import Bot
+from aiogram.types import BufferedInputFile
+
+from bot.analysis_views import (
+    progress_text,
+    summary_text,
+    worst_caption,
+    worst_moves,
+    worst_position,
+    worst_view,
+)
+from bot.publisher import BoardPublisher, RateLimiter, show_in_place
+from bot.services.analysis import Analyses
+from bot.views import Translate
+from render import FILE_NAME
+
+logger = logging.getLogger(__name__)
+
+MIN_EDIT_SECONDS: Final = 1.0
+"""The least time between two changes of a progress note."""
+
+
+class ProgressNote:
+    """The "📊 Analysing game #12… 20/85 turns" message of one request (see the module
+    docstring). ``on_start`` runs once, before the note is first sent or the results are (a
+    tap's answer, so that its spinner stops while the analysis runs)."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        chat_id: int,
+        game_id: int,
+        _: Translate,
+        limiter: RateLimiter,
+        *,
+        on_start: Callable[[], Awaitable[None]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.chat_id = chat_id
+        self._bot = bot
+        self._game_id = game_id
+        self._ = _
+        self._limiter = limiter
+        self._on_start = on_start
+        self._clock = clock
+        self._message_id: int | None = None
+        self._changed_at = -math.inf
+        self._showing: asyncio.Task[None] | None = None
+
+    async def started(self) -> None:
+        """Runs ``on_start`` unless it has run."""
+        on_start, self._on_start = self._on_start, None
+        if on_start is not None:
+            await on_start()
+
+    async def update(self, done: int, total: int) -> None:
+        """The analysis's progress report: returns at once, the note is sent or edited on a
+        task of its own (or not at all: too soon after the last change, or the last report)."""
+        if self._showing is not None and not self._showing.done():
+            return
+        if self._message_id is not None and (
+            done >= total or self._clock() - self._changed_at < MIN_EDIT_SECONDS
+        ):
+            return
+        text = progress_text(self._game_id, done, total, self._)
+        self._showing = asyncio.create_task(self._show(text), name=f"analysis-note-{done}")
+
+    async def finish(self, text: str) -> None:
+        """Puts ``text`` in the note's place (sends it if there is no note)."""
+        await self.started()
+        if self._showing is not None:
+            with contextlib.suppress(Exception):  # logged by the task's own handler
+                await self._showing
+        await self._show(text)
+
+    async def _show(self, text: str) -> None:
+        await self.started()
+
+        async def send(chat_id: int) -> int:
+            return (await self._bot.send_message(chat_id, text)).message_id
+
+        async def edit(chat_id: int, message_id: int) -> None:
+            await self._bot.edit_message_text(text, chat_id=chat_id, message_id=message_id)
+
+        async def sent(chat_id: int, message_id: int) -> None:
+            self._message_id = message_id
+
+        try:
+            await show_in_place(
+                self.chat_id,
+                self._message_id,
+                send=send,
+                edit=edit,
+                limiter=self._limiter,
+                on_sent=sent,
+                on_moved=self.moved,
+                what=f"the analysis of game {self._game_id}",
+            )
+        except Exception:
+            logger.exception("could not show the analysis of game %d", self._game_id)
+        self._changed_at = self._clock()
+
+    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        self.chat_id = new_chat_id
+
+
+async def send_analysis(
+    bot: Bot,
+    analyses: Analyses,
+    publisher: BoardPublisher,
+    game_id: int,
+    *,
+    user_id: int,
+    chat_id: int,
+    _: Translate,
+    on_start: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """Analyses game ``game_id`` for ``user_id`` asking in ``chat_id`` (see
+    :meth:`Analyses.analyse`, whose refusals it raises before sending anything) and sends the
+    results there: the progress note, the summary, the worst moves."""
+    note = ProgressNote(bot, chat_id, game_id, _, publisher.limiter, on_start=on_start)
+    analysis = await analyses.analyse(
+        game_id, user_id=user_id, chat_id=chat_id, progress=note.update
+    )
+    await note.finish(summary_text(analysis, _))
+    for review in worst_moves(analysis):
+        picture = await publisher.draw(worst_position(review), worst_view(analysis, review, _))
+        caption = worst_caption(analysis, review, _)
+
+        async def send(chat_id: int, picture: bytes = picture, caption: str = caption) -> int:
+            photo = BufferedInputFile(picture, FILE_NAME)
+            return (await bot.send_photo(chat_id, photo, caption=caption)).message_id
+
+        await show_in_place(
+            note.chat_id,
+            None,
+            send=send,
+            edit=_no_edit,
+            limiter=publisher.limiter,
+            on_sent=_nothing,
+            on_moved=note.moved,
+            what=f"a move of game {game_id}'s analysis",
+        )
+
+
+async def _no_edit(chat_id: int, message_id: int) -> None:
+    """A picture of a move is sent once and never edited."""
+
+
+async def _nothing(chat_id: int, message_id: int) -> None:
+    """Nothing to record about a message that is never edited."""

@@ -1,0 +1,115 @@
+"""What an analysis shows: the progress note, each player's summary, and the worst moves as
+pictures of the board before them with captions. Pure functions of the analysis and ``_`` (the
+reader's gettext)."""
+
+from __future__ import annotations
+
+from aiogram import html
+
+from bot.ai.analysis import BLUNDER, ERROR, Review
+from bot.engine import Position, Side, steps_text
+from bot.services.analysis import Analysis
+from bot.views import SIDE_MARKS, Translate, player_name
+from render import BoardView
+
+SIDES = (Side.WHITE, Side.BLACK)
+
+
+def progress_text(game_id: int, done: int, total: int, _: Translate) -> str:
+    """``📊 Analysing game #12… 20/85 turns``."""
+    return "📊 " + _("Analysing game #{game}… {done}/{total} turns").format(
+        game=game_id, done=done, total=total
+    )
+
+
+def worst_moves(analysis: Analysis) -> list[Review]:
+    """The moves to show as pictures: each person's worst (up to three, worst first), white's
+    first; none of the computer's."""
+    return [
+        review
+        for side in SIDES
+        if analysis.stored.level(side) is None
+        for review in analysis.summaries[side].worst
+    ]
+
+
+def summary_text(analysis: Analysis, _: Translate) -> str:
+    """Each player's figures (turns with a choice, errors, blunders, error rate), what the
+    figures mean, and how many worst moves follow."""
+    lines = ["📊 " + html.bold(_("Analysis of game #{game}").format(game=analysis.stored.id))]
+    for side in SIDES:
+        summary = analysis.summaries[side]
+        lines.append(
+            f"{SIDE_MARKS[side]} {player_name(analysis.user(side))}: "
+            + _(
+                "{turns} moves with a choice, {errors} errors, {blunders} blunders, "
+                "error rate {rate}"
+            ).format(
+                turns=summary.turns,
+                errors=summary.errors,
+                blunders=summary.blunders,
+                rate=f"{summary.error_rate:.1f}",
+            )
+        )
+    lines.append(
+        _(
+            "Error rate: the equity lost per move on average, in thousandths of a point. "
+            "An error loses at least {error} points, a blunder at least {blunder}."
+        ).format(error=f"{ERROR:.2f}", blunder=f"{BLUNDER:.2f}")
+    )
+    shown = len(worst_moves(analysis))
+    if shown:
+        lines.append(_("The worst moves follow: {count}.").format(count=shown))
+    else:
+        lines.append(_("No errors to show."))
+    return "\n".join(lines)
+
+
+def worst_caption(analysis: Analysis, review: Review, _: Translate) -> str:
+    """A worst move's caption: whose and which move, the roll, what was played, the better
+    move and the equity it lost."""
+    before, side = review.before, review.side
+    head = _("Game #{game} · move {number} of {turns}").format(
+        game=analysis.stored.id, number=review.index + 1, turns=analysis.turns
+    )
+    if before.remainder:
+        roll = "↪ " + _("remainder {moves}").format(moves=" ".join(map(str, before.remainder)))
+    else:
+        roll = f"🎲 {before.dice}" + (f" ✂{before.struck}" if before.struck is not None else "")
+    kind = _("blunder") if review.loss >= BLUNDER else _("error")
+    return "\n".join(
+        [
+            f"📊 {head}",
+            f"{SIDE_MARKS[side]} {player_name(analysis.user(side))} · {roll}",
+            _("Played: {steps}").format(steps=steps_text(review.played.steps)),
+            _("Better: {steps}").format(steps=steps_text(review.best.steps)),
+            _("Equity lost: {loss} points ({kind})").format(loss=f"{review.loss:.3f}", kind=kind),
+        ]
+    )
+
+
+def worst_position(review: Review) -> Position:
+    """The position to draw for a worst move: the board before it."""
+    return review.before.position
+
+
+def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
+    """The picture's options for a worst move: the mover's side at the bottom, the roll it
+    played (the remainder it was handed), the names. No cube: the analysis is cubeless."""
+    before = review.before
+    moves = before.moves
+    label = None
+    if before.remainder:
+        label = _("Remainder from {name}").format(name=analysis.user(before.turn.other).mention)
+    elif before.chain:
+        label = _("Rolls again")
+    return BoardView(
+        bottom=review.side,
+        dice=None if before.remainder else before.dice,
+        moves=moves.values if moves is not None else (),
+        struck=before.struck,
+        dice_label=label,
+        white_name=analysis.white.mention,
+        black_name=analysis.black.mention,
+        pip_label=_("pips"),
+    )
