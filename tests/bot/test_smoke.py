@@ -68,8 +68,8 @@ async def test_start_with_a_deep_link_payload_greets(bot_harness: BotHarness) ->
 @pytest.mark.parametrize(
     ("language_code", "title", "play"),
     [
-        ("ru", "Команды", "/play — Начать новую партию"),
-        ("en", "Commands", "/play — Start a new game"),
+        ("ru", "Команды", "/play — Начать новую партию (/play bot — с компьютером)"),
+        ("en", "Commands", "/play — Start a new game (/play bot: with the computer)"),
     ],
 )
 async def test_help_lists_every_command(
@@ -164,9 +164,11 @@ async def test_command_menus_are_published_in_russian_and_english(
     english = fake.commands()
     assert english == fake.commands(language_code="en")
     assert [command for command, _ in english] == [command for command, _ in COMMANDS]
-    assert ("play", "Start a new game") in english
+    assert ("play", "Start a new game (/play bot: with the computer)") in english
     for code in ("ru", "uk", "be", "kk"):
-        assert ("play", "Начать новую партию") in fake.commands(language_code=code)
+        assert ("play", "Начать новую партию (/play bot — с компьютером)") in fake.commands(
+            language_code=code
+        )
     assert fake.webhook_deleted == 1
 
 

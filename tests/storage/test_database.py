@@ -114,7 +114,7 @@ async def test_games_of_schema_1_keep_playing_after_the_migrations(tmp_path: Pat
             "INSERT INTO boards (game_id, chat_id, viewer, message_id) VALUES (1, -1, 'w', 7)"
         )
     db = await open_database(path)
-    assert await schema_version(db) == len(MIGRATIONS) == 4
+    assert await schema_version(db) == len(MIGRATIONS) == 5
     store = Store(db)
     stored = await store.games.get(1)
     assert stored is not None
@@ -128,6 +128,11 @@ async def test_games_of_schema_1_keep_playing_after_the_migrations(tmp_path: Pat
     assert await store.games.behind(since=0) == []
     user = await store.users.get(1)
     assert user is not None and not user.quick
+    assert not stored.hints  # hints came with schema 5, for new games that agree to them
+    # the computer's five levels are players like anyone, named by their stars
+    computers = [await store.users.get(-level) for level in range(1, 6)]
+    assert [c.computer_level if c else None for c in computers] == [1, 2, 3, 4, 5]
+    assert computers[2] is not None and computers[2].mention == "AI ★★★☆☆"
     await db.close()
 
 
