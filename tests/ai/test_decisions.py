@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bot.ai import LEVELS, STRONGEST, choose_strike, choose_turn
+from bot.ai import LEVELS, STRONGEST, choose_strike, choose_turn, hint
 from bot.ai.levels import Computer
 from bot.engine import Dice, Game, Position, Side, Turn, find_variant, resolve_rules
 from tests.engine.strategies import random_turn
@@ -229,3 +229,27 @@ def test_whole_games_between_levels(play: tuple[str, str, str]) -> None:
         game = game.pass_turn() if turn is None else game.play(turn)
     assert game.result is not None
     assert game.rules.name == rules
+
+
+@pytest.mark.parametrize("play", [p for p in PLAYS if p[0] in ("long", "short")], ids=play_id)
+@SETTINGS
+@given(data=st.data())
+def test_hints(play: tuple[str, str, str], data: st.DataObject) -> None:
+    """The hint's best turn is the strongest level's; it loses nothing, every other turn of
+    the roll loses zero or more, and a turn of another roll is not judged."""
+    game = struck(data.draw(games(play)), 0)
+    found = hint(game)
+    legal = game.legal_turns()
+    assert set(found.ranked.turns) == set(legal)
+    assert list(found.ranked.equities) == sorted(found.ranked.equities, reverse=True)
+    if not legal:
+        assert found.best is None
+        return
+    assert found.best == choose_turn(game, STRONGEST, 0)
+    assert found.loss(found.best) == 0.0
+    for turn in legal:
+        loss = found.loss(turn)
+        assert loss is not None and loss >= 0.0
+    other = Game(game.variant, game.rules, game.position.with_turn(game.turn.other), moved=BOTH)
+    for turn in other.with_dice(Dice(6, 5)).legal_turns():
+        assert found.loss(turn) is None or turn.position in {t.position for t in legal}
