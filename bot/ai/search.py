@@ -7,10 +7,12 @@ turns 0-ply likes best (pruning), because the others almost never win the compar
 
 Where the opponent's next move is not an ordinary roll the look-ahead falls back to 0-ply:
 after a turn that hands a gul-bara remainder over, after a gul-bara double played in full (the
-mover rolls again). In ``anti_three`` the opponent is assumed to play the two dice a strike
-leaves as an ordinary two-dice roll. A roll that gives the opponent more than six moves (crazy
-gul-bara's cascades, thousands of turns each) is not played through: the net's value of the
-position before that roll stands for it, which keeps a decision within a second.
+mover rolls again), after a gul-bara remainder turn (the mover then rolls its own dice). An
+opponent's reply that plays a gul-bara double in full is valued with the opponent to roll
+again. In ``anti_three`` the opponent is assumed to play the two dice a strike leaves as an
+ordinary two-dice roll. A roll that gives the opponent more than six moves (crazy gul-bara's
+cascades, thousands of turns each) is not played through: the net's value of the position
+before that roll stands for it, which keeps a decision within a second.
 """
 
 from __future__ import annotations
@@ -46,10 +48,24 @@ MAX_LOOKED_AT: Final = 6
 six with a triple; crazy gul-bara's cascades more)."""
 
 
+def after(game: Game, turns: Sequence[Turn]) -> list[Position]:
+    """The position each turn leaves, with the side that moves next as :meth:`Game.play`
+    has it: the opponent, except after a gul-bara remainder turn (the mover then rolls its own
+    dice) and after a gul-bara double played in full (the mover rolls again). A turn's own
+    :attr:`~bot.engine.Turn.position` always has the opponent to move."""
+    me = game.turn
+    moves = game.moves
+    if game.remainder:
+        return [t.position.with_turn(me) for t in turns]
+    if moves is None or not moves.double or not find_variant(game.variant).chains:
+        return [t.position for t in turns]
+    return [t.position.with_turn(me) if t.played and not t.remainder else t.position for t in turns]
+
+
 def ply0(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.float64]:
     """The mover's equity after each turn, by the net."""
     return evaluator.equities_for(
-        game.turn, [t.position for t in turns], game.rules, [t.remainder for t in turns]
+        game.turn, after(game, turns), game.rules, [t.remainder for t in turns]
     )
 
 
@@ -62,10 +78,9 @@ def ply1(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
     rolls = ROLLS[dice_count]
     their_first = me.other not in game.moved
     values = ply0(evaluator, game, turns)
-    for index, turn in enumerate(turns):
-        after = turn.position
-        if turn.remainder or after.turn is me or _finished(after):
-            continue  # a remainder or a chain roll comes next, or the game is over: 0-ply
+    for index, (turn, left) in enumerate(zip(turns, after(game, turns), strict=True)):
+        if turn.remainder or left.turn is me or _finished(left):
+            continue  # a remainder or the mover's roll comes next, or the game is over: 0-ply
         reached: list[Position] = []
         pending: list[tuple[int, ...]] = []
         bounds: list[int] = []
@@ -73,15 +88,21 @@ def ply1(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
             moves = variant.move_list(dice, rules)
             bounds.append(len(reached))
             if len(moves.values) > MAX_LOOKED_AT:  # a cascade: the position before it stands
-                reached.append(after)
+                reached.append(left)
                 pending.append(())
                 continue
-            replies = turns_for(after, moves, first_turn=their_first, rules=rules)
+            replies = turns_for(left, moves, first_turn=their_first, rules=rules)
             if replies:
-                reached.extend(r.position for r in replies)
+                chains = moves.double and variant.chains
+                reached.extend(
+                    r.position.with_turn(me.other)
+                    if chains and r.played and not r.remainder
+                    else r.position
+                    for r in replies
+                )
                 pending.extend(r.remainder for r in replies)
             else:
-                reached.append(after.with_turn(me))
+                reached.append(left.with_turn(me))
                 pending.append(moves.values if moves.hands_on else ())
         mine = evaluator.equities_for(me, reached, rules, pending)
         worst = np.minimum.reduceat(mine, bounds)

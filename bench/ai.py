@@ -1,0 +1,339 @@
+"""The computer player (bot/ai): its strength against yardsticks and the level below, and its
+speed.
+
+    python bench/ai.py [--variant V] [--rules R] [--dice-mode M] [--pairs N] [--seed S]
+                       [--jobs J] [--positions P] [--only strength|speed|analysis ...]
+
+strength: points share of the first player over N pairs of paired-dice games (``bot.ai.arena``:
+the same dice with the colours swapped), with a 95% confidence interval over the pairs:
+the strongest level against the random and the heuristic player, each level against the one
+below (2 vs 1 ... 5 vs 4), and on the short board (``--variant short``) the strongest level
+against Tesauro's pubeval and against GNU Backgammon's 0-ply net (the optional ``gnubg``
+package, ``pip install -e '.[bench]'``; skipped with a note without it). Short nardy is
+backgammon (the same start, bar, hits, oin 1, mars 2, koks 3), so gnubg judges it as it is.
+``--jobs J`` splits the pairs over J processes; the figures do not depend on J.
+
+speed: seconds per decision of each level, p50, p95 and max, over P positions with a choice
+(two or more legal turns) met in seeded self-play of the variant (level 4 against level 1).
+
+analysis: seconds to analyse one long-nardy game (``bot.ai.analysis.analyse``) of level 4
+against level 2, for three seeded games, whatever ``--variant`` says.
+
+No assertions: the figures go into the issue notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bot.ai  # noqa: E402,F401  (before numpy: it limits numpy's BLAS threads)
+from bot.ai import LEVELS, STRONGEST, Computer  # noqa: E402
+from bot.ai.analysis import analyse  # noqa: E402
+from bot.ai.arena import play  # noqa: E402
+from bot.ai.players import HeuristicPlayer, Player, PubEvalPlayer, RandomPlayer  # noqa: E402
+from bot.engine import (  # noqa: E402
+    CHECKERS,
+    Dice,
+    Game,
+    Position,
+    Side,
+    Turn,
+    TurnRecord,
+    resolve_rules,
+    score,
+)
+from bot.engine.position import FAMILY  # noqa: E402
+
+try:
+    import gnubg
+except ImportError:  # the optional extra `bench`
+    gnubg = None
+
+
+class GnubgPlayer:
+    """GNU Backgammon's 0-ply choice among our legal turns (short nardy only): each turn's
+    position is handed to gnubg's evaluator with the opponent on roll, and the turn with the
+    best cubeless equity for the mover is played. A turn that bears off the last checker is
+    judged by its result instead (gnubg does not evaluate finished positions)."""
+
+    name = "gnubg 0-ply"
+
+    def __init__(self) -> None:
+        if gnubg is None:
+            raise RuntimeError("the gnubg package is not installed")
+        self._context = gnubg.eval_context(0, 0, 1, 0, 0.0)  # cubeless, 0-ply, no noise
+        self._cube = gnubg.cube_info()  # money game, centred cube
+
+    def choose(self, game: Game, rng: random.Random) -> Turn | None:
+        if game.variant != "short":
+            raise ValueError("gnubg plays short nardy (backgammon) only")
+        turns = game.legal_turns()
+        if not turns:
+            return None
+        mover = game.turn
+        values = []
+        for turn in turns:
+            after = turn.position
+            if after.borne_off(mover) == CHECKERS:  # won: above any equity, by its points
+                values.append(10.0 + score("short", game.rules, after, mover).points)
+            else:
+                values.append(-self.equity(after))
+        return turns[max(range(len(turns)), key=values.__getitem__)]
+
+    def equity(self, position: Position) -> float:
+        """The cubeless equity of the side to move in ``position``, before its roll."""
+        return float(gnubg.evaluate(board(position), self._cube, self._context)[5])
+
+
+def board(position: Position) -> tuple[list[int], list[int]]:
+    """gnubg's board: (the opponent's, the side on roll's) 25 slots, each side in its own
+    numbering, points 1..24 then the bar; ours are (off, 1..24, bar)."""
+    on_roll = position.checkers(position.turn)
+    other = position.checkers(position.turn.other)
+    return list(other[1:26]), list(on_roll[1:26])
+
+
+def check_gnubg() -> None:
+    """Prints what shows that the perspective is right: gnubg's equity for the side on roll at
+    the opening (slightly positive) and in a race it leads by 28 pips (close to +1), and the
+    turn GnubgPlayer and gnubg itself pick for an opening 3-1 (8/5 6/5)."""
+    player = GnubgPlayer()
+    opening = Position.from_text("short w / 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5")
+    ahead = Position.from_text("short b / 6:10 5:5 / 6:3 5:3 4:3 3:2 2:2 1:2")
+    both = frozenset({Side.WHITE, Side.BLACK})
+    game = Game("short", resolve_rules("short", None), opening, Dice(3, 1), moved=both)
+    ours = player.choose(game, random.Random(0))
+    own = gnubg.find_best_move(board(game.position), player._cube, player._context, (3, 1))
+    print(
+        f"gnubg check: equity for the side on roll at the opening {player.equity(opening):+.3f},"
+        f" 28 pips ahead in a race {player.equity(ahead):+.3f}; opening 3-1: GnubgPlayer "
+        f"{ours}, gnubg {own}"
+    )
+
+
+def player(name: str) -> Player:
+    if name.startswith("level "):
+        return Computer(int(name.split()[1]))
+    found: dict[str, Any] = {
+        "random": RandomPlayer,
+        "heuristic": HeuristicPlayer,
+        "pubeval": PubEvalPlayer,
+        "gnubg": GnubgPlayer,
+    }
+    made: Player = found[name]()
+    return made
+
+
+Job = tuple[str, str, str, str | None, str, int, int]
+"""(first, second, variant, rules, dice mode, seed, pair index)."""
+
+
+def play_pair(job: Job) -> tuple[int, int, int, int]:
+    """One pair, exactly as :func:`bot.ai.arena.duel` plays its pair ``index``: the index,
+    the first player's points, the second's, and the first's wins."""
+    first_name, second_name, variant, rules, mode, seed, index = job
+    first, second = _players(first_name, second_name)
+    points_for = points_against = wins = 0
+    for first_white in (True, False):
+        dice = random.Random(seed * 1_000_003 + index)
+        choices = random.Random(seed * 7_919 + index * 2 + first_white)
+        white, black = (first, second) if first_white else (second, first)
+        result = play(white, black, variant, dice, choices, rules=rules, dice_mode=mode).result
+        assert result is not None
+        if (result.winner is Side.WHITE) == first_white:
+            wins += 1
+            points_for += result.points
+        else:
+            points_against += result.points
+    return index, points_for, points_against, wins
+
+
+_CACHE: dict[tuple[str, str], tuple[Player, Player]] = {}
+
+
+def _players(first: str, second: str) -> tuple[Player, Player]:
+    """The players of a match, made once per process."""
+    if (first, second) not in _CACHE:
+        _CACHE[(first, second)] = (player(first), player(second))
+    return _CACHE[(first, second)]
+
+
+def match(first: str, second: str, args: argparse.Namespace, pool: Any | None) -> tuple[str, float]:
+    """Plays ``args.pairs`` pairs; returns the figures as a line and the seconds taken."""
+    jobs: list[Job] = [
+        (first, second, args.variant, args.rules, args.dice_mode, args.seed, index)
+        for index in range(args.pairs)
+    ]
+    started = time.perf_counter()
+    results: Iterator[tuple[int, int, int, int]]
+    if pool is None:
+        results = map(play_pair, jobs)
+    else:
+        results = pool.imap_unordered(play_pair, jobs, chunksize=max(1, len(jobs) // 64))
+    pairs = sorted(results)
+    seconds = time.perf_counter() - started
+    points_for = sum(p[1] for p in pairs)
+    points_against = sum(p[2] for p in pairs)
+    wins = sum(p[3] for p in pairs)
+    share = points_for / max(1, points_for + points_against)
+    shares = [p[1] / (p[1] + p[2]) for p in pairs]
+    half = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else 1.0
+    games = 2 * len(pairs)
+    line = (
+        f"{first} vs {second}: {games} games, points share {share:.1%} "
+        f"(95% CI {max(0.0, share - half):.1%}..{min(1.0, share + half):.1%}), "
+        f"wins {wins / max(1, games):.1%}, {points_for}:{points_against} points"
+    )
+    return line, seconds
+
+
+def strength(args: argparse.Namespace) -> None:
+    strongest = f"level {STRONGEST}"
+    matches = [(strongest, "random"), (strongest, "heuristic")]
+    matches += [(f"level {n + 1}", f"level {n}") for n in range(1, STRONGEST)]
+    if args.variant == "short":
+        matches.append((strongest, "pubeval"))
+        if gnubg is None:
+            print("gnubg is not installed (pip install -e '.[bench]'): no match against it")
+        else:
+            check_gnubg()
+            matches.append((strongest, "gnubg"))
+    print(
+        f"strength, {args.variant} ({args.rules or 'default rules'}, {args.dice_mode} dice): "
+        f"{args.pairs} pairs per match, seed {args.seed}, {args.jobs} process(es)"
+    )
+    pool = Pool(args.jobs) if args.jobs > 1 else None
+    try:
+        for first, second in matches:
+            line, seconds = match(first, second, args, pool)
+            print(f"  {line}  [{seconds:.0f} s]", flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+
+
+def self_play_states(
+    variant: str, rules: str | None, mode: str, count: int, seed: int
+) -> list[Game]:
+    """``count`` game states with a choice (two or more legal turns), from seeded games of
+    level 4 against level 1."""
+    rng = random.Random(seed)
+    players = {Side.WHITE: Computer(4), Side.BLACK: Computer(1)}
+    found: list[Game] = []
+    while len(found) < count:
+        game = Game.start(variant, rng, rules=rules, dice_mode=mode)
+        while not game.is_over and len(found) < count:
+            if game.needs_roll:
+                game = game.roll(rng)
+            if game.strike_pending:
+                game = game.strike(players[game.turn.other].strike(game, rng))
+            if game.only_turn() is None:
+                found.append(game)
+            turn = players[game.turn].choose(game, rng)
+            game = game.pass_turn() if turn is None else game.play(turn)
+    return found
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def speed(args: argparse.Namespace) -> None:
+    states = self_play_states(args.variant, args.rules, args.dice_mode, args.positions, args.seed)
+    sizes = [len(g.legal_turns()) for g in states]
+    print(
+        f"speed, {args.variant}: seconds per decision over {len(states)} self-play positions "
+        f"with a choice ({statistics.median(sizes):.0f} legal turns at the median, "
+        f"{max(sizes)} at most)"
+    )
+    for level in LEVELS:
+        computer = Computer(level.number)
+        rng = random.Random(args.seed)
+        computer.choose(states[0], rng)  # loads the net
+        times = []
+        for game in states:
+            started = time.perf_counter()
+            computer.choose(game, rng)
+            times.append(time.perf_counter() - started)
+        print(
+            f"  level {level.number}: p50 {percentile(times, 0.5):.4f} s, "
+            f"p95 {percentile(times, 0.95):.4f} s, max {max(times):.4f} s",
+            flush=True,
+        )
+
+
+def recorded_game(seed: int) -> tuple[Game, list[TurnRecord]]:
+    """A long-nardy game of level 4 against level 2: its start and its history lines."""
+    rng = random.Random(seed)
+    start = Game.start("long", rng)
+    players = {Side.WHITE: Computer(4), Side.BLACK: Computer(2)}
+    game, records = start, []
+    while not game.is_over:
+        if game.needs_roll:
+            game = game.roll(rng)
+        turn = players[game.turn].choose(game, rng) or game.only_turn()
+        assert turn is not None
+        records.append(game.record(turn))
+        game = game.play(turn)
+    return start, records
+
+
+def analysis(args: argparse.Namespace) -> None:
+    print("analysis: seconds to analyse one long-nardy game (level 4 against level 2)")
+    analyse(*recorded_game(args.seed))  # loads the net
+    times = []
+    for index in range(3):
+        start, records = recorded_game(args.seed + 1 + index)
+        started = time.perf_counter()
+        summaries = analyse(start, records)
+        seconds = time.perf_counter() - started
+        times.append(seconds)
+        analysed = sum(s.turns for s in summaries.values())
+        print(
+            f"  game {index + 1}: {len(records)} turns, {analysed} with a choice, "
+            f"{seconds:.2f} s ({seconds / max(1, analysed) * 1000:.0f} ms a turn)",
+            flush=True,
+        )
+    print(f"  median {statistics.median(times):.2f} s a game")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--variant", default="short", choices=sorted(FAMILY))
+    parser.add_argument("--rules", help="the rule set by name (default: the variant's)")
+    parser.add_argument("--dice-mode", default="two", choices=["two", "three", "anti_three"])
+    parser.add_argument("--pairs", type=int, default=500, help="pairs of games per match")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the strength games")
+    parser.add_argument("--positions", type=int, default=200, help="positions for speed")
+    parser.add_argument(
+        "--only", nargs="*", choices=["strength", "speed", "analysis"], help="what to measure"
+    )
+    args = parser.parse_args()
+    only = set(args.only or ["strength", "speed", "analysis"])
+    print(f"python {sys.version.split()[0]}, bench/ai.py {' '.join(sys.argv[1:])}")
+    if "strength" in only:
+        strength(args)
+    if "speed" in only:
+        speed(args)
+    if "analysis" in only:
+        analysis(args)
+
+
+if __name__ == "__main__":
+    main()

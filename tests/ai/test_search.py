@@ -1,0 +1,125 @@
+"""0-ply and 1-ply (:mod:`bot.ai.search`) value a turn as the game stands after it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from bot.ai.evaluator import evaluator
+from bot.ai.search import ROLLS, ply0, ply1
+from bot.engine import Dice, Game, Position, Side, resolve_rules
+
+from .games import BOTH, PLAYS, games, play_id
+from .test_decisions import huge
+
+SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def equity_after(game: Game, after: Game) -> float:
+    """The equity of ``after`` for the side that moved in ``game``: whoever is to move in it,
+    with the remainder it has to play first."""
+    net = evaluator(game.variant)
+    pending = [after.remainder] if after.remainder else None
+    return float(net.equities_for(game.turn, [after.position], game.rules, pending)[0])
+
+
+@pytest.mark.parametrize("play", PLAYS, ids=play_id)
+@SETTINGS
+@given(data=st.data())
+def test_ply0_values_the_game_after_the_turn(
+    play: tuple[str, str, str], data: st.DataObject
+) -> None:
+    game = data.draw(games(play))
+    if game.strike_pending:
+        assert game.dice is not None
+        game = game.strike(game.dice.values[0])
+    assume(not huge(game))
+    turns = game.legal_turns()
+    assume(turns)
+    values = ply0(evaluator(game.variant), game, turns)
+    for turn, value in zip(turns, values, strict=True):
+        assert value == pytest.approx(equity_after(game, game.play(turn)), abs=1e-6), str(turn)
+
+
+def test_a_gulbara_double_played_in_full_is_valued_with_the_mover_to_roll_again() -> None:
+    position = Position.from_text("gulbara w / 24:14 13:1 / 24:15")
+    game = Game("gulbara", resolve_rules("gulbara", None), position, Dice(3, 3), moved=BOTH)
+    turns = game.legal_turns()
+    after = game.play(turns[0])
+    assert after.turn is Side.WHITE and after.chain == 1  # white rolls again
+    net = evaluator("gulbara")
+    expected = equity_after(game, after)
+    assert ply0(net, game, turns[:1])[0] == pytest.approx(expected, abs=1e-6)
+    # nor does 1-ply look at black's rolls: white rolls next, so it stays at 0-ply
+    assert ply1(net, game, turns[:1])[0] == pytest.approx(expected, abs=1e-6)
+
+
+def test_a_remainder_turn_is_valued_with_the_mover_to_roll_next() -> None:
+    """After playing the remainder handed to it, the side rolls its own dice."""
+    position = Position.from_text("gulbara w / 24:14 13:1 / 24:15")
+    game = Game("gulbara", resolve_rules("gulbara", None), position, moved=BOTH, remainder=(6, 5))
+    turns = game.legal_turns()
+    assert len(turns) > 1
+    net = evaluator("gulbara")
+    for turn, now, ahead in zip(turns, ply0(net, game, turns), ply1(net, game, turns), strict=True):
+        after = game.play(turn)
+        assert after.turn is Side.WHITE and after.needs_roll
+        assert now == pytest.approx(equity_after(game, after), abs=1e-6)
+        assert ahead == pytest.approx(now, abs=1e-6)  # white rolls next: 0-ply
+
+
+def one_ply_by_the_game(game: Game, after: Game) -> float:
+    """1-ply as the game flows: over each roll the opponent may get next (with its
+    probability), its reply that leaves the mover the least, each valued by the net as
+    :meth:`Game.play` leaves the game (with whoever is to move then)."""
+    if after.is_over or after.turn is game.turn or after.remainder:
+        return equity_after(game, after)
+    total = 0.0
+    for dice, chance in ROLLS[2]:
+        rolled = after.with_dice(dice)
+        replies = rolled.legal_turns()
+        if replies:
+            worst = min(equity_after(game, rolled.play(r)) for r in replies)
+        else:
+            worst = equity_after(game, rolled.pass_turn())
+        total += chance * worst
+    return total
+
+
+LOOK_AHEAD = [
+    ("short w / 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5", (3, 1)),
+    ("short b / bar:1 13:4 8:3 6:5 2:2 / 24:2 13:4 8:3 6:4 5:2", (6, 6)),
+    ("long w / 24:13 19:1 13:1 / 24:14 18:1", (5, 2)),
+    ("gulbara w / 24:13 19:1 13:1 / 24:14 18:1", (5, 2)),
+    ("gulbara w / 24:13 19:1 13:1 / 24:14 18:1", (2, 2)),
+    ("crazy_gulbara w / 20:1 1:14 / 24:13 3:2", (5, 3)),
+]
+
+
+@pytest.mark.parametrize(("text", "dice"), LOOK_AHEAD)
+def test_ply1_is_the_opponents_best_reply_to_every_roll(text: str, dice: tuple[int, int]) -> None:
+    position = Position.from_text(text)
+    variant = position.variant
+    game = Game(variant, resolve_rules(variant, None), position, Dice(*dice), moved=BOTH)
+    turns = game.legal_turns()[:6]
+    values = ply1(evaluator(variant), game, turns)
+    for turn, value in zip(turns, values, strict=True):
+        assert value == pytest.approx(one_ply_by_the_game(game, game.play(turn)), abs=1e-5)
+
+
+def test_ply1_averages_over_every_roll() -> None:
+    for count in (2, 3):
+        rolls = ROLLS[count]
+        assert len(rolls) == {2: 21, 3: 56}[count]
+        assert sum(p for _, p in rolls) == pytest.approx(1.0)
+        assert all(len(dice.values) == count for dice, _ in rolls)
+
+
+def test_ply1_of_a_finished_game_is_its_result() -> None:
+    position = Position.from_text("short w / 1:1 off:14 / 19:2 13:5 8:3 6:5")
+    game = Game("short", resolve_rules("short", None), position, Dice(6, 5), moved=BOTH)
+    turns = game.legal_turns()
+    values = ply1(evaluator("short"), game, turns)
+    assert np.allclose(values, 3.0)  # koks: black still has checkers in white's home
