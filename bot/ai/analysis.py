@@ -22,6 +22,7 @@ import numpy as np
 from bot.engine import Game, Side, Turn, TurnRecord
 
 from .evaluator import evaluator
+from .levels import MAX_LISTED
 from .search import ply0, ply1
 
 ERROR: Final = 0.08
@@ -75,10 +76,15 @@ def states(start: Game, records: Sequence[TurnRecord]) -> list[tuple[Game, Turn]
 
 
 def review(played: Sequence[tuple[Game, Turn]], indices: range) -> list[Review]:
-    """Reviews the turns ``played[i]`` for ``i`` in ``indices`` that had a choice."""
+    """Reviews the turns ``played[i]`` for ``i`` in ``indices`` that had a choice (crazy
+    gul-bara's cascades, too many turns to list, are left out: see
+    :data:`~bot.ai.levels.MAX_LISTED`)."""
     found = []
     for index in indices:
         before, turn = played[index]
+        moves = before.moves
+        if moves is not None and len(moves.values) > MAX_LISTED:
+            continue
         turns = before.legal_turns()
         if len(turns) < 2:
             continue
