@@ -48,7 +48,12 @@ def best(request: Any) -> dict[str, Any]:
         return {"turn": entry(turns[0], with_remainder)}
     picked = Computer(number).pick(game, random.Random(seed))
     assert picked is not None
-    turn, equity = picked
+    chosen, equity = picked
+    # the entry ``turns`` gives for the same result (a cascade played step by step may reach
+    # it by another order of steps)
+    turn = next(
+        t for t in turns if (t.position, t.remainder) == (chosen.position, chosen.remainder)
+    )
     return {"turn": entry(turn, with_remainder), "equity": round(equity, 4)}
 
 
