@@ -38,9 +38,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.ai  # noqa: E402,F401  (before numpy: it limits numpy's BLAS threads)
-from bot.ai import LEVELS, STRONGEST, Computer  # noqa: E402
+from bot.ai import LEVELS, STRONGEST  # noqa: E402
 from bot.ai.analysis import analyse  # noqa: E402
 from bot.ai.arena import play  # noqa: E402
+from bot.ai.computer import Computer  # noqa: E402
 from bot.ai.players import HeuristicPlayer, Player, PubEvalPlayer, RandomPlayer  # noqa: E402
 from bot.engine import (  # noqa: E402
     CHECKERS,

@@ -6,7 +6,9 @@ Depends on :mod:`bot.engine` and numpy only; knows nothing of Telegram or storag
 - :mod:`bot.ai.evaluator`: the shipped nets (``weights/long.npz``, ``weights/short.npz``) and
   equity by the rule set's prices;
 - :mod:`bot.ai.search`: 0-ply and 1-ply over a roll's legal turns;
-- :mod:`bot.ai.levels`: levels 1..5, cube decisions, strikes;
+- :mod:`bot.ai.levels` and :mod:`bot.ai.computer`: levels 1..5 and their ratings, and the
+  computer at a level: its turns, cube decisions, strikes;
+- :mod:`bot.ai.answers`: what it answers (decisions, hints), plain picklable values;
 - :mod:`bot.ai.analysis`: equity lost per turn, errors and blunders of a played game;
 - :mod:`bot.ai.players` and :mod:`bot.ai.arena`: yardsticks (random, heuristic, pubeval) and
   paired-dice games between players;
@@ -28,19 +30,17 @@ import os
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
-import enum  # noqa: E402
 import random  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
 
 from bot.engine import Game, Turn  # noqa: E402
 
-from .levels import LEVELS, STRONGEST, Computer, Level, Ranked, level  # noqa: E402
+from .answers import Action, Decision, Hint, Ranked  # noqa: E402
+from .levels import LEVELS, STRONGEST, Level, level  # noqa: E402
 
 __all__ = [
     "LEVELS",
     "STRONGEST",
     "Action",
-    "Computer",
     "Decision",
     "Hint",
     "Level",
@@ -54,25 +54,8 @@ __all__ = [
     "takes_double",
 ]
 
-
-class Action(enum.Enum):
-    """What the computer does when a game waits for it."""
-
-    PLAY = "play"  # play ``turn`` (None: pass)
-    ROLL = "roll"  # roll rather than double
-    DOUBLE = "double"
-    TAKE = "take"
-    DROP = "drop"
-    STRIKE = "strike"  # strike the die showing ``value`` (anti three dice)
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """The computer's answer for a game that waits for it."""
-
-    action: Action
-    turn: Turn | None = None
-    value: int | None = None
+# The functions below load the net (numpy) on first use, from :mod:`.computer`: the bot's own
+# process only names levels and reads answers, and thinks in its worker processes.
 
 
 def decide(game: Game, number: int, seed: int) -> Decision:
@@ -94,44 +77,34 @@ def decide(game: Game, number: int, seed: int) -> Decision:
 
 def choose_turn(game: Game, number: int, seed: int) -> Turn | None:
     """Level ``number``'s turn for ``game``'s roll or remainder (None: a pass)."""
+    from .computer import Computer
+
     return Computer(number).choose(game, random.Random(seed))
 
 
 def choose_strike(game: Game, number: int, seed: int) -> int:
     """The die level ``number`` strikes from the three its opponent rolled (``anti_three``)."""
+    from .computer import Computer
+
     return Computer(number).strike(game, random.Random(seed))
 
 
 def offers_double(game: Game) -> bool:
     """Whether the computer, to move in ``game`` before its roll, doubles."""
+    from .computer import Computer
+
     return Computer().wants_double(game)
 
 
 def takes_double(game: Game) -> bool:
     """Whether the computer, offered a double in ``game``, takes it."""
+    from .computer import Computer
+
     return Computer().takes(game)
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    """The best turns for a roll by the strongest level, best first, with their equities;
-    :meth:`loss` says how much worse another turn is."""
-
-    ranked: Ranked
-
-    @property
-    def best(self) -> Turn | None:
-        return self.ranked.turns[0] if self.ranked.turns else None
-
-    def loss(self, turn: Turn) -> float | None:
-        """The equity ``turn`` gives away against the best (None if it is not a turn of the
-        roll). Turns the look-ahead did not reach are judged at 0-ply."""
-        for other, value in zip(self.ranked.turns, self.ranked.equities, strict=True):
-            if other.position == turn.position and other.remainder == turn.remainder:
-                return max(0.0, self.ranked.equities[0] - value)
-        return None
 
 
 def hint(game: Game) -> Hint:
     """The strongest level's view of ``game``'s roll (see :class:`Hint`)."""
+    from .computer import Computer
+
     return Hint(Computer(STRONGEST).rank(game))

@@ -17,13 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-import numpy as np
-
 from bot.engine import Game, Side, Turn, TurnRecord
 
-from .evaluator import evaluator
 from .levels import MAX_LISTED
-from .search import ply0, ply1
 
 ERROR: Final = 0.08
 BLUNDER: Final = 0.16
@@ -78,7 +74,13 @@ def states(start: Game, records: Sequence[TurnRecord]) -> list[tuple[Game, Turn]
 def review(played: Sequence[tuple[Game, Turn]], indices: range) -> list[Review]:
     """Reviews the turns ``played[i]`` for ``i`` in ``indices`` that had a choice (crazy
     gul-bara's cascades, too many turns to list, are left out: see
-    :data:`~bot.ai.levels.MAX_LISTED`)."""
+    :data:`~bot.ai.levels.MAX_LISTED`). The net and numpy are loaded here, in the process
+    that reviews: the records and summaries are read where numpy is not loaded."""
+    import numpy as np
+
+    from .evaluator import evaluator
+    from .search import ply0, ply1
+
     found = []
     for index in indices:
         before, turn = played[index]

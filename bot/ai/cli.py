@@ -15,7 +15,8 @@ from typing import Any
 from bot.engine import NardyError
 from bot.engine.cli import BadRequest, entry, situation
 
-from .levels import STRONGEST, Computer
+from .computer import Computer
+from .levels import STRONGEST
 
 
 def best_line(line: str) -> tuple[str, bool]:

@@ -1,47 +1,13 @@
-"""The computer at five levels, and every decision it makes in a game.
+"""The computer's five levels: how each plays, and its public rating.
 
-All levels value turns with the same net; they differ in how far they look and how much they
-err. Levels 1 to 4 choose at 0-ply with *human-like* mistakes: a turn is drawn with probability
-growing with its equity (a softmax at the level's temperature), so a weak level often plays a
-turn nearly as good as the best, sometimes a clearly worse one, and a blunder that throws the
-game away almost never. Level 5 looks a roll ahead (1-ply) at the best few turns 0-ply finds
-and plays the best of them.
-
-Cube decisions (cubeless equity, money-game reasoning, the same at every level):
-
-- double when the mover's equity before its roll is at least ``DOUBLE_FROM`` (0.55) and below
-  ``TOO_GOOD`` (1.0: with so many mars chances, playing on is worth more than a drop);
-- take when the taker's equity is at least ``TAKE_FROM`` (-0.5: doubled, a loss then costs
-  less than the point a drop gives away).
-
-In ``anti_three`` the striker strikes the die that leaves the mover the worst best turn.
-
-A roll of more than :data:`MAX_LISTED` moves (crazy gul-bara's cascades: one 1-1 had 158,467
-legal turns, 4 s and 750 MB to list) is played step by step instead, at every level: each step
-the one after which the net likes the position best, through the engine's step-by-step input,
-which offers only steps that lead to a legal complete turn.
+Numbers only, no numpy: the bot's own process reads them (challenges, /stats) without loading
+the net, which lives in the worker processes (:mod:`bot.services.computer`).
 """
 
 from __future__ import annotations
 
-import math
-import random
 from dataclasses import dataclass
 from typing import Final
-
-import numpy as np
-
-from bot.engine import Game, Turn
-
-from .evaluator import Evaluator, evaluator
-from .search import ply0, ply1
-
-MAX_LISTED: Final = 6
-"""The most moves a roll may give for its turns to be listed and ranked (a triple of three dice
-gives six)."""
-DOUBLE_FROM: Final = 0.55
-TOO_GOOD: Final = 1.0
-TAKE_FROM: Final = -0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +24,16 @@ class Level:
 
 
 LEVELS: Final = (
-    Level(1, 0.30, 0, 1200),
+    Level(1, 0.25, 0, 1200),
     Level(2, 0.12, 0, 1400),
-    Level(3, 0.05, 0, 1550),
-    Level(4, 0.0, 0, 1700),
+    Level(3, 0.06, 0, 1550),
+    Level(4, 0.015, 0, 1700),
     Level(5, 0.0, 5, 1800),
 )
 STRONGEST: Final = len(LEVELS)
+MAX_LISTED: Final = 6
+"""The most moves a roll may give for its turns to be listed and ranked (a triple of three dice
+gives six)."""
 
 
 def level(number: int) -> Level:
@@ -75,125 +44,3 @@ def level(number: int) -> Level:
     if not 1 <= number <= STRONGEST:
         raise ValueError(f"levels are 1 to {STRONGEST}, not {number}")
     return LEVELS[number - 1]
-
-
-@dataclass(frozen=True, slots=True)
-class Ranked:
-    """A roll's turns with the mover's equity after each, best first."""
-
-    turns: tuple[Turn, ...]
-    equities: tuple[float, ...]
-
-
-class Computer:
-    """The computer player at one level (a :class:`bot.ai.players.Player`)."""
-
-    def __init__(self, number: int = STRONGEST, evaluator_for: Evaluator | None = None) -> None:
-        self.level = level(number)
-        self.name = f"level {number}"
-        self._evaluator = evaluator_for
-
-    def _net(self, game: Game) -> Evaluator:
-        return self._evaluator if self._evaluator is not None else evaluator(game.variant)
-
-    def rank(self, game: Game, lookahead: int | None = None) -> Ranked:
-        """Every legal turn of the roll (or remainder), best first for this level's search;
-        ``lookahead`` overrides how many are looked at a roll ahead."""
-        net = self._net(game)
-        moves = game.moves
-        if moves is not None and len(moves.values) > MAX_LISTED:
-            return _stepwise(net, game)
-        turns = game.legal_turns()
-        if not turns:
-            return Ranked((), ())
-        values = ply0(net, game, turns)
-        ahead = self.level.lookahead if lookahead is None else lookahead
-        if ahead and len(turns) > 1:
-            best = np.argsort(-values, kind="stable")[:ahead]
-            chosen = [turns[i] for i in best]
-            deeper = ply1(net, game, chosen)
-            values = values.copy()
-            values[best] = deeper
-            # turns not looked at keep their 0-ply value, below every looked-at one
-            rest = np.setdiff1d(np.arange(len(turns)), best)
-            if len(rest):
-                values[rest] = np.minimum(values[rest], deeper.min() - 1e-6)
-        order = np.argsort(-values, kind="stable")
-        return Ranked(tuple(turns[i] for i in order), tuple(float(values[i]) for i in order))
-
-    def choose(self, game: Game, rng: random.Random) -> Turn | None:
-        """This level's turn for the roll, None for a pass."""
-        picked = self.pick(game, rng)
-        return None if picked is None else picked[0]
-
-    def pick(self, game: Game, rng: random.Random) -> tuple[Turn, float] | None:
-        """This level's turn for the roll with its equity as the level judged it; None for a
-        pass."""
-        ranked = self.rank(game)
-        if not ranked.turns:
-            return None
-        index = _draw(ranked.equities, self.level.temperature, rng)
-        return ranked.turns[index], ranked.equities[index]
-
-    def strike(self, game: Game, rng: random.Random) -> int:
-        """The die to strike from the three the opponent rolled (``anti_three``)."""
-        assert game.dice is not None and game.strike_pending
-        values = sorted(set(game.dice.values), reverse=True)
-        mover_best = []
-        for value in values:
-            left = game.strike(value)
-            turns = left.legal_turns()
-            if not turns:
-                mover_best.append(_pass_value(self._net(game), left))
-                continue
-            mover_best.append(float(ply0(self._net(game), left, turns).max()))
-        # the striker's equity is minus the mover's
-        return values[_draw(tuple(-v for v in mover_best), self.level.temperature, rng)]
-
-    def equity(self, game: Game) -> float:
-        """The side to move's cubeless equity before its roll."""
-        net = self._net(game)
-        pending = [game.remainder] if game.remainder else None
-        return float(net.equities_for(game.turn, [game.position], game.rules, pending)[0])
-
-    def wants_double(self, game: Game) -> bool:
-        """Whether the side to move (the computer) offers a double now."""
-        if not game.can_double:
-            return False
-        return DOUBLE_FROM <= self.equity(game) < TOO_GOOD
-
-    def takes(self, game: Game) -> bool:
-        """Whether the computer, offered a double by the side to move, takes it."""
-        return -self.equity(game) >= TAKE_FROM
-
-
-def _stepwise(net: Evaluator, game: Game) -> Ranked:
-    """The one turn found by playing each step that leaves the best position (see the module
-    docstring), with its 0-ply equity."""
-    me = game.turn
-    current = game.turn_input()
-    while current.options:
-        options = current.options
-        if len(options) == 1:
-            current = current.play(options[0])
-            continue
-        after = [current.play(o) for o in options]
-        values = net.equities_for(me, [a.current.with_turn(me.other) for a in after], game.rules)
-        current = after[int(np.argmax(values))]
-    turn = current.turn()
-    return Ranked((turn,), (float(ply0(net, game, [turn])[0]),))
-
-
-def _pass_value(net: Evaluator, game: Game) -> float:
-    after = game.position.with_turn(game.turn.other)
-    return float(net.equities_for(game.turn, [after], game.rules)[0])
-
-
-def _draw(equities: tuple[float, ...], temperature: float, rng: random.Random) -> int:
-    """The index of the best equity at temperature 0 (the first of equal ones), else drawn by
-    a softmax at ``temperature``."""
-    if temperature <= 0.0 or len(equities) == 1:
-        return max(range(len(equities)), key=lambda i: (equities[i], -i))
-    top = max(equities)
-    weights = [math.exp((e - top) / temperature) for e in equities]
-    return rng.choices(range(len(equities)), weights=weights)[0]

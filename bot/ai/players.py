@@ -1,6 +1,6 @@
 """Players: anything that chooses a turn for a game waiting for one.
 
-The computer at each level (:class:`bot.ai.levels.Computer`) and the yardsticks it is measured
+The computer at each level (:class:`bot.ai.computer.Computer`) and the yardsticks it is measured
 against: a uniformly random player, a one-ply heuristic from pip count and structure, and
 Tesauro's public benchmark evaluator pubeval (short family: it was made for backgammon).
 """

@@ -33,9 +33,9 @@ from bot.engine import Game, Side
 from bot.engine.position import FAMILY
 
 from .arena import duel
+from .computer import Computer
 from .evaluator import WEIGHTS, Evaluator
 from .features import encode
-from .levels import Computer
 from .network import OUTPUTS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
 from .players import HeuristicPlayer
 from .search import ply0

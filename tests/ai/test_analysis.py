@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot.ai.analysis import BLUNDER, ERROR, analyse, review, states, summarise
-from bot.ai.levels import Computer
+from bot.ai.computer import Computer
 from bot.ai.players import Player
 from bot.engine import Game, Side, TurnRecord
 

@@ -1,5 +1,5 @@
 """Cube decisions on hand-made positions whose right decision is not in doubt: each follows
-the equity by the thresholds of :mod:`bot.ai.levels`, and the net's equity puts the position
+the equity by the thresholds of :mod:`bot.ai.computer`, and the net's equity puts the position
 on the right side of them.
 
 If the net misjudges one of these positions after a retraining, that is the net's fault, not
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai import LEVELS, Computer, offers_double, takes_double
-from bot.ai.levels import DOUBLE_FROM, TAKE_FROM, TOO_GOOD
+from bot.ai import LEVELS, offers_double, takes_double
+from bot.ai.computer import DOUBLE_FROM, TAKE_FROM, TOO_GOOD, Computer
 from bot.engine import Cube, Game, Position, Side, resolve_rules
 
 from .games import BOTH

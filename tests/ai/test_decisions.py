@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bot.ai import LEVELS, STRONGEST, choose_strike, choose_turn, hint
-from bot.ai.levels import Computer
+from bot.ai.computer import Computer
 from bot.engine import Dice, Game, Position, Side, Turn, find_variant, resolve_rules
 from tests.engine.strategies import random_turn
 
@@ -184,17 +184,17 @@ def test_strikes_are_one_of_the_dice(
 def test_the_best_strike_leaves_the_mover_least(
     play: tuple[str, str, str], data: st.DataObject, dice: Dice
 ) -> None:
-    """Level 4 (no randomness) strikes the die after which the mover's best turn is worth the
-    least to it, by the same net."""
+    """Level 5 (no randomness) strikes the die after which the mover's best turn is worth the
+    least to it, by the same net at 0-ply."""
     position = data.draw(games(play)).position
     game = Game(
         play[0], find_variant(play[0]).rule_sets[play[2]], position, moved=BOTH, dice_mode=play[1]
     ).with_dice(dice)
-    computer = Computer(4)
+    computer = Computer(5)
 
     def left_to_mover(value: int) -> float:
         after = game.strike(value)
-        ranked = computer.rank(after)
+        ranked = computer.rank(after, lookahead=0)
         if ranked.turns:
             return ranked.equities[0]
         passed = Game(
@@ -206,7 +206,7 @@ def test_the_best_strike_leaves_the_mover_least(
         )
         return -computer.equity(passed)
 
-    chosen = choose_strike(game, 4, 0)
+    chosen = choose_strike(game, 5, 0)
     assert left_to_mover(chosen) <= min(left_to_mover(v) for v in dice.values) + 1e-9
 
 

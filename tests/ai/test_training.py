@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from bot.ai.arena import duel
+from bot.ai.computer import Computer
 from bot.ai.evaluator import Evaluator
-from bot.ai.levels import Computer
 from bot.ai.network import Network
 from bot.ai.train import train
 
