@@ -26,9 +26,9 @@ class Level:
 LEVELS: Final = (
     Level(1, 0.25, 0, 1200),
     Level(2, 0.12, 0, 1400),
-    Level(3, 0.06, 0, 1550),
-    Level(4, 0.015, 0, 1700),
-    Level(5, 0.0, 5, 1800),
+    Level(3, 0.07, 0, 1550),
+    Level(4, 0.03, 0, 1700),
+    Level(5, 0.0, 6, 1800),
 )
 STRONGEST: Final = len(LEVELS)
 MAX_LISTED: Final = 6
