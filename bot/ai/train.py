@@ -121,6 +121,7 @@ def train(
     with ``save``, the weights are also written there at every checkpoint."""
     rng = random.Random(seed)
     network = start if start is not None else Network.fresh(hidden, seed)
+    earlier = _earlier(start)
     net = Evaluator(family, network)
     variants = VARIANTS[family]
     began = time.perf_counter()
@@ -143,12 +144,31 @@ def train(
             )
             sys.stdout.flush()
             if save is not None:
-                _describe(network, family, index, seed, rate, lam, began).save(save)
-    return _describe(network, family, games, seed, rate, lam, began)
+                _describe(network, family, index, seed, rate, lam, began, earlier).save(save)
+    return _describe(network, family, games, seed, rate, lam, began, earlier)
+
+
+def _earlier(start: Network | None) -> str:
+    """What a net trained further had been trained on, for its file's ``info``."""
+    if start is None:
+        return ""
+    info = start.info
+    before = f"; after {info['after']}" if info.get("after") else ""
+    return (
+        f"{info.get('games', '?')} games, seed {info.get('seed', '?')}, "
+        f"rate {info.get('rate', '?')}{before}"
+    )
 
 
 def _describe(
-    network: Network, family: str, games: int, seed: int, rate: float, lam: float, began: float
+    network: Network,
+    family: str,
+    games: int,
+    seed: int,
+    rate: float,
+    lam: float,
+    began: float,
+    earlier: str,
 ) -> Network:
     network.info = {
         "family": family,
@@ -159,6 +179,7 @@ def _describe(
         "lambda": str(lam),
         "variants": ",".join(VARIANTS[family]),
         "seconds": f"{time.perf_counter() - began:.0f}",
+        **({"after": earlier} if earlier else {}),
     }
     return network
 
