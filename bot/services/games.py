@@ -1,7 +1,7 @@
 """The game service: games from their start to their result, with turns tapped step by step, the
 cube, matches, timeouts, the computer's moves, and what results pay. Users and challenges have
-services of their own (:mod:`.users`, :mod:`.challenges`), which :class:`GameService` holds. No
-Telegram here.
+services of their own (:mod:`.users`, :mod:`.challenges`), which :class:`GameService` holds;
+how a game moves on after each step is :mod:`.flow`'s. No Telegram here.
 
 A player is a person or the computer (a user with a reserved id, see
 :func:`bot.storage.computer_level`). When a game waits for the computer its deadline is set
@@ -28,13 +28,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Final
 
-from bot.ai import Action, Decision, Hint
+from bot.ai import Action, Hint
 from bot.engine import (
-    CubeError,
     DiceMode,
     Game,
-    IllegalTurnError,
-    InvalidDiceError,
     Played,
     Side,
     StakeMode,
@@ -52,7 +49,7 @@ from bot.storage import (
     computer_level,
 )
 
-from . import chips
+from . import chips, flow
 from .challenges import CHALLENGE_SECONDS, Challenges
 from .computer import Brain
 from .errors import (
@@ -69,9 +66,6 @@ from .users import Users
 
 COMPUTER_PAUSE: Final = 1.5
 """Seconds between a change and the computer's answer to it: time to see what happened."""
-
-MAX_AUTOMATIC_TURNS: Final = 200
-"""Passes and forced turns played in a row without a player; a guard, never reached in play."""
 
 WHOLE_TURN_BUTTONS: Final = 16
 """At most this many ways to finish a turn are offered as one button each (one tap finishes the
@@ -212,7 +206,7 @@ class GameService:
         """Rolls a new game's opening (playing forced turns) and stores it."""
         now = self._clock()
         game = Game.start(variant, self._rng, rules=rule_set, cube=cube, dice_mode=dice_mode)
-        game, history, last_turn = self._play_automatic(game, ())
+        game, history, last_turn = flow.play_automatic(game, (), self._rng)
         waits_for = black_id if game.to_act is Side.BLACK else white_id
         pause = self.computer_pause if computer_level(waits_for) else move_seconds
         return await self._store.games.create(
@@ -296,22 +290,8 @@ class GameService:
     ) -> GameSnapshot:
         """Plays the complete ``turn_input`` and rolls for the next player, in one save: the
         board's next edit shows the turn and the next roll together."""
-        turn = turn_input.turn()
-        game = stored.game
-        line = game.record(turn).to_text()
-        game = game.play(turn)
-        game, history, last_turn = self._play_automatic(game, (*stored.history, line))
-        return await self._save(
-            replace(
-                stored,
-                game=game,
-                input=(),
-                history=history,
-                last_turn=last_turn or turn.played,
-                deadline=self._clock() + stored.move_seconds,
-            ),
-            version,
-        )
+        moved_on = flow.played(stored, turn_input.turn(), self._rng, self._clock())
+        return await self._save(moved_on, version)
 
     async def roll(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The player to move rolls instead of doubling (passes and forced turns play
@@ -329,21 +309,7 @@ class GameService:
                 raise NotYourTurn()
             if stored.version != version:
                 raise StaleAction()
-            try:
-                game = game.strike(value)
-            except (IllegalTurnError, InvalidDiceError):  # not one of the dice: a forged tap
-                raise StaleAction() from None
-            game, history, last_turn = self._play_automatic(game, stored.history)
-            return await self._save(
-                replace(
-                    stored,
-                    game=game,
-                    history=history,
-                    last_turn=last_turn or stored.last_turn,
-                    deadline=self._clock() + stored.move_seconds,
-                ),
-                version,
-            )
+            return await self._save(flow.struck(stored, value, self._rng, self._clock()), version)
 
     async def double(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The player to move offers to double."""
@@ -365,75 +331,8 @@ class GameService:
                 raise NotYourTurn()
             if stored.version != version:
                 raise StaleAction()
-            return await self._save(self._acted(stored, Action(action)), version)
-
-    def _acted(self, stored: StoredGame, action: Action) -> StoredGame:
-        """``stored`` after its side to act rolls, doubles, takes or drops, with the next
-        player's passes and forced turns played.
-
-        :raises: :exc:`StaleAction` if the game has moved on since the button was drawn.
-        """
-        game = stored.game
-        side = game.to_act
-        try:
-            if action is Action.ROLL:
-                game, line = game.roll(self._rng), None
-            elif action is Action.DOUBLE:
-                game = game.double()
-                line = f"{side.value} double {game.cube_value * 2}"
-            elif action is Action.TAKE:
-                game, line = game.take(), f"{side.value} take"
-            elif action is Action.DROP:
-                game, line = game.drop(), f"{side.value} drop"
-            else:
-                raise StaleAction()
-        except (CubeError, IllegalTurnError):
-            raise StaleAction() from None
-        history = (*stored.history, line) if line else stored.history
-        game, history, last_turn = self._play_automatic(game, history)
-        return replace(
-            stored,
-            game=game,
-            history=history,
-            last_turn=last_turn or stored.last_turn,
-            deadline=self._clock() + stored.move_seconds,
-        )
-
-    def _computer_played(self, stored: StoredGame, decision: Decision) -> StoredGame:
-        """``stored`` after the computer's ``decision``, with what follows played (the next
-        roll, passes and forced turns).
-
-        :raises: :exc:`StaleAction` if the decision no longer fits the game.
-        """
-        game = stored.game
-        if decision.action is Action.STRIKE:
-            try:
-                game = game.strike(decision.value or 0)
-            except (IllegalTurnError, InvalidDiceError):
-                raise StaleAction() from None
-            game, history, last_turn = self._play_automatic(game, stored.history)
-        elif decision.action is Action.PLAY:
-            # passes are played automatically: a turn to play is always a choice
-            turn = decision.turn if decision.turn is not None else game.only_turn()
-            if turn is None:
-                raise StaleAction()
-            try:
-                line = game.record(turn).to_text()
-                game = game.play(turn)
-            except IllegalTurnError:
-                raise StaleAction() from None
-            game, history, last_turn = self._play_automatic(game, (*stored.history, line))
-            last_turn = last_turn or turn.played
-        else:
-            return self._acted(stored, decision.action)
-        return replace(
-            stored,
-            game=game,
-            input=(),
-            history=history,
-            last_turn=last_turn or stored.last_turn,
-            deadline=self._clock() + stored.move_seconds,
-        )
+            moved_on = flow.acted(stored, Action(action), self._rng, self._clock())
+            return await self._save(moved_on, version)
 
     async def computer_move(self, game_id: int) -> GameSnapshot | None:
         """The computer acts in game ``game_id`` if the game waits for it and its pause is over;
@@ -451,7 +350,8 @@ class GameService:
             if current.version != stored.version:
                 return None  # resigned, or already answered by another call
             try:
-                return await self._save(self._computer_played(current, decision), stored.version)
+                moved_on = flow.decided(current, decision, self._rng, self._clock())
+                return await self._save(moved_on, stored.version)
             except StaleAction:
                 return None
 
@@ -480,7 +380,7 @@ class GameService:
             stored = await self._get(game_id)
             side = _playing_side(stored, user_id)
             return await self._save(
-                _concluded(stored, stored.game.resign(side), f"{side.value} resign"),
+                flow.concluded(stored, stored.game.resign(side), f"{side.value} resign"),
                 stored.version,
             )
 
@@ -504,7 +404,7 @@ class GameService:
                 try:
                     ended.append(
                         await self._save(
-                            _concluded(stored, stored.game.timeout(), line), stored.version
+                            flow.concluded(stored, stored.game.timeout(), line), stored.version
                         )
                     )
                 except StaleAction:
@@ -638,29 +538,6 @@ class GameService:
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         return GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score, match)
 
-    def _play_automatic(
-        self, game: Game, history: tuple[str, ...]
-    ) -> tuple[Game, tuple[str, ...], tuple[Played, ...]]:
-        """Rolls for the side to move (again, after a gul-bara double played in full) and plays
-        its passes and forced turns, until a player has a choice (of steps, to double, to strike
-        a die) or the game ends. Each is written to the history, marked as such."""
-        last: tuple[Played, ...] = ()
-        for _ in range(MAX_AUTOMATIC_TURNS):
-            if game.is_over or game.can_double or game.to_act is not game.turn:
-                break  # over, or a player chooses: to double or roll, take or drop, strike
-            if game.needs_roll:
-                game = game.roll(self._rng)
-                if game.strike_pending:
-                    break  # the opponent strikes a die first
-            only = game.only_turn()
-            if only is None:
-                break
-            note = "forced" if only.played else "pass"
-            history = (*history, game.record(only, note).to_text())
-            last = only.played or last
-            game = game.play(only)
-        return game, history, last
-
 
 _NOBODY: Final = User(0, None, "?", None)
 
@@ -676,12 +553,6 @@ def _playing_side(stored: StoredGame, user_id: int) -> Side:
     if stored.game.is_over:
         raise GameFinished()
     return side
-
-
-def _concluded(stored: StoredGame, game: Game, line: str) -> StoredGame:
-    """``stored`` ended by a resignation or a timeout: the tapped steps dropped, the line
-    added to the history."""
-    return replace(stored, game=game, input=(), history=(*stored.history, line))
 
 
 def turn_input(stored: StoredGame) -> TurnInput | None:
