@@ -1,6 +1,6 @@
 """Games against the computer through the real bot: challenged with /play bot or the 🤖 button,
-played to the end in a private chat and in a group with an onlooker, across a restart in the
-middle of the computer's turn; counted apart from games between people."""
+played to the end in a private chat and in a group with an onlooker, a restart in the middle of
+the computer's turn, hints, Telegram's pace; counted apart from games between people."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ async def ask_hint(fake: FakeTelegram, board: FakeMessage, person: FakeUser) -> 
 
 
 async def play_to_the_end(
-    harness: BotHarness, board: FakeMessage, person: FakeUser, *, restart_at: int | None = None
+    harness: BotHarness, board: FakeMessage, person: FakeUser
 ) -> tuple[int, list[str]]:
     """The person plays the first offered way each turn (taking every double) until the game
     is over, asking for a hint at the first three turns that have one; returns how many times
@@ -58,15 +58,13 @@ async def play_to_the_end(
     fake = harness.fake
     answers = 0
     hints: list[str] = []
-    for turn in range(MAX_TURNS):
+    for _ in range(MAX_TURNS):
         if is_over(board):
             return answers, hints
         buttons = game_buttons(board)
         if len(hints) < 3 and any(b.move is Move.HINT for b in buttons):
             hints.append(await ask_hint(fake, board, person))
         if not buttons:
-            if turn == restart_at:  # the bot stops while the computer is to move
-                await harness.restart()
             await computer_done(fake, board)
             answers += 1
             continue
@@ -105,7 +103,7 @@ async def test_a_whole_game_against_the_computer_in_private(harness: BotHarness)
     assert "computer" in stats.lower()
 
 
-async def test_a_game_against_the_computer_in_a_group_survives_a_restart(
+async def test_a_game_against_the_computer_in_a_group_with_an_onlooker(
     harness: BotHarness,
 ) -> None:
     fake = harness.fake
@@ -129,8 +127,35 @@ async def test_a_game_against_the_computer_in_a_group_survives_a_restart(
     tap = fake.tap(carol, board, choice.pack())
     assert (await fake.next_answer_to(tap)).show_alert
     assert board.edit_count == before
-    await play_to_the_end(harness, board, alice, restart_at=6)
+    await play_to_the_end(harness, board, alice)
     assert is_over(board)
+
+
+async def test_a_restart_while_the_computer_is_to_move_loses_nothing(
+    fake_telegram: FakeTelegram, database_path: Path
+) -> None:
+    """The bot stops during the computer's pause: the next bot answers for it, once."""
+    async with running_bot(
+        fake_telegram, database_path, move_seconds=300, computer_pause_seconds=3.0
+    ) as harness:
+        fake = harness.fake
+        alice = fake.create_user("Alice", username="alice", language_code="en")
+        chat = fake.private_chat(alice)
+        fake.send_text(alice, chat, "/play bot")
+        await harness.settle()
+        fake.press(alice, fake.last_message(chat), "▶ Start")
+        board = await wait_for_board(fake, chat)
+        for _ in range(MAX_TURNS):
+            if not game_buttons(board):
+                break  # the computer is to move: it answers in three seconds
+            await play_turn(fake, board, [alice])
+        caption = board.caption
+        await harness.restart()
+        assert board.caption == caption  # nothing was answered before the stop
+        await computer_done(fake, board)
+        assert board.caption != caption
+        moves = [r for r in fake.requests if r.method == "sendPhoto"]
+        assert len(moves) == 1  # one board, edited in place all along
 
 
 async def test_hints_between_people_only_when_agreed_at_the_challenge(
