@@ -19,8 +19,8 @@ class Level:
     The ratings follow the measured points share of each level against the one below over
     1000 paired games (``bench/ai.py``), turned into rating points as Elo does (400 ×
     log10(share / (1 - share))) and averaged over long and short nardy, level 3 set at 1500:
-    2 vs 1 88.0% short, 79.2% long (+289); 3 vs 2 77.3%, 71.7% (+187); 4 vs 3 70.2%, 74.7%
-    (+169); 5 vs 4 61.0%, 70.6% (+114)."""
+    2 vs 1 87.5% short, 79.2% long (+285); 3 vs 2 76.8%, 71.7% (+185); 4 vs 3 69.5%, 74.7%
+    (+166); 5 vs 4 61.6%, 70.6% (+117)."""
 
     number: int
     temperature: float
@@ -29,10 +29,10 @@ class Level:
 
 
 LEVELS: Final = (
-    Level(1, 0.25, 0, 1025),
+    Level(1, 0.25, 0, 1030),
     Level(2, 0.12, 0, 1315),
     Level(3, 0.07, 0, 1500),
-    Level(4, 0.03, 0, 1670),
+    Level(4, 0.03, 0, 1665),
     Level(5, 0.0, 6, 1785),
 )
 STRONGEST: Final = len(LEVELS)
