@@ -109,3 +109,17 @@ async def start_private_game(
 
 def is_over(board: FakeMessage) -> bool:
     return "🏆" in (board.caption or "")
+
+
+async def start_computer_game(
+    harness: BotHarness, terms: str = ""
+) -> tuple[FakeUser, FakeChat, FakeMessage]:
+    """Alice challenges the computer from her private chat on ``terms`` (``level 1 short``…)
+    and starts the game. Returns her, her chat and the board."""
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    chat = fake.private_chat(alice)
+    fake.send_text(alice, chat, f"/play bot {terms}".strip())
+    await harness.settle()
+    fake.press(alice, fake.last_message(chat), "▶ Start")
+    return alice, chat, await wait_for_board(fake, chat)

@@ -20,7 +20,7 @@ from bot.services.computer import Brain
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import is_over, play_turn, wait_for_board
+from .gameplay import is_over, play_turn, start_computer_game, wait_for_board
 from .test_computer import play_to_the_end
 
 
@@ -98,12 +98,7 @@ async def test_analysis_of_a_game_against_the_computer(
     harness: BotHarness, brain: GatedBrain
 ) -> None:
     fake = harness.fake
-    alice = fake.create_user("Alice", username="alice", language_code="en")
-    chat = fake.private_chat(alice)
-    fake.send_text(alice, chat, "/play bot level 1 short")
-    await harness.settle()
-    fake.press(alice, fake.last_message(chat), "▶ Start")
-    board = await wait_for_board(fake, chat)
+    alice, chat, board = await start_computer_game(harness, "level 1 short")
     game_id = _game_id(board)
     fake.send_text(alice, chat, f"/analyse {game_id}")  # not over yet
     await harness.settle()

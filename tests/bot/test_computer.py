@@ -13,7 +13,15 @@ from bot.callbacks import Move
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import game_buttons, is_over, mover, play_turn, tap_and_wait, wait_for_board
+from .gameplay import (
+    game_buttons,
+    is_over,
+    mover,
+    play_turn,
+    start_computer_game,
+    tap_and_wait,
+    wait_for_board,
+)
 
 MAX_TURNS = 400
 BOARD_METHODS = frozenset(
@@ -139,12 +147,7 @@ async def test_a_restart_while_the_computer_is_to_move_loses_nothing(
         fake_telegram, database_path, move_seconds=300, computer_pause_seconds=3.0
     ) as harness:
         fake = harness.fake
-        alice = fake.create_user("Alice", username="alice", language_code="en")
-        chat = fake.private_chat(alice)
-        fake.send_text(alice, chat, "/play bot")
-        await harness.settle()
-        fake.press(alice, fake.last_message(chat), "▶ Start")
-        board = await wait_for_board(fake, chat)
+        alice, chat, board = await start_computer_game(harness)
         for _ in range(MAX_TURNS):
             if not game_buttons(board):
                 break  # the computer is to move: it answers in three seconds
