@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from bot.engine import CHECKERS, Position, RuleSet, Side, score
 from bot.engine.position import FAMILY
 
-from .features import encode
+from .features import checkers, encode, remainders
 from .network import LOSE_KOKS, LOSE_MARS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
 
 WEIGHTS: Final = Path(__file__).with_name("weights")
@@ -42,11 +42,8 @@ class Evaluator:
     ) -> Array:
         """``(n, 5)`` probabilities, each from its position's side to move before its roll;
         ``pending``: per position, the remainder that side must play first (gul-bara)."""
-        own = np.array([p.checkers(p.turn) for p in positions], dtype=np.int64)
-        theirs = np.array([p.checkers(p.turn.other) for p in positions], dtype=np.int64)
-        extra = None
-        if pending is not None and any(pending):
-            extra = np.array([[sum(r) / 36.0, len(r) / 6.0] for r in pending], dtype=np.float32)
+        own, theirs = checkers(positions, [p.turn for p in positions])
+        extra = remainders(pending) if pending is not None and any(pending) else None
         return self.network.evaluate(encode(self.family, own, theirs, extra))
 
     def equities_for(

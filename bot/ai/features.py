@@ -20,12 +20,13 @@ The features (TD-Gammon's raw board encoding, plus what a nardy player counts):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
 from numpy.typing import NDArray
 
-from bot.engine import opponent_point
+from bot.engine import Position, Side, opponent_point
 
 FEATURES: Final = 210
 """The length of one encoded position."""
@@ -42,6 +43,24 @@ def _mapping(family: str) -> NDArray[np.intp]:
 
 
 _MAPS: Final = {family: _mapping(family) for family in ("long", "short")}
+
+
+def checkers(
+    positions: Sequence[Position], sides: Sequence[Side]
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The rows :func:`encode` reads: each position's checkers of ``sides[i]`` (the side it is
+    seen from) and of its opponent, each in its own numbering."""
+    own = np.array([p.checkers(s) for p, s in zip(positions, sides, strict=True)], np.int64)
+    theirs = np.array(
+        [p.checkers(s.other) for p, s in zip(positions, sides, strict=True)], np.int64
+    )
+    return own, theirs
+
+
+def remainders(pending: Sequence[tuple[int, ...]]) -> NDArray[np.float32]:
+    """The ``pending`` columns of :func:`encode` for remainders to play first: pips / 36 and
+    moves / 6 (zeros for none)."""
+    return np.array([[sum(r) / 36.0, len(r) / 6.0] for r in pending], dtype=np.float32)
 
 
 def _unary(counts: NDArray[np.int64]) -> NDArray[np.float32]:

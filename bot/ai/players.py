@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from bot.engine import Game, Turn
 from bot.engine.position import FAMILY
 
-from .features import _MAPS, _longest_run
+from .features import _MAPS, _longest_run, checkers
 
 
 class Player(Protocol):
@@ -29,10 +29,7 @@ class Player(Protocol):
 
 def _sides(game: Game, turns: tuple[Turn, ...]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """The mover's and the opponent's checkers after each turn, each in its own numbering."""
-    mover = game.turn
-    own = np.array([t.position.checkers(mover) for t in turns], dtype=np.int64)
-    theirs = np.array([t.position.checkers(mover.other) for t in turns], dtype=np.int64)
-    return own, theirs
+    return checkers([t.position for t in turns], [game.turn] * len(turns))
 
 
 class RandomPlayer:

@@ -35,7 +35,7 @@ from bot.engine.position import FAMILY
 from .arena import duel
 from .computer import Computer
 from .evaluator import WEIGHTS, Evaluator
-from .features import encode
+from .features import checkers, encode, remainders
 from .network import OUTPUTS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
 from .players import HeuristicPlayer
 from .search import ply0
@@ -82,12 +82,8 @@ def self_play(net: Evaluator, variant: str, rng: random.Random) -> tuple[list[Ga
 
 
 def encode_states(family: str, states: Sequence[Game]) -> Array:
-    own = np.array([g.position.checkers(g.turn) for g in states], dtype=np.int64)
-    theirs = np.array([g.position.checkers(g.turn.other) for g in states], dtype=np.int64)
-    pending = np.array(
-        [[sum(g.remainder) / 36.0, len(g.remainder) / 6.0] for g in states], dtype=np.float32
-    )
-    return encode(family, own, theirs, pending)
+    own, theirs = checkers([g.position for g in states], [g.turn for g in states])
+    return encode(family, own, theirs, remainders([g.remainder for g in states]))
 
 
 def returns(values: Array, movers: list[Side], end: Game, lam: float) -> Array:

@@ -53,20 +53,8 @@ class Brain:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor(), review, list(played), indices)
 
-    async def warm_up(self) -> None:
-        """Starts the workers and loads the nets, so that the first game does not wait."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor(), _load_nets)
-
     def close(self) -> None:
         """Stops the workers (waiting for questions in progress)."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
-
-
-def _load_nets() -> None:
-    from bot.ai.evaluator import evaluator
-
-    for variant in ("long", "short"):
-        evaluator(variant)
