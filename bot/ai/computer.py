@@ -138,6 +138,8 @@ def _stepwise(net: Evaluator, game: Game) -> Ranked:
         values = net.equities_for(me, [a.current.with_turn(me.other) for a in after], game.rules)
         current = after[int(np.argmax(values))]
     turn = current.turn()
+    if not turn.played:  # no step can be played at all: a pass, as legal_turns() says
+        return Ranked((), ())
     return Ranked((turn,), (float(ply0(net, game, [turn])[0]),))
 
 
