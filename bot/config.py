@@ -14,6 +14,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SQLITE_PREFIX: Final = "sqlite:///"
+POSTGRES_PREFIXES: Final = ("postgresql://", "postgres://")
 LOG_LEVELS: Final = frozenset({"CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"})
 
 
@@ -30,10 +31,13 @@ def parse_sqlite_url(url: str) -> Path:
 
     :raises: :exc:`ValueError` for any other scheme, an empty path or a query string.
     """
-    example = "sqlite:///nardy.sqlite3 (relative) or sqlite:////abs/path/nardy.sqlite3 (absolute)"
+    example = (
+        "sqlite:///nardy.sqlite3 (relative), sqlite:////abs/path/nardy.sqlite3 (absolute) "
+        "or postgresql://user:password@host/database"
+    )
     if not url.startswith(SQLITE_PREFIX):
         scheme = url.split(":", 1)[0] if ":" in url else url
-        raise ValueError(f"only sqlite is supported, got scheme {scheme!r}; use {example}")
+        raise ValueError(f"unknown database scheme {scheme!r}; use {example}")
     path = url.removeprefix(SQLITE_PREFIX)
     if not path or path.endswith("/") or "?" in path:
         raise ValueError(f"no database file in {url!r}; use {example}")
@@ -61,7 +65,9 @@ class Settings(BaseSettings):
     """Base URL of a self-hosted (or test) Bot API server, e.g. ``http://127.0.0.1:8081``."""
 
     database_url: str = "sqlite:///nardy.sqlite3"
-    """SQLite file as a URL: see :func:`parse_sqlite_url`."""
+    """An SQLite file as a URL (see :func:`parse_sqlite_url`), the default; or a PostgreSQL
+    server, ``postgresql://user:password@host:5432/database``, which several workers can share.
+    Holds a password: never logged."""
 
     move_seconds: int = Field(default=90, ge=1, le=3600)
     """Time a player has for one move; who lets it run out loses the game."""
@@ -107,6 +113,11 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _check_database_url(cls, value: str) -> str:
+        value = value.strip()
+        if value.startswith(POSTGRES_PREFIXES):
+            if not value.split("://", 1)[1].strip("/"):
+                raise ValueError("no server in the postgresql:// URL: postgresql://user:pw@host/db")
+            return value
         parse_sqlite_url(value)
         return value
 
@@ -119,9 +130,20 @@ class Settings(BaseSettings):
         return level
 
     @property
+    def uses_postgres(self) -> bool:
+        """True when :attr:`database_url` names a PostgreSQL server."""
+        return self.database_url.startswith(POSTGRES_PREFIXES)
+
+    @property
     def database_path(self) -> Path:
-        """The SQLite file named by :attr:`database_url`."""
+        """The SQLite file named by :attr:`database_url` (not for PostgreSQL)."""
         return parse_sqlite_url(self.database_url)
+
+    @property
+    def database(self) -> Path | str:
+        """What :func:`bot.storage.open_database` opens: the SQLite file, or the PostgreSQL
+        URL."""
+        return self.database_url if self.uses_postgres else self.database_path
 
     @property
     def log_level_number(self) -> int:

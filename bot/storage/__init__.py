@@ -1,8 +1,16 @@
-"""Storage: the SQLite database and the repositories that own its SQL."""
+"""Storage: the database (an SQLite file, or a PostgreSQL server that several workers share)
+and the repositories that own its SQL."""
 
 from __future__ import annotations
 
-from .database import VersionConflict, open_database
+from .database import (
+    Database,
+    IntegrityError,
+    SchemaTooNew,
+    VersionConflict,
+    is_postgres_url,
+    open_database,
+)
 from .models import (
     COMPUTER_LEVELS,
     Board,
@@ -35,13 +43,16 @@ __all__ = [
     "ChipFlag",
     "ChipsStatus",
     "ComputerRecord",
+    "Database",
     "FinishedGame",
+    "IntegrityError",
     "League",
     "LedgerEntry",
     "MatchRecord",
     "PlayerStats",
     "RatedPlayer",
     "Rating",
+    "SchemaTooNew",
     "Standing",
     "Store",
     "StoredGame",
@@ -50,5 +61,6 @@ __all__ = [
     "VersionConflict",
     "computer_id",
     "computer_level",
+    "is_postgres_url",
     "open_database",
 ]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import aiosqlite
-
 from bot.engine import DiceMode, StakeMode
 
-from .database import Database, VersionConflict
+from .database import Database, Row, VersionConflict
 from .models import Challenge, ChallengeStatus
 
 
@@ -37,33 +35,32 @@ class ChallengeRepository:
         hints: bool = False,
     ) -> Challenge:
         """Stores a new open challenge and returns it."""
-        async with self._store.transaction() as db:
-            cursor = await db.execute(
-                """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
+        challenge_id = await self._store.insert(
+            """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
                        variant, rule_set, move_seconds, locale, status, expires_at, created_at,
                        match_length, cube, stake, stake_mode, dice_mode, hints)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (
-                    chat_id,
-                    challenger_id,
-                    target_id,
-                    target_username,
-                    variant,
-                    rule_set,
-                    move_seconds,
-                    locale,
-                    expires_at,
-                    now,
-                    match_length,
-                    int(cube),
-                    stake,
-                    stake_mode.value,
-                    dice_mode.value,
-                    int(hints),
-                ),
-            )
-            challenge_id = cursor.lastrowid
-        found = await self.get(int(challenge_id or 0))
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)
+                   RETURNING id""",
+            (
+                chat_id,
+                challenger_id,
+                target_id,
+                target_username,
+                variant,
+                rule_set,
+                move_seconds,
+                locale,
+                expires_at,
+                now,
+                match_length,
+                int(cube),
+                stake,
+                stake_mode.value,
+                dice_mode.value,
+                int(hints),
+            ),
+        )
+        found = await self.get(challenge_id)
         assert found is not None
         return found
 
@@ -77,33 +74,32 @@ class ChallengeRepository:
 
         :raises: :exc:`VersionConflict` otherwise.
         """
-        async with self._store.transaction() as db:
-            cursor = await db.execute(
-                """UPDATE challenges SET message_id = ?, target_id = ?, variant = ?,
+        changed = await self._store.write(
+            """UPDATE challenges SET message_id = ?, target_id = ?, variant = ?,
                        rule_set = ?, move_seconds = ?, status = ?, game_id = ?,
                        match_length = ?, cube = ?, stake = ?, stake_mode = ?, dice_mode = ?,
                        hints = ?, version = version + 1
                    WHERE id = ? AND version = ?""",
-                (
-                    challenge.message_id,
-                    challenge.target_id,
-                    challenge.variant,
-                    challenge.rule_set,
-                    challenge.move_seconds,
-                    challenge.status.value,
-                    challenge.game_id,
-                    challenge.match_length,
-                    int(challenge.cube),
-                    challenge.stake,
-                    challenge.stake_mode.value,
-                    challenge.dice_mode.value,
-                    int(challenge.hints),
-                    challenge.id,
-                    expected_version,
-                ),
-            )
-            if cursor.rowcount != 1:
-                raise VersionConflict(f"challenge {challenge.id} changed")
+            (
+                challenge.message_id,
+                challenge.target_id,
+                challenge.variant,
+                challenge.rule_set,
+                challenge.move_seconds,
+                challenge.status.value,
+                challenge.game_id,
+                challenge.match_length,
+                int(challenge.cube),
+                challenge.stake,
+                challenge.stake_mode.value,
+                challenge.dice_mode.value,
+                int(challenge.hints),
+                challenge.id,
+                expected_version,
+            ),
+        )
+        if changed != 1:
+            raise VersionConflict(f"challenge {challenge.id} changed")
         found = await self.get(challenge.id)
         assert found is not None
         return found
@@ -111,10 +107,9 @@ class ChallengeRepository:
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         """Records the message that shows the challenge (no version change: its buttons,
         already drawn, stay valid)."""
-        async with self._store.transaction() as db:
-            await db.execute(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
+        await self._store.write(
+            "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+        )
 
     async def expired(self, now: float) -> list[Challenge]:
         """Open challenges whose time is up."""
@@ -124,7 +119,7 @@ class ChallengeRepository:
         return [_challenge(row) for row in rows]
 
 
-def _challenge(row: aiosqlite.Row) -> Challenge:
+def _challenge(row: Row) -> Challenge:
     return Challenge(
         id=row["id"],
         chat_id=row["chat_id"],

@@ -8,9 +8,12 @@ it is saved again. ``CHECK (chips >= 0)`` keeps every balance from going negativ
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .models import ChipFlag, LedgerEntry
+
+PLAYER: Final = "player"
+"""The lock on a player's wallet and ratings (see :meth:`.Store.lock_players`)."""
 
 if TYPE_CHECKING:
     from .database import Database
@@ -28,13 +31,13 @@ class ChipRepository:
         """The user's chips, after the grants due: ``grant`` on the first look at the wallet,
         later a top-up to ``floor`` when the balance is below it and the last grant is at
         least ``period`` seconds old."""
-        async with self._store.transaction() as db:
-            async with db.execute(
+        async with self._store.transaction():
+            await self._store.lock(PLAYER, user_id)  # grants once, whichever worker asks
+            row = await self._store.fetch_one(
                 "SELECT chips, topped_up_at FROM wallets WHERE user_id = ?", (user_id,)
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
             if row is None:
-                await db.execute(
+                await self._store.write(
                     "INSERT INTO wallets (user_id, chips, topped_up_at) VALUES (?, ?, ?)",
                     (user_id, grant, now),
                 )
@@ -42,7 +45,7 @@ class ChipRepository:
                 return grant
             chips = int(row["chips"])
             if chips < floor and now - row["topped_up_at"] >= period:
-                await db.execute(
+                await self._store.write(
                     "UPDATE wallets SET chips = ?, topped_up_at = ? WHERE user_id = ?",
                     (floor, now, user_id),
                 )
@@ -56,21 +59,18 @@ class ChipRepository:
         """Moves ``amount`` chips for a game's result (both wallets must exist; the payer must
         hold the amount).
 
-        :raises: :exc:`aiosqlite.IntegrityError` if the game has paid before or the payer's
+        :raises: :exc:`~.database.IntegrityError` if the game has paid before or the payer's
             balance would go negative; the caller's transaction is then rolled back.
         """
-        async with self._store.transaction() as db:
+        async with self._store.transaction():
             for user_id, other_id, delta in (
                 (payer_id, payee_id, -amount),
                 (payee_id, payer_id, amount),
             ):
-                await db.execute(
-                    "UPDATE wallets SET chips = chips + ? WHERE user_id = ?", (delta, user_id)
+                row = await self._store.fetch_one(
+                    "UPDATE wallets SET chips = chips + ? WHERE user_id = ? RETURNING chips",
+                    (delta, user_id),
                 )
-                async with db.execute(
-                    "SELECT chips FROM wallets WHERE user_id = ?", (user_id,)
-                ) as cursor:
-                    row = await cursor.fetchone()
                 assert row is not None, f"user {user_id} has no wallet"
                 await self._record(user_id, delta, row["chips"], "game", game_id, other_id, now)
 
@@ -115,9 +115,9 @@ class ChipRepository:
     ) -> None:
         """Records a transfer held back as possible chip dumping."""
         await self._store.write(
-            """INSERT OR IGNORE INTO chip_flags
+            """INSERT INTO chip_flags
                    (game_id, chat_id, loser_id, winner_id, amount, payments, paid, created_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING""",
             (game_id, chat_id, loser_id, winner_id, amount, payments, paid, now),
         )
 

@@ -6,8 +6,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-import aiosqlite
-
 from bot.engine import (
     Cube,
     Dice,
@@ -22,7 +20,7 @@ from bot.engine import (
     resolve_rules,
 )
 
-from .database import Database, VersionConflict
+from .database import Database, IntegrityError, Row, VersionConflict
 from .models import Board, ChipsStatus, Standing, StoredGame, Tally
 from .users import user_from_row
 
@@ -84,15 +82,16 @@ class GameRepository:
 
         :raises: :exc:`VersionConflict` if the match already has a game ``game_no``.
         """
-        async with self._store.transaction(durable=True) as db:
+        async with self._store.transaction(durable=True):
             try:
-                cursor = await db.execute(
+                game_id = await self._store.insert(
                     """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set,
                            position, dice, moved, ply, opening, history, last_turn,
                            move_seconds, deadline, locale, created_at, match_id, game_no, cube,
                            stake, stake_mode, dice_mode, remainder, chain, struck, hints)
                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                               ?, ?, ?, ?, ?)""",
+                               ?, ?, ?, ?, ?)
+                       RETURNING id""",
                     (
                         chat_id,
                         white_id,
@@ -122,10 +121,9 @@ class GameRepository:
                         int(hints),
                     ),
                 )
-            except aiosqlite.IntegrityError as error:
+            except IntegrityError as error:
                 raise VersionConflict(f"match {match_id} already has game {game_no}") from error
-            game_id = int(cursor.lastrowid or 0)
-            await db.executemany(
+            await self._store.write_many(
                 "INSERT INTO boards (game_id, chat_id, viewer) VALUES (?, ?, ?)",
                 [(game_id, board_chat, viewer.value) for board_chat, viewer in boards],
             )
@@ -137,6 +135,11 @@ class GameRepository:
         """Returns the game, if it exists."""
         row = await self._store.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
+
+    async def version(self, game_id: int) -> int | None:
+        """The game's current version, if it exists."""
+        row = await self._store.fetch_one("SELECT version FROM games WHERE id = ?", (game_id,))
+        return int(row[0]) if row else None
 
     async def save(
         self, stored: StoredGame, *, expected_version: int, now: float, durable: bool = True
@@ -194,6 +197,19 @@ class GameRepository:
         )
         return [row["id"] for row in rows]
 
+    async def claim_deadline(
+        self, game_id: int, version: int, deadline: float, until: float
+    ) -> bool:
+        """Moves the deadline of the game at ``version`` from ``deadline`` (passed) to
+        ``until``, leaving its version alone; False when it is no longer that (another worker
+        claimed it first, or the game changed). A claim that its worker does not follow up
+        simply falls due again at ``until``."""
+        changed = await self._store.write(
+            "UPDATE games SET deadline = ? WHERE id = ? AND version = ? AND deadline = ?",
+            (until, game_id, version, deadline),
+        )
+        return changed == 1
+
     async def postpone_deadlines(self, since: float, seconds: float) -> int:
         """Moves the deadline of every unfinished game whose deadline is after ``since`` by
         ``seconds``, leaving versions alone; returns how many games it moved."""
@@ -230,11 +246,10 @@ class GameRepository:
 
     async def set_board_message(self, game_id: int, chat_id: int, message_id: int | None) -> None:
         """Records which message shows the game in ``chat_id``."""
-        async with self._store.transaction() as db:
-            await db.execute(
-                "UPDATE boards SET message_id = ? WHERE game_id = ? AND chat_id = ?",
-                (message_id, game_id, chat_id),
-            )
+        await self._store.write(
+            "UPDATE boards SET message_id = ? WHERE game_id = ? AND chat_id = ?",
+            (message_id, game_id, chat_id),
+        )
 
     async def set_board_shown(
         self, game_id: int, chat_id: int, version: int, message_id: int | None = None
@@ -261,16 +276,11 @@ class GameRepository:
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Follows a group that became a supergroup (its chat id changes)."""
-        async with self._store.transaction() as db:
-            await db.execute(
-                "UPDATE boards SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
-            )
-            await db.execute(
-                "UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
-            )
-            await db.execute(
-                "UPDATE challenges SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
-            )
+        async with self._store.transaction():
+            for table in ("boards", "games", "challenges"):
+                await self._store.write(
+                    f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+                )
 
     async def head_to_head(self, user_id: int, other_id: int) -> Tally:
         """Finished games between two players, from ``user_id``'s side."""
@@ -301,7 +311,7 @@ class GameRepository:
                           0, -points FROM games WHERE chat_id = :chat AND winner IS NOT NULL)
                SELECT users.*, COUNT(*) AS games, SUM(win) AS wins, SUM(points) AS points
                FROM results JOIN users ON users.id = results.user_id
-               GROUP BY results.user_id ORDER BY points DESC, wins DESC, games ASC LIMIT :limit""",
+               GROUP BY users.id ORDER BY points DESC, wins DESC, games ASC LIMIT :limit""",
             {"chat": chat_id, "limit": limit},
         )
         return [
@@ -349,7 +359,7 @@ def _moved_text(moved: frozenset[Side]) -> str:
     return "".join(side.value for side in (Side.WHITE, Side.BLACK) if side in moved)
 
 
-def _game(row: aiosqlite.Row) -> StoredGame:
+def _game(row: Row) -> StoredGame:
     variant = row["variant"]
     result = None
     if row["winner"]:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import aiosqlite
-
 from bot.engine import Match
 
 from .models import MatchRecord
 
 if TYPE_CHECKING:
-    from .database import Database
+    from .database import Database, Row
 
 
 class MatchRepository:
@@ -22,12 +20,10 @@ class MatchRepository:
 
     async def create(self, *, length: int, cube: bool, now: float) -> MatchRecord:
         """Stores a new match at 0:0."""
-        async with self._store.transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO matches (length, cube, created_at) VALUES (?, ?, ?)",
-                (length, int(cube), now),
-            )
-            match_id = int(cursor.lastrowid or 0)
+        match_id = await self._store.insert(
+            "INSERT INTO matches (length, cube, created_at) VALUES (?, ?, ?) RETURNING id",
+            (length, int(cube), now),
+        )
         return MatchRecord(match_id, Match(length), cube, now, None)
 
     async def get(self, match_id: int) -> MatchRecord | None:
@@ -52,7 +48,7 @@ class MatchRepository:
         await self._store.write(
             """UPDATE matches SET white_score = ?, black_score = ?, crawford = ?,
                    crawford_played = ?, winner = ?,
-                   finished_at = CASE WHEN ? IS NULL THEN NULL ELSE ? END
+                   finished_at = ?
                WHERE id = ?""",
             (
                 match.white,
@@ -60,14 +56,13 @@ class MatchRepository:
                 int(match.crawford),
                 int(match.crawford_played),
                 match.winner.value if match.winner else None,
-                match.winner.value if match.winner else None,
-                now,
+                now if match.winner else None,
                 match_id,
             ),
         )
 
 
-def match_from_row(row: aiosqlite.Row) -> Match:
+def match_from_row(row: Row) -> Match:
     """The score and Crawford state of a ``matches`` row (or a query with its columns)."""
     return Match(
         row["length"],
@@ -78,7 +73,7 @@ def match_from_row(row: aiosqlite.Row) -> Match:
     )
 
 
-def _match(row: aiosqlite.Row) -> MatchRecord:
+def _match(row: Row) -> MatchRecord:
     return MatchRecord(
         row["id"], match_from_row(row), bool(row["cube"]), row["created_at"], row["finished_at"]
     )

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import aiosqlite
-
 from .models import Rating
 
 if TYPE_CHECKING:
-    from .database import Database
+    from .database import Database, Row
 
 
 class RatingRepository:
@@ -37,6 +35,6 @@ class RatingRepository:
         )
 
 
-def rating_from_row(row: aiosqlite.Row) -> Rating:
+def rating_from_row(row: Row) -> Rating:
     """The rating of a ``ratings`` row (or a query with its columns)."""
     return Rating(row["rating"], row["deviation"], row["volatility"], row["games"])

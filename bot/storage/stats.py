@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-import aiosqlite
-
 from bot.engine import Outcome, Result, Side
 
 from .matches import match_from_row
@@ -14,7 +12,7 @@ from .models import ComputerRecord, FinishedGame, PlayerStats, RatedPlayer, User
 from .ratings import rating_from_row
 
 if TYPE_CHECKING:
-    from .database import Database
+    from .database import Database, Row
 
 _PLAYER: Final = """
     WITH mine AS (
@@ -25,7 +23,7 @@ _PLAYER: Final = """
     runs AS (  -- each unbroken run of wins or of losses: its length and its last game
         SELECT won, COUNT(*) AS length, MAX(seq) AS last
         FROM (SELECT won, seq, seq - ROW_NUMBER() OVER (PARTITION BY won ORDER BY seq) AS run
-              FROM mine)
+              FROM mine) AS numbered
         GROUP BY won, run)
     SELECT COUNT(*) AS games,
            COUNT(*) FILTER (WHERE won) AS wins,
@@ -139,7 +137,7 @@ class StatsRepository:
         return [_finished(row) for row in rows]
 
 
-def _user(row: aiosqlite.Row, prefix: str = "") -> User:
+def _user(row: Row, prefix: str = "") -> User:
     return User(
         row[f"{prefix}id"],
         row[f"{prefix}username"],
@@ -148,7 +146,7 @@ def _user(row: aiosqlite.Row, prefix: str = "") -> User:
     )
 
 
-def _finished(row: aiosqlite.Row) -> FinishedGame:
+def _finished(row: Row) -> FinishedGame:
     match = None
     if row["match_id"] is not None and row["length"] is not None:
         match = match_from_row(row)

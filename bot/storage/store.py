@@ -1,15 +1,16 @@
 """The store: one open :class:`~.database.Database` with a repository per concern, each owning
 its table's SQL (users, challenges, games and their boards, matches, chips, ratings, leagues,
-statistics, handled updates). Services are given a :class:`Store`; the repositories know only
-the :class:`~.database.Database` they write through.
+statistics, handled updates, and what keeps several workers in step). Services are given a
+:class:`Store`; the repositories know only the :class:`~.database.Database` they write through.
 """
 
 from __future__ import annotations
 
-import aiosqlite
+from contextlib import AbstractAsyncContextManager
 
 from .challenges import ChallengeRepository
-from .chips import ChipRepository
+from .chips import PLAYER, ChipRepository
+from .coordination import CoordinationRepository
 from .database import Database
 from .games import GameRepository
 from .leagues import LeagueRepository
@@ -20,17 +21,49 @@ from .updates import UpdateRepository
 from .users import UserRepository
 
 
-class Store(Database):
+class Store:
     """The database and its repositories, for the services."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        super().__init__(db)
-        self.users = UserRepository(self)
-        self.challenges = ChallengeRepository(self)
-        self.games = GameRepository(self)
-        self.matches = MatchRepository(self)
-        self.chips = ChipRepository(self)
-        self.ratings = RatingRepository(self)
-        self.leagues = LeagueRepository(self)
-        self.stats = StatsRepository(self)
-        self.updates = UpdateRepository(self)
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.users = UserRepository(database)
+        self.challenges = ChallengeRepository(database)
+        self.games = GameRepository(database)
+        self.matches = MatchRepository(database)
+        self.chips = ChipRepository(database)
+        self.ratings = RatingRepository(database)
+        self.leagues = LeagueRepository(database)
+        self.stats = StatsRepository(database)
+        self.updates = UpdateRepository(database)
+        self.coordination = CoordinationRepository(database)
+
+    def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
+        """One atomic change across repositories: see :meth:`.Database.transaction`."""
+        return self.database.transaction(durable=durable)
+
+    @property
+    def shared(self) -> bool:
+        """Other processes (workers) may use the database at the same time."""
+        return self.database.dialect != "sqlite"
+
+    def exclusive(self, kind: str, key: int) -> AbstractAsyncContextManager[None]:
+        """``kind`` ``key`` held by this task alone, in every worker: see
+        :meth:`.Database.exclusive`."""
+        return self.database.exclusive(kind, key)
+
+    def attempt(self, kind: str, key: int) -> AbstractAsyncContextManager[bool]:
+        """``kind`` ``key`` claimed if nobody holds it: see :meth:`.Database.attempt`."""
+        return self.database.attempt(kind, key)
+
+    async def lock_players(self, *user_ids: int) -> None:
+        """Inside a transaction: holds these players' wallets and ratings until it ends, for
+        this transaction alone across every worker (see :meth:`.Database.lock`)."""
+        await self.database.lock(PLAYER, *user_ids)
+
+    async def ping(self) -> None:
+        """Raises if the database cannot be reached."""
+        await self.database.ping()
+
+    async def close(self) -> None:
+        """Closes the database."""
+        await self.database.close()

@@ -19,7 +19,8 @@ class UpdateRepository:
         for at most a day)."""
         claimed = (
             await self._store.write(
-                "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
+                "INSERT INTO handled_updates (update_id, handled_at) VALUES (?, ?)"
+                " ON CONFLICT DO NOTHING",
                 (update_id, now),
             )
             == 1

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import aiosqlite
-
-from .database import Database
+from .database import Database, Row
 from .models import User
 
 
@@ -26,21 +24,22 @@ class UserRepository:
     ) -> User:
         """Records the user's current names; ``private_chat`` only ever turns on."""
         username = username.lower() if username else None
-        async with self._store.transaction() as db:
+        async with self._store.transaction():
             if username:  # a username moves to its new owner
-                await db.execute(
+                await self._store.write(
                     "UPDATE users SET username = NULL WHERE username = ? AND id != ?",
                     (username, user_id),
                 )
-            await db.execute(
+            await self._store.write(
                 """INSERT INTO users (id, username, first_name, language_code, private_chat,
                                       updated_at)
                    VALUES (?, ?, ?, ?, ?, ?)
                    ON CONFLICT (id) DO UPDATE SET
                        username = excluded.username, first_name = excluded.first_name,
                        language_code = excluded.language_code,
-                       private_chat = MAX(private_chat, excluded.private_chat),
-                       blocked = CASE WHEN excluded.private_chat THEN 0 ELSE blocked END,
+                       private_chat = CASE WHEN excluded.private_chat <> 0 THEN 1
+                                         ELSE users.private_chat END,
+                       blocked = CASE WHEN excluded.private_chat <> 0 THEN 0 ELSE users.blocked END,
                        updated_at = excluded.updated_at""",
                 (user_id, username, first_name, language_code, int(private_chat), now),
             )
@@ -65,11 +64,12 @@ class UserRepository:
 
     async def set_blocked(self, user_id: int, blocked: bool) -> None:
         """Marks that the user has blocked (or unblocked) the bot."""
-        async with self._store.transaction() as db:
-            await db.execute("UPDATE users SET blocked = ? WHERE id = ?", (int(blocked), user_id))
+        await self._store.write(
+            "UPDATE users SET blocked = ? WHERE id = ?", (int(blocked), user_id)
+        )
 
 
-def user_from_row(row: aiosqlite.Row) -> User:
+def user_from_row(row: Row) -> User:
     """Reads a ``users`` row (also joined into other queries)."""
     return User(
         row["id"],

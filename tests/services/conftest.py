@@ -1,4 +1,5 @@
-"""Fixtures of the service tests: a real SQLite file, a clock the test moves, three users."""
+"""Fixtures of the service tests: a real database of each backend (an SQLite file, a
+PostgreSQL database), a clock the test moves, three users."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    db = await open_database(tmp_path / "s.sqlite3")
+async def store(database: Path | str) -> AsyncIterator[Store]:
+    db = await open_database(database)
     yield Store(db)
     await db.close()
 

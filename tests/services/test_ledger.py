@@ -1,10 +1,11 @@
 """The chip ledger's invariants under random results, replays included (hypothesis).
 
-Each example opens a fresh SQLite file, starts games between four players with random stakes
-and modes, ends them by random outcomes after a random number of turns, and sometimes settles
-a finished game a second time, as a redelivered update or a crash-and-retry would. After every
-step: chips are only created by grants, never by a transfer; no balance is negative; each
-wallet equals its last ledger row; a game pays at most once.
+Each example opens a fresh database (an SQLite file, or a PostgreSQL database), starts games
+between four players with random stakes and modes, ends them by random outcomes after a random
+number of turns, and sometimes settles a finished game a second time, as a redelivered update or
+a crash-and-retry would. After every step: chips are only created by grants, never by a
+transfer; no balance is negative; each wallet equals its last ledger row; a game pays at most
+once.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-import aiosqlite
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Cube, Game, Side, StakeMode
 from bot.services import chips
-from bot.storage import Store, VersionConflict, open_database
+from bot.storage import IntegrityError, Store, VersionConflict, open_database
+from tests.conftest import BACKENDS
+from tests.support.postgres import PostgresServer
 
 PLAYERS = (1, 2, 3, 4)
 
@@ -38,29 +41,28 @@ step = st.tuples(
 
 
 async def _check(store: Store) -> None:
-    db = store.db
-    async with db.execute(
+    row = await store.database.fetch_one(
         """SELECT (SELECT COALESCE(SUM(chips), 0) FROM wallets),
                   (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE kind != 'game'),
                   (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE kind = 'game'),
                   (SELECT COUNT(*) FROM wallets WHERE chips < 0),
                   (SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ledger
-                                       WHERE kind = 'game' GROUP BY game_id))"""
-    ) as cursor:
-        total, granted, moved, negative, most = await cursor.fetchone()  # type: ignore[misc]
+                                       WHERE kind = 'game' GROUP BY game_id) AS paid)"""
+    )
+    assert row is not None
+    total, granted, moved, negative, most = (row[i] for i in range(5))
     assert total == granted, "chips were created or lost outside the grants"
     assert moved == 0, "a transfer created or destroyed chips"
     assert negative == 0
     assert most in (None, 2), "a game paid more than once"
-    async with db.execute(
+    for wallet in await store.database.fetch_all(
         """SELECT wallets.chips, (SELECT balance FROM ledger WHERE ledger.user_id = wallets.user_id
                                   ORDER BY id DESC LIMIT 1) FROM wallets"""
-    ) as cursor:
-        for chips_held, last_balance in await cursor.fetchall():
-            assert chips_held == last_balance
+    ):
+        assert wallet[0] == wallet[1]
 
 
-async def _scenario(path: Path, steps: list[tuple]) -> None:  # type: ignore[type-arg]
+async def _scenario(path: Path | str, steps: list[tuple]) -> None:  # type: ignore[type-arg]
     db = await open_database(path)
     store = Store(db)
     now = 1_000_000.0
@@ -102,7 +104,7 @@ async def _scenario(path: Path, steps: list[tuple]) -> None:  # type: ignore[typ
                     async with store.transaction():
                         await chips.settle(store, finished, now)
                         await store.games.save(settled, expected_version=stored.version, now=now)
-                except (aiosqlite.IntegrityError, VersionConflict):
+                except (IntegrityError, VersionConflict):
                     pass
                 else:
                     raise AssertionError("a result was settled twice")
@@ -111,8 +113,21 @@ async def _scenario(path: Path, steps: list[tuple]) -> None:  # type: ignore[typ
         await db.close()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(steps=st.lists(step, min_size=1, max_size=12))
-def test_the_ledger_keeps_its_invariants(steps: list[tuple]) -> None:  # type: ignore[type-arg]
+def test_the_ledger_keeps_its_invariants(
+    backend: str,
+    request: pytest.FixtureRequest,
+    steps: list[tuple],  # type: ignore[type-arg]
+) -> None:
+    if backend == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres")
+        asyncio.run(_scenario(asyncio.run(server.new_database()), steps))
+        return
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(_scenario(Path(folder) / "ledger.sqlite3", steps))

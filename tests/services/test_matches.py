@@ -212,8 +212,7 @@ async def test_a_stake_is_at_most_what_the_challenger_holds(
         )
         seen.append(challenge.stake)
     assert seen == [10, 50, 100, 500, 0, 10]  # the first look grants 1000 chips
-    async with store.transaction() as db:
-        await db.execute("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
+    await store.database.write("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
     for _ in range(3):
         challenge = await service.challenges.change_option(
             challenge.id, users[0].id, challenge.version, "stake"
@@ -259,8 +258,7 @@ async def test_a_challenge_with_terms_checks_the_stake(
     )
     assert (challenge.variant, challenge.match_length, challenge.cube) == ("short", 7, True)
     assert (challenge.stake, challenge.stake_mode) == (100, StakeMode.PRO)
-    async with store.transaction() as db:
-        await db.execute("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
+    await store.database.write("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
     with pytest.raises(e.NotEnoughChips):
         await service.challenges.open(chat_id=-5, challenger=users[0], locale="en", terms=terms)
     with pytest.raises(ValueError, match="not a choice"):

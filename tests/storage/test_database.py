@@ -1,29 +1,71 @@
-"""The database: migrations, rows round-tripping engine values, optimistic versions."""
+"""The database of both backends: migrations, rows round-tripping engine values, optimistic
+versions, durability, and what keeps several workers on one PostgreSQL database in step."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from bot.engine import Game, Played, Side
-from bot.storage import Store, VersionConflict, open_database
-from bot.storage.database import MIGRATIONS, schema_version
+from bot.storage import SchemaTooNew, Store, VersionConflict, is_postgres_url, open_database
 from bot.storage.games import decode_steps, decode_taps, encode_steps, encode_taps
+from bot.storage.migrations import MIGRATIONS, for_postgres
+from bot.storage.postgres import numbered
+from tests.support.postgres import PostgresServer
 
 
-async def test_new_database_is_migrated_and_reopening_keeps_it(tmp_path: Path) -> None:
-    path = tmp_path / "nardy.sqlite3"
-    db = await open_database(path)
-    assert await schema_version(db) == len(MIGRATIONS)
+async def _execute_raw(database: Path | str, *statements: str) -> None:
+    """Runs ``statements`` on the bare database, around the code under test."""
+    if is_postgres_url(str(database)):
+        conn = await asyncpg.connect(str(database))
+        try:
+            for statement in statements:
+                await conn.execute(statement)
+        finally:
+            await conn.close()
+        return
+    async with aiosqlite.connect(database, isolation_level=None) as raw:
+        for statement in statements:
+            await raw.executescript(statement)
+
+
+async def _build_schema(database: Path | str, version: int) -> None:
+    """Builds the schema as release ``version`` had it, as that release would have."""
+    if is_postgres_url(str(database)):
+        scripts = [for_postgres(script) for script in MIGRATIONS[:version]]
+        await _execute_raw(
+            database,
+            "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+            *scripts,
+            f"INSERT INTO schema_version VALUES ({version})",
+        )
+        return
+    scripts = [f"BEGIN;\n{script}\nPRAGMA user_version = {n};\nCOMMIT;"
+               for n, script in enumerate(MIGRATIONS[:version], start=1)]  # fmt: skip
+    await _execute_raw(database, *scripts)
+
+
+async def test_new_database_is_migrated_and_reopening_keeps_it(database: Path | str) -> None:
+    db = await open_database(database)
+    assert await db.schema_version() == len(MIGRATIONS)
     await db.close()
-    db = await open_database(path)
-    assert await schema_version(db) == len(MIGRATIONS)
-    async with db.execute("PRAGMA journal_mode") as cursor:
-        assert (await cursor.fetchone())[0] == "wal"
+    db = await open_database(database)
+    assert await db.schema_version() == len(MIGRATIONS)
+    await db.ping()
+    await db.close()
+
+
+async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    db = await open_database(tmp_path / "w.sqlite3")
+    row = await db.fetch_one("PRAGMA journal_mode")
+    assert row is not None and row[0] == "wal"
     await db.close()
 
 
@@ -33,12 +75,65 @@ async def test_an_old_database_is_brought_up_to_date(tmp_path: Path) -> None:
         await raw.execute("CREATE TABLE unrelated (x INTEGER)")
         await raw.commit()
     db = await open_database(path)
-    assert await schema_version(db) == len(MIGRATIONS)
+    assert await db.schema_version() == len(MIGRATIONS)
     await db.close()
 
 
-async def test_game_round_trips_and_stale_save_fails(tmp_path: Path) -> None:
-    db = await open_database(tmp_path / "g.sqlite3")
+async def test_a_database_of_a_newer_release_is_refused(database: Path | str) -> None:
+    db = await open_database(database)
+    await db.close()
+    newer = len(MIGRATIONS) + 1
+    if is_postgres_url(str(database)):
+        await _execute_raw(database, f"UPDATE schema_version SET version = {newer}")
+    else:
+        await _execute_raw(database, f"PRAGMA user_version = {newer}")
+    with pytest.raises(SchemaTooNew, match=f"schema version {newer}"):
+        await open_database(database)
+
+
+async def test_both_backends_build_the_same_tables_and_columns(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    lite = await open_database(tmp_path / "same.sqlite3")
+    tables = [
+        row[0]
+        for row in await lite.fetch_all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        )
+    ]
+    columns = {
+        table: {row["name"] for row in await lite.fetch_all(f"PRAGMA table_info({table})")}
+        for table in tables
+    }
+    await lite.close()
+    pg = await open_database(await postgres.new_database())
+    rows = await pg.fetch_all(
+        """SELECT table_name, column_name FROM information_schema.columns
+           WHERE table_schema = 'public' AND table_name <> 'schema_version'"""
+    )
+    await pg.close()
+    pg_columns: dict[str, set[str]] = {}
+    for row in rows:
+        pg_columns.setdefault(row["table_name"], set()).add(row["column_name"])
+    assert pg_columns == columns
+    assert "games" in columns and "deadline" in columns["games"]
+
+
+def test_parameters_are_numbered_for_postgresql() -> None:
+    assert numbered("UPDATE t SET a = ? WHERE b = ? AND c = 'no ? here'") == (
+        "UPDATE t SET a = $1 WHERE b = $2 AND c = 'no ? here'",
+        2,
+    )
+    assert numbered("SELECT :me WHERE x = :other OR y = :me") == (
+        "SELECT $1 WHERE x = $2 OR y = $1",
+        ("me", "other"),
+    )
+    with pytest.raises(ValueError, match="either"):
+        numbered("SELECT ? WHERE x = :me")
+
+
+async def test_game_round_trips_and_stale_save_fails(database: Path | str) -> None:
+    db = await open_database(database)
     store = Store(db)
     for user_id in (1, 2):
         await store.users.upsert(
@@ -80,9 +175,9 @@ def test_steps_codec_round_trips() -> None:
 
 
 async def test_usernames_move_to_their_new_owner_and_updates_are_claimed_once(
-    tmp_path: Path,
+    database: Path | str,
 ) -> None:
-    db = await open_database(tmp_path / "u.sqlite3")
+    db = await open_database(database)
     store = Store(db)
     await store.users.upsert(1, username="Anna", first_name="A", language_code=None, now=0)
     await store.users.upsert(2, username="anna", first_name="B", language_code=None, now=1)
@@ -95,26 +190,26 @@ async def test_usernames_move_to_their_new_owner_and_updates_are_claimed_once(
     await db.close()
 
 
-async def test_games_of_schema_1_keep_playing_after_the_migrations(tmp_path: Path) -> None:
-    path = tmp_path / "v1.sqlite3"
-    async with aiosqlite.connect(path, isolation_level=None) as raw:
-        await raw.executescript(f"BEGIN;\n{MIGRATIONS[0]}\nPRAGMA user_version = 1;\nCOMMIT;")
-        await raw.execute(
-            "INSERT INTO users (id, first_name, updated_at) VALUES (1, 'A', 0), (2, 'B', 0)"
-        )
-        await raw.execute(
-            """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set, position, dice,
-                   moved, ply, move_seconds, locale, created_at)
-               VALUES (-1, 1, 2, 'long', 'classic', 'long w / 24:15 / 24:15', '5-2', '', 0,
-                       90, 'en', 0)"""
-        )
+@pytest.mark.parametrize("old_version", [1, len(MIGRATIONS) - 1])
+async def test_games_of_an_older_schema_keep_playing_after_the_migrations(
+    database: Path | str, old_version: int
+) -> None:
+    await _build_schema(database, old_version)
+    await _execute_raw(
+        database,
+        "INSERT INTO users (id, first_name, updated_at) VALUES (1, 'A', 0), (2, 'B', 0)",
+        """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set, position, dice,
+               moved, ply, move_seconds, locale, created_at)
+           VALUES (-1, 1, 2, 'long', 'classic', 'long w / 24:15 / 24:15', '5-2', '', 0,
+                   90, 'en', 0)""",
         # a step tapped under schema 1 (one step a word), and the board showing that state
-        await raw.execute("UPDATE games SET input = '24/19/5/0', version = 3")
-        await raw.execute(
-            "INSERT INTO boards (game_id, chat_id, viewer, message_id) VALUES (1, -1, 'w', 7)"
-        )
-    db = await open_database(path)
-    assert await schema_version(db) == len(MIGRATIONS) == 5
+        "UPDATE games SET input = '24/19/5/0', version = 3",
+        "INSERT INTO boards (game_id, chat_id, viewer, message_id) VALUES (1, -1, 'w', 7)",
+    )
+    if old_version >= 3:  # the board's version, recorded since schema 3
+        await _execute_raw(database, "UPDATE boards SET shown_version = 3")
+    db = await open_database(database)
+    assert await db.schema_version() == len(MIGRATIONS) == 6
     store = Store(db)
     stored = await store.games.get(1)
     assert stored is not None
@@ -133,6 +228,15 @@ async def test_games_of_schema_1_keep_playing_after_the_migrations(tmp_path: Pat
     computers = [await store.users.get(-level) for level in range(1, 6)]
     assert [c.computer_level if c else None for c in computers] == [1, 2, 3, 4, 5]
     assert computers[2] is not None and computers[2].mention == "AI ★★★☆☆"
+    # and it plays on: a turn is saved, a new game gets the next id
+    turn = stored.game.legal_turns()[0]
+    played = replace(stored, game=stored.game.play(turn), input=())
+    assert (await store.games.save(played, expected_version=3, now=5.0)).version == 4
+    again = await store.games.create(
+        chat_id=-1, white_id=2, black_id=1, game=Game.start("long", random.Random(1)),
+        move_seconds=90, deadline=None, locale="en", boards=[(-1, Side.WHITE)], now=6.0,
+    )  # fmt: skip
+    assert again.id == 2
     await db.close()
 
 
@@ -148,7 +252,7 @@ async def test_durable_writes_commit_at_full_and_the_rest_at_normal(tmp_path: Pa
     store = Store(db)
 
     async def level() -> int:
-        row = await store.fetch_one("PRAGMA synchronous")
+        row = await store.database.fetch_one("PRAGMA synchronous")
         assert row is not None
         return int(row[0])
 
@@ -158,10 +262,87 @@ async def test_durable_writes_commit_at_full_and_the_rest_at_normal(tmp_path: Pa
         async with store.transaction():  # joins the durable one
             assert await level() == 2
     assert await level() == 1
-    with pytest.raises(aiosqlite.OperationalError):
-        async with store.transaction(durable=True) as raw:
-            await raw.execute("INSERT INTO no_such_table VALUES (1)")
+    with pytest.raises(sqlite3.OperationalError):
+        async with store.transaction(durable=True):
+            await store.database.write("INSERT INTO no_such_table VALUES (1)")
     assert await level() == 1  # back to NORMAL after a rollback too
-    await store.write("UPDATE users SET quick = 1", durable=True)
+    await store.database.write("UPDATE users SET quick = 1", durable=True)
     assert await level() == 1
     await db.close()
+
+
+async def test_postgresql_commits_durably_only_what_must_be(postgres: PostgresServer) -> None:
+    db = await open_database(await postgres.new_database())
+
+    async def level() -> str:
+        row = await db.fetch_one("SHOW synchronous_commit")
+        assert row is not None
+        return str(row[0])
+
+    assert await level() == "off"
+    async with db.transaction(durable=True):
+        assert await level() == "on"
+        async with db.transaction():  # joins the durable one
+            assert await level() == "on"
+    assert await level() == "off"
+    await db.close()
+
+
+async def test_workers_starting_together_migrate_once(postgres: PostgresServer) -> None:
+    url = await postgres.new_database()
+    workers = await asyncio.gather(*(open_database(url) for _ in range(4)))
+    assert [await w.schema_version() for w in workers] == [len(MIGRATIONS)] * 4
+    computers = await workers[0].fetch_all("SELECT id FROM users WHERE id < 0")
+    assert len(computers) == 5  # migration 5 ran once
+    for worker in workers:
+        await worker.close()
+
+
+async def test_exclusive_serializes_two_workers_and_attempt_skips_what_is_held(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.new_database()
+    one, two = await open_database(url), await open_database(url)  # two workers' pools
+    order: list[str] = []
+    entered = asyncio.Event()
+
+    async def hold(db: object, name: str, pause: float) -> None:
+        assert isinstance(db, type(one))
+        async with db.exclusive("game", 7):
+            order.append(f"{name} in")
+            entered.set()
+            await asyncio.sleep(pause)
+            order.append(f"{name} out")
+
+    first = asyncio.create_task(hold(one, "one", 0.3))
+    await entered.wait()
+    async with two.attempt("game", 7) as claimed:
+        assert not claimed  # held by the other worker: skipped, not waited for
+    async with two.attempt("game", 8) as claimed:
+        assert claimed
+    await hold(two, "two", 0)
+    await first
+    assert order == ["one in", "one out", "two in", "two out"]
+    async with two.attempt("game", 7) as claimed:
+        assert claimed  # let go of
+    await one.close()
+    await two.close()
+
+
+async def test_a_dead_workers_hold_is_let_go(postgres: PostgresServer) -> None:
+    url = await postgres.new_database()
+    survivor = await open_database(url)
+    dead = await asyncpg.connect(url)  # a worker's connection, holding game 9
+    from bot.storage.database import lock_key
+
+    await dead.execute("SELECT pg_advisory_lock($1)", lock_key("game", 9))
+    async with survivor.attempt("game", 9) as claimed:
+        assert not claimed
+    dead.terminate()  # the process died: the server ends its session
+    for _ in range(50):
+        async with survivor.attempt("game", 9) as claimed:
+            if claimed:
+                break
+        await asyncio.sleep(0.05)
+    assert claimed
+    await survivor.close()

@@ -16,8 +16,8 @@ GROUP, OTHER_GROUP = -5, -7
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    db = await open_database(tmp_path / "stats.sqlite3")
+async def store(database: Path | str) -> AsyncIterator[Store]:
+    db = await open_database(database)
     store = Store(db)
     for user_id, name in ((ANNA, "anna"), (BORIS, "boris"), (VERA, "vera"), (GLEB, None)):
         await store.users.upsert(
@@ -46,11 +46,12 @@ async def _game(
     match_id: int | None = None,
     game_no: int = 1,
 ) -> int:
-    cursor = await store.db.execute(
+    return await store.database.insert(
         """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set, position, moved,
                ply, move_seconds, locale, created_at, winner, outcome, points, finished_at,
                cube, match_id, game_no)
-           VALUES (?, ?, ?, ?, ?, ?, 'wb', 10, 60, 'en', 0, ?, ?, ?, ?, ?, ?, ?)""",
+           VALUES (?, ?, ?, ?, ?, ?, 'wb', 10, 60, 'en', 0, ?, ?, ?, ?, ?, ?, ?)
+           RETURNING id""",
         (
             chat_id,
             white,
@@ -67,7 +68,6 @@ async def _game(
             game_no,
         ),
     )
-    return int(cursor.lastrowid or 0)
 
 
 async def _anna_and_boris(store: Store) -> None:

@@ -1,0 +1,254 @@
+"""The PostgreSQL backend (asyncpg): one database server that several bot processes share.
+
+Why asyncpg and not SQLAlchemy: the repositories already own plain SQL, which both backends
+run with the few rules of :mod:`.migrations`; asyncpg keeps one prepared statement per SQL text
+on each connection and costs a tap the least CPU, which is what a worker spends most on.
+
+- **Parameters** ``?`` and ``:name`` are renumbered to ``$1``… once per SQL text
+  (:func:`numbered`).
+- **Durability**: connections commit with ``synchronous_commit = off`` (like SQLite's
+  ``NORMAL``: a crash of the server loses nothing, a power cut may take back the last commits);
+  a ``durable`` transaction turns it on for itself.
+- **Across workers**: :meth:`~PostgresDatabase.exclusive` is a session advisory lock on the
+  connection that the block then uses for all its reads and writes; a worker that dies lets
+  go of it with its connection. :meth:`~PostgresDatabase.attempt` is its non-waiting form, and
+  :meth:`~PostgresDatabase.lock` a transaction advisory lock.
+- **Schema version**: the one row of ``schema_version``; migrations run under an advisory lock,
+  so workers starting together migrate once.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias, cast
+
+import asyncpg
+
+from .database import Database, IntegrityError, Params, Row, SchemaTooNew, lock_key
+from .migrations import MIGRATIONS, for_postgres
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+    Connection: TypeAlias = PoolConnectionProxy[asyncpg.Record]
+
+MIGRATION_LOCK: Final = lock_key("migrations", 0)
+POOL_SIZE: Final = 20
+"""Connections one worker keeps at most: a game being acted on holds one (see
+:meth:`PostgresDatabase.exclusive`), so this many games act at once; more wait their turn."""
+
+_PARAMETER = re.compile(r"'(?:[^']|'')*'|\?|(?<![:\w]):([A-Za-z_]\w*)")
+
+
+@lru_cache(maxsize=1024)
+def numbered(sql: str) -> tuple[str, tuple[str, ...] | int]:
+    """``sql`` with its ``?`` or ``:name`` parameters as ``$1``, ``$2``…, and how to order the
+    values: the names in the order of their numbers, or how many ``?`` there are.
+
+    >>> numbered("SELECT * FROM t WHERE a = ? AND b = ? AND c = 'x?'")
+    ("SELECT * FROM t WHERE a = $1 AND b = $2 AND c = 'x?'", 2)
+    >>> numbered("SELECT :me, :other WHERE x = :me")
+    ('SELECT $1, $2 WHERE x = $1', ('me', 'other'))
+    """
+    names: dict[str, int] = {}
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        text = match.group(0)
+        if text.startswith("'"):
+            return text
+        name = match.group(1)
+        if name is None:
+            count += 1
+            return f"${count}"
+        if name not in names:
+            names[name] = len(names) + 1
+        return f"${names[name]}"
+
+    rendered = _PARAMETER.sub(number, sql)
+    if names and count:
+        raise ValueError("a statement takes either ? or :name parameters, not both")
+    return rendered, tuple(names) if names else count
+
+
+def _arguments(order: tuple[str, ...] | int, params: Params) -> Sequence[Any]:
+    if isinstance(order, int):
+        assert not isinstance(params, dict), "this statement takes ? parameters"
+        return cast(Sequence[Any], params)
+    assert isinstance(params, dict), "this statement takes :name parameters"
+    return [params[name] for name in order]
+
+
+def _changed(status: str) -> int:
+    """The row count of a command status: ``UPDATE 3`` → 3, ``INSERT 0 1`` → 1."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresDatabase(Database):
+    """A pool of connections to one PostgreSQL database."""
+
+    dialect: ClassVar[str] = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+        # The connection this task holds: in a transaction or an exclusive block.
+        self._held: contextvars.ContextVar[Connection | None] = contextvars.ContextVar(
+            "held_connection", default=None
+        )
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDatabase:
+        """Connects to the database at ``url`` and migrates it."""
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            server_settings={"synchronous_commit": "off", "application_name": "nardy-bot"},
+        )
+        database = cls(pool)
+        try:
+            await database.migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return database
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as conn:
+            exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+            if not exists:
+                return 0
+            return int(await conn.fetchval("SELECT version FROM schema_version") or 0)
+
+    async def migrate(self) -> int:
+        """Applies the migrations the database has not had yet, each in its transaction, one
+        worker at a time; returns the new schema version.
+
+        :raises: :exc:`SchemaTooNew` if the database's version is beyond the last migration.
+        """
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                )
+                version = await conn.fetchval("SELECT version FROM schema_version")
+                if version is None:
+                    await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+                    version = 0
+                if version > len(MIGRATIONS):
+                    raise SchemaTooNew(
+                        f"schema version {version}; this release knows {len(MIGRATIONS)}"
+                    )
+                for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                    async with conn.transaction():
+                        await conn.execute(for_postgres(script))
+                        await conn.execute("UPDATE schema_version SET version = $1", number)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+        return len(MIGRATIONS)
+
+    @asynccontextmanager
+    async def transaction(self, *, durable: bool = False) -> AsyncIterator[None]:
+        held = self._held.get()
+        if held is not None and held.is_in_transaction():
+            yield
+            return
+        async with self._connection() as conn, conn.transaction():
+            if durable:
+                await conn.execute("SET LOCAL synchronous_commit = on")
+            yield
+
+    async def write(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
+        if durable and not self._in_transaction():
+            async with self.transaction(durable=True):
+                return await self.write(sql, params)
+        text, order = numbered(sql)
+        async with self._connection() as conn, _integrity():
+            return _changed(await conn.execute(text, *_arguments(order, params)))
+
+    async def write_many(self, sql: str, rows: Sequence[Params]) -> None:
+        text, order = numbered(sql)
+        async with self.transaction(), self._connection() as conn, _integrity():
+            await conn.executemany(text, [_arguments(order, row) for row in rows])
+
+    async def insert(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
+        async with self.transaction(durable=durable):
+            row = await self.fetch_one(sql, params)
+        assert row is not None, "an INSERT … RETURNING id returned nothing"
+        return int(row[0])
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        text, order = numbered(sql)
+        async with self._connection() as conn, _integrity():
+            return cast(Row | None, await conn.fetchrow(text, *_arguments(order, params)))
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        text, order = numbered(sql)
+        async with self._connection() as conn, _integrity():
+            return cast(list[Row], await conn.fetch(text, *_arguments(order, params)))
+
+    @asynccontextmanager
+    async def exclusive(self, kind: str, key: int) -> AsyncIterator[None]:
+        number = lock_key(kind, key)
+        async with self._connection() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", number)
+            try:
+                yield
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", number)
+
+    @asynccontextmanager
+    async def attempt(self, kind: str, key: int) -> AsyncIterator[bool]:
+        number = lock_key(kind, key)
+        async with self._connection() as conn:
+            if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", number):
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", number)
+
+    async def lock(self, kind: str, *keys: int) -> None:
+        held = self._held.get()
+        assert held is not None and held.is_in_transaction(), "lock() outside a transaction"
+        numbers = sorted({lock_key(kind, key) for key in keys})
+        await held.execute(
+            "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k", numbers
+        )
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    def _in_transaction(self) -> bool:
+        held = self._held.get()
+        return held is not None and held.is_in_transaction()
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Connection]:
+        """The connection this task holds, or one from the pool, held until the block ends."""
+        held = self._held.get()
+        if held is not None:
+            yield held
+            return
+        async with self._pool.acquire() as conn:
+            token = self._held.set(conn)
+            try:
+                yield conn
+            finally:
+                self._held.reset(token)
+
+
+@asynccontextmanager
+async def _integrity() -> AsyncIterator[None]:
+    try:
+        yield
+    except asyncpg.IntegrityConstraintViolationError as error:
+        raise IntegrityError(str(error)) from error

@@ -1,0 +1,34 @@
+"""Fixtures every test folder may use: the databases of both backends.
+
+``database`` is parametrized: a test that takes it runs once on an SQLite file and once on a
+fresh database of a real PostgreSQL server, started (from the machine's binaries) the first time
+a test needs it and stopped when the session ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.postgres import PostgresServer, postgres_server
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """The tests' PostgreSQL server (one for the session)."""
+    with postgres_server() as server:
+        yield server
+
+
+@pytest.fixture(params=BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """What :func:`bot.storage.open_database` opens: a new SQLite file's path, or the URL of
+    a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "nardy.sqlite3"
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return await server.new_database()
