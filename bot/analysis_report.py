@@ -29,7 +29,7 @@ from bot.analysis_views import (
     worst_position,
     worst_view,
 )
-from bot.publisher import BoardPublisher, RateLimiter, show_in_place
+from bot.publisher import BoardPublisher, Pace, show_in_place
 from bot.services.analysis import Analyses
 from bot.views import Translate
 from render import FILE_NAME
@@ -51,7 +51,7 @@ class ProgressNote:
         chat_id: int,
         game_id: int,
         _: Translate,
-        limiter: RateLimiter,
+        limiter: Pace,
         *,
         on_start: Callable[[], Awaitable[None]] | None = None,
         clock: Callable[[], float] = time.monotonic,

@@ -40,7 +40,7 @@ from bot.handlers.basic import COMMANDS
 from bot.i18n import DEFAULT_LOCALE, RUSSIAN_READERS, LanguageMiddleware, create_i18n
 from bot.league import LeaguePublisher
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers, TapThrottle
-from bot.publisher import BoardPublisher, RateLimiter
+from bot.publisher import BoardPublisher, Pace, RateLimiter, SharedRateLimiter
 from bot.services import GameService, ScoreService
 from bot.services.analysis import Analyses
 from bot.services.computer import Brain
@@ -71,12 +71,12 @@ async def build_services(
     Each key becomes workflow data of the dispatcher, so a handler declaring
     ``game_service: GameService`` receives ``services["game_service"]``.
     """
-    db = await open_database(settings.database_path)
+    database = await open_database(settings.database)
     own_brain = brain is None
     thinking = brain or Brain(settings.computer_workers)
     analyses: Analyses | None = None
     try:
-        store = Store(db)
+        store = Store(database)
         dice = dice or random.SystemRandom()  # a seeded one only in tests
         service = GameService(
             store,
@@ -98,7 +98,7 @@ async def build_services(
             await analyses.close()
         if own_brain:
             await asyncio.to_thread(thinking.close)
-        await db.close()
+        await database.close()
 
 
 class UpdateTracker(BaseMiddleware):
@@ -278,10 +278,13 @@ async def _run(
     timers = None
     service = services.get("game_service")
     if isinstance(service, GameService):
-        limiter = RateLimiter(
-            private=(3, settings.private_messages_per_second),
-            group=(3, settings.group_messages_per_minute / 60),
-            overall=(30, settings.messages_per_second),
+        private = (3.0, settings.private_messages_per_second)
+        group = (3.0, settings.group_messages_per_minute / 60)
+        overall = (30.0, settings.messages_per_second)
+        limiter: Pace = (
+            SharedRateLimiter(service.coordination, private=private, group=group, overall=overall)
+            if service.coordination.shared
+            else RateLimiter(private=private, group=group, overall=overall)
         )
         publisher = BoardPublisher(bot, service, i18n, limiter=limiter)
         timers = Timers(service, publisher, bot, i18n, link=link)

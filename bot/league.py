@@ -18,7 +18,7 @@ import datetime as dt
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Final
 
 from aiogram import Bot, html
@@ -27,7 +27,7 @@ from aiogram.exceptions import (
 )
 from aiogram.utils.i18n import I18n
 
-from bot.publisher import RateLimiter, show_in_place
+from bot.publisher import Pace, RateLimiter, show_in_place
 from bot.services import GameService, GameSnapshot
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.storage import League
@@ -75,7 +75,7 @@ class LeaguePublisher:
         games: GameService,
         i18n: I18n,
         *,
-        limiter: RateLimiter | None = None,
+        limiter: Pace | None = None,
         clock: Callable[[], float] = time.time,
         settle_seconds: float = SETTLE_SECONDS,
     ) -> None:
@@ -91,6 +91,13 @@ class LeaguePublisher:
         # One change of a league's message at a time: a worker's edit, /league's post, /league off.
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._hurry = asyncio.Event()  # set by drain(): no more settling
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, chat_id: int) -> AsyncIterator[None]:
+        """One change of the group's league message at a time, in this process and (with
+        several workers) in all: each reads the standings only once it holds it."""
+        async with self._locks[chat_id], self._games.coordination.holding(f"league {chat_id}"):
+            yield
 
     def on_result(self, snapshot: GameSnapshot) -> None:
         """The hook for :attr:`BoardPublisher.on_result`: refreshes the game's group."""
@@ -111,8 +118,8 @@ class LeaguePublisher:
         :raises: :exc:`~aiogram.exceptions.TelegramAPIError` if the message cannot be sent.
         """
         chat_id = league.chat_id
-        async with self._locks[chat_id]:
-            await asyncio.sleep(self._limiter.delay(chat_id))
+        async with self._one_at_a_time(chat_id):
+            await self._limiter.wait(chat_id)
             message = await self._bot.send_message(
                 chat_id, await self._text(league), disable_notification=True
             )
@@ -123,7 +130,7 @@ class LeaguePublisher:
 
     async def stop(self, chat_id: int) -> bool:
         """Ends the group's league and unpins its message; False if it had no league."""
-        async with self._locks[chat_id]:
+        async with self._one_at_a_time(chat_id):
             league = await self._leagues.stop(chat_id)
             if league is None:
                 return False
@@ -158,7 +165,7 @@ class LeaguePublisher:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._hurry.wait(), self._settle_seconds)
                 try:
-                    async with self._locks[chat_id]:
+                    async with self._one_at_a_time(chat_id):
                         await self._show(chat_id)
                 except Exception:
                     logger.exception("could not show the league of chat %d", chat_id)

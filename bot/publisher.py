@@ -6,6 +6,14 @@ worker per game then draws and sends it, and if more changes arrive meanwhile on
 is sent: edits are coalesced. Sends are paced per chat and overall (:class:`RateLimiter`), and
 Telegram's own answers are honoured: retry_after, "not modified", a deleted message (posted
 again), a blocked bot, a group that became a supergroup.
+
+Several workers over one database (:attr:`~bot.services.coordination.Coordination.shared`):
+a game's boards are shown by one worker at a time, the holder of the game's board lease, which
+shows the newest saved state until none is newer, so the changes saved by every worker are
+coalesced and edits of one message never overtake each other; a worker that finds the lease
+held waits until the boards show its change (or the lease is free). The pace is shared through
+the database (:class:`SharedRateLimiter`), and :meth:`BoardPublisher.sweep` shows, now and then,
+what a worker that died saved but did not show.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Protocol
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -35,6 +43,7 @@ from bot import views
 from bot.engine import VARIANTS, Position, starting_position
 from bot.i18n import locale_for
 from bot.services import GameService, GameSnapshot
+from bot.services.coordination import POLL_SECONDS, Coordination
 from bot.storage import Board
 from bot.telegram_link import Superseded, TelegramSendUncertain, abandon_when
 from render import FILE_NAME, BoardView, render_board
@@ -56,6 +65,17 @@ GONE_MESSAGES: Final = (
     "message_id_invalid",
     "message not found",
 )
+
+
+SWEEP_AT_ONCE: Final = 8
+"""Games behind their boards that one :meth:`BoardPublisher.sweep` takes on."""
+
+
+class Pace(Protocol):
+    """When the next message to a chat may go."""
+
+    async def wait(self, chat_id: int) -> None:
+        """Returns when a message to ``chat_id`` may be sent (its slot is taken)."""
 
 
 @dataclass(slots=True)
@@ -103,6 +123,32 @@ class RateLimiter:
                 wait = max(wait, -bucket.tokens / bucket.per_second)
         return wait
 
+    async def wait(self, chat_id: int) -> None:
+        """Waits for a slot of ``chat_id`` (see :meth:`delay`)."""
+        await asyncio.sleep(self.delay(chat_id))
+
+
+class SharedRateLimiter:
+    """The same limits as :class:`RateLimiter`, kept in the database, so that every worker's
+    messages together keep to them."""
+
+    def __init__(
+        self,
+        coordination: Coordination,
+        *,
+        private: tuple[float, float] = (3, 1.0),
+        group: tuple[float, float] = (3, 20 / 60),
+        overall: tuple[float, float] = (30, 30.0),
+    ) -> None:
+        self._coordination = coordination
+        self._private, self._group, self._overall = private, group, overall
+
+    async def wait(self, chat_id: int) -> None:
+        rate = self._group if chat_id < 0 else self._private
+        await asyncio.sleep(
+            await self._coordination.reserve(chat_id, rate=rate, overall=self._overall)
+        )
+
 
 async def show_in_place(
     chat_id: int,
@@ -110,7 +156,7 @@ async def show_in_place(
     *,
     send: Callable[[int], Awaitable[int]],
     edit: Callable[[int, int], Awaitable[None]],
-    limiter: RateLimiter,
+    limiter: Pace,
     on_sent: Callable[[int, int], Awaitable[None]],
     on_moved: Callable[[int, int], Awaitable[None]],
     on_forbidden: Callable[[int], Awaitable[None]] | None = None,
@@ -144,7 +190,7 @@ async def show_in_place(
     """
     with abandon_when(superseded):
         for _attempt in range(ATTEMPTS):
-            await asyncio.sleep(limiter.delay(chat_id))
+            await limiter.wait(chat_id)
             try:
                 if message_id is None:
                     message_id = await send(chat_id)
@@ -196,10 +242,11 @@ class BoardPublisher:
         service: GameService,
         i18n: I18n,
         *,
-        limiter: RateLimiter | None = None,
+        limiter: Pace | None = None,
     ) -> None:
         self._bot = bot
         self._service = service
+        self._coordination = service.coordination
         self._i18n = i18n
         self._limiter = limiter or RateLimiter()
         self._pending: dict[int, GameSnapshot] = {}
@@ -208,6 +255,7 @@ class BoardPublisher:
         league's refresh); they must return at once and not raise."""
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._catching_up: asyncio.Task[None] | None = None
+        self._swept: dict[int, int] = {}  # game id -> the version a sweep last published
         # Drawing holds the GIL for most of its 3 ms, so more threads would add memory, not
         # speed; one keeps the event loop free and the sprite caches built once.
         self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
@@ -219,7 +267,7 @@ class BoardPublisher:
             await self._draw(starting_position(variant), BoardView())
 
     @property
-    def limiter(self) -> RateLimiter:
+    def limiter(self) -> Pace:
         """The pace of the bot's messages; other messages of a chat (analyses) take their turn
         from it too."""
         return self._limiter
@@ -269,6 +317,9 @@ class BoardPublisher:
                 if snapshot.stored.version <= sent_version:
                     continue
                 try:
+                    if self._coordination.shared:
+                        sent_version = await self._show_shared(game_id, snapshot.stored.version)
+                        continue
                     await self._show(snapshot)
                 except Exception:
                     logger.exception(
@@ -277,6 +328,55 @@ class BoardPublisher:
                 sent_version = snapshot.stored.version
         finally:
             self._workers.pop(game_id, None)
+
+    async def _show_shared(self, game_id: int, version: int) -> int:
+        """Sees to it that the boards of game ``game_id`` show ``version`` or a newer one,
+        with the other workers (see the module docstring); returns the version shown."""
+        lease = f"board {game_id}"
+        while True:
+            if await self._coordination.claim(lease):
+                shown = -1
+                try:
+                    while (latest := await self._service.version(game_id)) is not None:
+                        if latest <= shown:
+                            break
+                        await self._show(await self._service.snapshot(game_id))
+                        shown = latest
+                        await self._coordination.claim(lease)  # renewed for the next round
+                finally:
+                    await self._coordination.release(lease)
+                # A change saved while the lease was held, by a worker that then found it
+                # taken, is this worker's to show.
+                latest = await self._service.version(game_id)
+                if latest is None or latest <= shown:
+                    return shown
+                continue
+            boards = await self._service.boards(game_id)
+            if all((board.shown_version or -1) >= version for board in boards):
+                return version  # the holder showed it (or a newer one)
+            await asyncio.sleep(POLL_SECONDS)
+
+    async def sweep(self) -> None:
+        """Shows the boards that a worker saved a change for and then died without showing:
+        games behind their boards whose lease nobody holds (called now and then by the timers,
+        with several workers only)."""
+        behind = await self._service.behind()
+        # a board that cannot be shown (a chat gone, a bot blocked) is tried once per state
+        self._swept = {
+            game_id: self._swept[game_id] for game_id in behind if game_id in self._swept
+        }
+        for game_id in behind[:SWEEP_AT_ONCE]:
+            if game_id in self._workers or not await self._coordination.claim(f"board {game_id}"):
+                continue
+            await self._coordination.release(f"board {game_id}")
+            try:
+                snapshot = await self._service.snapshot(game_id)
+                if self._swept.get(game_id) == snapshot.stored.version:
+                    continue
+                self._swept[game_id] = snapshot.stored.version
+                self.publish(snapshot)
+            except Exception:
+                logger.exception("could not sweep game %d", game_id)
 
     async def catch_up(self) -> None:
         """Startup hook: starts showing the latest state on every board known to be behind it

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Final
 
 from aiogram import Bot
@@ -29,6 +30,8 @@ from bot.telegram_link import TelegramLink
 logger = logging.getLogger(__name__)
 
 TICK_SECONDS: Final = 0.5
+SWEEP_SECONDS: Final = 5.0
+"""With several workers: how often boards that a dead worker left behind are looked for."""
 
 
 class Timers:
@@ -51,6 +54,7 @@ class Timers:
         self._tick = tick
         self._link = link
         self._task: asyncio.Task[None] | None = None
+        self._swept_at = 0.0
 
     async def start(self) -> None:
         """Starts the loop (idempotent); a startup hook of the dispatcher."""
@@ -74,6 +78,10 @@ class Timers:
         for challenge in await self._service.challenges.expire():
             _ = views.translator(self._i18n, challenge.locale)
             await close_challenge_messages(self._bot, challenge, self._service, _)
+        now = time.monotonic()
+        if self._service.coordination.shared and now - self._swept_at >= SWEEP_SECONDS:
+            self._swept_at = now
+            await self._publisher.sweep()
 
     async def _run(self) -> None:
         waits = self._service.computer_waits

@@ -6,7 +6,8 @@ A challenge to the computer (its target is the computer at a level, see
 has a level to choose, hints, and no stake.
 
 Every change names the challenge and the ``version`` its button was drawn for; changes of one
-challenge run one at a time (a lock per challenge) and the write checks the version again.
+challenge run one at a time (a lock per challenge, held across the workers that share the
+database) and the write checks the version again.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, TypeVar
 
@@ -112,6 +114,12 @@ class Challenges:
         self._clock = clock
         self._challenge_seconds = challenge_seconds
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    @asynccontextmanager
+    async def _one_at_a_time(self, challenge_id: int) -> AsyncIterator[None]:
+        """Holds the challenge for one change, in this process and in every worker."""
+        async with self._locks[challenge_id], self._store.exclusive("challenge", challenge_id):
+            yield
 
     async def open(
         self,
@@ -253,7 +261,7 @@ class Challenges:
         """The challenger cycles an option: ``variant``, ``rules``, ``time``, ``match``,
         ``cube``, ``dice``, ``stake`` and ``stake_mode`` (between people), ``hints`` (between
         people), ``level`` (against the computer)."""
-        async with self._locks[challenge_id]:
+        async with self._one_at_a_time(challenge_id):
             challenge = await self._open_challenge(challenge_id, version)
             if user_id != challenge.challenger_id:
                 raise NotChallenger()
@@ -309,7 +317,7 @@ class Challenges:
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged user declines, or the challenger withdraws the challenge."""
-        async with self._locks[challenge_id]:
+        async with self._one_at_a_time(challenge_id):
             challenge = await self._open_challenge(challenge_id)
             if user_id == challenge.challenger_id:
                 status = ChallengeStatus.CANCELLED
@@ -329,7 +337,7 @@ class Challenges:
 
         :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`.
         """
-        async with self._locks[challenge_id]:
+        async with self._one_at_a_time(challenge_id):
             challenge = await self._open_challenge(challenge_id)
             computer = challenge.computer_level is not None
             if computer:
@@ -394,7 +402,10 @@ class Challenges:
         """Closes the challenges whose time ran out; returns them as closed."""
         closed = []
         for challenge in await self._store.challenges.expired(self._clock()):
-            async with self._locks[challenge.id]:
+            held = self._store.attempt("challenge", challenge.id)
+            async with self._locks[challenge.id], held as claimed:
+                if not claimed:
+                    continue  # another worker is closing it
                 try:
                     closed.append(
                         await self._save_challenge(

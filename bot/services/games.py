@@ -10,8 +10,10 @@ passes, like a timeout: the person sees what changed before the computer answers
 left waiting by a restart is answered after it. Games with the computer change no ratings.
 
 Every action names the game and the ``version`` its button was drawn for. Actions
-on one game run one at a time (a lock per game), and the write checks the version again in the
-database, so a stale, replayed or forged tap is refused and changes nothing.
+on one game run one at a time (a lock per game, held across every worker that shares the
+database: :meth:`~bot.storage.Store.exclusive`), and the write checks the version again in the
+database, so a stale, replayed or forged tap is refused and changes nothing. A deadline that
+falls due is acted on by whichever worker claims it first; the others skip it.
 
 A result is saved in one transaction with its chips (:func:`.chips.settle`), the match score and
 both players' ratings: a crash leaves all of them or none, and a replayed result pays nothing.
@@ -23,7 +25,8 @@ import asyncio
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Final
@@ -52,6 +55,7 @@ from bot.storage import (
 from . import chips, flow
 from .challenges import CHALLENGE_SECONDS, Challenges
 from .computer import Brain
+from .coordination import Coordination
 from .errors import (
     GameFinished,
     GameNotFound,
@@ -66,6 +70,11 @@ from .users import Users
 
 COMPUTER_PAUSE: Final = 1.5
 """Seconds between a change and the computer's answer to it: time to see what happened."""
+
+THINKING_SECONDS: Final = 15.0
+"""How long the computer's turn stays claimed by the worker thinking about it (a turn takes
+0.05 s at level 5, 0.3 s in the slowest variants): if that worker dies, another answers after
+this."""
 
 WHOLE_TURN_BUTTONS: Final = 16
 """At most this many ways to finish a turn are offered as one button each (one tap finishes the
@@ -137,7 +146,18 @@ class GameService:
         self.challenges = Challenges(
             store, self.users, self, clock=clock, challenge_seconds=challenge_seconds
         )
-        self._scores: dict[tuple[int, int], Tally] = {}
+        # Head-to-head scores for the captions; only one process writes an SQLite file, so only
+        # there can the cache know every result (another worker may record one).
+        self._scores: dict[tuple[int, int], Tally] | None = None if store.shared else {}
+        self.coordination = Coordination(store, shared=store.shared, clock=clock)
+        """Claims and pace shared with the other workers of the database."""
+
+    @asynccontextmanager
+    async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
+        """Holds game ``game_id`` for one action: in this process (its lock) and in every
+        worker of a shared database."""
+        async with self._locks[game_id], self._store.exclusive("game", game_id):
+            yield
 
     async def claim_update(self, update_id: int) -> bool:
         """Records that an update is being handled; False if it was handled before."""
@@ -152,7 +172,7 @@ class GameService:
         :raises: :exc:`NotAPlayer`; :exc:`NoNextGame` if the game is not over, not part of a
             match, the match is over, or its next game has already started.
         """
-        async with self._locks[game_id]:
+        async with self._one_at_a_time(game_id):
             stored = await self._get(game_id)
             if stored.side_of(user_id) is None:
                 raise NotAPlayer()
@@ -236,7 +256,7 @@ class GameService:
         """Plays the ``index``-th offered step of the turn being tapped, and with it a remainder
         that can be played one way only; in quick mode a step that completes the turn
         confirms it."""
-        async with self._locks[game_id]:
+        async with self._one_at_a_time(game_id):
             stored, turn_input = await self._mover_input(game_id, user_id, version)
             if not 0 <= index < len(turn_input.options):
                 raise StaleAction()
@@ -246,7 +266,7 @@ class GameService:
     async def finish(self, game_id: int, user_id: int, version: int, index: int) -> GameSnapshot:
         """Finishes the turn being tapped the ``index``-th way of
         :attr:`GameSnapshot.finishes` (a whole-turn button); in quick mode this confirms it."""
-        async with self._locks[game_id]:
+        async with self._one_at_a_time(game_id):
             stored, turn_input = await self._mover_input(game_id, user_id, version)
             finishes = turn_input.finishes(WHOLE_TURN_BUTTONS)
             if finishes is None or not 0 <= index < len(finishes):
@@ -257,7 +277,7 @@ class GameService:
     async def undo(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """Takes back the last tap of this turn (a step with its forced remainder, or a
         finish)."""
-        async with self._locks[game_id]:
+        async with self._one_at_a_time(game_id):
             stored, turn_input = await self._mover_input(game_id, user_id, version)
             if not turn_input.taps:
                 raise StaleAction()
@@ -268,7 +288,7 @@ class GameService:
     async def confirm(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """Commits the tapped turn, then rolls for the next player (playing passes and forced
         turns for them)."""
-        async with self._locks[game_id]:
+        async with self._one_at_a_time(game_id):
             stored, turn_input = await self._mover_input(game_id, user_id, version)
             if not turn_input.is_complete:
                 raise StaleAction()
@@ -301,7 +321,7 @@ class GameService:
     async def strike(self, game_id: int, user_id: int, version: int, value: int) -> GameSnapshot:
         """``anti_three``: the mover's opponent strikes the die showing ``value`` from the three
         rolled; the mover then plays the two left (passes and forced turns play themselves)."""
-        async with self._locks[game_id]:
+        async with self._one_at_a_time(game_id):
             stored = await self._get(game_id)
             side = _playing_side(stored, user_id)
             game = stored.game
@@ -324,7 +344,7 @@ class GameService:
         return await self._act(game_id, user_id, version, "drop")
 
     async def _act(self, game_id: int, user_id: int, version: int, action: str) -> GameSnapshot:
-        async with self._locks[game_id]:
+        async with self._one_at_a_time(game_id):
             stored = await self._get(game_id)
             side = _playing_side(stored, user_id)
             if side is not stored.game.to_act:
@@ -337,15 +357,24 @@ class GameService:
     async def computer_move(self, game_id: int) -> GameSnapshot | None:
         """The computer acts in game ``game_id`` if the game waits for it and its pause is over;
         returns the game after it, or None when there was nothing to do. It thinks outside the
-        game's lock, then saves only if the game has not changed meanwhile."""
+        game's lock, then saves only if the game has not changed meanwhile.
+
+        Whoever thinks first claims the turn by moving its deadline :data:`THINKING_SECONDS`
+        on: another worker (or this one's next tick) skips it meanwhile, and if this worker dies
+        thinking, the turn falls due again and another answers it."""
         stored = await self._get(game_id)
-        if not stored.computer_to_act or (stored.deadline or 0) > self._clock():
+        now = self._clock()
+        if not stored.computer_to_act or stored.deadline is None or stored.deadline > now:
             return None
+        if not await self._store.games.claim_deadline(
+            game_id, stored.version, stored.deadline, now + THINKING_SECONDS
+        ):
+            return None  # claimed by another
         game = stored.game
         level = stored.level(game.to_act)
         assert level is not None
         decision = await self.brain.decide(game, level, self._rng.getrandbits(32))
-        async with self._locks[game_id]:
+        async with self._one_at_a_time(game_id):
             current = await self._get(game_id)
             if current.version != stored.version:
                 return None  # resigned, or already answered by another call
@@ -376,7 +405,7 @@ class GameService:
 
     async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
         """``user_id`` resigns the game, at any moment of it."""
-        async with self._locks[game_id]:
+        async with self._one_at_a_time(game_id):
             stored = await self._get(game_id)
             side = _playing_side(stored, user_id)
             return await self._save(
@@ -391,7 +420,9 @@ class GameService:
         ended = []
         computer = []
         for game_id in await self._store.games.due(self._clock()):
-            async with self._locks[game_id]:
+            async with self._locks[game_id], self._store.attempt("game", game_id) as claimed:
+                if not claimed:
+                    continue  # another worker is acting on it
                 stored = await self._get(game_id)
                 if stored.game.is_over or stored.deadline is None:
                     continue
@@ -415,6 +446,10 @@ class GameService:
     async def active_games(self, user_id: int, chat_id: int | None = None) -> list[StoredGame]:
         """Unfinished games of the user, in one chat or anywhere."""
         return await self._store.games.active_for(user_id, chat_id)
+
+    async def version(self, game_id: int) -> int | None:
+        """The game's current version (None if there is no such game)."""
+        return await self._store.games.version(game_id)
 
     async def boards(self, game_id: int) -> list[Board]:
         """The messages that show the game."""
@@ -443,8 +478,12 @@ class GameService:
         """Stops the clocks for a time the players could not reach the bot (a Telegram outage
         from ``since`` lasting ``seconds``): every running game's deadline after ``since`` moves
         ``seconds`` later. Versions stay, so buttons pressed meanwhile still count. Returns how
-        many games it moved."""
-        return await self._store.games.postpone_deadlines(since, seconds)
+        many games it moved. With several workers, the first to report the outage moves them;
+        the others' reports of it (they saw it too, each with its own timing) move nothing."""
+        async with self._store.transaction():
+            if not await self.coordination.outage_ended(since, since + seconds):
+                return 0
+            return await self._store.games.postpone_deadlines(since, seconds)
 
     # --- inside ----------------------------------------------------------------------------
 
@@ -497,6 +536,9 @@ class GameService:
                 )
             else:
                 async with self._store.transaction(durable=True):
+                    # both players' wallets and ratings, in one order: their other games'
+                    # results (on any worker) wait, and no two wait for each other
+                    await self._store.lock_players(stored.white_id, stored.black_id)
                     stored = await chips.settle(self._store, replace(stored, deadline=None), now)
                     saved = await self._store.games.save(stored, expected_version=version, now=now)
                     await self._record_result(saved, now)
@@ -528,13 +570,14 @@ class GameService:
         white = await self.users.get(stored.white_id)
         black = await self.users.get(stored.black_id)
         pair = (stored.white_id, stored.black_id)
+        cache = self._scores if self._scores is not None else {}
         if stored.game.is_over:  # a result changes the score between the two
-            self._scores.pop(pair, None)
-            self._scores.pop(pair[::-1], None)
-        score = self._scores.get(pair)
+            cache.pop(pair, None)
+            cache.pop(pair[::-1], None)
+        score = cache.get(pair)
         if score is None:
             score = await self._store.games.head_to_head(*pair)
-            self._scores[pair] = score
+            cache[pair] = score
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         return GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score, match)
 

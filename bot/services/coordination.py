@@ -1,0 +1,94 @@
+"""Several workers over one database: who does what that only one should do at a time, and one
+pace of messages for all. No Telegram here.
+
+A single process over SQLite has nothing to agree with anyone, so there every claim is granted
+at once and costs no write (``shared=False``); the SQL under it is the same for both backends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Final
+
+from bot.storage import Store
+
+LEASE_SECONDS: Final = 30.0
+"""How long a claim lasts unless renewed: a worker that dies holding one delays that work by
+at most this."""
+
+POLL_SECONDS: Final = 0.25
+"""How often a worker waiting for a claim held by another looks again."""
+
+
+def worker_name() -> str:
+    """This process's name in the leases: host, process id and a random tag (a restarted
+    process with a reused id is still another worker)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Coordination:
+    """Leases on named work and the shared pace of messages, for one worker."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        shared: bool,
+        owner: str | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._store = store
+        self.shared = shared
+        """Other workers may use the database: claims and pace go through it."""
+        self.owner = owner or worker_name()
+        self._clock = clock
+
+    async def claim(self, name: str, seconds: float = LEASE_SECONDS) -> bool:
+        """Claims (or renews) ``name`` for this worker; False while another holds it."""
+        if not self.shared:
+            return True
+        return await self._store.coordination.claim(
+            name, self.owner, now=self._clock(), seconds=seconds
+        )
+
+    async def release(self, name: str) -> None:
+        """Gives ``name`` up."""
+        if self.shared:
+            await self._store.coordination.release(name, self.owner)
+
+    @asynccontextmanager
+    async def holding(self, name: str) -> AsyncIterator[None]:
+        """Holds ``name`` for the block, waiting (polling) while another worker holds it."""
+        while not await self.claim(name):
+            await asyncio.sleep(POLL_SECONDS)
+        try:
+            yield
+        finally:
+            await self.release(name)
+
+    async def reserve(
+        self, chat_id: int, *, rate: tuple[float, float], overall: tuple[float, float]
+    ) -> float:
+        """Takes the next slot for a message to ``chat_id`` at ``rate`` (burst, per second)
+        and overall; returns the seconds to wait before sending it."""
+        (burst, per_second), (all_burst, all_per_second) = rate, overall
+        return await self._store.coordination.reserve(
+            chat_id,
+            now=self._clock(),
+            interval=1 / per_second,
+            burst=burst,
+            overall=1 / all_per_second,
+            overall_burst=all_burst,
+        )
+
+    async def outage_ended(self, began: float, ended: float) -> bool:
+        """True for the first worker to report this outage (which then makes up for it)."""
+        if not self.shared:
+            return True
+        return await self._store.coordination.made_up_for(began, ended)

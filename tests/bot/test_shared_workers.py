@@ -1,0 +1,279 @@
+"""Two workers over one PostgreSQL database, in one test process: each its own pool of
+connections, services and publisher, as two ``python -m bot`` processes would have. What one
+process kept in step by itself (a lock per game, one clock loop, one pace) must hold across them.
+
+``tests/bot/test_workers.py`` runs real worker processes (and kills one); here the races are
+made on purpose, at the moments that matter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+
+from bot.callbacks import GameAction
+from bot.i18n import create_i18n
+from bot.publisher import BoardPublisher, SharedRateLimiter
+from bot.services import GameService, GameSnapshot
+from bot.services import errors as e
+from bot.services.coordination import Coordination
+from bot.storage import Store, User, open_database
+from tests.support.fake_telegram import FakeChat, FakeTelegram
+from tests.support.postgres import PostgresServer
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Worker:
+    store: Store
+    service: GameService
+
+
+@pytest.fixture
+async def workers(postgres: PostgresServer) -> AsyncIterator[tuple[Worker, Worker, Clock]]:
+    url = await postgres.new_database()
+    clock = Clock()
+    made = []
+    for seed in (1, 2):
+        store = Store(await open_database(url))
+        made.append(
+            Worker(store, GameService(store, random.Random(seed), move_seconds=60, clock=clock))
+        )
+    yield made[0], made[1], clock
+    for worker in made:
+        await worker.store.close()
+
+
+async def _players(service: GameService) -> list[User]:
+    return [
+        await service.users.see(i, username=name, first_name=name.title(), language_code="en")
+        for i, name in ((1, "anna"), (2, "boris"))
+    ]
+
+
+async def _game(service: GameService, users: list[User], chat_id: int = -5) -> GameSnapshot:
+    challenge = await service.challenges.open(
+        chat_id=chat_id, challenger=users[0], target=users[1], locale="en"
+    )
+    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    return snapshot
+
+
+async def _play(service: GameService, snapshot: GameSnapshot, turns: int) -> GameSnapshot:
+    """Plays ``turns`` turns, the first step offered each time (rolling when asked)."""
+    played = 0
+    while played < turns and not snapshot.game.is_over:
+        game_id, mover = snapshot.stored.id, snapshot.stored.player(snapshot.game.to_act)
+        if snapshot.turn_input is None:
+            snapshot = await service.roll(game_id, mover, snapshot.stored.version)
+            continue
+        while not snapshot.turn_input.is_complete:
+            snapshot = await service.choose(game_id, mover, snapshot.stored.version, 0)
+        snapshot = await service.confirm(game_id, mover, snapshot.stored.version)
+        played += 1
+    return snapshot
+
+
+async def test_the_same_tap_on_two_workers_is_applied_once(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, _ = workers
+    users = await _players(one.service)
+    snapshot = await _game(one.service, users)
+    while snapshot.turn_input is None:  # a forced opening: the next player's turn
+        snapshot = await one.service.snapshot(snapshot.stored.id)
+    game_id, version = snapshot.stored.id, snapshot.stored.version
+    mover = snapshot.stored.player(snapshot.game.turn)
+    results = await asyncio.gather(
+        *(w.service.choose(game_id, mover, version, 0) for w in (one, two, one, two)),
+        return_exceptions=True,
+    )
+    applied = [r for r in results if isinstance(r, GameSnapshot)]
+    assert len(applied) == 1, results
+    assert all(isinstance(r, e.StaleAction) for r in results if r not in applied)
+    assert (await two.service.snapshot(game_id)).stored.version == version + 1
+
+
+async def test_an_update_is_claimed_by_one_worker_only(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, _ = workers
+    claims = await asyncio.gather(*(w.service.claim_update(77) for w in (one, two) * 3))
+    assert sorted(claims) == [False] * 5 + [True]
+
+
+async def test_a_deadline_fires_once_across_workers_and_rates_once(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, clock = workers
+    users = await _players(one.service)
+    games = [await _play(one.service, await _game(one.service, users), 8) for _ in range(3)]
+    clock.now += 61  # every player to move has run out of time
+    ended = await asyncio.gather(one.service.timeouts(), two.service.timeouts())
+    ids = sorted(s.stored.id for batch in ended for s in batch)
+    assert ids == sorted(g.stored.id for g in games)  # each once, by one worker or the other
+    rating = await one.store.ratings.get(users[0].id, "long")
+    other = await one.store.ratings.get(users[1].id, "long")
+    assert rating.games == other.games == 3  # each result rated once
+    assert await one.service.timeouts() == [] and await two.service.timeouts() == []
+
+
+async def test_results_of_concurrent_games_keep_chips_and_ratings_whole(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, _ = workers
+    users = await _players(one.service)
+    games = []
+    for _ in range(6):
+        challenge = await one.service.challenges.open(
+            chat_id=-5, challenger=users[0], target=users[1], locale="en"
+        )
+        for _ in range(2):  # a stake of 50
+            challenge = await one.service.challenges.change_option(
+                challenge.id, users[0].id, challenge.version, "stake"
+            )
+        _, snapshot = await two.service.challenges.accept(challenge.id, users[1])
+        games.append(await _play(two.service, snapshot, 8))  # past an early concession
+    assert {g.stored.stake for g in games} == {50}
+    # both players resign half the games each, on alternate workers, all at once
+    await asyncio.gather(
+        *(
+            (one if i % 2 else two).service.resign(g.stored.id, users[i % 2].id)
+            for i, g in enumerate(games)
+        )
+    )
+    row = await one.store.database.fetch_one(
+        """SELECT (SELECT SUM(chips) FROM wallets),
+                  (SELECT SUM(delta) FROM ledger WHERE kind = 'grant'),
+                  (SELECT COUNT(*) FROM ledger WHERE kind = 'game')"""
+    )
+    assert row is not None and row[0] == row[1]  # no chip made or lost
+    ratings = [await one.store.ratings.get(u.id, "long") for u in users]
+    assert [r.games for r in ratings] == [6, 6]
+
+
+async def test_the_computer_answers_once_across_workers(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, clock = workers
+    [anna, _] = await _players(one.service)
+    challenge = await one.service.challenges.against_computer(
+        chat_id=anna.id, challenger=anna, level=1, locale="en"
+    )
+    _, snapshot = await one.service.challenges.accept(challenge.id, anna)
+    if not snapshot.stored.computer_to_act:  # anna opens: she plays her turn
+        snapshot = await _play(one.service, snapshot, 1)
+    assert snapshot.stored.computer_to_act
+    version = snapshot.stored.version
+    clock.now += 60
+    answers = await asyncio.gather(
+        *(w.service.computer_move(snapshot.stored.id) for w in (one, two, one, two))
+    )
+    assert len([a for a in answers if a is not None]) == 1
+    after = await one.service.snapshot(snapshot.stored.id)
+    assert after.stored.version > version
+    for worker in (one, two):
+        worker.service.brain.close()
+
+
+async def test_an_outage_is_made_up_for_once(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, clock = workers
+    users = await _players(one.service)
+    snapshot = await _game(one.service, users)
+    deadline = snapshot.stored.deadline
+    assert deadline is not None
+    began = clock.now - 5
+    moved = [
+        await one.service.postpone_deadlines(began, 20),
+        await two.service.postpone_deadlines(began + 0.3, 19.6),  # the same outage, seen later
+    ]
+    assert moved == [1, 0]
+    assert (await two.service.snapshot(snapshot.stored.id)).stored.deadline == deadline + 20
+
+
+async def test_leases_and_the_pace_are_shared(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, clock = workers
+    a = Coordination(one.store, shared=True, owner="a", clock=clock)
+    b = Coordination(two.store, shared=True, owner="b", clock=clock)
+    assert await a.claim("board 1", seconds=30)
+    assert not await b.claim("board 1", seconds=30)
+    assert await a.claim("board 1", seconds=30)  # renewed by its holder
+    clock.now += 31  # ran out: the holder died
+    assert await b.claim("board 1", seconds=30)
+    await b.release("board 1")
+    assert await a.claim("board 1")
+    # one group's pace, 3 at once then 1 every 3 s, taken by both workers in turn
+    rate, overall = (3.0, 1 / 3), (30.0, 30.0)
+    waits = [await (a if i % 2 else b).reserve(-5, rate=rate, overall=overall) for i in range(5)]
+    assert waits[:3] == [0, 0, 0]
+    assert waits[3] == pytest.approx(3.0) and waits[4] == pytest.approx(6.0)
+    clock.now += 100
+    assert await b.reserve(-5, rate=rate, overall=overall) == 0
+
+
+def _shown_version(markup: object) -> int:
+    """The version a board's buttons were drawn for."""
+    rows = json.loads(markup) if isinstance(markup, str) else markup
+    assert isinstance(rows, dict)
+    for row in rows["inline_keyboard"]:
+        for button in row:
+            data = button.get("callback_data", "")
+            if data.startswith("g:"):
+                return GameAction.unpack(data).version
+    raise AssertionError("no game button")
+
+
+async def test_two_workers_boards_never_go_back_and_end_on_the_last_state(
+    workers,
+    fake_telegram: FakeTelegram,  # type: ignore[no-untyped-def]
+) -> None:
+    one, two, _ = workers
+    fake = fake_telegram
+    alice = fake.create_user("Anna", username="anna")
+    bob = fake.create_user("Boris", username="boris")
+    group: FakeChat = fake.create_group("club", [alice, bob])
+    users = [
+        await one.service.users.see(
+            u.id, username=u.username, first_name=u.first_name, language_code="en"
+        )
+        for u in (alice, bob)
+    ]
+    snapshot = await _game(one.service, users, chat_id=group.id)
+    while snapshot.turn_input is None:
+        snapshot = await one.service.snapshot(snapshot.stored.id)
+    bots, publishers = [], []
+    for worker in (one, two):
+        bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
+        pace = SharedRateLimiter(worker.service.coordination, group=(100, 100.0))
+        bots.append(bot)
+        publishers.append(BoardPublisher(bot, worker.service, create_i18n(), limiter=pace))
+    publishers[0].publish(snapshot)
+    await publishers[0].drain()
+    board = fake.last_message(group)
+    mark = fake.mark()
+    mover = snapshot.stored.player(snapshot.game.turn)
+    # taps alternate between the workers; each publishes what it saved, at once
+    for index in range(8):
+        worker = index % 2
+        game_id, version = snapshot.stored.id, snapshot.stored.version
+        service = (one, two)[worker].service
+        if index % 2 == 0:
+            snapshot = await service.choose(game_id, mover, version, 0)
+        else:
+            snapshot = await service.undo(game_id, mover, version)
+        publishers[worker].publish(snapshot)
+        await asyncio.sleep(0.01)
+    await asyncio.gather(*(p.drain() for p in publishers))
+    edits = fake.requests_for("editMessageMedia", since=mark)
+    versions = [_shown_version(r.params["reply_markup"]) for r in edits]
+    assert versions == sorted(set(versions)), versions  # one at a time, never an older one
+    assert versions[-1] == snapshot.stored.version
+    assert _shown_version(board.reply_markup) == snapshot.stored.version
+    for publisher, bot in zip(publishers, bots, strict=True):
+        publisher.close()
+        await bot.session.close()
