@@ -1,5 +1,6 @@
 """Whole games through the real bot and a fake Telegram: groups, private chats, restarts,
-timeouts, duplicates, forged and stale presses."""
+timeouts, duplicates, forged and stale presses. The whole game, the restart and the duplicate run
+on both backends (an SQLite file, a PostgreSQL database)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,18 @@ async def slow_clock_bot(
         yield harness
 
 
+@pytest.fixture
+async def any_backend_bot(
+    fake_telegram: FakeTelegram, database: Path | str, tmp_path: Path
+) -> AsyncIterator[BotHarness]:
+    """:func:`slow_clock_bot` on each backend in turn."""
+    url = database if isinstance(database, str) else f"sqlite:///{database}"
+    async with running_bot(
+        fake_telegram, tmp_path / "unused.sqlite3", move_seconds=60, database_url=url
+    ) as harness:
+        yield harness
+
+
 def _players(fake: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeUser, FakeChat]:
     alice = fake.create_user("Alice", username="alice", language_code="en")
     bob = fake.create_user("Борис", username="bob", language_code="ru")
@@ -56,8 +69,8 @@ async def _start_group_game(harness: BotHarness, text: str = "/play @bob"):  # t
     return alice, bob, carol, group, board
 
 
-async def test_a_whole_group_game_to_the_end_and_the_score(slow_clock_bot: BotHarness) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+async def test_a_whole_group_game_to_the_end_and_the_score(any_backend_bot: BotHarness) -> None:
+    harness, fake = any_backend_bot, any_backend_bot.fake
     alice, bob, carol, group, board = await _start_group_game(harness, "/play @bob short")
     assert "short nardy" in (board.caption or "")
     for _ in range(400):
@@ -122,8 +135,8 @@ async def test_forged_and_stale_presses_are_refused(slow_clock_bot: BotHarness) 
     assert "out of date" in (stale.text or "") or "устарела" in (stale.text or "")
 
 
-async def test_a_redelivered_tap_is_applied_once(slow_clock_bot: BotHarness) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+async def test_a_redelivered_tap_is_applied_once(any_backend_bot: BotHarness) -> None:
+    harness, fake = any_backend_bot, any_backend_bot.fake
     alice, bob, _carol, _group, board = await _start_group_game(harness)
     player = mover(board, [alice, bob])
     step = first_choice(board)
@@ -136,8 +149,10 @@ async def test_a_redelivered_tap_is_applied_once(slow_clock_bot: BotHarness) -> 
     assert version(board) == after and board.edit_count == edits
 
 
-async def test_a_restart_in_the_middle_of_a_game_loses_nothing(slow_clock_bot: BotHarness) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+async def test_a_restart_in_the_middle_of_a_game_loses_nothing(
+    any_backend_bot: BotHarness,
+) -> None:
+    harness, fake = any_backend_bot, any_backend_bot.fake
     alice, bob, _carol, group, board = await _start_group_game(harness)
     await play_turn(fake, board, [alice, bob])
     player = mover(board, [alice, bob])
