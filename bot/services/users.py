@@ -1,13 +1,19 @@
 """The users the bot has met: who they are, what they chose (quick mode), whether they can be
-written to. Read on every snapshot, so kept in memory; this process is their only writer (one bot
-process per database: Telegram allows one getUpdates consumer per token anyway)."""
+written to. Read on every snapshot, so kept in memory. Over SQLite this process is their only
+writer; with several workers over one database another may change a user (quick mode, a name),
+so there a user kept in memory is read again after :data:`SHARED_SECONDS`."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Final
 
 from bot.storage import Store, User
+
+SHARED_SECONDS: Final = 2.0
+"""How long a worker sharing its database trusts a user it read (another worker's change of
+quick mode shows after at most this)."""
 
 
 class Users:
@@ -17,6 +23,7 @@ class Users:
         self._store = store
         self._clock = clock
         self._users: dict[int, User] = {}
+        self._read_at: dict[int, float] = {}  # only with a shared database
 
     async def see(
         self,
@@ -38,7 +45,7 @@ class Users:
         )
         if user.username:  # the username has left whoever had it before
             self._users = {k: v for k, v in self._users.items() if v.username != user.username}
-        self._users[user_id] = user
+        self._keep(user)
         return user
 
     async def by_username(self, username: str) -> User | None:
@@ -48,11 +55,22 @@ class Users:
     async def get(self, user_id: int) -> User | None:
         """The user with ``user_id``, if the bot has seen them."""
         found = self._users.get(user_id)
-        if found is None:
+        if found is None or self._stale(user_id):
             found = await self._store.users.get(user_id)
             if found is not None:
-                self._users[user_id] = found
+                self._keep(found)
         return found
+
+    def _keep(self, user: User) -> None:
+        self._users[user.id] = user
+        if self._store.shared:
+            self._read_at[user.id] = self._clock()
+
+    def _stale(self, user_id: int) -> bool:
+        """Whether another worker may have changed the user since it was read."""
+        if not self._store.shared:
+            return False
+        return self._clock() - self._read_at.get(user_id, float("-inf")) > SHARED_SECONDS
 
     async def set_quick(self, user_id: int, quick: bool) -> User | None:
         """Turns the user's quick mode on or off (a tap that completes a turn confirms it);

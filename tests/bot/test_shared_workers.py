@@ -277,3 +277,12 @@ async def test_two_workers_boards_never_go_back_and_end_on_the_last_state(
     for publisher, bot in zip(publishers, bots, strict=True):
         publisher.close()
         await bot.session.close()
+
+
+async def test_a_users_choice_on_one_worker_reaches_the_other(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, clock = workers
+    [anna, _] = await _players(one.service)
+    assert not (await two.service.users.get(anna.id)).quick  # type: ignore[union-attr]
+    await one.service.users.set_quick(anna.id, True)
+    clock.now += 3  # past what a worker trusts a user it read
+    assert (await two.service.users.get(anna.id)).quick  # type: ignore[union-attr]
