@@ -1,5 +1,5 @@
 """The clock of the bot: turns that ran out of time, the computer's turns, challenges that
-expired.
+expired, reminders of correspondence games.
 
 Deadlines live in the database, so they keep running across restarts; this loop only looks at
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
@@ -19,12 +19,16 @@ import time
 from typing import Final
 
 from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError
+from aiogram.types import ReplyParameters
 from aiogram.utils.i18n import I18n
 
 from bot import views
 from bot.handlers.lobby import close_challenge_messages
+from bot.i18n import locale_for
 from bot.publisher import BoardPublisher
-from bot.services import GameService
+from bot.services import GameService, GameSnapshot
+from bot.storage import User
 from bot.telegram_link import TelegramLink
 
 logger = logging.getLogger(__name__)
@@ -78,10 +82,36 @@ class Timers:
         for challenge in await self._service.challenges.expire():
             _ = views.translator(self._i18n, challenge.locale)
             await close_challenge_messages(self._bot, challenge, self._service, _)
+        for snapshot, player in await self._service.reminders():
+            await self._remind(snapshot, player)
         now = time.monotonic()
         if self._service.coordination.shared and now - self._swept_at >= SWEEP_SECONDS:
             self._swept_at = now
             await self._publisher.sweep()
+
+    async def _remind(self, snapshot: GameSnapshot, player: User) -> None:
+        """Tells ``player`` in private that half their time for the move is gone: as a reply
+        to the board when it is in that chat, else with a link to it where there is one."""
+        _ = views.translator(self._i18n, locale_for(player.language_code))
+        boards = await self._service.boards(snapshot.stored.id)
+        here = next((b for b in boards if b.chat_id == player.id and b.message_id), None)
+        link = next((url for b in boards if (url := views.board_link(b))), None)
+        reply = None
+        if here is not None and here.message_id is not None:
+            reply = ReplyParameters(message_id=here.message_id, allow_sending_without_reply=True)
+        await self._publisher.limiter.wait(player.id)
+        try:
+            await self._bot.send_message(
+                player.id,
+                views.reminder_text(snapshot, player, None if reply else link, _),
+                reply_parameters=reply,
+            )
+        except TelegramForbiddenError:
+            await self._service.users.mark_blocked(player.id)
+        except TelegramAPIError as error:
+            logger.warning(
+                "could not remind user %d of game %d: %s", player.id, snapshot.stored.id, error
+            )
 
     async def _run(self) -> None:
         waits = self._service.computer_waits

@@ -43,12 +43,13 @@ from bot.engine import (
 from bot.i18n import N_
 from bot.services import GameSnapshot
 from bot.services.challenges import has_cube, has_dice_modes
-from bot.storage import Challenge, ChipsStatus, User
+from bot.storage import Board, Challenge, ChipsStatus, User
 from render import BoardView
 
 Translate = Callable[[str], str]
 
 STEPS_PER_ROW: Final = 4
+SUPERGROUP_BASE: Final = 1_000_000_000_000
 
 OUTCOME_NAMES: Final = {
     Outcome.OIN: N_("oin"),
@@ -205,13 +206,84 @@ def caption(snapshot: GameSnapshot, _: Translate) -> str:
         )
         lines.extend(_roll_lines(game, _))
     if stored.deadline is not None:
-        until = dt.datetime.fromtimestamp(stored.deadline, dt.UTC).strftime("%H:%M:%S")
         lines.append(
-            _("⏳ {seconds} s a move, until {time} UTC").format(
-                seconds=stored.move_seconds, time=until
+            _("⏳ {duration} a move, until {time} UTC").format(
+                duration=duration(stored.move_seconds, _),
+                time=moment(stored.deadline, stored.move_seconds),
             )
         )
     return "\n".join(lines)
+
+
+def board_link(board: Board) -> str | None:
+    """A link that opens the board's message, where Telegram gives one: in a supergroup (whose
+    id is -100 followed by the number the link takes, i.e. -(10¹² + n)). None for private
+    chats and basic groups."""
+    if board.message_id is None or board.chat_id >= -SUPERGROUP_BASE:
+        return None
+    return f"https://t.me/c/{-board.chat_id - SUPERGROUP_BASE}/{board.message_id}"
+
+
+def reminder_text(snapshot: GameSnapshot, player: User, link: str | None, _: Translate) -> str:
+    """The private reminder that half the time for a move of a correspondence game is gone."""
+    stored = snapshot.stored
+    assert stored.deadline is not None
+    side = stored.side_of(player.id)
+    opponent = snapshot.user(side.other) if side is not None else snapshot.user(Side.BLACK)
+    text = _(
+        "⏳ Game #{game} with {opponent}: half your time for this move is gone. It runs out "
+        "at {time} UTC."
+    ).format(
+        game=stored.id,
+        opponent=player_name(opponent),
+        time=moment(stored.deadline, stored.move_seconds),
+    )
+    if link is not None:
+        text += "\n" + html.link(_("Open the board"), link)
+    return text
+
+
+def games_text(games: list[tuple[GameSnapshot, str | None]], user: User, _: Translate) -> str:
+    """``/games``: the user's games in progress, whose move it is and until when, with a link
+    to each board where Telegram gives one."""
+    if not games:
+        return _("No games in progress. /play starts one.")
+    lines = [_("Your games in progress:")]
+    for snapshot, link in games:
+        stored = snapshot.stored
+        side = stored.side_of(user.id)
+        opponent = snapshot.user(side.other) if side is not None else snapshot.user(Side.BLACK)
+        turn = _("your move") if stored.player(snapshot.game.to_act) == user.id else _("waiting")
+        line = f"#{stored.id} · {_(VARIANT_NAMES[stored.game.variant])} · " + _(
+            "with {opponent}"
+        ).format(opponent=player_name(opponent))
+        line += f" · {turn}"
+        if stored.deadline is not None:
+            line += " · " + _("until {time} UTC").format(
+                time=moment(stored.deadline, stored.move_seconds)
+            )
+        if link is not None:
+            line += " · " + html.link(_("board"), link)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def duration(seconds: int, _: Translate) -> str:
+    """A move time in its largest whole unit: ``90 s``, ``5 min``, ``12 h``, ``3 d``."""
+    if seconds % 86_400 == 0:
+        return _("{n} d").format(n=seconds // 86_400)
+    if seconds % 3600 == 0:
+        return _("{n} h").format(n=seconds // 3600)
+    if seconds % 60 == 0 and seconds > 300:
+        return _("{n} min").format(n=seconds // 60)
+    return _("{n} s").format(n=seconds)
+
+
+def moment(at: float, move_seconds: int) -> str:
+    """A deadline, in UTC: the time of day for a game played at one sitting, the date too for
+    a correspondence game (a move time of an hour or more)."""
+    form = "%Y-%m-%d %H:%M" if move_seconds >= 3600 else "%H:%M:%S"
+    return dt.datetime.fromtimestamp(at, dt.UTC).strftime(form)
 
 
 def _roll_lines(game: Game, _: Translate) -> list[str]:
@@ -564,10 +636,10 @@ def challenge_text(
         head = _("{challenger} is looking for an opponent! Anyone can accept.").format(
             challenger=name
         )
-    details = _("{variant} · rules: {rules} · {seconds} s per move").format(
+    details = _("{variant} · rules: {rules} · {duration} per move").format(
         variant=_(VARIANT_NAMES[challenge.variant]),
         rules=_(RULE_SET_NAMES[challenge.rule_set]),
-        seconds=challenge.move_seconds,
+        duration=duration(challenge.move_seconds, _),
     )
     terms = [_match_name(challenge.match_length, _)]
     if challenge.dice_mode is not DiceMode.TWO:
@@ -615,7 +687,7 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
         button("✖ " + _("Decline"), ChallengeOption.DECLINE)
     button("🎲 " + _(VARIANT_NAMES[challenge.variant]), ChallengeOption.VARIANT)
     button("📜 " + _(RULE_SET_NAMES[challenge.rule_set]), ChallengeOption.RULES)
-    button(f"⏱ {challenge.move_seconds} s", ChallengeOption.TIME)
+    button("⏱ " + duration(challenge.move_seconds, _), ChallengeOption.TIME)
     button("🏁 " + _match_name(challenge.match_length, _), ChallengeOption.MATCH)
     if has_dice_modes(challenge.variant):
         button("🎲 " + _(DICE_MODE_NAMES[challenge.dice_mode]), ChallengeOption.DICE)

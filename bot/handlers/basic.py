@@ -18,6 +18,7 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("rules", N_("Rules: /rules short, abkhaz, gulbara, crazy_gulbara")),
     ("play", N_("Start a new game (/play bot: with the computer)")),
     ("resign", N_("Resign the current game")),
+    ("games", N_("Your games in progress, with links to their boards")),
     ("quick", N_("Quick mode: the tap that completes your turn confirms it (/quick off)")),
     ("score", N_("Score of the current game")),
     ("stats", N_("Your statistics (/stats @user: someone else's)")),

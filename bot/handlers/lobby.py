@@ -75,6 +75,13 @@ def _target(message: Message, command: CommandObject) -> tuple[TgUser | None, st
 
 
 CUBE_WORDS: Final = frozenset({"cube", "куб", "кубом"})
+TIME_WORDS: Final = {
+    **dict.fromkeys(("1h", "1ч"), 3600),
+    **dict.fromkeys(("12h", "12ч"), 43_200),
+    **dict.fromkeys(("1d", "1д", "day", "день"), 86_400),
+    **dict.fromkeys(("3d", "3д"), 259_200),
+}
+"""Correspondence move times: an hour, 12 hours, a day, three days."""
 MODE_WORDS: Final = {
     "pro": StakeMode.PRO,
     "про": StakeMode.PRO,
@@ -113,8 +120,8 @@ def _terms(words: list[str]) -> Terms:
     """The terms written after ``/play``, in any order: a variant (``short``, ``abkhaz``,
     ``gulbara``, ``crazy_gulbara``, or in Russian); a dice mode of the short variants
     (``three_dice``, ``anti_three``); 3, 5, 7 or 9 for a match; ``cube``; 10, 50, 100 or 500
-    for a stake, with ``pro`` or ``amateur``. Anything else is left to the challenge's
-    buttons."""
+    for a stake, with ``pro`` or ``amateur``; ``1h``, ``12h``, ``1d`` or ``3d`` a move for a
+    correspondence game. Anything else is left to the challenge's buttons."""
     numbers = [int(word) for word in words if word.isdigit()]
     return Terms(
         variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long"),
@@ -123,6 +130,7 @@ def _terms(words: list[str]) -> Terms:
         cube=bool(CUBE_WORDS.intersection(words)),
         stake=next((n for n in numbers if n in STAKE_CHOICES), 0),
         stake_mode=next((MODE_WORDS[w] for w in words if w in MODE_WORDS), StakeMode.RULES),
+        move_seconds=next((TIME_WORDS[w] for w in words if w in TIME_WORDS), None),
     )
 
 

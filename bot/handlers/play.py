@@ -29,10 +29,21 @@ def create_router() -> Router:
     router.callback_query.register(on_game_button, GameAction.filter())
     router.message.register(on_quick, Command("quick"))
     router.message.register(on_resign, Command("resign"))
+    router.message.register(on_games, Command("games"))
     router.callback_query.register(on_resign_answer, ResignAction.filter())
     router.callback_query.register(on_rematch, Rematch.filter())
     router.callback_query.register(on_next_game, NextGame.filter())
     return router
+
+
+async def on_games(message: Message, game_service: GameService, player: User) -> None:
+    """``/games``: the player's games in progress anywhere, with links to their boards."""
+    found = []
+    for stored in await game_service.active_games(player.id):
+        boards = await game_service.boards(stored.id)
+        link = next((url for board in boards if (url := views.board_link(board))), None)
+        found.append((await game_service.snapshot_of(stored), link))
+    await message.answer(views.games_text(found, player, _), disable_web_page_preview=True)
 
 
 async def on_game_button(

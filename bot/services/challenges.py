@@ -59,8 +59,10 @@ RULE_SET_CHOICES: Final = {
 }
 DICE_MODE_CHOICES: Final = tuple(DiceMode)
 """Dice modes of the short variants (short and Abkhaz nardy): two, three, anti three."""
-TIME_CHOICES: Final = (30, 60, 90, 180, 300)
-"""Move times a challenger can pick, in seconds (the configured default joins them)."""
+TIME_CHOICES: Final = (30, 60, 90, 180, 300, 3600, 43_200, 86_400, 259_200)
+"""Move times a challenger can pick, in seconds (the configured default joins them): seconds
+for a game played at one sitting, and 1 hour, 12 hours, 1 day and 3 days for a correspondence
+game, whose players are reminded when half the time for a move is gone."""
 MATCH_CHOICES: Final = (0, 3, 5, 7, 9)
 """Match lengths a challenger can pick; 0 is a single game."""
 STAKE_MODE_CHOICES: Final = tuple(StakeMode)
@@ -84,6 +86,8 @@ class Terms:
     dice_mode: DiceMode = DiceMode.TWO
     hints: bool = False
     """Both players may ask for hints (between people; always on against the computer)."""
+    move_seconds: int | None = None
+    """The time for a move, one of :data:`TIME_CHOICES`; None: the bot's default."""
 
 
 def has_dice_modes(variant: str) -> bool:
@@ -155,6 +159,8 @@ class Challenges:
             raise ValueError(f"not a choice: {terms}")
         if terms.variant not in VARIANT_CHOICES:
             raise ValueError(f"not a variant: {terms.variant}")
+        if terms.move_seconds is not None and terms.move_seconds not in TIME_CHOICES:
+            raise ValueError(f"not a move time: {terms.move_seconds}")
         now = self._clock()
         if terms.stake:
             held = await chips.balance(self._store, challenger.id, now)
@@ -167,7 +173,7 @@ class Challenges:
             target_username=None if target else (target_username or "").lstrip("@").lower() or None,
             variant=terms.variant,
             rule_set=resolve_rules(terms.variant, None).name,
-            move_seconds=self._games.move_seconds,
+            move_seconds=terms.move_seconds or self._games.move_seconds,
             locale=locale,
             expires_at=now + self._challenge_seconds,
             now=now,

@@ -71,6 +71,10 @@ from .users import Users
 COMPUTER_PAUSE: Final = 1.5
 """Seconds between a change and the computer's answer to it: time to see what happened."""
 
+REMIND_FROM_SECONDS: Final = 3600
+"""Games with this much time a move or more (correspondence games) remind the player to move,
+in private, when half of it is gone; shorter ones are played at one sitting."""
+
 THINKING_SECONDS: Final = 15.0
 """How long the computer's turn stays claimed by the worker thinking about it (a turn takes
 0.05 s at level 5, 0.3 s in the slowest variants): if that worker dies, another answers after
@@ -442,6 +446,25 @@ class GameService:
                     continue
         answered = await asyncio.gather(*(self.computer_move(g) for g in computer))
         return ended + [snapshot for snapshot in answered if snapshot is not None]
+
+    async def reminders(self) -> list[tuple[GameSnapshot, User]]:
+        """The correspondence games whose player to move has used half the time for the move,
+        each with that player: claimed once for each deadline (by one worker, when several
+        share the database), so a player is reminded once a move. Players the bot cannot
+        write to privately are left out (their reminder is claimed all the same)."""
+        found = []
+        for game_id in await self._store.games.to_remind(
+            self._clock(), min_seconds=REMIND_FROM_SECONDS
+        ):
+            stored = await self._get(game_id)
+            if stored.game.is_over or stored.computer_to_act or stored.deadline is None:
+                continue
+            if not await self._store.games.claim_reminder(game_id, stored.version, stored.deadline):
+                continue
+            player = await self.users.get(stored.player(stored.game.to_act))
+            if player is not None and player.private_chat and not player.blocked:
+                found.append((await self._snapshot(stored), player))
+        return found
 
     async def active_games(self, user_id: int, chat_id: int | None = None) -> list[StoredGame]:
         """Unfinished games of the user, in one chat or anywhere."""

@@ -210,6 +210,30 @@ class GameRepository:
         )
         return changed == 1
 
+    async def to_remind(self, now: float, *, min_seconds: int) -> list[int]:
+        """Unfinished games with a move time of ``min_seconds`` or more whose player to move
+        has used half of it, not yet reminded of this deadline."""
+        rows = await self._store.fetch_all(
+            """SELECT id FROM games
+               WHERE winner IS NULL AND move_seconds >= ? AND deadline IS NOT NULL
+                 AND deadline - move_seconds * 0.5 <= ?
+                 AND (reminded IS NULL OR reminded <> deadline)
+               ORDER BY deadline""",
+            (min_seconds, now),
+        )
+        return [row["id"] for row in rows]
+
+    async def claim_reminder(self, game_id: int, version: int, deadline: float) -> bool:
+        """Records that the player to move at ``version`` is reminded of ``deadline``; False
+        when the game moved on or another worker reminded them first."""
+        changed = await self._store.write(
+            """UPDATE games SET reminded = deadline
+               WHERE id = ? AND version = ? AND deadline = ?
+                 AND (reminded IS NULL OR reminded <> deadline)""",
+            (game_id, version, deadline),
+        )
+        return changed == 1
+
     async def postpone_deadlines(self, since: float, seconds: float) -> int:
         """Moves the deadline of every unfinished game whose deadline is after ``since`` by
         ``seconds``, leaving versions alone; returns how many games it moved."""

@@ -210,7 +210,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     """,
     # 6: several workers over one database: who is sending a game's boards, the shared pace of
-    # messages, outages already made up for
+    # messages, outages already made up for; correspondence games' reminders
     """
     -- Work that one worker at a time does, such as editing a game's boards ('board 12'),
     -- claimed until a time; a worker that dies lets its claims run out.
@@ -232,6 +232,8 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         began REAL NOT NULL,
         ended REAL NOT NULL
     );
+    -- the deadline whose player was reminded that half their time is gone (long move times)
+    ALTER TABLE games ADD COLUMN reminded REAL;
     """,
 )
 

@@ -22,7 +22,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from bot.callbacks import GameAction
 from bot.i18n import create_i18n
 from bot.publisher import BoardPublisher, SharedRateLimiter
-from bot.services import GameService, GameSnapshot
+from bot.services import GameService, GameSnapshot, Terms
 from bot.services import errors as e
 from bot.services.coordination import Coordination
 from bot.storage import Store, User, open_database
@@ -286,3 +286,28 @@ async def test_a_users_choice_on_one_worker_reaches_the_other(workers) -> None: 
     await one.service.users.set_quick(anna.id, True)
     clock.now += 3  # past what a worker trusts a user it read
     assert (await two.service.users.get(anna.id)).quick  # type: ignore[union-attr]
+
+
+async def test_a_correspondence_reminder_is_sent_by_one_worker_once(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, clock = workers
+    users = [
+        await one.service.users.see(
+            i, username=name, first_name=name.title(), language_code="en", private_chat=True
+        )
+        for i, name in ((1, "anna"), (2, "boris"))
+    ]
+    challenge = await one.service.challenges.open(
+        chat_id=-5,
+        challenger=users[0],
+        target=users[1],
+        locale="en",
+        terms=Terms(move_seconds=3600),
+    )
+    _, snapshot = await two.service.challenges.accept(challenge.id, users[1])
+    clock.now += 29 * 60
+    assert await one.service.reminders() == [] and await two.service.reminders() == []
+    clock.now += 2 * 60  # past half the hour
+    found = await asyncio.gather(*(w.service.reminders() for w in (one, two, one, two)))
+    reminded = [player.id for batch in found for _, player in batch]
+    assert reminded == [snapshot.stored.player(snapshot.game.to_act)]
+    assert await one.service.reminders() == []
