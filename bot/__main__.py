@@ -10,26 +10,19 @@ from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
 from bot.config import Settings, describe_error
-
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-
-
-class RedactingFormatter(logging.Formatter):
-    """Formats records with every occurrence of a secret (the bot token) masked, tracebacks too."""
-
-    def __init__(self, fmt: str, secret: str) -> None:
-        super().__init__(fmt)
-        self._secret = secret
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        return text.replace(self._secret, "<BOT_TOKEN>") if self._secret else text
+from bot.logs import TEXT_FORMAT, JsonFormatter, LogContext, RedactingFormatter
 
 
 def configure_logging(settings: Settings) -> None:
-    """Sends logs to stderr at ``settings.log_level``, with the token masked."""
+    """Sends logs to stderr at ``settings.log_level``, as text or JSON lines
+    (``settings.log_format``), each with its update and game ids and the token masked."""
+    token = settings.bot_token.get_secret_value()
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(RedactingFormatter(LOG_FORMAT, settings.bot_token.get_secret_value()))
+    handler.addFilter(LogContext())
+    if settings.log_format == "json":
+        handler.setFormatter(JsonFormatter(token))
+    else:
+        handler.setFormatter(RedactingFormatter(TEXT_FORMAT, token))
     logging.basicConfig(level=settings.log_level_number, handlers=[handler], force=True)
 
 

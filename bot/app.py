@@ -34,6 +34,7 @@ from aiogram.types import BotCommand, BotCommandScopeDefault, TelegramObject, Up
 from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 from aiogram.utils.i18n import I18n
 
+from bot import logs
 from bot.config import Settings
 from bot.handlers import get_routers
 from bot.handlers.basic import COMMANDS
@@ -107,6 +108,8 @@ class UpdateTracker(BaseMiddleware):
     Registered as an outer ``update`` middleware. ``observers`` are called with the update id and
     the exception that escaped the handlers (None when it was handled cleanly or not at all); the
     test harness uses them to know when the bot is idle and to fail on unexpected errors.
+
+    It also notes the update id for the logs (:mod:`bot.logs`).
     """
 
     def __init__(self) -> None:
@@ -118,6 +121,8 @@ class UpdateTracker(BaseMiddleware):
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         self.in_flight += 1
         self._idle.clear()
+        update_id = event.update_id if isinstance(event, Update) else -1
+        logs.note_update(update_id)
         error: BaseException | None = None
         try:
             return await handler(event, data)
@@ -128,7 +133,6 @@ class UpdateTracker(BaseMiddleware):
             self.in_flight -= 1
             if not self.in_flight:
                 self._idle.set()
-            update_id = event.update_id if isinstance(event, Update) else -1
             for observer in self.observers:
                 observer(update_id, error)
 

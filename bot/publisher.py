@@ -31,7 +31,7 @@ from aiogram.exceptions import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 from aiogram.utils.i18n import I18n
 
-from bot import views
+from bot import logs, views
 from bot.engine import VARIANTS, Position, starting_position
 from bot.i18n import locale_for
 from bot.services import GameService, GameSnapshot
@@ -251,7 +251,11 @@ class BoardPublisher:
             for callback in self.on_result:
                 callback(snapshot)
         if game_id not in self._workers:
-            task = asyncio.create_task(self._work(game_id), name=f"board-{game_id}")
+            task = asyncio.create_task(
+                self._work(game_id),
+                name=f"board-{game_id}",
+                context=logs.context(update_id=None, game_id=game_id),  # not the tap's update
+            )
             self._workers[game_id] = task
 
     async def drain(self, timeout: float = 10.0) -> None:

@@ -20,7 +20,7 @@ from typing import Final
 from aiogram import Bot
 from aiogram.utils.i18n import I18n
 
-from bot import views
+from bot import logs, views
 from bot.handlers.lobby import close_challenge_messages
 from bot.publisher import BoardPublisher
 from bot.services import GameService
@@ -69,6 +69,10 @@ class Timers:
         """One look at the deadlines (none while Telegram is unreachable)."""
         if self._link is not None and not self._link.reachable.is_set():
             return
+        with logs.log_context(game_id=None):  # each game acted on notes itself, then none
+            await self._look()
+
+    async def _look(self) -> None:
         for snapshot in await self._service.timeouts():
             self._publisher.publish(snapshot)
         for challenge in await self._service.challenges.expire():
