@@ -42,15 +42,17 @@ def main() -> None:
     """Loads the settings, configures logging and runs the bot until SIGINT or SIGTERM.
 
     Exit status 0 after a signal, 2 (one line on stderr, the token never in it) when the
-    settings are wrong or Telegram refuses the token. An unreachable Telegram is waited for.
+    settings are wrong, Telegram refuses the token or the webhook, or the port cannot be opened.
+    An unreachable Telegram is waited for.
     """
     settings = load_settings()
     configure_logging(settings)
     # Imported only now: aiogram takes seconds to import, and a config error should not wait.
     from aiogram.utils.token import TokenValidationError
 
-    from bot.app import run
+    from bot.app import WebhookRefused, run
     from bot.telegram_link import TokenRefused
+    from bot.web import CannotListen
 
     try:
         asyncio.run(run(settings))
@@ -61,6 +63,12 @@ def main() -> None:
         sys.stderr.write(
             f"error: Telegram refused BOT_TOKEN ({status}); get a new token from @BotFather{hint}\n"
         )
+        raise SystemExit(2) from None
+    except WebhookRefused as error:
+        sys.stderr.write(f"error: Telegram refused WEBHOOK_URL ({error}); check WEBHOOK_URL\n")
+        raise SystemExit(2) from None
+    except CannotListen as error:
+        sys.stderr.write(f"error: cannot listen on {error}; check WEBHOOK_HOST and WEBHOOK_PORT\n")
         raise SystemExit(2) from None
     except KeyboardInterrupt:  # before run() took over SIGINT
         pass

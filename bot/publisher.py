@@ -34,6 +34,7 @@ from aiogram.utils.i18n import I18n
 from bot import logs, views
 from bot.engine import VARIANTS, Position, starting_position
 from bot.i18n import locale_for
+from bot.metrics import Metrics
 from bot.services import GameService, GameSnapshot
 from bot.storage import Board
 from bot.telegram_link import Superseded, TelegramSendUncertain, abandon_when
@@ -197,11 +198,13 @@ class BoardPublisher:
         i18n: I18n,
         *,
         limiter: RateLimiter | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self._bot = bot
         self._service = service
         self._i18n = i18n
         self._limiter = limiter or RateLimiter()
+        self._metrics = metrics
         self._pending: dict[int, GameSnapshot] = {}
         self.on_result: list[Callable[[GameSnapshot], None]] = []
         """Called by :meth:`publish` with each snapshot of a group game that is over (the
@@ -311,7 +314,11 @@ class BoardPublisher:
         for board in await self._service.boards(snapshot.stored.id):
             if board.shown_version is not None and board.shown_version >= version:
                 continue
-            if await self._show_board(snapshot, board):
+            started = time.perf_counter()
+            shown = await self._show_board(snapshot, board)
+            if self._metrics is not None:
+                self._metrics.board_shown(time.perf_counter() - started, shown=shown)
+            if shown:
                 await self._service.set_board_shown(board, version)
 
     def _locale(self, snapshot: GameSnapshot, board: Board) -> str:

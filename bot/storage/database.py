@@ -325,3 +325,7 @@ class Database:
         """Runs a query and returns its rows."""
         async with self.db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
+
+    async def ping(self) -> None:
+        """Raises if the database cannot be reached (for /healthz)."""
+        await self.fetch_one("SELECT 1")
