@@ -10,26 +10,19 @@ from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
 from bot.config import Settings, describe_error
-
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-
-
-class RedactingFormatter(logging.Formatter):
-    """Formats records with every occurrence of a secret (the bot token) masked, tracebacks too."""
-
-    def __init__(self, fmt: str, secret: str) -> None:
-        super().__init__(fmt)
-        self._secret = secret
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        return text.replace(self._secret, "<BOT_TOKEN>") if self._secret else text
+from bot.logs import TEXT_FORMAT, JsonFormatter, LogContext, RedactingFormatter
 
 
 def configure_logging(settings: Settings) -> None:
-    """Sends logs to stderr at ``settings.log_level``, with the token masked."""
+    """Sends logs to stderr at ``settings.log_level``, as text or JSON lines
+    (``settings.log_format``), each with its update and game ids and the token masked."""
+    token = settings.bot_token.get_secret_value()
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(RedactingFormatter(LOG_FORMAT, settings.bot_token.get_secret_value()))
+    handler.addFilter(LogContext())
+    if settings.log_format == "json":
+        handler.setFormatter(JsonFormatter(token))
+    else:
+        handler.setFormatter(RedactingFormatter(TEXT_FORMAT, token))
     logging.basicConfig(level=settings.log_level_number, handlers=[handler], force=True)
 
 
@@ -49,15 +42,17 @@ def main() -> None:
     """Loads the settings, configures logging and runs the bot until SIGINT or SIGTERM.
 
     Exit status 0 after a signal, 2 (one line on stderr, the token never in it) when the
-    settings are wrong or Telegram refuses the token. An unreachable Telegram is waited for.
+    settings are wrong, Telegram refuses the token or the webhook, or the port cannot be opened.
+    An unreachable Telegram is waited for.
     """
     settings = load_settings()
     configure_logging(settings)
     # Imported only now: aiogram takes seconds to import, and a config error should not wait.
     from aiogram.utils.token import TokenValidationError
 
-    from bot.app import run
+    from bot.app import WebhookRefused, run
     from bot.telegram_link import TokenRefused
+    from bot.web import CannotListen
 
     try:
         asyncio.run(run(settings))
@@ -68,6 +63,12 @@ def main() -> None:
         sys.stderr.write(
             f"error: Telegram refused BOT_TOKEN ({status}); get a new token from @BotFather{hint}\n"
         )
+        raise SystemExit(2) from None
+    except WebhookRefused as error:
+        sys.stderr.write(f"error: Telegram refused WEBHOOK_URL ({error}); check WEBHOOK_URL\n")
+        raise SystemExit(2) from None
+    except CannotListen as error:
+        sys.stderr.write(f"error: cannot listen on {error}; check WEBHOOK_HOST and WEBHOOK_PORT\n")
         raise SystemExit(2) from None
     except KeyboardInterrupt:  # before run() took over SIGINT
         pass

@@ -29,16 +29,23 @@ from aiogram import BaseMiddleware, Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.types import BotCommand, BotCommandScopeDefault, TelegramObject, Update
 from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 from aiogram.utils.i18n import I18n
 
+from bot import logs
 from bot.config import Settings
 from bot.handlers import get_routers
 from bot.handlers.basic import COMMANDS
 from bot.i18n import DEFAULT_LOCALE, RUSSIAN_READERS, LanguageMiddleware, create_i18n
 from bot.league import LeaguePublisher
+from bot.metrics import Metrics
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers, TapThrottle
 from bot.publisher import BoardPublisher, Pace, RateLimiter, SharedRateLimiter
 from bot.services import GameService, ScoreService
@@ -48,6 +55,7 @@ from bot.services.leagues import LeagueService
 from bot.storage import Store, open_database
 from bot.telegram_link import Outage, TelegramLink, TelegramSession
 from bot.timers import Timers
+from bot.web import Webhook, WebServer
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +77,8 @@ async def build_services(
     database (and the computer's worker processes, unless ``brain`` was given) after polling.
 
     Each key becomes workflow data of the dispatcher, so a handler declaring
-    ``game_service: GameService`` receives ``services["game_service"]``.
+    ``game_service: GameService`` receives ``services["game_service"]``; ``store`` is for the
+    web server's health check and gauges.
     """
     database = await open_database(settings.database)
     own_brain = brain is None
@@ -88,6 +97,7 @@ async def build_services(
         scores = ScoreService(store)
         analyses = Analyses(store, thinking)
         yield {
+            "store": store,
             "game_service": service,
             "score_service": scores,
             "league_service": LeagueService(store, scores),
@@ -107,6 +117,9 @@ class UpdateTracker(BaseMiddleware):
     Registered as an outer ``update`` middleware. ``observers`` are called with the update id and
     the exception that escaped the handlers (None when it was handled cleanly or not at all); the
     test harness uses them to know when the bot is idle and to fail on unexpected errors.
+
+    It also notes the update id for the logs (:mod:`bot.logs`) and, with ``metrics`` in the
+    workflow data, counts the update by kind and starts its clock.
     """
 
     def __init__(self) -> None:
@@ -116,8 +129,12 @@ class UpdateTracker(BaseMiddleware):
         self._idle.set()
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-        self.in_flight += 1
-        self._idle.clear()
+        self._enter()
+        update_id = event.update_id if isinstance(event, Update) else -1
+        logs.note_update(update_id)
+        metrics: Metrics | None = data.get("metrics")
+        if metrics is not None:
+            metrics.update_started()
         error: BaseException | None = None
         try:
             return await handler(event, data)
@@ -125,12 +142,30 @@ class UpdateTracker(BaseMiddleware):
             error = exc
             raise
         finally:
-            self.in_flight -= 1
-            if not self.in_flight:
-                self._idle.set()
-            update_id = event.update_id if isinstance(event, Update) else -1
+            self._leave()
+            if metrics is not None and isinstance(event, Update):
+                metrics.update_handled(_kind(event))
             for observer in self.observers:
                 observer(update_id, error)
+
+    @asynccontextmanager
+    async def holding(self) -> AsyncIterator[None]:
+        """Counts a webhook request as in flight from its arrival to its answer, so that a
+        stopping bot also waits for one whose update has not reached the dispatcher yet."""
+        self._enter()
+        try:
+            yield
+        finally:
+            self._leave()
+
+    def _enter(self) -> None:
+        self.in_flight += 1
+        self._idle.clear()
+
+    def _leave(self) -> None:
+        self.in_flight -= 1
+        if not self.in_flight:
+            self._idle.set()
 
     async def drain(self, timeout: float = DRAIN_SECONDS) -> bool:
         """Waits until no update is being handled; returns False if ``timeout`` ran out first."""
@@ -142,6 +177,13 @@ class UpdateTracker(BaseMiddleware):
         except TimeoutError:
             return False
         return True
+
+
+def _kind(update: Update) -> str:
+    try:
+        return update.event_type
+    except Exception:  # a kind this aiogram does not know
+        return "unknown"
 
 
 def create_bot(settings: Settings) -> Bot:
@@ -206,8 +248,10 @@ def bot_commands(i18n: I18n, locale: str) -> list[BotCommand]:
     ]
 
 
-async def set_up_bot(bot: Bot, i18n: I18n) -> None:
-    """Startup hook: makes polling possible and publishes the command menu in both languages.
+async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
+    """Startup hook: makes polling possible (deletes a webhook left set, in polling mode) and
+    publishes the command menu in both languages. In webhook mode the webhook is set later,
+    once the bot is ready for its first update (:func:`_serve_webhook`).
 
     These calls are safe to repeat, so during an outage they wait for Telegram (see
     :mod:`bot.telegram_link`). A flood wait, or a failure that persists while Telegram answers
@@ -216,7 +260,8 @@ async def set_up_bot(bot: Bot, i18n: I18n) -> None:
     menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE), ("en", "en")]
     menus += [(code, "ru") for code in sorted(RUSSIAN_READERS)]
     try:
-        await bot.delete_webhook(drop_pending_updates=False)
+        if not settings.webhook_url:
+            await bot.delete_webhook(drop_pending_updates=False)
         for language_code, locale in menus:
             await bot.set_my_commands(
                 bot_commands(i18n, locale),
@@ -224,7 +269,12 @@ async def set_up_bot(bot: Bot, i18n: I18n) -> None:
                 language_code=language_code,
             )
     except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as error:
-        logger.warning("start-up calls failed, polling anyway: %s", error)
+        logger.warning("start-up calls failed, going on anyway: %s", error)
+
+
+class WebhookRefused(Exception):
+    """Telegram refused ``setWebhook`` (a 4xx: an address it will not post to, a bad secret).
+    Not a network failure: retrying cannot help, the settings must change."""
 
 
 async def run(
@@ -235,15 +285,18 @@ async def run(
     tracker: UpdateTracker | None = None,
     link: TelegramLink | None = None,
 ) -> None:
-    """Runs the bot with long polling until ``stop`` is set (or SIGINT/SIGTERM without ``stop``).
+    """Runs the bot until ``stop`` is set (or SIGINT/SIGTERM without ``stop``), by long polling
+    or, with ``settings.webhook_url``, by webhook.
 
-    It first reaches Telegram (getMe, retried with backoff for as long as it takes, see
-    :meth:`TelegramLink.connect`), then registers the command menu and polls. On the way out it
-    stops fetching updates (aiogram then runs the dispatcher's shutdown hooks), waits for updates
-    still being handled and boards still being sent, :data:`DRAIN_SECONDS` for all of them
-    together, cancels what still waits for Telegram, closes the HTTP session and only then
-    leaves ``services_factory``. So close the database there, not in a shutdown hook, which
-    would run while handlers may still use it.
+    It opens its HTTP server when there is one (:attr:`Settings.web_port`), so /healthz answers
+    during start-up too, then reaches Telegram (getMe, retried with backoff for as long as it
+    takes, see :meth:`TelegramLink.connect`), runs the startup hooks (the command menu, boards
+    to catch up, the timers) and polls, or takes webhook requests and sets the webhook. On the
+    way out it stops taking updates (aiogram then runs the dispatcher's shutdown hooks), waits
+    for updates still being handled and boards still being sent, :data:`DRAIN_SECONDS` for all
+    of them together, cancels what still waits for Telegram, closes the HTTP server and session
+    and only then leaves ``services_factory``. So close the database there, not in a shutdown
+    hook, which would run while handlers may still use it.
 
     :param stop: set it to stop the bot; signals are left alone when it is given (tests).
         Without it SIGINT and SIGTERM stop the bot at any point, the start-up retries included.
@@ -251,7 +304,7 @@ async def run(
     :param tracker: counts updates in flight; tests pass one to observe the bot.
     :param link: the link to Telegram (its backoff schedules); tests pass a fast one.
     :raises: :exc:`~bot.telegram_link.TokenRefused` if Telegram refuses the token, at start-up
-        or later.
+        or later; :exc:`WebhookRefused` if it refuses the webhook.
     """
     tracker = tracker or UpdateTracker()
     link = link or TelegramLink()
@@ -273,8 +326,10 @@ async def _run(
 ) -> None:
     bot = create_bot(settings)
     link.attach(bot)
+    metrics = Metrics()  # one per bot instance: a restarted bot counts from zero
+    link.metrics = metrics
     i18n = create_i18n()
-    extras: dict[str, Any] = {}
+    extras: dict[str, Any] = {"metrics": metrics}
     timers = None
     service = services.get("game_service")
     if isinstance(service, GameService):
@@ -286,7 +341,7 @@ async def _run(
             if service.coordination.shared
             else RateLimiter(private=private, group=group, overall=overall)
         )
-        publisher = BoardPublisher(bot, service, i18n, limiter=limiter)
+        publisher = BoardPublisher(bot, service, i18n, limiter=limiter, metrics=metrics)
         timers = Timers(service, publisher, bot, i18n, link=link)
         extras["publisher"] = publisher
         league_service = services.get("league_service")
@@ -300,11 +355,39 @@ async def _run(
         dispatcher.startup.register(extras["publisher"].warm_up)
         dispatcher.startup.register(extras["publisher"].catch_up)
         dispatcher.startup.register(timers.start)
+    webhook = None
+    if settings.webhook_url and settings.webhook_secret is not None:
+        webhook = Webhook(
+            dispatcher,
+            bot,
+            path=settings.webhook_path,
+            secret=settings.webhook_secret.get_secret_value(),
+            busy=tracker.holding,
+        )
+    server = None
+    if settings.web_port is not None:
+        store = services.get("store")
+        server = WebServer(
+            host=settings.webhook_host,
+            port=settings.web_port,
+            metrics=metrics,
+            store=store if isinstance(store, Store) else None,
+            mode="webhook" if webhook is not None else "polling",
+            webhook=webhook,
+            telegram_reachable=link.reachable,
+        )
     loop = asyncio.get_running_loop()
     deadline = None
     try:
+        if server is not None:
+            await server.start()
         if await link.connect(bot, stopping):
-            await _poll(dispatcher, bot, stopping)
+            if webhook is not None:
+                await _serve_webhook(dispatcher, bot, webhook, settings, stopping)
+            else:
+                await _poll(dispatcher, bot, stopping)
+        if server is not None:
+            await server.stop_listening()  # a proxy sends new requests to the other workers
         deadline = loop.time() + DRAIN_SECONDS
         if not await tracker.drain(max(0.0, deadline - loop.time())):
             logger.warning("stopped with %d update(s) still being handled", tracker.in_flight)
@@ -322,7 +405,66 @@ async def _run(
             extras["publisher"].close()
         if "league_publisher" in extras:
             await extras["league_publisher"].close()
+        if server is not None:
+            await server.close()
         await bot.session.close()
+
+
+async def _serve_webhook(
+    dispatcher: Dispatcher,
+    bot: Bot,
+    webhook: Webhook,
+    settings: Settings,
+    stopping: asyncio.Event,
+) -> None:
+    """Runs the startup hooks, opens the webhook route and sets the webhook, then takes updates
+    until ``stopping``; returns once the route refuses new ones and the shutdown hooks ran.
+
+    The webhook is set only now, so that Telegram's first post finds the bot ready: until then
+    the route answers 503 (Telegram would try again later). Setting it again is harmless, so
+    every worker does at its start; none deletes it when it stops.
+    """
+    hook_data = {"dispatcher": dispatcher, "bots": [bot], "bot": bot, **dispatcher.workflow_data}
+    if not await _until(dispatcher.emit_startup(**hook_data), stopping):
+        return
+    webhook.accepting = True
+    secret = settings.webhook_secret
+    try:
+        setting = bot.set_webhook(
+            settings.webhook_url or "",
+            secret_token=secret.get_secret_value() if secret is not None else None,
+            allowed_updates=dispatcher.resolve_used_update_types(),
+            drop_pending_updates=False,
+        )
+        try:
+            if not await _until(setting, stopping):
+                return
+        except TelegramBadRequest as error:
+            raise WebhookRefused(error.message) from None
+        logger.info("webhook set; taking updates at %s", settings.webhook_path)
+        await stopping.wait()
+    finally:
+        webhook.accepting = False
+        logger.info("stopping: taking no more updates; finishing those under way")
+        await dispatcher.emit_shutdown(**hook_data)
+
+
+async def _until(work: Awaitable[Any], stopping: asyncio.Event) -> bool:
+    """Awaits ``work`` unless ``stopping`` is set first (then cancels it); True if it ran."""
+    task = asyncio.ensure_future(work)
+    stopper = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopper.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    if task.cancelled():
+        return False
+    task.result()
+    return True
 
 
 def _postponer(service: GameService) -> Callable[[Outage], Awaitable[None]]:
@@ -376,7 +518,12 @@ async def _poll(dispatcher: Dispatcher, bot: Bot, stop: asyncio.Event) -> None:
 
     dispatcher.startup.register(mark_started)
     polling = asyncio.create_task(
-        dispatcher.start_polling(bot, handle_signals=False, close_bot_session=False)
+        dispatcher.start_polling(
+            bot,
+            handle_signals=False,
+            close_bot_session=False,
+            allowed_updates=dispatcher.resolve_used_update_types(),
+        )
     )
     stopper = asyncio.create_task(stop.wait())
     try:

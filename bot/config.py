@@ -7,15 +7,20 @@ in ``.env.example``.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SQLITE_PREFIX: Final = "sqlite:///"
 POSTGRES_PREFIXES: Final = ("postgresql://", "postgres://")
 LOG_LEVELS: Final = frozenset({"CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"})
+WEBHOOK_SECRET_SHAPE: Final = re.compile(r"[A-Za-z0-9_-]{1,256}")
+"""What Telegram accepts as a webhook's ``secret_token``."""
+DEFAULT_WEBHOOK_PORT: Final = 8080
 
 
 def parse_sqlite_url(url: str) -> Path:
@@ -81,6 +86,27 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     """One of DEBUG, INFO, WARNING, ERROR, CRITICAL."""
 
+    log_format: Literal["text", "json"] = "text"
+    """``text``: one readable line per record; ``json``: one JSON object per line, for a log
+    collector. Both carry the update and game ids and mask the token."""
+
+    webhook_url: str | None = None
+    """The public HTTPS address Telegram posts updates to (its path is the path the bot
+    serves); empty: long polling."""
+
+    webhook_secret: SecretStr | None = Field(default=None, validate_default=True)
+    """Telegram sends it in ``X-Telegram-Bot-Api-Secret-Token`` with every update; a request
+    without it is refused. Required with :attr:`webhook_url`. Never logged or printed."""
+
+    webhook_host: str = "0.0.0.0"
+    """The address the bot's HTTP server listens on (all of them by default, as a container
+    needs; 127.0.0.1 behind a proxy on the same machine)."""
+
+    webhook_port: int | None = Field(default=None, ge=0, le=65535)
+    """The port of the bot's HTTP server. Empty: :data:`DEFAULT_WEBHOOK_PORT` with a webhook,
+    no server at all with long polling; set with long polling, the server there answers only
+    ``/healthz`` and ``/metrics``."""
+
     group_messages_per_minute: float = Field(default=20, gt=0)
     """Messages and edits the bot sends to one group per minute (Telegram allows about 20)."""
 
@@ -121,6 +147,47 @@ class Settings(BaseSettings):
         parse_sqlite_url(value)
         return value
 
+    @field_validator("webhook_url")
+    @classmethod
+    def _check_webhook_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+            raise ValueError("must be an https:// address, e.g. https://bot.example.com/telegram")
+        if parts.scheme == "http" and not info.data.get("telegram_api_url"):
+            # Only a self-hosted Bot API server (its --local mode) posts to plain http.
+            raise ValueError("must be https:// (http:// only with a TELEGRAM_API_URL server)")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _check_webhook_secret(
+        cls, value: SecretStr | None, info: ValidationInfo
+    ) -> SecretStr | None:
+        if value is not None and not value.get_secret_value():
+            value = None
+        if value is None:
+            if info.data.get("webhook_url"):
+                raise ValueError("is required when WEBHOOK_URL is set")
+            return None
+        if not WEBHOOK_SECRET_SHAPE.fullmatch(value.get_secret_value()):
+            raise ValueError(
+                "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)"
+            )
+        return value
+
+    @field_validator("webhook_port", mode="before")
+    @classmethod
+    def _empty_port(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_log_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
     @field_validator("log_level")
     @classmethod
     def _check_log_level(cls, value: str) -> str:
@@ -144,6 +211,19 @@ class Settings(BaseSettings):
         """What :func:`bot.storage.open_database` opens: the SQLite file, or the PostgreSQL
         URL."""
         return self.database_url if self.uses_postgres else self.database_path
+
+    @property
+    def webhook_path(self) -> str:
+        """The path of :attr:`webhook_url`, where the bot's server takes updates ("/" if none)."""
+        return urlsplit(self.webhook_url or "").path or "/"
+
+    @property
+    def web_port(self) -> int | None:
+        """The port the bot's HTTP server listens on, or None for no server (see
+        :attr:`webhook_port`)."""
+        if self.webhook_port is not None:
+            return self.webhook_port
+        return DEFAULT_WEBHOOK_PORT if self.webhook_url else None
 
     @property
     def log_level_number(self) -> int:

@@ -15,6 +15,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import N_, locale_for
+from bot.metrics import Metrics
 from bot.services import GameError, GameService
 from bot.texts import explain
 
@@ -96,6 +97,9 @@ class TapThrottle(BaseMiddleware):
         query = event.callback_query if isinstance(event, Update) else None
         if query is None or self.take(query.from_user.id):
             return await handler(event, data)
+        metrics: Metrics | None = data.get("metrics")
+        if metrics is not None:
+            metrics.tap("throttled")
         locale = locale_for(query.from_user.language_code)
         await query.answer(self._i18n.gettext(TOO_FAST_TEXT, locale=locale))
         return None
@@ -103,7 +107,8 @@ class TapThrottle(BaseMiddleware):
 
 class _CountRefusals(BaseMiddleware):
     """Gives the :class:`TapThrottle` back the allowance of each tap that was not refused (not
-    answered with an alert): only refusals stay spent."""
+    answered with an alert): only refusals stay spent. Counts each tap's outcome in the
+    ``metrics`` (workflow data), since here is where it is known."""
 
     def __init__(self, throttle: TapThrottle) -> None:
         self._throttle = throttle
@@ -118,6 +123,9 @@ class _CountRefusals(BaseMiddleware):
         finally:
             if isinstance(event, CallbackQuery) and not refused:
                 self._throttle.give_back(event.from_user.id)
+            metrics: Metrics | None = data.get("metrics")
+            if metrics is not None:
+                metrics.tap("refused" if refused else "played")
 
 
 class HandleOnce(BaseMiddleware):

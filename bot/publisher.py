@@ -39,9 +39,10 @@ from aiogram.exceptions import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 from aiogram.utils.i18n import I18n
 
-from bot import views
+from bot import logs, views
 from bot.engine import VARIANTS, Position, starting_position
 from bot.i18n import locale_for
+from bot.metrics import Metrics
 from bot.services import GameService, GameSnapshot
 from bot.services.coordination import POLL_SECONDS, Coordination
 from bot.storage import Board
@@ -243,12 +244,14 @@ class BoardPublisher:
         i18n: I18n,
         *,
         limiter: Pace | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self._bot = bot
         self._service = service
         self._coordination = service.coordination
         self._i18n = i18n
         self._limiter = limiter or RateLimiter()
+        self._metrics = metrics
         self._pending: dict[int, GameSnapshot] = {}
         self.on_result: list[Callable[[GameSnapshot], None]] = []
         """Called by :meth:`publish` with each snapshot of a group game that is over (the
@@ -299,7 +302,11 @@ class BoardPublisher:
             for callback in self.on_result:
                 callback(snapshot)
         if game_id not in self._workers:
-            task = asyncio.create_task(self._work(game_id), name=f"board-{game_id}")
+            task = asyncio.create_task(
+                self._work(game_id),
+                name=f"board-{game_id}",
+                context=logs.context(update_id=None, game_id=game_id),  # not the tap's update
+            )
             self._workers[game_id] = task
 
     async def drain(self, timeout: float = 10.0) -> None:
@@ -407,7 +414,11 @@ class BoardPublisher:
         for board in await self._service.boards(snapshot.stored.id):
             if board.shown_version is not None and board.shown_version >= version:
                 continue
-            if await self._show_board(snapshot, board):
+            started = time.perf_counter()
+            shown = await self._show_board(snapshot, board)
+            if self._metrics is not None:
+                self._metrics.board_shown(time.perf_counter() - started, shown=shown)
+            if shown:
                 await self._service.set_board_shown(board, version)
 
     def _locale(self, snapshot: GameSnapshot, board: Board) -> str:

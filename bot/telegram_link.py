@@ -87,6 +87,8 @@ from aiohttp import ClientConnectorError, ConnectionTimeoutError
 if TYPE_CHECKING:
     from aiogram import Bot
 
+    from bot.metrics import Metrics
+
 logger = logging.getLogger(__name__)
 
 ATTEMPTS_WHILE_UP: Final = 5
@@ -101,6 +103,7 @@ SAFE_METHODS: Final[frozenset[type[TelegramMethod[Any]]]] = frozenset(
         methods.GetUpdates,
         methods.GetMe,
         methods.DeleteWebhook,
+        methods.SetWebhook,
         methods.GetWebhookInfo,
         methods.SetMyCommands,
         methods.GetMyCommands,
@@ -330,6 +333,8 @@ class TelegramLink(BaseRequestMiddleware):
         self.refused: TokenRefused | None = None
         self.last_answer: float | None = None
         """When a call last got an answer (any answer, a refusal too)."""
+        self.metrics: Metrics | None = None
+        """Counts flood waits and times callback answers, when set."""
         self._token = ""
         self._connected = False
         self._closed = False
@@ -368,6 +373,8 @@ class TelegramLink(BaseRequestMiddleware):
             except TelegramRetryAfter as error:
                 delay = float(error.retry_after)
                 reason = "flood control"
+                if self.metrics is not None:
+                    self.metrics.flood_wait(error.method.__api_method__, delay)
                 logger.warning("Telegram asks to wait (flood control); retrying in %.1f s", delay)
             else:
                 now = self._clock()
@@ -431,6 +438,8 @@ class TelegramLink(BaseRequestMiddleware):
                 failure = classify(error)
                 if failure is Failure.ANSWERED:
                     await self._answered()
+                    if isinstance(error, TelegramRetryAfter) and self.metrics is not None:
+                        self.metrics.flood_wait(method.__api_method__, error.retry_after)
                     if _expired_answer(error, method):
                         logger.info("a callback answer came too late (the query expired); dropped")
                         return cast(Response[TelegramType], Response[bool](ok=True, result=True))
@@ -452,6 +461,8 @@ class TelegramLink(BaseRequestMiddleware):
                 attempt += 1
             else:
                 await self._answered()
+                if self.metrics is not None and isinstance(method, methods.AnswerCallbackQuery):
+                    self.metrics.tap_answered()
                 return response
 
     def _refuse(self) -> None:

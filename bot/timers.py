@@ -23,7 +23,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError
 from aiogram.types import ReplyParameters
 from aiogram.utils.i18n import I18n
 
-from bot import views
+from bot import logs, views
 from bot.handlers.lobby import close_challenge_messages
 from bot.i18n import locale_for
 from bot.publisher import BoardPublisher
@@ -77,6 +77,10 @@ class Timers:
         """One look at the deadlines (none while Telegram is unreachable)."""
         if self._link is not None and not self._link.reachable.is_set():
             return
+        with logs.log_context(game_id=None):  # each game acted on notes itself, then none
+            await self._look()
+
+    async def _look(self) -> None:
         for snapshot in await self._service.timeouts():
             self._publisher.publish(snapshot)
         for challenge in await self._service.challenges.expire():

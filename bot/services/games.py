@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Final
 
+from bot import logs
 from bot.ai import Action, Hint
 from bot.engine import (
     DiceMode,
@@ -522,6 +523,7 @@ class GameService:
         return await self._snapshot(stored)
 
     async def _get(self, game_id: int) -> StoredGame:
+        logs.note_game(game_id)  # what is logged from here on is about this game
         stored = await self._store.games.get(game_id)
         if stored is None:
             raise GameNotFound()

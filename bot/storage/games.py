@@ -342,6 +342,13 @@ class GameRepository:
             Standing(user_from_row(row), row["games"], row["wins"], row["points"]) for row in rows
         ]
 
+    async def in_progress(self) -> int:
+        """How many games are unfinished (for the metrics)."""
+        row = await self._store.fetch_one(
+            "SELECT COUNT(*) AS games FROM games WHERE winner IS NULL"
+        )
+        return int(row["games"]) if row is not None else 0
+
 
 _WINS = (
     "SUM(CASE WHEN (winner = 'w' AND white_id = :me) OR (winner = 'b' AND black_id = :me) "

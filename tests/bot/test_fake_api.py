@@ -36,9 +36,10 @@ from aiogram.types import (
     Message,
     ReplyParameters,
 )
+from aiohttp import web
 from PIL import Image
 
-from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
+from tests.support.fake_telegram import SECRET_HEADER, FakeChat, FakeTelegram, FakeUser
 from tests.support.telegram_html import parse_html
 
 
@@ -593,3 +594,67 @@ async def test_chat_members_and_administrators(
     assert isinstance(me, ChatMemberLeft)
     with pytest.raises(TelegramForbiddenError, match="not a member of the supergroup chat"):
         await bot.get_chat_administrators(group.id)
+
+
+async def test_a_webhook_gets_the_updates_with_the_secret_and_polling_conflicts(
+    bot: Bot, fake_telegram: FakeTelegram, alice: FakeUser, alice_chat: FakeChat
+) -> None:
+    fake = fake_telegram
+    received: list[tuple[str | None, dict[str, object]]] = []
+    answers = [500]  # the first delivery fails; the fake tries again a little later
+
+    async def webhook(request: web.Request) -> web.Response:
+        received.append((request.headers.get(SECRET_HEADER), await request.json()))
+        fake.notify()
+        return web.json_response({}, status=answers.pop() if answers else 200)
+
+    app = web.Application()
+    app.router.add_post("/hook", webhook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/hook"
+    try:
+        [opened] = await bot.get_updates()  # the /start that opened the chat, by polling
+        assert await bot.get_updates(offset=opened.update_id + 1) == []  # confirmed
+        with pytest.raises(TelegramBadRequest, match="unallowed characters"):
+            await bot.set_webhook(url, secret_token="not allowed!")
+        assert await bot.set_webhook(url, secret_token="s3cret", allowed_updates=["message"])
+        with pytest.raises(TelegramConflictError, match="webhook is active"):
+            await bot.get_updates()
+        sent = await bot.send_message(alice_chat.id, "board", reply_markup=keyboard("Roll"))
+        tap = fake.tap(alice, fake.message(alice_chat, sent.message_id), "roll")
+        text = fake.send_text(alice, alice_chat, "/help")
+        await fake.wait_for(lambda: not fake.pending_update_ids)
+        assert [(secret, body["update_id"]) for secret, body in received] == [
+            ("s3cret", text.update_id),
+            ("s3cret", text.update_id),
+        ]
+        assert fake.dropped_update_ids == [tap.update_id]  # not in allowed_updates
+        assert [post.status for post in fake.webhook_posts] == [500, 200]
+        info = await bot.get_webhook_info()
+        assert info.url == url and info.pending_update_count == 0
+        assert info.allowed_updates == ["message"] and info.last_error_message
+        forged = await fake.post_to_webhook({"anything": 1}, secret=None)
+        assert forged.status == 200 and received[-1] == (None, {"anything": 1})
+        assert await bot.delete_webhook()
+        again = fake.send_text(alice, alice_chat, "/start")
+        updates = await bot.get_updates(offset=opened.update_id + 1, timeout=1)
+        assert [u.update_id for u in updates] == [again.update_id]
+        assert len(received) == 3  # nothing posted after deleteWebhook
+    finally:
+        await runner.cleanup()
+
+
+async def test_delayed_answers_keep_the_call_waiting(
+    bot: Bot, fake_telegram: FakeTelegram, alice_chat: FakeChat
+) -> None:
+    fake_telegram.delay_next("sendMessage", 0.3)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await bot.send_message(alice_chat.id, "slow")
+    assert loop.time() - started >= 0.3
+    started = loop.time()
+    await bot.send_message(alice_chat.id, "fast")
+    assert loop.time() - started < 0.3

@@ -30,6 +30,12 @@ What it imitates, because bots get these wrong:
   message that is delivered to the bot too (as the official server does for its own pins);
 * members: ``getChatMember`` / ``getChatAdministrators`` answer with the statuses the test set
   (creator, administrator with rights, member, left) and parse into aiogram's ChatMember types.
+* webhooks: ``setWebhook`` (as a self-hosted Bot API server in ``--local`` mode, it accepts
+  ``http://`` addresses on any port) makes ``getUpdates`` answer 409 Conflict and delivers each
+  queued update by POSTing it to the webhook with ``X-Telegram-Bot-Api-Secret-Token``, until
+  the answer is 200, trying again a little later after any other answer or a refused connection
+  (so ``send_text``, ``tap``, ``redeliver``… work unchanged in both modes);
+  :meth:`~FakeTelegram.post_to_webhook` posts any payload with any secret, or none;
 * outages: :meth:`FakeTelegram.stop_listening` closes the port and :meth:`~FakeTelegram.
   listen_again` opens the same one, with every user, chat, message and queued update kept (users
   go on tapping meanwhile); :meth:`~FakeTelegram.fail_until_healed` answers 5xx to some methods
@@ -58,7 +64,7 @@ from io import BytesIO
 from types import TracebackType
 from typing import Any, Final, Literal, TypeVar
 
-from aiohttp import web
+from aiohttp import ClientError, ClientSession, ClientTimeout, web
 
 from .telegram_html import TelegramHtmlError, parse_html, utf16_length
 
@@ -154,6 +160,15 @@ MAX_UPLOAD_SIZE: Final = 50 * 1024 * 1024
 MENTION = re.compile(r"(?<![\w@])@[A-Za-z0-9_]{5,32}")
 COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 TOKEN_SHAPE = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
+SECRET_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
+WEBHOOK_RETRY_SECONDS: Final = 0.2
+"""How soon the fake tries a webhook delivery again (Telegram waits longer, growing)."""
+WEBHOOK_CONFLICT: Final = (
+    "Conflict: can't use getUpdates method while webhook is active; "
+    "use deleteWebhook to delete the webhook first"
+)
+KEEP: Final[Any] = object()
 
 
 class ApiError(Exception):
@@ -468,6 +483,28 @@ class FakeCallbackAnswer:
     cache_time: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookSetting:
+    """What the bot asked for with ``setWebhook``."""
+
+    url: str
+    secret_token: str | None
+    allowed_updates: frozenset[str]
+    max_connections: int
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookPost:
+    """One POST of the fake to a webhook: the update's id (None for :meth:`FakeTelegram.
+    post_to_webhook` payloads without one), the answer's status (None: no connection or no
+    answer) and body."""
+
+    update_id: int | None
+    status: int | None
+    body: str = ""
+    at: float = field(default_factory=time.monotonic)
+
+
 def _as_bool(value: Any) -> bool:
     if isinstance(value, str):
         return value.lower() in {"true", "1"}
@@ -540,6 +577,20 @@ class FakeTelegram:
         """Every file the bot uploaded, by the ``file_id`` the fake gave it."""
         self._file_kinds: dict[str, str] = {}
         self.webhook_deleted = 0
+        self.webhook: WebhookSetting | None = None
+        """The webhook set now (None: the bot polls)."""
+        self.webhook_settings: list[WebhookSetting] = []
+        """Every ``setWebhook`` that succeeded, oldest first."""
+        self.webhook_posts: list[WebhookPost] = []
+        """Every POST of an update to the webhook, oldest first."""
+        self.webhook_retry_seconds = WEBHOOK_RETRY_SECONDS
+        self._webhook_error: tuple[int, str] | None = None
+        self._posting: set[int] = set()
+        self._retry_at: dict[int, float] = {}
+        self._deliverer: asyncio.Task[None] | None = None
+        self._posts: set[asyncio.Task[None]] = set()
+        self._client: ClientSession | None = None
+        self._delays: dict[str, deque[float]] = {}
         self._commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self._pending: list[tuple[int, dict[str, Any]]] = []
         self._all_updates: dict[int, dict[str, Any]] = {}
@@ -571,6 +622,7 @@ class FakeTelegram:
             for name in (
                 "getMe",
                 "getUpdates",
+                "setWebhook",
                 "deleteWebhook",
                 "getWebhookInfo",
                 "setMyCommands",
@@ -615,6 +667,7 @@ class FakeTelegram:
         self._port = address[1]
         self._closing = False
         self.url = f"http://{address[0]}:{address[1]}"
+        self._start_delivering()
         return self.url
 
     @property
@@ -635,9 +688,13 @@ class FakeTelegram:
         self.notify()
 
     async def close(self) -> None:
-        """Ends pending long polls and stops the server."""
+        """Ends pending long polls and webhook deliveries and stops the server."""
         self._closing = True
         self.notify()
+        await self._stop_delivering()
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -871,6 +928,32 @@ class FakeTelegram:
         """Queues update ``update_id`` again, identical, as Telegram does when unsure."""
         self._redelivering.add(update_id)
         self._enqueue(update_id, self._all_updates[update_id])
+
+    def forge_update(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Returns ``payload`` as an update with a new id, not queued: for
+        :meth:`post_to_webhook` (a request that does not come from Telegram, or a copy of one
+        that does)."""
+        return {"update_id": next(self._update_ids), **payload}
+
+    async def post_to_webhook(
+        self, payload: Any, *, secret: str | None = KEEP, url: str | None = None
+    ) -> WebhookPost:
+        """POSTs ``payload`` (JSON) to the webhook, with the secret the bot set (default), with
+        ``secret``, or with no secret header at all (``secret=None``); returns the answer. It
+        changes nothing in the fake: a 200 confirms no queued update."""
+        setting = self.webhook
+        target = url or (setting.url if setting is not None else None)
+        assert target, "no webhook is set"
+        if secret is KEEP:
+            secret = setting.secret_token if setting is not None else None
+        status, body = await self._post(target, payload, secret)
+        update_id = payload.get("update_id") if isinstance(payload, dict) else None
+        return WebhookPost(update_id, status, body)
+
+    def delay_next(self, method: str, seconds: float, *, times: int = 1) -> None:
+        """The next ``times`` calls of ``method`` are answered ``seconds`` late (a slow
+        Telegram), so that a test can act while the bot waits for them."""
+        self._delays.setdefault(method.lower(), deque()).extend([seconds] * times)
 
     # -- inspection --------------------------------------------------------------------------
 
@@ -1161,6 +1244,9 @@ class FakeTelegram:
         record = RecordedRequest(method=method, params=params, files=files)
         self.requests.append(record)
         self.notify()
+        delays = self._delays.get(name.lower())
+        if delays:
+            await asyncio.sleep(delays.popleft())
         try:
             injected = self._injected.get(name.lower())
             if injected:
@@ -1356,6 +1442,8 @@ class FakeTelegram:
         }
 
     async def _api_getUpdates(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        if self.webhook is not None:
+            raise ApiError(409, WEBHOOK_CONFLICT)
         self._confirm(_as_int(params.get("offset", 0), "wrong offset"))
         limit = min(max(_as_int(params.get("limit", 100), "wrong limit"), 1), 100)
         timeout = max(_as_int(params.get("timeout", 0), "wrong timeout"), 0)
@@ -1369,6 +1457,8 @@ class FakeTelegram:
         while True:
             if "getupdates" in self._failing:  # the proxy in front cuts the long poll
                 raise self._failing["getupdates"]
+            if self.webhook is not None:
+                raise ApiError(409, "Conflict: terminated by setWebhook request")
             if generation != self._poll_generation:
                 raise ApiError(
                     409,
@@ -1385,18 +1475,123 @@ class FakeTelegram:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), remaining)
 
-    def _api_deleteWebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+    async def _api_setWebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        url = str(params.get("url") or "")
+        if not url:  # as in Telegram: an empty address removes the webhook
+            return await self._api_deleteWebhook(params, files)
+        if not url.startswith(("http://", "https://")):
+            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        secret = params.get("secret_token")
+        if secret is not None and not SECRET_TOKEN_SHAPE.fullmatch(str(secret)):
+            raise bad_request("secret token contains unallowed characters")
+        max_connections = _as_int(params.get("max_connections", 40), "bad max_connections")
+        if not 1 <= max_connections <= 100:
+            raise bad_request("bad webhook: max_connections must be between 1 and 100")
+        allowed = params.get("allowed_updates")
+        if allowed is not None:
+            self._allowed_updates = frozenset(allowed) or DEFAULT_ALLOWED_UPDATES
+        if _as_bool(params.get("drop_pending_updates")):
+            self._pending.clear()
+        self.webhook = WebhookSetting(
+            url, str(secret) if secret else None, self._allowed_updates, max_connections
+        )
+        self.webhook_settings.append(self.webhook)
+        self._webhook_error = None
+        self._start_delivering()
+        self.notify()
+        return True
+
+    async def _api_deleteWebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         self.webhook_deleted += 1
+        if self.webhook is not None:
+            self.webhook = None
+            await self._stop_delivering()
         if _as_bool(params.get("drop_pending_updates")):
             self._pending.clear()
         return True
 
     def _api_getWebhookInfo(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
-        return {
-            "url": "",
+        info: dict[str, Any] = {
+            "url": self.webhook.url if self.webhook is not None else "",
             "has_custom_certificate": False,
             "pending_update_count": len(self._pending),
         }
+        if self.webhook is not None:
+            info["max_connections"] = self.webhook.max_connections
+            info["allowed_updates"] = sorted(self.webhook.allowed_updates)
+        if self._webhook_error is not None:
+            info["last_error_date"], info["last_error_message"] = self._webhook_error
+        return info
+
+    # -- internals: webhook deliveries -------------------------------------------------------
+
+    def _start_delivering(self) -> None:
+        if self.webhook is not None and self._runner is not None and self._deliverer is None:
+            self._deliverer = asyncio.create_task(self._deliver(), name="fake-webhook")
+
+    async def _stop_delivering(self) -> None:
+        tasks = [t for t in (self._deliverer, *self._posts) if t is not None]
+        self._deliverer = None
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._posting.clear()
+        self._retry_at.clear()
+
+    async def _deliver(self) -> None:
+        """Posts every queued update to the webhook, each at most once at a time and at most
+        ``max_connections`` together; one that fails is tried again after
+        :attr:`webhook_retry_seconds`."""
+        loop = asyncio.get_running_loop()
+        while self.webhook is not None and not self._closing:
+            changed = self._changed
+            now = loop.time()
+            for update in self._deliverable(100):
+                update_id = update["update_id"]
+                if update_id in self._posting or self._retry_at.get(update_id, 0.0) > now:
+                    continue
+                if len(self._posting) >= self.webhook.max_connections:
+                    break
+                self._posting.add(update_id)
+                task = asyncio.create_task(self._post_update(update))
+                self._posts.add(task)
+                task.add_done_callback(self._posts.discard)
+            later = [at - now for at in self._retry_at.values() if at > now]
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), min(later) if later else None)
+
+    async def _post_update(self, update: dict[str, Any]) -> None:
+        update_id = update["update_id"]
+        setting = self.webhook
+        assert setting is not None
+        try:
+            status, body = await self._post(setting.url, update, setting.secret_token)
+        finally:
+            self._posting.discard(update_id)
+        self.webhook_posts.append(WebhookPost(update_id, status, body))
+        if status == 200:
+            self._retry_at.pop(update_id, None)
+            entry = next((e for e in self._pending if e[0] == update_id), None)
+            if entry is not None:
+                self._pending.remove(entry)
+                self.confirmations[update_id] += 1
+        else:
+            why = f"Wrong response from the webhook: {status}" if status else "Connection refused"
+            self._webhook_error = (int(time.time()), why)
+            self._retry_at[update_id] = asyncio.get_running_loop().time() + (
+                self.webhook_retry_seconds
+            )
+        self.notify()
+
+    async def _post(self, url: str, payload: Any, secret: str | None) -> tuple[int | None, str]:
+        if self._client is None:
+            self._client = ClientSession(timeout=ClientTimeout(total=60))
+        headers = {SECRET_HEADER: secret} if secret is not None else {}
+        try:
+            async with self._client.post(url, json=payload, headers=headers) as response:
+                return response.status, await response.text()
+        except (ClientError, OSError, TimeoutError):
+            return None, ""
 
     def _api_setMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         commands = params.get("commands")

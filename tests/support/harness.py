@@ -13,12 +13,17 @@ fake. A test acts as users through :attr:`BotHarness.fake` and waits with :meth:
         assert "Команды" in fake.last_message(chat).text
 
 An exception that escapes a handler fails the test at teardown (see :meth:`check_errors`).
+
+``running_bot(..., webhook=True)`` runs the bot in webhook mode instead: it listens on
+127.0.0.1 and the fake posts every update to it (with the secret :data:`WEBHOOK_SECRET`); the
+same helpers work in both modes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import traceback
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -35,6 +40,27 @@ from .fake_telegram import DEFAULT_TIMEOUT, DEFAULT_TOKEN, FakeTelegram
 TEST_TOKEN: Final = DEFAULT_TOKEN
 FAST_BACKOFF: Final = Backoff(base=0.05, cap=0.5)
 """Retries in tests: outages last seconds there, and the bot should be back within half a one."""
+WEBHOOK_SECRET: Final = "test-webhook-SECRET_0123456789"
+WEBHOOK_PATH: Final = "/telegram/webhook"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (for a bot's own server, whose
+    address must be known before it starts: it is the webhook's)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def webhook_settings(port: int | None = None) -> dict[str, Any]:
+    """Settings for a bot in webhook mode on 127.0.0.1 (a free port unless ``port``)."""
+    port = port or free_port()
+    return {
+        "webhook_url": f"http://127.0.0.1:{port}{WEBHOOK_PATH}",
+        "webhook_secret": WEBHOOK_SECRET,
+        "webhook_host": "127.0.0.1",
+        "webhook_port": port,
+    }
 
 
 def fast_link() -> TelegramLink:
@@ -104,9 +130,17 @@ class BotHarness:
         """Updates being handled right now."""
         return self._tracker.in_flight
 
+    @property
+    def web_url(self) -> str:
+        """The base address of the bot's own HTTP server (when it has one)."""
+        port = self.settings.web_port
+        assert port, "this bot has no HTTP server (set webhook_port, or a webhook)"
+        return f"http://127.0.0.1:{port}"
+
     async def start(self, timeout: float = DEFAULT_TIMEOUT, *, wait: bool = True) -> None:
-        """Starts a bot instance and returns once it polls (its startup hooks have run), or at
-        once without ``wait`` (a bot started while the server is not listening)."""
+        """Starts a bot instance and returns once it polls or has set its webhook (its startup
+        hooks have run), or at once without ``wait`` (a bot started while the server is not
+        listening)."""
         assert not self.running, "the bot is already running"
         mark = self.fake.mark()
         self._stop = asyncio.Event()
@@ -125,11 +159,15 @@ class BotHarness:
         if not wait:
             return
 
-        def polling() -> bool:
+        webhook = bool(self.settings.webhook_url)
+
+        def started() -> bool:
             self._raise_if_crashed()
+            if webhook:
+                return any(r.ok for r in self.fake.requests_for("setWebhook", since=mark))
             return bool(self.fake.requests_for("getUpdates", since=mark))
 
-        await self.fake.wait_for(polling, timeout, description="the bot to start polling")
+        await self.fake.wait_for(started, timeout, description="the bot to take updates")
 
     async def stop(self, *, settle: bool = True, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Stops the bot; with ``settle`` first waits until every queued update is handled."""
@@ -203,13 +241,17 @@ async def running_bot(
     *,
     services_factory: ServicesFactory | None = None,
     wait: bool = True,
+    webhook: bool = False,
     **settings: Any,
 ) -> AsyncIterator[BotHarness]:
     """Runs the bot against ``fake`` for the ``with`` block; fails on escaped handler errors.
 
     ``settings`` override :func:`make_settings` (e.g. ``move_seconds=3``). Without ``wait`` the
-    block begins before the bot polls (see :meth:`BotHarness.start`).
+    block begins before the bot takes updates (see :meth:`BotHarness.start`). With ``webhook``
+    the bot takes them by webhook (:func:`webhook_settings`).
     """
+    if webhook:
+        settings = {**webhook_settings(), **settings}
     harness = BotHarness(
         fake,
         make_settings(fake.url, database_path, token=fake.token, **settings),

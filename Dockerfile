@@ -1,0 +1,34 @@
+# The bot in a container: `docker build -t nardy-bot .`, then run it with the settings of
+# .env.example in the environment (compose.yaml runs several webhook workers this way).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY render ./render
+RUN pip install . \
+    && rm -rf /src \
+    && useradd --system --uid 10001 --home-dir /data --create-home nardy
+
+USER nardy
+WORKDIR /data
+# A SQLite file in /data unless DATABASE_URL says otherwise (mount a volume there to keep it).
+# The HTTP server listens on 8080 in both modes, so that the health check below has /healthz
+# to ask even when the bot polls.
+ENV DATABASE_URL=sqlite:////data/nardy.sqlite3 \
+    WEBHOOK_HOST=0.0.0.0 \
+    WEBHOOK_PORT=8080
+EXPOSE 8080
+
+# 200 from /healthz: the process is up and its database answers (urlopen raises on a 503).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % (os.environ.get('WEBHOOK_PORT') or 8080), timeout=4)"]
+
+# SIGTERM (docker stop) finishes the updates in flight, for up to 10 s: keep the stop
+# timeout above that (compose.yaml sets stop_grace_period).
+CMD ["python", "-m", "bot"]

@@ -1,0 +1,133 @@
+"""What the bot counts for ``/metrics`` (Prometheus), and the few calls that count it.
+
+One :class:`Metrics` per bot instance, each with its own :class:`CollectorRegistry` rather
+than prometheus-client's global one: tests run several bots in one process, and a restarted bot
+starts from zero as a restarted process would. The parts that count are handed it (the update
+tracker and the tap middlewares read it from the dispatcher's workflow data, the link to
+Telegram and the board publisher are given it) and make one call each.
+
+Latencies are measured with :func:`time.perf_counter`; the start of an update is kept in a
+context variable, so the answer to a press (sent later in the same task) can be timed from the
+moment its update entered the dispatcher.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from typing import Final
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
+"""What :meth:`Metrics.render` writes: Prometheus's classic text format, which every
+Prometheus reads (prometheus-client's own ``CONTENT_TYPE_LATEST`` names another version in some
+releases)."""
+
+LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+"""Seconds: a tap is answered in milliseconds; a board waits seconds for a group's pace."""
+
+_update_started: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "update_started", default=None
+)
+
+
+class Metrics:
+    """The bot's metrics (names prefixed ``nardy_``) and the registry ``/metrics`` serves."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        registry = self.registry
+        self.updates = Counter(
+            "nardy_updates_handled",
+            "Updates that went through the dispatcher, by kind (message, callback_query...).",
+            ["kind"],
+            registry=registry,
+        )
+        self.taps = Counter(
+            "nardy_taps_handled",
+            "Presses of inline buttons: played (done), refused (an alert: stale, not yours...) "
+            "or throttled (a user flooding refused presses).",
+            ["outcome"],
+            registry=registry,
+        )
+        self.tap_latency = Histogram(
+            "nardy_tap_answer_seconds",
+            "From a press's update entering the dispatcher to Telegram's answer to "
+            "answerCallbackQuery.",
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
+        self.board_edits = Counter(
+            "nardy_board_edits",
+            "Board messages brought to a game's state (edited or sent), or not (failed).",
+            ["result"],
+            registry=registry,
+        )
+        self.board_latency = Histogram(
+            "nardy_board_edit_seconds",
+            "Drawing, pacing and sending one board message, retries included.",
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
+        self.flood_waits = Counter(
+            "nardy_telegram_flood_waits",
+            "429 Too Many Requests answers from Telegram, by method.",
+            ["method"],
+            registry=registry,
+        )
+        self.flood_wait_seconds = Counter(
+            "nardy_telegram_retry_after_seconds",
+            "Seconds Telegram asked the bot to wait (retry_after of its 429 answers).",
+            registry=registry,
+        )
+        self.games_in_progress = Gauge(
+            "nardy_games_in_progress",
+            "Unfinished games in the database (at scrape time; NaN when it cannot be read).",
+            registry=registry,
+        )
+        self.timers_due = Gauge(
+            "nardy_timers_due",
+            "Deadlines passed and not yet acted on, by kind: move (a game's clock) or "
+            "challenge (an open challenge's expiry). Staying above zero means the timers lag.",
+            ["kind"],
+            registry=registry,
+        )
+
+    def update_started(self) -> None:
+        """Notes, for this task, when the update it handles entered the dispatcher."""
+        _update_started.set(time.perf_counter())
+
+    def update_handled(self, kind: str) -> None:
+        """Counts an update of ``kind`` that the dispatcher is done with."""
+        self.updates.labels(kind).inc()
+
+    def tap(self, outcome: str) -> None:
+        """Counts a press: ``played``, ``refused`` or ``throttled``."""
+        self.taps.labels(outcome).inc()
+
+    def tap_answered(self) -> None:
+        """Times the answer to the press whose update this task handles (if it is one)."""
+        started = _update_started.get()
+        if started is not None:
+            self.tap_latency.observe(time.perf_counter() - started)
+
+    def board_shown(self, seconds: float, *, shown: bool) -> None:
+        """Counts one board message brought up to date (or not), and how long it took."""
+        self.board_edits.labels("shown" if shown else "failed").inc()
+        self.board_latency.observe(seconds)
+
+    def flood_wait(self, method: str, retry_after: float) -> None:
+        """Counts a 429 answer to ``method`` and the wait Telegram asked for."""
+        self.flood_waits.labels(method).inc()
+        self.flood_wait_seconds.inc(retry_after)
+
+    def set_gauges(self, *, games: float, moves_due: float, challenges_due: float) -> None:
+        """Sets the gauges read from the database (NaN for unknown)."""
+        self.games_in_progress.set(games)
+        self.timers_due.labels("move").set(moves_due)
+        self.timers_due.labels("challenge").set(challenges_due)
+
+    def render(self) -> bytes:
+        """Every metric in Prometheus's text format (serve it as :data:`CONTENT_TYPE`)."""
+        return generate_latest(self.registry)
