@@ -584,6 +584,11 @@ class FakeTelegram:
         self.webhook_posts: list[WebhookPost] = []
         """Every POST of an update to the webhook, oldest first."""
         self.webhook_retry_seconds = WEBHOOK_RETRY_SECONDS
+        self.balancer: list[str] = []
+        """A reverse proxy in front of several workers: when set, each delivery to the webhook
+        goes to the next of these addresses in turn, and one whose connection is refused (a
+        worker that died) is tried at the next one at once, as a proxy retries."""
+        self._turn = itertools.count()
         self._webhook_error: tuple[int, str] | None = None
         self._posting: set[int] = set()
         self._retry_at: dict[int, float] = {}
@@ -1565,7 +1570,12 @@ class FakeTelegram:
         setting = self.webhook
         assert setting is not None
         try:
-            status, body = await self._post(setting.url, update, setting.secret_token)
+            targets = list(self.balancer) or [setting.url]
+            for _ in targets:  # through the proxy: a refused connection goes to the next
+                target = targets[next(self._turn) % len(targets)]
+                status, body = await self._post(target, update, setting.secret_token)
+                if status is not None:
+                    break
         finally:
             self._posting.discard(update_id)
         self.webhook_posts.append(WebhookPost(update_id, status, body))
