@@ -341,17 +341,15 @@ class BoardPublisher:
         with the other workers (see the module docstring); returns the version shown."""
         lease = f"board {game_id}"
         while True:
-            if await self._coordination.claim(lease):
-                shown = -1
-                try:
+            async with self._coordination.leased(lease) as held:
+                if held:
+                    shown = -1
                     while (latest := await self._service.version(game_id)) is not None:
                         if latest <= shown:
                             break
                         await self._show(await self._service.snapshot(game_id))
                         shown = latest
-                        await self._coordination.claim(lease)  # renewed for the next round
-                finally:
-                    await self._coordination.release(lease)
+            if held:
                 # A change saved while the lease was held, by a worker that then found it
                 # taken, is this worker's to show.
                 latest = await self._service.version(game_id)

@@ -8,6 +8,9 @@ at once and costs no write (``shared=False``); the SQL under it is the same for 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
+import logging
 import os
 import secrets
 import socket
@@ -18,9 +21,12 @@ from typing import Final
 
 from bot.storage import Store
 
-LEASE_SECONDS: Final = 30.0
+logger = logging.getLogger(__name__)
+
+LEASE_SECONDS: Final = 10.0
 """How long a claim lasts unless renewed: a worker that dies holding one delays that work by
-at most this."""
+at most this. A claim held for a block (:meth:`Coordination.leased`) is renewed every third of
+it for as long as the block runs."""
 
 POLL_SECONDS: Final = 0.25
 """How often a worker waiting for a claim held by another looks again."""
@@ -42,19 +48,22 @@ class Coordination:
         shared: bool,
         owner: str | None = None,
         clock: Callable[[], float] = time.time,
+        lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         self._store = store
+        self._lease_seconds = lease_seconds
         self.shared = shared
         """Other workers may use the database: claims and pace go through it."""
         self.owner = owner or worker_name()
         self._clock = clock
 
-    async def claim(self, name: str, seconds: float = LEASE_SECONDS) -> bool:
-        """Claims (or renews) ``name`` for this worker; False while another holds it."""
+    async def claim(self, name: str, seconds: float | None = None) -> bool:
+        """Claims (or renews) ``name`` for this worker for ``seconds`` (default: the lease's
+        length); False while another holds it."""
         if not self.shared:
             return True
         return await self._store.coordination.claim(
-            name, self.owner, now=self._clock(), seconds=seconds
+            name, self.owner, now=self._clock(), seconds=seconds or self._lease_seconds
         )
 
     async def release(self, name: str) -> None:
@@ -63,14 +72,45 @@ class Coordination:
             await self._store.coordination.release(name, self.owner)
 
     @asynccontextmanager
+    async def leased(self, name: str) -> AsyncIterator[bool]:
+        """Claims ``name`` without waiting: the block gets False when another worker holds it.
+        Claimed, it is renewed in the background for as long as the block runs (however long
+        Telegram makes it wait), and released at its end; if this worker dies, the claim runs
+        out within the lease's length (:data:`LEASE_SECONDS`)."""
+        if not await self.claim(name):
+            yield False
+            return
+        renewing = None
+        if self.shared:  # in a context of its own: it must not share the block's connection
+            renewing = asyncio.create_task(self._renew(name), context=contextvars.Context())
+        try:
+            yield True
+        finally:
+            if renewing is not None:
+                renewing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await renewing
+            await self.release(name)
+
+    @asynccontextmanager
     async def holding(self, name: str) -> AsyncIterator[None]:
         """Holds ``name`` for the block, waiting (polling) while another worker holds it."""
-        while not await self.claim(name):
+        while True:
+            async with self.leased(name) as held:
+                if held:
+                    yield
+                    return
             await asyncio.sleep(POLL_SECONDS)
-        try:
-            yield
-        finally:
-            await self.release(name)
+
+    async def _renew(self, name: str) -> None:
+        while True:
+            await asyncio.sleep(self._lease_seconds / 3)
+            try:
+                if not await self.claim(name):
+                    logger.warning("lost the claim on %s to another worker", name)
+                    return
+            except Exception:  # the database is away: the claim may run out; try again
+                logger.exception("could not renew the claim on %s", name)
 
     async def reserve(
         self, chat_id: int, *, rate: tuple[float, float], overall: tuple[float, float]

@@ -311,3 +311,16 @@ async def test_a_correspondence_reminder_is_sent_by_one_worker_once(workers) -> 
     reminded = [player.id for batch in found for _, player in batch]
     assert reminded == [snapshot.stored.player(snapshot.game.to_act)]
     assert await one.service.reminders() == []
+
+
+async def test_a_lease_held_for_a_block_outlives_its_length_and_ends_with_it(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, _ = workers
+    a = Coordination(one.store, shared=True, owner="a", lease_seconds=0.3)
+    b = Coordination(two.store, shared=True, owner="b", lease_seconds=0.3)
+    async with a.leased("board 5") as held:
+        assert held
+        async with b.leased("board 5") as other:
+            assert not other
+        await asyncio.sleep(0.8)  # more than twice its length: renewed meanwhile
+        assert not await b.claim("board 5")
+    assert await b.claim("board 5")  # released with the block

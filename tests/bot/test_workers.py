@@ -39,7 +39,7 @@ async def _game(fake: FakeTelegram, index: int) -> tuple[list[FakeUser], FakeCha
 async def _shows_its_game(fake: FakeTelegram, store: Store, board: FakeMessage) -> None:
     """Waits until the board's buttons are drawn for its game's version in the database."""
     game_id = game_buttons(board)[0].game
-    for _ in range(150):
+    for _ in range(300):  # the sweep's 5 s, and a dead worker's claim running out (10 s)
         stored = await store.games.get(game_id)
         assert stored is not None
         if version(board) == stored.version:
