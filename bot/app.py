@@ -42,8 +42,8 @@ from aiogram.utils.i18n import I18n
 from bot import logs
 from bot.config import Settings
 from bot.handlers import get_routers
-from bot.handlers.basic import COMMANDS
-from bot.i18n import DEFAULT_LOCALE, RUSSIAN_READERS, LanguageMiddleware, create_i18n
+from bot.handlers.basic import command_menu
+from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
 from bot.league import LeaguePublisher
 from bot.metrics import Metrics
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers, TapThrottle
@@ -224,10 +224,10 @@ def create_dispatcher(
     throttle = TapThrottle(i18n)
     dispatcher.update.outer_middleware(throttle)
     dispatcher.update.outer_middleware(HandleOnce())
-    LanguageMiddleware(i18n).setup(dispatcher)
     remember = RememberUsers()
     dispatcher.message.outer_middleware(remember)
     dispatcher.callback_query.outer_middleware(remember)
+    LanguageMiddleware(i18n).setup(dispatcher)  # after RememberUsers: it reads their choice
     # Inner middlewares: CallbackAnswerMiddleware answers every press once, after the handler
     # (style guide 2.6); GameErrorAlerts, registered after it, turns refusals into its alert,
     # which the throttle's counter, between them, counts.
@@ -242,23 +242,21 @@ def create_dispatcher(
 
 def bot_commands(i18n: I18n, locale: str) -> list[BotCommand]:
     """Returns the command menu with descriptions in ``locale``."""
-    return [
-        BotCommand(command=command, description=i18n.gettext(description, locale=locale))
-        for command, description in COMMANDS
-    ]
+    return command_menu(i18n, locale)
 
 
 async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
     """Startup hook: makes polling possible (deletes a webhook left set, in polling mode) and
-    publishes the command menu in both languages. In webhook mode the webhook is set later,
+    publishes the command menu in every language, for each Telegram language code that has a
+    catalog (:data:`~bot.i18n.LANGUAGE_CODES`). In webhook mode the webhook is set later,
     once the bot is ready for its first update (:func:`_serve_webhook`).
 
     These calls are safe to repeat, so during an outage they wait for Telegram (see
     :mod:`bot.telegram_link`). A flood wait, or a failure that persists while Telegram answers
     other calls, is logged, not fatal: the menu is a convenience.
     """
-    menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE), ("en", "en")]
-    menus += [(code, "ru") for code in sorted(RUSSIAN_READERS)]
+    menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE)]
+    menus += sorted(LANGUAGE_CODES.items())
     try:
         if not settings.webhook_url:
             await bot.delete_webhook(drop_pending_updates=False)

@@ -96,3 +96,27 @@ class MovesFile(CallbackData, prefix="f"):
     """Send a finished game's moves as a text file."""
 
     game: int
+
+
+class Language(enum.IntEnum):
+    """A catalog offered by ``/language`` (``bot.i18n.LOCALES``, in that order)."""
+
+    EN = 1
+    RU = 2
+    UK = 3
+    AZ = 4
+    HY = 5
+    KA = 6
+    KK = 7
+
+    @property
+    def locale(self) -> str:
+        """The catalog's name: ``"en"``, ``"ru"``…"""
+        return self.name.lower()
+
+
+class PickLanguage(CallbackData, prefix="l"):
+    """A ``/language`` button: the user's own language in a private chat, the group's (for
+    its admins) in a group."""
+
+    language: Language

@@ -1,8 +1,15 @@
-"""Languages of the bot: Russian for Russian-reading users, English for everyone else.
+"""Languages of the bot: English, Russian, Ukrainian, Azerbaijani, Armenian, Georgian and
+Kazakh, the peoples who play nardy most.
+
+Which catalog a reader gets (:func:`user_locale`, :class:`LanguageMiddleware`): in a group, the
+group's language if one of its admins chose it (``/language``); otherwise the user's own choice
+(``/language`` in private), else their Telegram ``language_code`` mapped by
+:data:`LANGUAGE_CODES` (Belarusian reads Russian), else English. A group's boards follow the
+group's language, else the challenge's (the challenger's when it was made).
 
 Texts go through aiogram's gettext-based :class:`~aiogram.utils.i18n.I18n` (Babel catalogs). The
-English source string is the msgid, so English needs no translation and a missing Russian one
-falls back to English. In handlers::
+English source string is the msgid, so English needs no translation and a missing translation
+falls back to English (a test makes sure none is missing). In handlers::
 
     from aiogram.utils.i18n import gettext as _
 
@@ -11,7 +18,7 @@ falls back to English. In handlers::
 Use ``ngettext = gettext`` (aiogram's ``gettext(singular, plural, n)``) for plurals, and
 :func:`N_` to mark a string that is translated later with ``i18n.gettext(msgid, locale=...)``.
 
-Catalogs live in ``bot/locales/{en,ru}/LC_MESSAGES/messages.po`` and the compiled ``.mo`` files
+Catalogs live in ``bot/locales/<locale>/LC_MESSAGES/messages.po`` and the compiled ``.mo`` files
 are committed next to them. After changing texts in the code::
 
     python -m bot.i18n update    # extract msgids from bot/ into the .po files, then translate
@@ -25,22 +32,50 @@ import sys
 from collections.abc import Iterator, Sequence
 from io import BytesIO
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from aiogram.types import TelegramObject, User
+from aiogram.enums import ChatType
+from aiogram.types import Chat, TelegramObject, User
 from aiogram.utils.i18n import I18n, I18nMiddleware
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+if TYPE_CHECKING:
+    from bot.storage import User as StoredUser
+
 LOCALES_DIR: Final = Path(__file__).parent / "locales"
 DOMAIN: Final = "messages"
 DEFAULT_LOCALE: Final = "en"
-LOCALES: Final = ("en", "ru")
+LOCALES: Final = ("en", "ru", "uk", "az", "hy", "ka", "kk")
+"""The catalogs, in the order the ``/language`` buttons show them."""
 
-RUSSIAN_READERS: Final = frozenset({"ru", "uk", "be", "kk"})
-"""Telegram language codes (the app's interface language) that get the Russian texts."""
+LANGUAGE_NAMES: Final = {
+    "en": "English",
+    "ru": "Русский",
+    "uk": "Українська",
+    "az": "Azərbaycanca",
+    "hy": "Հայերեն",
+    "ka": "ქართული",
+    "kk": "Қазақша",
+}
+"""Each language named in itself, as its reader looks for it on a button."""
+
+LANGUAGE_CODES: Final = {
+    "en": "en",
+    "ru": "ru",
+    "be": "ru",
+    "uk": "uk",
+    "az": "az",
+    "hy": "hy",
+    "ka": "ka",
+    "kk": "kk",
+}
+"""Telegram language codes (the app's interface language, ISO 639-1) and the catalog each
+gets; any other code gets :data:`DEFAULT_LOCALE`. These are also the codes the command menu is
+published for."""
 
 KEYWORDS: Final[dict[str, Any]] = {
     "_": None,
@@ -60,15 +95,30 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "no-op, 
 
 
 def locale_for(language_code: str | None) -> str:
-    """Returns the catalog for a Telegram ``language_code``: ``"ru"`` or ``"en"``.
+    """Returns the catalog for a Telegram ``language_code`` (see :data:`LANGUAGE_CODES`).
 
-    >>> locale_for("uk"), locale_for("ru-RU"), locale_for("de"), locale_for(None)
-    ('ru', 'ru', 'en', 'en')
+    >>> locale_for("uk"), locale_for("be"), locale_for("ru-RU"), locale_for("de"), locale_for(None)
+    ('uk', 'ru', 'ru', 'en', 'en')
     """
     if not language_code:
         return DEFAULT_LOCALE
     language = language_code.replace("_", "-").split("-", 1)[0].lower()
-    return "ru" if language in RUSSIAN_READERS else DEFAULT_LOCALE
+    return LANGUAGE_CODES.get(language, DEFAULT_LOCALE)
+
+
+def user_locale(chosen: str | None, language_code: str | None) -> str:
+    """Returns a user's catalog: the one they chose with ``/language`` (``chosen``, if it still
+    exists), else the one their Telegram ``language_code`` maps to.
+
+    >>> user_locale("ka", "ru"), user_locale(None, "ru"), user_locale("xx", "uk")
+    ('ka', 'ru', 'uk')
+    """
+    return chosen if chosen in LOCALES else locale_for(language_code)
+
+
+def locale_of(user: StoredUser) -> str:
+    """Returns the catalog of a user the bot has stored (see :func:`user_locale`)."""
+    return user_locale(user.locale, user.language_code)
 
 
 def create_i18n() -> I18n:
@@ -77,15 +127,51 @@ def create_i18n() -> I18n:
 
 
 class LanguageMiddleware(I18nMiddleware):
-    """Chooses the catalog of the user who caused the event (see :func:`locale_for`).
+    """Chooses the catalog of the event: in a group, the group's language if its admins chose
+    one; else that of the user who caused it (see :func:`user_locale`).
 
-    Register it with ``LanguageMiddleware(i18n).setup(dispatcher)``: it becomes an outer
-    middleware of every event type, so filters and handlers of all routers run in the locale.
+    Register it with ``LanguageMiddleware(i18n).setup(dispatcher)`` after the middleware that
+    hands handlers the stored ``player`` (whose choice it reads): it becomes an outer middleware
+    of every event type, so filters and handlers of all routers run in the locale. The group's
+    language comes from ``game_service.chats`` (kept in memory), when there is a game service.
     """
 
     async def get_locale(self, event: TelegramObject, data: dict[str, Any]) -> str:
-        user: User | None = data.get("event_from_user")
-        return locale_for(user.language_code if user else None)
+        return await reader_locale(
+            chat=data.get("event_chat"),
+            user=data.get("event_from_user"),
+            player=data.get("player"),
+            chats=getattr(data.get("game_service"), "chats", None),
+        )
+
+
+async def reader_locale(
+    *,
+    chat: Chat | None,
+    user: User | None,
+    player: StoredUser | None,
+    chats: ChatLanguages | None,
+) -> str:
+    """Returns the catalog of what is said in ``chat`` to ``user``: the group's language if
+    its admins chose one, else the user's (``player``'s choice, else their language code)."""
+    if chat is not None and chat.type != ChatType.PRIVATE and chats is not None:
+        group = await chats.locale(chat.id)
+        if group in LOCALES:
+            return group
+    chosen = player.locale if player is not None else None
+    return user_locale(chosen, user.language_code if user else None)
+
+
+def current_locale() -> str:
+    """Returns the catalog the current handler runs in (set by :class:`LanguageMiddleware`)."""
+    return I18n.get_current(no_error=False).current_locale
+
+
+class ChatLanguages(Protocol):
+    """Where the middleware reads a group's language (:class:`bot.services.chats.Chats`)."""
+
+    async def locale(self, chat_id: int) -> str | None:
+        """The catalog the group's admins chose, or None."""
 
 
 def _po_path(locale: str, directory: Path) -> Path:
@@ -147,9 +233,14 @@ def update_catalogs(directory: Path = LOCALES_DIR) -> None:
         path = _po_path(locale, directory)
         if path.exists():
             catalog = read_catalog(locale, directory)
-        else:
+        else:  # a new language: its plural rule comes from Babel's locale data (CLDR)
             path.parent.mkdir(parents=True, exist_ok=True)
             catalog = Catalog(locale=locale, domain=DOMAIN, project="nardy-bot")
+            catalog.header_comment = (
+                f"# {Locale.parse(locale).english_name} texts of the nardy bot. msgids are the "
+                "English source strings.\n"
+                "# Regenerate: python -m bot.i18n update && python -m bot.i18n compile"
+            )
         catalog.update(template, update_creation_date=False)
         buffer = BytesIO()
         write_po(buffer, catalog, width=100, include_lineno=False, sort_output=True)

@@ -202,8 +202,10 @@ class LeaguePublisher:
         )
 
     async def _text(self, league: League) -> str:
+        """The standings in the group's language, else the league's (its starter's)."""
         lines = await self._leagues.standings(league.chat_id)
-        return standings_text(lines, translator(self._i18n, league.locale), now=self._clock())
+        locale = await self._games.chats.locale(league.chat_id) or league.locale
+        return standings_text(lines, translator(self._i18n, locale), now=self._clock())
 
     async def _pin(self, chat_id: int, message_id: int) -> bool:
         try:

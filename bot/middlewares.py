@@ -14,7 +14,7 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, 
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import I18n
 
-from bot.i18n import N_, locale_for
+from bot.i18n import N_, user_locale
 from bot.metrics import Metrics
 from bot.services import GameError, GameService
 from bot.texts import explain
@@ -100,7 +100,9 @@ class TapThrottle(BaseMiddleware):
         metrics: Metrics | None = data.get("metrics")
         if metrics is not None:
             metrics.tap("throttled")
-        locale = locale_for(query.from_user.language_code)
+        service: GameService | None = data.get("game_service")
+        known = await service.users.get(query.from_user.id) if service is not None else None
+        locale = user_locale(known.locale if known else None, query.from_user.language_code)
         await query.answer(self._i18n.gettext(TOO_FAST_TEXT, locale=locale))
         return None
 

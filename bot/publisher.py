@@ -41,7 +41,7 @@ from aiogram.utils.i18n import I18n
 
 from bot import logs, views
 from bot.engine import VARIANTS, Position, starting_position
-from bot.i18n import locale_for
+from bot.i18n import locale_of
 from bot.metrics import Metrics
 from bot.services import GameService, GameSnapshot
 from bot.services.coordination import POLL_SECONDS, Coordination
@@ -419,13 +419,16 @@ class BoardPublisher:
             if shown:
                 await self._service.set_board_shown(board, version)
 
-    def _locale(self, snapshot: GameSnapshot, board: Board) -> str:
-        if snapshot.stored.chat_id:  # a group: the challenge's language
-            return snapshot.stored.locale
-        return locale_for(snapshot.user(board.viewer).language_code)
+    async def _locale(self, snapshot: GameSnapshot, board: Board) -> str:
+        """A group's board: the group's language, else the challenge's; a private board: its
+        reader's."""
+        chat_id = snapshot.stored.chat_id
+        if chat_id:
+            return await self._service.chats.locale(chat_id) or snapshot.stored.locale
+        return locale_of(snapshot.user(board.viewer))
 
     async def _show_board(self, snapshot: GameSnapshot, board: Board) -> bool:
-        _ = views.translator(self._i18n, self._locale(snapshot, board))
+        _ = views.translator(self._i18n, await self._locale(snapshot, board))
         text = views.caption(snapshot, _)
         viewer = None if snapshot.stored.chat_id else board.viewer
         markup = views.keyboard(snapshot, viewer, _)

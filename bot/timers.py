@@ -25,7 +25,7 @@ from aiogram.utils.i18n import I18n
 
 from bot import logs, views
 from bot.handlers.lobby import close_challenge_messages
-from bot.i18n import locale_for
+from bot.i18n import locale_of
 from bot.publisher import BoardPublisher
 from bot.services import GameService, GameSnapshot
 from bot.storage import User
@@ -96,7 +96,7 @@ class Timers:
     async def _remind(self, snapshot: GameSnapshot, player: User) -> None:
         """Tells ``player`` in private that half their time for the move is gone: as a reply
         to the board when it is in that chat, else with a link to it where there is one."""
-        _ = views.translator(self._i18n, locale_for(player.language_code))
+        _ = views.translator(self._i18n, locale_of(player))
         boards = await self._service.boards(snapshot.stored.id)
         here = next((b for b in boards if b.chat_id == player.id and b.message_id), None)
         link = next((url for b in boards if (url := views.board_link(b))), None)

@@ -1,8 +1,11 @@
 """Text on the board: the fonts, which characters they can draw, and cached text masks.
 
-Player names come from Telegram and may hold emoji, flags or any script. The shipped font draws
-Latin, Cyrillic and much more, but no emoji; a character the font lacks would come out as a
-box, so :func:`printable` drops it, reading the font's own character map (``cmap``).
+Player names come from Telegram and may hold emoji, flags or any script. The shipped font
+(DejaVu Sans) draws Latin (Azerbaijani's ə ğ ş too), Cyrillic (Kazakh's қ ә ү, Ukrainian's ї є ґ),
+Armenian, Georgian and much more, so every language of the bot, but no emoji (a test compares
+each letter of every catalog with the font's .notdef box); a character the font lacks would
+come out as a box, so :func:`printable` draws a stand-in or drops it, reading the font's own
+character map (``cmap``).
 
 FreeType faces are not meant to be shared by threads at once, so every use of a font goes
 through one lock. Text is drawn once into a mask and cached: names repeat on every board of a
@@ -104,21 +107,37 @@ def _format12(data: bytes, at: int) -> set[int]:
 def printable(text: str, path: str) -> str:
     """Returns ``text`` without what the font at ``path`` cannot draw.
 
-    Drops characters missing from the font (emoji, most symbols outside its range), control
+    A letter the font lacks is drawn as its compatibility form (NFKC: the "𝓐𝓵𝓲" and "Ａｌｉ"
+    of decorated Telegram names read "Ali") or as its lower case (Georgian Mtavruli capitals,
+    "ᲜᲐᲠᲓᲘ", which DejaVu lacks, as the Mkhedruli "ნარდი"), when the font has those. Drops the
+    other characters missing from the font (emoji, most symbols outside its range), control
     and format characters (zero-width joiners, variation selectors, direction marks), and
     squeezes runs of white space into one space.
 
     >>> from render.theme import DEFAULT_THEME
     >>> printable("Ас🔥 я  Bob\u200d", DEFAULT_THEME.font_regular)
     'Ас я Bob'
+    >>> printable("ᲒᲘᲝᲠᲒᲘ 𝓐𝓵𝓲", DEFAULT_THEME.font_regular)
+    'გიორგი Ali'
     """
     have = coverage(path)
-    kept = [
-        " " if ch.isspace() else ch
-        for ch in text
-        if ch.isspace() or (ord(ch) in have and unicodedata.category(ch) not in _DROPPED_CATEGORIES)
-    ]
+    kept = [_drawable(ch, have) for ch in text]
     return " ".join("".join(kept).split())
+
+
+def _drawable(ch: str, have: frozenset[int]) -> str:
+    """``ch`` as the font can draw it: itself, a stand-in (see :func:`printable`), a space for
+    white space, or nothing."""
+    if ch.isspace():
+        return " "
+    if unicodedata.category(ch) in _DROPPED_CATEGORIES:
+        return ""
+    if ord(ch) in have:
+        return ch
+    for stand_in in (unicodedata.normalize("NFKC", ch), ch.lower()):
+        if stand_in != ch and all(ord(c) in have and not c.isspace() for c in stand_in):
+            return stand_in
+    return ""
 
 
 @functools.lru_cache(maxsize=1024)

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers import analysis, basic, errors, fallback, league, lobby, play, scores
+from bot.handlers import (
+    analysis,
+    basic,
+    errors,
+    fallback,
+    language,
+    league,
+    lobby,
+    play,
+    scores,
+)
 
 
 def get_routers() -> list[Router]:
@@ -20,6 +30,7 @@ def get_routers() -> list[Router]:
         play.create_router(),
         scores.create_router(),
         league.create_router(),
+        language.create_router(),
         analysis.create_router(),
         fallback.create_router(),  # last: answers presses nothing else understood
         errors.create_router(),  # errors of every router above

@@ -6,7 +6,8 @@ from typing import Final
 
 from aiogram import Router, html
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import PlayComputer
@@ -29,11 +30,20 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("chips", N_("Your chips and their latest changes")),
     ("league", N_("The group's league: pinned standings (/league off ends it)")),
     ("flags", N_("Chip transfers held back in the group (admins)")),
+    ("language", N_("Choose your language (in a group: the group's, for admins)")),
 )
 """The bot's command menu, in order: (command, English description as msgid).
 
 ``bot.app`` registers it with setMyCommands in every language and ``/help`` prints it.
 """
+
+
+def command_menu(i18n: I18n, locale: str) -> list[BotCommand]:
+    """Returns the command menu with descriptions in ``locale``."""
+    return [
+        BotCommand(command=command, description=i18n.gettext(description, locale=locale))
+        for command, description in COMMANDS
+    ]
 
 
 def create_router() -> Router:

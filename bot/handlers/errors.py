@@ -8,7 +8,8 @@ from aiogram import Router
 from aiogram.types import ErrorEvent
 from aiogram.utils.i18n import I18n
 
-from bot.i18n import N_, locale_for
+from bot.i18n import N_, reader_locale
+from bot.services import GameService
 from bot.telegram_link import TelegramSendUncertain
 
 logger = logging.getLogger(__name__)
@@ -21,10 +22,11 @@ def create_router() -> Router:
     return router
 
 
-async def on_error(event: ErrorEvent, i18n: I18n) -> bool:
+async def on_error(event: ErrorEvent, i18n: I18n, game_service: GameService | None = None) -> bool:
     """Logs the failure with its update and answers a command with a short apology; a press
     gets its answer from ``CallbackAnswerMiddleware`` anyway (the spinner stops). Error events
-    run outside the language middleware, so the locale is worked out here.
+    run outside the language middleware, so the locale is worked out here (the group's, else the
+    sender's).
 
     A reply that may or may not have reached Telegram (:class:`TelegramSendUncertain`, after an
     outage began) is logged in one line, without an apology: the reply may well be there."""
@@ -40,11 +42,17 @@ async def on_error(event: ErrorEvent, i18n: I18n) -> bool:
     message = update.message
     if message is not None:
         sender = message.from_user
-        locale = locale_for(sender.language_code if sender else None)
-        try:
+        try:  # the apology is a courtesy: Telegram, or the database, may be what failed
+            player = await game_service.users.get(sender.id) if game_service and sender else None
+            locale = await reader_locale(
+                chat=message.chat,
+                user=sender,
+                player=player,
+                chats=game_service.chats if game_service else None,
+            )
             await message.answer(
                 i18n.gettext(N_("Something went wrong. Please try again."), locale=locale)
             )
-        except Exception:  # the apology is a courtesy: Telegram may be what failed
+        except Exception:
             logger.warning("could not apologise for update %d", update.update_id)
     return True

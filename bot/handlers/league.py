@@ -16,7 +16,7 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
 from bot import views
-from bot.i18n import locale_for
+from bot.i18n import current_locale
 from bot.league import LeaguePublisher
 from bot.services.errors import NotAnAdmin
 from bot.services.leagues import HeldTransfer, LeagueService
@@ -52,9 +52,7 @@ async def on_league(
         else:
             await message.answer(_("There is no league here. Start one with /league."))
         return
-    sender = message.from_user
-    locale = locale_for(sender.language_code if sender else None)
-    league = await league_service.start(chat_id, locale)
+    league = await league_service.start(chat_id, current_locale())
     if not await league_publisher.post(league):
         await message.answer(
             _(

@@ -18,7 +18,7 @@ from aiogram.utils.i18n import gettext as _
 from bot import views
 from bot.callbacks import ChallengeAction, ChallengeOption, PlayComputer
 from bot.engine import DiceMode, StakeMode
-from bot.i18n import locale_for
+from bot.i18n import current_locale, locale_of
 from bot.publisher import BoardPublisher
 from bot.services import GameService, Terms
 from bot.services.challenges import DEFAULT_LEVEL, LEVEL_CHOICES, MATCH_CHOICES
@@ -158,7 +158,7 @@ async def on_play(
         target=target,
         target_username=username,
         target_is_bot=bool(who and who.is_bot),
-        locale=locale_for(player.language_code),
+        locale=current_locale(),
         terms=_terms(words),
     )
     await post_challenge(message, challenge, player, game_service)
@@ -172,7 +172,7 @@ async def play_computer(
         chat_id=message.chat.id,
         challenger=player,
         level=level,
-        locale=locale_for(player.language_code),
+        locale=current_locale(),
         terms=terms,
     )
     await post_challenge(message, challenge, player, game_service)
@@ -222,7 +222,7 @@ async def on_play_private(
         challenge, reachable = await game_service.challenges.private_invitation(
             challenger=player,
             target_username=username,
-            locale=locale_for(player.language_code),
+            locale=current_locale(),
             terms=_terms(words),
         )
     else:
@@ -230,7 +230,7 @@ async def on_play_private(
             chat_id=message.chat.id,
             challenger=player,
             target_is_bot=is_bot,
-            locale=locale_for(player.language_code),
+            locale=current_locale(),
             terms=_terms(words),
         )
         reachable = None
@@ -256,7 +256,7 @@ async def send_invitation(
 ) -> bool:
     """Sends the challenge to ``to`` in their private chat, in their language; returns False
     (and remembers it) when they have blocked the bot."""
-    their = views.translator(i18n, locale_for(to.language_code))
+    their = views.translator(i18n, locale_of(to))
     try:
         await bot.send_message(
             to.id,

@@ -16,7 +16,7 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 from bot import views
 from bot.callbacks import GameAction, Move, NextGame, Rematch, ResignAction
 from bot.handlers.lobby import post_challenge, send_invitation
-from bot.i18n import locale_for
+from bot.i18n import current_locale
 from bot.publisher import BoardPublisher
 from bot.services import GameService
 from bot.services.errors import GameNotFound, NotAPlayer, NotYourQuestion, StaleAction
@@ -185,7 +185,7 @@ async def on_rematch(
     opponent = snapshot.user(side.other)
     chat_id = stored.chat_id or player.id
     challenge = await game_service.challenges.rematch(
-        stored.id, player, chat_id=chat_id, locale=locale_for(player.language_code)
+        stored.id, player, chat_id=chat_id, locale=current_locale()
     )
     if not isinstance(callback.message, Message):
         raise GameNotFound()

@@ -1,7 +1,8 @@
 """The game service: games from their start to their result, with turns tapped step by step, the
-cube, matches, timeouts, the computer's moves, and what results pay. Users and challenges have
-services of their own (:mod:`.users`, :mod:`.challenges`), which :class:`GameService` holds;
-how a game moves on after each step is :mod:`.flow`'s. No Telegram here.
+cube, matches, timeouts, the computer's moves, and what results pay. Users, group settings and
+challenges have services of their own (:mod:`.users`, :mod:`.chats`, :mod:`.challenges`), which
+:class:`GameService` holds; how a game moves on after each step is :mod:`.flow`'s. No Telegram
+here.
 
 A player is a person or the computer (a user with a reserved id, see
 :func:`bot.storage.computer_level`). When a game waits for the computer its deadline is set
@@ -55,6 +56,7 @@ from bot.storage import (
 
 from . import chips, flow
 from .challenges import CHALLENGE_SECONDS, Challenges
+from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
 from .errors import (
@@ -123,7 +125,7 @@ class GameSnapshot:
 
 class GameService:
     """Games for the bot's handlers (ids and domain values in, snapshots out), with
-    :attr:`users` and :attr:`challenges`."""
+    :attr:`users`, :attr:`chats` and :attr:`challenges`."""
 
     def __init__(
         self,
@@ -148,6 +150,8 @@ class GameService:
         """Set when a saved game waits for the computer: the timers' loop looks at once."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.users = Users(store, clock=clock)
+        self.chats = Chats(store, clock=clock)
+        """Group settings (the language a group's admins chose)."""
         self.challenges = Challenges(
             store, self.users, self, clock=clock, challenge_seconds=challenge_seconds
         )
@@ -497,6 +501,7 @@ class GameService:
         """Follows a group that became a supergroup."""
         await self._store.games.move_chat(old_chat_id, new_chat_id)
         await self._store.leagues.move_chat(old_chat_id, new_chat_id)
+        await self.chats.move_chat(old_chat_id, new_chat_id)
 
     async def postpone_deadlines(self, since: float, seconds: float) -> int:
         """Stops the clocks for a time the players could not reach the bot (a Telegram outage

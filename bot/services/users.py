@@ -1,7 +1,8 @@
-"""The users the bot has met: who they are, what they chose (quick mode), whether they can be
-written to. Read on every snapshot, so kept in memory. Over SQLite this process is their only
-writer; with several workers over one database another may change a user (quick mode, a name),
-so there a user kept in memory is read again after :data:`SHARED_SECONDS`."""
+"""The users the bot has met: who they are, what they chose (quick mode, a language), whether
+they can be written to. Read on every snapshot, so kept in memory. Over SQLite this process is
+their only writer; with several workers over one database another may change a user (quick
+mode, a language, a name), so there a user kept in memory is read again after
+:data:`SHARED_SECONDS`."""
 
 from __future__ import annotations
 
@@ -76,6 +77,13 @@ class Users:
         """Turns the user's quick mode on or off (a tap that completes a turn confirms it);
         returns the user, or None if the bot has not seen them."""
         await self._store.users.set_quick(user_id, quick)
+        self._users.pop(user_id, None)
+        return await self.get(user_id)
+
+    async def set_locale(self, user_id: int, locale: str | None) -> User | None:
+        """Records the catalog the user chose with ``/language`` (None: their Telegram
+        language decides again); returns the user, or None if the bot has not seen them."""
+        await self._store.users.set_locale(user_id, locale)
         self._users.pop(user_id, None)
         return await self.get(user_id)
 

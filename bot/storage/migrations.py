@@ -235,6 +235,15 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     -- the deadline whose player was reminded that half their time is gone (long move times)
     ALTER TABLE games ADD COLUMN reminded REAL;
     """,
+    # 7: languages chosen with /language: a user's own, and a group's (set by its admins)
+    """
+    ALTER TABLE users ADD COLUMN locale TEXT;  -- the catalog chosen; NULL: from language_code
+    CREATE TABLE chat_settings (
+        chat_id INTEGER PRIMARY KEY,         -- a group
+        locale TEXT,                         -- the catalog of the group's messages and boards
+        updated_at REAL NOT NULL
+    );
+    """,
 )
 
 

@@ -48,6 +48,8 @@ class User:
     blocked: bool = False
     quick: bool = False
     """Quick mode: the tap that completes a turn also confirms it."""
+    locale: str | None = None
+    """The catalog the user chose with ``/language``; None: their ``language_code`` decides."""
 
     @property
     def mention(self) -> str:

@@ -1,7 +1,8 @@
 """The store: one open :class:`~.database.Database` with a repository per concern, each owning
-its table's SQL (users, challenges, games and their boards, matches, chips, ratings, leagues,
-statistics, handled updates, and what keeps several workers in step). Services are given a
-:class:`Store`; the repositories know only the :class:`~.database.Database` they write through.
+its table's SQL (users, group settings, challenges, games and their boards, matches, chips,
+ratings, leagues, statistics, handled updates, and what keeps several workers in step). Services
+are given a :class:`Store`; the repositories know only the :class:`~.database.Database` they
+write through.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 
 from .challenges import ChallengeRepository
+from .chats import ChatRepository
 from .chips import PLAYER, ChipRepository
 from .coordination import CoordinationRepository
 from .database import Database
@@ -27,6 +29,7 @@ class Store:
     def __init__(self, database: Database) -> None:
         self.database = database
         self.users = UserRepository(database)
+        self.chats = ChatRepository(database)
         self.challenges = ChallengeRepository(database)
         self.games = GameRepository(database)
         self.matches = MatchRepository(database)

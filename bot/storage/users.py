@@ -62,6 +62,10 @@ class UserRepository:
         """Turns the user's quick mode on or off."""
         await self._store.write("UPDATE users SET quick = ? WHERE id = ?", (int(quick), user_id))
 
+    async def set_locale(self, user_id: int, locale: str | None) -> None:
+        """Records the catalog the user chose (None: back to their ``language_code``)."""
+        await self._store.write("UPDATE users SET locale = ? WHERE id = ?", (locale, user_id))
+
     async def set_blocked(self, user_id: int, blocked: bool) -> None:
         """Marks that the user has blocked (or unblocked) the bot."""
         await self._store.write(
@@ -79,4 +83,5 @@ def user_from_row(row: Row) -> User:
         bool(row["private_chat"]),
         bool(row["blocked"]),
         bool(row["quick"]),
+        row["locale"],
     )

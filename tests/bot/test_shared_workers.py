@@ -324,3 +324,16 @@ async def test_a_lease_held_for_a_block_outlives_its_length_and_ends_with_it(wor
         await asyncio.sleep(0.8)  # more than twice its length: renewed meanwhile
         assert not await b.claim("board 5")
     assert await b.claim("board 5")  # released with the block
+
+
+async def test_languages_chosen_on_one_worker_reach_the_other(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, clock = workers
+    [anna, _] = await _players(one.service)
+    assert (await two.service.users.get(anna.id)).locale is None  # type: ignore[union-attr]
+    assert await two.service.chats.locale(-5) is None  # both read and kept in memory
+    await one.service.users.set_locale(anna.id, "hy")
+    await one.service.chats.set_locale(-5, "ka")
+    assert await one.service.chats.locale(-5) == "ka"  # the worker that chose knows at once
+    clock.now += 3  # past what a worker trusts what it read
+    assert (await two.service.users.get(anna.id)).locale == "hy"  # type: ignore[union-attr]
+    assert await two.service.chats.locale(-5) == "ka"

@@ -5,17 +5,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
+import unicodedata
+from gettext import c2py
 from io import BytesIO
+from itertools import takewhile
 from pathlib import Path
+from string import Formatter
+from typing import Final
 
 import pytest
 from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo
 
 from bot.__main__ import load_settings
@@ -24,6 +31,8 @@ from bot.config import Settings, parse_sqlite_url
 from bot.handlers import get_routers
 from bot.handlers.basic import COMMANDS
 from bot.i18n import (
+    DEFAULT_LOCALE,
+    LANGUAGE_CODES,
     LOCALES,
     LOCALES_DIR,
     compile_catalog,
@@ -53,7 +62,19 @@ async def ask(harness: BotHarness, language_code: str | None, text: str) -> str:
 
 @pytest.mark.parametrize(
     ("language_code", "greeting"),
-    [("ru", "Привет, Alice!"), ("uk", "Привет, Alice!"), ("en", "Hello, Alice!"), (None, "Hello")],
+    [
+        ("ru", "Привет, Alice!"),
+        ("be", "Привет, Alice!"),
+        ("uk", "Привіт, Alice!"),
+        ("az", "Salam, Alice!"),
+        ("hy", "Բարև, Alice։"),
+        ("ka", "გამარჯობა, Alice!"),
+        ("kk", "Сәлем, Alice!"),
+        ("kk-KZ", "Сәлем, Alice!"),
+        ("en", "Hello, Alice!"),
+        ("de", "Hello, Alice!"),
+        (None, "Hello"),
+    ],
 )
 async def test_start_greets_in_the_users_language(
     bot_harness: BotHarness, language_code: str | None, greeting: str
@@ -70,6 +91,7 @@ async def test_start_with_a_deep_link_payload_greets(bot_harness: BotHarness) ->
     [
         ("ru", "Команды", "/play — Начать новую партию (/play bot — с компьютером)"),
         ("en", "Commands", "/play — Start a new game (/play bot: with the computer)"),
+        ("ka", "ბრძანებები", "/play — ახალი პარტიის დაწყება (/play bot — კომპიუტერთან)"),
     ],
 )
 async def test_help_lists_every_command(
@@ -157,18 +179,30 @@ async def test_two_players_in_a_group_tap_a_button(
         assert "message is not modified" in str(error)
 
 
-async def test_command_menus_are_published_in_russian_and_english(
-    bot_harness: BotHarness,
+@pytest.mark.parametrize(
+    ("code", "play"),
+    [
+        ("en", "Start a new game (/play bot: with the computer)"),
+        ("ru", "Начать новую партию (/play bot — с компьютером)"),
+        ("be", "Начать новую партию (/play bot — с компьютером)"),
+        ("uk", "Почати нову партію (/play bot — з комп'ютером)"),
+        ("az", "Yeni oyuna başla (/play bot — kompüterlə)"),
+        ("hy", "Սկսել նոր պարտիա (/play bot՝ համակարգչի հետ)"),
+        ("ka", "ახალი პარტიის დაწყება (/play bot — კომპიუტერთან)"),
+        ("kk", "Жаңа партия бастау (/play bot — компьютермен)"),
+    ],
+)
+async def test_command_menus_are_published_in_every_language(
+    bot_harness: BotHarness, code: str, play: str
 ) -> None:
     fake = bot_harness.fake
     english = fake.commands()
-    assert english == fake.commands(language_code="en")
     assert [command for command, _ in english] == [command for command, _ in COMMANDS]
     assert ("play", "Start a new game (/play bot: with the computer)") in english
-    for code in ("ru", "uk", "be", "kk"):
-        assert ("play", "Начать новую партию (/play bot — с компьютером)") in fake.commands(
-            language_code=code
-        )
+    menu = fake.commands(language_code=code)
+    assert [command for command, _ in menu] == [command for command, _ in COMMANDS]
+    assert ("play", play) in menu
+    assert len(fake.command_menus) == 1 + len(LANGUAGE_CODES)  # the default and one per code
     assert fake.webhook_deleted == 1
 
 
@@ -186,7 +220,7 @@ async def test_restart_keeps_serving_and_does_not_replay_updates(
         "Hello",
         "Commands",
     ]
-    assert len(fake.command_menus) == 6 and bot_harness.starts == 2
+    assert len(fake.command_menus) == 1 + len(LANGUAGE_CODES) and bot_harness.starts == 2
 
 
 async def test_an_update_delivered_twice_is_handled_once(bot_harness: BotHarness) -> None:
@@ -263,7 +297,7 @@ async def test_python_m_bot_serves_and_stops_on_sigterm(
         chat = fake_telegram.private_chat(user)
         sent = fake_telegram.send_text(user, chat, "/start")
         reply = await fake_telegram.wait_for_message(chat, after=sent)
-        assert (reply.text or "").startswith("Привет")
+        assert (reply.text or "").startswith("Сәлем")
         process.send_signal(signal.SIGTERM)
         _, stderr = await asyncio.wait_for(process.communicate(), 30)
     finally:
@@ -348,11 +382,16 @@ def test_settings_read_dotenv_and_parse_the_database_url(
     ("code", "locale"),
     [
         ("ru", "ru"),
-        ("uk", "ru"),
+        ("uk", "uk"),
         ("be", "ru"),
-        ("kk", "ru"),
+        ("kk", "kk"),
+        ("az", "az"),
+        ("hy", "hy"),
+        ("ka", "ka"),
         ("ru-RU", "ru"),
+        ("AZ_az", "az"),
         ("en", "en"),
+        ("ky", "en"),
         ("de", "en"),
         ("", "en"),
         (None, "en"),
@@ -374,12 +413,46 @@ def test_compiled_catalogs_match_their_sources(locale: str) -> None:
     assert messages(compile_catalog(read_catalog(locale))) == messages(committed)
 
 
-def test_every_text_in_the_code_has_a_russian_translation() -> None:
-    """Fails when the code uses a msgid that ru/messages.po lacks: ``python -m bot.i18n update``."""
+TRANSLATED: Final = tuple(locale for locale in LOCALES if locale != DEFAULT_LOCALE)
+"""The catalogs that translate (English is the msgids themselves)."""
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_every_text_in_the_code_is_translated_in_every_catalog(locale: str) -> None:
+    """Fails when the code uses a msgid that a catalog lacks (``python -m bot.i18n update``,
+    then translate), or has a fuzzy or an empty translation."""
     used = {message.id for message in extract_messages() if message.id}
-    russian = read_catalog("ru")
-    translated = {m.id for m in russian if m.id and m.string}
+    catalog = read_catalog(locale)
+    translated = {m.id for m in catalog if m.id and m.string and not m.fuzzy}
     missing = sorted(str(msgid) for msgid in used - translated)
-    fuzzy = sorted(str(m.id) for m in russian if m.id and m.fuzzy)
-    assert (missing, fuzzy) == ([], [])
+    assert missing == []
     assert len(used) >= len(COMMANDS)
+
+
+def _lead(text: str) -> str:
+    """The emoji a text starts with (the board's captions are read by them: 🎲, ⏫...)."""
+    return "".join(takewhile(lambda c: unicodedata.category(c)[0] == "S" or c == " ", text))
+
+
+def _fields(text: str) -> list[tuple[str, str | None]]:
+    return sorted((name, spec) for _, name, spec, _ in Formatter().parse(text) if name is not None)
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_translations_keep_placeholders_tags_and_the_plural_rule(locale: str) -> None:
+    """Each translation keeps its msgid's ``{placeholders}`` (with their format), HTML tags,
+    leading emoji and commands; the header names the language and its plural rule (CLDR's,
+    from Babel)."""
+    catalog, cldr = read_catalog(locale), Catalog(locale=locale)
+    assert catalog.locale_identifier == locale
+    assert catalog.num_plurals == cldr.num_plurals
+    plural, expected = c2py(catalog.plural_expr), c2py(cldr.plural_expr)
+    assert [plural(n) for n in range(1000)] == [expected(n) for n in range(1000)]
+    for message in catalog:
+        if not message.id:
+            continue
+        source, text = str(message.id), str(message.string)
+        assert _fields(text) == _fields(source), text
+        assert re.findall(r"</?\w+>", text) == re.findall(r"</?\w+>", source), text
+        assert _lead(text) == _lead(source), text
+        assert set(re.findall(r"(?<!\w)/\w+", source)) <= set(re.findall(r"(?<!\w)/\w+", text))

@@ -190,6 +190,29 @@ async def test_usernames_move_to_their_new_owner_and_updates_are_claimed_once(
     await db.close()
 
 
+async def test_languages_chosen_by_a_user_and_by_a_group_are_kept(database: Path | str) -> None:
+    db = await open_database(database)
+    store = Store(db)
+    await store.users.upsert(1, username="anna", first_name="A", language_code="ru", now=0)
+    await store.users.set_locale(1, "ka")
+    await store.users.upsert(1, username="anna", first_name="Anna", language_code="uk", now=1)
+    user = await store.users.get(1)  # a new name or app language keeps the choice
+    assert user is not None and (user.locale, user.language_code) == ("ka", "uk")
+    await store.users.set_locale(1, None)
+    user = await store.users.get(1)
+    assert user is not None and user.locale is None
+    assert await store.chats.locale(-5) is None
+    await store.chats.set_locale(-5, "hy", now=2)
+    await store.chats.set_locale(-5, "az", now=3)
+    await store.chats.set_locale(-6, "kk", now=3)
+    assert (await store.chats.locale(-5), await store.chats.locale(-6)) == ("az", "kk")
+    await store.chats.move_chat(-5, -1005)  # the group became a supergroup
+    assert (await store.chats.locale(-5), await store.chats.locale(-1005)) == (None, "az")
+    await store.chats.move_chat(-6, -1005)  # a setting made in the supergroup already wins
+    assert await store.chats.locale(-1005) == "az"
+    await db.close()
+
+
 @pytest.mark.parametrize("old_version", [1, len(MIGRATIONS) - 1])
 async def test_games_of_an_older_schema_keep_playing_after_the_migrations(
     database: Path | str, old_version: int
@@ -209,7 +232,7 @@ async def test_games_of_an_older_schema_keep_playing_after_the_migrations(
     if old_version >= 3:  # the board's version, recorded since schema 3
         await _execute_raw(database, "UPDATE boards SET shown_version = 3")
     db = await open_database(database)
-    assert await db.schema_version() == len(MIGRATIONS) == 6
+    assert await db.schema_version() == len(MIGRATIONS)
     store = Store(db)
     stored = await store.games.get(1)
     assert stored is not None
@@ -223,6 +246,8 @@ async def test_games_of_an_older_schema_keep_playing_after_the_migrations(
     assert await store.games.behind(since=0) == []
     user = await store.users.get(1)
     assert user is not None and not user.quick
+    assert user.locale is None  # no language chosen: the Telegram language decides
+    assert await store.chats.locale(-1) is None  # nor a group's
     assert not stored.hints  # hints came with schema 5, for new games that agree to them
     # the computer's five levels are players like anyone, named by their stars
     computers = [await store.users.get(-level) for level in range(1, 6)]
