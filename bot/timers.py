@@ -23,7 +23,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError
 from aiogram.types import ReplyParameters
 from aiogram.utils.i18n import I18n
 
-from bot import logs, views
+from bot import logs, progress_views, views
 from bot.handlers.lobby import close_challenge_messages
 from bot.i18n import locale_of
 from bot.publisher import BoardPublisher
@@ -99,7 +99,7 @@ class Timers:
         _ = views.translator(self._i18n, locale_of(player))
         boards = await self._service.boards(snapshot.stored.id)
         here = next((b for b in boards if b.chat_id == player.id and b.message_id), None)
-        link = next((url for b in boards if (url := views.board_link(b))), None)
+        link = next((url for b in boards if (url := progress_views.board_link(b))), None)
         reply = None
         if here is not None and here.message_id is not None:
             reply = ReplyParameters(message_id=here.message_id, allow_sending_without_reply=True)
@@ -107,7 +107,7 @@ class Timers:
         try:
             await self._bot.send_message(
                 player.id,
-                views.reminder_text(snapshot, player, None if reply else link, _),
+                progress_views.reminder_text(snapshot, player, None if reply else link, _),
                 reply_parameters=reply,
             )
         except TelegramForbiddenError:

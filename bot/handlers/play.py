@@ -13,7 +13,7 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot import views
+from bot import progress_views, views
 from bot.callbacks import GameAction, Move, NextGame, Rematch, ResignAction
 from bot.handlers.lobby import post_challenge, send_invitation
 from bot.i18n import current_locale
@@ -41,9 +41,9 @@ async def on_games(message: Message, game_service: GameService, player: User) ->
     found = []
     for stored in await game_service.active_games(player.id):
         boards = await game_service.boards(stored.id)
-        link = next((url for board in boards if (url := views.board_link(board))), None)
+        link = next((url for board in boards if (url := progress_views.board_link(board))), None)
         found.append((await game_service.snapshot_of(stored), link))
-    await message.answer(views.games_text(found, player, _), disable_web_page_preview=True)
+    await message.answer(progress_views.games_text(found, player, _), disable_web_page_preview=True)
 
 
 async def on_game_button(
