@@ -6,13 +6,20 @@ nothing."""
 from __future__ import annotations
 
 import logging
+import random
 import statistics
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.app import ServicesFactory
 from bot.callbacks import GameAction, InlineInvite, InviteOption, Move
+from bot.config import Settings
+from bot.services import GameService
+from bot.storage import Store, open_database
 from tests.support.fake_telegram import (
     FakeChat,
     FakeInlineAnswer,
@@ -281,3 +288,63 @@ async def test_several_storage_chats_take_turns(
     chats = [int(r.params["chat_id"]) for r in fake.requests_for("sendPhoto") if r.ok]
     assert len(chats) >= 2 and chats[:2] == [first.id, second.id]
     assert set(chats) == {first.id, second.id}
+
+
+async def test_a_match_goes_on_in_the_same_message_and_survives_a_restart(
+    harness: BotHarness,
+) -> None:
+    fake = harness.fake
+    alice, bob, carol, chat = _people(fake)
+    answer, invitation = await _invite(harness, alice, chat, "3")  # a match to 3, first
+    assert "match to 3" in str(answer.results[0].get("description"))
+    await _join(fake, bob, invitation)
+    await play_turn(fake, invitation, [alice, bob])
+    caption = invitation.caption
+    await harness.restart()
+    assert invitation.caption == caption  # nothing to catch up: the board was current
+    await play_turn(fake, invitation, [alice, bob])
+    # Bob resigns from his private chat with the bot: the only chat he can write to
+    private = fake.private_chat(bob)
+    fake.send_text(bob, private, "/resign")
+    await harness.settle()
+    fake.press(bob, fake.last_message(private), "🏳 Yes, resign")
+    await fake.wait_for(lambda: is_over(invitation))
+    assert "resignation" in (invitation.caption or "") and "#1" in (invitation.caption or "")
+    assert [b.text for b in invitation.buttons] == ["▶ Next game", "📊 Analysis"]
+    # Carol never opened a chat with the bot: the analysis could not reach her
+    refused = await fake.next_answer_to(fake.press(carol, invitation, "📊 Analysis"))
+    assert refused.show_alert and "private chat" in (refused.text or "")
+    fake.press(alice, invitation, "▶ Next game")
+    await fake.wait_for(lambda: "#2" in (invitation.caption or "") and not is_over(invitation))
+    assert "Match to 3 · game 2" in (invitation.caption or "")
+    await play_turn(fake, invitation, [alice, bob])
+
+
+@pytest.fixture
+def expiring() -> ServicesFactory:
+    """The production services, with challenges that expire after one second."""
+
+    @asynccontextmanager
+    async def factory(settings: Settings) -> AsyncIterator[dict[str, Any]]:
+        db = await open_database(settings.database_path)
+        try:
+            service = GameService(Store(db), random.Random(1), challenge_seconds=1)
+            yield {"game_service": service}
+        finally:
+            await db.close()
+
+    return factory
+
+
+async def test_an_unanswered_inline_invitation_expires(
+    fake_telegram: FakeTelegram, database_path: Path, expiring: ServicesFactory
+) -> None:
+    fake = fake_telegram
+    async with running_bot(fake, database_path, services_factory=expiring) as harness:
+        alice, bob, _carol, chat = _people(fake)
+        _answer, invitation = await _invite(harness, alice, chat)
+        await fake.wait_for(lambda: "expired" in (invitation.text or ""), timeout=10)
+        assert not invitation.buttons
+        join = InlineInvite(challenger=alice.id, option=InviteOption.JOIN).pack()
+        late = await fake.next_answer_to(fake.tap(bob, invitation, join, check=False))
+        assert late.show_alert and "closed" in (late.text or "")
