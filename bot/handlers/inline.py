@@ -39,7 +39,7 @@ from bot.analysis_report import send_analysis
 from bot.callbacks import Analyse, GameAction, InlineInvite, InlineTop, InviteOption
 from bot.handlers.lobby import close_challenge_messages, terms_of
 from bot.handlers.play import on_game_button
-from bot.i18n import locale_for
+from bot.i18n import current_locale
 from bot.inline_boards import pace_key
 from bot.publisher import BoardPublisher
 from bot.services import GameError, GameService, ScoreService
@@ -126,7 +126,7 @@ async def on_chosen_result(
             inline_message_id=inline_message_id,
             challenger=player,
             target_username=_friend(chosen.query),
-            locale=locale_for(player.language_code),
+            locale=current_locale(),
             terms=terms,
         )
     except GameError as error:  # no button to answer: the invitation itself says why
