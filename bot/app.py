@@ -227,6 +227,8 @@ def create_dispatcher(
     remember = RememberUsers()
     dispatcher.message.outer_middleware(remember)
     dispatcher.callback_query.outer_middleware(remember)
+    dispatcher.inline_query.outer_middleware(remember)
+    dispatcher.chosen_inline_result.outer_middleware(remember)
     LanguageMiddleware(i18n).setup(dispatcher)  # after RememberUsers: it reads their choice
     # Inner middlewares: CallbackAnswerMiddleware answers every press once, after the handler
     # (style guide 2.6); GameErrorAlerts, registered after it, turns refusals into its alert,
@@ -339,7 +341,14 @@ async def _run(
             if service.coordination.shared
             else RateLimiter(private=private, group=group, overall=overall)
         )
-        publisher = BoardPublisher(bot, service, i18n, limiter=limiter, metrics=metrics)
+        publisher = BoardPublisher(
+            bot,
+            service,
+            i18n,
+            limiter=limiter,
+            metrics=metrics,
+            storage_chats=settings.storage_chat_id,
+        )
         timers = Timers(service, publisher, bot, i18n, link=link)
         extras["publisher"] = publisher
         league_service = services.get("league_service")

@@ -120,3 +120,23 @@ class PickLanguage(CallbackData, prefix="l"):
     its admins) in a group."""
 
     language: Language
+
+
+class InviteOption(enum.IntEnum):
+    """What a button on an inline invitation does."""
+
+    JOIN = 1
+    DECLINE = 2  # the friend it is reserved for declines, or the challenger withdraws
+
+
+class InlineInvite(CallbackData, prefix="i"):
+    """A tap on an invitation posted in inline mode. Its buttons are drawn before the challenge
+    exists, so they name only the challenger; the challenge is the one of the tapped inline
+    message, and the service checks that it is this challenger's."""
+
+    challenger: int
+    option: InviteOption
+
+
+class InlineTop(CallbackData, prefix="k"):
+    """🏆 under a finished inline game: the leaderboard of the chat it was played in."""

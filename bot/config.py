@@ -9,11 +9,11 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SQLITE_PREFIX: Final = "sqlite:///"
 POSTGRES_PREFIXES: Final = ("postgresql://", "postgres://")
@@ -116,6 +116,13 @@ class Settings(BaseSettings):
     messages_per_second: float = Field(default=30, gt=0)
     """Messages and edits to all chats together per second (Telegram allows about 30)."""
 
+    storage_chat_id: Annotated[tuple[int, ...], NoDecode] = ()
+    """Chats where the bot uploads the picture of each inline game's board once (private
+    channels or groups, with the bot allowed to post): an inline message cannot take an
+    uploaded file, only one Telegram already has. Each upload is deleted once the board shows
+    it. Several, comma-separated, share the uploads (each chat takes about 20 a minute). None:
+    inline games get text boards."""
+
     @field_validator("bot_token")
     @classmethod
     def _check_token(cls, value: SecretStr) -> SecretStr:
@@ -187,6 +194,17 @@ class Settings(BaseSettings):
     @classmethod
     def _lower_log_format(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("storage_chat_id", mode="before")
+    @classmethod
+    def _check_storage_chats(cls, value: object) -> object:
+        if isinstance(value, int):
+            value = (value,)
+        elif isinstance(value, str):  # STORAGE_CHAT_ID=-1001234567890,-1009876543210 (or empty)
+            value = tuple(part.strip() for part in value.split(",") if part.strip())
+        if isinstance(value, tuple | list) and any(v in (0, "0") for v in value):
+            raise ValueError("must be chat ids, e.g. -1001234567890 for a channel")
+        return value
 
     @field_validator("log_level")
     @classmethod

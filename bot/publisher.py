@@ -14,6 +14,10 @@ coalesced and edits of one message never overtake each other; a worker that find
 held waits until the boards show its change (or the lease is free). The pace is shared through
 the database (:class:`SharedRateLimiter`), and :meth:`BoardPublisher.sweep` shows, now and then,
 what a worker that died saved but did not show.
+
+Boards are of two kinds: a message in a chat the bot writes to (a group, a private chat), sent
+and edited here; and an inline game's inline message, which the bot can only edit, through a
+picture stored elsewhere (:mod:`bot.inline_boards`). Everything above holds for both.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from aiogram.utils.i18n import I18n
 from bot import logs, views
 from bot.engine import VARIANTS, Position, starting_position
 from bot.i18n import locale_of
+from bot.inline_boards import InlineBoards
 from bot.metrics import Metrics
 from bot.services import GameService, GameSnapshot
 from bot.services.coordination import POLL_SECONDS, Coordination
@@ -245,7 +250,10 @@ class BoardPublisher:
         *,
         limiter: Pace | None = None,
         metrics: Metrics | None = None,
+        storage_chats: tuple[int, ...] = (),
     ) -> None:
+        """``storage_chats``: where inline games' pictures are uploaded (see
+        :mod:`bot.inline_boards`); none gives them text boards."""
         self._bot = bot
         self._service = service
         self._coordination = service.coordination
@@ -262,6 +270,14 @@ class BoardPublisher:
         # Drawing holds the GIL for most of its 3 ms, so more threads would add memory, not
         # speed; one keeps the event loop free and the sprite caches built once.
         self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        self._inline = InlineBoards(
+            bot,
+            i18n,
+            limiter=self._limiter,
+            draw=self._draw,
+            storage_chats=storage_chats,
+            superseded=self._superseded,
+        )
 
     async def warm_up(self) -> None:
         """Draws one board of each variant, so the first real board does not wait for the
@@ -413,11 +429,17 @@ class BoardPublisher:
             if board.shown_version is not None and board.shown_version >= version:
                 continue
             started = time.perf_counter()
-            shown = await self._show_board(snapshot, board)
+            show = self._inline.show if board.inline_message_id else self._show_board
+            shown = await show(snapshot, board)
             if self._metrics is not None:
                 self._metrics.board_shown(time.perf_counter() - started, shown=shown)
             if shown:
                 await self._service.set_board_shown(board, version)
+
+    def _superseded(self, snapshot: GameSnapshot) -> bool:
+        """Whether a newer state of the game waits to be shown (an older one need not be)."""
+        newer = self._pending.get(snapshot.stored.id)
+        return newer is not None and newer.stored.version > snapshot.stored.version
 
     async def _locale(self, snapshot: GameSnapshot, board: Board) -> str:
         """A group's board: the group's language, else the challenge's; a private board: its

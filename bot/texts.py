@@ -59,6 +59,11 @@ REFUSALS: Final = {
     "game_not_over": N_("This game is not over yet: it can be analysed once it has ended."),
     "already_analysing": N_("📊 This game is being analysed already: the results will come here."),
     "not_analysable": N_("This game's record cannot be replayed, so it cannot be analysed."),
+    "invitation_not_found": N_(
+        "The bot has not received this invitation yet: try again in a moment. If this keeps "
+        "happening, the bot's operator must turn on inline feedback in @BotFather."
+    ),
+    "watching": N_("You are watching this game: only its two players can tap."),
 }
 
 

@@ -14,6 +14,7 @@ from bot.handlers import (
     basic,
     errors,
     fallback,
+    inline,
     language,
     league,
     lobby,
@@ -25,6 +26,7 @@ from bot.handlers import (
 def get_routers() -> list[Router]:
     """Returns new routers for one dispatcher, in the order they are tried."""
     return [
+        inline.create_router(),  # first: the taps on inline messages it takes are its own
         lobby.create_router(),  # before basic: it claims /start links that carry a challenge
         basic.create_router(),
         play.create_router(),

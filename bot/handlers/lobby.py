@@ -116,7 +116,7 @@ def _computer(words: list[str]) -> tuple[int | None, list[str]]:
     return level, rest
 
 
-def _terms(words: list[str]) -> Terms:
+def terms_of(words: list[str]) -> Terms:
     """The terms written after ``/play``, in any order: a variant (``short``, ``abkhaz``,
     ``gulbara``, ``crazy_gulbara``, or in Russian); a dice mode of the short variants
     (``three_dice``, ``anti_three``); 3, 5, 7 or 9 for a match; ``cube``; 10, 50, 100 or 500
@@ -141,7 +141,7 @@ async def on_play(
     ``/play bot``: a game with the computer."""
     level, words = _computer(_words(command))
     if level is not None:
-        await play_computer(message, player, game_service, level, _terms(words))
+        await play_computer(message, player, game_service, level, terms_of(words))
         return
     who, username = _target(message, command)
     target = None
@@ -159,7 +159,7 @@ async def on_play(
         target_username=username,
         target_is_bot=bool(who and who.is_bot),
         locale=current_locale(),
-        terms=_terms(words),
+        terms=terms_of(words),
     )
     await post_challenge(message, challenge, player, game_service)
 
@@ -213,7 +213,7 @@ async def on_play_private(
     anyone can open. ``/play bot``: a game with the computer, here."""
     level, words = _computer(_words(command))
     if level is not None:
-        await play_computer(message, player, game_service, level, _terms(words))
+        await play_computer(message, player, game_service, level, terms_of(words))
         return
     who, username = _target(message, command)
     is_bot = bool(who and who.is_bot)
@@ -223,7 +223,7 @@ async def on_play_private(
             challenger=player,
             target_username=username,
             locale=current_locale(),
-            terms=_terms(words),
+            terms=terms_of(words),
         )
     else:
         challenge = await game_service.challenges.open(
@@ -231,7 +231,7 @@ async def on_play_private(
             challenger=player,
             target_is_bot=is_bot,
             locale=current_locale(),
-            terms=_terms(words),
+            terms=terms_of(words),
         )
         reachable = None
     sent = await post_challenge(message, challenge, player, game_service)
@@ -372,12 +372,17 @@ def closed_text(challenge: Challenge, names: tuple[str, str], _: views.Translate
 async def close_challenge_messages(
     bot: Bot, challenge: Challenge, game_service: GameService, _: views.Translate
 ) -> None:
-    """Edits the challenge's own message to say how it closed, without buttons. A message
-    that is gone or unchanged is left alone."""
-    if challenge.message_id is None:
+    """Edits the challenge's own message (an inline invitation's by its inline message) to
+    say how it closed, without buttons. A message that is gone or unchanged is left alone."""
+    if challenge.message_id is None and challenge.inline_message_id is None:
         return
     text = closed_text(challenge, await _names(challenge, game_service), _)
     with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-        await bot.edit_message_text(
-            text, chat_id=challenge.chat_id, message_id=challenge.message_id, reply_markup=None
-        )
+        if challenge.inline_message_id is not None:
+            await bot.edit_message_text(
+                text, inline_message_id=challenge.inline_message_id, reply_markup=None
+            )
+        else:
+            await bot.edit_message_text(
+                text, chat_id=challenge.chat_id, message_id=challenge.message_id, reply_markup=None
+            )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 
 from aiogram import Bot, Router
+from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -120,9 +121,12 @@ async def on_quick(
 
 
 async def on_resign(message: Message, game_service: GameService, player: User) -> None:
-    """``/resign``: asks to confirm resigning the player's game in this chat."""
+    """``/resign``: asks to confirm resigning the player's game in this chat; in the private
+    chat with the bot also an inline game (the bot cannot read the chat it is played in)."""
     chat = message.chat.id
     games = await game_service.active_games(player.id, chat)
+    if not games and message.chat.type == ChatType.PRIVATE:
+        games = [g for g in await game_service.active_games(player.id) if g.chat_instance]
     if not games:
         await message.answer(_("You have no game in progress here."))
         return
@@ -182,13 +186,13 @@ async def on_rematch(
         raise NotAPlayer()
     if not snapshot.game.is_over:
         raise StaleAction()
+    if not isinstance(callback.message, Message):
+        raise GameNotFound()  # no chat to post the challenge in (an inline board's is 🔁)
     opponent = snapshot.user(side.other)
     chat_id = stored.chat_id or player.id
     challenge = await game_service.challenges.rematch(
         stored.id, player, chat_id=chat_id, locale=current_locale()
     )
-    if not isinstance(callback.message, Message):
-        raise GameNotFound()
     await post_challenge(callback.message, challenge, player, game_service)
     if not stored.chat_id and opponent.private_chat and not opponent.blocked:
         await send_invitation(bot, i18n, game_service, challenge, player, opponent)

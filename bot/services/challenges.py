@@ -135,10 +135,11 @@ class Challenges:
         target_is_bot: bool = False,
         locale: str,
         terms: Terms = Terms(),
+        inline_message_id: str | None = None,
     ) -> Challenge:
         """Opens a challenge in ``chat_id``: to ``target``, to an unseen ``target_username``, or
         to anyone when neither is given, on ``terms`` (the challenger can change them until it
-        is accepted).
+        is accepted); an inline invitation (chat 0) is shown by ``inline_message_id``.
 
         :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`; :exc:`NotEnoughChips` for a stake
             above the challenger's balance; :exc:`ValueError` for a match length or stake that
@@ -183,6 +184,7 @@ class Challenges:
             stake_mode=terms.stake_mode,
             dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
             hints=terms.hints,
+            inline_message_id=inline_message_id,
         )
 
     async def against_computer(
@@ -333,10 +335,13 @@ class Challenges:
                 raise NotForYou()
             return await self._save_challenge(replace(challenge, status=status), challenge.version)
 
-    async def accept(self, challenge_id: int, user: User) -> tuple[Challenge, GameSnapshot]:
+    async def accept(
+        self, challenge_id: int, user: User, *, chat_instance: str | None = None
+    ) -> tuple[Challenge, GameSnapshot]:
         """``user`` accepts: the game starts with the options as they are now (challenger white,
         the opening roll decides who moves first) and the challenge is closed. A challenge to
-        the computer is started by its challenger.
+        the computer is started by its challenger. An inline invitation's game is played in its
+        inline message, in the chat Telegram's ``chat_instance`` of the accepting tap names.
 
         Accepting and declining take no version: an invitation shown in another chat keeps
         working when the challenger changes an option, and the board shows the final ones.
@@ -345,6 +350,8 @@ class Challenges:
         """
         async with self._one_at_a_time(challenge_id):
             challenge = await self._open_challenge(challenge_id)
+            if challenge.inline_message_id is not None and chat_instance is None:
+                raise StaleAction()  # joined only by a tap on its own inline message
             computer = challenge.computer_level is not None
             if computer:
                 if user.id != challenge.challenger_id:
@@ -365,7 +372,9 @@ class Challenges:
                         player = await self._users.get(player_id)
                         raise NotEnoughChips(name=player.mention if player else "?", chips=held)
             private = challenge.chat_id == challenge.challenger_id
-            if not private:
+            if challenge.inline_message_id is not None:
+                boards = []  # the inline message is its only board
+            elif not private:
                 boards = [(challenge.chat_id, Side.WHITE)]
             elif computer:
                 boards = [(challenge.challenger_id, Side.WHITE)]
@@ -392,6 +401,8 @@ class Challenges:
                     match_id=match.id if match else None,
                     dice_mode=challenge.dice_mode,
                     hints=challenge.hints,
+                    inline_board=challenge.inline_message_id,
+                    chat_instance=chat_instance if challenge.inline_message_id else None,
                 )
                 closed = await self._save_challenge(
                     replace(

@@ -114,3 +114,16 @@ class NotAnalysable(GameError):
     """A finished game whose stored turns do not replay (a record from an older bot)."""
 
     code = "not_analysable"
+
+
+class InvitationNotFound(GameError):
+    """A tap on an inline invitation the bot has no challenge for: its chosen result has not
+    arrived yet, or never will (inline feedback is off in @BotFather)."""
+
+    code = "invitation_not_found"
+
+
+class Watching(GameError):
+    """A tap on an inline game by someone who does not play it: they watch."""
+
+    code = "watching"

@@ -1,8 +1,8 @@
 """The game service: games from their start to their result, with turns tapped step by step, the
 cube, matches, timeouts, the computer's moves, and what results pay. Users, group settings and
 challenges have services of their own (:mod:`.users`, :mod:`.chats`, :mod:`.challenges`), which
-:class:`GameService` holds; how a game moves on after each step is :mod:`.flow`'s. No Telegram
-here.
+:class:`GameService` holds; how a game moves on after each step is :mod:`.flow`'s; invitations
+posted in inline mode are :mod:`.inline`'s. No Telegram here.
 
 A player is a person or the computer (a user with a reserved id, see
 :func:`bot.storage.computer_level`). When a game waits for the computer its deadline is set
@@ -68,6 +68,7 @@ from .errors import (
     NotYourTurn,
     StaleAction,
 )
+from .inline import InlineGames
 from .ratings import rate_game
 from .users import Users
 
@@ -155,6 +156,8 @@ class GameService:
         self.challenges = Challenges(
             store, self.users, self, clock=clock, challenge_seconds=challenge_seconds
         )
+        self.inline = InlineGames(store, self.challenges)
+        """Invitations posted in inline mode, and their games."""
         # Head-to-head scores for the captions; only one process writes an SQLite file, so only
         # there can the cache know every result (another worker may record one).
         self._scores: dict[tuple[int, int], Tally] | None = None if store.shared else {}
@@ -190,7 +193,11 @@ class GameService:
             match = await self._store.matches.get(stored.match_id)
             if match is None or match.match.is_over:
                 raise NoNextGame()
-            boards = [(b.chat_id, b.viewer) for b in await self._store.games.boards(game_id)]
+            old_boards = await self._store.games.boards(game_id)
+            boards = [(b.chat_id, b.viewer) for b in old_boards if b.inline_message_id is None]
+            # an inline game's next game is played in the same inline message: the bot cannot
+            # post another one in that chat
+            inline = next((b.inline_message_id for b in old_boards if b.inline_message_id), None)
             try:
                 started = await self.start(
                     chat_id=stored.chat_id,
@@ -208,6 +215,8 @@ class GameService:
                     game_no=stored.game_no + 1,
                     dice_mode=stored.game.dice_mode,
                     hints=stored.hints,
+                    inline_board=inline,
+                    chat_instance=stored.chat_instance,
                 )
             except VersionConflict:  # the other player was quicker
                 raise NoNextGame() from None
@@ -231,8 +240,11 @@ class GameService:
         game_no: int = 1,
         dice_mode: DiceMode = DiceMode.TWO,
         hints: bool = False,
+        inline_board: str | None = None,
+        chat_instance: str | None = None,
     ) -> StoredGame:
-        """Rolls a new game's opening (playing forced turns) and stores it."""
+        """Rolls a new game's opening (playing forced turns) and stores it; an inline game
+        with its ``inline_board`` (the inline message) and ``chat_instance``."""
         now = self._clock()
         game = Game.start(variant, self._rng, rules=rule_set, cube=cube, dice_mode=dice_mode)
         game, history, last_turn = flow.play_automatic(game, (), self._rng)
@@ -255,6 +267,8 @@ class GameService:
             stake=stake,
             stake_mode=stake_mode,
             hints=hints,
+            inline_board=inline_board,
+            chat_instance=chat_instance,
         )
 
     async def snapshot(self, game_id: int) -> GameSnapshot:

@@ -67,6 +67,11 @@ class ScoreService:
         """The chat's leaderboard by net points."""
         return await self._store.games.top(chat_id, limit)
 
+    async def top_in_instance(self, chat_instance: str, limit: int = 10) -> list[Standing]:
+        """The leaderboard of the inline games played in the chat Telegram calls
+        ``chat_instance``, by net points."""
+        return await self._store.games.top_in_instance(chat_instance, limit)
+
     async def rating(self, user_id: int, variant: str) -> Rating:
         """The user's rating in ``variant``."""
         return await self._store.ratings.get(user_id, variant)

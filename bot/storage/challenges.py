@@ -33,13 +33,17 @@ class ChallengeRepository:
         stake_mode: StakeMode = StakeMode.RULES,
         dice_mode: DiceMode = DiceMode.TWO,
         hints: bool = False,
+        inline_message_id: str | None = None,
     ) -> Challenge:
-        """Stores a new open challenge and returns it."""
+        """Stores a new open challenge and returns it.
+
+        :raises: :exc:`IntegrityError` if another challenge has ``inline_message_id``.
+        """
         challenge_id = await self._store.insert(
             """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
                        variant, rule_set, move_seconds, locale, status, expires_at, created_at,
-                       match_length, cube, stake, stake_mode, dice_mode, hints)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)
+                       match_length, cube, stake, stake_mode, dice_mode, hints, inline_message_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    RETURNING id""",
             (
                 chat_id,
@@ -58,6 +62,7 @@ class ChallengeRepository:
                 stake_mode.value,
                 dice_mode.value,
                 int(hints),
+                inline_message_id,
             ),
         )
         found = await self.get(challenge_id)
@@ -67,6 +72,13 @@ class ChallengeRepository:
     async def get(self, challenge_id: int) -> Challenge | None:
         """Returns the challenge, if it exists."""
         row = await self._store.fetch_one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return _challenge(row) if row else None
+
+    async def by_inline_message(self, inline_message_id: str) -> Challenge | None:
+        """Returns the challenge shown by that inline message, if there is one."""
+        row = await self._store.fetch_one(
+            "SELECT * FROM challenges WHERE inline_message_id = ?", (inline_message_id,)
+        )
         return _challenge(row) if row else None
 
     async def save(self, challenge: Challenge, *, expected_version: int) -> Challenge:
@@ -141,4 +153,5 @@ def _challenge(row: Row) -> Challenge:
         stake_mode=StakeMode(row["stake_mode"]),
         dice_mode=DiceMode(row["dice_mode"]),
         hints=bool(row["hints"]),
+        inline_message_id=row["inline_message_id"],
     )

@@ -77,8 +77,12 @@ class GameRepository:
         stake: int = 0,
         stake_mode: StakeMode = StakeMode.RULES,
         hints: bool = False,
+        inline_board: str | None = None,
+        chat_instance: str | None = None,
     ) -> StoredGame:
-        """Stores a new game and its board messages (not yet sent) in one transaction.
+        """Stores a new game and its board messages (not yet sent) in one transaction;
+        ``inline_board`` is the inline message that shows an inline game, played in the chat
+        Telegram calls ``chat_instance``.
 
         :raises: :exc:`VersionConflict` if the match already has a game ``game_no``.
         """
@@ -88,9 +92,10 @@ class GameRepository:
                     """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set,
                            position, dice, moved, ply, opening, history, last_turn,
                            move_seconds, deadline, locale, created_at, match_id, game_no, cube,
-                           stake, stake_mode, dice_mode, remainder, chain, struck, hints)
+                           stake, stake_mode, dice_mode, remainder, chain, struck, hints,
+                           chat_instance)
                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                               ?, ?, ?, ?, ?)
+                               ?, ?, ?, ?, ?, ?)
                        RETURNING id""",
                     (
                         chat_id,
@@ -119,6 +124,7 @@ class GameRepository:
                         game.chain,
                         game.struck,
                         int(hints),
+                        chat_instance,
                     ),
                 )
             except IntegrityError as error:
@@ -127,6 +133,12 @@ class GameRepository:
                 "INSERT INTO boards (game_id, chat_id, viewer) VALUES (?, ?, ?)",
                 [(game_id, board_chat, viewer.value) for board_chat, viewer in boards],
             )
+            if inline_board is not None:  # chat 0: no chat the bot could write to
+                await self._store.write(
+                    """INSERT INTO boards (game_id, chat_id, viewer, inline_message_id)
+                       VALUES (?, 0, 'w', ?)""",
+                    (game_id, inline_board),
+                )
         found = await self.get(game_id)
         assert found is not None
         return found
@@ -264,6 +276,7 @@ class GameRepository:
                 Side(row["viewer"]),
                 row["message_id"],
                 row["shown_version"],
+                row["inline_message_id"],
             )
             for row in rows
         ]
@@ -326,17 +339,27 @@ class GameRepository:
 
     async def top(self, chat_id: int, limit: int = 10) -> list[Standing]:
         """The chat's leaderboard: net points (won minus lost), then wins."""
+        return await self._standings("chat_id = :chat", {"chat": chat_id, "limit": limit})
+
+    async def top_in_instance(self, chat_instance: str, limit: int = 10) -> list[Standing]:
+        """The leaderboard of the inline games played in the chat Telegram calls
+        ``chat_instance`` (the bot knows no id of that chat), ranked as :meth:`top`."""
+        return await self._standings(
+            "chat_instance = :instance", {"instance": chat_instance, "limit": limit}
+        )
+
+    async def _standings(self, where: str, params: dict[str, Any]) -> list[Standing]:
         rows = await self._store.fetch_all(
-            """WITH results AS (
+            f"""WITH results AS (
                    SELECT CASE winner WHEN 'w' THEN white_id ELSE black_id END AS user_id,
-                          1 AS win, points FROM games WHERE chat_id = :chat AND winner IS NOT NULL
+                          1 AS win, points FROM games WHERE {where} AND winner IS NOT NULL
                    UNION ALL
                    SELECT CASE winner WHEN 'w' THEN black_id ELSE white_id END,
-                          0, -points FROM games WHERE chat_id = :chat AND winner IS NOT NULL)
+                          0, -points FROM games WHERE {where} AND winner IS NOT NULL)
                SELECT users.*, COUNT(*) AS games, SUM(win) AS wins, SUM(points) AS points
                FROM results JOIN users ON users.id = results.user_id
                GROUP BY users.id ORDER BY points DESC, wins DESC, games ASC LIMIT :limit""",
-            {"chat": chat_id, "limit": limit},
+            params,
         )
         return [
             Standing(user_from_row(row), row["games"], row["wins"], row["points"]) for row in rows
@@ -436,4 +459,5 @@ def _game(row: Row) -> StoredGame:
         chips=row["chips"],
         chips_status=ChipsStatus(row["chips_status"]) if row["chips_status"] else None,
         hints=bool(row["hints"]),
+        chat_instance=row["chat_instance"],
     )

@@ -244,6 +244,20 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         updated_at REAL NOT NULL
     );
     """,
+    # 8: inline mode: an invitation posted through a user in any chat, and its game played in
+    # that inline message; the chat it is in known by Telegram's chat_instance only
+    """
+    -- the inline message that shows an invitation (the bot cannot post in that chat itself)
+    ALTER TABLE challenges ADD COLUMN inline_message_id TEXT;
+    CREATE UNIQUE INDEX challenges_inline ON challenges (inline_message_id)
+        WHERE inline_message_id IS NOT NULL;
+    -- the chat of an inline game, as the Join tap named it: its pace and its leaderboard
+    ALTER TABLE games ADD COLUMN chat_instance TEXT;
+    CREATE INDEX games_chat_instance ON games (chat_instance, finished_at)
+        WHERE chat_instance IS NOT NULL;
+    -- a board kept in an inline message (its chat_id is 0: no chat the bot can write to)
+    ALTER TABLE boards ADD COLUMN inline_message_id TEXT;
+    """,
 )
 
 

@@ -90,6 +90,9 @@ class Challenge:
     """How many dice a roll has (short variants: two, three, or three with a strike)."""
     hints: bool = False
     """Both players get the 💡 button (always so against the computer)."""
+    inline_message_id: str | None = None
+    """The inline message that shows the invitation, posted through the challenger in a chat
+    the bot may not be in (inline mode); its game is played in that message. None elsewhere."""
 
     @property
     def computer_level(self) -> int | None:
@@ -144,6 +147,9 @@ class StoredGame:
     chips_status: ChipsStatus | None = None
     hints: bool = False
     """The 💡 button is offered (games with the computer; between people when both agreed)."""
+    chat_instance: str | None = None
+    """Telegram's ``chat_instance`` of the chat an inline game is played in (the bot knows no
+    chat id there): the key of its pace and of that chat's leaderboard. None elsewhere."""
 
     def player(self, side: Side) -> int:
         """The user id playing ``side``."""
@@ -170,7 +176,8 @@ class StoredGame:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """A message that shows a game: in a group one per game, between private chats one each."""
+    """A message that shows a game: in a group one per game, between private chats one each,
+    in inline mode the inline message."""
 
     game_id: int
     chat_id: int
@@ -178,6 +185,9 @@ class Board:
     message_id: int | None
     shown_version: int | None = None
     """The game version the message is known to show (None: not known to show any)."""
+    inline_message_id: str | None = None
+    """An inline game's board: the inline message, edited by this id (``chat_id`` is 0 and
+    ``message_id`` None: the bot cannot write to that chat, only edit the message)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,8 +31,9 @@ def first_choice(board: FakeMessage) -> GameAction:
 def mover(board: FakeMessage, players: list[FakeUser]) -> FakeUser:
     """The player the caption names as the one to act: to move, to roll or double, to strike a
     die (named first on a ``🎲`` line), or (named last on a ``⏫`` line) to take or drop an
-    offered double, or (on a ``↪`` line) to play the opponent's remainder."""
-    caption = board.caption or ""
+    offered double, or (on a ``↪`` line) to play the opponent's remainder. (A board in text,
+    an inline game's without pictures, names them the same way.)"""
+    caption = board.content
     lines = [line for line in caption.splitlines() if line.startswith(("🎲", "⏫", "↪"))]
     assert lines, f"nobody to act in {caption!r}"
     line = lines[0]
@@ -108,7 +109,7 @@ async def start_private_game(
 
 
 def is_over(board: FakeMessage) -> bool:
-    return "🏆" in (board.caption or "")
+    return "🏆" in board.content
 
 
 async def start_computer_game(

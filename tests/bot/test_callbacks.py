@@ -6,6 +6,8 @@ from bot.callbacks import (
     ChallengeAction,
     ChallengeOption,
     GameAction,
+    InlineInvite,
+    InviteOption,
     Move,
     Rematch,
     ResignAction,
@@ -21,6 +23,7 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
         ChallengeAction(challenge=BIG_ID, version=BIG_VERSION, option=ChallengeOption.TIME),
         ResignAction(game=BIG_ID, user=BIG_ID, sure=True),
         Rematch(game=BIG_ID),
+        InlineInvite(challenger=BIG_ID, option=InviteOption.DECLINE),
     ]
     for payload in payloads:
         packed = payload.pack()

@@ -326,6 +326,17 @@ def test_a_missing_token_stops_start_up_with_one_line(tmp_path: Path) -> None:
     )
 
 
+KEYS = (
+    "BOT_TOKEN",
+    "TELEGRAM_API_URL",
+    "DATABASE_URL",
+    "MOVE_SECONDS",
+    "LOG_LEVEL",
+    "STORAGE_CHAT_ID",
+)
+"""Settings the tests set themselves: the environment's are left out."""
+
+
 @pytest.mark.parametrize(
     ("variables", "message"),
     [
@@ -336,6 +347,7 @@ def test_a_missing_token_stops_start_up_with_one_line(tmp_path: Path) -> None:
         ({"DATABASE_URL": "postgresql://"}, "DATABASE_URL: no server in the postgresql:// URL"),
         ({"TELEGRAM_API_URL": "localhost:8081"}, "TELEGRAM_API_URL: must be an http"),
         ({"LOG_LEVEL": "loud"}, "LOG_LEVEL: must be one of"),
+        ({"STORAGE_CHAT_ID": "-100123,0"}, "STORAGE_CHAT_ID: must be chat ids"),
     ],
 )
 def test_malformed_settings_are_explained_without_their_values(
@@ -346,7 +358,7 @@ def test_malformed_settings_are_explained_without_their_values(
     message: str,
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    for key in ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_URL", "MOVE_SECONDS", "LOG_LEVEL"):
+    for key in KEYS:
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("BOT_TOKEN", "123456:SECRET")
     for key, value in variables.items():
@@ -363,13 +375,16 @@ def test_settings_read_dotenv_and_parse_the_database_url(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    for key in ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_URL", "MOVE_SECONDS", "LOG_LEVEL"):
+    for key in KEYS:
         monkeypatch.delenv(key, raising=False)
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
     (tmp_path / ".env").write_text(example, encoding="utf-8")
     settings = load_settings()
     assert settings.telegram_api_url is None and settings.move_seconds == 90
     assert settings.database_path == Path("nardy.sqlite3")
+    assert settings.storage_chat_id == ()  # no storage chat: inline games get text boards
+    monkeypatch.setenv("STORAGE_CHAT_ID", "-1001234567890, -1009876543210")
+    assert load_settings().storage_chat_id == (-1001234567890, -1009876543210)
     assert "replace-with" not in repr(settings) and "replace-with" not in str(settings.model_dump())
     assert parse_sqlite_url("sqlite:////srv/nardy/db.sqlite3") == Path("/srv/nardy/db.sqlite3")
     test_settings = make_settings("http://127.0.0.1:1/", tmp_path / "x.sqlite3")

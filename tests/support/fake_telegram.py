@@ -36,6 +36,17 @@ What it imitates, because bots get these wrong:
   the answer is 200, trying again a little later after any other answer or a refused connection
   (so ``send_text``, ``tap``, ``redeliver``… work unchanged in both modes);
   :meth:`~FakeTelegram.post_to_webhook` posts any payload with any secret, or none;
+* inline mode: users send inline queries (:meth:`FakeTelegram.inline_query`), the bot's
+  ``answerInlineQuery`` is checked as Telegram does (at most 50 results, ids of 1 to 64 bytes,
+  unique, an article's title and message content, keyboards, one answer per query), and a user
+  who picks a result (:meth:`~FakeTelegram.choose_inline_result`) posts it "via @bot" into any
+  chat (one between users, or a group without the bot): the message gets an
+  ``inline_message_id`` when it has a keyboard, and a ``chosen_inline_result`` update is queued
+  (inline feedback). Taps on it carry ``inline_message_id`` and ``chat_instance`` and no
+  ``message``; edits by ``inline_message_id`` answer ``true``, and ``editMessageMedia`` of an
+  inline message takes only a ``file_id`` the bot got before (an upload is refused, as Telegram
+  refuses it); an edit may add a photo to a text message;
+* channels: the bot posts only as an administrator; a channel post has no ``from``;
 * outages: :meth:`FakeTelegram.stop_listening` closes the port and :meth:`~FakeTelegram.
   listen_again` opens the same one, with every user, chat, message and queued update kept (users
   go on tapping meanwhile); :meth:`~FakeTelegram.fail_until_healed` answers 5xx to some methods
@@ -69,7 +80,7 @@ from aiohttp import ClientError, ClientSession, ClientTimeout, web
 from .telegram_html import TelegramHtmlError, parse_html, utf16_length
 
 T = TypeVar("T")
-ChatType = Literal["private", "group", "supergroup"]
+ChatType = Literal["private", "group", "supergroup", "channel"]
 MemberStatus = Literal["creator", "administrator", "member", "left"]
 
 DEFAULT_TOKEN: Final = "123456:TEST-fake-secret-0123456789"
@@ -90,6 +101,8 @@ JSON_FIELDS: Final = frozenset(
         "link_preview_options",
         "reply_parameters",
         "message_ids",
+        "results",
+        "button",
     }
 )
 DEFAULT_ALLOWED_UPDATES: Final = frozenset(
@@ -156,6 +169,12 @@ ADMIN_RIGHTS: Final = {
 }
 """The rights of an administrator promoted with Telegram's defaults (ChatMemberAdministrator)."""
 FILE_ID_PREFIXES: Final = {"photo": "AgACAgFake", "document": "BQACAgFake"}
+MAX_INLINE_RESULTS: Final = 50
+INLINE_RESULT_TYPES: Final = frozenset({"article", "photo"})
+"""Inline result types the fake knows (the bot offers articles; photos by file id)."""
+START_PARAMETER = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+INVALID_CONTENT: Final = "invalid message content specified"
+"""Telegram's refusal of an uploaded file in an edit of an inline message."""
 MAX_UPLOAD_SIZE: Final = 50 * 1024 * 1024
 MENTION = re.compile(r"(?<![\w@])@[A-Za-z0-9_]{5,32}")
 COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
@@ -300,6 +319,12 @@ class FakeChat:
             return data
         return {"id": self.id, "type": self.type, "title": self.title}
 
+    @property
+    def chat_instance(self) -> str:
+        """What Telegram puts in a callback query from a message in this chat: one value per
+        chat, its id not derivable from it."""
+        return str(abs(self.id) * 7919)
+
     def __repr__(self) -> str:
         return f"<FakeChat {self.type} id={self.id} {self.title or self.partner}>"
 
@@ -332,6 +357,11 @@ class FakeMessage:
     service messages; None for the bot's own messages."""
     service: dict[str, Any] = field(default_factory=dict)
     """The fields of a service message (``pinned_message``, ``migrate_to_chat_id``...)."""
+    via_bot: FakeUser | None = None
+    """The bot a user sent it through (an inline result chosen), shown as "via @bot"."""
+    inline_message_id: str | None = None
+    """Its id for the bot when it was sent through the bot with a keyboard: the bot edits it
+    by this id (it may not be able to write to the chat at all)."""
 
     @property
     def from_bot(self) -> bool:
@@ -383,6 +413,11 @@ class FakeMessage:
             "chat": self.chat.to_api(),
             "date": self.date,
         }
+        if self.chat.type == "channel":  # a post is the channel's: "from" is empty
+            del data["from"]
+            data["sender_chat"] = self.chat.to_api()
+        if self.via_bot is not None:
+            data["via_bot"] = self.via_bot.to_api()
         if self.text is not None:
             data["text"] = self.text
             if self.entities:
@@ -452,7 +487,8 @@ class RecordedRequest:
         return self.status == 200
 
     def __repr__(self) -> str:
-        shown = {k: v for k, v in self.params.items() if k in ("chat_id", "message_id", "offset")}
+        keys = ("chat_id", "message_id", "inline_message_id", "offset")
+        shown = {k: v for k, v in self.params.items() if k in keys}
         text = self.params.get("text") or self.params.get("caption")
         if text:
             shown["text"] = str(text)[:50]
@@ -471,6 +507,41 @@ class CallbackTap:
     user: FakeUser
     message: FakeMessage
     data: str
+    at: float = field(default_factory=time.monotonic)
+    """When the user pressed it (``time.monotonic``, as :attr:`RecordedRequest.at`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FakeInlineQuery:
+    """What a user typed after ``@bot``, queued as an ``inline_query`` update."""
+
+    id: str
+    update_id: int
+    user: FakeUser
+    query: str
+    chat: FakeChat | None
+
+
+@dataclass(frozen=True, slots=True)
+class FakeInlineAnswer:
+    """What ``answerInlineQuery`` offered the user (results as the bot sent them)."""
+
+    results: list[dict[str, Any]]
+    cache_time: int
+    is_personal: bool
+    next_offset: str
+    button: dict[str, Any] | None
+
+    def result(self, result_id: str) -> dict[str, Any]:
+        """The result with ``result_id`` (fails if there is none)."""
+        for result in self.results:
+            if result["id"] == result_id:
+                return result
+        raise AssertionError(f"no result {result_id!r} in {[r['id'] for r in self.results]}")
+
+    @property
+    def titles(self) -> list[str]:
+        return [str(result.get("title", "")) for result in self.results]
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,18 +632,29 @@ class FakeTelegram:
         bot_username: str = "nardy_test_bot",
         bot_name: str = "Nardy",
         privacy_mode: bool = True,
+        inline_mode: bool = True,
+        inline_feedback: bool = True,
     ) -> None:
+        """``inline_mode`` and ``inline_feedback`` are BotFather's /setinline and
+        /setinlinefeedback (at 100%): without the first users cannot send inline queries,
+        without the second no ``chosen_inline_result`` comes."""
         self.token = token
         self.bot_user = FakeUser(
             id=int(token.split(":", 1)[0]), first_name=bot_name, username=bot_username, is_bot=True
         )
         self.privacy_mode = privacy_mode
+        self.inline_mode = inline_mode
+        self.inline_feedback = inline_feedback
         self.url = ""
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.requests: list[RecordedRequest] = []
         self.taps: dict[str, CallbackTap] = {}
         self.answers: dict[str, FakeCallbackAnswer] = {}
+        self.inline_queries: dict[str, FakeInlineQuery] = {}
+        self.inline_answers: dict[str, FakeInlineAnswer] = {}
+        self.inline_messages: dict[str, FakeMessage] = {}
+        """Messages users sent through the bot with a keyboard, by their inline_message_id."""
         self.files: dict[str, UploadedFile] = {}
         """Every file the bot uploaded, by the ``file_id`` the fake gave it."""
         self._file_kinds: dict[str, str] = {}
@@ -622,6 +704,9 @@ class FakeTelegram:
         self._group_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
         self._query_ids = itertools.count(4_000_000_001)
+        self._inline_query_ids = itertools.count(7_000_000_001)
+        self._inline_message_ids = itertools.count(1)
+        self._chats_without_bot = itertools.count(1)
         self._methods: dict[str, Callable[[dict[str, Any], dict[str, bytes]], Any]] = {
             name.lower(): getattr(self, f"_api_{name}")
             for name in (
@@ -650,6 +735,7 @@ class FakeTelegram:
                 "unpinChatMessage",
                 "unpinAllChatMessages",
                 "sendChatAction",
+                "answerInlineQuery",
             )
         }
         self._canonical = {
@@ -777,6 +863,30 @@ class FakeTelegram:
         self.chats[chat.id] = chat
         return chat
 
+    def chat_between(self, *users: FakeUser, title: str | None = None) -> FakeChat:
+        """A chat of ``users`` that the bot is not in: a private chat between two of them, or
+        (with a ``title``) a group without the bot. The bot learns of it only through inline
+        messages posted there; it cannot write to it."""
+        number = next(self._chats_without_bot)
+        if title is None:
+            assert len(users) == 2, "a private chat is between two users"
+            chat = FakeChat(id=9_000_000_000 + number, type="private", members={})
+        else:
+            chat = FakeChat(id=-(8_000_000 + number), type="group", title=title)
+            chat.bot_is_member = False
+        chat.members = {user.id: user for user in users}
+        self.chats[chat.id] = chat
+        return chat
+
+    def create_channel(self, title: str, *, bot_can_post: bool = True) -> FakeChat:
+        """A private channel with the bot as an administrator who may post (or a member who
+        may not, with ``bot_can_post=False``)."""
+        number = next(self._group_ids)
+        chat = FakeChat(id=-(1_000_000_000_000 + number), type="channel", title=title)
+        chat.bot_rights = dict(ADMIN_RIGHTS) if bot_can_post else None
+        self.chats[chat.id] = chat
+        return chat
+
     def set_bot_admin(
         self, chat: FakeChat, admin: bool = True, *, by: FakeUser | None = None, **rights: bool
     ) -> None:
@@ -873,10 +983,11 @@ class FakeTelegram:
         the bot and do not reply to it are stored but not delivered (``update_id`` is None).
         """
         assert reply_to is None or reply_to.chat is chat, "reply_to must be in the same chat"
-        if chat.type == "private":
+        if chat.type == "private" and chat.partner is not None:
             assert chat.partner == user, f"{user} cannot write in the private chat of {chat}"
             chat.started, chat.blocked = True, False
         else:
+            assert user.id in chat.members or chat.type != "private", f"{user} is not in {chat}"
             chat.members.setdefault(user.id, user)
         message = self._new_message(
             chat, user, text=text, entities=self._user_entities(text), reply_to=reply_to
@@ -900,17 +1011,17 @@ class FakeTelegram:
         if message.chat.type != "private":
             message.chat.members.setdefault(user.id, user)
         query_id = str(next(self._query_ids))
-        update_id = self.queue_update(
-            {
-                "callback_query": {
-                    "id": query_id,
-                    "from": user.to_api(),
-                    "message": message.to_api(),
-                    "chat_instance": str(abs(message.chat.id) * 7919),
-                    "data": callback_data,
-                }
-            }
-        )
+        query: dict[str, Any] = {
+            "id": query_id,
+            "from": user.to_api(),
+            "chat_instance": message.chat.chat_instance,
+            "data": callback_data,
+        }
+        if message.inline_message_id is not None:  # sent through the bot: no message for it
+            query["inline_message_id"] = message.inline_message_id
+        else:
+            query["message"] = message.to_api()
+        update_id = self.queue_update({"callback_query": query})
         tap = CallbackTap(query_id, update_id, user, message, callback_data)
         self.taps[query_id] = tap
         return tap
@@ -920,6 +1031,80 @@ class FakeTelegram:
         data = message.button(text).callback_data
         assert data is not None, f"button {text!r} has no callback_data"
         return self.tap(user, message, data)
+
+    def inline_query(
+        self, user: FakeUser, query: str = "", *, chat: FakeChat | None = None
+    ) -> FakeInlineQuery:
+        """``user`` types ``@bot query`` in ``chat`` (the chat's type goes with the query;
+        ``sender`` for the user's own chat with the bot)."""
+        assert self.inline_mode, "inline mode is off for this bot (BotFather: /setinline)"
+        assert len(query) <= 256, "Telegram cuts inline queries at 256 characters"
+        query_id = str(next(self._inline_query_ids))
+        payload: dict[str, Any] = {
+            "id": query_id,
+            "from": user.to_api(),
+            "query": query,
+            "offset": "",
+        }
+        if chat is not None:
+            private = chat.type == "private"
+            payload["chat_type"] = "sender" if private and chat.partner == user else chat.type
+        update_id = self.queue_update({"inline_query": payload})
+        found = FakeInlineQuery(query_id, update_id, user, query, chat)
+        self.inline_queries[query_id] = found
+        return found
+
+    def choose_inline_result(
+        self, query: FakeInlineQuery, result_id: str, chat: FakeChat | None = None
+    ) -> FakeMessage:
+        """The user who sent ``query`` picks the result ``result_id`` of the bot's answer: it is
+        posted in ``chat`` (the query's chat by default) "via @bot", as that user's message. With
+        a keyboard the message gets an ``inline_message_id``; with inline feedback on, a
+        ``chosen_inline_result`` update is queued. Returns the message."""
+        answer = self.inline_answers.get(query.id)
+        assert answer is not None, f"the bot has not answered {query}"
+        result = answer.result(result_id)
+        chat = chat or query.chat
+        assert chat is not None, "in which chat is the result posted?"
+        content = result.get("input_message_content") or {}
+        fields: dict[str, Any] = {}
+        if "message_text" in content:
+            fields["text"], fields["entities"] = self._formatted(
+                content, "message_text", "entities"
+            )
+        elif result["type"] == "photo":
+            file_id = result["photo_file_id"]
+            fields["photo"], fields["photo_file_id"] = self.files[file_id], file_id
+            fields["photo_size"] = _image_size(self.files[file_id])
+            fields["caption"], fields["entities"] = self._formatted(
+                result, "caption", "caption_entities"
+            )
+        markup = result.get("reply_markup")
+        message = self._new_message(
+            chat, query.user, reply_markup=markup, via_bot=self.bot_user, **fields
+        )
+        chosen: dict[str, Any] = {
+            "result_id": result_id,
+            "from": query.user.to_api(),
+            "query": query.query,
+        }
+        if markup:
+            message.inline_message_id = f"BAAAA{next(self._inline_message_ids):08d}FakeInline"
+            self.inline_messages[message.inline_message_id] = message
+            chosen["inline_message_id"] = message.inline_message_id
+        if self.inline_feedback:
+            self.queue_update({"chosen_inline_result": chosen})
+        return message
+
+    async def next_inline_answer(
+        self, query: FakeInlineQuery, timeout: float = DEFAULT_TIMEOUT
+    ) -> FakeInlineAnswer:
+        """Waits for the bot's ``answerInlineQuery`` to ``query`` and returns it."""
+        return await self.wait_for(
+            lambda: self.inline_answers.get(query.id),
+            timeout,
+            description=f"an answer to inline query {query.id}",
+        )
 
     def queue_update(self, payload: dict[str, Any]) -> int:
         """Queues a raw update (``payload`` without ``update_id``); returns its id."""
@@ -1187,6 +1372,8 @@ class FakeTelegram:
         return entities
 
     def _delivers(self, chat: FakeChat, message: FakeMessage) -> bool:
+        if not chat.bot_is_member or (chat.type == "private" and chat.partner is None):
+            return False  # a chat the bot is not in
         if chat.type == "private" or not self.privacy_mode:
             return True
         text = message.text or ""
@@ -1320,6 +1507,11 @@ class FakeTelegram:
                 raise forbidden("bot was blocked by the user")
             if not chat.started:
                 raise forbidden("bot can't initiate conversation with a user")
+        elif chat.type == "channel":
+            if not chat.bot_is_member:
+                raise forbidden("bot is not a member of the channel chat")
+            if chat.bot_rights is None:
+                raise bad_request("need administrator rights in the channel chat")
         elif not chat.bot_is_member:
             kind = "supergroup" if chat.type == "supergroup" else "group"
             raise forbidden(f"bot is not a member of the {kind} chat")
@@ -1408,8 +1600,12 @@ class FakeTelegram:
         return target
 
     def _editable(self, params: dict[str, Any]) -> FakeMessage:
-        if params.get("inline_message_id"):
-            raise bad_request("FakeTelegram does not support inline messages")
+        inline_message_id = params.get("inline_message_id")
+        if inline_message_id:  # the bot may not be in that chat: the id is all it needs
+            message = self.inline_messages.get(str(inline_message_id))
+            if message is None or message.deleted:
+                raise bad_request("MESSAGE_ID_INVALID")
+            return message
         chat = self._writable_chat(params)
         message = chat.messages.get(_as_int(params.get("message_id"), "message_id is empty"))
         if message is None or message.deleted:
@@ -1418,7 +1614,7 @@ class FakeTelegram:
             raise bad_request("message can't be edited")
         return message
 
-    def _commit_edit(self, message: FakeMessage, **changes: Any) -> dict[str, Any]:
+    def _commit_edit(self, message: FakeMessage, **changes: Any) -> dict[str, Any] | bool:
         if all(getattr(message, key) == value for key, value in changes.items()):
             raise bad_request(NOT_MODIFIED)
         for key, value in changes.items():
@@ -1426,7 +1622,8 @@ class FakeTelegram:
         message.edit_date = int(time.time())
         message.edit_count += 1
         self.notify()
-        return message.to_api()
+        # the edited message, except for an inline one: Telegram answers true
+        return True if message.inline_message_id is not None else message.to_api()
 
     @staticmethod
     def _scope_key(scope: dict[str, Any] | None) -> str:
@@ -1443,7 +1640,7 @@ class FakeTelegram:
             **self.bot_user.to_api(),
             "can_join_groups": True,
             "can_read_all_group_messages": not self.privacy_mode,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.inline_mode,
         }
 
     async def _api_getUpdates(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
@@ -1708,15 +1905,23 @@ class FakeTelegram:
         media = params.get("media")
         if not isinstance(media, dict) or media.get("type") != "photo":
             raise bad_request("FakeTelegram supports editMessageMedia with type photo only")
-        if message.photo is None:
+        if message.photo is None and message.text is None:
             raise bad_request("there is no media in the message to edit")
-        photo, file_id = self._upload(media.get("media"), files, "media")
+        source = media.get("media")
+        if message.inline_message_id is not None and not (
+            isinstance(source, str) and source in self.files
+        ):
+            # an inline message may live in another data centre: no upload, a file_id only
+            # (or a URL, which the fake cannot fetch)
+            raise bad_request(INVALID_CONTENT)
+        photo, file_id = self._upload(source, files, "media")
         size = _image_size(photo)
         caption, entities = self._formatted(media, "caption", "caption_entities")
         self._check_caption(caption)
         markup = self._markup(params.get("reply_markup"), inline_only=True)
-        return self._commit_edit(
+        return self._commit_edit(  # a text message becomes a photo with a caption
             message,
+            text=None,
             photo=photo,
             photo_file_id=file_id,
             photo_size=size,
@@ -1783,6 +1988,83 @@ class FakeTelegram:
             cache_time=int(cache_time) if cache_time is not None else None,
         )
         return True
+
+    def _api_answerInlineQuery(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        query_id = str(params.get("inline_query_id") or "")
+        if query_id not in self.inline_queries or query_id in self.inline_answers:
+            raise bad_request(
+                "query is too old and response timeout expired or query ID is invalid"
+            )
+        results = params.get("results")
+        if results is None:
+            results = []
+        if not isinstance(results, list):
+            raise bad_request("expected an Array of inline query results")
+        if len(results) > MAX_INLINE_RESULTS:
+            raise bad_request("too many inline query results specified")
+        seen: set[str] = set()
+        for result in results:
+            self._check_inline_result(result, seen)
+        button = params.get("button")
+        if button is not None:
+            parameter = str(button.get("start_parameter", "")) if isinstance(button, dict) else ""
+            if not isinstance(button, dict) or not button.get("text"):
+                raise bad_request("can't parse inline query results button JSON object")
+            if "web_app" not in button and not START_PARAMETER.match(parameter):
+                raise bad_request("SWITCH_PM_PARAM_INVALID" if parameter else "START_PARAM_EMPTY")
+        cache_time = _as_int(params.get("cache_time", 300), "wrong cache_time")
+        self.inline_answers[query_id] = FakeInlineAnswer(
+            results=results,
+            cache_time=cache_time,
+            is_personal=_as_bool(params.get("is_personal")),
+            next_offset=str(params.get("next_offset") or ""),
+            button=button,
+        )
+        self.notify()
+        return True
+
+    def _check_inline_result(self, result: Any, seen: set[str]) -> None:
+        """Checks one inline query result as Telegram does: its type, a unique id of 1 to 64
+        bytes, an article's title and message content (parsed as sent), a photo's file id, the
+        keyboard."""
+        if not isinstance(result, dict):
+            raise bad_request(
+                "can't parse inline query result: inline query result must be an object"
+            )
+        kind = str(result.get("type", "")).lower()
+        if kind not in INLINE_RESULT_TYPES:
+            raise bad_request(
+                f'can\'t parse inline query result: type "{kind}" is unsupported for the inline '
+                "query result"
+            )
+        result_id = result.get("id")
+        if not isinstance(result_id, str):
+            raise bad_request('can\'t parse inline query result: field "id" must be of type String')
+        if not 1 <= len(result_id.encode()) <= 64:
+            raise bad_request("RESULT_ID_INVALID")
+        if result_id in seen:
+            raise bad_request("RESULT_ID_DUPLICATE")
+        seen.add(result_id)
+        content = result.get("input_message_content")
+        if kind == "article":
+            if not isinstance(result.get("title"), str) or not result["title"]:
+                raise bad_request(
+                    'can\'t parse inline query result: field "title" must be of type String'
+                )
+            if not isinstance(content, dict) or not isinstance(content.get("message_text"), str):
+                raise bad_request(
+                    "can't parse inline query result: "
+                    'field "input_message_content" must be of type Object'
+                )
+        elif str(result.get("photo_file_id", "")) not in self.files:
+            raise bad_request("can't parse inline query result: wrong file identifier specified")
+        if isinstance(content, dict) and "message_text" in content:
+            text, _entities = self._formatted(content, "message_text", "entities")
+            if not text or not text.strip():
+                raise bad_request("MESSAGE_EMPTY")
+            if len(text) > 4096:
+                raise bad_request("MESSAGE_TOO_LONG")
+        self._markup(result.get("reply_markup"), inline_only=True)
 
     def _api_getChat(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         chat = self._chat(params)

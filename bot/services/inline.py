@@ -1,0 +1,118 @@
+"""Inline games: an invitation a user posts through the bot in any chat (inline mode), and the
+game played in that one message. No Telegram here.
+
+The bot cannot write to such a chat, it learns of it only through the user: the invitation is
+a message the user sends "via" the bot, which the bot may then edit by its
+``inline_message_id``. The challenge is made when Telegram reports the chosen result (inline
+feedback), with that id; the buttons on the message were drawn before the challenge existed,
+so they carry only the challenger's id, which is checked against the challenge found by the
+message's id. The game is then played in that message like a group game: the two players tap,
+everyone else watches.
+
+Telegram names the chat of an inline message only by its ``chat_instance`` (in callback
+queries, not in the chosen result): the Join tap records it on the game, for the pace of the
+board's edits and for that chat's leaderboard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.storage import Challenge, ChallengeStatus, IntegrityError, Store, User
+
+from .errors import ChallengeClosed, InvitationNotFound, NotForYou, StaleAction, Watching
+
+if TYPE_CHECKING:
+    from .challenges import Challenges, Terms
+    from .games import GameSnapshot
+
+
+class InlineGames:
+    """Inline invitations: made from a chosen result, joined or declined by a tap on them."""
+
+    def __init__(self, store: Store, challenges: Challenges) -> None:
+        self._store = store
+        self._challenges = challenges
+
+    async def invite(
+        self,
+        *,
+        inline_message_id: str,
+        challenger: User,
+        target_username: str | None,
+        locale: str,
+        terms: Terms,
+    ) -> Challenge:
+        """The challenge shown by the inline message that ``challenger`` posted, to
+        ``target_username`` only or (None) to the first other person who joins. A chosen
+        result reported twice makes one challenge.
+
+        :raises: :exc:`~.errors.SelfChallenge`, :exc:`~.errors.BotChallenge` (the inline query
+            offers neither, but a chosen result can name any query).
+        """
+        found = await self._store.challenges.by_inline_message(inline_message_id)
+        if found is not None:
+            return found
+        try:
+            return await self._challenges.open(
+                chat_id=0,
+                challenger=challenger,
+                target_username=target_username,
+                locale=locale,
+                terms=replace(terms, stake=0),  # no chips change hands in a chat not the bot's
+                inline_message_id=inline_message_id,
+            )
+        except IntegrityError:  # the same report, handled at the same moment elsewhere
+            again = await self._store.challenges.by_inline_message(inline_message_id)
+            if again is None:
+                raise
+            return again
+
+    async def invitation(self, inline_message_id: str, challenger_id: int) -> Challenge:
+        """The challenge shown by the inline message whose button named ``challenger_id``.
+
+        :raises: :exc:`InvitationNotFound`; :exc:`StaleAction` if the button names someone
+            else (forged).
+        """
+        challenge = await self._store.challenges.by_inline_message(inline_message_id)
+        if challenge is None:
+            raise InvitationNotFound()
+        if challenge.challenger_id != challenger_id:
+            raise StaleAction()
+        return challenge
+
+    async def join(
+        self, inline_message_id: str, challenger_id: int, user: User, *, chat_instance: str
+    ) -> tuple[Challenge, GameSnapshot]:
+        """``user`` joins the invitation: the game starts in its inline message, in the chat
+        ``chat_instance``. Whoever else taps Join once someone joined is told they watch.
+
+        :raises: :exc:`InvitationNotFound`, :exc:`StaleAction`, :exc:`Watching`, and what
+            :meth:`Challenges.accept` raises (:exc:`~.errors.OwnChallenge`,
+            :exc:`~.errors.NotForYou`, :exc:`ChallengeClosed`).
+        """
+        challenge = await self.invitation(inline_message_id, challenger_id)
+        try:
+            return await self._challenges.accept(challenge.id, user, chat_instance=chat_instance)
+        except ChallengeClosed:
+            current = await self._challenges.get(challenge.id)
+            if current.status is ChallengeStatus.ACCEPTED and user.id not in (
+                current.challenger_id,
+                current.target_id,
+            ):
+                raise Watching() from None  # someone else joined first
+            raise
+
+    async def decline(self, inline_message_id: str, challenger_id: int, user_id: int) -> Challenge:
+        """The challenger withdraws the invitation, or the friend it is reserved for declines;
+        an open invitation cannot be closed by anyone else (it is anyone's to join).
+
+        :raises: :exc:`InvitationNotFound`, :exc:`StaleAction`, :exc:`NotForYou`,
+            :exc:`~.errors.ChallengeClosed`.
+        """
+        challenge = await self.invitation(inline_message_id, challenger_id)
+        open_to_all = challenge.target_id is None and challenge.target_username is None
+        if open_to_all and user_id != challenge.challenger_id:
+            raise NotForYou()
+        return await self._challenges.decline(challenge.id, user_id)
