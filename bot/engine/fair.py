@@ -195,7 +195,7 @@ class FairDice:
         self._seed = seed
         self._client = client
         self._count = count
-        self._drawn: list[int] = []
+        self._drawn: list[int] | None = None  # the dice rolled, while start() records them
 
     @property
     def count(self) -> int:
@@ -220,7 +220,8 @@ class FairDice:
             raise FairDiceError(f"fair dice give 1..6, not {a}..{b}")
         value = derive_die(self._seed, self._client, self._count)
         self._count += 1
-        self._drawn.append(value)
+        if self._drawn is not None:
+            self._drawn.append(value)
         return value
 
     def start(
@@ -238,9 +239,13 @@ class FairDice:
         :raises: what :meth:`Game.start` raises.
         """
         first = self._count
-        self._drawn.clear()
-        game = Game.start(variant, self, rules=rules, cube=cube, dice_mode=dice_mode)
-        drawn, rolls = self._drawn, []
+        drawn: list[int] = []
+        self._drawn = drawn
+        try:
+            game = Game.start(variant, self, rules=rules, cube=cube, dice_mode=dice_mode)
+        finally:
+            self._drawn = None
+        rolls: list[Roll] = []
         number, index = first, 0
         while True:  # Game.start rolls white's die, then black's, until they differ
             white, black = drawn[index], drawn[index + 1]
