@@ -20,7 +20,7 @@ from bot.ai import Action
 from bot.engine import DiceMode, Game, Side, derive_die
 from bot.engine.fair import CLIENT_VALUE
 from bot.engine.verify import MovesFileError, read_moves_file, verify
-from bot.services import GameService, GameSnapshot, ScoreService, flow
+from bot.services import GameService, GameSnapshot, ScoreService, Terms, flow
 from bot.services import errors as e
 from bot.services.dice_stats import chi_square_survival, dice_stats
 from bot.services.export import moves_text
@@ -380,3 +380,28 @@ def test_dice_stats_of_a_few_rolls() -> None:
     assert even.chi_square == 0 and even.p_value == 1.0
     skewed = dice_stats(1, [(6,)] * 60)
     assert skewed.p_value is not None and skewed.p_value < 1e-20
+
+
+async def test_the_tap_that_starts_a_game_is_its_client_value_everywhere(
+    world: tuple[GameService, Clock, list[User]],
+) -> None:
+    """Accept (tested above), an inline invitation's Join, a match's Next game."""
+    service, _, users = world
+    anna, boris, _vera = users
+    await service.inline.invite(
+        inline_message_id="BAAAA0002FakeInline",
+        challenger=anna,
+        target_username=None,
+        locale="en",
+        terms=Terms(match_length=3),
+    )
+    _, joined = await service.inline.join(
+        "BAAAA0002FakeInline", anna.id, boris, chat_instance="-55", dice_client="4000000777"
+    )
+    assert joined.stored.dice_proof is not None
+    assert joined.stored.dice_proof.client == "4000000777"
+    await service.resign(joined.stored.id, boris.id)
+    following = await service.next_game(joined.stored.id, anna.id, dice_client="4000000778")
+    assert following.stored.dice_proof is not None
+    assert following.stored.dice_proof.client == "4000000778"
+    assert following.stored.dice_proof.seed != joined.stored.dice_proof.seed
