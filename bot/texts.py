@@ -64,6 +64,10 @@ REFUSALS: Final = {
         "happening, the bot's operator must turn on inline feedback in @BotFather."
     ),
     "watching": N_("You are watching this game: only its two players can tap."),
+    "not_your_game": N_("Game #{game} is not yours, and it was not played in this chat."),
+    "not_verifiable": N_(
+        "Game #{game} was started before the dice could be verified: there is nothing to check."
+    ),
 }
 
 

@@ -152,6 +152,7 @@ def caption(snapshot: GameSnapshot, _: Translate) -> str:
             )
         )
         lines.extend(_settled_lines(snapshot, _))
+        lines.extend(_fair_dice_lines(snapshot, _))
         return "\n".join(lines)
     mover = snapshot.user(game.turn)
     if game.cube is not None and game.cube.offered:
@@ -211,6 +212,7 @@ def caption(snapshot: GameSnapshot, _: Translate) -> str:
                 time=moment(stored.deadline, stored.move_seconds),
             )
         )
+    lines.extend(_fair_dice_lines(snapshot, _))
     return "\n".join(lines)
 
 
@@ -230,6 +232,29 @@ def moment(at: float, move_seconds: int) -> str:
     a correspondence game (a move time of an hour or more)."""
     form = "%Y-%m-%d %H:%M" if move_seconds >= 3600 else "%H:%M:%S"
     return dt.datetime.fromtimestamp(at, dt.UTC).strftime(form)
+
+
+COMMITMENT_SHOWN: Final = 16
+"""Hex digits of the dice's commitment on the board: 64 bits, too many for a seed to be
+searched for that matches them; /verify shows all 64."""
+
+
+def _fair_dice_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
+    """The fair dice under the board: the commitment's beginning while the game is played
+    (from the first caption on, so it is seen before any die), and where the seed is revealed
+    once it is over. Never the seed itself."""
+    stored = snapshot.stored
+    proof = stored.dice_proof
+    if proof is None:
+        return []  # a game started before fair dice
+    if stored.game.is_over:
+        return ["🔓 " + _("Dice seed revealed: /verify {game}").format(game=stored.id)]
+    return [
+        "🔒 "
+        + _("Fair dice {commitment}… · /verify {game}").format(
+            commitment=proof.commitment[:COMMITMENT_SHOWN], game=stored.id
+        )
+    ]
 
 
 def _roll_lines(game: Game, _: Translate) -> list[str]:

@@ -4,13 +4,15 @@ Variants: long and short nardy, Abkhaz nardy, gul-bara and crazy gul-bara (see
 :mod:`bot.engine.rules`); dice modes two, three and anti three for the short variants.
 
 Standard library only, no I/O, no clock, no global randomness: dice come from an injected
-:class:`random.Random`. Everything here is an immutable value.
+source, a :class:`random.Random` or a game's provably fair :class:`~bot.engine.fair.FairDice`
+(:mod:`.fair`; :mod:`.verify` checks them from a moves file). Everything here is an immutable
+value, but for the dice sources.
 """
 
 from __future__ import annotations
 
 from .cube import MAX_CUBE, Cube, CubeError, Match
-from .dice import Dice, DiceMode, MoveList, roll, roll_die
+from .dice import Dice, DiceMode, DiceSource, MoveList, roll, roll_die
 from .errors import (
     GameOverError,
     IllegalTurnError,
@@ -18,6 +20,7 @@ from .errors import (
     InvalidPositionError,
     NardyError,
 )
+from .fair import FairDice, FairDiceError, Roll, commitment, derive_die
 from .game import Game, Result, score
 from .moves import Played, Step, Turn, parse_steps, steps_text
 from .position import Position, opponent_point
@@ -50,6 +53,9 @@ __all__ = [
     "CubeError",
     "Dice",
     "DiceMode",
+    "DiceSource",
+    "FairDice",
+    "FairDiceError",
     "Game",
     "GameOverError",
     "IllegalTurnError",
@@ -64,6 +70,7 @@ __all__ = [
     "Position",
     "RecordError",
     "Result",
+    "Roll",
     "RuleSet",
     "Side",
     "StakeMode",
@@ -76,6 +83,8 @@ __all__ = [
     "Variant",
     "cascade",
     "chips_due",
+    "commitment",
+    "derive_die",
     "find_variant",
     "legal_turns",
     "opponent_point",

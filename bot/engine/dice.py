@@ -10,8 +10,8 @@ cascade of crazy gul-bara, say) is a :class:`MoveList`, which the variant makes 
 from __future__ import annotations
 
 import enum
-import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from .errors import InvalidDiceError
 
@@ -193,14 +193,22 @@ _HANDS_ON: dict[Dice, MoveList] = {
 }
 
 
-def roll_die(rng: random.Random) -> int:
-    """Rolls one die with ``rng`` (pass ``random.SystemRandom()`` in production)."""
+class DiceSource(Protocol):
+    """Where dice come from: a :class:`random.Random` (self-play, tests, benchmarks) or a
+    game's :class:`~bot.engine.fair.FairDice`. The engine asks it for one die at a time,
+    ``randint(1, 6)``, and for nothing else."""
+
+    def randint(self, a: int, b: int, /) -> int: ...
+
+
+def roll_die(rng: DiceSource) -> int:
+    """Rolls one die with ``rng`` (a game's :class:`~bot.engine.fair.FairDice` in the bot)."""
     return rng.randint(1, 6)
 
 
-def roll(rng: random.Random, count: int = 2) -> Dice:
-    """Rolls two dice (or three, with ``count=3``) with ``rng`` (pass ``random.SystemRandom()``
-    in production)."""
+def roll(rng: DiceSource, count: int = 2) -> Dice:
+    """Rolls two dice (or three, with ``count=3``) with ``rng`` (a game's
+    :class:`~bot.engine.fair.FairDice` in the bot), one die at a time in order."""
     if count == 3:
         return Dice(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
     return Dice(rng.randint(1, 6), rng.randint(1, 6))

@@ -40,11 +40,10 @@ Decisions where rules.md is silent:
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
 
 from .cube import Cube, CubeError
-from .dice import Dice, DiceMode, MoveList, roll, roll_die
+from .dice import Dice, DiceMode, DiceSource, MoveList, roll, roll_die
 from .errors import GameOverError, IllegalTurnError, InvalidDiceError
 from .moves import Turn, steps_text
 from .position import FAMILY, Position
@@ -115,7 +114,7 @@ class Game:
     def start(
         cls,
         variant: str,
-        rng: random.Random,
+        rng: DiceSource,
         *,
         rules: RuleSet | str | None = None,
         cube: bool = False,
@@ -124,6 +123,11 @@ class Game:
         """Returns a new game after the opening roll, the starter to play with its dice; with a
         centred cube when ``cube`` is true; with ``dice_mode`` (``"two"``, ``"three"`` or
         ``"anti_three"``, short variants only).
+
+        Dice come from ``rng`` one ``randint(1, 6)`` at a time, in this order (the game's
+        roll log, :meth:`bot.engine.fair.FairDice.start`, reads it so): white's opening die,
+        black's, again while they are equal; then the starter's first roll (two dice in long
+        nardy and gul-bara, the third die in the ``three`` mode, none otherwise).
 
         :raises: :exc:`CubeError` for a cube in a variant without one;
             :exc:`~bot.engine.errors.InvalidDiceError` for a dice mode the variant lacks.
@@ -246,7 +250,7 @@ class Game:
         """Whether the turn to play gets the first-turn head exception."""
         return self.first_turn and not self.remainder
 
-    def roll(self, rng: random.Random) -> Game:
+    def roll(self, rng: DiceSource) -> Game:
         """Returns the game with the dice rolled for the side to move (three dice in the
         ``three`` and ``anti_three`` modes).
 

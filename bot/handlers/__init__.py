@@ -12,6 +12,7 @@ from aiogram import Router
 from bot.handlers import (
     analysis,
     basic,
+    dice,
     errors,
     fallback,
     inline,
@@ -31,6 +32,7 @@ def get_routers() -> list[Router]:
         basic.create_router(),
         play.create_router(),
         scores.create_router(),
+        dice.create_router(),
         league.create_router(),
         language.create_router(),
         analysis.create_router(),

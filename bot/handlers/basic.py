@@ -27,6 +27,8 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("history", N_("Latest games, with their moves as files")),
     ("moves", N_("The moves of a game as a file: /moves 12")),
     ("analyse", N_("📊 Analysis of a finished game: /analyse 12")),
+    ("verify", N_("How to check a game's dice: /verify 12")),
+    ("dice", N_("Your dice statistics (/dice @user: someone else's)")),
     ("chips", N_("Your chips and their latest changes")),
     ("league", N_("The group's league: pinned standings (/league off ends it)")),
     ("flags", N_("Chip transfers held back in the group (admins)")),

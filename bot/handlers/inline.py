@@ -151,7 +151,11 @@ async def on_invitation_button(
     challenger = callback_data.challenger
     if callback_data.option is InviteOption.JOIN:
         _challenge, snapshot = await game_service.inline.join(
-            inline_message_id, challenger, player, chat_instance=callback.chat_instance
+            inline_message_id,
+            challenger,
+            player,
+            chat_instance=callback.chat_instance,
+            dice_client=callback.id,  # the Join tap's id: the client value of the game's dice
         )
         publisher.publish(snapshot)
         return

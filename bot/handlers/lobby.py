@@ -305,7 +305,10 @@ async def on_challenge_button(
     option = callback_data.option
     challenge_id, version = callback_data.challenge, callback_data.version
     if option is ChallengeOption.ACCEPT:
-        challenge, snapshot = await game_service.challenges.accept(challenge_id, player)
+        # the tap's id, which nobody knew before it, is the client value of the game's dice
+        challenge, snapshot = await game_service.challenges.accept(
+            challenge_id, player, dice_client=callback.id
+        )
         await _close_message(callback, challenge, game_service, bot, i18n)
         publisher.publish(snapshot)
         return

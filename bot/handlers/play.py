@@ -207,7 +207,9 @@ async def on_next_game(
 ) -> None:
     """Next game of a match: either player starts it; the new game gets new board messages
     and the finished game's board keeps only its 📊 Analysis button."""
-    publisher.publish(await game_service.next_game(callback_data.game, player.id))
+    publisher.publish(
+        await game_service.next_game(callback_data.game, player.id, dice_client=callback.id)
+    )
     if isinstance(callback.message, Message):
         with contextlib.suppress(TelegramBadRequest):
             await callback.message.edit_reply_markup(

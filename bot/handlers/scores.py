@@ -46,7 +46,7 @@ def create_router() -> Router:
     return router
 
 
-async def _named_user(
+async def named_user(
     message: Message, command: CommandObject, game_service: GameService
 ) -> User | str | None:
     """The user a command names: the author of the message it replies to, or an @mention or
@@ -68,7 +68,7 @@ async def _named_user(
     return await game_service.users.by_username(name) or name
 
 
-async def _unknown(message: Message, name: str) -> None:
+async def unknown_user(message: Message, name: str) -> None:
     await message.answer(
         _("I do not know {name} yet: they have not played or written here.").format(
             name=html.quote(name if name.startswith("@") else "@" + name)
@@ -85,9 +85,9 @@ async def on_score(
 ) -> None:
     """``/score @user`` (or as a reply): your tally against that user. ``/score`` alone: the
     score of your current game's two players."""
-    other = await _named_user(message, command, game_service)
+    other = await named_user(message, command, game_service)
     if isinstance(other, str):
-        await _unknown(message, other)
+        await unknown_user(message, other)
         return
     if other is None:
         games = await game_service.active_games(player.id, message.chat.id)
@@ -138,9 +138,9 @@ async def on_stats(
     player: User,
 ) -> None:
     """``/stats``: your record; ``/stats @user`` (or as a reply): theirs."""
-    named = await _named_user(message, command, game_service)
+    named = await named_user(message, command, game_service)
     if isinstance(named, str):
-        await _unknown(message, named)
+        await unknown_user(message, named)
         return
     user = named or player
     stats = await score_service.stats(user.id)

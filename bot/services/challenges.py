@@ -336,12 +336,19 @@ class Challenges:
             return await self._save_challenge(replace(challenge, status=status), challenge.version)
 
     async def accept(
-        self, challenge_id: int, user: User, *, chat_instance: str | None = None
+        self,
+        challenge_id: int,
+        user: User,
+        *,
+        chat_instance: str | None = None,
+        dice_client: str | None = None,
     ) -> tuple[Challenge, GameSnapshot]:
         """``user`` accepts: the game starts with the options as they are now (challenger white,
         the opening roll decides who moves first) and the challenge is closed. A challenge to
         the computer is started by its challenger. An inline invitation's game is played in its
         inline message, in the chat Telegram's ``chat_instance`` of the accepting tap names.
+        ``dice_client``: the id of the accepting tap, the client value of the game's fair dice
+        (:meth:`GameService.start`).
 
         Accepting and declining take no version: an invitation shown in another chat keeps
         working when the challenger changes an option, and the board shows the final ones.
@@ -403,6 +410,7 @@ class Challenges:
                     hints=challenge.hints,
                     inline_board=challenge.inline_message_id,
                     chat_instance=chat_instance if challenge.inline_message_id else None,
+                    dice_client=dice_client,
                 )
                 closed = await self._save_challenge(
                     replace(

@@ -127,3 +127,16 @@ class Watching(GameError):
     """A tap on an inline game by someone who does not play it: they watch."""
 
     code = "watching"
+
+
+class NotYourGame(GameError):
+    """A game asked about (its dice, say) by someone who neither played it nor is in the group
+    where it was played; ``params``: ``game``."""
+
+    code = "not_your_game"
+
+
+class NotVerifiable(GameError):
+    """A game started before fair dice: its dice cannot be checked; ``params``: ``game``."""
+
+    code = "not_verifiable"

@@ -13,10 +13,18 @@ The file is UTF-8 text, one item a line:
   there was no legal turn; ``forced`` at the end when the bot played the only one), or
   ``w double 2``, ``b take``, ``b drop``, ``w resign``, ``b timeout``, which move no checker.
 - ``end <position>``: the final position, the winner to move.
+- ``roll 4 w 5-2``: every roll of the game, in order, with its number (the number of its first
+  die, counting every die the game rolled from 0) and who rolled it (:class:`bot.engine.Roll`),
+  the opening roll's dice and their re-rolls included.
 
 To replay: from ``start``, play each turn line with its dice; its steps
 (:func:`bot.engine.parse_steps`) make exactly one of the legal turns. The header is in English
 whatever the players' language, like a PGN file's tags: it is there for programs too.
+
+Games with fair dice (:mod:`bot.engine.fair`) add to the header the dice mode, the dice's
+commitment and client value, and, once the game is over, the seed: what ``python -m bot.engine
+verify FILE`` (:mod:`bot.engine.verify`, which reads these lines) needs to recompute every roll.
+While the game is played the seed is never written.
 """
 
 from __future__ import annotations
@@ -26,6 +34,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.engine import Cube, Game, Outcome, Side, starting_position
+from bot.engine.verify import (
+    CLIENT_KEY,
+    COMMITMENT_KEY,
+    DICE_MODE_KEY,
+    ROLL_WORD,
+    RULE_SET_KEY,
+    SEED_KEY,
+)
 from bot.storage import MatchRecord, StoredGame, User
 
 OUTCOME_WORDS: Final = {
@@ -61,7 +77,7 @@ def moves_text(
     lines = [
         f"# Nardy game #{stored.id}",
         f"# Variant: {game.variant}",
-        f"# Rule set: {game.rules.name}",
+        f"# {RULE_SET_KEY}: {game.rules.name}",
         f"# White: {_player(white, stored.white_id)}",
         f"# Black: {_player(black, stored.black_id)}",
         f"# Started: {_time(stored.created_at)}",
@@ -83,11 +99,24 @@ def moves_text(
         if stored.chips_status is not None:
             stake += f"; chips: {stored.chips or 0} {stored.chips_status.value}"
         lines.append(stake)
+    proof = stored.dice_proof
+    if proof is not None:
+        lines += [
+            f"# {DICE_MODE_KEY}: {game.dice_mode.value}",
+            "# Dice: HMAC-SHA256 of the seed, checked by: python -m bot.engine verify FILE",
+            f"# {COMMITMENT_KEY}: {proof.commitment}",
+            f"# {CLIENT_KEY}: {proof.client}",
+        ]
+        seed = stored.revealed_seed
+        if seed is not None:
+            lines.append(f"# {SEED_KEY}: {seed}")
     lines.append(f"start {starting_game(game).position.to_text()}")
     if game.opening is not None:
         lines.append(f"opening {game.opening[0]}-{game.opening[1]}")
     lines += stored.history
     lines.append(f"end {game.position.to_text()}")
+    if proof is not None:
+        lines += [f"{ROLL_WORD} {roll}" for roll in proof.rolls]
     return "\n".join(lines) + "\n"
 
 

@@ -18,12 +18,20 @@ falls due is acted on by whichever worker claims it first; the others skip it.
 
 A result is saved in one transaction with its chips (:func:`.chips.settle`), the match score and
 both players' ratings: a crash leaves all of them or none, and a replayed result pays nothing.
+
+Every game's dice are provably fair (:mod:`bot.engine.fair`): :meth:`GameService.start` draws
+the game's secret seed (with :mod:`secrets` when the service's random source is a
+:class:`random.SystemRandom`, as in production; from a seeded one in tests and benchmarks, so
+that they replay) and takes the client value of the tap that started the game, and every roll is
+derived from them and recorded in the game's :class:`~bot.storage.DiceProof`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import secrets
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
@@ -36,6 +44,7 @@ from bot import logs
 from bot.ai import Action, Hint
 from bot.engine import (
     DiceMode,
+    FairDiceError,
     Game,
     Played,
     Side,
@@ -43,8 +52,10 @@ from bot.engine import (
     Turn,
     TurnInput,
 )
+from bot.engine.fair import SEED_BYTES, check_client
 from bot.storage import (
     Board,
+    DiceProof,
     MatchRecord,
     Store,
     StoredGame,
@@ -71,6 +82,8 @@ from .errors import (
 from .inline import InlineGames
 from .ratings import rate_game
 from .users import Users
+
+logger = logging.getLogger(__name__)
 
 COMPUTER_PAUSE: Final = 1.5
 """Seconds between a change and the computer's answer to it: time to see what happened."""
@@ -177,9 +190,12 @@ class GameService:
 
     # --- games -----------------------------------------------------------------------------
 
-    async def next_game(self, game_id: int, user_id: int) -> GameSnapshot:
+    async def next_game(
+        self, game_id: int, user_id: int, *, dice_client: str | None = None
+    ) -> GameSnapshot:
         """Starts the next game of a match after its finished game ``game_id``, same players,
-        colours, options and boards; without the cube in the Crawford game.
+        colours, options and boards; without the cube in the Crawford game. ``dice_client``:
+        the id of the tap that asked for it, for its dice (see :meth:`start`).
 
         :raises: :exc:`NotAPlayer`; :exc:`NoNextGame` if the game is not over, not part of a
             match, the match is over, or its next game has already started.
@@ -217,6 +233,7 @@ class GameService:
                     hints=stored.hints,
                     inline_board=inline,
                     chat_instance=stored.chat_instance,
+                    dice_client=dice_client,
                 )
             except VersionConflict:  # the other player was quicker
                 raise NoNextGame() from None
@@ -242,12 +259,21 @@ class GameService:
         hints: bool = False,
         inline_board: str | None = None,
         chat_instance: str | None = None,
+        dice_client: str | None = None,
     ) -> StoredGame:
         """Rolls a new game's opening (playing forced turns) and stores it; an inline game
-        with its ``inline_board`` (the inline message) and ``chat_instance``."""
+        with its ``inline_board`` (the inline message) and ``chat_instance``.
+
+        Its dice are fair dice with a new secret seed and ``dice_client`` as the client
+        value: the callback query id of the tap that started the game, which nobody knew
+        before it (a value made up here when there is none, or when it is not one, see
+        :data:`bot.engine.fair.CLIENT_VALUE`).
+        """
         now = self._clock()
-        game = Game.start(variant, self._rng, rules=rule_set, cube=cube, dice_mode=dice_mode)
-        game, history, last_turn = flow.play_automatic(game, (), self._rng)
+        proof = DiceProof.new(self._secret(SEED_BYTES), self._client(dice_client))
+        dice = flow.GameDice(proof, self._rng)
+        game = dice.start(variant, rules=rule_set, cube=cube, dice_mode=dice_mode)
+        game, history, last_turn = flow.play_automatic(game, (), dice)
         waits_for = black_id if game.to_act is Side.BLACK else white_id
         pause = self.computer_pause if computer_level(waits_for) else move_seconds
         return await self._store.games.create(
@@ -269,7 +295,26 @@ class GameService:
             hints=hints,
             inline_board=inline_board,
             chat_instance=chat_instance,
+            dice_proof=dice.proof,
         )
+
+    def _secret(self, size: int) -> bytes:
+        """``size`` random bytes: from :mod:`secrets` when the random source is the system's
+        (production), else from the seeded source (tests and benchmarks replay)."""
+        if isinstance(self._rng, random.SystemRandom):
+            return secrets.token_bytes(size)
+        return self._rng.randbytes(size)
+
+    def _client(self, given: str | None) -> str:
+        """The client value of a new game's dice: ``given`` (a tap's id) when it is one, else
+        one made up (a game started without a tap: tests, benchmarks)."""
+        if given is not None:
+            try:
+                check_client(given)
+                return given
+            except FairDiceError:
+                logger.warning("a client value that is not one (%d characters)", len(given))
+        return "made-" + self._secret(8).hex()
 
     async def snapshot(self, game_id: int) -> GameSnapshot:
         """The game as it stands."""

@@ -83,10 +83,17 @@ class InlineGames:
         return challenge
 
     async def join(
-        self, inline_message_id: str, challenger_id: int, user: User, *, chat_instance: str
+        self,
+        inline_message_id: str,
+        challenger_id: int,
+        user: User,
+        *,
+        chat_instance: str,
+        dice_client: str | None = None,
     ) -> tuple[Challenge, GameSnapshot]:
         """``user`` joins the invitation: the game starts in its inline message, in the chat
-        ``chat_instance``. Whoever else taps Join once someone joined is told they watch.
+        ``chat_instance``, with the id of the Join tap, ``dice_client``, as its fair dice's
+        client value. Whoever else taps Join once someone joined is told they watch.
 
         :raises: :exc:`InvitationNotFound`, :exc:`StaleAction`, :exc:`Watching`, and what
             :meth:`Challenges.accept` raises (:exc:`~.errors.OwnChallenge`,
@@ -94,7 +101,9 @@ class InlineGames:
         """
         challenge = await self.invitation(inline_message_id, challenger_id)
         try:
-            return await self._challenges.accept(challenge.id, user, chat_instance=chat_instance)
+            return await self._challenges.accept(
+                challenge.id, user, chat_instance=chat_instance, dice_client=dice_client
+            )
         except ChallengeClosed:
             current = await self._challenges.get(challenge.id)
             if current.status is ChallengeStatus.ACCEPTED and user.id not in (

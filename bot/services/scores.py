@@ -26,8 +26,9 @@ from bot.storage import (
 )
 
 from . import chips
-from .errors import GameNotFound, NotAPlayer, StaleAction
-from .export import GameFile, moves_file
+from .dice_stats import DiceStats, dice_stats
+from .errors import GameNotFound, NotAPlayer, NotVerifiable, NotYourGame, StaleAction
+from .export import GameFile, file_name, moves_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,21 @@ class ChipStatement:
 
     balance: int
     entries: tuple[tuple[LedgerEntry, User | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DiceCheck:
+    """What ``/verify`` shows of a game's fair dice: the commitment and the client value, how
+    many rolls and dice so far, and the seed (hex) once the game is over, else None."""
+
+    game_id: int
+    over: bool
+    commitment: str
+    client: str
+    rolls: int
+    dice: int
+    seed: str | None
+    file_name: str
 
 
 class ScoreService:
@@ -130,3 +146,36 @@ class ScoreService:
         black = await self._store.users.get(stored.black_id)
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         return moves_file(stored, white, black, match)
+
+    async def dice_check(self, game_id: int, *, user_id: int, chat_id: int) -> DiceCheck:
+        """The fair dice of game ``game_id`` for ``user_id`` asking in ``chat_id``: a player
+        may ask anywhere, anyone else in the group where the game is played. The seed is in it
+        only once the game is over.
+
+        :raises: :exc:`GameNotFound`, :exc:`NotYourGame`, :exc:`NotVerifiable` for a game from
+            before fair dice.
+        """
+        stored = await self._store.games.get(game_id)
+        if stored is None:
+            raise GameNotFound()
+        in_its_group = stored.chat_id != 0 and stored.chat_id == chat_id
+        if stored.side_of(user_id) is None and not in_its_group:
+            raise NotYourGame(game=game_id)
+        proof = stored.dice_proof
+        if proof is None:
+            raise NotVerifiable(game=game_id)
+        return DiceCheck(
+            game_id=game_id,
+            over=stored.game.is_over,
+            commitment=proof.commitment,
+            client=proof.client,
+            rolls=len(proof.rolls),
+            dice=proof.count,
+            seed=stored.revealed_seed,
+            file_name=file_name(game_id),
+        )
+
+    async def dice_stats(self, user_id: int) -> DiceStats:
+        """The user's own dice over their finished games with fair dice."""
+        found = await self._store.stats.rolls(user_id)
+        return dice_stats(found.games, found.rolls)

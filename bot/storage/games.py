@@ -15,13 +15,14 @@ from bot.engine import (
     Played,
     Position,
     Result,
+    Roll,
     Side,
     StakeMode,
     resolve_rules,
 )
 
 from .database import Database, IntegrityError, Row, VersionConflict
-from .models import Board, ChipsStatus, Standing, StoredGame, Tally
+from .models import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally
 from .users import user_from_row
 
 
@@ -79,6 +80,7 @@ class GameRepository:
         hints: bool = False,
         inline_board: str | None = None,
         chat_instance: str | None = None,
+        dice_proof: DiceProof | None = None,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction;
         ``inline_board`` is the inline message that shows an inline game, played in the chat
@@ -93,9 +95,9 @@ class GameRepository:
                            position, dice, moved, ply, opening, history, last_turn,
                            move_seconds, deadline, locale, created_at, match_id, game_no, cube,
                            stake, stake_mode, dice_mode, remainder, chain, struck, hints,
-                           chat_instance)
+                           chat_instance, dice_seed, dice_commitment, dice_client, dice_rolls)
                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                               ?, ?, ?, ?, ?, ?)
+                               ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                        RETURNING id""",
                     (
                         chat_id,
@@ -125,6 +127,10 @@ class GameRepository:
                         game.struck,
                         int(hints),
                         chat_instance,
+                        dice_proof.seed.hex() if dice_proof else None,
+                        dice_proof.commitment if dice_proof else None,
+                        dice_proof.client if dice_proof else None,
+                        _rolls_text(dice_proof),
                     ),
                 )
             except IntegrityError as error:
@@ -169,7 +175,8 @@ class GameRepository:
             """UPDATE games SET position = ?, dice = ?, moved = ?, ply = ?, input = ?,
                    last_turn = ?, history = ?, winner = ?, outcome = ?, points = ?,
                    deadline = ?, finished_at = ?, cube = ?, chips = ?, chips_status = ?,
-                   remainder = ?, chain = ?, struck = ?, version = version + 1
+                   remainder = ?, chain = ?, struck = ?, dice_rolls = ?,
+                   version = version + 1
                WHERE id = ? AND version = ?""",
             (
                 game.position.to_text(),
@@ -190,6 +197,7 @@ class GameRepository:
                 _moves_text(game.remainder),
                 game.chain,
                 game.struck,
+                _rolls_text(stored.dice_proof),
                 stored.id,
                 expected_version,
             ),
@@ -409,6 +417,22 @@ def _moves_text(moves: tuple[int, ...]) -> str:
     return ",".join(map(str, moves))
 
 
+def _rolls_text(proof: DiceProof | None) -> str:
+    return "\n".join(roll.to_text() for roll in proof.rolls) if proof else ""
+
+
+def dice_proof_from_row(row: Row) -> DiceProof | None:
+    """A game row's fair dice (None for a game started before them)."""
+    if row["dice_seed"] is None:
+        return None
+    return DiceProof(
+        commitment=row["dice_commitment"],
+        client=row["dice_client"],
+        seed=bytes.fromhex(row["dice_seed"]),
+        rolls=tuple(Roll.from_text(line) for line in row["dice_rolls"].splitlines()),
+    )
+
+
 def _moved_text(moved: frozenset[Side]) -> str:
     return "".join(side.value for side in (Side.WHITE, Side.BLACK) if side in moved)
 
@@ -460,4 +484,5 @@ def _game(row: Row) -> StoredGame:
         chips_status=ChipsStatus(row["chips_status"]) if row["chips_status"] else None,
         hints=bool(row["hints"]),
         chat_instance=row["chat_instance"],
+        dice_proof=dice_proof_from_row(row),
     )

@@ -258,6 +258,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     -- a board kept in an inline message (its chat_id is 0: no chat the bot can write to)
     ALTER TABLE boards ADD COLUMN inline_message_id TEXT;
     """,
+    # 9: provably fair dice (bot/engine/fair.py): every roll derived from a seed drawn when the
+    # game starts, committed to by its SHA-256 and revealed when the game ends
+    """
+    -- NULL in games started before fair dice (their dice came from the bot's random source)
+    ALTER TABLE games ADD COLUMN dice_seed TEXT;        -- 64 hex digits, secret until the end
+    ALTER TABLE games ADD COLUMN dice_commitment TEXT;  -- SHA-256 of the seed, shown from the start
+    ALTER TABLE games ADD COLUMN dice_client TEXT;      -- the players' value: the starting tap's id
+    -- every roll so far, one line each: '<first die's number> <w|b> <dice>' ('4 w 5-2'); the
+    -- number of dice rolled, where the next roll goes on, is the last line's end
+    ALTER TABLE games ADD COLUMN dice_rolls TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Final
 
-from bot.engine import DiceMode, Game, Match, Played, Result, Side, StakeMode
+from bot.engine import (
+    DiceMode,
+    FairDice,
+    Game,
+    Match,
+    Played,
+    Result,
+    Roll,
+    Side,
+    StakeMode,
+    commitment,
+)
 
 
 class ChallengeStatus(enum.Enum):
@@ -114,6 +125,38 @@ class ChipsStatus(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class DiceProof:
+    """What proves a game's dice fair (:mod:`bot.engine.fair`): the commitment shown from the
+    start, the players' client value, every roll so far, and the server seed, which is secret
+    until the game ends: it is left out of the ``repr`` (and so of logs and tracebacks), and
+    :attr:`StoredGame.revealed_seed` is the one way to it for anything shown."""
+
+    commitment: str
+    client: str
+    seed: bytes = field(repr=False)
+    rolls: tuple[Roll, ...] = ()
+
+    @classmethod
+    def new(cls, seed: bytes, client: str) -> DiceProof:
+        """The proof of a game about to start with ``seed`` and ``client``."""
+        FairDice(seed, client)  # checks both
+        return cls(commitment(seed), client, seed)
+
+    @property
+    def count(self) -> int:
+        """How many dice the game has rolled: the number of its next die."""
+        return self.rolls[-1].end if self.rolls else 0
+
+    def dice(self) -> FairDice:
+        """The game's dice, going on from the next die."""
+        return FairDice(self.seed, self.client, self.count)
+
+    def after(self, rolls: tuple[Roll, ...]) -> DiceProof:
+        """The proof with ``rolls`` made since."""
+        return replace(self, rolls=self.rolls + rolls) if rolls else self
+
+
+@dataclass(frozen=True, slots=True)
 class StoredGame:
     """A game with everything the bot keeps around it.
 
@@ -150,6 +193,15 @@ class StoredGame:
     chat_instance: str | None = None
     """Telegram's ``chat_instance`` of the chat an inline game is played in (the bot knows no
     chat id there): the key of its pace and of that chat's leaderboard. None elsewhere."""
+    dice_proof: DiceProof | None = None
+    """The fair dice's proof (None for a game started before fair dice)."""
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The dice's server seed in hex once the game is over, else None: it stays secret
+        while the game is played."""
+        proof = self.dice_proof
+        return proof.seed.hex() if proof is not None and self.game.is_over else None
 
     def player(self, side: Side) -> int:
         """The user id playing ``side``."""
@@ -268,6 +320,15 @@ class League:
     chat_id: int
     message_id: int | None
     locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRolls:
+    """The dice one player rolled in their finished games with fair dice: how many games, and
+    each of their own rolls' dice (an opening roll's single die too), game after game."""
+
+    games: int = 0
+    rolls: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from bot.engine import Outcome, Result, Side
+from bot.engine import Outcome, Result, Roll, Side
 
 from .matches import match_from_row
-from .models import ComputerRecord, FinishedGame, PlayerStats, RatedPlayer, User
+from .models import ComputerRecord, FinishedGame, PlayerRolls, PlayerStats, RatedPlayer, User
 from .ratings import rating_from_row
 
 if TYPE_CHECKING:
@@ -103,6 +103,25 @@ class StatsRepository:
             ratings=rated,
             computer=computer,
         )
+
+    async def rolls(self, user_id: int) -> PlayerRolls:
+        """The user's own rolls in their finished games with fair dice (the opponent's rolls
+        and games from before fair dice are left out), oldest game first."""
+        rows = await self._store.fetch_all(
+            """SELECT white_id, dice_rolls FROM games
+               WHERE winner IS NOT NULL AND (white_id = :me OR black_id = :me)
+                     AND dice_seed IS NOT NULL
+               ORDER BY finished_at, id""",
+            {"me": user_id},
+        )
+        rolls: list[tuple[int, ...]] = []
+        for row in rows:
+            side = Side.WHITE if row["white_id"] == user_id else Side.BLACK
+            for line in row["dice_rolls"].splitlines():
+                roll = Roll.from_text(line)
+                if roll.side is side:
+                    rolls.append(roll.values)
+        return PlayerRolls(len(rows), tuple(rolls))
 
     async def top_rated(self, chat_id: int, variant: str, limit: int = 10) -> list[RatedPlayer]:
         """The chat's players (everyone who finished a game there) by their rating in

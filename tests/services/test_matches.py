@@ -226,7 +226,7 @@ async def test_cube_buttons_out_of_turn_or_out_of_date_change_nothing(
 ) -> None:
     service, _, users = world
     snapshot = await _challenge(service, users, cube=True)
-    if snapshot.game.dice is None:  # the opening turn was forced: roll for the next one
+    while snapshot.game.dice is None:  # turns were forced: roll for the next one
         snapshot = await service.roll(snapshot.stored.id, _mover(snapshot), snapshot.stored.version)
     stored = snapshot.stored
     mover = _mover(snapshot)

@@ -236,6 +236,8 @@ async def test_games_of_an_older_schema_keep_playing_after_the_migrations(
     store = Store(db)
     stored = await store.games.get(1)
     assert stored is not None
+    # a game from before fair dice has no proof, shows no seed, and rolls on regardless
+    assert stored.dice_proof is None and stored.revealed_seed is None
     assert stored.game.cube is None and stored.match_id is None
     assert (stored.stake, stored.chips_status) == (0, None)
     assert stored.game.legal_turns()  # still playable

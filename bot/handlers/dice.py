@@ -1,0 +1,61 @@
+"""Fair dice: ``/verify 12`` (how to check game #12's dice) and ``/dice [@user]`` (dice
+statistics)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from aiogram import Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+from aiogram.utils.i18n import gettext as _
+
+from bot.dice_views import dice_stats_text, verify_text
+from bot.handlers.scores import named_user, unknown_user
+from bot.services import GameService, ScoreService
+from bot.services.errors import GameNotFound
+from bot.storage import User
+
+GAME_NUMBER_DIGITS: Final = 15
+"""Game numbers are shorter than this; a longer one is no game (and too long for a query)."""
+
+
+def create_router() -> Router:
+    """Returns a new router with the fair dice commands."""
+    router = Router(name=__name__)
+    router.message.register(on_verify, Command("verify"))
+    router.message.register(on_dice, Command("dice"))
+    return router
+
+
+async def on_verify(
+    message: Message, command: CommandObject, score_service: ScoreService, player: User
+) -> None:
+    """``/verify 12``: game #12's commitment and client value, and once it is over its seed
+    and how to check every die; for players anywhere, for others in the game's group."""
+    args = (command.args or "").strip().lstrip("#")
+    if not args.isdigit():
+        await message.answer(
+            _("Send the game's number: /verify 12. The number is on the board, after #.")
+        )
+        return
+    if len(args) > GAME_NUMBER_DIGITS:
+        raise GameNotFound()
+    check = await score_service.dice_check(int(args), user_id=player.id, chat_id=message.chat.id)
+    await message.answer(verify_text(check, _))
+
+
+async def on_dice(
+    message: Message,
+    command: CommandObject,
+    game_service: GameService,
+    score_service: ScoreService,
+    player: User,
+) -> None:
+    """``/dice``: your dice statistics; ``/dice @user`` (or as a reply): theirs."""
+    named = await named_user(message, command, game_service)
+    if isinstance(named, str):
+        await unknown_user(message, named)
+        return
+    user = named or player
+    await message.answer(dice_stats_text(user, await score_service.dice_stats(user.id), _))
