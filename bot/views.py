@@ -629,6 +629,10 @@ def challenge_text(
         foot = _("Press ▶ Start when the terms suit you.")
     else:
         foot = _("The challenge expires in 15 minutes.")
+    if challenge.dice_commitment is not None:  # fixed before anyone accepts: see bot.engine.fair
+        foot += "\n🔒 " + _(
+            "Fair dice {commitment}…: the seed is fixed now, shown after the game"
+        ).format(commitment=challenge.dice_commitment[:16])
     return f"⚔ {head}\n{details}\n{' · '.join(terms)}\n" + foot
 
 

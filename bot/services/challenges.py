@@ -185,6 +185,7 @@ class Challenges:
             dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
             hints=terms.hints,
             inline_message_id=inline_message_id,
+            dice_seed=self._games.new_dice_seed(),
         )
 
     async def against_computer(
@@ -251,6 +252,7 @@ class Challenges:
             stake_mode=stored.stake_mode,
             dice_mode=stored.game.dice_mode,
             hints=stored.hints,
+            dice_seed=self._games.new_dice_seed(),
         )
 
     async def get(self, challenge_id: int) -> Challenge:
@@ -411,6 +413,7 @@ class Challenges:
                     inline_board=challenge.inline_message_id,
                     chat_instance=chat_instance if challenge.inline_message_id else None,
                     dice_client=dice_client,
+                    dice_seed=challenge.dice_seed,
                 )
                 closed = await self._save_challenge(
                     replace(

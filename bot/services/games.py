@@ -260,9 +260,13 @@ class GameService:
         inline_board: str | None = None,
         chat_instance: str | None = None,
         dice_client: str | None = None,
+        dice_seed: bytes | None = None,
     ) -> StoredGame:
         """Rolls a new game's opening (playing forced turns) and stores it; an inline game
         with its ``inline_board`` (the inline message) and ``chat_instance``.
+
+        ``dice_seed``: the seed drawn (and committed to) with the challenge, before the client
+        value existed; a new one when there is none (the next game of a match).
 
         Its dice are fair dice with a new secret seed and ``dice_client`` as the client
         value: the callback query id of the tap that started the game, which nobody knew
@@ -270,7 +274,8 @@ class GameService:
         :data:`bot.engine.fair.CLIENT_VALUE`).
         """
         now = self._clock()
-        proof = DiceProof.new(self._secret(SEED_BYTES), self._client(dice_client))
+        seed = dice_seed if dice_seed is not None else self.new_dice_seed()
+        proof = DiceProof.new(seed, self._client(dice_client))
         dice = flow.GameDice(proof, self._rng)
         game = dice.start(variant, rules=rule_set, cube=cube, dice_mode=dice_mode)
         game, history, last_turn = flow.play_automatic(game, (), dice)
@@ -297,6 +302,10 @@ class GameService:
             chat_instance=chat_instance,
             dice_proof=dice.proof,
         )
+
+    def new_dice_seed(self) -> bytes:
+        """A new secret seed for a game's fair dice."""
+        return self._secret(SEED_BYTES)
 
     def _secret(self, size: int) -> bytes:
         """``size`` random bytes: from :mod:`secrets` when the random source is the system's

@@ -34,16 +34,19 @@ class ChallengeRepository:
         dice_mode: DiceMode = DiceMode.TWO,
         hints: bool = False,
         inline_message_id: str | None = None,
+        dice_seed: bytes | None = None,
     ) -> Challenge:
-        """Stores a new open challenge and returns it.
+        """Stores a new open challenge and returns it (``dice_seed``: the secret seed of the
+        game it will start, whose commitment the challenge shows).
 
         :raises: :exc:`IntegrityError` if another challenge has ``inline_message_id``.
         """
         challenge_id = await self._store.insert(
             """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
                        variant, rule_set, move_seconds, locale, status, expires_at, created_at,
-                       match_length, cube, stake, stake_mode, dice_mode, hints, inline_message_id)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       match_length, cube, stake, stake_mode, dice_mode, hints, inline_message_id,
+                       dice_seed)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    RETURNING id""",
             (
                 chat_id,
@@ -63,6 +66,7 @@ class ChallengeRepository:
                 dice_mode.value,
                 int(hints),
                 inline_message_id,
+                dice_seed.hex() if dice_seed is not None else None,
             ),
         )
         found = await self.get(challenge_id)
@@ -154,4 +158,5 @@ def _challenge(row: Row) -> Challenge:
         dice_mode=DiceMode(row["dice_mode"]),
         hints=bool(row["hints"]),
         inline_message_id=row["inline_message_id"],
+        dice_seed=bytes.fromhex(row["dice_seed"]) if row["dice_seed"] else None,
     )

@@ -259,8 +259,11 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE boards ADD COLUMN inline_message_id TEXT;
     """,
     # 9: provably fair dice (bot/engine/fair.py): every roll derived from a seed drawn when the
-    # game starts, committed to by its SHA-256 and revealed when the game ends
+    # challenge is made (its commitment shown before anyone accepts), committed to by its SHA-256
+    # and revealed when the game ends
     """
+    -- the seed of the game a challenge will start, drawn with it (secret, 64 hex digits)
+    ALTER TABLE challenges ADD COLUMN dice_seed TEXT;
     -- NULL in games started before fair dice (their dice came from the bot's random source)
     ALTER TABLE games ADD COLUMN dice_seed TEXT;        -- 64 hex digits, secret until the end
     ALTER TABLE games ADD COLUMN dice_commitment TEXT;  -- SHA-256 of the seed, shown from the start

@@ -104,6 +104,16 @@ class Challenge:
     inline_message_id: str | None = None
     """The inline message that shows the invitation, posted through the challenger in a chat
     the bot may not be in (inline mode); its game is played in that message. None elsewhere."""
+    dice_seed: bytes | None = field(default=None, repr=False)
+    """The secret seed of the game's fair dice, drawn with the challenge so that its
+    commitment is shown before anyone accepts (and so before the client value, the accepting
+    tap's id, exists); None for challenges made before it. Never shown: see
+    :attr:`dice_commitment`."""
+
+    @property
+    def dice_commitment(self) -> str | None:
+        """The SHA-256 of :attr:`dice_seed` (what the challenge shows), if it has one."""
+        return commitment(self.dice_seed) if self.dice_seed is not None else None
 
     @property
     def computer_level(self) -> int | None:

@@ -54,12 +54,18 @@ async def test_a_group_game_from_its_commitment_to_the_check_of_every_roll(
     group = fake.create_group("Nardy club", [alice, bob, carol])
     fake.send_text(alice, group, "/play @bob short")
     await harness.settle()
-    accept = fake.press(bob, fake.last_message(group), "✅ Accept")
+    challenge = fake.last_message(group)
+    # the seed is fixed, and its commitment shown, before the accepting tap (the client
+    # value) exists: the bot cannot pick a seed that suits that tap
+    offered = re.search(r"🔒 Fair dice ([0-9a-f]{16})…", challenge.text or "")
+    assert offered is not None, challenge.text
+    accept = fake.press(bob, challenge, "✅ Accept")
     assert not (await fake.next_answer_to(accept)).show_alert
     board = await wait_for_board(fake, group)
     caption = board.caption or ""
     shown = re.search(r"🔒 Fair dice ([0-9a-f]{16})… · /verify (\d+)", caption)
     assert shown is not None, caption  # on the first board, before anyone moved
+    assert shown.group(1) == offered.group(1)  # the game plays the seed the challenge showed
     game = int(shown.group(2))
 
     # during the game: the commitment in full and the client value, not the seed
