@@ -49,7 +49,7 @@ from bot.i18n import locale_of
 from bot.inline_boards import InlineBoards
 from bot.metrics import Metrics
 from bot.services import GameService, GameSnapshot
-from bot.services.coordination import POLL_SECONDS, Coordination
+from bot.services.coordination import POLL_SECONDS, Coordination, share_of
 from bot.storage import Board
 from bot.telegram_link import Superseded, TelegramSendUncertain, abandon_when
 from render import FILE_NAME, BoardView, render_board
@@ -76,12 +76,44 @@ GONE_MESSAGES: Final = (
 SWEEP_AT_ONCE: Final = 8
 """Games behind their boards that one :meth:`BoardPublisher.sweep` takes on."""
 
+WATCHERS_SHARE: Final = 1 / 3
+"""The share of the overall pace that watchers' boards may take, every game's together; the
+rest is left to the other messages, the players' boards first."""
+
+SLOT_ROUNDING: Final = 1e-9
+"""Seconds of waiting that are only the rounding of a share's fractions (a third of 30)."""
+
+SPARE_RETRY_SECONDS: Final = 0.01
+"""The least a message waiting for a spare slot waits before asking again."""
+
 
 class Pace(Protocol):
     """When the next message to a chat may go."""
 
     async def wait(self, chat_id: int) -> None:
         """Returns when a message to ``chat_id`` may be sent (its slot is taken)."""
+
+
+class BoardPace(Pace, Protocol):
+    """A pace that spares a share of itself for messages that must yield to all others."""
+
+    def spare(self, share: float = WATCHERS_SHARE) -> Pace:
+        """A pace for messages that yield (watchers' boards): each takes a slot only when one
+        is free now, within ``share`` of the overall pace and leaving the rest of its burst to
+        the others (:func:`~bot.services.coordination.share_of`), so it never takes a slot
+        ahead of time and never makes another message wait."""
+
+
+class _SparePace:
+    """Waits until ``take`` (which takes a free slot, or says how long until one may be)
+    takes one: see :meth:`BoardPace.spare`."""
+
+    def __init__(self, take: Callable[[int], Awaitable[float]]) -> None:
+        self._take = take
+
+    async def wait(self, chat_id: int) -> None:
+        while (delay := await self._take(chat_id)) > 0:
+            await asyncio.sleep(max(delay, SPARE_RETRY_SECONDS))
 
 
 @dataclass(slots=True)
@@ -103,6 +135,7 @@ class RateLimiter:
     group: tuple[float, float] = (3, 20 / 60)
     overall: tuple[float, float] = (30, 30.0)
     _buckets: dict[int | None, _Bucket] = field(default_factory=dict)
+    _spares: dict[float, _Bucket] = field(default_factory=dict)  # share -> its own bucket
 
     def _bucket(self, chat_id: int | None) -> _Bucket:
         bucket = self._buckets.get(chat_id)
@@ -114,16 +147,20 @@ class RateLimiter:
             self._buckets[chat_id] = bucket
         return bucket
 
+    @staticmethod
+    def _refill(bucket: _Bucket, now: float) -> _Bucket:
+        bucket.tokens = min(
+            bucket.capacity, bucket.tokens + (now - bucket.updated) * bucket.per_second
+        )
+        bucket.updated = now
+        return bucket
+
     def delay(self, chat_id: int) -> float:
         """Takes a token for ``chat_id`` (and one overall); returns how long to wait first."""
         now = self.clock()
         wait = 0.0
         for key in (chat_id, None):
-            bucket = self._bucket(key)
-            bucket.tokens = min(
-                bucket.capacity, bucket.tokens + (now - bucket.updated) * bucket.per_second
-            )
-            bucket.updated = now
+            bucket = self._refill(self._bucket(key), now)
             bucket.tokens -= 1
             if bucket.tokens < 0:
                 wait = max(wait, -bucket.tokens / bucket.per_second)
@@ -132,6 +169,36 @@ class RateLimiter:
     async def wait(self, chat_id: int) -> None:
         """Waits for a slot of ``chat_id`` (see :meth:`delay`)."""
         await asyncio.sleep(self.delay(chat_id))
+
+    def take_spare(self, chat_id: int, share: float = WATCHERS_SHARE) -> float:
+        """Takes a token for ``chat_id``, one overall and one of the ``share``'s own bucket,
+        for a message that yields to the others, only if each is there now with the overall
+        bucket's part for the others left (see :meth:`BoardPace.spare`); returns 0 then, else
+        how long until they may be (and takes nothing)."""
+        now = self.clock()
+        (burst, per_second), leave = share_of(self.overall, share)
+        own = self._spares.get(share)
+        if own is None:
+            own = self._spares[share] = _Bucket(burst, per_second, burst, now)
+        needs = (
+            (self._refill(self._bucket(chat_id), now), 1.0),
+            (self._refill(self._bucket(None), now), leave + 1),
+            (self._refill(own, now), 1.0),
+        )
+        wait = max((need - bucket.tokens) / bucket.per_second for bucket, need in needs)
+        if wait > SLOT_ROUNDING:
+            return wait
+        for bucket, _need in needs:
+            bucket.tokens -= 1
+        return 0.0
+
+    def spare(self, share: float = WATCHERS_SHARE) -> Pace:
+        """See :meth:`BoardPace.spare` (and :meth:`take_spare`)."""
+
+        async def take(chat_id: int) -> float:
+            return self.take_spare(chat_id, share)
+
+        return _SparePace(take)
 
 
 class SharedRateLimiter:
@@ -154,6 +221,18 @@ class SharedRateLimiter:
         await asyncio.sleep(
             await self._coordination.reserve(chat_id, rate=rate, overall=self._overall)
         )
+
+    def spare(self, share: float = WATCHERS_SHARE) -> Pace:
+        """See :meth:`BoardPace.spare`; the share's own pace is kept in the database too, so
+        every worker's watchers' boards together keep to it."""
+
+        async def take(chat_id: int) -> float:
+            rate = self._group if chat_id < 0 else self._private
+            return await self._coordination.take_spare(
+                chat_id, rate=rate, overall=self._overall, share=share
+            )
+
+        return _SparePace(take)
 
 
 async def show_in_place(
