@@ -7,17 +7,33 @@ is sent: edits are coalesced. Sends are paced per chat and overall (:class:`Rate
 Telegram's own answers are honoured: retry_after, "not modified", a deleted message (posted
 again), a blocked bot, a group that became a supergroup.
 
+Watchers (:mod:`bot.services.watchers`) never slow the players. A game's worker shows each
+state on the players' boards only, then hands it to the game's watchers' worker and goes on to
+the next state. The watchers' worker shows the newest state it was handed on each watcher's
+board behind it, one board after another; a state handed over meanwhile replaces the one being
+shown for the boards left, and the next round brings the others up to it: a watcher who is
+behind skips states, and a board is edited at most once a state. Each state is drawn once per
+language and uploaded once (then sent by its file id). Watchers' messages take their slots
+from :meth:`BoardPace.spare`: only a slot that is free now, within :data:`WATCHERS_SHARE` of
+the overall pace and never the rest of it, so they never push a player's edit back (50
+watchers catch up with a state in about 4 s at Telegram's 30 messages a second).
+
 Several workers over one database (:attr:`~bot.services.coordination.Coordination.shared`):
 a game's boards are shown by one worker at a time, the holder of the game's board lease, which
 shows the newest saved state until none is newer, so the changes saved by every worker are
 coalesced and edits of one message never overtake each other; a worker that finds the lease
 held waits until the boards show its change (or the lease is free). The pace is shared through
 the database (:class:`SharedRateLimiter`), and :meth:`BoardPublisher.sweep` shows, now and then,
-what a worker that died saved but did not show.
+what a worker that died saved but did not show. A game's watchers' boards are shown by one
+worker at a time too, under a lease of their own (``watchers <id>``, never the board lease,
+so the players' boards never wait for watchers): a worker that finds it held leaves its state
+to the holder, which looks for a newer saved state each time it lets the lease go (a state
+another worker saved may then reach the watchers while its players' boards are being edited).
 
 Boards are of two kinds: a message in a chat the bot writes to (a group, a private chat), sent
 and edited here; and an inline game's inline message, which the bot can only edit, through a
-picture stored elsewhere (:mod:`bot.inline_boards`). Everything above holds for both.
+picture stored elsewhere (:mod:`bot.inline_boards`). Everything above holds for both (a
+watcher's board is of the first kind).
 """
 
 from __future__ import annotations
@@ -40,12 +56,13 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
+from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 
 from bot import logs, views
-from bot.engine import VARIANTS, Position, starting_position
-from bot.i18n import locale_of
+from bot.engine import VARIANTS, Position, Side, starting_position
+from bot.i18n import DEFAULT_LOCALE, locale_of
 from bot.inline_boards import InlineBoards
 from bot.metrics import Metrics
 from bot.services import GameService, GameSnapshot
@@ -327,9 +344,10 @@ class BoardPublisher:
         service: GameService,
         i18n: I18n,
         *,
-        limiter: Pace | None = None,
+        limiter: BoardPace | None = None,
         metrics: Metrics | None = None,
         storage_chats: tuple[int, ...] = (),
+        watchers_share: float = WATCHERS_SHARE,
     ) -> None:
         """``storage_chats``: where inline games' pictures are uploaded (see
         :mod:`bot.inline_boards`); none gives them text boards."""
@@ -339,7 +357,10 @@ class BoardPublisher:
         self._i18n = i18n
         self._limiter = limiter or RateLimiter()
         self._metrics = metrics
+        self._watchers_pace = self._limiter.spare(watchers_share)
         self._pending: dict[int, GameSnapshot] = {}
+        self._watched: dict[int, GameSnapshot] = {}  # game id -> the newest state for watchers
+        self._watching: dict[int, asyncio.Task[None]] = {}  # game id -> its watchers' worker
         self.on_result: list[Callable[[GameSnapshot], None]] = []
         """Called by :meth:`publish` with each snapshot of a group game that is over (the
         league's refresh); they must return at once and not raise."""
@@ -381,9 +402,12 @@ class BoardPublisher:
         )
 
     def close(self) -> None:
-        """Stops catching up and the drawing thread (after :meth:`drain`)."""
+        """Stops catching up, the watchers' boards still behind (the next start catches them
+        up) and the drawing thread (after :meth:`drain`)."""
         if self._catching_up is not None:
             self._catching_up.cancel()
+        for watchers in self._watching.values():
+            watchers.cancel()
         self._drawing.shutdown(wait=False, cancel_futures=True)
 
     def publish(self, snapshot: GameSnapshot) -> None:
@@ -404,12 +428,31 @@ class BoardPublisher:
             )
             self._workers[game_id] = task
 
+    def show_watchers(self, snapshot: GameSnapshot) -> None:
+        """Schedules ``snapshot`` to be shown on the boards of its game's watchers only (a new
+        watcher's board; the players' boards have it already). Newest wins, as for
+        :meth:`publish`; a state already being shown is looked at again, for a board that the
+        round under way did not know of."""
+        game_id = snapshot.stored.id
+        waiting = self._watched.get(game_id)
+        if waiting is None or waiting.stored.version <= snapshot.stored.version:
+            self._watched[game_id] = snapshot
+        if game_id not in self._watching:
+            task = asyncio.create_task(
+                self._watch(game_id),
+                name=f"watchers-{game_id}",
+                context=logs.context(update_id=None, game_id=game_id),  # not the watch update's
+            )
+            self._watching[game_id] = task
+
     async def drain(self, timeout: float = 10.0) -> None:
-        """Waits until every scheduled board is sent (or ``timeout`` runs out)."""
+        """Waits until every scheduled board is sent, the watchers' too (or ``timeout`` runs
+        out)."""
         deadline = time.monotonic() + timeout
-        while self._workers and time.monotonic() < deadline:
+        while (self._workers or self._watching) and time.monotonic() < deadline:
             await asyncio.wait(
-                list(self._workers.values()), timeout=max(0.0, deadline - time.monotonic())
+                [*self._workers.values(), *self._watching.values()],
+                timeout=max(0.0, deadline - time.monotonic()),
             )
 
     async def _work(self, game_id: int) -> None:
@@ -452,8 +495,8 @@ class BoardPublisher:
                     return shown
                 continue
             boards = await self._service.boards(game_id)
-            if all((board.shown_version or -1) >= version for board in boards):
-                return version  # the holder showed it (or a newer one)
+            if all((b.shown_version or -1) >= version for b in boards if not b.watcher):
+                return version  # the holder showed it (or a newer one); watchers: not waited for
             await asyncio.sleep(POLL_SECONDS)
 
     async def sweep(self) -> None:
@@ -501,10 +544,15 @@ class BoardPublisher:
                 waiting.add(worker)
 
     async def _show(self, snapshot: GameSnapshot) -> None:
-        """Shows ``snapshot`` on each board of its game that does not show it yet: a board
-        already current is left alone (a refused or repeated tap costs no edit)."""
+        """Shows ``snapshot`` on each players' board of its game that does not show it yet
+        (a board already current is left alone: a refused or repeated tap costs no edit), then
+        hands it to the game's watchers' worker, without waiting for it."""
         version = snapshot.stored.version
+        watched = False
         for board in await self._service.boards(snapshot.stored.id):
+            if board.watcher:
+                watched = True
+                continue
             if board.shown_version is not None and board.shown_version >= version:
                 continue
             started = time.perf_counter()
@@ -514,6 +562,137 @@ class BoardPublisher:
                 self._metrics.board_shown(time.perf_counter() - started, shown=shown)
             if shown:
                 await self._service.set_board_shown(board, version)
+        if watched:
+            self.show_watchers(snapshot)
+
+    async def _watch(self, game_id: int) -> None:
+        """The watchers' worker of game ``game_id`` (see the module docstring): rounds of
+        :meth:`_show_watchers` while a newer state is handed over, under the game's watchers'
+        lease."""
+        lease = f"watchers {game_id}"
+        try:
+            while True:
+                if not await self._coordination.claim(lease):
+                    self._watched.pop(game_id, None)  # the holder shows the newest saved state
+                    return
+                try:
+                    while (snapshot := self._watched.pop(game_id, None)) is not None:
+                        try:
+                            if not await self._show_watchers(snapshot, lease):
+                                return  # the lease ran out: another worker shows them now
+                        except Exception:
+                            logger.exception(
+                                "could not show game %d version %d to its watchers",
+                                game_id,
+                                snapshot.stored.version,
+                            )
+                finally:
+                    await self._coordination.release(lease)
+                if game_id in self._watched:
+                    continue  # handed over while the lease was being let go
+                if not self._coordination.shared:
+                    return
+                # a change that another worker showed its players while this one held the lease
+                latest = await self._service.snapshot(game_id)
+                boards = await self._service.boards(game_id)
+                if all(
+                    (b.shown_version or -1) >= latest.stored.version for b in boards if b.watcher
+                ):
+                    return
+                self._watched.setdefault(game_id, latest)
+        finally:
+            self._watching.pop(game_id, None)
+
+    async def _show_watchers(self, snapshot: GameSnapshot, lease: str) -> bool:
+        """One round: ``snapshot`` on each watcher's board of its game that is behind it, one
+        after another at the watchers' pace. A newer state handed over meanwhile takes over for
+        the boards left; it stays handed over, so the next round brings the boards before up
+        to it. Returns False when the watchers' lease was lost (renewed before each board: a
+        round may take longer than a lease when many watch)."""
+        game_id = snapshot.stored.id
+        faces: dict[str, _Face] = {}
+        for board in await self._service.boards(game_id):
+            if not board.watcher:
+                continue
+            newer = self._watched.get(game_id)
+            if newer is not None and newer.stored.version > snapshot.stored.version:
+                snapshot, faces = newer, {}
+            version = snapshot.stored.version
+            if board.shown_version is not None and board.shown_version >= version:
+                continue
+            if not await self._coordination.claim(lease):
+                return False
+            try:
+                if await self._show_watcher_board(snapshot, board, faces):
+                    await self._service.set_board_shown(board, version)
+            except Exception:  # one watcher's chat refusing it is no reason to stop the others
+                logger.exception("could not show game %d to watcher %d", game_id, board.chat_id)
+        return True
+
+    async def _show_watcher_board(
+        self, snapshot: GameSnapshot, board: Board, faces: dict[str, _Face]
+    ) -> bool:
+        """Shows ``snapshot`` on a watcher's ``board``: white's side at the bottom, no buttons,
+        in the watcher's language; drawn once per language (``faces``), uploaded once, then
+        sent by the photo's file id. A watcher who blocked the bot watches no more."""
+        watcher = await self._service.users.get(board.chat_id)
+        locale = locale_of(watcher) if watcher is not None else DEFAULT_LOCALE
+        face = faces.get(locale)
+        if face is None:
+            _ = views.translator(self._i18n, locale)
+            picture = await self._draw(
+                views.board_position(snapshot), views.board_view(snapshot, Side.WHITE, _)
+            )
+            face = faces[locale] = _Face(views.caption(snapshot, _, watcher=True), picture)
+
+        def media() -> str | BufferedInputFile:
+            return face.file_id or BufferedInputFile(face.picture, FILE_NAME)
+
+        async def send(chat_id: int) -> int:
+            message = await self._bot.send_photo(chat_id, media(), caption=face.caption)
+            face.file_id = face.file_id or _file_id(message)
+            return message.message_id
+
+        async def edit(chat_id: int, message_id: int) -> None:
+            edited = await self._bot.edit_message_media(
+                chat_id=chat_id,
+                message_id=message_id,
+                media=InputMediaPhoto(media=media(), caption=face.caption),
+            )
+            if isinstance(edited, Message):
+                face.file_id = face.file_id or _file_id(edited)
+
+        async def sent(chat_id: int, message_id: int) -> None:
+            await self._service.set_board_message(board.game_id, chat_id, message_id)
+
+        async def forbidden(chat_id: int) -> None:
+            await self._service.users.mark_blocked(chat_id)
+            await self._service.watchers.unwatch(chat_id, board.game_id)
+
+        def superseded() -> bool:
+            newer = self._watched.get(board.game_id)
+            return newer is not None and newer.stored.version > snapshot.stored.version
+
+        return await show_in_place(
+            board.chat_id,
+            board.message_id,
+            send=send,
+            edit=edit,
+            limiter=self._watchers_pace,
+            on_sent=sent,
+            on_moved=self._service.move_chat,
+            on_forbidden=forbidden,
+            what=f"game {board.game_id} to a watcher",
+            superseded=superseded,
+        )
+
+    async def _watch_link(self, snapshot: GameSnapshot) -> str | None:
+        """The game's Watch link, for its players' boards while it goes on: a game between
+        private chats open to watchers (the bot's username is cached by aiogram)."""
+        stored = snapshot.stored
+        if not stored.between_private_chats or not stored.watchable or snapshot.game.is_over:
+            return None
+        return await create_start_link(self._bot, views.watch_payload(stored.id))
 
     def _superseded(self, snapshot: GameSnapshot) -> bool:
         """Whether a newer state of the game waits to be shown (an older one need not be)."""
@@ -530,7 +709,7 @@ class BoardPublisher:
 
     async def _show_board(self, snapshot: GameSnapshot, board: Board) -> bool:
         _ = views.translator(self._i18n, await self._locale(snapshot, board))
-        text = views.caption(snapshot, _)
+        text = views.caption(snapshot, _, watch_link=await self._watch_link(snapshot))
         viewer = None if snapshot.stored.chat_id else board.viewer
         markup = views.keyboard(snapshot, viewer, _)
         picture = await self._draw(
@@ -589,3 +768,18 @@ class BoardPublisher:
             media=InputMediaPhoto(media=BufferedInputFile(picture, FILE_NAME), caption=text),
             reply_markup=markup,
         )
+
+
+@dataclass(slots=True)
+class _Face:
+    """A state as the watchers who read one language see it: drawn once, uploaded once, then
+    sent by the photo's ``file_id``."""
+
+    caption: str
+    picture: bytes
+    file_id: str | None = None
+
+
+def _file_id(message: Message) -> str | None:
+    """The file id of a sent photo (its largest size), to send it again without uploading."""
+    return message.photo[-1].file_id if message.photo else None
