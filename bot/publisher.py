@@ -116,9 +116,10 @@ class BoardPace(Pace, Protocol):
 
     def spare(self, share: float = WATCHERS_SHARE) -> Pace:
         """A pace for messages that yield (watchers' boards): each takes a slot only when one
-        is free now, within ``share`` of the overall pace and leaving the rest of its burst to
-        the others (:func:`~bot.services.coordination.share_of`), so it never takes a slot
-        ahead of time and never makes another message wait."""
+        is free now, within ``share`` of the overall pace and leaving the rest of its burst,
+        and of the chat's, to the others (:func:`~bot.services.coordination.share_of`): it
+        never takes a slot ahead of time, and the others always find most of the burst free
+        (a watcher's own game in the same private chat included)."""
 
 
 class _SparePace:
@@ -189,16 +190,18 @@ class RateLimiter:
 
     def take_spare(self, chat_id: int, share: float = WATCHERS_SHARE) -> float:
         """Takes a token for ``chat_id``, one overall and one of the ``share``'s own bucket,
-        for a message that yields to the others, only if each is there now with the overall
-        bucket's part for the others left (see :meth:`BoardPace.spare`); returns 0 then, else
-        how long until they may be (and takes nothing)."""
+        for a message that yields to the others, only if each is there now with the part of
+        the chat's and the overall bucket for the others left (see :meth:`BoardPace.spare`);
+        returns 0 then, else how long until they may be (and takes nothing)."""
         now = self.clock()
         (burst, per_second), leave = share_of(self.overall, share)
+        chat = self._refill(self._bucket(chat_id), now)
+        _, leave_in_chat = share_of((chat.capacity, chat.per_second), share)
         own = self._spares.get(share)
         if own is None:
             own = self._spares[share] = _Bucket(burst, per_second, burst, now)
         needs = (
-            (self._refill(self._bucket(chat_id), now), 1.0),
+            (chat, leave_in_chat + 1),
             (self._refill(self._bucket(None), now), leave + 1),
             (self._refill(own, now), 1.0),
         )
