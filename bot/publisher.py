@@ -571,26 +571,23 @@ class BoardPublisher:
     async def _watch(self, game_id: int) -> None:
         """The watchers' worker of game ``game_id`` (see the module docstring): rounds of
         :meth:`_show_watchers` while a newer state is handed over, under the game's watchers'
-        lease."""
+        lease (renewed in the background: a round may take long when many watch)."""
         lease = f"watchers {game_id}"
         try:
             while True:
-                if not await self._coordination.claim(lease):
-                    self._watched.pop(game_id, None)  # the holder shows the newest saved state
-                    return
-                try:
+                async with self._coordination.leased(lease) as held:
+                    if not held:
+                        self._watched.pop(game_id, None)  # the holder shows the newest state
+                        return
                     while (snapshot := self._watched.pop(game_id, None)) is not None:
                         try:
-                            if not await self._show_watchers(snapshot, lease):
-                                return  # the lease ran out: another worker shows them now
+                            await self._show_watchers(snapshot)
                         except Exception:
                             logger.exception(
                                 "could not show game %d version %d to its watchers",
                                 game_id,
                                 snapshot.stored.version,
                             )
-                finally:
-                    await self._coordination.release(lease)
                 if game_id in self._watched:
                     continue  # handed over while the lease was being let go
                 if not self._coordination.shared:
@@ -606,12 +603,11 @@ class BoardPublisher:
         finally:
             self._watching.pop(game_id, None)
 
-    async def _show_watchers(self, snapshot: GameSnapshot, lease: str) -> bool:
+    async def _show_watchers(self, snapshot: GameSnapshot) -> None:
         """One round: ``snapshot`` on each watcher's board of its game that is behind it, one
         after another at the watchers' pace. A newer state handed over meanwhile takes over for
         the boards left; it stays handed over, so the next round brings the boards before up
-        to it. Returns False when the watchers' lease was lost (renewed before each board: a
-        round may take longer than a lease when many watch)."""
+        to it."""
         game_id = snapshot.stored.id
         faces: dict[str, _Face] = {}
         for board in await self._service.boards(game_id):
@@ -623,14 +619,11 @@ class BoardPublisher:
             version = snapshot.stored.version
             if board.shown_version is not None and board.shown_version >= version:
                 continue
-            if not await self._coordination.claim(lease):
-                return False
             try:
                 if await self._show_watcher_board(snapshot, board, faces):
                     await self._service.set_board_shown(board, version)
             except Exception:  # one watcher's chat refusing it is no reason to stop the others
                 logger.exception("could not show game %d to watcher %d", game_id, board.chat_id)
-        return True
 
     async def _show_watcher_board(
         self, snapshot: GameSnapshot, board: Board, faces: dict[str, _Face]
