@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from bot.storage import Store, Watching
+from bot.storage import Store, WatchResult
 
 from .errors import (
     GameFinished,
@@ -58,10 +58,10 @@ class Watchers:
         if stored.game.is_over:
             raise GameFinished()
         added = await self._store.games.add_watcher(game_id, user_id, limit=MAX_WATCHERS)
-        if added is Watching.FULL:
+        if added is WatchResult.FULL:
             raise TooManyWatchers(limit=MAX_WATCHERS)
         # read after the board was added: a change saved later is shown to it by the publisher
-        return await self._games.snapshot(game_id), added is Watching.ADDED
+        return await self._games.snapshot(game_id), added is WatchResult.ADDED
 
     async def unwatch(self, user_id: int, game_id: int | None = None) -> list[int]:
         """Stops ``user_id`` watching game ``game_id`` (every game, without one); returns the

@@ -32,7 +32,7 @@ from .models import (
     StoredGame,
     Tally,
     User,
-    Watching,
+    WatchResult,
     computer_id,
     computer_level,
 )
@@ -64,7 +64,7 @@ __all__ = [
     "Tally",
     "User",
     "VersionConflict",
-    "Watching",
+    "WatchResult",
     "computer_id",
     "computer_level",
     "is_postgres_url",

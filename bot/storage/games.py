@@ -22,7 +22,7 @@ from bot.engine import (
 )
 
 from .database import Database, IntegrityError, Row, VersionConflict
-from .models import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally, Watching
+from .models import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally, WatchResult
 from .users import user_from_row
 
 
@@ -293,7 +293,7 @@ class GameRepository:
             for row in rows
         ]
 
-    async def add_watcher(self, game_id: int, chat_id: int, *, limit: int) -> Watching:
+    async def add_watcher(self, game_id: int, chat_id: int, *, limit: int) -> WatchResult:
         """Gives the watcher in private chat ``chat_id`` a board of the game (not yet sent),
         unless they have one or the game has ``limit`` watchers already; counted and added
         in one transaction that holds the game's watchers, so that watchers joining at once on
@@ -307,14 +307,14 @@ class GameRepository:
                 (chat_id, game_id),
             )
             if row is not None and row["mine"]:
-                return Watching.ALREADY
+                return WatchResult.ALREADY
             if row is not None and row["watchers"] >= limit:
-                return Watching.FULL
+                return WatchResult.FULL
             await self._store.write(
                 "INSERT INTO boards (game_id, chat_id, viewer, watcher) VALUES (?, ?, 'w', 1)",
                 (game_id, chat_id),
             )
-        return Watching.ADDED
+        return WatchResult.ADDED
 
     async def remove_watcher(self, chat_id: int, game_id: int | None = None) -> list[int]:
         """Takes away the watcher's boards in private chat ``chat_id`` (of game ``game_id``

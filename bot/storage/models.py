@@ -273,7 +273,7 @@ class Board:
     white's side at the bottom, the watcher's language."""
 
 
-class Watching(enum.Enum):
+class WatchResult(enum.Enum):
     """What asking for a watcher's board of a game came to."""
 
     ADDED = "added"

@@ -18,7 +18,7 @@ from bot.storage import (
     SchemaTooNew,
     Store,
     VersionConflict,
-    Watching,
+    WatchResult,
     is_postgres_url,
     open_database,
 )
@@ -208,8 +208,8 @@ async def test_watchers_boards_are_counted_added_once_and_taken_away(
     assert [b.watcher for b in boards].count(True) == 3 and len(boards) == 5
     assert all(b.viewer is Side.WHITE and b.message_id is None for b in boards if b.watcher)
     watcher = next(b.chat_id for b in boards if b.watcher)
-    assert await store.games.add_watcher(game_id, watcher, limit=3) is Watching.ALREADY
-    assert await store.games.add_watcher(game_id, 7, limit=3) is Watching.FULL
+    assert await store.games.add_watcher(game_id, watcher, limit=3) is WatchResult.ALREADY
+    assert await store.games.add_watcher(game_id, 7, limit=3) is WatchResult.FULL
     await store.games.add_watcher(games[1].id, watcher, limit=3)
     assert await store.games.remove_watcher(watcher, game_id) == [game_id]
     assert await store.games.remove_watcher(watcher, game_id) == []
