@@ -47,7 +47,7 @@ from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_
 from bot.league import LeaguePublisher
 from bot.metrics import Metrics
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers, TapThrottle
-from bot.publisher import BoardPublisher, Pace, RateLimiter, SharedRateLimiter
+from bot.publisher import BoardPace, BoardPublisher, RateLimiter, SharedRateLimiter
 from bot.services import GameService, ScoreService
 from bot.services.analysis import Analyses
 from bot.services.computer import Brain
@@ -336,7 +336,7 @@ async def _run(
         private = (3.0, settings.private_messages_per_second)
         group = (3.0, settings.group_messages_per_minute / 60)
         overall = (30.0, settings.messages_per_second)
-        limiter: Pace = (
+        limiter: BoardPace = (
             SharedRateLimiter(service.coordination, private=private, group=group, overall=overall)
             if service.coordination.shared
             else RateLimiter(private=private, group=group, overall=overall)

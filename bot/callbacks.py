@@ -52,6 +52,7 @@ class ChallengeOption(enum.IntEnum):
     DICE = 10  # two dice, three, or anti three (short variants)
     LEVEL = 11  # the computer's level (a challenge to the computer)
     HINTS = 12  # hints for both players (between people)
+    WATCH = 13  # open to watchers or private (a game between private chats)
 
 
 class ChallengeAction(CallbackData, prefix="c"):

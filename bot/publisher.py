@@ -7,17 +7,33 @@ is sent: edits are coalesced. Sends are paced per chat and overall (:class:`Rate
 Telegram's own answers are honoured: retry_after, "not modified", a deleted message (posted
 again), a blocked bot, a group that became a supergroup.
 
+Watchers (:mod:`bot.services.watchers`) never slow the players. A game's worker shows each
+state on the players' boards only, then hands it to the game's watchers' worker and goes on to
+the next state. The watchers' worker shows the newest state it was handed on each watcher's
+board behind it, one board after another; a state handed over meanwhile replaces the one being
+shown for the boards left, and the next round brings the others up to it: a watcher who is
+behind skips states, and a board is edited at most once a state. Each state is drawn once per
+language and uploaded once (then sent by its file id). Watchers' messages take their slots
+from :meth:`BoardPace.spare`: only a slot that is free now, within :data:`WATCHERS_SHARE` of
+the overall pace and never the rest of it, so they never push a player's edit back (50
+watchers catch up with a state in about 4 s at Telegram's 30 messages a second).
+
 Several workers over one database (:attr:`~bot.services.coordination.Coordination.shared`):
 a game's boards are shown by one worker at a time, the holder of the game's board lease, which
 shows the newest saved state until none is newer, so the changes saved by every worker are
 coalesced and edits of one message never overtake each other; a worker that finds the lease
 held waits until the boards show its change (or the lease is free). The pace is shared through
 the database (:class:`SharedRateLimiter`), and :meth:`BoardPublisher.sweep` shows, now and then,
-what a worker that died saved but did not show.
+what a worker that died saved but did not show. A game's watchers' boards are shown by one
+worker at a time too, under a lease of their own (``watchers <id>``, never the board lease,
+so the players' boards never wait for watchers): a worker that finds it held leaves its state
+to the holder, which looks for a newer saved state each time it lets the lease go (a state
+another worker saved may then reach the watchers while its players' boards are being edited).
 
 Boards are of two kinds: a message in a chat the bot writes to (a group, a private chat), sent
 and edited here; and an inline game's inline message, which the bot can only edit, through a
-picture stored elsewhere (:mod:`bot.inline_boards`). Everything above holds for both.
+picture stored elsewhere (:mod:`bot.inline_boards`). Everything above holds for both (a
+watcher's board is of the first kind).
 """
 
 from __future__ import annotations
@@ -40,16 +56,17 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
+from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 
 from bot import logs, views
-from bot.engine import VARIANTS, Position, starting_position
-from bot.i18n import locale_of
+from bot.engine import VARIANTS, Position, Side, starting_position
+from bot.i18n import DEFAULT_LOCALE, locale_of
 from bot.inline_boards import InlineBoards
 from bot.metrics import Metrics
 from bot.services import GameService, GameSnapshot
-from bot.services.coordination import POLL_SECONDS, Coordination
+from bot.services.coordination import POLL_SECONDS, Coordination, share_of
 from bot.storage import Board
 from bot.telegram_link import Superseded, TelegramSendUncertain, abandon_when
 from render import FILE_NAME, BoardView, render_board
@@ -76,12 +93,45 @@ GONE_MESSAGES: Final = (
 SWEEP_AT_ONCE: Final = 8
 """Games behind their boards that one :meth:`BoardPublisher.sweep` takes on."""
 
+WATCHERS_SHARE: Final = 1 / 3
+"""The share of the overall pace that watchers' boards may take, every game's together; the
+rest is left to the other messages, the players' boards first."""
+
+SLOT_ROUNDING: Final = 1e-9
+"""Seconds of waiting that are only the rounding of a share's fractions (a third of 30)."""
+
+SPARE_RETRY_SECONDS: Final = 0.01
+"""The least a message waiting for a spare slot waits before asking again."""
+
 
 class Pace(Protocol):
     """When the next message to a chat may go."""
 
     async def wait(self, chat_id: int) -> None:
         """Returns when a message to ``chat_id`` may be sent (its slot is taken)."""
+
+
+class BoardPace(Pace, Protocol):
+    """A pace that spares a share of itself for messages that must yield to all others."""
+
+    def spare(self, share: float = WATCHERS_SHARE) -> Pace:
+        """A pace for messages that yield (watchers' boards): each takes a slot only when one
+        is free now, within ``share`` of the overall pace and leaving the rest of its burst,
+        and of the chat's, to the others (:func:`~bot.services.coordination.share_of`): it
+        never takes a slot ahead of time, and the others always find most of the burst free
+        (a watcher's own game in the same private chat included)."""
+
+
+class _SparePace:
+    """Waits until ``take`` (which takes a free slot, or says how long until one may be)
+    takes one: see :meth:`BoardPace.spare`."""
+
+    def __init__(self, take: Callable[[int], Awaitable[float]]) -> None:
+        self._take = take
+
+    async def wait(self, chat_id: int) -> None:
+        while (delay := await self._take(chat_id)) > 0:
+            await asyncio.sleep(max(delay, SPARE_RETRY_SECONDS))
 
 
 @dataclass(slots=True)
@@ -103,6 +153,7 @@ class RateLimiter:
     group: tuple[float, float] = (3, 20 / 60)
     overall: tuple[float, float] = (30, 30.0)
     _buckets: dict[int | None, _Bucket] = field(default_factory=dict)
+    _spares: dict[float, _Bucket] = field(default_factory=dict)  # share -> its own bucket
 
     def _bucket(self, chat_id: int | None) -> _Bucket:
         bucket = self._buckets.get(chat_id)
@@ -114,16 +165,20 @@ class RateLimiter:
             self._buckets[chat_id] = bucket
         return bucket
 
+    @staticmethod
+    def _refill(bucket: _Bucket, now: float) -> _Bucket:
+        bucket.tokens = min(
+            bucket.capacity, bucket.tokens + (now - bucket.updated) * bucket.per_second
+        )
+        bucket.updated = now
+        return bucket
+
     def delay(self, chat_id: int) -> float:
         """Takes a token for ``chat_id`` (and one overall); returns how long to wait first."""
         now = self.clock()
         wait = 0.0
         for key in (chat_id, None):
-            bucket = self._bucket(key)
-            bucket.tokens = min(
-                bucket.capacity, bucket.tokens + (now - bucket.updated) * bucket.per_second
-            )
-            bucket.updated = now
+            bucket = self._refill(self._bucket(key), now)
             bucket.tokens -= 1
             if bucket.tokens < 0:
                 wait = max(wait, -bucket.tokens / bucket.per_second)
@@ -132,6 +187,38 @@ class RateLimiter:
     async def wait(self, chat_id: int) -> None:
         """Waits for a slot of ``chat_id`` (see :meth:`delay`)."""
         await asyncio.sleep(self.delay(chat_id))
+
+    def take_spare(self, chat_id: int, share: float = WATCHERS_SHARE) -> float:
+        """Takes a token for ``chat_id``, one overall and one of the ``share``'s own bucket,
+        for a message that yields to the others, only if each is there now with the part of
+        the chat's and the overall bucket for the others left (see :meth:`BoardPace.spare`);
+        returns 0 then, else how long until they may be (and takes nothing)."""
+        now = self.clock()
+        (burst, per_second), leave = share_of(self.overall, share)
+        chat = self._refill(self._bucket(chat_id), now)
+        _, leave_in_chat = share_of((chat.capacity, chat.per_second), share)
+        own = self._spares.get(share)
+        if own is None:
+            own = self._spares[share] = _Bucket(burst, per_second, burst, now)
+        needs = (
+            (chat, leave_in_chat + 1),
+            (self._refill(self._bucket(None), now), leave + 1),
+            (self._refill(own, now), 1.0),
+        )
+        wait = max((need - bucket.tokens) / bucket.per_second for bucket, need in needs)
+        if wait > SLOT_ROUNDING:
+            return wait
+        for bucket, _need in needs:
+            bucket.tokens -= 1
+        return 0.0
+
+    def spare(self, share: float = WATCHERS_SHARE) -> Pace:
+        """See :meth:`BoardPace.spare` (and :meth:`take_spare`)."""
+
+        async def take(chat_id: int) -> float:
+            return self.take_spare(chat_id, share)
+
+        return _SparePace(take)
 
 
 class SharedRateLimiter:
@@ -154,6 +241,18 @@ class SharedRateLimiter:
         await asyncio.sleep(
             await self._coordination.reserve(chat_id, rate=rate, overall=self._overall)
         )
+
+    def spare(self, share: float = WATCHERS_SHARE) -> Pace:
+        """See :meth:`BoardPace.spare`; the share's own pace is kept in the database too, so
+        every worker's watchers' boards together keep to it."""
+
+        async def take(chat_id: int) -> float:
+            rate = self._group if chat_id < 0 else self._private
+            return await self._coordination.take_spare(
+                chat_id, rate=rate, overall=self._overall, share=share
+            )
+
+        return _SparePace(take)
 
 
 async def show_in_place(
@@ -248,9 +347,10 @@ class BoardPublisher:
         service: GameService,
         i18n: I18n,
         *,
-        limiter: Pace | None = None,
+        limiter: BoardPace | None = None,
         metrics: Metrics | None = None,
         storage_chats: tuple[int, ...] = (),
+        watchers_share: float = WATCHERS_SHARE,
     ) -> None:
         """``storage_chats``: where inline games' pictures are uploaded (see
         :mod:`bot.inline_boards`); none gives them text boards."""
@@ -260,7 +360,10 @@ class BoardPublisher:
         self._i18n = i18n
         self._limiter = limiter or RateLimiter()
         self._metrics = metrics
+        self._watchers_pace = self._limiter.spare(watchers_share)
         self._pending: dict[int, GameSnapshot] = {}
+        self._watched: dict[int, GameSnapshot] = {}  # game id -> the newest state for watchers
+        self._watching: dict[int, asyncio.Task[None]] = {}  # game id -> its watchers' worker
         self.on_result: list[Callable[[GameSnapshot], None]] = []
         """Called by :meth:`publish` with each snapshot of a group game that is over (the
         league's refresh); they must return at once and not raise."""
@@ -302,9 +405,12 @@ class BoardPublisher:
         )
 
     def close(self) -> None:
-        """Stops catching up and the drawing thread (after :meth:`drain`)."""
+        """Stops catching up, the watchers' boards still behind (the next start catches them
+        up) and the drawing thread (after :meth:`drain`)."""
         if self._catching_up is not None:
             self._catching_up.cancel()
+        for watchers in self._watching.values():
+            watchers.cancel()
         self._drawing.shutdown(wait=False, cancel_futures=True)
 
     def publish(self, snapshot: GameSnapshot) -> None:
@@ -325,12 +431,31 @@ class BoardPublisher:
             )
             self._workers[game_id] = task
 
+    def show_watchers(self, snapshot: GameSnapshot) -> None:
+        """Schedules ``snapshot`` to be shown on the boards of its game's watchers only (a new
+        watcher's board; the players' boards have it already). Newest wins, as for
+        :meth:`publish`; a state already being shown is looked at again, for a board that the
+        round under way did not know of."""
+        game_id = snapshot.stored.id
+        waiting = self._watched.get(game_id)
+        if waiting is None or waiting.stored.version <= snapshot.stored.version:
+            self._watched[game_id] = snapshot
+        if game_id not in self._watching:
+            task = asyncio.create_task(
+                self._watch(game_id),
+                name=f"watchers-{game_id}",
+                context=logs.context(update_id=None, game_id=game_id),  # not the watch update's
+            )
+            self._watching[game_id] = task
+
     async def drain(self, timeout: float = 10.0) -> None:
-        """Waits until every scheduled board is sent (or ``timeout`` runs out)."""
+        """Waits until every scheduled board is sent, the watchers' too (or ``timeout`` runs
+        out)."""
         deadline = time.monotonic() + timeout
-        while self._workers and time.monotonic() < deadline:
+        while (self._workers or self._watching) and time.monotonic() < deadline:
             await asyncio.wait(
-                list(self._workers.values()), timeout=max(0.0, deadline - time.monotonic())
+                [*self._workers.values(), *self._watching.values()],
+                timeout=max(0.0, deadline - time.monotonic()),
             )
 
     async def _work(self, game_id: int) -> None:
@@ -373,8 +498,8 @@ class BoardPublisher:
                     return shown
                 continue
             boards = await self._service.boards(game_id)
-            if all((board.shown_version or -1) >= version for board in boards):
-                return version  # the holder showed it (or a newer one)
+            if all((b.shown_version or -1) >= version for b in boards if not b.watcher):
+                return version  # the holder showed it (or a newer one); watchers: not waited for
             await asyncio.sleep(POLL_SECONDS)
 
     async def sweep(self) -> None:
@@ -422,10 +547,15 @@ class BoardPublisher:
                 waiting.add(worker)
 
     async def _show(self, snapshot: GameSnapshot) -> None:
-        """Shows ``snapshot`` on each board of its game that does not show it yet: a board
-        already current is left alone (a refused or repeated tap costs no edit)."""
+        """Shows ``snapshot`` on each players' board of its game that does not show it yet
+        (a board already current is left alone: a refused or repeated tap costs no edit), then
+        hands it to the game's watchers' worker, without waiting for it."""
         version = snapshot.stored.version
+        watched = False
         for board in await self._service.boards(snapshot.stored.id):
+            if board.watcher:
+                watched = True
+                continue
             if board.shown_version is not None and board.shown_version >= version:
                 continue
             started = time.perf_counter()
@@ -435,6 +565,130 @@ class BoardPublisher:
                 self._metrics.board_shown(time.perf_counter() - started, shown=shown)
             if shown:
                 await self._service.set_board_shown(board, version)
+        if watched:
+            self.show_watchers(snapshot)
+
+    async def _watch(self, game_id: int) -> None:
+        """The watchers' worker of game ``game_id`` (see the module docstring): rounds of
+        :meth:`_show_watchers` while a newer state is handed over, under the game's watchers'
+        lease (renewed in the background: a round may take long when many watch)."""
+        lease = f"watchers {game_id}"
+        try:
+            while True:
+                async with self._coordination.leased(lease) as held:
+                    if not held:
+                        self._watched.pop(game_id, None)  # the holder shows the newest state
+                        return
+                    while (snapshot := self._watched.pop(game_id, None)) is not None:
+                        try:
+                            await self._show_watchers(snapshot)
+                        except Exception:
+                            logger.exception(
+                                "could not show game %d version %d to its watchers",
+                                game_id,
+                                snapshot.stored.version,
+                            )
+                if game_id in self._watched:
+                    continue  # handed over while the lease was being let go
+                if not self._coordination.shared:
+                    return
+                # a change that another worker showed its players while this one held the lease
+                latest = await self._service.snapshot(game_id)
+                boards = await self._service.boards(game_id)
+                if all(
+                    (b.shown_version or -1) >= latest.stored.version for b in boards if b.watcher
+                ):
+                    return
+                self._watched.setdefault(game_id, latest)
+        finally:
+            self._watching.pop(game_id, None)
+
+    async def _show_watchers(self, snapshot: GameSnapshot) -> None:
+        """One round: ``snapshot`` on each watcher's board of its game that is behind it, one
+        after another at the watchers' pace. A newer state handed over meanwhile takes over for
+        the boards left; it stays handed over, so the next round brings the boards before up
+        to it."""
+        game_id = snapshot.stored.id
+        faces: dict[str, _Face] = {}
+        for board in await self._service.boards(game_id):
+            if not board.watcher:
+                continue
+            newer = self._watched.get(game_id)
+            if newer is not None and newer.stored.version > snapshot.stored.version:
+                snapshot, faces = newer, {}
+            version = snapshot.stored.version
+            if board.shown_version is not None and board.shown_version >= version:
+                continue
+            try:
+                if await self._show_watcher_board(snapshot, board, faces):
+                    await self._service.set_board_shown(board, version)
+            except Exception:  # one watcher's chat refusing it is no reason to stop the others
+                logger.exception("could not show game %d to watcher %d", game_id, board.chat_id)
+
+    async def _show_watcher_board(
+        self, snapshot: GameSnapshot, board: Board, faces: dict[str, _Face]
+    ) -> bool:
+        """Shows ``snapshot`` on a watcher's ``board``: white's side at the bottom, no buttons,
+        in the watcher's language; drawn once per language (``faces``), uploaded once, then
+        sent by the photo's file id. A watcher who blocked the bot watches no more."""
+        watcher = await self._service.users.get(board.chat_id)
+        locale = locale_of(watcher) if watcher is not None else DEFAULT_LOCALE
+        face = faces.get(locale)
+        if face is None:
+            _ = views.translator(self._i18n, locale)
+            picture = await self._draw(
+                views.board_position(snapshot), views.board_view(snapshot, Side.WHITE, _)
+            )
+            face = faces[locale] = _Face(views.caption(snapshot, _, watcher=True), picture)
+
+        def media() -> str | BufferedInputFile:
+            return face.file_id or BufferedInputFile(face.picture, FILE_NAME)
+
+        async def send(chat_id: int) -> int:
+            message = await self._bot.send_photo(chat_id, media(), caption=face.caption)
+            face.file_id = face.file_id or _file_id(message)
+            return message.message_id
+
+        async def edit(chat_id: int, message_id: int) -> None:
+            edited = await self._bot.edit_message_media(
+                chat_id=chat_id,
+                message_id=message_id,
+                media=InputMediaPhoto(media=media(), caption=face.caption),
+            )
+            if isinstance(edited, Message):
+                face.file_id = face.file_id or _file_id(edited)
+
+        async def sent(chat_id: int, message_id: int) -> None:
+            await self._service.set_board_message(board.game_id, chat_id, message_id)
+
+        async def forbidden(chat_id: int) -> None:
+            await self._service.users.mark_blocked(chat_id)
+            await self._service.watchers.unwatch(chat_id, board.game_id)
+
+        def superseded() -> bool:
+            newer = self._watched.get(board.game_id)
+            return newer is not None and newer.stored.version > snapshot.stored.version
+
+        return await show_in_place(
+            board.chat_id,
+            board.message_id,
+            send=send,
+            edit=edit,
+            limiter=self._watchers_pace,
+            on_sent=sent,
+            on_moved=self._service.move_chat,
+            on_forbidden=forbidden,
+            what=f"game {board.game_id} to a watcher",
+            superseded=superseded,
+        )
+
+    async def _watch_link(self, snapshot: GameSnapshot) -> str | None:
+        """The game's Watch link, for its players' boards while it goes on: a game between
+        private chats open to watchers (the bot's username is cached by aiogram)."""
+        stored = snapshot.stored
+        if not stored.between_private_chats or not stored.watchable or snapshot.game.is_over:
+            return None
+        return await create_start_link(self._bot, views.watch_payload(stored.id))
 
     def _superseded(self, snapshot: GameSnapshot) -> bool:
         """Whether a newer state of the game waits to be shown (an older one need not be)."""
@@ -451,7 +705,7 @@ class BoardPublisher:
 
     async def _show_board(self, snapshot: GameSnapshot, board: Board) -> bool:
         _ = views.translator(self._i18n, await self._locale(snapshot, board))
-        text = views.caption(snapshot, _)
+        text = views.caption(snapshot, _, watch_link=await self._watch_link(snapshot))
         viewer = None if snapshot.stored.chat_id else board.viewer
         markup = views.keyboard(snapshot, viewer, _)
         picture = await self._draw(
@@ -510,3 +764,18 @@ class BoardPublisher:
             media=InputMediaPhoto(media=BufferedInputFile(picture, FILE_NAME), caption=text),
             reply_markup=markup,
         )
+
+
+@dataclass(slots=True)
+class _Face:
+    """A state as the watchers who read one language see it: drawn once, uploaded once, then
+    sent by the photo's ``file_id``."""
+
+    caption: str
+    picture: bytes
+    file_id: str | None = None
+
+
+def _file_id(message: Message) -> str | None:
+    """The file id of a sent photo (its largest size), to send it again without uploading."""
+    return message.photo[-1].file_id if message.photo else None

@@ -68,6 +68,12 @@ REFUSALS: Final = {
     "not_verifiable": N_(
         "Game #{game} was started before the dice could be verified: there is nothing to check."
     ),
+    "watching_group_game": N_(
+        "This game is played in a chat where everyone there sees its board: watch it there."
+    ),
+    "watching_own_game": N_("You are playing in this game: your board is in this chat."),
+    "private_game": N_("This game is private: its players keep it to themselves."),
+    "too_many_watchers": N_("This game has {limit} watchers already, as many as it can have."),
 }
 
 

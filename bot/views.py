@@ -49,6 +49,8 @@ from render import BoardView
 Translate = Callable[[str], str]
 
 STEPS_PER_ROW: Final = 4
+WATCH_PREFIX: Final = "w"
+"""Deep-link payloads ``w<game id>`` make the one who opens them a watcher of the game."""
 
 OUTCOME_NAMES: Final = {
     Outcome.OIN: N_("oin"),
@@ -102,10 +104,15 @@ def player_name(user: User) -> str:
     return f"🤖 {name}" if user.computer_level is not None else name
 
 
-def caption(snapshot: GameSnapshot, _: Translate) -> str:
+def caption(
+    snapshot: GameSnapshot, _: Translate, *, watch_link: str | None = None, watcher: bool = False
+) -> str:
     """The board's caption: players, rules, score, dice, whose turn and until when, or the
     result. A function of the snapshot alone: nothing in it counts down, so two drawings of one
-    state are identical and a board that shows it is never edited again for it."""
+    state are identical and a board that shows it is never edited again for it.
+
+    While the game goes on, a players' board of a game open to watchers ends with its
+    ``watch_link`` (to share), a ``watcher``'s board with how to stop watching."""
     stored, game = snapshot.stored, snapshot.game
     white, black = player_name(snapshot.white), player_name(snapshot.black)
     kind = f"{_(VARIANT_NAMES[game.variant])} · {_(RULE_SET_NAMES[game.rules.name])}"
@@ -213,7 +220,28 @@ def caption(snapshot: GameSnapshot, _: Translate) -> str:
             )
         )
     lines.extend(_fair_dice_lines(snapshot, _))
+    if watcher:
+        lines.append("👁 " + _("You are watching this game: /unwatch stops it."))
+    elif watch_link is not None:
+        lines.append("👁 " + _("Friends can watch: {link}").format(link=watch_link))
     return "\n".join(lines)
+
+
+def watch_payload(game_id: int) -> str:
+    """The deep-link payload that makes its opener a watcher of game ``game_id``."""
+    return f"{WATCH_PREFIX}{game_id}"
+
+
+def result_line(snapshot: GameSnapshot, _: Translate) -> str:
+    """A finished game's result in one line: ``Game #12 is over: @anna wins: mars, 2 pt.``"""
+    result = snapshot.game.result
+    assert result is not None
+    return _("Game #{game} is over: {winner} wins: {outcome}, {points} pt.").format(
+        game=snapshot.stored.id,
+        winner=player_name(snapshot.user(result.winner)),
+        outcome=_(OUTCOME_NAMES[result.outcome]),
+        points=result.points,
+    )
 
 
 def duration(seconds: int, _: Translate) -> str:
@@ -625,6 +653,8 @@ def challenge_text(
         )
     if challenge.hints or level is not None:
         terms.append(_("💡 hints"))
+    if challenge.in_private_chat:
+        terms.append(_("👁 open to watchers") if challenge.watchable else _("🔒 private"))
     if level is not None:
         foot = _("Press ▶ Start when the terms suit you.")
     else:
@@ -677,5 +707,10 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
         button("💰 " + _("stake {stake}").format(stake=challenge.stake), ChallengeOption.STAKE)
         if challenge.stake:
             button("⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode]), ChallengeOption.STAKE_MODE)
+    if challenge.in_private_chat:
+        button(
+            _("👁 open to watchers") if challenge.watchable else _("🔒 private"),
+            ChallengeOption.WATCH,
+        )
     builder.adjust(2, 3, 2, 2, 2)
     return builder.as_markup()

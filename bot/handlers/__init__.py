@@ -21,6 +21,7 @@ from bot.handlers import (
     lobby,
     play,
     scores,
+    watch,
 )
 
 
@@ -29,6 +30,7 @@ def get_routers() -> list[Router]:
     return [
         inline.create_router(),  # first: the taps on inline messages it takes are its own
         lobby.create_router(),  # before basic: it claims /start links that carry a challenge
+        watch.create_router(),  # before basic too: /start links that make a watcher
         basic.create_router(),
         play.create_router(),
         scores.create_router(),

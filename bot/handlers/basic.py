@@ -20,6 +20,7 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("play", N_("Start a new game (/play bot: with the computer)")),
     ("resign", N_("Resign the current game")),
     ("games", N_("Your games in progress, with links to their boards")),
+    ("unwatch", N_("Stop watching games (/unwatch 12: game #12 only)")),
     ("quick", N_("Quick mode: the tap that completes your turn confirms it (/quick off)")),
     ("score", N_("Score of the current game")),
     ("stats", N_("Your statistics (/stats @user: someone else's)")),
@@ -63,7 +64,8 @@ def create_router() -> Router:
 
 async def on_start_with_payload(message: Message, command: CommandObject) -> None:
     """Greets a user who came by a link whose payload no other handler claimed (invitations,
-    ``c<id>``, are handled in :mod:`bot.handlers.lobby`)."""
+    ``c<id>``, are handled in :mod:`bot.handlers.lobby`, watch links, ``w<id>``, in
+    :mod:`bot.handlers.watch`)."""
     await on_start(message)
 
 

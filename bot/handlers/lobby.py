@@ -41,6 +41,7 @@ OPTION_NAMES: Final = {
     ChallengeOption.DICE: "dice",
     ChallengeOption.LEVEL: "level",
     ChallengeOption.HINTS: "hints",
+    ChallengeOption.WATCH: "watchable",
 }
 """The challenger's option buttons, by the service's names of the options."""
 
@@ -93,6 +94,8 @@ MODE_WORDS: Final = {
 
 COMPUTER_WORDS: Final = frozenset({"bot", "computer", "ai", "бот", "компьютер", "комп"})
 LEVEL_WORDS: Final = frozenset({"level", "lvl", "уровень", "ур"})
+PRIVATE_WORDS: Final = frozenset({"private", "приватная", "приватно", "закрытая"})
+"""A game between private chats that its players keep to themselves: no Watch link."""
 
 
 def _words(command: CommandObject) -> list[str]:
@@ -121,7 +124,8 @@ def terms_of(words: list[str]) -> Terms:
     ``gulbara``, ``crazy_gulbara``, or in Russian); a dice mode of the short variants
     (``three_dice``, ``anti_three``); 3, 5, 7 or 9 for a match; ``cube``; 10, 50, 100 or 500
     for a stake, with ``pro`` or ``amateur``; ``1h``, ``12h``, ``1d`` or ``3d`` a move for a
-    correspondence game. Anything else is left to the challenge's buttons."""
+    correspondence game; ``private`` (``приватная``, ``закрытая``) for a game between private
+    chats that nobody may watch. Anything else is left to the challenge's buttons."""
     numbers = [int(word) for word in words if word.isdigit()]
     return Terms(
         variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long"),
@@ -131,6 +135,7 @@ def terms_of(words: list[str]) -> Terms:
         stake=next((n for n in numbers if n in STAKE_CHOICES), 0),
         stake_mode=next((MODE_WORDS[w] for w in words if w in MODE_WORDS), StakeMode.RULES),
         move_seconds=next((TIME_WORDS[w] for w in words if w in TIME_WORDS), None),
+        watchable=not PRIVATE_WORDS.intersection(words),
     )
 
 

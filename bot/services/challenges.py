@@ -88,6 +88,8 @@ class Terms:
     """Both players may ask for hints (between people; always on against the computer)."""
     move_seconds: int | None = None
     """The time for a move, one of :data:`TIME_CHOICES`; None: the bot's default."""
+    watchable: bool = True
+    """A game between private chats is open to watchers (False: the players keep it private)."""
 
 
 def has_dice_modes(variant: str) -> bool:
@@ -186,6 +188,7 @@ class Challenges:
             hints=terms.hints,
             inline_message_id=inline_message_id,
             dice_seed=self._games.new_dice_seed(),
+            watchable=terms.watchable,
         )
 
     async def against_computer(
@@ -253,6 +256,7 @@ class Challenges:
             dice_mode=stored.game.dice_mode,
             hints=stored.hints,
             dice_seed=self._games.new_dice_seed(),
+            watchable=stored.watchable,
         )
 
     async def get(self, challenge_id: int) -> Challenge:
@@ -270,7 +274,8 @@ class Challenges:
     ) -> Challenge:
         """The challenger cycles an option: ``variant``, ``rules``, ``time``, ``match``,
         ``cube``, ``dice``, ``stake`` and ``stake_mode`` (between people), ``hints`` (between
-        people), ``level`` (against the computer)."""
+        people), ``level`` (against the computer), ``watchable`` (a game between private
+        chats: open to watchers or private)."""
         async with self._one_at_a_time(challenge_id):
             challenge = await self._open_challenge(challenge_id, version)
             if user_id != challenge.challenger_id:
@@ -285,6 +290,10 @@ class Challenges:
                 changed = replace(challenge, target_id=computer_id(level))
             elif option == "hints":
                 changed = replace(challenge, hints=not challenge.hints)
+            elif option == "watchable":
+                if not challenge.in_private_chat:
+                    raise StaleAction()  # a group sees its board: nothing to keep private
+                changed = replace(challenge, watchable=not challenge.watchable)
             elif option == "variant":
                 variant = _next(VARIANT_CHOICES, challenge.variant)
                 changed = replace(
@@ -414,6 +423,7 @@ class Challenges:
                     chat_instance=chat_instance if challenge.inline_message_id else None,
                     dice_client=dice_client,
                     dice_seed=challenge.dice_seed,
+                    watchable=challenge.watchable,
                 )
                 closed = await self._save_challenge(
                     replace(

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from typing import Final
 
 from bot.storage import Store
+from bot.storage.coordination import OVERALL, WATCHERS
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +31,19 @@ it for as long as the block runs."""
 
 POLL_SECONDS: Final = 0.25
 """How often a worker waiting for a claim held by another looks again."""
+
+
+def share_of(overall: tuple[float, float], share: float) -> tuple[tuple[float, float], float]:
+    """The pace of messages allowed ``share`` of a pace (``overall``: burst, per second) and
+    never the rest: their own (burst, per second), and how much of its burst they must leave
+    to the other messages (never all of it: one message's worth always comes free to them).
+
+    >>> share_of((30, 30.0), 1 / 3)
+    ((10.0, 10.0), 20.0)
+    """
+    burst, per_second = overall
+    own = (max(1.0, burst * share), per_second * share)
+    return own, max(0.0, min(burst * (1 - share), burst - 1))
 
 
 def worker_name() -> str:
@@ -125,6 +139,31 @@ class Coordination:
             burst=burst,
             overall=1 / all_per_second,
             overall_burst=all_burst,
+        )
+
+    async def take_spare(
+        self,
+        chat_id: int,
+        *,
+        rate: tuple[float, float],
+        overall: tuple[float, float],
+        share: float,
+    ) -> float:
+        """Takes a slot for a message to ``chat_id`` that must yield to every other message
+        (a watcher's board): only when one is free now, within ``share`` of the ``overall``
+        pace and leaving the rest of its burst, and of the chat's at ``rate``, to the others
+        (:func:`share_of`); returns 0 when taken, else the seconds to wait before asking
+        again."""
+        (burst, per_second), (all_burst, all_per_second) = rate, overall
+        (own_burst, own_per_second), leave = share_of(overall, share)
+        _, leave_in_chat = share_of(rate, share)
+        return await self._store.coordination.take_spare(
+            [
+                (chat_id, 1 / per_second, burst, leave_in_chat),
+                (OVERALL, 1 / all_per_second, all_burst, leave),
+                (WATCHERS, 1 / own_per_second, own_burst, 0.0),
+            ],
+            now=self._clock(),
         )
 
     async def outage_ended(self, began: float, ended: float) -> bool:

@@ -140,3 +140,28 @@ class NotVerifiable(GameError):
     """A game started before fair dice: its dice cannot be checked; ``params``: ``game``."""
 
     code = "not_verifiable"
+
+
+class WatchingGroupGame(GameError):
+    """A watch link to a game played in a group or in an inline message, whose board everyone
+    in that chat sees."""
+
+    code = "watching_group_game"
+
+
+class WatchingOwnGame(GameError):
+    """A player asked to watch their own game (their board is in their chat already)."""
+
+    code = "watching_own_game"
+
+
+class PrivateGame(GameError):
+    """A watch link to a game whose players keep it private."""
+
+    code = "private_game"
+
+
+class TooManyWatchers(GameError):
+    """A game that has as many watchers as it may; ``params``: ``limit``."""
+
+    code = "too_many_watchers"

@@ -82,6 +82,7 @@ from .errors import (
 from .inline import InlineGames
 from .ratings import rate_game
 from .users import Users
+from .watchers import Watchers
 
 logger = logging.getLogger(__name__)
 
@@ -139,7 +140,7 @@ class GameSnapshot:
 
 class GameService:
     """Games for the bot's handlers (ids and domain values in, snapshots out), with
-    :attr:`users`, :attr:`chats` and :attr:`challenges`."""
+    :attr:`users`, :attr:`chats`, :attr:`challenges` and :attr:`watchers`."""
 
     def __init__(
         self,
@@ -171,6 +172,7 @@ class GameService:
         )
         self.inline = InlineGames(store, self.challenges)
         """Invitations posted in inline mode, and their games."""
+        self.watchers = Watchers(store, self)
         # Head-to-head scores for the captions; only one process writes an SQLite file, so only
         # there can the cache know every result (another worker may record one).
         self._scores: dict[tuple[int, int], Tally] | None = None if store.shared else {}
@@ -210,7 +212,11 @@ class GameService:
             if match is None or match.match.is_over:
                 raise NoNextGame()
             old_boards = await self._store.games.boards(game_id)
-            boards = [(b.chat_id, b.viewer) for b in old_boards if b.inline_message_id is None]
+            boards = [  # the players' boards; watchers watch one game, not its match
+                (b.chat_id, b.viewer)
+                for b in old_boards
+                if b.inline_message_id is None and not b.watcher
+            ]
             # an inline game's next game is played in the same inline message: the bot cannot
             # post another one in that chat
             inline = next((b.inline_message_id for b in old_boards if b.inline_message_id), None)
@@ -234,6 +240,7 @@ class GameService:
                     inline_board=inline,
                     chat_instance=stored.chat_instance,
                     dice_client=dice_client,
+                    watchable=stored.watchable,
                 )
             except VersionConflict:  # the other player was quicker
                 raise NoNextGame() from None
@@ -261,6 +268,7 @@ class GameService:
         chat_instance: str | None = None,
         dice_client: str | None = None,
         dice_seed: bytes | None = None,
+        watchable: bool = True,
     ) -> StoredGame:
         """Rolls a new game's opening (playing forced turns) and stores it; an inline game
         with its ``inline_board`` (the inline message) and ``chat_instance``.
@@ -301,6 +309,7 @@ class GameService:
             inline_board=inline_board,
             chat_instance=chat_instance,
             dice_proof=dice.proof,
+            watchable=watchable,
         )
 
     def new_dice_seed(self) -> bytes:
@@ -548,7 +557,7 @@ class GameService:
         return await self._store.games.version(game_id)
 
     async def boards(self, game_id: int) -> list[Board]:
-        """The messages that show the game."""
+        """The messages that show the game: its players' (or its group's) and its watchers'."""
         return await self._store.games.boards(game_id)
 
     async def set_board_message(self, game_id: int, chat_id: int, message_id: int) -> None:

@@ -32,6 +32,7 @@ from .models import (
     StoredGame,
     Tally,
     User,
+    WatchResult,
     computer_id,
     computer_level,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "Tally",
     "User",
     "VersionConflict",
+    "WatchResult",
     "computer_id",
     "computer_level",
     "is_postgres_url",

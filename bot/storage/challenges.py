@@ -35,6 +35,7 @@ class ChallengeRepository:
         hints: bool = False,
         inline_message_id: str | None = None,
         dice_seed: bytes | None = None,
+        watchable: bool = True,
     ) -> Challenge:
         """Stores a new open challenge and returns it (``dice_seed``: the secret seed of the
         game it will start, whose commitment the challenge shows).
@@ -45,8 +46,8 @@ class ChallengeRepository:
             """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
                        variant, rule_set, move_seconds, locale, status, expires_at, created_at,
                        match_length, cube, stake, stake_mode, dice_mode, hints, inline_message_id,
-                       dice_seed)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       dice_seed, watchable)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    RETURNING id""",
             (
                 chat_id,
@@ -67,6 +68,7 @@ class ChallengeRepository:
                 int(hints),
                 inline_message_id,
                 dice_seed.hex() if dice_seed is not None else None,
+                int(watchable),
             ),
         )
         found = await self.get(challenge_id)
@@ -94,7 +96,7 @@ class ChallengeRepository:
             """UPDATE challenges SET message_id = ?, target_id = ?, variant = ?,
                        rule_set = ?, move_seconds = ?, status = ?, game_id = ?,
                        match_length = ?, cube = ?, stake = ?, stake_mode = ?, dice_mode = ?,
-                       hints = ?, version = version + 1
+                       hints = ?, watchable = ?, version = version + 1
                    WHERE id = ? AND version = ?""",
             (
                 challenge.message_id,
@@ -110,6 +112,7 @@ class ChallengeRepository:
                 challenge.stake_mode.value,
                 challenge.dice_mode.value,
                 int(challenge.hints),
+                int(challenge.watchable),
                 challenge.id,
                 expected_version,
             ),
@@ -159,4 +162,5 @@ def _challenge(row: Row) -> Challenge:
         hints=bool(row["hints"]),
         inline_message_id=row["inline_message_id"],
         dice_seed=bytes.fromhex(row["dice_seed"]) if row["dice_seed"] else None,
+        watchable=bool(row["watchable"]),
     )

@@ -5,6 +5,7 @@ for. A single process over SQLite needs none of it, but the SQL is the same in b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -12,6 +13,9 @@ if TYPE_CHECKING:
 
 OVERALL = 0
 """The pace row of all chats together (no chat has id 0)."""
+WATCHERS = -(2**53)
+"""The pace row of watchers' boards together, within the overall pace (Telegram's chat ids
+take at most 52 bits, so no chat has this one)."""
 
 
 class CoordinationRepository:
@@ -60,6 +64,42 @@ class CoordinationRepository:
             # the slot taken began one interval before the new due time
             wait = max(wait, row[1] - step - (count - 1) * step - now)
         return wait
+
+    async def take_spare(
+        self, slots: Sequence[tuple[int, float, float, float]], *, now: float
+    ) -> float:
+        """Takes the next message slot of each of ``slots`` (row, interval, burst, slots to
+        leave), only if every one is free now with its ``leave`` slots of burst left over;
+        returns 0 when taken, else how many seconds from ``now`` they may be (then nothing is
+        taken). For messages that must yield to the others: they never take a slot ahead
+        of time, so they never push a later message back (see :meth:`reserve` for the cell
+        rate algorithm and the rows).
+
+        Such takes wait for each other across workers; a :meth:`reserve` meanwhile is not
+        held up and changes what is free only by its one slot."""
+        async with self._store.transaction():
+            await self._store.lock("pace", OVERALL)
+            keys = [row for row, *_ in slots]
+            rows = await self._store.fetch_all(
+                f"SELECT chat_id, due FROM pace WHERE chat_id IN ({', '.join('?' * len(keys))})",
+                keys,
+            )
+            due: dict[int, float] = {row[0]: row[1] for row in rows}
+            # free with ``leave`` to spare: the slot's due time lies within the burst left
+            wait = max(
+                max(due.get(row, now), now) - now - (burst - 1 - leave) * interval
+                for row, interval, burst, leave in slots
+            )
+            if wait > 1e-9:  # more than the rounding of a share's fractions
+                return wait
+            for row, interval, _burst, _leave in slots:
+                await self._store.write(
+                    """INSERT INTO pace AS p (chat_id, due) VALUES (?, ?)
+                       ON CONFLICT (chat_id) DO UPDATE
+                           SET due = CASE WHEN p.due > ? THEN p.due ELSE ? END + ?""",
+                    (row, now + interval, now, now, interval),
+                )
+        return 0.0
 
     async def made_up_for(self, began: float, ended: float) -> bool:
         """Records the outage from ``began`` to ``ended`` unless another worker recorded one

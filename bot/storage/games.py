@@ -22,7 +22,7 @@ from bot.engine import (
 )
 
 from .database import Database, IntegrityError, Row, VersionConflict
-from .models import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally
+from .models import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally, WatchResult
 from .users import user_from_row
 
 
@@ -81,6 +81,7 @@ class GameRepository:
         inline_board: str | None = None,
         chat_instance: str | None = None,
         dice_proof: DiceProof | None = None,
+        watchable: bool = True,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction;
         ``inline_board`` is the inline message that shows an inline game, played in the chat
@@ -95,9 +96,10 @@ class GameRepository:
                            position, dice, moved, ply, opening, history, last_turn,
                            move_seconds, deadline, locale, created_at, match_id, game_no, cube,
                            stake, stake_mode, dice_mode, remainder, chain, struck, hints,
-                           chat_instance, dice_seed, dice_commitment, dice_client, dice_rolls)
+                           chat_instance, dice_seed, dice_commitment, dice_client, dice_rolls,
+                           watchable)
                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                               ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                        RETURNING id""",
                     (
                         chat_id,
@@ -131,6 +133,7 @@ class GameRepository:
                         dice_proof.commitment if dice_proof else None,
                         dice_proof.client if dice_proof else None,
                         _rolls_text(dice_proof),
+                        int(watchable),
                     ),
                 )
             except IntegrityError as error:
@@ -284,10 +287,54 @@ class GameRepository:
                 Side(row["viewer"]),
                 row["message_id"],
                 row["shown_version"],
-                row["inline_message_id"],
+                inline_message_id=row["inline_message_id"],
+                watcher=bool(row["watcher"]),
             )
             for row in rows
         ]
+
+    async def add_watcher(self, game_id: int, chat_id: int, *, limit: int) -> WatchResult:
+        """Gives the watcher in private chat ``chat_id`` a board of the game (not yet sent),
+        unless they have one or the game has ``limit`` watchers already; counted and added
+        in one transaction that holds the game's watchers, so that watchers joining at once on
+        several workers never make more than ``limit``."""
+        async with self._store.transaction():
+            await self._store.lock("watchers", game_id)
+            row = await self._store.fetch_one(
+                """SELECT COUNT(*) AS watchers,
+                          SUM(CASE WHEN chat_id = ? THEN 1 ELSE 0 END) AS mine
+                   FROM boards WHERE game_id = ? AND watcher <> 0""",
+                (chat_id, game_id),
+            )
+            if row is not None and row["mine"]:
+                return WatchResult.ALREADY
+            if row is not None and row["watchers"] >= limit:
+                return WatchResult.FULL
+            await self._store.write(
+                "INSERT INTO boards (game_id, chat_id, viewer, watcher) VALUES (?, ?, 'w', 1)",
+                (game_id, chat_id),
+            )
+        return WatchResult.ADDED
+
+    async def remove_watcher(self, chat_id: int, game_id: int | None = None) -> list[int]:
+        """Takes away the watcher's boards in private chat ``chat_id`` (of game ``game_id``
+        only, when given); returns the games still being played among them."""
+        params: tuple[int, ...]
+        only, params = "", (chat_id,)
+        if game_id is not None:
+            only, params = " AND game_id = ?", (chat_id, game_id)
+        async with self._store.transaction():
+            rows = await self._store.fetch_all(
+                f"""SELECT game_id FROM boards
+                    WHERE chat_id = ? AND watcher <> 0{only}
+                      AND game_id IN (SELECT id FROM games WHERE winner IS NULL)
+                    ORDER BY game_id""",
+                params,
+            )
+            await self._store.write(
+                f"DELETE FROM boards WHERE chat_id = ? AND watcher <> 0{only}", params
+            )
+        return [row["game_id"] for row in rows]
 
     async def set_board_message(self, game_id: int, chat_id: int, message_id: int | None) -> None:
         """Records which message shows the game in ``chat_id``."""
@@ -485,4 +532,5 @@ def _game(row: Row) -> StoredGame:
         hints=bool(row["hints"]),
         chat_instance=row["chat_instance"],
         dice_proof=dice_proof_from_row(row),
+        watchable=bool(row["watchable"]),
     )

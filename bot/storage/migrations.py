@@ -272,6 +272,15 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     -- number of dice rolled, where the next roll goes on, is the last line's end
     ALTER TABLE games ADD COLUMN dice_rolls TEXT NOT NULL DEFAULT '';
     """,
+    # 10: watching: games open to watchers (or kept private by their players), watchers' boards
+    """
+    -- open to watchers, with a Watch link; what came before had no such choice: not watchable
+    ALTER TABLE challenges ADD COLUMN watchable INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN watchable INTEGER NOT NULL DEFAULT 0;
+    -- a watcher's board: in the watcher's private chat, drawn from white's side, no buttons
+    ALTER TABLE boards ADD COLUMN watcher INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX boards_chat ON boards (chat_id);
+    """,
 )
 
 

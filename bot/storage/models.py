@@ -109,6 +109,9 @@ class Challenge:
     commitment is shown before anyone accepts (and so before the client value, the accepting
     tap's id, exists); None for challenges made before it. Never shown: see
     :attr:`dice_commitment`."""
+    watchable: bool = True
+    """Its game, played between private chats, is open to watchers (a Watch link); False:
+    the players keep it private. Nothing to choose in a group, where everyone sees the board."""
 
     @property
     def dice_commitment(self) -> str | None:
@@ -119,6 +122,12 @@ class Challenge:
     def computer_level(self) -> int | None:
         """The level when the challenge is to play the computer, else None."""
         return None if self.target_id is None else computer_level(self.target_id)
+
+    @property
+    def in_private_chat(self) -> bool:
+        """Made in the challenger's private chat (not posted inline from there): its game is
+        played between private chats."""
+        return self.chat_id == self.challenger_id and self.inline_message_id is None
 
     @property
     def is_open(self) -> bool:
@@ -205,6 +214,9 @@ class StoredGame:
     chat id there): the key of its pace and of that chat's leaderboard. None elsewhere."""
     dice_proof: DiceProof | None = None
     """The fair dice's proof (None for a game started before fair dice)."""
+    watchable: bool = True
+    """Anyone with its Watch link may watch it (a game between private chats whose players did
+    not make it private)."""
 
     @property
     def revealed_seed(self) -> str | None:
@@ -227,6 +239,12 @@ class StoredGame:
         game = self.game
         return not game.is_over and self.level(game.to_act) is not None
 
+    @property
+    def between_private_chats(self) -> bool:
+        """Played between private chats (or in one, with the computer): not in a group, not
+        in an inline message."""
+        return not self.chat_id and self.chat_instance is None
+
     def side_of(self, user_id: int) -> Side | None:
         """The side ``user_id`` plays, or None for an onlooker."""
         if user_id == self.white_id:
@@ -238,8 +256,8 @@ class StoredGame:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """A message that shows a game: in a group one per game, between private chats one each,
-    in inline mode the inline message."""
+    """A message that shows a game: in a group one per game, between private chats one per
+    player and one per watcher, in inline mode the inline message."""
 
     game_id: int
     chat_id: int
@@ -250,6 +268,17 @@ class Board:
     inline_message_id: str | None = None
     """An inline game's board: the inline message, edited by this id (``chat_id`` is 0 and
     ``message_id`` None: the bot cannot write to that chat, only edit the message)."""
+    watcher: bool = False
+    """A watcher's board, in their private chat (``chat_id`` is the watcher's id): no buttons,
+    white's side at the bottom, the watcher's language."""
+
+
+class WatchResult(enum.Enum):
+    """What asking for a watcher's board of a game came to."""
+
+    ADDED = "added"
+    ALREADY = "already"  # the watcher has one: nothing changes
+    FULL = "full"  # the game has as many watchers as it may
 
 
 @dataclass(frozen=True, slots=True)

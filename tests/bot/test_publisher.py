@@ -128,3 +128,27 @@ async def test_an_old_snapshot_never_replaces_a_newer_one(world, fake_telegram) 
     board = fake_telegram.last_message(group)
     assert "Undo" in [b.text.split()[-1] for b in board.buttons]
     assert len(fake_telegram.messages(group)) == 1
+
+
+def test_watchers_take_a_third_of_the_pace_and_make_nobody_wait() -> None:
+    clock = Clock()
+    limiter = RateLimiter(clock=clock)  # 30 messages a second overall, 30 at once
+    # watchers' boards alone: a third of the burst at once, then a third of the rate
+    assert [limiter.take_spare(100 + n) for n in range(10)] == [0.0] * 10
+    assert limiter.take_spare(200) == pytest.approx(0.1)
+    # the others still have the two thirds left, at once: nobody waits for the watchers
+    assert [limiter.delay(300 + n) for n in range(20)] == [0.0] * 20
+    assert limiter.delay(400) == pytest.approx(1 / 30)  # the pace itself, as without watchers
+    clock.now += 1.0  # 29 free again, the watchers' own ten too
+    taken = 0
+    while limiter.take_spare(500 + taken) == 0:
+        taken += 1
+    assert taken == 9  # down to the twenty left to the others, never below
+    # a watcher's refused slot is not taken: the others' next slots are as they were
+    assert [limiter.delay(600 + n) for n in range(20)] == [0.0] * 20
+    # in a private chat (three at once, one a second) a watcher's board leaves two of the
+    # three to the chat's other messages (the watcher's own game)
+    clock.now += 10.0
+    assert limiter.take_spare(700) == 0.0
+    assert limiter.take_spare(700) == pytest.approx(1.0)
+    assert [limiter.delay(700) for _ in range(2)] == [0.0] * 2

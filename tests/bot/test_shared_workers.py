@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -337,3 +338,91 @@ async def test_languages_chosen_on_one_worker_reach_the_other(workers) -> None: 
     clock.now += 3  # past what a worker trusts what it read
     assert (await two.service.users.get(anna.id)).locale == "hy"  # type: ignore[union-attr]
     assert await two.service.chats.locale(-5) == "ka"
+
+
+async def test_watchers_share_of_the_shared_pace_leaves_the_others_theirs(workers) -> None:  # type: ignore[no-untyped-def]
+    one, two, clock = workers
+    a, b = one.service.coordination, two.service.coordination
+    private, overall = (3.0, 1.0), (30.0, 30.0)
+
+    async def spare(worker: Coordination, chat_id: int) -> float:
+        return await worker.take_spare(chat_id, rate=private, overall=overall, share=1 / 3)
+
+    # watchers' boards of both workers together: ten at once, then ten a second
+    waits = [await spare(a if n % 2 else b, 100 + n) for n in range(11)]
+    assert waits[:10] == [0.0] * 10 and waits[10] == pytest.approx(0.1)
+    # the twenty left go to the others at once, and a watcher's board then waits for them
+    assert [await a.reserve(300 + n, rate=private, overall=overall) for n in range(20)] == [0] * 20
+    clock.now += 0.1  # the watchers' own slot is back, the overall pace's three are not theirs
+    assert await spare(b, 400) > 0
+    assert await b.reserve(401, rate=private, overall=overall) == pytest.approx(0, abs=1e-6)
+
+
+async def test_watchers_on_two_workers_never_hold_up_the_players_boards(
+    workers,
+    fake_telegram: FakeTelegram,  # type: ignore[no-untyped-def]
+) -> None:
+    one, two, _ = workers
+    fake = fake_telegram
+    people = [fake.create_user(name.title(), username=name) for name in ("anna", "boris")]
+    people += [fake.create_user(f"W{n}", username=f"watcher{n}") for n in range(3)]
+    for person in people:
+        fake.private_chat(person).started = True
+    users = [
+        await one.service.users.see(
+            u.id, username=u.username, first_name=u.first_name, language_code="en"
+        )
+        for u in people
+    ]
+    challenge = await one.service.challenges.open(
+        chat_id=users[0].id, challenger=users[0], target=users[1], locale="en"
+    )
+    _, snapshot = await one.service.challenges.accept(challenge.id, users[1])
+    game_id = snapshot.stored.id
+    while snapshot.turn_input is None:
+        snapshot = await one.service.snapshot(game_id)
+    for watcher in users[2:]:
+        await two.service.watchers.watch(game_id, watcher.id)
+    bots, publishers = [], []
+    for worker in (one, two):
+        bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
+        # the pace on the real clock (the test's stands still): a watcher's board waits for
+        # its chat's burst to be whole again
+        real_time = Coordination(worker.store, shared=True, clock=time.time)
+        pace = SharedRateLimiter(real_time, private=(3, 20.0), overall=(100, 100.0))
+        bots.append(bot)
+        publishers.append(BoardPublisher(bot, worker.service, create_i18n(), limiter=pace))
+    publishers[0].publish(snapshot)
+    await publishers[0].drain()
+    white = fake.last_message(fake.private_chat(people[0]))
+    watched = [fake.last_message(fake.private_chat(w)) for w in people[2:]]
+    assert all(board.photo == white.photo and board.buttons == [] for board in watched)
+
+    # the watchers' link stalls while worker one shows them a change; the players play on,
+    # on both workers, and their boards follow at once
+    fake.hold_chats(*(fake.private_chat(w) for w in people[2:]))
+    mover = snapshot.stored.player(snapshot.game.turn)
+    for index, worker in enumerate((0, 1)):  # a step, then Undo: back to the board before
+        service = (one, two)[worker].service
+        game_version = snapshot.stored.version
+        if index % 2 == 0:
+            snapshot = await service.choose(game_id, mover, game_version, 0)
+        else:
+            snapshot = await service.undo(game_id, mover, game_version)
+        publishers[worker].publish(snapshot)
+        await fake.wait_for(lambda: fake.holding == 1)
+    to_act = fake.last_message(fake.private_chat(fake.users[mover]))
+    await fake.wait_for(lambda: _shown_version(to_act.reply_markup) == snapshot.stored.version)
+    await publishers[1].drain()  # worker two left its change to the watchers' lease holder
+    assert fake.holding == 1  # one watcher's edit waits, and nothing else
+
+    fake.release_chats()  # the holder of the watchers' lease finds worker two's change
+    await asyncio.gather(*(p.drain() for p in publishers))
+    assert all(board.photo == white.photo for board in watched)
+    assert all(board.caption == watched[0].caption for board in watched)
+    assert "You are watching this game" in (watched[0].caption or "")
+    leases = await one.store.database.fetch_all("SELECT name FROM leases")
+    assert leases == []
+    for publisher, bot in zip(publishers, bots, strict=True):
+        publisher.close()
+        await bot.session.close()

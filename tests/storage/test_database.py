@@ -14,7 +14,14 @@ import asyncpg
 import pytest
 
 from bot.engine import Game, Played, Side
-from bot.storage import SchemaTooNew, Store, VersionConflict, is_postgres_url, open_database
+from bot.storage import (
+    SchemaTooNew,
+    Store,
+    VersionConflict,
+    WatchResult,
+    is_postgres_url,
+    open_database,
+)
 from bot.storage.games import decode_steps, decode_taps, encode_steps, encode_taps
 from bot.storage.migrations import MIGRATIONS, for_postgres
 from bot.storage.postgres import numbered
@@ -168,6 +175,50 @@ async def test_game_round_trips_and_stale_save_fails(database: Path | str) -> No
     await db.close()
 
 
+async def test_watchers_boards_are_counted_added_once_and_taken_away(
+    database: Path | str,
+) -> None:
+    db = await open_database(database)
+    store = Store(db)
+    for user_id in range(1, 8):
+        await store.users.upsert(user_id, username=None, first_name="U", language_code=None, now=0)
+    games = [
+        await store.games.create(
+            chat_id=0,
+            white_id=1,
+            black_id=2,
+            game=Game.start("long", random.Random(seed)),
+            move_seconds=90,
+            deadline=None,
+            locale="en",
+            boards=[(1, Side.WHITE), (2, Side.BLACK)],
+            now=0,
+            watchable=seed == 1,
+        )
+        for seed in (1, 2)
+    ]
+    assert [g.watchable for g in games] == [True, False]
+    game_id = games[0].id
+    # three at most here; watchers joining at once (on PostgreSQL, on separate connections)
+    joined = await asyncio.gather(
+        *(store.games.add_watcher(game_id, chat, limit=3) for chat in (3, 4, 5, 6, 3))
+    )
+    assert sorted(w.value for w in joined).count("added") == 3
+    boards = await store.games.boards(game_id)
+    assert [b.watcher for b in boards].count(True) == 3 and len(boards) == 5
+    assert all(b.viewer is Side.WHITE and b.message_id is None for b in boards if b.watcher)
+    watcher = next(b.chat_id for b in boards if b.watcher)
+    assert await store.games.add_watcher(game_id, watcher, limit=3) is WatchResult.ALREADY
+    assert await store.games.add_watcher(game_id, 7, limit=3) is WatchResult.FULL
+    await store.games.add_watcher(games[1].id, watcher, limit=3)
+    assert await store.games.remove_watcher(watcher, game_id) == [game_id]
+    assert await store.games.remove_watcher(watcher, game_id) == []
+    assert await store.games.remove_watcher(watcher) == [games[1].id]
+    assert await store.games.remove_watcher(1) == []  # a player's board is not a watcher's
+    assert len(await store.games.boards(game_id)) == 4
+    await db.close()
+
+
 def test_steps_codec_round_trips() -> None:
     game = Game.start("short", random.Random(5))
     for turn in game.legal_turns():
@@ -251,6 +302,8 @@ async def test_games_of_an_older_schema_keep_playing_after_the_migrations(
     assert user.locale is None  # no language chosen: the Telegram language decides
     assert await store.chats.locale(-1) is None  # nor a group's
     assert not stored.hints  # hints came with schema 5, for new games that agree to them
+    assert not stored.watchable  # its players never chose to let anyone watch (schema 10)
+    assert not board.watcher
     # the computer's five levels are players like anyone, named by their stars
     computers = [await store.users.get(-level) for level in range(1, 6)]
     assert [c.computer_level if c else None for c in computers] == [1, 2, 3, 4, 5]

@@ -53,7 +53,10 @@ What it imitates, because bots get these wrong:
   for a while; :meth:`~FakeTelegram.drop_answer_next` does what is asked and hangs up without
   answering (the answer lost on the way); callback queries expire on demand
   (:meth:`~FakeTelegram.expire_callback_queries`), and a query answered twice is recorded in
-  :attr:`~FakeTelegram.double_answers` (the harness fails a test on it).
+  :attr:`~FakeTelegram.double_answers` (the harness fails a test on it);
+* slow chats: :meth:`~FakeTelegram.hold_chats` keeps the answers to every request for some
+  chats until :meth:`~FakeTelegram.release_chats` (recorded when they arrive), to show that
+  nothing else waits for them.
 
 Everything runs in the test's event loop; nothing touches the network beyond 127.0.0.1.
 """
@@ -695,6 +698,10 @@ class FakeTelegram:
         self._expired_queries: set[str] = set()
         self.double_answers: list[str] = []
         """Callback queries the bot answered a second time (each answer after the first)."""
+        self._held: set[int] = set()
+        self._released = asyncio.Event()
+        self.holding = 0
+        """Requests waiting for :meth:`release_chats` right now."""
         self._port = 0
         self._changed = asyncio.Event()
         self._closing = False
@@ -1261,6 +1268,18 @@ class FakeTelegram:
             parameters={"retry_after": retry_after},
         )
 
+    def hold_chats(self, *chats: FakeChat) -> None:
+        """Requests with the ``chat_id`` of one of ``chats`` are recorded when they arrive but
+        carried out and answered only after :meth:`release_chats`, as over a link that has
+        stalled (:attr:`holding` counts those waiting)."""
+        self._held.update(chat.id for chat in chats)
+
+    def release_chats(self) -> None:
+        """Ends :meth:`hold_chats`: what waits is carried out and answered, in order."""
+        self._held.clear()
+        self._released.set()
+        self._released = asyncio.Event()
+
     # -- waiting -----------------------------------------------------------------------------
 
     def notify(self) -> None:
@@ -1439,6 +1458,13 @@ class FakeTelegram:
         delays = self._delays.get(name.lower())
         if delays:
             await asyncio.sleep(delays.popleft())
+        while self._held and str(params.get("chat_id")) in {str(c) for c in self._held}:
+            self.holding += 1
+            self.notify()
+            try:
+                await self._released.wait()
+            finally:
+                self.holding -= 1
         try:
             injected = self._injected.get(name.lower())
             if injected:
