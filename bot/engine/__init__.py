@@ -24,6 +24,7 @@ from .fair import FairDice, FairDiceError, Roll, commitment, derive_die
 from .game import Game, Result, score
 from .moves import Played, Step, Turn, parse_steps, steps_text
 from .position import Position, opponent_point
+from .position_id import LENGTH as POSITION_ID_LENGTH
 from .record import RecordError, TurnRecord
 from .rules import (
     VARIANTS,
@@ -48,6 +49,7 @@ __all__ = [
     "CHECKERS",
     "MAX_CUBE",
     "OFF",
+    "POSITION_ID_LENGTH",
     "VARIANTS",
     "Cube",
     "CubeError",
