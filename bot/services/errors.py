@@ -196,3 +196,9 @@ class NoGameHere(GameError):
     """A question about "the game here" in a chat that shows no game in progress."""
 
     code = "no_game_here"
+
+
+class FromWhat(GameError):
+    """``/from`` (or ``/play from``) with nothing after it."""
+
+    code = "from_what"

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Final
 
-from bot.engine import Game, GameOverError, Position, Side, Turn
+from bot.engine import Game, GameOverError, Position, RecordError, Side, Turn, TurnRecord
 from bot.storage import Store, StoredGame, User
 
 from .analysis import replay
@@ -86,6 +86,17 @@ def rebuilt(stored: StoredGame) -> tuple[Position, tuple[Move, ...]]:
     return played[0][0].position, tuple(moves)
 
 
+def moves_in(stored: StoredGame) -> int:
+    """How many moves ``stored`` had: its history's turns (not its cube actions, nor how it
+    ended); what :func:`rebuilt` gives one each."""
+    count = 0
+    for line in stored.history:
+        with contextlib.suppress(RecordError):
+            TurnRecord.from_text(line)
+            count += 1
+    return count
+
+
 def playable(position: Position) -> Position:
     """``position`` if a game can go on from it.
 
@@ -105,12 +116,11 @@ class Replays:
         self._store = store
         self._locks: OrderedDict[tuple[int, str], asyncio.Lock] = OrderedDict()
 
-    async def finished(self, game_id: int, *, user_id: int, chat_id: int) -> Replayed:
-        """Finished game ``game_id`` rebuilt move by move, for ``user_id`` asking in
-        ``chat_id``.
+    async def finished_game(self, game_id: int, *, user_id: int, chat_id: int) -> StoredGame:
+        """Finished game ``game_id``, for ``user_id`` asking in ``chat_id``.
 
         :raises: :exc:`GameNotFound`, :exc:`NotAPlayer`; :exc:`GameStillPlayed` for a game in
-            progress; :exc:`~.errors.NotAnalysable` if its history does not replay.
+            progress.
         """
         stored = await self._get(game_id)
         in_its_group = stored.chat_id != 0 and stored.chat_id == chat_id
@@ -118,6 +128,13 @@ class Replays:
             raise NotAPlayer()
         if not stored.game.is_over:
             raise GameStillPlayed(game=game_id)
+        return stored
+
+    async def replayed(self, stored: StoredGame) -> Replayed:
+        """``stored`` rebuilt move by move (on a thread), with its players.
+
+        :raises: :exc:`~.errors.NotAnalysable` if its history does not replay.
+        """
         start, moves = await asyncio.to_thread(rebuilt, stored)
         return Replayed(
             stored,
@@ -126,6 +143,19 @@ class Replays:
             start,
             moves,
         )
+
+    async def finished(self, game_id: int, *, user_id: int, chat_id: int) -> Replayed:
+        """Finished game ``game_id`` rebuilt move by move, for ``user_id`` asking in
+        ``chat_id``.
+
+        :raises: as :meth:`finished_game` and :meth:`replayed`.
+        """
+        stored = await self.finished_game(game_id, user_id=user_id, chat_id=chat_id)
+        return await self.replayed(stored)
+
+    async def players(self, stored: StoredGame) -> tuple[User, User]:
+        """White and black of ``stored``."""
+        return await self._user(stored.white_id), await self._user(stored.black_id)
 
     async def position_after(
         self, game_id: int, count: int | None, *, user_id: int, chat_id: int
