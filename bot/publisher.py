@@ -381,9 +381,9 @@ class BoardPublisher:
             storage_chats=storage_chats,
             superseded=self._superseded,
         )
-        # A replay takes a second or so to draw and encode: on a thread of its own, so that no
-        # board waits behind one (they share the GIL, so a board is slower meanwhile, never
-        # stuck), and one at a time.
+        # A replay takes a quarter of a second (a long game) to draw and encode, up to a second
+        # on a busy machine: on a thread of its own, so that no board waits behind one (they
+        # share the GIL, so a board is slower meanwhile, never stuck), and one at a time.
         self._replaying = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
 
     async def warm_up(self) -> None:

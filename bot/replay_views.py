@@ -23,7 +23,7 @@ from render import DEFAULT_THEME, BoardView
 
 SCALE: Final = 0.6
 """The replay's board against the board of a game (912 × 792): 544 × 480, a phone's width,
-about 1 MB for a long game of 90 moves (``bench/replay.py``)."""
+about 1.1 MB for a long game of 95 moves (``bench/replay.py``)."""
 THEME: Final = DEFAULT_THEME.scaled(SCALE)
 FIRST_MS: Final = 1500
 """How long the start is shown, before the first move."""
