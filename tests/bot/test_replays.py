@@ -74,7 +74,8 @@ def _boards_of(text: str) -> list[Position]:
     start = Position.from_text(lines[0].removeprefix("start "))
     game = Game(start.variant, resolve_rules(start.variant, rules), start)
     boards = [start]
-    for line in lines[1:-1]:
+    end = next(index for index, line in enumerate(lines) if line.startswith("end "))
+    for line in lines[1:end]:  # the rolls come after the end
         try:
             record = TurnRecord.from_text(line)
         except ValueError:

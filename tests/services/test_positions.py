@@ -10,6 +10,7 @@ import random
 import pytest
 
 from bot.engine import Game, Position, Side, TurnRecord, starting_position
+from bot.engine.verify import verify
 from bot.services import GameService, ScoreService, Terms
 from bot.services import errors as e
 from bot.services.replays import rebuilt
@@ -139,6 +140,13 @@ async def test_a_game_from_a_position_is_not_rated_pays_nothing_and_says_so(
     assert f"# End position ID: {finished.game.position.to_id()}" in lines
     assert f"start {start.to_text()}" in lines
     assert not any(line.startswith("opening ") for line in lines)
+    # its dice are fair dice like any game's: the moves file verifies from the position
+    verdict = verify(text)
+    assert verdict.ok, verdict.text
+    tampered = text.replace(
+        f"start {start.to_text()}", f"start {start.with_turn(start.turn.other).to_text()}"
+    )
+    assert not verify(tampered).ok
     # a rematch starts from the same position
     rematch = await service.challenges.rematch(
         finished.stored.id, users[1], chat_id=GROUP, locale="en"
