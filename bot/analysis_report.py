@@ -1,6 +1,7 @@
 """Sends a game's analysis to a chat: a progress note edited as the analysis goes, then the
-summary in the note's place and each person's worst moves as pictures, paced by the boards'
-:class:`~bot.publisher.RateLimiter` and drawn on their drawing thread.
+summary in the note's place and each person's worst moves as pictures (with buttons to play on
+from the board before each), paced by the boards' :class:`~bot.publisher.RateLimiter` and drawn
+on their drawing thread.
 
 The note is sent on the first progress report and edited at most once per report (a part of
 the analysis), never within :data:`MIN_EDIT_SECONDS` of its last change; a report is not waited
@@ -19,12 +20,13 @@ from collections.abc import Awaitable, Callable
 from typing import Final
 
 from aiogram import Bot
-from aiogram.types import BufferedInputFile
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.analysis_views import (
     progress_text,
     summary_text,
     worst_caption,
+    worst_keyboard,
     worst_moves,
     worst_position,
     worst_view,
@@ -146,10 +148,17 @@ async def send_analysis(
     for review in worst_moves(analysis):
         picture = await publisher.draw(worst_position(review), worst_view(analysis, review, _))
         caption = worst_caption(analysis, review, _)
+        markup = worst_keyboard(analysis, review, _)
 
-        async def send(chat_id: int, picture: bytes = picture, caption: str = caption) -> int:
+        async def send(
+            chat_id: int,
+            picture: bytes = picture,
+            caption: str = caption,
+            markup: InlineKeyboardMarkup = markup,
+        ) -> int:
             photo = BufferedInputFile(picture, FILE_NAME)
-            return (await bot.send_photo(chat_id, photo, caption=caption)).message_id
+            sent = await bot.send_photo(chat_id, photo, caption=caption, reply_markup=markup)
+            return sent.message_id
 
         await show_in_place(
             note.chat_id,

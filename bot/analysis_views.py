@@ -5,8 +5,10 @@ reader's gettext)."""
 from __future__ import annotations
 
 from aiogram import html
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.ai.analysis import BLUNDER, ERROR, Review
+from bot.callbacks import PlayFrom
 from bot.engine import Position, Side, steps_text
 from bot.services.analysis import Analysis
 from bot.views import SIDE_MARKS, Translate, player_name
@@ -112,4 +114,23 @@ def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
         white_name=analysis.white.mention,
         black_name=analysis.black.mention,
         pip_label=_("pips"),
+    )
+
+
+def worst_keyboard(analysis: Analysis, review: Review, _: Translate) -> InlineKeyboardMarkup:
+    """Under a worst move: play on from the board before it (its mover's side is the
+    presser's), against the computer or as a challenge anyone here may accept."""
+    game_id = analysis.stored.id
+
+    def button(text: str, computer: bool) -> InlineKeyboardButton:
+        data = PlayFrom(game=game_id, moves=review.index, computer=computer).pack()
+        return InlineKeyboardButton(text=text, callback_data=data)
+
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                button("🤖 " + _("Practise from here"), True),
+                button("⚔ " + _("Play from here"), False),
+            ]
+        ]
     )

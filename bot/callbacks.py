@@ -141,3 +141,18 @@ class InlineInvite(CallbackData, prefix="i"):
 
 class InlineTop(CallbackData, prefix="k"):
     """🏆 under a finished inline game: the leaderboard of the chat it was played in."""
+
+
+class Replay(CallbackData, prefix="v"):
+    """🎞 Replay: a finished game as an animation, in the chat where it was tapped."""
+
+    game: int
+
+
+class PlayFrom(CallbackData, prefix="s"):
+    """Play on from the board after ``moves`` moves of finished game ``game`` (a worst move of
+    its analysis): against the computer, or as a challenge anyone here may accept."""
+
+    game: int
+    moves: int
+    computer: bool

@@ -42,7 +42,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final, Protocol
@@ -69,7 +69,7 @@ from bot.services import GameService, GameSnapshot
 from bot.services.coordination import POLL_SECONDS, Coordination, share_of
 from bot.storage import Board
 from bot.telegram_link import Superseded, TelegramSendUncertain, abandon_when
-from render import FILE_NAME, BoardView, render_board
+from render import FILE_NAME, BoardView, render_animation, render_board
 
 logger = logging.getLogger(__name__)
 
@@ -381,6 +381,10 @@ class BoardPublisher:
             storage_chats=storage_chats,
             superseded=self._superseded,
         )
+        # A replay takes a quarter of a second (a long game) to draw and encode, up to a second
+        # on a busy machine: on a thread of its own, so that no board waits behind one (they
+        # share the GIL, so a board is slower meanwhile, never stuck), and one at a time.
+        self._replaying = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
 
     async def warm_up(self) -> None:
         """Draws one board of each variant, so the first real board does not wait for the
@@ -398,6 +402,15 @@ class BoardPublisher:
         """Draws a board on the drawing thread, for a message that is not a game's board."""
         return await self._draw(position, view)
 
+    async def draw_replay(
+        self, frames: Sequence[tuple[Position, BoardView]], durations: Sequence[int]
+    ) -> bytes:
+        """Draws and encodes an animation (a game's replay, a GIF) on the replay thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._replaying, functools.partial(render_animation, frames, durations)
+        )
+
     async def _draw(self, position: Position, view: BoardView) -> bytes:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
@@ -412,6 +425,7 @@ class BoardPublisher:
         for watchers in self._watching.values():
             watchers.cancel()
         self._drawing.shutdown(wait=False, cancel_futures=True)
+        self._replaying.shutdown(wait=False, cancel_futures=True)
 
     def publish(self, snapshot: GameSnapshot) -> None:
         """Schedules ``snapshot`` to be shown on every board of its game (newest wins)."""

@@ -74,6 +74,24 @@ REFUSALS: Final = {
     "watching_own_game": N_("You are playing in this game: your board is in this chat."),
     "private_game": N_("This game is private: its players keep it to themselves."),
     "too_many_watchers": N_("This game has {limit} watchers already, as many as it can have."),
+    "position_over": N_(
+        "The game is over in that position: nothing is left to play. Choose an earlier board: "
+        "/from 12 30 plays on from game #12 after move 30."
+    ),
+    "not_a_position": N_(
+        "{text} is not a position ID. An ID is 14 letters, digits, - and _; /position in a "
+        "game shows its own."
+    ),
+    "game_still_played": N_(
+        "Game #{game} is still being played: its replay and its boards to play on from come "
+        "when it is over. /position shows its board now."
+    ),
+    "no_such_move": N_("Game #{game} has {moves} moves: choose one from 0 (the start) to {moves}."),
+    "no_game_here": N_("No game is being played here. /position 12 shows game #12."),
+    "from_what": N_(
+        "Play on from which position? /from and a position ID (/position shows one), or a "
+        "finished game and a move: /from 12 30 is game #12 after move 30."
+    ),
 }
 
 

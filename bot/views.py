@@ -26,6 +26,7 @@ from bot.callbacks import (
     Move,
     NextGame,
     Rematch,
+    Replay,
 )
 from bot.engine import (
     DiceMode,
@@ -119,6 +120,8 @@ def caption(
     if game.dice_mode is not DiceMode.TWO:
         kind += f" · {_(DICE_MODE_NAMES[game.dice_mode])}"
     lines = [f"⚪ {white} — ⚫ {black}", f"{kind} · #{stored.id}"]
+    if stored.start is not None:
+        lines.append("▶ " + _("From a position, not rated"))
     if snapshot.match is not None:
         lines.append(_match_line(snapshot, _))
     else:
@@ -439,11 +442,12 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
     stored, game = snapshot.stored, snapshot.game
     if game.is_over:
         analysis = _analysis_button(stored.id, _)
+        replay = [_replay_button(stored.id, _)]
         if snapshot.match is not None and not snapshot.match.match.is_over:
             next_game = _button("▶ " + _("Next game"), NextGame(game=stored.id).pack())
-            return _markup([[next_game, analysis]])
+            return _markup([[next_game, analysis], replay])
         rematch = Rematch(game=stored.id).pack()
-        return _markup([[_button("🔁 " + _("Rematch"), rematch), analysis]])
+        return _markup([[_button("🔁 " + _("Rematch"), rematch), analysis], replay])
     if viewer is not None and viewer is not game.to_act or stored.computer_to_act:
         return _markup([])  # nothing to tap for this reader, or the computer is thinking
 
@@ -540,11 +544,15 @@ def hint_text(hint: Hint, tapped: Turn | None, _: Translate) -> str:
 
 def analysis_keyboard(game_id: int, _: Translate) -> InlineKeyboardMarkup:
     """What a finished game's board keeps once the match's next game has started."""
-    return _markup([[_analysis_button(game_id, _)]])
+    return _markup([[_analysis_button(game_id, _), _replay_button(game_id, _)]])
 
 
 def _analysis_button(game_id: int, _: Translate) -> InlineKeyboardButton:
     return _button("📊 " + _("Analysis"), Analyse(game=game_id).pack())
+
+
+def _replay_button(game_id: int, _: Translate) -> InlineKeyboardButton:
+    return _button("🎞 " + _("Replay"), Replay(game=game_id).pack())
 
 
 def _button(text: str, data: str) -> InlineKeyboardButton:
@@ -640,6 +648,11 @@ def challenge_text(
         rules=_(RULE_SET_NAMES[challenge.rule_set]),
         duration=duration(challenge.move_seconds, _),
     )
+    start = challenge.start
+    if start is not None:
+        details += "\n▶ " + _(
+            "From the position {id}, {mark} to move (the challenger's side): not rated, no chips."
+        ).format(id=html.code(start.to_id()), mark=SIDE_MARKS[start.turn])
     terms = [_match_name(challenge.match_length, _)]
     if challenge.dice_mode is not DiceMode.TWO:
         terms.append(_(DICE_MODE_NAMES[challenge.dice_mode]))
@@ -672,7 +685,8 @@ def _match_name(length: int, _: Translate) -> str:
 
 def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMarkup:
     """Accept and Decline for the challenged, the options for the challenger (Start and
-    Cancel against the computer, with its level and no stake)."""
+    Cancel against the computer, with its level and no stake; from a position, neither the
+    variant nor a match nor a stake)."""
     builder = InlineKeyboardBuilder()
     level = challenge.computer_level
 
@@ -690,10 +704,13 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
     else:
         button("✅ " + _("Accept"), ChallengeOption.ACCEPT)
         button("✖ " + _("Decline"), ChallengeOption.DECLINE)
-    button("🎲 " + _(VARIANT_NAMES[challenge.variant]), ChallengeOption.VARIANT)
+    start = challenge.start is not None  # the position decides the variant; a single game
+    if not start:
+        button("🎲 " + _(VARIANT_NAMES[challenge.variant]), ChallengeOption.VARIANT)
     button("📜 " + _(RULE_SET_NAMES[challenge.rule_set]), ChallengeOption.RULES)
     button("⏱ " + duration(challenge.move_seconds, _), ChallengeOption.TIME)
-    button("🏁 " + _match_name(challenge.match_length, _), ChallengeOption.MATCH)
+    if not start:
+        button("🏁 " + _match_name(challenge.match_length, _), ChallengeOption.MATCH)
     if has_dice_modes(challenge.variant):
         button("🎲 " + _(DICE_MODE_NAMES[challenge.dice_mode]), ChallengeOption.DICE)
     if has_cube(challenge.variant):
@@ -704,7 +721,8 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
         button(
             "💡 " + (_("hints on") if challenge.hints else _("hints off")), ChallengeOption.HINTS
         )
-        button("💰 " + _("stake {stake}").format(stake=challenge.stake), ChallengeOption.STAKE)
+        if not start:
+            button("💰 " + _("stake {stake}").format(stake=challenge.stake), ChallengeOption.STAKE)
         if challenge.stake:
             button("⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode]), ChallengeOption.STAKE_MODE)
     if challenge.in_private_chat:

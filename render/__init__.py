@@ -1,4 +1,5 @@
-"""Board images for the nardy bot: :func:`render_board` draws a position as JPEG bytes.
+"""Board images for the nardy bot: :func:`render_board` draws a position as JPEG bytes,
+:func:`render_animation` a sequence of boards as an animated GIF (a game's replay).
 
 Render draws what it is given and decides no rule. It depends only on Pillow and
 :mod:`bot.engine`, and Pillow is imported only when a board is drawn: :mod:`render.layout` and
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .theme import DEFAULT_THEME, Theme
 
 if TYPE_CHECKING:
+    from .animation import ANIMATION_FILE_NAME, ANIMATION_MIME_TYPE, render_animation
     from .board import (
         FILE_NAME,
         IMAGE_FORMAT,
@@ -28,12 +30,15 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "ANIMATION_FILE_NAME",
+    "ANIMATION_MIME_TYPE",
     "DEFAULT_THEME",
     "FILE_NAME",
     "IMAGE_FORMAT",
     "MIME_TYPE",
     "BoardView",
     "Theme",
+    "render_animation",
     "render_board",
     "render_image",
 ]
@@ -41,6 +46,7 @@ __all__ = [
 _FROM_BOARD = frozenset(
     {"FILE_NAME", "IMAGE_FORMAT", "MIME_TYPE", "BoardView", "render_board", "render_image"}
 )
+_FROM_ANIMATION = frozenset({"ANIMATION_FILE_NAME", "ANIMATION_MIME_TYPE", "render_animation"})
 
 
 def __getattr__(name: str) -> Any:
@@ -48,4 +54,8 @@ def __getattr__(name: str) -> Any:
         from . import board
 
         return getattr(board, name)
+    if name in _FROM_ANIMATION:
+        from . import animation
+
+        return getattr(animation, name)
     raise AttributeError(f"module 'render' has no attribute {name!r}")

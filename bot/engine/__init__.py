@@ -3,6 +3,12 @@
 Variants: long and short nardy, Abkhaz nardy, gul-bara and crazy gul-bara (see
 :mod:`bot.engine.rules`); dice modes two, three and anti three for the short variants.
 
+Positions have two text forms: the notation (:meth:`Position.to_text`, to read) and the
+position ID (:meth:`Position.to_id`, 14 characters to share: the variant in 3 bits, the side to
+move in 1, each side's checkers per point in unary as in GNU Backgammon's key, in base64url; the
+exact format is in :mod:`bot.engine.position_id`). :meth:`Game.setup` starts a game at any
+position.
+
 Standard library only, no I/O, no clock, no global randomness: dice come from an injected
 source, a :class:`random.Random` or a game's provably fair :class:`~bot.engine.fair.FairDice`
 (:mod:`.fair`; :mod:`.verify` checks them from a moves file). Everything here is an immutable
@@ -24,6 +30,7 @@ from .fair import FairDice, FairDiceError, Roll, commitment, derive_die
 from .game import Game, Result, score
 from .moves import Played, Step, Turn, parse_steps, steps_text
 from .position import Position, opponent_point
+from .position_id import LENGTH as POSITION_ID_LENGTH
 from .record import RecordError, TurnRecord
 from .rules import (
     VARIANTS,
@@ -48,6 +55,7 @@ __all__ = [
     "CHECKERS",
     "MAX_CUBE",
     "OFF",
+    "POSITION_ID_LENGTH",
     "VARIANTS",
     "Cube",
     "CubeError",

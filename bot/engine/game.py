@@ -160,6 +160,48 @@ class Game:
             dice_mode=mode,
         )
 
+    @classmethod
+    def setup(
+        cls,
+        position: Position,
+        *,
+        rules: RuleSet | str | None = None,
+        cube: bool = False,
+        dice_mode: DiceMode | str = DiceMode.TWO,
+    ) -> Game:
+        """Returns a game that begins at ``position`` (a shared position played on), its side
+        to move about to roll: no opening roll, a centred cube when ``cube`` is true. Call
+        :meth:`roll` for the first roll.
+
+        The position alone does not say which sides have made a turn, so a side counts as
+        having made one unless all its checkers stand where the variant starts them: on the
+        long board that is exact (a checker that leaves the head never returns), so long
+        nardy's first-turn head exception applies just when it would in the game itself.
+
+        :raises: :exc:`GameOverError` if a side has borne off all its checkers;
+            :exc:`CubeError` for a cube in a variant without one;
+            :exc:`~bot.engine.errors.InvalidDiceError` for a dice mode the variant lacks.
+        """
+        found = find_variant(position.variant)
+        if CHECKERS in (position.borne_off(Side.WHITE), position.borne_off(Side.BLACK)):
+            raise GameOverError(f"a side has borne off every checker in {position.to_text()}")
+        if cube and not found.has_cube:
+            raise CubeError(f"{position.variant} is played without the doubling cube")
+        rule_set = resolve_rules(position.variant, rules)
+        mode = DiceMode(dice_mode)
+        if rule_set.three_dice and mode is DiceMode.TWO:
+            mode = DiceMode.THREE
+        start = found.starting_position()
+        moved = frozenset(side for side in Side if position.checkers(side) != start.checkers(side))
+        return cls(
+            position.variant,
+            rule_set,
+            position,
+            moved=moved,
+            cube=Cube() if cube else None,
+            dice_mode=mode,
+        )
+
     @property
     def turn(self) -> Side:
         """The side to move (the winner once the game is over)."""

@@ -8,6 +8,9 @@ Text form (one line, canonical, round-trips exactly)::
 ``<variant> <side to move: w|b> / <white's checkers> / <black's checkers>``. Each side lists
 ``point:count`` in its OWN numbering from high to low, with ``bar:n`` first and ``off:n`` last;
 empty points are left out. A side with nothing on the board is just ``off:15``.
+
+The same position in 14 characters, to share: :meth:`Position.to_id` and
+:meth:`Position.from_id` (the format is in :mod:`bot.engine.position_id`).
 """
 
 from __future__ import annotations
@@ -171,6 +174,27 @@ class Position:
         return cls.from_points(
             variant, turn, _parse_side(parts[1], "white"), _parse_side(parts[2], "black")
         )
+
+    def to_id(self) -> str:
+        """The position ID: 14 characters naming the variant, the side to move and every
+        checker (see :mod:`bot.engine.position_id`).
+
+        >>> Position.from_text("long w / 24:15 / 24:15").to_id()
+        'AAAAH__AAAA__4'
+        """
+        from .position_id import encode
+
+        return encode(self)
+
+    @classmethod
+    def from_id(cls, text: str) -> Position:
+        """Reads a position ID (see :meth:`to_id`).
+
+        :raises: :exc:`InvalidPositionError` if ``text`` is not the ID of a valid position.
+        """
+        from .position_id import decode
+
+        return decode(text)
 
     def __str__(self) -> str:
         return self.to_text()

@@ -6,9 +6,11 @@ item a line. What this reads of it:
 - header lines ``# Key: value``: ``Rule set``, ``Dice mode`` (``two`` when absent), and the
   fair dice (:mod:`.fair`): ``Dice commitment`` (SHA-256 of the seed, hex), ``Dice client
   value``, ``Dice seed`` (hex, written once the game is over);
-- ``start <position>`` (the winner of the opening roll to move), ``opening 5-2`` (white's
-  die, black's), the history lines (:class:`~bot.engine.record.TurnRecord`, and ``w double
-  2``, ``b take``, ``b drop``, ``w resign``, ``b timeout``), ``end <position>``;
+- ``start <position>`` (the winner of the opening roll to move, or, after ``# Set up: from a
+  position, not rated``, the position the game was set up at), ``opening 5-2`` (white's
+  die, black's; none in a game set up at a position), the history lines
+  (:class:`~bot.engine.record.TurnRecord`, and ``w double 2``, ``b take``, ``b drop``,
+  ``w resign``, ``b timeout``), ``end <position>``;
 - one ``roll <number> <side> <dice>`` line for every roll of the game, in order
   (:class:`~bot.engine.fair.Roll`: ``roll 4 w 5-2`` is dice 4 and 5, white's).
 
@@ -38,6 +40,7 @@ from typing import Final
 from .dice import Dice, DiceMode
 from .errors import NardyError
 from .fair import FairDice, FairDiceError, Roll, check_client, commitment, derive_die
+from .game import Game
 from .position import Position
 from .record import RecordError, TurnRecord
 from .types import Side
@@ -47,8 +50,12 @@ DICE_MODE_KEY: Final = "Dice mode"
 COMMITMENT_KEY: Final = "Dice commitment"
 CLIENT_KEY: Final = "Dice client value"
 SEED_KEY: Final = "Dice seed"
+SET_UP_KEY: Final = "Set up"
+SET_UP_VALUE: Final = "from a position, not rated"
 ROLL_WORD: Final = "roll"
-"""Header keys and the roll lines' first word, as the moves file writes them."""
+"""Header keys and the roll lines' first word, as the moves file writes them. ``# Set up: from
+a position, not rated`` marks a game played on from a position (``Game.setup``): its ``start``
+is that position, it has no opening roll, and its first roll is its side to move's."""
 ENDINGS: Final = frozenset({"resign", "timeout", "drop"})
 """History lines' words after the side that end a game without its last checker borne off."""
 CUBE_WORDS: Final = frozenset({"double", "take"})
@@ -194,12 +201,14 @@ def _check_rolls(rolls: tuple[Roll, ...], seed: bytes, client: str) -> str | Non
 def _check_replay(moves: MovesFile, seed: bytes, client: str) -> str | None:
     """Replays the game with the seed's dice; the first thing that differs from the file."""
     fair = FairDice(seed, client)
+    rules = moves.header.get(RULE_SET_KEY)
+    dice_mode = moves.header.get(DICE_MODE_KEY, DiceMode.TWO.value)
+    opening: tuple[Roll, ...] = ()
     try:
-        game, opening = fair.start(
-            moves.start.variant,
-            rules=moves.header.get(RULE_SET_KEY),
-            dice_mode=moves.header.get(DICE_MODE_KEY, DiceMode.TWO.value),
-        )
+        if SET_UP_KEY in moves.header:  # played on from a position: no opening roll
+            game = Game.setup(moves.start, rules=rules, dice_mode=dice_mode)
+        else:
+            game, opening = fair.start(moves.start.variant, rules=rules, dice_mode=dice_mode)
     except NardyError as error:
         raise MovesFileError(f"the game cannot start: {error}") from None
     if moves.opening is not None and game.opening != moves.opening:

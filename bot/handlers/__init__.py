@@ -20,6 +20,7 @@ from bot.handlers import (
     league,
     lobby,
     play,
+    positions,
     scores,
     watch,
 )
@@ -38,6 +39,7 @@ def get_routers() -> list[Router]:
         league.create_router(),
         language.create_router(),
         analysis.create_router(),
+        positions.create_router(),
         fallback.create_router(),  # last: answers presses nothing else understood
         errors.create_router(),  # errors of every router above
     ]

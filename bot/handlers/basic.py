@@ -30,6 +30,8 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("analyse", N_("📊 Analysis of a finished game: /analyse 12")),
     ("verify", N_("How to check a game's dice: /verify 12")),
     ("dice", N_("Your dice statistics (/dice @user: someone else's)")),
+    ("position", N_("The position ID of the game here, with its board")),
+    ("from", N_("Play on from a position: /from <ID>, or /from 12 30 (game #12 after move 30)")),
     ("chips", N_("Your chips and their latest changes")),
     ("league", N_("The group's league: pinned standings (/league off ends it)")),
     ("flags", N_("Chip transfers held back in the group (admins)")),

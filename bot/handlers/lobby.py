@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from typing import Final
 
-from aiogram import Bot, F, Router
+from aiogram import Bot, F, Router, html
 from aiogram.enums import ChatType, MessageEntityType
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.types import User as TgUser
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
@@ -17,15 +18,23 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import views
 from bot.callbacks import ChallengeAction, ChallengeOption, PlayComputer
-from bot.engine import DiceMode, StakeMode
+from bot.engine import (
+    POSITION_ID_LENGTH,
+    DiceMode,
+    InvalidPositionError,
+    Position,
+    Side,
+    StakeMode,
+)
 from bot.i18n import current_locale, locale_of
 from bot.publisher import BoardPublisher
 from bot.services import GameService, Terms
 from bot.services.challenges import DEFAULT_LEVEL, LEVEL_CHOICES, MATCH_CHOICES
 from bot.services.chips import STAKE_CHOICES
-from bot.services.errors import ChallengeNotFound, StaleAction
+from bot.services.errors import ChallengeNotFound, FromWhat, NotAPosition, StaleAction
 from bot.storage import Challenge, ChallengeStatus, User
 from bot.texts import DICE_WORDS, VARIANT_WORDS
+from render import FILE_NAME, BoardView
 
 INVITE_PREFIX = "c"
 """Deep-link payloads ``c<challenge id>`` open a challenge in a private chat."""
@@ -53,8 +62,9 @@ def create_router() -> Router:
         on_start_invitation,
         CommandStart(deep_link=True, magic=F.args.regexp(rf"^{INVITE_PREFIX}\d+$")),
     )
-    router.message.register(on_play, Command("play"), F.chat.type != ChatType.PRIVATE)
-    router.message.register(on_play_private, Command("play"), F.chat.type == ChatType.PRIVATE)
+    play = Command("play", "from")  # /from X: /play from X
+    router.message.register(on_play, play, F.chat.type != ChatType.PRIVATE)
+    router.message.register(on_play_private, play, F.chat.type == ChatType.PRIVATE)
     router.callback_query.register(on_challenge_button, ChallengeAction.filter())
     router.callback_query.register(on_play_computer_button, PlayComputer.filter())
     return router
@@ -98,8 +108,53 @@ PRIVATE_WORDS: Final = frozenset({"private", "приватная", "приват
 """A game between private chats that its players keep to themselves: no Watch link."""
 
 
-def _words(command: CommandObject) -> list[str]:
-    return [word.lower() for word in (command.args or "").split() if not word.startswith("@")]
+def _words(args: str) -> list[str]:
+    return [word.lower() for word in args.split() if not word.startswith("@")]
+
+
+FROM_WORD: Final = "from"
+
+
+def _args(command: CommandObject) -> str:
+    """The command's words, ``/from X …`` read as ``/play from X …``."""
+    args = command.args or ""
+    return f"{FROM_WORD} {args}" if command.command.lower() == FROM_WORD else args
+
+
+async def _start(
+    args: str, game_service: GameService, player: User, chat_id: int
+) -> tuple[Position | None, str]:
+    """The position named after ``from`` in ``/play``'s words (a position ID, or a finished
+    game's number and a move: ``from 12 30`` is game #12's board after move 30, ``from 12``
+    its end), and the other words; no position without ``from``.
+
+    :raises: :exc:`FromWhat` without anything after ``from``; :exc:`NotAPosition` for a word
+        that is neither an ID nor a game's number; what
+        :meth:`~bot.services.replays.Replays.position_after` raises for a game's board.
+    """
+    words = args.split()
+    lowered = [word.lower() for word in words]
+    if FROM_WORD not in lowered:
+        return None, args
+    index = lowered.index(FROM_WORD)
+    spec = words[index + 1 :]
+    if not spec:
+        raise FromWhat()
+    first, used = spec[0], 1
+    if len(first) == POSITION_ID_LENGTH:
+        try:
+            position = Position.from_id(first)
+        except InvalidPositionError:
+            raise NotAPosition(text=html.quote(first)) from None
+    elif first.lstrip("#").isdigit():
+        moves = int(spec[1]) if len(spec) > 1 and spec[1].isdigit() else None
+        used += moves is not None
+        _, position = await game_service.replays.position_after(
+            int(first.lstrip("#")), moves, user_id=player.id, chat_id=chat_id
+        )
+    else:
+        raise NotAPosition(text=html.quote(first[:40]))
+    return position, " ".join(words[:index] + spec[used:])
 
 
 def _computer(words: list[str]) -> tuple[int | None, list[str]]:
@@ -140,13 +195,19 @@ def terms_of(words: list[str]) -> Terms:
 
 
 async def on_play(
-    message: Message, command: CommandObject, game_service: GameService, player: User
+    message: Message,
+    command: CommandObject,
+    game_service: GameService,
+    publisher: BoardPublisher,
+    player: User,
 ) -> None:
     """``/play`` in a group: a challenge to the user named (or replied to), or to anyone;
-    ``/play bot``: a game with the computer."""
-    level, words = _computer(_words(command))
+    ``/play bot``: a game with the computer; ``/play from …`` (``/from …``): from a position."""
+    start, args = await _start(_args(command), game_service, player, message.chat.id)
+    level, words = _computer(_words(args))
+    terms = replace(terms_of(words), start=start)
     if level is not None:
-        await play_computer(message, player, game_service, level, terms_of(words))
+        await play_computer(message, player, game_service, level, terms, publisher)
         return
     who, username = _target(message, command)
     target = None
@@ -164,13 +225,18 @@ async def on_play(
         target_username=username,
         target_is_bot=bool(who and who.is_bot),
         locale=current_locale(),
-        terms=terms_of(words),
+        terms=terms,
     )
-    await post_challenge(message, challenge, player, game_service)
+    await post_challenge(message, challenge, player, game_service, publisher)
 
 
 async def play_computer(
-    message: Message, player: User, game_service: GameService, level: int, terms: Terms
+    message: Message,
+    player: User,
+    game_service: GameService,
+    level: int,
+    terms: Terms,
+    publisher: BoardPublisher | None = None,
 ) -> None:
     """Posts a challenge to the computer in the message's chat, for ``player`` to start."""
     challenge = await game_service.challenges.against_computer(
@@ -180,7 +246,7 @@ async def play_computer(
         locale=current_locale(),
         terms=terms,
     )
-    await post_challenge(message, challenge, player, game_service)
+    await post_challenge(message, challenge, player, game_service, publisher)
 
 
 async def on_play_computer_button(
@@ -193,10 +259,20 @@ async def on_play_computer_button(
 
 
 async def post_challenge(
-    message: Message, challenge: Challenge, challenger: User, game_service: GameService
+    message: Message,
+    challenge: Challenge,
+    challenger: User,
+    game_service: GameService,
+    publisher: BoardPublisher | None = None,
 ) -> Message:
-    """Posts the challenge in the message's chat and remembers which message shows it."""
+    """Posts the challenge in the message's chat and remembers which message shows it; a
+    challenge from a position shows that board first (drawn by ``publisher``)."""
     target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+    if challenge.start is not None and publisher is not None:
+        await message.answer_photo(
+            await start_picture(publisher, challenge.start, challenger, target, _),
+            caption=start_caption(challenge.start, _),
+        )
     sent = await message.answer(
         views.challenge_text(challenge, challenger, _, target=target),
         reply_markup=views.challenge_keyboard(challenge, _),
@@ -209,16 +285,20 @@ async def on_play_private(
     message: Message,
     command: CommandObject,
     game_service: GameService,
+    publisher: BoardPublisher,
     player: User,
     bot: Bot,
     i18n: I18n,
 ) -> None:
     """``/play @friend`` in a private chat: invites the friend by a private message when the
     bot can write to them, and always gives a link to forward. ``/play`` alone gives a link
-    anyone can open. ``/play bot``: a game with the computer, here."""
-    level, words = _computer(_words(command))
+    anyone can open. ``/play bot``: a game with the computer, here. ``/play from …``
+    (``/from …``): from a position."""
+    start, args = await _start(_args(command), game_service, player, message.chat.id)
+    level, words = _computer(_words(args))
+    terms = replace(terms_of(words), start=start)
     if level is not None:
-        await play_computer(message, player, game_service, level, terms_of(words))
+        await play_computer(message, player, game_service, level, terms, publisher)
         return
     who, username = _target(message, command)
     is_bot = bool(who and who.is_bot)
@@ -228,21 +308,58 @@ async def on_play_private(
             challenger=player,
             target_username=username,
             locale=current_locale(),
-            terms=terms_of(words),
+            terms=terms,
         )
-    else:
-        challenge = await game_service.challenges.open(
-            chat_id=message.chat.id,
-            challenger=player,
-            target_is_bot=is_bot,
-            locale=current_locale(),
-            terms=terms_of(words),
+        await _post_with_link(
+            message, challenge, player, game_service, publisher, bot, i18n, reachable
         )
-        reachable = None
-    sent = await post_challenge(message, challenge, player, game_service)
+        return
+    await post_open_challenge(message, player, game_service, publisher, bot, terms, is_bot=is_bot)
+
+
+async def post_open_challenge(
+    message: Message,
+    player: User,
+    game_service: GameService,
+    publisher: BoardPublisher,
+    bot: Bot,
+    terms: Terms,
+    *,
+    is_bot: bool = False,
+) -> None:
+    """A challenge anyone may accept, posted in the message's chat: in a private chat with a
+    link to forward."""
+    challenge = await game_service.challenges.open(
+        chat_id=message.chat.id,
+        challenger=player,
+        target_is_bot=is_bot,
+        locale=current_locale(),
+        terms=terms,
+    )
+    if message.chat.type != ChatType.PRIVATE:
+        await post_challenge(message, challenge, player, game_service, publisher)
+        return
+    await _post_with_link(message, challenge, player, game_service, publisher, bot, None, None)
+
+
+async def _post_with_link(
+    message: Message,
+    challenge: Challenge,
+    player: User,
+    game_service: GameService,
+    publisher: BoardPublisher,
+    bot: Bot,
+    i18n: I18n | None,
+    reachable: User | None,
+) -> None:
+    """Posts a challenge made in a private chat, sends the invitation to ``reachable`` (when
+    the bot can write to them) and gives the link to forward."""
+    sent = await post_challenge(message, challenge, player, game_service, publisher)
     link = await create_start_link(bot, f"{INVITE_PREFIX}{challenge.id}")
-    if reachable is not None and await send_invitation(
-        bot, i18n, game_service, challenge, player, reachable
+    if (
+        reachable is not None
+        and i18n is not None
+        and await send_invitation(bot, i18n, game_service, challenge, player, reachable, publisher)
     ):
         note = _("I have sent the invitation to {name}. You can also forward this link: {link}")
         await sent.reply(note.format(name=views.player_name(reachable), link=link))
@@ -258,11 +375,19 @@ async def send_invitation(
     challenge: Challenge,
     challenger: User,
     to: User,
+    publisher: BoardPublisher | None = None,
 ) -> bool:
-    """Sends the challenge to ``to`` in their private chat, in their language; returns False
-    (and remembers it) when they have blocked the bot."""
+    """Sends the challenge to ``to`` in their private chat, in their language (the board it
+    starts from first, for a challenge from a position); returns False (and remembers it) when
+    they have blocked the bot."""
     their = views.translator(i18n, locale_of(to))
     try:
+        if challenge.start is not None and publisher is not None:
+            await bot.send_photo(
+                to.id,
+                await start_picture(publisher, challenge.start, challenger, to, their),
+                caption=start_caption(challenge.start, their),
+            )
         await bot.send_message(
             to.id,
             views.challenge_text(challenge, challenger, their),
@@ -278,6 +403,7 @@ async def on_start_invitation(
     message: Message,
     command: CommandObject,
     game_service: GameService,
+    publisher: BoardPublisher,
     player: User,
 ) -> None:
     """``/start c<id>`` from an invitation link: shows the challenge with its buttons."""
@@ -291,6 +417,11 @@ async def on_start_invitation(
     if not challenge.is_open or challenger is None:
         await message.answer(_("This challenge is closed: accepted, declined or expired."))
         return
+    if challenge.start is not None:
+        await message.answer_photo(
+            await start_picture(publisher, challenge.start, challenger, player, _),
+            caption=start_caption(challenge.start, _),
+        )
     await message.answer(
         views.challenge_text(challenge, challenger, _),
         reply_markup=views.challenge_keyboard(challenge, _),
@@ -394,3 +525,29 @@ async def close_challenge_messages(
             await bot.edit_message_text(
                 text, chat_id=challenge.chat_id, message_id=challenge.message_id, reply_markup=None
             )
+
+
+async def start_picture(
+    publisher: BoardPublisher,
+    start: Position,
+    challenger: User,
+    other: User | None,
+    _: views.Translate,
+) -> BufferedInputFile:
+    """The board a challenge starts from, drawn on the publisher's drawing thread: the
+    challenger's side (the side to move) at the bottom, with the names known."""
+    names = {start.turn: challenger.mention, start.turn.other: other.mention if other else ""}
+    view = BoardView(
+        bottom=start.turn,
+        white_name=names[Side.WHITE],
+        black_name=names[Side.BLACK],
+        pip_label=_("pips"),
+    )
+    return BufferedInputFile(await publisher.draw(start, view), FILE_NAME)
+
+
+def start_caption(start: Position, _: views.Translate) -> str:
+    """The caption of the board a challenge starts from: its ID, to copy."""
+    return "▶ " + _("The game starts here: position {id}, {mark} to move.").format(
+        id=html.code(start.to_id()), mark=views.SIDE_MARKS[start.turn]
+    )

@@ -174,6 +174,7 @@ async def on_rematch(
     callback: CallbackQuery,
     callback_data: Rematch,
     game_service: GameService,
+    publisher: BoardPublisher,
     player: User,
     bot: Bot,
     i18n: I18n,
@@ -193,9 +194,9 @@ async def on_rematch(
     challenge = await game_service.challenges.rematch(
         stored.id, player, chat_id=chat_id, locale=current_locale()
     )
-    await post_challenge(callback.message, challenge, player, game_service)
+    await post_challenge(callback.message, challenge, player, game_service, publisher)
     if not stored.chat_id and opponent.private_chat and not opponent.blocked:
-        await send_invitation(bot, i18n, game_service, challenge, player, opponent)
+        await send_invitation(bot, i18n, game_service, challenge, player, opponent, publisher)
 
 
 async def on_next_game(

@@ -190,7 +190,7 @@ def replay(stored: StoredGame) -> list[tuple[Game, Turn]]:
     for line in stored.history:
         with contextlib.suppress(RecordError):  # a cube action, a resignation, a timeout
             records.append(TurnRecord.from_text(line))
-    start = starting_game(stored.game)
+    start = starting_game(stored.game, stored.start)
     if records and start.opening is None and records[0].side is not start.turn:
         start = replace(start, position=start.position.with_turn(records[0].side))
     try:

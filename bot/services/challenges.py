@@ -5,6 +5,11 @@ A challenge to the computer (its target is the computer at a level, see
 :func:`bot.storage.computer_id`) is started by the challenger, once the terms suit them; it
 has a level to choose, hints, and no stake.
 
+A challenge may name the position to start at ("play from here": a position of a finished
+game, or a position ID): its variant is the position's, the challenger plays the side to move
+there, which rolls first, and it is a single game that is not rated and pays no chips (no
+match, no stake), since whoever picks the position may pick a won one.
+
 Every change names the challenge and the ``version`` its button was drawn for; changes of one
 challenge run one at a time (a lock per challenge, held across the workers that share the
 database) and the write checks the version again.
@@ -20,7 +25,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from bot.engine import DiceMode, Side, StakeMode, find_variant, resolve_rules
+from bot.engine import (
+    DiceMode,
+    Position,
+    Side,
+    StakeMode,
+    find_variant,
+    resolve_rules,
+)
 from bot.storage import (
     COMPUTER_LEVELS,
     Challenge,
@@ -44,6 +56,7 @@ from .errors import (
     SelfChallenge,
     StaleAction,
 )
+from .replays import playable
 from .users import Users
 
 if TYPE_CHECKING:
@@ -66,6 +79,9 @@ game, whose players are reminded when half the time for a move is gone."""
 MATCH_CHOICES: Final = (0, 3, 5, 7, 9)
 """Match lengths a challenger can pick; 0 is a single game."""
 STAKE_MODE_CHOICES: Final = tuple(StakeMode)
+FIXED_BY_START: Final = frozenset({"variant", "match", "stake", "stake_mode"})
+"""Options a challenge from a position does not offer: the position's variant, one game, no
+stake."""
 LEVEL_CHOICES: Final = tuple(COMPUTER_LEVELS)
 DEFAULT_LEVEL: Final = 3
 """The computer's level when the challenger names none: a fair game for most people."""
@@ -90,6 +106,9 @@ class Terms:
     """The time for a move, one of :data:`TIME_CHOICES`; None: the bot's default."""
     watchable: bool = True
     """A game between private chats is open to watchers (False: the players keep it private)."""
+    start: Position | None = None
+    """The position to start at, its side to move played by the challenger; None: the
+    variant's start. It decides the variant, and makes a single game without a stake."""
 
 
 def has_dice_modes(variant: str) -> bool:
@@ -144,9 +163,13 @@ class Challenges:
         is accepted); an inline invitation (chat 0) is shown by ``inline_message_id``.
 
         :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`; :exc:`NotEnoughChips` for a stake
-            above the challenger's balance; :exc:`ValueError` for a match length or stake that
-            is not one of the choices.
+            above the challenger's balance; :exc:`PositionOver` for a start where a side has
+            borne off every checker; :exc:`ValueError` for a match length or stake that is not
+            one of the choices.
         """
+        if terms.start is not None:
+            playable(terms.start)
+            terms = replace(terms, variant=terms.start.variant, match_length=0, stake=0)
         if target_username and not target:
             target = await self._users.by_username(target_username)
         if target is not None and target.id == challenger.id:
@@ -189,6 +212,7 @@ class Challenges:
             inline_message_id=inline_message_id,
             dice_seed=self._games.new_dice_seed(),
             watchable=terms.watchable,
+            start=terms.start,
         )
 
     async def against_computer(
@@ -225,7 +249,8 @@ class Challenges:
         return challenge, reachable
 
     async def rematch(self, game_id: int, player: User, *, chat_id: int, locale: str) -> Challenge:
-        """A new challenge from ``player`` to the opponent of a finished game, same options.
+        """A new challenge from ``player`` to the opponent of a finished game, same options
+        (and the same start, for a game played on from a position).
 
         :raises: :exc:`NotAPlayer`, :exc:`StaleAction` if the game is not over.
         """
@@ -257,6 +282,7 @@ class Challenges:
             hints=stored.hints,
             dice_seed=self._games.new_dice_seed(),
             watchable=stored.watchable,
+            start=stored.start,  # played on from a position: again from there
         )
 
     async def get(self, challenge_id: int) -> Challenge:
@@ -283,6 +309,8 @@ class Challenges:
             computer = challenge.computer_level
             if option in ("stake", "stake_mode", "hints") and computer is not None:
                 raise StaleAction()  # not offered against the computer
+            if option in FIXED_BY_START and challenge.start is not None:
+                raise StaleAction()  # the position decides the variant; a single free game
             if option == "level":
                 if computer is None:
                     raise StaleAction()
@@ -355,8 +383,9 @@ class Challenges:
         dice_client: str | None = None,
     ) -> tuple[Challenge, GameSnapshot]:
         """``user`` accepts: the game starts with the options as they are now (challenger white,
-        the opening roll decides who moves first) and the challenge is closed. A challenge to
-        the computer is started by its challenger. An inline invitation's game is played in its
+        the opening roll decides who moves first; from a position, the challenger plays its
+        side to move, which rolls first) and the challenge is closed. A challenge to the
+        computer is started by its challenger. An inline invitation's game is played in its
         inline message, in the chat Telegram's ``chat_instance`` of the accepting tap names.
         ``dice_client``: the id of the accepting tap, the client value of the game's fair dice
         (:meth:`GameService.start`).
@@ -389,15 +418,22 @@ class Challenges:
                     if held < challenge.stake:
                         player = await self._users.get(player_id)
                         raise NotEnoughChips(name=player.mention if player else "?", chips=held)
+            # the challenger plays white, or from a position the side to move there
+            mine = challenge.start.turn if challenge.start is not None else Side.WHITE
+            white_id, black_id = (
+                (challenge.challenger_id, opponent_id)
+                if mine is Side.WHITE
+                else (opponent_id, challenge.challenger_id)
+            )
             private = challenge.chat_id == challenge.challenger_id
             if challenge.inline_message_id is not None:
                 boards = []  # the inline message is its only board
             elif not private:
                 boards = [(challenge.chat_id, Side.WHITE)]
             elif computer:
-                boards = [(challenge.challenger_id, Side.WHITE)]
+                boards = [(challenge.challenger_id, mine)]
             else:
-                boards = [(challenge.challenger_id, Side.WHITE), (user.id, Side.BLACK)]
+                boards = [(challenge.challenger_id, mine), (user.id, mine.other)]
             async with self._store.transaction(durable=True):
                 match = None
                 if challenge.match_length:
@@ -406,8 +442,8 @@ class Challenges:
                     )
                 stored = await self._games.start(
                     chat_id=0 if private else challenge.chat_id,
-                    white_id=challenge.challenger_id,
-                    black_id=opponent_id,
+                    white_id=white_id,
+                    black_id=black_id,
                     variant=challenge.variant,
                     rule_set=challenge.rule_set,
                     cube=challenge.cube,
@@ -424,6 +460,7 @@ class Challenges:
                     dice_client=dice_client,
                     dice_seed=challenge.dice_seed,
                     watchable=challenge.watchable,
+                    start=challenge.start,
                 )
                 closed = await self._save_challenge(
                     replace(

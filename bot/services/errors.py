@@ -165,3 +165,40 @@ class TooManyWatchers(GameError):
     """A game that has as many watchers as it may; ``params``: ``limit``."""
 
     code = "too_many_watchers"
+
+
+class PositionOver(GameError):
+    """A position to play on from where a side has borne off every checker already."""
+
+    code = "position_over"
+
+
+class NotAPosition(GameError):
+    """Text that is not a position ID; ``params``: ``text``, as given."""
+
+    code = "not_a_position"
+
+
+class GameStillPlayed(GameError):
+    """ "Play from here" in a game still being played (its ID is what /position gives);
+    ``params``: ``game``."""
+
+    code = "game_still_played"
+
+
+class NoSuchMove(GameError):
+    """A move number outside a finished game; ``params``: ``game``, ``moves`` (its last)."""
+
+    code = "no_such_move"
+
+
+class NoGameHere(GameError):
+    """A question about "the game here" in a chat that shows no game in progress."""
+
+    code = "no_game_here"
+
+
+class FromWhat(GameError):
+    """``/from`` (or ``/play from``) with nothing after it."""
+
+    code = "from_what"

@@ -3,11 +3,14 @@
 The file is UTF-8 text, one item a line:
 
 - ``# Key: value`` lines: the header (game, variant, rule set, players, times in UTC, result,
-  match, stake). A program needs only ``Rule set`` (``classic``, ``sheshbesh``, ``karzar``,
-  ``standard``), the variant being in the positions; it can skip the rest.
+  match, stake, the position IDs of the start and the end: :meth:`bot.engine.Position.to_id`).
+  A program needs only ``Rule set`` (``classic``, ``sheshbesh``, ``karzar``, ``standard``),
+  the variant being in the positions; it can skip the rest.
 - ``start <position>``: the variant's starting position in the engine's notation
-  (:meth:`bot.engine.Position.to_text`), the winner of the opening roll to move.
-- ``opening 5-2``: the opening roll, white's die first.
+  (:meth:`bot.engine.Position.to_text`), the winner of the opening roll to move; or, for a game
+  played on from a position (header ``# Set up: from a position, not rated``), that position
+  with its side to move, which rolled first.
+- ``opening 5-2``: the opening roll, white's die first (not in a game from a position).
 - The game's history as stored, one line each: a turn ``w 5-2 24/19 13/11`` (side, dice, steps
   in the mover's own numbering as :func:`bot.engine.steps_text` writes them; ``pass`` when
   there was no legal turn; ``forced`` at the end when the bot played the only one), or
@@ -33,7 +36,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Final
 
-from bot.engine import Cube, Game, Outcome, Side, starting_position
+from bot.engine import Cube, Game, Outcome, Position, Side, starting_position
 from bot.engine.verify import (
     CLIENT_KEY,
     COMMITMENT_KEY,
@@ -41,6 +44,8 @@ from bot.engine.verify import (
     ROLL_WORD,
     RULE_SET_KEY,
     SEED_KEY,
+    SET_UP_KEY,
+    SET_UP_VALUE,
 )
 from bot.storage import MatchRecord, StoredGame, User
 
@@ -110,7 +115,12 @@ def moves_text(
         seed = stored.revealed_seed
         if seed is not None:
             lines.append(f"# {SEED_KEY}: {seed}")
-    lines.append(f"start {starting_game(game).position.to_text()}")
+    start = starting_game(game, stored.start)
+    if stored.start is not None:
+        lines.append(f"# {SET_UP_KEY}: {SET_UP_VALUE}")
+    lines.append(f"# Start position ID: {start.position.to_id()}")
+    lines.append(f"# End position ID: {game.position.to_id()}")
+    lines.append(f"start {start.position.to_text()}")
     if game.opening is not None:
         lines.append(f"opening {game.opening[0]}-{game.opening[1]}")
     lines += stored.history
@@ -120,10 +130,16 @@ def moves_text(
     return "\n".join(lines) + "\n"
 
 
-def starting_game(game: Game) -> Game:
+def starting_game(game: Game, start_at: Position | None = None) -> Game:
     """``game`` as it began, before its first turn's roll: the variant's starting position with
     the winner of the opening roll to move, the same rule set, dice mode and opening roll, a
-    centred cube if it has one. Its history's turns replay from here (``start`` in the file)."""
+    centred cube if it has one; or, for a game played on from ``start_at``, that position set
+    up as it was (:meth:`bot.engine.Game.setup`). Its history's turns replay from here
+    (``start`` in the file)."""
+    if start_at is not None:
+        return Game.setup(
+            start_at, rules=game.rules, cube=game.cube is not None, dice_mode=game.dice_mode
+        )
     start = starting_position(game.variant)
     if game.opening is not None:
         white_die, black_die = game.opening

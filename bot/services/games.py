@@ -47,6 +47,7 @@ from bot.engine import (
     FairDiceError,
     Game,
     Played,
+    Position,
     Side,
     StakeMode,
     Turn,
@@ -81,6 +82,7 @@ from .errors import (
 )
 from .inline import InlineGames
 from .ratings import rate_game
+from .replays import Replays
 from .users import Users
 from .watchers import Watchers
 
@@ -140,7 +142,7 @@ class GameSnapshot:
 
 class GameService:
     """Games for the bot's handlers (ids and domain values in, snapshots out), with
-    :attr:`users`, :attr:`chats`, :attr:`challenges` and :attr:`watchers`."""
+    :attr:`users`, :attr:`chats`, :attr:`challenges`, :attr:`watchers` and :attr:`replays`."""
 
     def __init__(
         self,
@@ -178,6 +180,8 @@ class GameService:
         self._scores: dict[tuple[int, int], Tally] | None = None if store.shared else {}
         self.coordination = Coordination(store, shared=store.shared, clock=clock)
         """Claims and pace shared with the other workers of the database."""
+        self.replays = Replays(store)
+        """Finished games move by move, positions to play on from, replays' file ids."""
 
     @asynccontextmanager
     async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
@@ -269,9 +273,11 @@ class GameService:
         dice_client: str | None = None,
         dice_seed: bytes | None = None,
         watchable: bool = True,
+        start: Position | None = None,
     ) -> StoredGame:
         """Rolls a new game's opening (playing forced turns) and stores it; an inline game
-        with its ``inline_board`` (the inline message) and ``chat_instance``.
+        with its ``inline_board`` (the inline message) and ``chat_instance``; a game set up at
+        ``start`` has no opening roll: its side to move rolls first.
 
         ``dice_seed``: the seed drawn (and committed to) with the challenge, before the client
         value existed; a new one when there is none (the next game of a match).
@@ -280,12 +286,19 @@ class GameService:
         value: the callback query id of the tap that started the game, which nobody knew
         before it (a value made up here when there is none, or when it is not one, see
         :data:`bot.engine.fair.CLIENT_VALUE`).
+
+        :raises: :exc:`~bot.engine.GameOverError` for a ``start`` where a side has borne off
+            every checker.
         """
         now = self._clock()
         seed = dice_seed if dice_seed is not None else self.new_dice_seed()
         proof = DiceProof.new(seed, self._client(dice_client))
         dice = flow.GameDice(proof, self._rng)
-        game = dice.start(variant, rules=rule_set, cube=cube, dice_mode=dice_mode)
+        if start is not None:
+            set_up = Game.setup(start, rules=rule_set, cube=cube, dice_mode=dice_mode)
+            game = dice.roll(set_up)
+        else:
+            game = dice.start(variant, rules=rule_set, cube=cube, dice_mode=dice_mode)
         game, history, last_turn = flow.play_automatic(game, (), dice)
         waits_for = black_id if game.to_act is Side.BLACK else white_id
         pause = self.computer_pause if computer_level(waits_for) else move_seconds
@@ -310,6 +323,7 @@ class GameService:
             chat_instance=chat_instance,
             dice_proof=dice.proof,
             watchable=watchable,
+            start=start,
         )
 
     def new_dice_seed(self) -> bytes:
@@ -666,6 +680,8 @@ class GameService:
             return
         if stored.level(Side.WHITE) or stored.level(Side.BLACK):
             return  # games with the computer are counted apart, never in ratings
+        if stored.start is not None:
+            return  # played on from a position someone chose: practice, not rated
         variant = stored.game.variant
         winner, loser = stored.player(result.winner), stored.player(result.winner.other)
         ratings = self._store.ratings

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine import DiceMode, StakeMode
+from bot.engine import DiceMode, Position, StakeMode
 
 from .database import Database, Row, VersionConflict
 from .models import Challenge, ChallengeStatus
@@ -36,6 +36,7 @@ class ChallengeRepository:
         inline_message_id: str | None = None,
         dice_seed: bytes | None = None,
         watchable: bool = True,
+        start: Position | None = None,
     ) -> Challenge:
         """Stores a new open challenge and returns it (``dice_seed``: the secret seed of the
         game it will start, whose commitment the challenge shows).
@@ -46,8 +47,8 @@ class ChallengeRepository:
             """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
                        variant, rule_set, move_seconds, locale, status, expires_at, created_at,
                        match_length, cube, stake, stake_mode, dice_mode, hints, inline_message_id,
-                       dice_seed, watchable)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       dice_seed, watchable, start)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    RETURNING id""",
             (
                 chat_id,
@@ -69,6 +70,7 @@ class ChallengeRepository:
                 inline_message_id,
                 dice_seed.hex() if dice_seed is not None else None,
                 int(watchable),
+                start.to_text() if start is not None else None,
             ),
         )
         found = await self.get(challenge_id)
@@ -163,4 +165,5 @@ def _challenge(row: Row) -> Challenge:
         inline_message_id=row["inline_message_id"],
         dice_seed=bytes.fromhex(row["dice_seed"]) if row["dice_seed"] else None,
         watchable=bool(row["watchable"]),
+        start=Position.from_text(row["start"]) if row["start"] else None,
     )

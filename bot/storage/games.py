@@ -82,10 +82,12 @@ class GameRepository:
         chat_instance: str | None = None,
         dice_proof: DiceProof | None = None,
         watchable: bool = True,
+        start: Position | None = None,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction;
         ``inline_board`` is the inline message that shows an inline game, played in the chat
-        Telegram calls ``chat_instance``.
+        Telegram calls ``chat_instance``; ``start``: the position it was set up at, when it was
+        not the variant's start.
 
         :raises: :exc:`VersionConflict` if the match already has a game ``game_no``.
         """
@@ -97,9 +99,9 @@ class GameRepository:
                            move_seconds, deadline, locale, created_at, match_id, game_no, cube,
                            stake, stake_mode, dice_mode, remainder, chain, struck, hints,
                            chat_instance, dice_seed, dice_commitment, dice_client, dice_rolls,
-                           watchable)
+                           watchable, start)
                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                               ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                        RETURNING id""",
                     (
                         chat_id,
@@ -134,6 +136,7 @@ class GameRepository:
                         dice_proof.client if dice_proof else None,
                         _rolls_text(dice_proof),
                         int(watchable),
+                        start.to_text() if start is not None else None,
                     ),
                 )
             except IntegrityError as error:
@@ -274,6 +277,37 @@ class GameRepository:
             params += (chat_id,)
         rows = await self._store.fetch_all(sql + " ORDER BY id DESC", params)
         return [_game(row) for row in rows]
+
+    async def active_in(self, chat_id: int) -> list[StoredGame]:
+        """Unfinished games with a board in ``chat_id``, newest first."""
+        rows = await self._store.fetch_all(
+            """SELECT * FROM games WHERE winner IS NULL
+                 AND id IN (SELECT game_id FROM boards WHERE chat_id = ?)
+               ORDER BY id DESC""",
+            (chat_id,),
+        )
+        return [_game(row) for row in rows]
+
+    async def replay_file(self, game_id: int, locale: str) -> str | None:
+        """Telegram's file id of the game's replay in ``locale``, once one was sent."""
+        row = await self._store.fetch_one(
+            "SELECT file_id FROM replays WHERE game_id = ? AND locale = ?", (game_id, locale)
+        )
+        return str(row["file_id"]) if row else None
+
+    async def set_replay_file(self, game_id: int, locale: str, file_id: str | None) -> None:
+        """Records Telegram's file id of the game's replay in ``locale`` (None forgets it:
+        Telegram no longer knows it)."""
+        if file_id is None:
+            await self._store.write(
+                "DELETE FROM replays WHERE game_id = ? AND locale = ?", (game_id, locale)
+            )
+            return
+        await self._store.write(
+            """INSERT INTO replays (game_id, locale, file_id) VALUES (?, ?, ?)
+               ON CONFLICT (game_id, locale) DO UPDATE SET file_id = excluded.file_id""",
+            (game_id, locale, file_id),
+        )
 
     async def boards(self, game_id: int) -> list[Board]:
         """The messages that show the game."""
@@ -533,4 +567,5 @@ def _game(row: Row) -> StoredGame:
         chat_instance=row["chat_instance"],
         dice_proof=dice_proof_from_row(row),
         watchable=bool(row["watchable"]),
+        start=Position.from_text(row["start"]) if row["start"] else None,
     )

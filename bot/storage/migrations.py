@@ -281,6 +281,20 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE boards ADD COLUMN watcher INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX boards_chat ON boards (chat_id);
     """,
+    # 11: games played on from a shared position; replays sent once and then by Telegram's id
+    """
+    -- the position a game starts at, in engine notation, its side to move to roll first;
+    -- NULL: the variant's own start after an opening roll
+    ALTER TABLE challenges ADD COLUMN start TEXT;
+    ALTER TABLE games ADD COLUMN start TEXT;
+    -- a finished game's 🎞 replay as Telegram keeps it, one per language of its words
+    CREATE TABLE replays (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        locale TEXT NOT NULL,
+        file_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, locale)
+    );
+    """,
 )
 
 

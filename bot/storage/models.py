@@ -12,6 +12,7 @@ from bot.engine import (
     Game,
     Match,
     Played,
+    Position,
     Result,
     Roll,
     Side,
@@ -112,6 +113,10 @@ class Challenge:
     watchable: bool = True
     """Its game, played between private chats, is open to watchers (a Watch link); False:
     the players keep it private. Nothing to choose in a group, where everyone sees the board."""
+
+    start: Position | None = None
+    """The position the game starts at ("play from here"), its side to move rolling first and
+    played by the challenger; None: the variant's start after an opening roll."""
 
     @property
     def dice_commitment(self) -> str | None:
@@ -224,6 +229,11 @@ class StoredGame:
         while the game is played."""
         proof = self.dice_proof
         return proof.seed.hex() if proof is not None and self.game.is_over else None
+
+    start: Position | None = None
+    """The position the game started at when it was played on from one (its history replays
+    from there, with no opening roll; such games are not rated and pay no chips); None for a
+    game from the variant's start."""
 
     def player(self, side: Side) -> int:
         """The user id playing ``side``."""

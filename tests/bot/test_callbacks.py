@@ -9,7 +9,9 @@ from bot.callbacks import (
     InlineInvite,
     InviteOption,
     Move,
+    PlayFrom,
     Rematch,
+    Replay,
     ResignAction,
 )
 
@@ -24,6 +26,8 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
         ResignAction(game=BIG_ID, user=BIG_ID, sure=True),
         Rematch(game=BIG_ID),
         InlineInvite(challenger=BIG_ID, option=InviteOption.DECLINE),
+        Replay(game=BIG_ID),
+        PlayFrom(game=BIG_ID, moves=10**6, computer=False),
     ]
     for payload in payloads:
         packed = payload.pack()

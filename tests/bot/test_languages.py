@@ -115,6 +115,7 @@ async def test_a_game_in_each_new_language(
     assert [b.text for b in board.buttons] == [
         "🔁 " + said(locale, "Rematch"),
         "📊 " + said(locale, "Analysis"),
+        "🎞 " + said(locale, "Replay"),
     ]
     game_id = int(caption.split(" · #")[1].split()[0])
     assert board.photo == await _drawn(database_path, game_id, locale)

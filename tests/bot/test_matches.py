@@ -123,7 +123,7 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
     assert f"@{taker.username} wins: double dropped, 2 pt." in caption
     assert f"@{doubler.username} pays @{taker.username} 200 chips." in caption
     assert "Match to 7 · game 1 · " in caption
-    assert [b.text for b in board.buttons] == ["▶ Next game", "📊 Analysis"]
+    assert [b.text for b in board.buttons] == ["▶ Next game", "📊 Analysis", "🎞 Replay"]
     fake.send_text(taker, group, f"/score @{doubler.username}")
     await harness.settle()
     assert "🏁 Match to 7: 2:0, in progress." in fake.last_message(group).text
@@ -134,7 +134,7 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
         group, where=lambda m: m.photo is not None and m is not board
     )
     assert "game 2 · " in _match_line(second)
-    assert [b.text for b in board.buttons] == ["📊 Analysis"]
+    assert [b.text for b in board.buttons] == ["📊 Analysis", "🎞 Replay"]
     # games 2, 3 and 4: the doubler resigns at once, 2 points each; no chips move, the loser
     # having played too few turns (unless the dice forced turns on him: then he pays)
     paid = 200
@@ -160,7 +160,7 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
             )
     final = boards[-1].caption or ""
     assert f"@{taker.username} wins the match" in final
-    assert [b.text for b in boards[-1].buttons] == ["🔁 Rematch", "📊 Analysis"]
+    assert [b.text for b in boards[-1].buttons] == ["🔁 Rematch", "📊 Analysis", "🎞 Replay"]
 
     async def score() -> str:
         fake.send_text(taker, group, f"/score @{doubler.username}")

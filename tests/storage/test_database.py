@@ -304,6 +304,7 @@ async def test_games_of_an_older_schema_keep_playing_after_the_migrations(
     assert not stored.hints  # hints came with schema 5, for new games that agree to them
     assert not stored.watchable  # its players never chose to let anyone watch (schema 10)
     assert not board.watcher
+    assert stored.start is None  # a game from the variant's start, as every game before 11
     # the computer's five levels are players like anyone, named by their stars
     computers = [await store.users.get(-level) for level in range(1, 6)]
     assert [c.computer_level if c else None for c in computers] == [1, 2, 3, 4, 5]

@@ -25,7 +25,10 @@ What it imitates, because bots get these wrong:
 * users who blocked the bot (403), private chats the user never opened (403), groups migrated
   to supergroups (400 with ``migrate_to_chat_id``), injected 429 flood waits and 5xx errors;
 * group privacy mode: only commands, @mentions of the bot and replies to it are delivered;
-* uploads (``sendPhoto``, ``sendDocument``): empty files, ``file_id`` re-sends of the wrong type;
+* uploads (``sendPhoto``, ``sendDocument``, ``sendAnimation``): empty files, ``file_id`` re-sends
+  of the wrong type; an animation must be a GIF (or an MP4), which Telegram keeps as an MP4: its
+  message says ``video/mp4`` and ``<name>.mp4`` (the fake keeps the GIF's bytes, for tests to
+  decode);
 * pins: the bot needs ``can_pin_messages`` in groups, each pin adds a ``pinned_message`` service
   message that is delivered to the bot too (as the official server does for its own pins);
 * members: ``getChatMember`` / ``getChatAdministrators`` answer with the statuses the test set
@@ -171,7 +174,11 @@ ADMIN_RIGHTS: Final = {
     "can_pin_messages": True,
 }
 """The rights of an administrator promoted with Telegram's defaults (ChatMemberAdministrator)."""
-FILE_ID_PREFIXES: Final = {"photo": "AgACAgFake", "document": "BQACAgFake"}
+FILE_ID_PREFIXES: Final = {
+    "photo": "AgACAgFake",
+    "document": "BQACAgFake",
+    "animation": "CgACAgFake",
+}
 MAX_INLINE_RESULTS: Final = 50
 INLINE_RESULT_TYPES: Final = frozenset({"article", "photo"})
 """Inline result types the fake knows (the bot offers articles; photos by file id)."""
@@ -350,6 +357,11 @@ class FakeMessage:
     document_file_id: str | None = None
     document_name: str | None = None
     document_mime_type: str | None = None
+    animation: bytes | None = None
+    animation_file_id: str | None = None
+    animation_name: str | None = None
+    animation_size: tuple[int, int] = (0, 0)
+    animation_duration: int = 0
     reply_markup: dict[str, Any] | None = None
     reply_to: FakeMessage | None = None
     edit_date: int | None = None
@@ -444,6 +456,18 @@ class FakeMessage:
                 "mime_type": self.document_mime_type,
                 "file_size": len(self.document or b""),
             }
+        if self.animation_file_id is not None:
+            width, height = self.animation_size
+            kept = {  # as Telegram keeps a GIF: converted to an MP4
+                "file_id": self.animation_file_id,
+                "file_unique_id": "u" + self.animation_file_id,
+                "file_name": f"{self.animation_name or 'animation'}.mp4",
+                "mime_type": "video/mp4",
+                "file_size": len(self.animation or b""),
+            }
+            dimensions = {"width": width, "height": height, "duration": self.animation_duration}
+            data["animation"] = {**kept, **dimensions}
+            data["document"] = kept  # the Bot API gives both, for older clients
         if self.text is None and self.caption is not None:
             data["caption"] = self.caption
             if self.entities:
@@ -464,6 +488,8 @@ class FakeMessage:
         extra = " +photo" if self.photo is not None else ""
         if self.document is not None:
             extra += f" +document {self.document_name!r}"
+        if self.animation is not None:
+            extra += f" +animation {self.animation_name!r}"
         if self.service:
             extra += f" service={sorted(self.service)}"
         return (
@@ -620,6 +646,22 @@ def _image_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
+def _animation_size(data: bytes) -> tuple[int, int]:
+    """The width and height of an uploaded animation: a GIF that decodes, or an MP4 (whose
+    size the fake does not read)."""
+    if data[4:8] == b"ftyp":
+        return 0, 0
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(BytesIO(data)) as image:
+            if image.format != "GIF":
+                raise bad_request("wrong type of the animation: a GIF or an MP4 is needed")
+            return image.size
+    except (UnidentifiedImageError, OSError):
+        raise bad_request("IMAGE_PROCESS_FAILED") from None
+
+
 class FakeTelegram:
     """The fake Bot API server plus the test-side controls ("act as users", inspect, wait).
 
@@ -728,6 +770,7 @@ class FakeTelegram:
                 "sendMessage",
                 "sendPhoto",
                 "sendDocument",
+                "sendAnimation",
                 "editMessageText",
                 "editMessageCaption",
                 "editMessageMedia",
@@ -1893,6 +1936,24 @@ class FakeTelegram:
             document_file_id=file_id,
             document_name=name,
             document_mime_type=_mime_type(document, name),
+        )
+
+    def _api_sendAnimation(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = self._writable_chat(params)
+        animation, file_id = self._upload(params.get("animation"), files, "animation", "animation")
+        size = _animation_size(animation)
+        caption, entities = self._formatted(params, "caption", "caption_entities")
+        self._check_caption(caption)
+        return self._send_new(
+            chat,
+            params,
+            caption=caption,
+            entities=entities,
+            animation=animation,
+            animation_file_id=file_id,
+            animation_name=animation.filename or "animation",
+            animation_size=size,
+            animation_duration=_as_int(params.get("duration", 0), "duration is not a number"),
         )
 
     def _send_new(self, chat: FakeChat, params: dict[str, Any], **content: Any) -> Any:

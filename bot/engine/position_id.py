@@ -1,0 +1,153 @@
+"""Position IDs: a position in 14 characters that are safe to type, paste and put in a link.
+
+In the spirit of GNU Backgammon's position ID (a bit string of 1s and 0s for the checkers,
+written in base64), extended for nardy: the ID also names the variant and the side to move,
+so that it says which game it is and can be played on from. For example::
+
+    long w / 24:15 / 24:15                            AAAAH__AAAA__4
+    gulbara w / 24:15 / 24:15                         YAAAH__AAAA__4
+    short w / 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5   IHzg-ADAfOD4AM
+
+The bit string, in order:
+
+1. three bits, the variant: 0 ``long``, 1 ``short``, 2 ``abkhaz``, 3 ``gulbara``,
+   4 ``crazy_gulbara`` (5 to 7 are not used);
+2. one bit, the side to move: 0 white, 1 black;
+3. white's checkers: for each of white's own points from 1 to 24, then the bar (on the short
+   board only: long nardy and the gul-baras have none), as many 1s as white has checkers
+   there, then a 0;
+4. black's checkers the same way, in black's own numbering;
+5. 0s up to 84 bits, the longest a position can need (4 + 2 × (15 + 25)).
+
+Checkers borne off are not written: each side has the 15 minus those on the board and the bar.
+The 84 bits are written as 14 characters of base64url (RFC 4648 §5: ``A``–``Z``, ``a``–``z``,
+``0``–``9``, ``-``, ``_``), six bits a character, the first bit the highest, without padding.
+Every position has exactly one ID: :func:`decode` refuses anything :func:`encode` would not
+write (another length or character, an unused variant number, more than 15 checkers a side,
+checkers of both colours on one point, a bar on the long board, bits left over).
+
+How it relates to GNU Backgammon's position ID (its manual, "A technical description of the
+Position ID"): the same unary code per point, aces first, the bar last, but gnubg writes the
+player on roll first and the opponent second (the colours do not matter in backgammon), pads
+to 80 bits, packs them into 10 bytes least significant bit first and writes those in standard
+base64 (``+`` and ``/``), 14 characters; whose turn it is and the dice are in its separate match
+ID. Here the colours matter (they are drawn), so white comes first and the side to move is a
+bit of the ID; the variant takes three bits, the long board has no bar, and base64url keeps
+the ID one word in a link or a command. A gnubg ID is therefore not a nardy ID, nor the reverse.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .errors import InvalidPositionError
+from .position import FAMILY, Position
+from .types import BAR, CHECKERS, OFF, Side
+
+ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+"""base64url's 64 characters, each standing for its index."""
+LENGTH: Final = 14
+"""Characters in every position ID."""
+BITS: Final = 6 * LENGTH
+"""Bits an ID carries: 84, the most a position needs (4 + 2 × (15 + 25))."""
+VARIANT_CODES: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
+"""The variants by their three-bit number in an ID (the order is part of the format)."""
+
+_VALUES: Final = {char: value for value, char in enumerate(ALPHABET)}
+
+
+def _slots(variant: str) -> range:
+    """The slots written for each side: its points 1..24, and the bar on the short board."""
+    return range(1, BAR + 1) if FAMILY[variant] == "short" else range(1, 25)
+
+
+def encode(position: Position) -> str:
+    """Returns the position ID of ``position`` (see the module docstring).
+
+    >>> from bot.engine import Position
+    >>> encode(Position.from_text("long w / 24:15 / 24:15"))
+    'AAAAH__AAAA__4'
+    """
+    value = VARIANT_CODES.index(position.variant) << 1 | (position.turn is Side.BLACK)
+    length = 4
+    for checkers in (position.white, position.black):
+        for slot in _slots(position.variant):
+            count = checkers[slot]
+            value = ((value << count | ((1 << count) - 1)) << 1) if count else value << 1
+            length += count + 1
+    value <<= BITS - length
+    return "".join(ALPHABET[value >> shift & 63] for shift in range(BITS - 6, -1, -6))
+
+
+def decode(text: str) -> Position:
+    """Returns the position that the ID ``text`` stands for.
+
+    >>> decode("AAAAH__AAAA__4")
+    Position.from_text('long w / 24:15 / 24:15')
+
+    :raises: :exc:`~bot.engine.errors.InvalidPositionError` if ``text`` is not a position ID
+        (the message says what is wrong), or stands for no valid position.
+    """
+    if not isinstance(text, str) or len(text) != LENGTH:
+        shown = len(text) if isinstance(text, str) else type(text).__name__
+        raise InvalidPositionError(
+            f"a position ID is {LENGTH} characters (A-Z, a-z, 0-9, - and _), not {shown}"
+        )
+    value = 0
+    for char in text:
+        found = _VALUES.get(char)
+        if found is None:
+            raise InvalidPositionError(f"{char!r} is not a character of a position ID ({text})")
+        value = value << 6 | found
+    bits = _Bits(value)
+    code = bits.take(3)
+    if code >= len(VARIANT_CODES):
+        raise InvalidPositionError(f"position ID {text}: no variant has the number {code}")
+    variant = VARIANT_CODES[code]
+    turn = Side.BLACK if bits.take(1) else Side.WHITE
+    sides = []
+    for name in ("white", "black"):
+        slots = [0] * (BAR + 1)
+        on_board = 0
+        for slot in _slots(variant):
+            count = bits.ones(CHECKERS - on_board)
+            if count is None:
+                raise InvalidPositionError(
+                    f"position ID {text}: {name} has more than {CHECKERS} checkers"
+                )
+            on_board += count
+            slots[slot] = count
+        slots[OFF] = CHECKERS - on_board
+        sides.append(tuple(slots))
+    if bits.rest():
+        raise InvalidPositionError(f"position ID {text}: bits are left over after the checkers")
+    try:
+        return Position(variant, turn, sides[0], sides[1])
+    except InvalidPositionError as error:
+        raise InvalidPositionError(f"position ID {text}: {error}") from None
+
+
+class _Bits:
+    """Reads the 84 bits of an ID from the highest down."""
+
+    def __init__(self, value: int) -> None:
+        self._value = value
+        self._left = BITS
+
+    def take(self, count: int) -> int:
+        self._left -= count
+        return self._value >> self._left & ((1 << count) - 1)
+
+    def ones(self, most: int) -> int | None:
+        """Counts the 1s up to the next 0 and reads past it; None when there are more than
+        ``most``. (The bits cannot run out first: 84 of them hold 30 checkers and every 0.)"""
+        count = 0
+        while self._left and self.take(1):
+            count += 1
+            if count > most:
+                return None
+        return count
+
+    def rest(self) -> int:
+        """The bits not read yet (0 for an ID that :func:`encode` wrote)."""
+        return self._value & ((1 << self._left) - 1)
