@@ -47,31 +47,40 @@ async def wait_for_board(fake: FakeTelegram, chat: FakeChat) -> FakeMessage:
 
 
 async def tap_and_wait(
-    fake: FakeTelegram, user: FakeUser, board: FakeMessage, action: GameAction
+    fake: FakeTelegram,
+    user: FakeUser,
+    board: FakeMessage,
+    action: GameAction,
+    *,
+    timeout: float = 10,
 ) -> None:
-    """Taps ``action`` and waits until the board has been redrawn for a newer version."""
+    """Taps ``action`` and waits (``timeout`` seconds at most) until the board has been
+    redrawn for a newer version."""
     before = board.edit_count
     tap = fake.tap(user, board, action.pack())
-    answer = await fake.next_answer_to(tap)
+    answer = await fake.next_answer_to(tap, timeout=timeout)
     assert not answer.show_alert, answer.text
     await fake.wait_for(
         lambda: board.edit_count > before and version(board) != action.version,
-        timeout=10,
+        timeout=timeout,
         description=f"board redrawn after {action}",
     )
 
 
-async def play_turn(fake: FakeTelegram, board: FakeMessage, players: list[FakeUser]) -> None:
+async def play_turn(
+    fake: FakeTelegram, board: FakeMessage, players: list[FakeUser], *, timeout: float = 10
+) -> None:
     """The player to move taps the first offered way to finish the turn (or the first step,
-    until the turn is complete), then Confirm; when the cube waits, it rolls first."""
+    until the turn is complete), then Confirm; when the cube waits, it rolls first. Each tap's
+    redrawn board is waited for ``timeout`` seconds at most."""
     user = mover(board, players)
     strike = [b for b in game_buttons(board) if b.move is Move.STRIKE]
     if strike:  # anti three dice: the opponent strikes the highest die first
-        await tap_and_wait(fake, user, board, strike[0])
+        await tap_and_wait(fake, user, board, strike[0], timeout=timeout)
         return
     roll = [b for b in game_buttons(board) if b.move is Move.ROLL]
     if roll:
-        await tap_and_wait(fake, user, board, roll[0])
+        await tap_and_wait(fake, user, board, roll[0], timeout=timeout)
         after = game_buttons(board)
         if is_over(board) or mover(board, players) is not user:
             return  # the game ended, or a pass or a forced turn played itself
@@ -81,11 +90,11 @@ async def play_turn(fake: FakeTelegram, board: FakeMessage, players: list[FakeUs
         buttons = game_buttons(board)
         confirm = [b for b in buttons if b.move is Move.CONFIRM]
         if confirm:
-            await tap_and_wait(fake, user, board, confirm[0])
+            await tap_and_wait(fake, user, board, confirm[0], timeout=timeout)
             return
         steps = [b for b in buttons if b.move in (Move.FINISH, Move.STEP)]
         assert steps, f"nothing to tap on {board}"
-        await tap_and_wait(fake, user, board, steps[0])
+        await tap_and_wait(fake, user, board, steps[0], timeout=timeout)
 
 
 async def start_private_game(

@@ -21,6 +21,8 @@ from tests.support.workers import Worker, start_worker
 from .gameplay import first_choice, game_buttons, is_over, mover, play_turn, version
 
 MOVE_SECONDS = 20
+WAIT = 30.0
+"""Seconds a redrawn board is waited for: three workers and PostgreSQL share a busy machine."""
 
 
 async def _game(fake: FakeTelegram, index: int) -> tuple[list[FakeUser], FakeChat, FakeMessage]:
@@ -78,7 +80,7 @@ async def test_three_workers_one_killed_mid_game_lose_and_repeat_nothing(
     games = [await _game(fake, index) for index in range(3)]
     for _ in range(2):
         for players, _group, board in games:
-            await play_turn(fake, board, players)
+            await play_turn(fake, board, players, timeout=WAIT)
     # taps in every game at once, and one worker dies while they are being handled
     taps = []
     for players, _group, board in games:
@@ -96,7 +98,7 @@ async def test_three_workers_one_killed_mid_game_lose_and_repeat_nothing(
     # the others play on, through the two workers left (the proxy still tries the dead one)
     for _ in range(3):
         for players, _group, board in games[1:]:
-            await play_turn(fake, board, players)
+            await play_turn(fake, board, players, timeout=WAIT)
     await fake.wait_for(lambda: is_over(idle_board), timeout=MOVE_SECONDS + 30)
     assert "time ran out" in (idle_board.caption or "")
     # the same tap posted to both live workers at once: applied once
