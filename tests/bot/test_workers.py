@@ -38,13 +38,13 @@ async def _game(fake: FakeTelegram, index: int) -> tuple[list[FakeUser], FakeCha
     return players, group, board
 
 
-async def _shows_its_game(fake: FakeTelegram, store: Store, board: FakeMessage) -> None:
-    """Waits until the board's buttons are drawn for its game's version in the database."""
-    game_id = game_buttons(board)[0].game
+async def _shows_its_game(store: Store, board: FakeMessage, game_id: int) -> None:
+    """Waits until the board shows its game as the database has it: buttons drawn for its
+    version, or the result of a finished game."""
     for _ in range(300):  # the sweep's 5 s, and a dead worker's claim running out (10 s)
         stored = await store.games.get(game_id)
         assert stored is not None
-        if version(board) == stored.version:
+        if (is_over(board) and stored.game.is_over) or version(board) == stored.version:
             return
         await asyncio.sleep(0.1)
     raise AssertionError(f"board of game {game_id} shows {version(board)}, not {stored.version}")
@@ -78,6 +78,7 @@ async def test_three_workers_one_killed_mid_game_lose_and_repeat_nothing(
     fake = fake_telegram
     url, workers = cluster
     games = [await _game(fake, index) for index in range(3)]
+    ids = [game_buttons(board)[0].game for _players, _group, board in games]
     for _ in range(2):
         for players, _group, board in games:
             await play_turn(fake, board, players, timeout=WAIT)
@@ -89,52 +90,56 @@ async def test_three_workers_one_killed_mid_game_lose_and_repeat_nothing(
     await workers[1].kill()
     database = await open_database(url)
     store = Store(database)
-    # A tap the dead worker saved but did not show is shown by another (its sweep); one it had
-    # claimed but not saved is gone, as if never made; none is applied twice.
-    for _players, _group, board in games:
-        await _shows_its_game(fake, store, board)
-    # the game that now waits will lose on time: nobody taps it again
-    _idle_players, _idle_group, idle_board = games[0]
-    # the others play on, through the two workers left (the proxy still tries the dead one)
-    for _ in range(3):
-        for players, _group, board in games[1:]:
-            await play_turn(fake, board, players, timeout=WAIT)
-    await fake.wait_for(lambda: is_over(idle_board), timeout=MOVE_SECONDS + 30)
-    assert "time ran out" in (idle_board.caption or "")
-    # the same tap posted to both live workers at once: applied once
-    players, _group, board = games[1]
-    before = version(board)
-    step = first_choice(board)
-    update = fake.forge_update(
-        {
-            "callback_query": {
-                "id": "twice-1",
-                "from": mover(board, players).to_api(),
-                "message": board.to_api(),
-                "chat_instance": "1",
-                "data": step.pack(),
-            }
-        }
-    )
-    posts = await asyncio.gather(
-        *(fake.post_to_webhook(update, url=w.url) for w in (workers[0], workers[2]))
-    )
-    assert [p.status for p in posts] == [200, 200]
-    answers = [
-        r for r in fake.requests_for("answerCallbackQuery")
-        if r.params.get("callback_query_id") == "twice-1"
-    ]  # fmt: skip
-    assert len(answers) == 1
-    await fake.wait_for(lambda: version(board) != before, timeout=30)
     try:
-        # every board shows its game's last state
-        for _players, _group, board in games[1:]:
-            await _shows_its_game(fake, store, board)
-        for _players, group, _board in games:
-            assert len([m for m in fake.messages(group) if m.photo]) == 1  # one board each
-        # each deadline fired once: one timeout line in the idle game's history
-        rows = await database.fetch_all("SELECT id, history FROM games WHERE winner IS NOT NULL")
-        assert len(rows) == 1 and str(rows[0]["history"]).count("timeout") == 1
+        # A tap the dead worker saved but did not show is shown by another (its sweep); one it
+        # had claimed but not saved is gone, as if never made; none is applied twice.
+        for (_players, _group, board), game_id in zip(games, ids, strict=True):
+            await _shows_its_game(store, board, game_id)
+        # game 0 now waits and will lose on time: nobody taps it again; the others play on,
+        # through the two workers left (the proxy still tries the dead one first, in turn)
+        for _ in range(2):
+            for players, _group, board in games[1:]:
+                await play_turn(fake, board, players, timeout=WAIT)
+        # the same tap posted to both live workers at once: applied once
+        players, _group, board = games[1]
+        before = version(board)
+        step = first_choice(board)
+        update = fake.forge_update(
+            {
+                "callback_query": {
+                    "id": "twice-1",
+                    "from": mover(board, players).to_api(),
+                    "message": board.to_api(),
+                    "chat_instance": "1",
+                    "data": step.pack(),
+                }
+            }
+        )
+        posts = await asyncio.gather(
+            *(fake.post_to_webhook(update, url=w.url) for w in (workers[0], workers[2]))
+        )
+        assert [p.status for p in posts] == [200, 200]
+        answers = [
+            r for r in fake.requests_for("answerCallbackQuery")
+            if r.params.get("callback_query_id") == "twice-1"
+        ]  # fmt: skip
+        assert len(answers) == 1
+        await fake.wait_for(lambda: version(board) != before, timeout=WAIT)
+        # game 0's deadline falls due with a worker dead: a live one fires it, once (the
+        # others, idle meanwhile, may run out of time too: each once)
+        _idle_players, _idle_group, idle_board = games[0]
+        await fake.wait_for(lambda: is_over(idle_board), timeout=MOVE_SECONDS + 30)
+        assert "time ran out" in (idle_board.caption or "")
+        # every board shows its game's last state, and each game has one board
+        for (_players, group, board), game_id in zip(games, ids, strict=True):
+            await _shows_its_game(store, board, game_id)
+            assert len([m for m in fake.messages(group) if m.photo]) == 1
+        rows = await database.fetch_all(
+            "SELECT id, history, outcome FROM games WHERE winner IS NOT NULL"
+        )
+        assert ids[0] in [r["id"] for r in rows]
+        for row in rows:  # each ended once: by one timeout line, or by none (another end)
+            assert str(row["history"]).count("timeout") == (row["outcome"] == "timeout")
         # the ledger and the ratings add up
         row = await database.fetch_one(
             """SELECT (SELECT COALESCE(SUM(chips), 0) FROM wallets),
