@@ -1,13 +1,22 @@
 """Bot under load: N concurrent group games through the fake Telegram Bot API server.
 
-    python bench/bot_load.py [--games 50] [--seconds 20] [--stored 1000]
+    python bench/bot_load.py [--games 50] [--seconds 20] [--stored 1000] [--runs 3]
+                             [--profile FILE [--profile-gil]]
 
 The bot runs as its own process (``python -m bot``), exactly as in production, against the fake
 server from ``tests/support`` on 127.0.0.1; this process plays both sides of every game. Before
 it starts, ``--stored`` unfinished games are written to its database, so memory is measured
-with them in place. Prints tap-to-answer latency (the callback query's answer: the first
-response a player sees) p50/p95/p99, the group lag (tap to the board showing its result),
-taps per second, and the bot's peak resident memory.
+with them in place. Unpaced unless ``--telegram-pace``: the bot is given Telegram pacing
+settings far above any load, so the pace limiter is not what is measured.
+
+Each of ``--runs`` runs starts a fresh bot process on a fresh copy of the stored games, and the
+figures printed are medians over the runs: the bot's CPU milliseconds per tap (its main thread,
+where the event loop runs, and its other threads: the database's and the drawing thread) and
+taps per second per bot CPU core (taps handled / CPU seconds the bot used: the capacity of one
+core, whatever else the machine runs), tap-to-answer latency (the callback query's answer: the
+first response a player sees) p50/p95/p99, the group lag (tap to the board showing its result),
+wall-clock taps per second, and the bot's resident memory. The fake server and the players run
+in this process: on a machine with few cores they, not the bot, limit the wall-clock rate.
 """
 
 from __future__ import annotations
@@ -16,7 +25,9 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -135,22 +146,33 @@ async def play(
         first = False
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--stored", type=int, default=1000)
-    parser.add_argument(
-        "--telegram-pace",
-        action="store_true",
-        help="keep Telegram's limits (30 edits a second overall): measures the pace, not the bot",
-    )
-    args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="nardy-load-"))
-    database = workdir / "load.sqlite3"
-    started = time.perf_counter()
-    await store_games(database, args.stored)
-    print(f"stored {args.stored} unfinished games in {time.perf_counter() - started:.1f} s")
+def thread_cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds of process ``pid`` so far: (its main thread, where the event loop runs; all
+    its other threads: the database's and the drawing thread)."""
+    main = other = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:  # a thread that has just ended
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        if int(task.name) == pid:
+            main += seconds
+        else:
+            other += seconds
+    return main, other
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+async def measure(
+    args: argparse.Namespace, database: Path, profile: str | None
+) -> dict[str, float]:
+    """One run: a fresh bot process on ``database``, ``args.games`` games tapped for
+    ``args.seconds`` (recorded by py-spy into ``profile`` if given); returns its figures."""
     async with (
         FakeTelegram() as fake,
         bot_process(fake, database, telegram_pace=args.telegram_pace) as bot,
@@ -159,40 +181,128 @@ async def main() -> None:
         tables = await open_tables(fake, args.games)
         latencies: list[float] = []
         lags: list[float] = []
+        profiler = None
+        if profile:
+            profiler = subprocess.Popen(
+                ["py-spy", "record", "--pid", str(bot.pid), "--rate", "200", "--format", "raw"]
+                + ["--duration", str(int(args.seconds)), "--output", profile]
+                + (["--gil"] if args.profile_gil else []),
+                stdout=subprocess.DEVNULL,
+            )
         bot_cpu, own_cpu = cpu_seconds(bot.pid), time.process_time()
+        loop_cpu, others_cpu = thread_cpu_seconds(bot.pid)
         begin = time.monotonic()
         await asyncio.gather(
             *(play(fake, t, begin + args.seconds, latencies, lags) for t in tables)
         )
         elapsed = time.monotonic() - begin
         bot_cpu, own_cpu = cpu_seconds(bot.pid) - bot_cpu, time.process_time() - own_cpu
+        loop_after, others_after = thread_cpu_seconds(bot.pid)
         current, peak = peak_memory_mb(bot.pid)
-    ms = sorted(x * 1000 for x in latencies)
+        if profiler is not None:
+            profiler.wait(30)
+    taps = len(latencies)
+    ms = [x * 1000 for x in latencies]
+    board_ms = [x * 1000 for x in lags]
+    return {
+        "taps": taps,
+        "seconds": elapsed,
+        "taps/s": taps / elapsed,
+        "bot ms/tap": bot_cpu / taps * 1000,
+        "loop ms/tap": (loop_after - loop_cpu) / taps * 1000,
+        "threads ms/tap": (others_after - others_cpu) / taps * 1000,
+        "taps/s/core": taps / bot_cpu,
+        "own ms/tap": own_cpu / taps * 1000,
+        "p50": statistics.median(ms),
+        "p95": percentile(ms, 0.95),
+        "p99": percentile(ms, 0.99),
+        "lag p50": statistics.median(board_ms),
+        "lag p95": percentile(board_ms, 0.95),
+        "lag max": max(board_ms),
+        "idle MiB": idle,
+        "after MiB": current,
+        "peak MiB": peak,
+    }
 
-    def pct(p: float) -> float:
-        return ms[min(len(ms) - 1, int(len(ms) * p))]
 
+def report(runs: list[dict[str, float]], games: int) -> None:
+    """Prints the medians over ``runs`` (and each run's CPU per tap, to show the spread)."""
+
+    def med(key: str) -> float:
+        return statistics.median(run[key] for run in runs)
+
+    spread = ", ".join(f"{run['bot ms/tap']:.2f}" for run in runs)
+    print(f"medians of {len(runs)} run(s), {games} concurrent games each:")
     print(
-        f"{args.games} concurrent games, {len(ms)} taps in {elapsed:.1f} s: "
-        f"{len(ms) / elapsed:.0f} taps/s"
+        f"bot CPU per tap: {med('bot ms/tap'):.2f} ms (runs: {spread}); "
+        f"event loop thread {med('loop ms/tap'):.2f} ms, "
+        f"database and drawing threads {med('threads ms/tap'):.2f} ms"
+    )
+    print(f"taps per second per bot CPU core: {med('taps/s/core'):.0f}")
+    print(
+        f"taps per second (wall clock): {med('taps/s'):.0f}, {med('taps'):.0f} taps a run; "
+        f"fake Telegram and players {med('own ms/tap'):.2f} ms CPU per tap (2 cores shared)"
     )
     print(
-        f"tap -> answer latency: p50 {statistics.median(ms):.1f} ms, p95 {pct(0.95):.1f} ms, "
-        f"p99 {pct(0.99):.1f} ms"
-    )
-    board_ms = sorted(x * 1000 for x in lags)
-    print(
-        f"tap -> board shows it (group lag): p50 {statistics.median(board_ms):.0f} ms, "
-        f"p95 {board_ms[int(len(board_ms) * 0.95)]:.0f} ms, max {board_ms[-1]:.0f} ms"
+        f"tap -> answer latency: p50 {med('p50'):.1f} ms, p95 {med('p95'):.1f} ms, "
+        f"p99 {med('p99'):.1f} ms"
     )
     print(
-        f"CPU per tap: bot {bot_cpu / len(ms) * 1000:.1f} ms, "
-        f"fake Telegram and players {own_cpu / len(ms) * 1000:.1f} ms (2 cores shared)"
+        f"tap -> board shows it (group lag): p50 {med('lag p50'):.0f} ms, "
+        f"p95 {med('lag p95'):.0f} ms, max {med('lag max'):.0f} ms"
     )
     print(
-        f"bot memory: {idle:.0f} MiB idle with {args.stored} stored games, "
-        f"{current:.0f} MiB after the load, peak {peak:.0f} MiB"
+        f"bot memory: {med('idle MiB'):.0f} MiB idle, {med('after MiB'):.0f} MiB after the "
+        f"load, peak {med('peak MiB'):.0f} MiB"
     )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--stored", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=3, help="fresh bot processes; medians")
+    parser.add_argument(
+        "--telegram-pace",
+        action="store_true",
+        help="keep Telegram's limits (30 edits a second overall): measures the pace, not the bot",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="record the bot's measured seconds of the last run with py-spy (raw stacks, "
+        "for flamegraph.pl or a script; `pip install py-spy`, root or ptrace rights)",
+    )
+    parser.add_argument(
+        "--profile-gil",
+        action="store_true",
+        help="with --profile: only the thread holding the GIL (Python's own CPU)",
+    )
+    args = parser.parse_args()
+    if args.profile and shutil.which("py-spy") is None:
+        parser.error("--profile needs py-spy on PATH")
+    workdir = Path(tempfile.mkdtemp(prefix="nardy-load-"))
+    template = workdir / "stored.sqlite3"
+    started = time.perf_counter()
+    await store_games(template, args.stored)
+    print(f"stored {args.stored} unfinished games in {time.perf_counter() - started:.1f} s")
+    runs = []
+    for number in range(1, args.runs + 1):
+        database = workdir / f"load-{number}.sqlite3"
+        shutil.copyfile(template, database)  # every run starts from the same stored games
+        profile = args.profile if number == args.runs else None
+        run = await measure(args, database, profile)
+        runs.append(run)
+        print(
+            f"run {number}: {run['taps']:.0f} taps in {run['seconds']:.1f} s, "
+            f"bot {run['bot ms/tap']:.2f} ms CPU per tap ({run['taps/s/core']:.0f} taps/s per "
+            f"core), answer p50 {run['p50']:.0f} ms"
+        )
+    report(runs, args.games)
+    shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
