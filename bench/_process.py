@@ -12,15 +12,23 @@ from pathlib import Path
 
 from tests.support.fake_telegram import FakeTelegram
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 @asynccontextmanager
 async def bot_process(
     fake: FakeTelegram, database: Path, *, telegram_pace: bool
 ) -> AsyncIterator[subprocess.Popen[bytes]]:
     """Starts the bot on ``database`` against ``fake`` and yields it once it polls; stops it
-    (SIGTERM) on leaving. Without ``telegram_pace`` the bot's edits are not paced at all."""
+    (SIGTERM) on leaving. Without ``telegram_pace`` the bot's edits are not paced at all.
+
+    The bot is this checkout's (``PYTHONPATH``), whatever the environment has installed, so a
+    second checkout's bench measures its own code against the same interpreter."""
     env = {
         **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep
+        ),
         "BOT_TOKEN": fake.token,
         "TELEGRAM_API_URL": fake.url,
         "DATABASE_URL": f"sqlite:///{database}",
