@@ -30,8 +30,14 @@ from .moves import Played, Turn
 from .position import Position
 from .rules import Board, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
 
-PLANS_KEPT: Final = 8
-"""How many turns' searches :func:`plan_for` keeps (the latest used)."""
+PLANS_KEPT: Final = 256
+"""How many turns' searches :func:`plan_for` keeps at most (the latest used): one for each game
+a bot has being tapped at once, so that each game's next tap finds its turn's search again
+(with fewer than the games in play every tap searched afresh)."""
+PLAN_NODES_KEPT: Final = 20_000
+"""How many searched nodes the kept plans may hold together (about 0.7 kB each, so about
+14 MB): a long nardy turn searches a few dozen, but one crazy gul-bara cascade can search tens
+of thousands. The latest plan is kept whatever its size."""
 
 _plans: OrderedDict[tuple[Position, MoveList, bool, RuleSet], TurnPlan] = OrderedDict()
 _plans_lock = threading.Lock()
@@ -41,9 +47,9 @@ def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleS
     """The search of one turn, shared by every :class:`TurnInput` of it, also across separate
     :meth:`TurnInput.begin` calls: a bot that rebuilds the input from the stored taps on each
     tap then finds what the previous taps learnt. A plan is a cache of answers that depend on
-    nothing but its key, so sharing it changes no result; the latest :data:`PLANS_KEPT` are
-    kept (the list is guarded by a lock; a plan's own answers are deterministic, so threads
-    that share one at worst search a node twice)."""
+    nothing but its key, so sharing it changes no result; the latest used are kept, at most
+    :data:`PLANS_KEPT` and :data:`PLAN_NODES_KEPT` (the list is guarded by a lock; a plan's own
+    answers are deterministic, so threads that share one at worst search a node twice)."""
     key = (position, moves, first_turn, rules)
     with _plans_lock:
         plan = _plans.get(key)
@@ -56,8 +62,11 @@ def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleS
             return variant.board(position, moves, first_turn=first_turn, rules=rules)
 
         plan = _plans[key] = TurnPlan(new_board, moves, rules)
-        while len(_plans) > PLANS_KEPT:
-            _plans.popitem(last=False)
+        # Plans grow as they are asked: their sizes are counted when a new one joins them.
+        nodes = sum(kept.nodes for kept in _plans.values())
+        while len(_plans) > 1 and (len(_plans) > PLANS_KEPT or nodes > PLAN_NODES_KEPT):
+            _, dropped = _plans.popitem(last=False)
+            nodes -= dropped.nodes
         return plan
 
 

@@ -119,6 +119,24 @@ def test_a_cascade_is_tapped_without_listing_its_turns() -> None:
     assert "turns" not in vars(start)  # the legal turns were never listed
 
 
+def test_plans_are_kept_for_many_games_within_their_node_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A bot taps many games in turn: each game's next tap finds its turn's plan again...
+    stepwise._plans.clear()
+    games = [f"long w / 24:{15 - n} {23 - n}:{n} / 24:15" for n in range(1, 10)]
+    plans = [_begin(game, (6, 5)).plan for game in games]
+    assert all(_begin(game, (6, 5)).plan is plan for game, plan in zip(games, plans, strict=True))
+    # ...while a cascade's search, hundreds of nodes here, pushes the others out of a budget
+    # of a hundred (the latest plan is kept whatever its size)
+    monkeypatch.setattr(stepwise, "PLAN_NODES_KEPT", 100)
+    cascade = TurnInput.begin(Position.from_text(CASCADE), Dice(1, 1), first_turn=False, rules=None)
+    assert cascade.finishes(16) is None and cascade.plan.nodes > 100
+    assert list(stepwise._plans.values())[-1] is cascade.plan
+    later = _begin("short w / 24:15 / 24:15", (3, 1))
+    assert list(stepwise._plans.values()) == [later.plan]
+
+
 def test_a_remainder_is_tapped_like_a_roll() -> None:
     position = Position.from_text("gulbara w / 24:15 / 24:15")
     start = TurnInput.begin(

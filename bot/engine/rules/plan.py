@@ -105,6 +105,11 @@ class TurnPlan:
         self._final_positions: list[Position] = []
         self._best: int | None = None
 
+    @property
+    def nodes(self) -> int:
+        """How many nodes the plan has kept answers for (what its memory grows with)."""
+        return len(self._memo) + len(self._finals_memo) + len(self._final_by_key)
+
     # The search.
     def _steps(self, board: Board, left: int) -> list[tuple[int, int, int, int]]:
         """The legal next steps from a node: ``(die, moves left after it, src, dst)``."""
