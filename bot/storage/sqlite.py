@@ -134,8 +134,9 @@ class SqliteDatabase(Database):
         return cast(Row | None, await self._fetch(sql, params))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self.db.execute(sql, params) as cursor:
-            return cast(list[Row], list(await cursor.fetchall()))
+        """One round trip to the database thread (a cursor's execute, fetch and close would be
+        three, each a wake-up of both threads)."""
+        return cast(list[Row], list(await self.db.execute_fetchall(sql, params)))
 
     @asynccontextmanager
     async def exclusive(self, kind: str, key: int) -> AsyncIterator[None]:
@@ -159,8 +160,10 @@ class SqliteDatabase(Database):
         return cursor.rowcount
 
     async def _fetch(self, sql: str, params: Params) -> Any:
+        """The first row of a query of at most one (a key, an aggregate, ``LIMIT 1``, an
+        ``INSERT … RETURNING``), in one round trip like :meth:`fetch_all`."""
         try:
-            async with self.db.execute(sql, params) as cursor:
-                return await cursor.fetchone()
+            rows = await self.db.execute_fetchall(sql, params)
         except sqlite3.IntegrityError as error:
             raise IntegrityError(str(error)) from error
+        return next(iter(rows), None)
