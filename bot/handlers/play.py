@@ -96,11 +96,8 @@ async def _adopt_board(callback: CallbackQuery, game_service: GameService, game_
     a board whose sending got no answer (see ``bot.publisher.show_in_place``) did arrive after
     all, and is edited from now on instead of being sent a second time."""
     message = callback.message
-    if not isinstance(message, Message) or not message.photo:  # a board is a photo
-        return
-    for board in await game_service.boards(game_id):
-        if board.chat_id == message.chat.id and board.message_id is None:
-            await game_service.set_board_message(game_id, board.chat_id, message.message_id)
+    if isinstance(message, Message) and message.photo:  # a board is a photo
+        await game_service.adopt_board(game_id, message.chat.id, message.message_id)
 
 
 async def on_quick(

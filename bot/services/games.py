@@ -34,7 +34,7 @@ import random
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -99,6 +99,10 @@ THINKING_SECONDS: Final = 15.0
 """How long the computer's turn stays claimed by the worker thinking about it (a turn takes
 0.05 s at level 5, 0.3 s in the slowest variants): if that worker dies, another answers after
 this."""
+
+BOARDS_REMEMBERED: Final = 10_000
+"""How many boards :class:`GameService` remembers as having a message (then it starts afresh):
+enough for every game being played at once; one it forgot costs a read on its next tap."""
 
 WHOLE_TURN_BUTTONS: Final = 16
 """At most this many ways to finish a turn are offered as one button each (one tap finishes the
@@ -182,6 +186,11 @@ class GameService:
         """Claims and pace shared with the other workers of the database."""
         self.replays = Replays(store)
         """Finished games move by move, positions to play on from, replays' file ids."""
+        # (game, chat) of players' boards whose message is known. A player's board keeps its row
+        # (a watcher's goes when they stop watching), and its message id, once recorded, is only
+        # ever replaced by another one, by any worker: what is remembered here stays true and
+        # spares each tap a read (see adopt_board).
+        self._with_message: set[tuple[int, int]] = set()
 
     @asynccontextmanager
     async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
@@ -572,11 +581,30 @@ class GameService:
 
     async def boards(self, game_id: int) -> list[Board]:
         """The messages that show the game: its players' (or its group's) and its watchers'."""
-        return await self._store.games.boards(game_id)
+        boards = await self._store.games.boards(game_id)
+        self._remember_messages(
+            (b.game_id, b.chat_id) for b in boards if b.message_id is not None and not b.watcher
+        )
+        return boards
 
     async def set_board_message(self, game_id: int, chat_id: int, message_id: int) -> None:
         """Records the message that now shows the game in ``chat_id``."""
         await self._store.games.set_board_message(game_id, chat_id, message_id)
+
+    async def adopt_board(self, game_id: int, chat_id: int, message_id: int) -> None:
+        """Records ``message_id`` as the game's board in ``chat_id`` if the bot knows no message
+        that shows it there (a board whose sending got no answer did arrive after all). A board
+        already known to have its message costs no read."""
+        if (game_id, chat_id) in self._with_message:
+            return
+        for board in await self.boards(game_id):
+            if board.chat_id == chat_id and board.message_id is None:
+                await self.set_board_message(game_id, chat_id, message_id)
+
+    def _remember_messages(self, boards: Iterable[tuple[int, int]]) -> None:
+        if len(self._with_message) > BOARDS_REMEMBERED:
+            self._with_message.clear()
+        self._with_message.update(boards)
 
     async def set_board_shown(self, board: Board, version: int) -> None:
         """Records that ``board`` (its message) now shows ``version`` of its game."""

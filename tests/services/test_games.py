@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.engine import DiceMode, Outcome, Side
@@ -216,3 +218,17 @@ async def test_an_anti_three_strike_is_refused_to_all_but_the_striker(world) -> 
     assert (await service.snapshot(stored.id)).stored.version == stored.version
     struck = await service.strike(stored.id, striker, stored.version, game.dice.first)
     assert struck.game.struck == game.dice.first or struck.game.turn is not game.turn
+
+
+async def test_a_pressed_board_becomes_the_board_only_where_none_is_known(world, store) -> None:  # type: ignore[no-untyped-def]
+    service, clock, users = world
+    _, snapshot = await _start(service, users)
+    game_id = snapshot.stored.id
+    # the board's sending got no answer, but it arrived: the pressed message becomes the board
+    await service.adopt_board(game_id, -5, 41)
+    assert [b.message_id for b in await service.boards(game_id)] == [41]
+    await service.adopt_board(game_id, -5, 42)  # a press on an older message changes nothing
+    # nor in another process on the same database, which has not seen the board yet
+    other = GameService(store, random.Random(1), clock=clock)
+    await other.adopt_board(game_id, -5, 43)
+    assert [b.message_id for b in await service.boards(game_id)] == [41]
