@@ -49,7 +49,7 @@ from .moves import Turn, steps_text
 from .position import FAMILY, Position
 from .record import TurnRecord
 from .rules import Outcome, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
-from .stepwise import TurnInput
+from .stepwise import TurnInput, plan_for
 from .types import CHECKERS, Side
 
 HOME = range(1, 7)
@@ -386,11 +386,8 @@ class Game:
         return current.finish(finishes[0]).turn()
 
     def _plan(self, moves: MoveList) -> TurnPlan:
-        variant = find_variant(self.variant)
-        position, first, rules = self.position, self._first(), self.rules
-        return TurnPlan(
-            lambda: variant.board(position, moves, first_turn=first, rules=rules), moves, rules
-        )
+        # The search the turn's input used (a bot checks the turn its player tapped): shared.
+        return plan_for(self.position, moves, self._first(), self.rules)
 
     def play(self, turn: Turn) -> Game:
         """Returns the game after ``turn`` (a pass is ``Turn((), ...)``, allowed only when there

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Final
@@ -39,8 +40,50 @@ PLAN_NODES_KEPT: Final = 20_000
 14 MB): a long nardy turn searches a few dozen, but one crazy gul-bara cascade can search tens
 of thousands. The latest plan is kept whatever its size."""
 
-_plans: OrderedDict[tuple[Position, MoveList, bool, RuleSet], TurnPlan] = OrderedDict()
-_plans_lock = threading.Lock()
+PlanKey = tuple[Position, MoveList, bool, RuleSet]
+
+
+class _Plans:
+    """The kept plans, the latest used last, each with its nodes as counted when it was last
+    looked up (plans grow as they are asked, after the look-up that hands them out), so that
+    keeping them within :data:`PLAN_NODES_KEPT` costs no walk over all of them."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[PlanKey, tuple[TurnPlan, int]] = OrderedDict()
+        self._nodes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: PlanKey, new: Callable[[], TurnPlan]) -> TurnPlan:
+        """The plan kept for ``key``, else a new one (``new()``), kept from now on."""
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is None:
+                plan, counted = new(), 0
+            else:
+                plan, counted = kept
+                self._kept.move_to_end(key)
+            nodes = plan.nodes
+            self._kept[key] = (plan, nodes)
+            self._nodes += nodes - counted
+            while len(self._kept) > 1 and (
+                len(self._kept) > PLANS_KEPT or self._nodes > PLAN_NODES_KEPT
+            ):
+                _, (_, dropped) = self._kept.popitem(last=False)
+                self._nodes -= dropped
+            return plan
+
+    def values(self) -> list[TurnPlan]:
+        """The kept plans, the least recently used first."""
+        with self._lock:
+            return [plan for plan, _ in self._kept.values()]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self._nodes = 0
+
+
+_plans = _Plans()
 
 
 def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleSet) -> TurnPlan:
@@ -50,24 +93,16 @@ def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleS
     nothing but its key, so sharing it changes no result; the latest used are kept, at most
     :data:`PLANS_KEPT` and :data:`PLAN_NODES_KEPT` (the list is guarded by a lock; a plan's own
     answers are deterministic, so threads that share one at worst search a node twice)."""
-    key = (position, moves, first_turn, rules)
-    with _plans_lock:
-        plan = _plans.get(key)
-        if plan is not None:
-            _plans.move_to_end(key)
-            return plan
+
+    def new_plan() -> TurnPlan:
         variant = find_variant(position.variant)
 
         def new_board() -> Board:
             return variant.board(position, moves, first_turn=first_turn, rules=rules)
 
-        plan = _plans[key] = TurnPlan(new_board, moves, rules)
-        # Plans grow as they are asked: their sizes are counted when a new one joins them.
-        nodes = sum(kept.nodes for kept in _plans.values())
-        while len(_plans) > 1 and (len(_plans) > PLANS_KEPT or nodes > PLAN_NODES_KEPT):
-            _, dropped = _plans.popitem(last=False)
-            nodes -= dropped.nodes
-        return plan
+        return TurnPlan(new_board, moves, rules)
+
+    return _plans.get((position, moves, first_turn, rules), new_plan)
 
 
 @dataclass(frozen=True)
