@@ -58,6 +58,7 @@ import contextlib
 import contextvars
 import logging
 import random
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -82,7 +83,9 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
-from aiohttp import ClientConnectorError, ConnectionTimeoutError
+from aiogram.types import BufferedInputFile, InputFile
+from aiohttp import ClientConnectorError, ConnectionTimeoutError, FormData
+from aiohttp.payload import BytesPayload, Payload
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -280,7 +283,8 @@ def describe(error: BaseException, token: str = "") -> str:
 class TelegramSession(AiohttpSession):
     """aiogram's HTTP session, telling a 502/503 answer (Telegram did not take the request) from
     other server errors (it may have): :class:`TelegramGatewayError`. Proxies answer those with
-    an HTML page at times, which is not JSON; the status code decides then too."""
+    an HTML page at times, which is not JSON; the status code decides then too. An upload of
+    files held in memory (every board) is sent as one body (:meth:`build_form_data`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -289,6 +293,31 @@ class TelegramSession(AiohttpSession):
         # built again (a fifth of a millisecond) for a later answer. Holding each one here keeps
         # it built.
         self._response_types: dict[Any, Any] = {}
+
+    def build_form_data(self, bot: Bot, method: TelegramMethod[TelegramType]) -> FormData:
+        """The request's fields as aiogram's own session makes them, with two differences that
+        change no byte Telegram reads. When every file is in memory (a board, a game's moves)
+        the multipart body is built whole and written at once: aiogram streams each file, so
+        aiohttp sent the body of unknown length chunk by chunk, some twenty socket writes for
+        one board (more than half of an edit's CPU). And the empty fields are left out of the
+        dump: aiogram drops them from what it sends anyway, after walking them one by one."""
+        files: dict[str, InputFile] = {}
+        fields = []
+        for key, value in method.model_dump(warnings=False, exclude_none=True).items():
+            prepared = self.prepare_value(value, bot=bot, files=files)
+            if prepared:
+                fields.append((key, prepared))
+        if files and all(isinstance(file, BufferedInputFile) for file in files.values()):
+            buffered = cast(dict[str, BufferedInputFile], files)
+            return _WholeBody(
+                fields, {key: (f.filename or key, f.data) for key, f in buffered.items()}
+            )
+        form = FormData(quote_fields=False)
+        for key, prepared in fields:
+            form.add_field(key, prepared)
+        for key, file in files.items():
+            form.add_field(key, file.read(bot), filename=file.filename or key)
+        return form
 
     def check_response(
         self, bot: Bot, method: TelegramMethod[TelegramType], status_code: int, content: str
@@ -303,6 +332,48 @@ class TelegramSession(AiohttpSession):
                 raise
             message = error.message if isinstance(error, TelegramAPIError) else "not JSON"
             raise TelegramGatewayError(method=method, message=message) from None
+
+
+class _WholeBody(FormData):
+    """A multipart/form-data body built in memory (fields, then files as ``name: (filename,
+    bytes)``), which aiohttp sends as one payload of known length."""
+
+    def __init__(self, fields: list[tuple[str, Any]], files: dict[str, tuple[str, bytes]]) -> None:
+        super().__init__(quote_fields=False)
+        boundary = secrets.token_hex(16)
+        separator = f"--{boundary}\r\n".encode()
+        parts: list[bytes] = []
+        for name, value in fields:
+            parts += (
+                separator,
+                f'Content-Disposition: form-data; name="{_quoted(name)}"\r\n'
+                "Content-Type: text/plain; charset=utf-8\r\n\r\n".encode(),
+                # a str (aiogram's fields are), perhaps an enum's, whose str() is its name
+                value.encode() if isinstance(value, str) else str(value).encode(),
+                b"\r\n",
+            )
+        for name, (filename, data) in files.items():
+            parts += (
+                separator,
+                f'Content-Disposition: form-data; name="{_quoted(name)}"; '
+                f'filename="{_quoted(filename)}"\r\n'
+                "Content-Type: application/octet-stream\r\n\r\n".encode(),
+                data,
+                b"\r\n",
+            )
+        parts.append(f"--{boundary}--\r\n".encode())
+        self._body = BytesPayload(
+            b"".join(parts), content_type=f"multipart/form-data; boundary={boundary}"
+        )
+
+    def __call__(self) -> Payload:
+        return self._body
+
+
+def _quoted(text: str) -> str:
+    """``text`` for a quoted header parameter (RFC 7578): quotes and backslashes escaped, line
+    breaks (which would end the header) left out."""
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "").replace("\n", "")
 
 
 class TelegramLink(BaseRequestMiddleware):

@@ -1,0 +1,110 @@
+"""The bot's HTTP session sends an upload held in memory as one body, and Telegram reads from it
+what it reads from aiogram's own session."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from io import BytesIO
+
+import pytest
+from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.session.base import BaseSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.methods import SendDocument
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+)
+from aiohttp.payload import BytesPayload
+from PIL import Image
+
+from bot.telegram_link import TelegramSession
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram
+
+SESSIONS = {"aiogram": AiohttpSession, "bot": TelegramSession}
+
+
+def jpeg(colour: str) -> bytes:
+    buffer = BytesIO()
+    Image.new("RGB", (48, 32), colour).save(buffer, format="JPEG")
+    return buffer.getvalue()
+
+
+@pytest.fixture
+async def bots(fake_telegram: FakeTelegram) -> AsyncIterator[dict[str, Bot]]:
+    made = {
+        name: Bot(
+            fake_telegram.token,
+            session=session(api=TelegramAPIServer.from_base(fake_telegram.url)),
+            default=DefaultBotProperties(parse_mode=ParseMode.HTML),
+        )
+        for name, session in SESSIONS.items()
+    }
+    yield made
+    for bot in made.values():
+        await bot.session.close()
+
+
+def upload(data: bytes | None) -> tuple[object, ...]:
+    """What the server kept of an uploaded file: its bytes, and the name and type of its part."""
+    return bytes(data or b""), getattr(data, "filename", None), getattr(data, "content_type", None)
+
+
+def shown(message: FakeMessage) -> tuple[object, ...]:
+    return (
+        message.caption,
+        upload(message.photo),
+        [(b.text, b.callback_data) for b in message.buttons],
+    )
+
+
+async def test_an_upload_arrives_as_aiogram_sends_it(
+    bots: dict[str, Bot], fake_telegram: FakeTelegram
+) -> None:
+    alice = fake_telegram.create_user("Alice")
+    chat: FakeChat = fake_telegram.private_chat(alice)
+    fake_telegram.send_text(alice, chat, "/start")
+    caption = '<b>Ход 12</b> "24→13" \\ ⚪ @alice'
+    markup = InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="✅ Confirm", callback_data="g:1:2:1:0")]]
+    )
+    results = {}
+    for name, bot in bots.items():
+        sent = await bot.send_photo(
+            chat.id, BufferedInputFile(jpeg("red"), "board.jpg"), caption=caption
+        )
+        await bot.edit_message_media(
+            chat_id=chat.id,
+            message_id=sent.message_id,
+            media=InputMediaPhoto(
+                media=BufferedInputFile(jpeg("blue"), 'board "2".jpg'), caption=caption
+            ),
+            reply_markup=markup,
+        )
+        document = await bot.send_document(
+            chat.id, BufferedInputFile(b"1. 24/18 18/13\n", "партия-1.txt")
+        )
+        results[name] = (
+            shown(fake_telegram.message(chat, sent.message_id)),
+            upload(fake_telegram.message(chat, document.message_id).document),
+        )
+    assert results["bot"] == results["aiogram"]
+    (caption_shown, photo, _), (_, name, content_type) = results["bot"]
+    assert caption_shown == 'Ход 12 "24→13" \\ ⚪ @alice' and photo[1] == 'board "2".jpg'
+    assert (name, content_type) == ("партия-1.txt", "application/octet-stream")
+
+
+async def test_an_upload_in_memory_is_one_payload_of_known_length(
+    bots: dict[str, Bot],
+) -> None:
+    bot = bots["bot"]
+    method = SendDocument(chat_id=1, document=BufferedInputFile(b"moves", "moves.txt"))
+    session = bot.session
+    assert isinstance(session, BaseSession)
+    body = session.build_form_data(bot, method)()
+    assert isinstance(body, BytesPayload) and body.size is not None  # no chunked encoding
