@@ -18,8 +18,9 @@ was the lower one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from itertools import combinations
+from typing import Any, cast
 
 from ..dice import MoveList
 from ..moves import Played
@@ -52,6 +53,7 @@ class TurnPlan:
         "_final_by_position",
         "_final_positions",
         "_best",
+        "_answers",
     )
 
     def __init__(self, new_board: Callable[[], Board], moves: MoveList, rules: RuleSet) -> None:
@@ -104,11 +106,16 @@ class TurnPlan:
         self._final_by_position: dict[Position, int] = {}
         self._final_positions: list[Position] = []
         self._best: int | None = None
+        # The answers to the questions below, by question and path: a bot asks them again for
+        # every tap (its input is rebuilt from the stored taps) and for the board drawn after.
+        self._answers: dict[tuple[str, Path, int], Any] = {}
 
     @property
     def nodes(self) -> int:
         """How many nodes the plan has kept answers for (what its memory grows with)."""
-        return len(self._memo) + len(self._finals_memo) + len(self._final_by_key)
+        return (
+            len(self._memo) + len(self._finals_memo) + len(self._final_by_key) + len(self._answers)
+        )
 
     # The search.
     def _steps(self, board: Board, left: int) -> list[tuple[int, int, int, int]]:
@@ -178,9 +185,17 @@ class TurnPlan:
             raise ValueError(f"not a legal beginning of a turn: {path}")
         return walked
 
-    # Questions about a partial turn (``path``: its steps so far, each legal).
+    # Questions about a partial turn (``path``: its steps so far, each legal); each answer is
+    # kept (see _answers).
     def is_complete(self, path: Path) -> bool:
         """Whether ``path`` is a legal complete turn (the empty path when the side passes)."""
+        key = ("complete", path, 0)
+        known = self._answers.get(key)
+        if known is None:
+            known = self._answers[key] = self._is_complete(path)
+        return bool(known)
+
+    def _is_complete(self, path: Path) -> bool:
         best = self.best
         if not path:
             return best == 0
@@ -190,6 +205,13 @@ class TurnPlan:
     def options(self, path: Path) -> tuple[Played, ...]:
         """The next steps after ``path`` that lead on to a legal complete turn, each with its
         die and whether it hits, in the order of the move list and the board's steps."""
+        key = ("options", path, 0)
+        known = self._answers.get(key)
+        if known is None:
+            known = self._answers[key] = self._options(path)
+        return cast(tuple[Played, ...], known)
+
+    def _options(self, path: Path) -> tuple[Played, ...]:
         best = self.best
         board, left = self._board(path)
         if left == best:
@@ -204,10 +226,14 @@ class TurnPlan:
 
     def current(self, path: Path) -> Position:
         """The position after ``path``, the opponent to move (as a search board gives it)."""
-        board, _ = self._board(path)
-        return board.position()
+        key = ("current", path, 0)
+        known = self._answers.get(key)
+        if known is None:
+            board, _ = self._board(path)
+            known = self._answers[key] = board.position()
+        return cast(Position, known)
 
-    def finishes(self, path: Path, limit: int) -> dict[Position, Path] | None:
+    def finishes(self, path: Path, limit: int) -> Mapping[Position, Path] | None:
         """The distinct ways to complete the turn after ``path``: the remaining steps by the
         position they reach; None when there are more than ``limit``.
 
@@ -215,8 +241,15 @@ class TurnPlan:
         it reaches, each as a number with the first step towards it (or that it has more than
         a number of them). So a node met again costs a look-up, the finishes of the nodes a
         player taps through next are known already, and a node with thousands of completions
-        stops at the first ``limit + 1``.
+        stops at the first ``limit + 1``. The answer is kept too (so it must not be changed).
         """
+        key = ("finishes", path, limit)
+        if key in self._answers:
+            return cast(Mapping[Position, Path] | None, self._answers[key])
+        found = self._answers[key] = self._finishes(path, limit)
+        return found
+
+    def _finishes(self, path: Path, limit: int) -> dict[Position, Path] | None:
         best = self.best
         if not path and best == 0:
             return {}
