@@ -3,6 +3,7 @@ Bot API server, for the benchmarks that drive it from outside."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -48,3 +49,11 @@ async def bot_process(
     finally:
         bot.terminate()
         bot.wait(10)
+
+
+def pin(pid: int, cpus: set[int]) -> None:
+    """Keeps every thread of process ``pid`` on ``cpus`` (the threads it starts later inherit
+    it from the thread that starts them)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(ProcessLookupError):  # a thread that has just ended
+            os.sched_setaffinity(int(task.name), cpus)
