@@ -68,7 +68,7 @@ from bot.metrics import Metrics
 from bot.services import GameService, GameSnapshot
 from bot.services.coordination import POLL_SECONDS, Coordination, share_of
 from bot.storage import Board
-from bot.telegram_link import Superseded, TelegramSendUncertain, abandon_when
+from bot.telegram_link import EditMediaUnread, Superseded, TelegramSendUncertain, abandon_when
 from render import FILE_NAME, BoardView, render_animation, render_board
 
 logger = logging.getLogger(__name__)
@@ -772,11 +772,13 @@ class BoardPublisher:
         text: str,
         markup: InlineKeyboardMarkup,
     ) -> None:
-        await self._bot.edit_message_media(
-            chat_id=chat_id,
-            message_id=message_id,
-            media=InputMediaPhoto(media=BufferedInputFile(picture, FILE_NAME), caption=text),
-            reply_markup=markup,
+        await self._bot(
+            EditMediaUnread(
+                chat_id=chat_id,
+                message_id=message_id,
+                media=InputMediaPhoto(media=BufferedInputFile(picture, FILE_NAME), caption=text),
+                reply_markup=markup,
+            )
         )
 
 

@@ -83,7 +83,7 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
-from aiogram.types import BufferedInputFile, InputFile
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from aiohttp import ClientConnectorError, ConnectionTimeoutError, FormData
 from aiohttp.payload import BytesPayload, Payload
 
@@ -128,6 +128,24 @@ SAFE_METHODS: Final[frozenset[type[TelegramMethod[Any]]]] = frozenset(
     }
 )
 """Methods whose repetition does no harm: they read, set a state, or act on one message."""
+
+_SAFE_API_METHODS: Final = frozenset(method.__api_method__ for method in SAFE_METHODS)
+"""The same by their Bot API names, which also cover this module's :class:`EditMediaUnread`."""
+
+
+class EditMediaUnread(TelegramMethod[bool | dict[str, Any]]):
+    """``editMessageMedia`` whose answer (the edited message) is left as the JSON Telegram sent
+    instead of being read into aiogram's types: for a caller that does not look at it, like the
+    board publisher, for which reading a board message (its photo sizes, its buttons) cost
+    about 0.1 ms an edit."""
+
+    __returning__ = bool | dict[str, Any]
+    __api_method__ = "editMessageMedia"
+
+    chat_id: int
+    message_id: int
+    media: InputMediaPhoto
+    reply_markup: InlineKeyboardMarkup | None = None
 
 
 class TelegramGatewayError(TelegramServerError):
@@ -497,7 +515,7 @@ class TelegramLink(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
-        safe = type(method) in SAFE_METHODS
+        safe = method.__api_method__ in _SAFE_API_METHODS
         polling = isinstance(method, methods.GetUpdates)
         attempt = 0
         while_up = 0
