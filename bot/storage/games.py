@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
@@ -510,8 +511,16 @@ def dice_proof_from_row(row: Row) -> DiceProof | None:
         commitment=row["dice_commitment"],
         client=row["dice_client"],
         seed=bytes.fromhex(row["dice_seed"]),
-        rolls=tuple(Roll.from_text(line) for line in row["dice_rolls"].splitlines()),
+        rolls=tuple(_roll(line) for line in row["dice_rolls"].splitlines()),
     )
+
+
+_roll = functools.lru_cache(maxsize=4096)(Roll.from_text)
+"""A roll from its line, kept: a game is read on every tap with every roll it has made (eighty
+and more in a long game), and the same lines come back (a roll is immutable)."""
+
+_position = functools.lru_cache(maxsize=1024)(Position.from_text)
+"""A position from its text, kept: the taps of one turn read the same one again."""
 
 
 def _moved_text(moved: frozenset[Side]) -> str:
@@ -530,7 +539,7 @@ def _game(row: Row) -> StoredGame:
     game = Game(
         variant=variant,
         rules=resolve_rules(variant, row["rule_set"]),
-        position=Position.from_text(row["position"]),
+        position=_position(row["position"]),
         dice=Dice.from_text(row["dice"]) if row["dice"] else None,
         moved=frozenset(Side(c) for c in row["moved"]),
         ply=row["ply"],
