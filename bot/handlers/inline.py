@@ -65,6 +65,9 @@ def create_router() -> Router:
     router.inline_query.register(on_inline_query)
     router.chosen_inline_result.register(on_chosen_result)
     on_inline = F.inline_message_id
+    # checked once for the router, before any handler's: a tap on any other message (most
+    # updates: every tap on a board) passes the router by without its four callback filters
+    router.callback_query.filter(on_inline)
     router.callback_query.register(on_invitation_button, InlineInvite.filter(), on_inline)
     router.callback_query.register(on_inline_game_button, GameAction.filter(), on_inline)
     router.callback_query.register(on_leaderboard, InlineTop.filter(), on_inline)
