@@ -13,6 +13,12 @@ on each connection and costs a tap the least CPU, which is what a worker spends 
   connection that the block then uses for all its reads and writes; a worker that dies lets
   go of it with its connection. :meth:`~PostgresDatabase.attempt` is its non-waiting form, and
   :meth:`~PostgresDatabase.lock` a transaction advisory lock.
+- **Connections back to the pool** are not reset with asyncpg's default four statements
+  (``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``: a round trip each time,
+  a dozen times a tap): nothing here changes a session but the advisory locks of
+  :meth:`~PostgresDatabase.exclusive` and :meth:`~PostgresDatabase.attempt`, which let go of
+  them themselves or else close their connection (:func:`_unlock`). An open transaction is
+  still rolled back by the pool.
 - **Schema version**: the one row of ``schema_version``; migrations run under an advisory lock,
   so workers starting together migrate once.
 """
@@ -24,7 +30,7 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, cast
 
 import asyncpg
 
@@ -110,6 +116,7 @@ class PostgresDatabase(Database):
             min_size=1,
             max_size=pool_size,
             server_settings={"synchronous_commit": "off", "application_name": "nardy-bot"},
+            reset=_keep_session,
         )
         database = cls(pool)
         try:
@@ -133,7 +140,7 @@ class PostgresDatabase(Database):
         :raises: :exc:`SchemaTooNew` if the database's version is beyond the last migration.
         """
         async with self._pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            await _lock(conn, MIGRATION_LOCK)
             try:
                 await conn.execute(
                     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
@@ -151,7 +158,7 @@ class PostgresDatabase(Database):
                         await conn.execute(for_postgres(script))
                         await conn.execute("UPDATE schema_version SET version = $1", number)
             finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+                await _unlock(conn, MIGRATION_LOCK)
         return len(MIGRATIONS)
 
     @asynccontextmanager
@@ -169,9 +176,7 @@ class PostgresDatabase(Database):
         if durable and not self._in_transaction():
             async with self.transaction(durable=True):
                 return await self.write(sql, params)
-        text, order = numbered(sql)
-        async with self._connection() as conn, _integrity():
-            return _changed(await conn.execute(text, *_arguments(order, params)))
+        return _changed(await self._statement("execute", sql, params))
 
     async def write_many(self, sql: str, rows: Sequence[Params]) -> None:
         text, order = numbered(sql)
@@ -185,36 +190,37 @@ class PostgresDatabase(Database):
         return int(row[0])
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        text, order = numbered(sql)
-        async with self._connection() as conn, _integrity():
-            return cast(Row | None, await conn.fetchrow(text, *_arguments(order, params)))
+        return cast(Row | None, await self._statement("fetchrow", sql, params))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        text, order = numbered(sql)
-        async with self._connection() as conn, _integrity():
-            return cast(list[Row], await conn.fetch(text, *_arguments(order, params)))
+        return cast(list[Row], await self._statement("fetch", sql, params))
 
     @asynccontextmanager
     async def exclusive(self, kind: str, key: int) -> AsyncIterator[None]:
         number = lock_key(kind, key)
         async with self._connection() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", number)
+            await _lock(conn, number)
             try:
                 yield
             finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", number)
+                await _unlock(conn, number)
 
     @asynccontextmanager
     async def attempt(self, kind: str, key: int) -> AsyncIterator[bool]:
         number = lock_key(kind, key)
         async with self._connection() as conn:
-            if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", number):
+            try:
+                taken = await conn.fetchval("SELECT pg_try_advisory_lock($1)", number)
+            except BaseException:
+                conn.terminate()  # it may hold the lock now: see _unlock
+                raise
+            if not taken:
                 yield False
                 return
             try:
                 yield True
             finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", number)
+                await _unlock(conn, number)
 
     async def lock(self, kind: str, *keys: int) -> None:
         held = self._held.get()
@@ -231,6 +237,23 @@ class PostgresDatabase(Database):
         held = self._held.get()
         return held is not None and held.is_in_transaction()
 
+    async def _statement(
+        self, run: Literal["execute", "fetchrow", "fetch"], sql: str, params: Params
+    ) -> Any:
+        """Runs one statement with ``run`` (a connection's method): on the connection this
+        task holds, else on one taken from the pool for it alone. Most statements are on
+        their own, so this path spares them the context managers of :meth:`_connection`."""
+        text, order = numbered(sql)
+        arguments = _arguments(order, params)
+        try:
+            held = self._held.get()
+            if held is not None:
+                return await getattr(held, run)(text, *arguments)
+            async with self._pool.acquire() as conn:
+                return await getattr(conn, run)(text, *arguments)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityError(str(error)) from error
+
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Connection]:
         """The connection this task holds, or one from the pool, held until the block ends."""
@@ -244,6 +267,31 @@ class PostgresDatabase(Database):
                 yield conn
             finally:
                 self._held.reset(token)
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a connection given back: nothing to send (see the module's notes);
+    asyncpg has already rolled back a transaction left open."""
+
+
+async def _lock(conn: Connection, number: int) -> None:
+    """Takes the session advisory lock ``number`` on ``conn``."""
+    try:
+        await conn.execute("SELECT pg_advisory_lock($1)", number)
+    except BaseException:  # cancelled while waiting: the server may grant it all the same
+        conn.terminate()
+        raise
+
+
+async def _unlock(conn: Connection, number: int) -> None:
+    """Lets go of the session advisory lock ``number``; if that fails (the task cancelled, the
+    connection broken), closes the connection, which lets go of it on the server, so that no
+    lock outlives its block on a connection back in the pool."""
+    try:
+        await conn.execute("SELECT pg_advisory_unlock($1)", number)
+    except BaseException:
+        conn.terminate()
+        raise
 
 
 @asynccontextmanager

@@ -427,3 +427,43 @@ async def test_a_dead_workers_hold_is_let_go(postgres: PostgresServer) -> None:
         await asyncio.sleep(0.05)
     assert claimed
     await survivor.close()
+
+
+async def test_a_block_cancelled_mid_query_leaves_no_lock_on_the_pools_connection(
+    postgres: PostgresServer,
+) -> None:
+    """The pool sends nothing to reset a connection it takes back (no
+    ``pg_advisory_unlock_all``), so a block cancelled in the middle of a query must still let
+    go of its advisory lock, or close the connection, before the connection is handed out
+    again."""
+    url = await postgres.new_database()
+    db = await open_database(url)
+    other = await open_database(url)  # another worker
+    entered = asyncio.Event()
+
+    async def hold() -> None:
+        async with db.exclusive("game", 11):
+            entered.set()
+            await db.fetch_one("SELECT pg_sleep(30)")
+
+    task = asyncio.create_task(hold())
+    await entered.wait()
+    await asyncio.sleep(0.1)
+    task.cancel()  # mid-query
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    for _ in range(100):  # the server ends the closed connection's session soon
+        async with other.attempt("game", 11) as claimed:
+            if claimed:
+                break
+        await asyncio.sleep(0.05)
+    assert claimed
+    # every connection the pool hands out now holds nothing: the other worker waits for none
+    for _ in range(5):
+        async with db.exclusive("game", 11):
+            async with other.attempt("game", 11) as claimed:
+                assert not claimed
+        async with other.attempt("game", 11) as claimed:
+            assert claimed
+    await db.close()
+    await other.close()
