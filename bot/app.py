@@ -84,6 +84,7 @@ async def build_services(
     own_brain = brain is None
     thinking = brain or Brain(settings.computer_workers)
     analyses: Analyses | None = None
+    service: GameService | None = None
     try:
         store = Store(database)
         dice = dice or random.SystemRandom()  # a seeded one only in tests
@@ -104,6 +105,8 @@ async def build_services(
             "analyses": analyses,
         }
     finally:
+        if service is not None:
+            await service.coordination.close()
         if analyses is not None:
             await analyses.close()
         if own_brain:

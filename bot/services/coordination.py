@@ -70,6 +70,10 @@ class Coordination:
         """Other workers may use the database: claims and pace go through it."""
         self.owner = owner or worker_name()
         self._clock = clock
+        self._held: dict[str, int] = {}
+        """The names claimed for blocks running now (how many blocks each), renewed together
+        by one task while there are any (:meth:`_renew_held`)."""
+        self._renewer: asyncio.Task[None] | None = None
 
     async def claim(self, name: str, seconds: float | None = None) -> bool:
         """Claims (or renews) ``name`` for this worker for ``seconds`` (default: the lease's
@@ -94,16 +98,11 @@ class Coordination:
         if not await self.claim(name):
             yield False
             return
-        renewing = None
-        if self.shared:  # in a context of its own: it must not share the block's connection
-            renewing = asyncio.create_task(self._renew(name), context=contextvars.Context())
+        self._hold(name)
         try:
             yield True
         finally:
-            if renewing is not None:
-                renewing.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await renewing
+            self._let_go(name)
             await self.release(name)
 
     @asynccontextmanager
@@ -116,15 +115,42 @@ class Coordination:
                     return
             await asyncio.sleep(POLL_SECONDS)
 
-    async def _renew(self, name: str) -> None:
-        while True:
-            await asyncio.sleep(self._lease_seconds / 3)
-            try:
-                if not await self.claim(name):
-                    logger.warning("lost the claim on %s to another worker", name)
-                    return
-            except Exception:  # the database is away: the claim may run out; try again
-                logger.exception("could not renew the claim on %s", name)
+    async def close(self) -> None:
+        """Stops renewing (at shutdown, once the blocks holding claims have ended)."""
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewer
+            self._renewer = None
+
+    def _hold(self, name: str) -> None:
+        self._held[name] = self._held.get(name, 0) + 1
+        if self.shared and self._renewer is None:
+            # in a context of its own: it must not share a block's connection
+            self._renewer = asyncio.create_task(
+                self._renew_held(), name="lease-renewal", context=contextvars.Context()
+            )
+
+    def _let_go(self, name: str) -> None:
+        left = self._held.pop(name) - 1
+        if left:
+            self._held[name] = left
+
+    async def _renew_held(self) -> None:
+        """Every third of a lease, renews each claim whose block still runs, until none does.
+        One task for all of them: most blocks (a board edit) end long before their first
+        renewal, and they need not each start and stop a task of their own."""
+        try:
+            while self._held:
+                await asyncio.sleep(self._lease_seconds / 3)
+                for name in list(self._held):
+                    try:
+                        if name in self._held and not await self.claim(name):
+                            logger.warning("lost the claim on %s to another worker", name)
+                    except Exception:  # the database is away: the claim may run out
+                        logger.exception("could not renew the claim on %s", name)
+        finally:
+            self._renewer = None
 
     async def reserve(
         self, chat_id: int, *, rate: tuple[float, float], overall: tuple[float, float]
