@@ -480,7 +480,7 @@ class BoardPublisher:
                     continue
                 try:
                     if self._coordination.shared:
-                        sent_version = await self._show_shared(game_id, snapshot.stored.version)
+                        sent_version = await self._show_shared(snapshot)
                         continue
                     await self._show(snapshot)
                 except Exception:
@@ -491,30 +491,35 @@ class BoardPublisher:
         finally:
             self._workers.pop(game_id, None)
 
-    async def _show_shared(self, game_id: int, version: int) -> int:
-        """Sees to it that the boards of game ``game_id`` show ``version`` or a newer one,
-        with the other workers (see the module docstring); returns the version shown."""
+    async def _show_shared(self, snapshot: GameSnapshot) -> int:
+        """Sees to it that the boards of ``snapshot``'s game show its version or a newer one,
+        with the other workers (see the module docstring); returns the version shown.
+
+        The lease's holder shows the state in hand first (a newer one saved meanwhile by
+        another worker is seen at once after it), then each newer one until none is left. A
+        worker that finds the lease taken looks at the boards every :data:`POLL_SECONDS`
+        until they show its version, and takes the lease over when it is free again: a change
+        saved after the holder's last look is then shown by its own worker."""
+        game_id, version = snapshot.stored.id, snapshot.stored.version
         lease = f"board {game_id}"
+        latest: GameSnapshot | None = snapshot
         while True:
             async with self._coordination.leased(lease) as held:
                 if held:
                     shown = -1
-                    while (latest := await self._service.version(game_id)) is not None:
-                        if latest <= shown:
-                            break
-                        await self._show(await self._service.snapshot(game_id))
-                        shown = latest
-            if held:
-                # A change saved while the lease was held, by a worker that then found it
-                # taken, is this worker's to show.
-                latest = await self._service.version(game_id)
-                if latest is None or latest <= shown:
+                    while latest is not None and latest.stored.version > shown:
+                        await self._show(latest)
+                        shown = latest.stored.version
+                        newest = await self._service.version(game_id)
+                        latest = None
+                        if newest is not None and newest > shown:
+                            latest = await self._service.snapshot(game_id)
                     return shown
-                continue
             boards = await self._service.boards(game_id)
             if all((b.shown_version or -1) >= version for b in boards if not b.watcher):
                 return version  # the holder showed it (or a newer one); watchers: not waited for
             await asyncio.sleep(POLL_SECONDS)
+            latest = await self._service.snapshot(game_id)
 
     async def sweep(self) -> None:
         """Shows the boards that a worker saved a change for and then died without showing:
