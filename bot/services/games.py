@@ -83,7 +83,7 @@ from .errors import (
 from .inline import InlineGames
 from .ratings import rate_game
 from .replays import Replays
-from .users import Users
+from .users import SHARED_SECONDS, Users
 from .watchers import Watchers
 
 logger = logging.getLogger(__name__)
@@ -179,9 +179,10 @@ class GameService:
         self.inline = InlineGames(store, self.challenges)
         """Invitations posted in inline mode, and their games."""
         self.watchers = Watchers(store, self)
-        # Head-to-head scores for the captions; only one process writes an SQLite file, so only
-        # there can the cache know every result (another worker may record one).
-        self._scores: dict[tuple[int, int], Tally] | None = None if store.shared else {}
+        # Head-to-head scores for the captions, with when each was read. Only one process
+        # writes an SQLite file, so there the cache knows every result; with several workers
+        # another may record one, so a score is read again after SHARED_SECONDS.
+        self._scores: dict[tuple[int, int], tuple[Tally, float]] = {}
         self.coordination = Coordination(store, shared=store.shared, clock=clock)
         """Claims and pace shared with the other workers of the database."""
         self.replays = Replays(store)
@@ -721,14 +722,16 @@ class GameService:
         white = await self.users.get(stored.white_id)
         black = await self.users.get(stored.black_id)
         pair = (stored.white_id, stored.black_id)
-        cache = self._scores if self._scores is not None else {}
         if stored.game.is_over:  # a result changes the score between the two
-            cache.pop(pair, None)
-            cache.pop(pair[::-1], None)
-        score = cache.get(pair)
-        if score is None:
+            self._scores.pop(pair, None)
+            self._scores.pop(pair[::-1], None)
+        kept = self._scores.get(pair)
+        now = self._clock()
+        if kept is not None and (not self._store.shared or now - kept[1] <= SHARED_SECONDS):
+            score = kept[0]
+        else:
             score = await self._store.games.head_to_head(*pair)
-            cache[pair] = score
+            self._scores[pair] = (score, now)
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         return GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score, match)
 
