@@ -14,13 +14,20 @@ from pathlib import Path
 from tests.support.fake_telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
+UNPACED = {
+    "GROUP_MESSAGES_PER_MINUTE": "1000000",
+    "PRIVATE_MESSAGES_PER_SECOND": "1000000",
+    "MESSAGES_PER_SECOND": "1000000",
+}
+"""Telegram pacing settings far above any load: the pace limiter is then not what is measured."""
 
 
 @asynccontextmanager
 async def bot_process(
-    fake: FakeTelegram, database: Path, *, telegram_pace: bool
+    fake: FakeTelegram, database: Path | str, *, telegram_pace: bool, workdir: Path | None = None
 ) -> AsyncIterator[subprocess.Popen[bytes]]:
-    """Starts the bot on ``database`` against ``fake`` and yields it once it polls; stops it
+    """Starts the bot on ``database`` (an SQLite file, or a ``postgresql://`` URL with
+    ``workdir`` for the bot's files) against ``fake`` and yields it once it polls; stops it
     (SIGTERM) on leaving. Without ``telegram_pace`` the bot's edits are not paced at all.
 
     The bot is this checkout's (``PYTHONPATH``), whatever the environment has installed, so a
@@ -32,17 +39,14 @@ async def bot_process(
         ),
         "BOT_TOKEN": fake.token,
         "TELEGRAM_API_URL": fake.url,
-        "DATABASE_URL": f"sqlite:///{database}",
+        "DATABASE_URL": database if isinstance(database, str) else f"sqlite:///{database}",
         "MOVE_SECONDS": "3600",
         "LOG_LEVEL": "WARNING",
     }
     if not telegram_pace:
-        env |= {
-            "GROUP_MESSAGES_PER_MINUTE": "1000000",
-            "PRIVATE_MESSAGES_PER_SECOND": "1000000",
-            "MESSAGES_PER_SECOND": "1000000",
-        }
-    bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=database.parent)
+        env |= UNPACED
+    folder = workdir if workdir is not None else Path(database).parent
+    bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=folder)
     try:
         await fake.wait_for(lambda: fake.requests_for("getUpdates"), timeout=30)
         yield bot

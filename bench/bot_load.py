@@ -1,6 +1,7 @@
 """Bot under load: N concurrent group games through the fake Telegram Bot API server.
 
     python bench/bot_load.py [--games 50] [--seconds 20] [--stored 1000] [--runs 3] [--pin]
+                             [--database sqlite|postgresql] [--workers N]
                              [--profile FILE [--profile-gil]]
 
 The bot runs as its own process (``python -m bot``), exactly as in production, against the fake
@@ -9,24 +10,32 @@ it starts, ``--stored`` unfinished games are written to its database, so memory 
 with them in place. Unpaced unless ``--telegram-pace``: the bot is given Telegram pacing
 settings far above any load, so the pace limiter is not what is measured.
 
-Each of ``--runs`` runs starts a fresh bot process on a fresh copy of the stored games, and the
-figures printed are medians over the runs: the bot's CPU milliseconds per tap (its main thread,
-where the event loop runs, and its other threads: the database's and the drawing thread) and
-taps per second per bot CPU core (taps handled / CPU seconds the bot used: the capacity of one
-core, whatever else the machine runs), tap-to-answer latency (the callback query's answer: the
-first response a player sees) p50/p95/p99, the group lag (tap to the board showing its result),
-wall-clock taps per second, and the bot's resident memory. The fake server and the players run
-in this process: on a machine with few cores they, not the bot, limit the wall-clock rate, and
-they share the bot's processors. With ``--pin`` the bot runs on a processor of its own and this
-process on the others, as in production, where Telegram runs elsewhere: the bot's threads then
-stay on one processor, which costs it less CPU per tap than being moved among processors that
-the load generator keeps busy.
+``--database postgresql`` puts the games on a PostgreSQL server that the bench starts from the
+machine's binaries (as the tests do); its CPU per tap is printed apart from the bot's. With
+``--workers N`` the bot runs as N webhook workers over that one database, the fake Telegram
+posting each update to the next worker in turn (a reverse proxy's round robin); without it, as
+one long-polling process (the default set-up).
+
+Each of ``--runs`` runs starts fresh bot processes on a fresh copy of the stored games, and the
+figures printed are medians over the runs: the bot's CPU milliseconds per tap (all its workers
+together; their main threads, where the event loops run, and their other threads: the
+database's and the drawing thread) and taps per second per bot CPU core (taps handled / CPU
+seconds the bot used: the capacity of one core, whatever else the machine runs), tap-to-answer
+latency (the callback query's answer: the first response a player sees) p50/p95/p99, the group
+lag (tap to the board showing its result), wall-clock taps per second, and each worker's
+resident memory. The fake server and the players run in this process: on a machine with few
+cores they, not the bot, limit the wall-clock rate, and they share the bot's processors. With
+``--pin`` the bot (every worker) runs on a processor of its own and this process on the others,
+as in production, where Telegram runs elsewhere: the bot's threads then stay on one processor,
+which costs it less CPU per tap than being moved among processors that the load generator keeps
+busy. The PostgreSQL server is not pinned.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import shutil
@@ -35,22 +44,25 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._process import bot_process, pin  # noqa: E402
+from bench._process import UNPACED, bot_process, pin  # noqa: E402
 from bot.callbacks import Move  # noqa: E402
 from bot.services import GameService  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
 from tests.bot.gameplay import game_buttons, mover  # noqa: E402
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
+from tests.support.postgres import PostgresServer, postgres_server  # noqa: E402
+from tests.support.workers import Worker, start_worker  # noqa: E402
 
 
-async def store_games(path: Path, count: int) -> None:
-    """Writes ``count`` unfinished games (between made-up players) into the database, their
-    boards recorded as shown."""
-    db = await open_database(path)
+async def store_games(target: Path | str, count: int) -> None:
+    """Writes ``count`` unfinished games (between made-up players) into the database
+    ``target`` (an SQLite file or a PostgreSQL URL), their boards recorded as shown."""
+    db = await open_database(target)
     store = Store(db)
     service = GameService(store, random.Random(1), move_seconds=3600)
     for index in range(count):
@@ -75,6 +87,22 @@ def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of process ``pid`` so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds so far of process ``pid`` and of its children alive now (a PostgreSQL
+    server: its connections' processes, which the bot's pools keep open all run long)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def peak_memory_mb(pid: int) -> tuple[float, float]:
@@ -172,41 +200,92 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
 
 
+class Bot:
+    """The bot's processes for one run: one polling process, or webhook workers."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.pids = pids
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(pid) for pid in self.pids)
+
+    def threads_cpu(self) -> tuple[float, float]:
+        loops = others = 0.0
+        for pid in self.pids:
+            loop, other = thread_cpu_seconds(pid)
+            loops, others = loops + loop, others + other
+        return loops, others
+
+    def memory(self) -> list[tuple[float, float]]:
+        return [peak_memory_mb(pid) for pid in self.pids]
+
+
+@contextlib.asynccontextmanager
+async def bot_started(
+    args: argparse.Namespace, fake: FakeTelegram, database: Path | str, workdir: Path
+) -> AsyncIterator[Bot]:
+    """The bot as the arguments ask: ``args.workers`` webhook workers behind the fake's round
+    robin, or one polling process."""
+    if not args.workers:
+        async with bot_process(
+            fake, database, telegram_pace=args.telegram_pace, workdir=workdir
+        ) as process:
+            yield Bot([process.pid])
+        return
+    url = database if isinstance(database, str) else f"sqlite:///{database}"
+    environment = {"MOVE_SECONDS": "3600", **({} if args.telegram_pace else UNPACED)}
+    workers: list[Worker] = []
+    try:
+        for _ in range(args.workers):
+            workers.append(await start_worker(fake, url, workdir, environment=environment))
+        fake.balancer = [worker.url for worker in workers]
+        yield Bot([worker.pid for worker in workers])
+    finally:
+        for worker in workers:
+            await worker.stop()
+
+
 async def measure(
-    args: argparse.Namespace, database: Path, profile: str | None
+    args: argparse.Namespace,
+    database: Path | str,
+    workdir: Path,
+    server: PostgresServer | None,
+    profile: str | None,
 ) -> dict[str, float]:
-    """One run: a fresh bot process on ``database``, ``args.games`` games tapped for
-    ``args.seconds`` (recorded by py-spy into ``profile`` if given); returns its figures."""
-    async with (
-        FakeTelegram() as fake,
-        bot_process(fake, database, telegram_pace=args.telegram_pace) as bot,
-    ):
+    """One run: a fresh bot on ``database`` (on ``server`` if PostgreSQL), ``args.games``
+    games tapped for ``args.seconds`` (the first worker recorded by py-spy into ``profile`` if
+    given); returns its figures."""
+    async with FakeTelegram() as fake, bot_started(args, fake, database, workdir) as bot:
         if args.pin:  # the bot alone on the last processor, this process on the others
             cpus = sorted(os.sched_getaffinity(0))
-            pin(bot.pid, {cpus[-1]})
+            for pid in bot.pids:
+                pin(pid, {cpus[-1]})
             os.sched_setaffinity(0, set(cpus[:-1]))
-        idle, _ = peak_memory_mb(bot.pid)
+        idle = [current for current, _ in bot.memory()]
         tables = await open_tables(fake, args.games)
         latencies: list[float] = []
         lags: list[float] = []
         profiler = None
         if profile:
             profiler = subprocess.Popen(
-                ["py-spy", "record", "--pid", str(bot.pid), "--rate", "200", "--format", "raw"]
-                + ["--duration", str(int(args.seconds)), "--output", profile]
+                ["py-spy", "record", "--pid", str(bot.pids[0]), "--rate", "200", "--format"]
+                + ["raw", "--duration", str(int(args.seconds)), "--output", profile]
                 + (["--gil"] if args.profile_gil else []),
                 stdout=subprocess.DEVNULL,
             )
-        bot_cpu, own_cpu = cpu_seconds(bot.pid), time.process_time()
-        loop_cpu, others_cpu = thread_cpu_seconds(bot.pid)
+        bot_cpu, own_cpu = bot.cpu(), time.process_time()
+        loop_cpu, others_cpu = bot.threads_cpu()
+        server_cpu = tree_cpu_seconds(server.pid) if server is not None else 0.0
         begin = time.monotonic()
         await asyncio.gather(
             *(play(fake, t, begin + args.seconds, latencies, lags) for t in tables)
         )
         elapsed = time.monotonic() - begin
-        bot_cpu, own_cpu = cpu_seconds(bot.pid) - bot_cpu, time.process_time() - own_cpu
-        loop_after, others_after = thread_cpu_seconds(bot.pid)
-        current, peak = peak_memory_mb(bot.pid)
+        bot_cpu, own_cpu = bot.cpu() - bot_cpu, time.process_time() - own_cpu
+        loop_after, others_after = bot.threads_cpu()
+        if server is not None:
+            server_cpu = tree_cpu_seconds(server.pid) - server_cpu
+        memory = bot.memory()
         if profiler is not None:
             profiler.wait(30)
     taps = len(latencies)
@@ -220,6 +299,7 @@ async def measure(
         "loop ms/tap": (loop_after - loop_cpu) / taps * 1000,
         "threads ms/tap": (others_after - others_cpu) / taps * 1000,
         "taps/s/core": taps / bot_cpu,
+        "server ms/tap": server_cpu / taps * 1000,
         "own ms/tap": own_cpu / taps * 1000,
         "p50": statistics.median(ms),
         "p95": percentile(ms, 0.95),
@@ -227,26 +307,33 @@ async def measure(
         "lag p50": statistics.median(board_ms),
         "lag p95": percentile(board_ms, 0.95),
         "lag max": max(board_ms),
-        "idle MiB": idle,
-        "after MiB": current,
-        "peak MiB": peak,
+        "idle MiB": max(idle),
+        "after MiB": max(current for current, _ in memory),
+        "peak MiB": max(peak for _, peak in memory),
     }
 
 
-def report(runs: list[dict[str, float]], games: int, pinned: str) -> None:
+def report(runs: list[dict[str, float]], args: argparse.Namespace) -> None:
     """Prints the medians over ``runs`` (and each run's CPU per tap, to show the spread)."""
 
     def med(key: str) -> float:
         return statistics.median(run[key] for run in runs)
 
     spread = ", ".join(f"{run['bot ms/tap']:.2f}" for run in runs)
-    print(f"medians of {len(runs)} run(s), {games} concurrent games each{pinned}:")
+    bot = f"{args.workers} webhook worker(s)" if args.workers else "one polling process"
+    pinned = ", the bot on a processor of its own" if args.pin else ""
+    print(
+        f"medians of {len(runs)} run(s), {args.games} concurrent games each, {args.database}, "
+        f"{bot}{pinned}:"
+    )
     print(
         f"bot CPU per tap: {med('bot ms/tap'):.2f} ms (runs: {spread}); "
         f"event loop thread {med('loop ms/tap'):.2f} ms, "
         f"database and drawing threads {med('threads ms/tap'):.2f} ms"
     )
     print(f"taps per second per bot CPU core: {med('taps/s/core'):.0f}")
+    if args.database == "postgresql":
+        print(f"PostgreSQL server CPU per tap: {med('server ms/tap'):.2f} ms")
     print(
         f"taps per second (wall clock): {med('taps/s'):.0f}, {med('taps'):.0f} taps a run; "
         f"fake Telegram and players {med('own ms/tap'):.2f} ms CPU per tap"
@@ -259,9 +346,10 @@ def report(runs: list[dict[str, float]], games: int, pinned: str) -> None:
         f"tap -> board shows it (group lag): p50 {med('lag p50'):.0f} ms, "
         f"p95 {med('lag p95'):.0f} ms, max {med('lag max'):.0f} ms"
     )
+    each = " (the largest worker)" if args.workers and args.workers > 1 else ""
     print(
-        f"bot memory: {med('idle MiB'):.0f} MiB idle, {med('after MiB'):.0f} MiB after the "
-        f"load, peak {med('peak MiB'):.0f} MiB"
+        f"bot memory{each}: {med('idle MiB'):.0f} MiB idle, {med('after MiB'):.0f} MiB after "
+        f"the load, peak {med('peak MiB'):.0f} MiB"
     )
 
 
@@ -297,23 +385,54 @@ async def main() -> None:
         action="store_true",
         help="with --profile: only the thread holding the GIL (Python's own CPU)",
     )
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="where the games are: an SQLite file (default) or a PostgreSQL server that the "
+        "bench starts (PostgreSQL 15's initdb and pg_ctl)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="run the bot as N webhook workers over one database (several need --database "
+        "postgresql) instead of one polling process",
+    )
     args = parser.parse_args()
     if args.profile and shutil.which("py-spy") is None:
         parser.error("--profile needs py-spy on PATH")
     if args.pin and len(os.sched_getaffinity(0)) < 2:
         parser.error("--pin needs two processors")
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers needs a number of 1 or more")
+    if args.workers and args.workers > 1 and args.database != "postgresql":
+        parser.error("several workers share one database server: add --database postgresql")
+    with contextlib.ExitStack() as stack:
+        server = stack.enter_context(postgres_server()) if args.database == "postgresql" else None
+        await run_all(args, server)
+
+
+async def run_all(args: argparse.Namespace, server: PostgresServer | None) -> None:
+    """Stores the games once, then measures ``args.runs`` runs, each on a fresh copy of them."""
     processors = sorted(os.sched_getaffinity(0))
     workdir = Path(tempfile.mkdtemp(prefix="nardy-load-"))
-    template = workdir / "stored.sqlite3"
+    template: Path | str = workdir / "stored.sqlite3"
+    if server is not None:
+        template = await server.new_database()
     started = time.perf_counter()
     await store_games(template, args.stored)
     print(f"stored {args.stored} unfinished games in {time.perf_counter() - started:.1f} s")
     runs = []
     for number in range(1, args.runs + 1):
-        database = workdir / f"load-{number}.sqlite3"
-        shutil.copyfile(template, database)  # every run starts from the same stored games
+        database: Path | str
+        if server is not None:  # every run starts from the same stored games
+            database = await server.new_database(template=str(template).rsplit("/", 1)[1])
+        else:
+            database = workdir / f"load-{number}.sqlite3"
+            shutil.copyfile(template, database)
         profile = args.profile if number == args.runs else None
-        run = await measure(args, database, profile)
+        run = await measure(args, database, workdir, server, profile)
         os.sched_setaffinity(0, set(processors))  # undone for the next run's set-up
         runs.append(run)
         print(
@@ -321,7 +440,7 @@ async def main() -> None:
             f"bot {run['bot ms/tap']:.2f} ms CPU per tap ({run['taps/s/core']:.0f} taps/s per "
             f"core), answer p50 {run['p50']:.0f} ms"
         )
-    report(runs, args.games, ", the bot on a processor of its own" if args.pin else "")
+    report(runs, args)
     shutil.rmtree(workdir, ignore_errors=True)
 
 

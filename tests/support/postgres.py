@@ -83,15 +83,22 @@ class PostgresServer:
         """The URL of ``database`` on this server."""
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
 
-    async def new_database(self) -> str:
-        """Creates an empty database; returns its URL."""
+    async def new_database(self, template: str | None = None) -> str:
+        """Creates a database, empty or a copy of the database ``template`` (a name; nobody
+        may be connected to it); returns its URL."""
         name = f"test_{next(self._numbers)}"
+        copy = f" TEMPLATE {template}" if template else ""
         conn = await asyncpg.connect(self.url())
         try:
-            await conn.execute(f"CREATE DATABASE {name}")
+            await conn.execute(f"CREATE DATABASE {name}{copy}")
         finally:
             await conn.close()
         return self.url(name)
+
+    @property
+    def pid(self) -> int:
+        """The server's main process (its connections' processes are its children)."""
+        return int((self._data / "postmaster.pid").read_text().split()[0])
 
     def _run(self, *command: str) -> None:
         subprocess.run([*self._as, *command], check=True, capture_output=True, cwd=self._folder)
