@@ -460,9 +460,8 @@ async def test_a_block_cancelled_mid_query_leaves_no_lock_on_the_pools_connectio
     assert claimed
     # every connection the pool hands out now holds nothing: the other worker waits for none
     for _ in range(5):
-        async with db.exclusive("game", 11):
-            async with other.attempt("game", 11) as claimed:
-                assert not claimed
+        async with db.exclusive("game", 11), other.attempt("game", 11) as claimed:
+            assert not claimed
         async with other.attempt("game", 11) as claimed:
             assert claimed
     await db.close()
