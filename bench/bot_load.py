@@ -276,11 +276,13 @@ async def measure(
         bot_cpu, own_cpu = bot.cpu(), time.process_time()
         loop_cpu, others_cpu = bot.threads_cpu()
         server_cpu = tree_cpu_seconds(server.pid) if server is not None else 0.0
+        requests_before = len(fake.requests)
         begin = time.monotonic()
         await asyncio.gather(
             *(play(fake, t, begin + args.seconds, latencies, lags) for t in tables)
         )
         elapsed = time.monotonic() - begin
+        edits = sum(r.method.startswith("edit") for r in fake.requests[requests_before:])
         bot_cpu, own_cpu = bot.cpu() - bot_cpu, time.process_time() - own_cpu
         loop_after, others_after = bot.threads_cpu()
         if server is not None:
@@ -299,6 +301,7 @@ async def measure(
         "loop ms/tap": (loop_after - loop_cpu) / taps * 1000,
         "threads ms/tap": (others_after - others_cpu) / taps * 1000,
         "taps/s/core": taps / bot_cpu,
+        "edits/tap": edits / taps,
         "server ms/tap": server_cpu / taps * 1000,
         "own ms/tap": own_cpu / taps * 1000,
         "p50": statistics.median(ms),
@@ -331,7 +334,10 @@ def report(runs: list[dict[str, float]], args: argparse.Namespace) -> None:
         f"event loop thread {med('loop ms/tap'):.2f} ms, "
         f"database and drawing threads {med('threads ms/tap'):.2f} ms"
     )
-    print(f"taps per second per bot CPU core: {med('taps/s/core'):.0f}")
+    print(
+        f"taps per second per bot CPU core: {med('taps/s/core'):.0f}; "
+        f"board edits per tap: {med('edits/tap'):.2f}"
+    )
     if args.database == "postgresql":
         print(f"PostgreSQL server CPU per tap: {med('server ms/tap'):.2f} ms")
     print(
