@@ -1,5 +1,5 @@
-"""The settings of webhook mode, the HTTP server and the log format: what each chooses, and a
-one-line error naming the key (never the value) for a wrong one."""
+"""The settings: a one-line error naming the key (never the value) for each wrong one, and what
+the settings of webhook mode, the HTTP server and the log format choose."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ KEYS = (
     "BOT_TOKEN",
     "TELEGRAM_API_URL",
     "DATABASE_URL",
+    "MOVE_SECONDS",
+    "STORAGE_CHAT_ID",
     "LOG_LEVEL",
     "LOG_FORMAT",
     "WEBHOOK_URL",
@@ -24,9 +26,18 @@ KEYS = (
 )
 
 
+# "zqv" stands for a secret or a value: no error may repeat it (nor the token).
 @pytest.mark.parametrize(
     ("variables", "message"),
     [
+        ({"BOT_TOKEN": "not-a-token-zqv"}, "BOT_TOKEN: does not look like a token"),
+        ({"MOVE_SECONDS": "0"}, "MOVE_SECONDS: Input should be greater than or equal to 1"),
+        ({"MOVE_SECONDS": "soon"}, "MOVE_SECONDS: Input should be a valid integer"),
+        ({"DATABASE_URL": "mysql://u:zqv@db/n"}, "DATABASE_URL: unknown database scheme"),
+        ({"DATABASE_URL": "postgresql://"}, "DATABASE_URL: no server in the postgresql:// URL"),
+        ({"TELEGRAM_API_URL": "localhost:8081"}, "TELEGRAM_API_URL: must be an http"),
+        ({"LOG_LEVEL": "loud"}, "LOG_LEVEL: must be one of"),
+        ({"STORAGE_CHAT_ID": "-100123,0"}, "STORAGE_CHAT_ID: must be chat ids"),
         (
             {"WEBHOOK_URL": "https://bot.example.com/hook"},
             "WEBHOOK_SECRET: is required when WEBHOOK_URL is set",
@@ -48,7 +59,7 @@ KEYS = (
         ({"LOG_FORMAT": "xml"}, "LOG_FORMAT: Input should be 'text' or 'json'"),
     ],
 )
-def test_malformed_web_settings_are_explained_without_their_values(
+def test_malformed_settings_are_explained_without_their_values(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
