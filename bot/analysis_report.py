@@ -1,6 +1,6 @@
 """Sends a game's analysis to a chat: a progress note edited as the analysis goes, then the
 summary in the note's place and each person's worst moves as pictures (with buttons to play on
-from the board before each), paced by the boards' :class:`~bot.publisher.RateLimiter` and drawn
+from the board before each), paced by the boards' :class:`~bot.pace.RateLimiter` and drawn
 on their drawing thread.
 
 The note is sent on the first progress report and edited at most once per report (a part of
@@ -31,7 +31,8 @@ from bot.analysis_views import (
     worst_position,
     worst_view,
 )
-from bot.publisher import BoardPublisher, Pace, show_in_place
+from bot.pace import Pace
+from bot.publisher import BoardPublisher, show_in_place
 from bot.services.analysis import Analyses
 from bot.views import Translate
 from render import FILE_NAME

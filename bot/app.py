@@ -47,7 +47,8 @@ from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_
 from bot.league import LeaguePublisher
 from bot.metrics import Metrics
 from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers, TapThrottle
-from bot.publisher import BoardPace, BoardPublisher, RateLimiter, SharedRateLimiter
+from bot.pace import BoardPace, RateLimiter, SharedRateLimiter
+from bot.publisher import BoardPublisher
 from bot.services import GameService, ScoreService
 from bot.services.analysis import Analyses
 from bot.services.computer import Brain

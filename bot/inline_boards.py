@@ -54,7 +54,7 @@ from bot.telegram_link import Superseded, abandon_when
 from render import FILE_NAME, BoardView
 
 if TYPE_CHECKING:
-    from bot.publisher import Pace
+    from bot.pace import Pace
 
 logger = logging.getLogger(__name__)
 

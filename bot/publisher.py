@@ -3,7 +3,7 @@
 One message per board, edited in place. :meth:`BoardPublisher.publish` only notes the newest
 snapshot of a game and returns at once (a tap is answered without waiting for the picture); one
 worker per game then draws and sends it, and if more changes arrive meanwhile only the latest
-is sent: edits are coalesced. Sends are paced per chat and overall (:class:`RateLimiter`), and
+is sent: edits are coalesced. Sends are paced per chat and overall (:mod:`bot.pace`), and
 Telegram's own answers are honoured: retry_after, "not modified", a deleted message (posted
 again), a blocked bot, a group that became a supergroup.
 
@@ -14,21 +14,23 @@ board behind it, one board after another; a state handed over meanwhile replaces
 shown for the boards left, and the next round brings the others up to it: a watcher who is
 behind skips states, and a board is edited at most once a state. Each state is drawn once per
 language and uploaded once (then sent by its file id). Watchers' messages take their slots
-from :meth:`BoardPace.spare`: only a slot that is free now, within :data:`WATCHERS_SHARE` of
-the overall pace and never the rest of it, so they never push a player's edit back (50
-watchers catch up with a state in about 4 s at Telegram's 30 messages a second).
+from :meth:`~bot.pace.BoardPace.spare`: only a slot that is free now, within
+:data:`~bot.pace.WATCHERS_SHARE` of the overall pace and never the rest of it, so they never
+push a player's edit back (50 watchers catch up with a state in about 4 s at Telegram's 30
+messages a second).
 
 Several workers over one database (:attr:`~bot.services.coordination.Coordination.shared`):
 a game's boards are shown by one worker at a time, the holder of the game's board lease, which
 shows the newest saved state until none is newer, so the changes saved by every worker are
 coalesced and edits of one message never overtake each other; a worker that finds the lease
-held waits until the boards show its change (or the lease is free). The pace is shared through
-the database (:class:`SharedRateLimiter`), and :meth:`BoardPublisher.sweep` shows, now and then,
-what a worker that died saved but did not show. A game's watchers' boards are shown by one
-worker at a time too, under a lease of their own (``watchers <id>``, never the board lease,
-so the players' boards never wait for watchers): a worker that finds it held leaves its state
-to the holder, which looks for a newer saved state each time it lets the lease go (a state
-another worker saved may then reach the watchers while its players' boards are being edited).
+held waits until the boards show its change (or the lease is free). The pace is shared
+through the database (:class:`~bot.pace.SharedRateLimiter`), and :meth:`BoardPublisher.sweep`
+shows, now and then, what a worker that died saved but did not show. A game's watchers'
+boards are shown by one worker at a time too, under a lease of their own (``watchers <id>``,
+never the board lease, so the players' boards never wait for watchers): a worker that finds it
+held leaves its state to the holder, which looks for a newer saved state each time it lets the
+lease go (a state another worker saved may then reach the watchers while its players' boards
+are being edited).
 
 Boards are of two kinds: a message in a chat the bot writes to (a group, a private chat), sent
 and edited here; and an inline game's inline message, which the bot can only edit, through a
@@ -44,8 +46,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Final, Protocol
+from dataclasses import dataclass
+from typing import Final
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -65,8 +67,9 @@ from bot.engine import VARIANTS, Position, Side, starting_position
 from bot.i18n import DEFAULT_LOCALE, locale_of
 from bot.inline_boards import InlineBoards
 from bot.metrics import Metrics
+from bot.pace import WATCHERS_SHARE, BoardPace, Pace, RateLimiter
 from bot.services import GameService, GameSnapshot
-from bot.services.coordination import POLL_SECONDS, Coordination, share_of
+from bot.services.coordination import POLL_SECONDS
 from bot.storage import Board
 from bot.telegram_link import EditMediaUnread, Superseded, TelegramSendUncertain, abandon_when
 from render import FILE_NAME, BoardView, render_animation, render_board
@@ -92,167 +95,6 @@ GONE_MESSAGES: Final = (
 
 SWEEP_AT_ONCE: Final = 8
 """Games behind their boards that one :meth:`BoardPublisher.sweep` takes on."""
-
-WATCHERS_SHARE: Final = 1 / 3
-"""The share of the overall pace that watchers' boards may take, every game's together; the
-rest is left to the other messages, the players' boards first."""
-
-SLOT_ROUNDING: Final = 1e-9
-"""Seconds of waiting that are only the rounding of a share's fractions (a third of 30)."""
-
-SPARE_RETRY_SECONDS: Final = 0.01
-"""The least a message waiting for a spare slot waits before asking again."""
-
-
-class Pace(Protocol):
-    """When the next message to a chat may go."""
-
-    async def wait(self, chat_id: int) -> None:
-        """Returns when a message to ``chat_id`` may be sent (its slot is taken)."""
-
-
-class BoardPace(Pace, Protocol):
-    """A pace that spares a share of itself for messages that must yield to all others."""
-
-    def spare(self, share: float = WATCHERS_SHARE) -> Pace:
-        """A pace for messages that yield (watchers' boards): each takes a slot only when one
-        is free now, within ``share`` of the overall pace and leaving the rest of its burst,
-        and of the chat's, to the others (:func:`~bot.services.coordination.share_of`): it
-        never takes a slot ahead of time, and the others always find most of the burst free
-        (a watcher's own game in the same private chat included)."""
-
-
-class _SparePace:
-    """Waits until ``take`` (which takes a free slot, or says how long until one may be)
-    takes one: see :meth:`BoardPace.spare`."""
-
-    def __init__(self, take: Callable[[int], Awaitable[float]]) -> None:
-        self._take = take
-
-    async def wait(self, chat_id: int) -> None:
-        while (delay := await self._take(chat_id)) > 0:
-            await asyncio.sleep(max(delay, SPARE_RETRY_SECONDS))
-
-
-@dataclass(slots=True)
-class _Bucket:
-    capacity: float
-    per_second: float
-    tokens: float
-    updated: float
-
-
-@dataclass
-class RateLimiter:
-    """Token buckets of (burst, messages per second): by default about 1 message a second per
-    private chat, 20 a minute per group and 30 a second overall (Telegram's published limits),
-    with small bursts."""
-
-    clock: Callable[[], float] = time.monotonic
-    private: tuple[float, float] = (3, 1.0)
-    group: tuple[float, float] = (3, 20 / 60)
-    overall: tuple[float, float] = (30, 30.0)
-    _buckets: dict[int | None, _Bucket] = field(default_factory=dict)
-    _spares: dict[float, _Bucket] = field(default_factory=dict)  # share -> its own bucket
-
-    def _bucket(self, chat_id: int | None) -> _Bucket:
-        bucket = self._buckets.get(chat_id)
-        if bucket is None:
-            capacity, rate = (
-                self.overall if chat_id is None else self.group if chat_id < 0 else self.private
-            )
-            bucket = _Bucket(capacity, rate, capacity, self.clock())
-            self._buckets[chat_id] = bucket
-        return bucket
-
-    @staticmethod
-    def _refill(bucket: _Bucket, now: float) -> _Bucket:
-        bucket.tokens = min(
-            bucket.capacity, bucket.tokens + (now - bucket.updated) * bucket.per_second
-        )
-        bucket.updated = now
-        return bucket
-
-    def delay(self, chat_id: int) -> float:
-        """Takes a token for ``chat_id`` (and one overall); returns how long to wait first."""
-        now = self.clock()
-        wait = 0.0
-        for key in (chat_id, None):
-            bucket = self._refill(self._bucket(key), now)
-            bucket.tokens -= 1
-            if bucket.tokens < 0:
-                wait = max(wait, -bucket.tokens / bucket.per_second)
-        return wait
-
-    async def wait(self, chat_id: int) -> None:
-        """Waits for a slot of ``chat_id`` (see :meth:`delay`)."""
-        await asyncio.sleep(self.delay(chat_id))
-
-    def take_spare(self, chat_id: int, share: float = WATCHERS_SHARE) -> float:
-        """Takes a token for ``chat_id``, one overall and one of the ``share``'s own bucket,
-        for a message that yields to the others, only if each is there now with the part of
-        the chat's and the overall bucket for the others left (see :meth:`BoardPace.spare`);
-        returns 0 then, else how long until they may be (and takes nothing)."""
-        now = self.clock()
-        (burst, per_second), leave = share_of(self.overall, share)
-        chat = self._refill(self._bucket(chat_id), now)
-        _, leave_in_chat = share_of((chat.capacity, chat.per_second), share)
-        own = self._spares.get(share)
-        if own is None:
-            own = self._spares[share] = _Bucket(burst, per_second, burst, now)
-        needs = (
-            (chat, leave_in_chat + 1),
-            (self._refill(self._bucket(None), now), leave + 1),
-            (self._refill(own, now), 1.0),
-        )
-        wait = max((need - bucket.tokens) / bucket.per_second for bucket, need in needs)
-        if wait > SLOT_ROUNDING:
-            return wait
-        for bucket, _need in needs:
-            bucket.tokens -= 1
-        return 0.0
-
-    def spare(self, share: float = WATCHERS_SHARE) -> Pace:
-        """See :meth:`BoardPace.spare` (and :meth:`take_spare`)."""
-
-        async def take(chat_id: int) -> float:
-            return self.take_spare(chat_id, share)
-
-        return _SparePace(take)
-
-
-class SharedRateLimiter:
-    """The same limits as :class:`RateLimiter`, kept in the database, so that every worker's
-    messages together keep to them."""
-
-    def __init__(
-        self,
-        coordination: Coordination,
-        *,
-        private: tuple[float, float] = (3, 1.0),
-        group: tuple[float, float] = (3, 20 / 60),
-        overall: tuple[float, float] = (30, 30.0),
-    ) -> None:
-        self._coordination = coordination
-        self._private, self._group, self._overall = private, group, overall
-
-    async def wait(self, chat_id: int) -> None:
-        rate = self._group if chat_id < 0 else self._private
-        await asyncio.sleep(
-            await self._coordination.reserve(chat_id, rate=rate, overall=self._overall)
-        )
-
-    def spare(self, share: float = WATCHERS_SHARE) -> Pace:
-        """See :meth:`BoardPace.spare`; the share's own pace is kept in the database too, so
-        every worker's watchers' boards together keep to it."""
-
-        async def take(chat_id: int) -> float:
-            rate = self._group if chat_id < 0 else self._private
-            return await self._coordination.take_spare(
-                chat_id, rate=rate, overall=self._overall, share=share
-            )
-
-        return _SparePace(take)
 
 
 async def show_in_place(

@@ -18,7 +18,8 @@ from aiogram.client.telegram import TelegramAPIServer
 
 from bot.i18n import create_i18n
 from bot.league import RULE, LeaguePublisher, standings_text
-from bot.publisher import BoardPublisher, RateLimiter
+from bot.pace import RateLimiter
+from bot.publisher import BoardPublisher
 from bot.services import GameService, GameSnapshot, ScoreService
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.storage import Rating, Standing, Store, User, open_database

@@ -12,7 +12,8 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
 from bot.i18n import create_i18n
-from bot.publisher import BoardPublisher, RateLimiter
+from bot.pace import RateLimiter
+from bot.publisher import BoardPublisher
 from bot.services import GameService, GameSnapshot
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeTelegram

@@ -22,7 +22,8 @@ from aiogram.client.telegram import TelegramAPIServer
 
 from bot.callbacks import GameAction
 from bot.i18n import create_i18n
-from bot.publisher import BoardPublisher, SharedRateLimiter
+from bot.pace import SharedRateLimiter
+from bot.publisher import BoardPublisher
 from bot.services import GameService, GameSnapshot, Terms
 from bot.services import errors as e
 from bot.services.coordination import Coordination
