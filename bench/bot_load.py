@@ -1,7 +1,7 @@
 """Bot under load: N concurrent group games through the fake Telegram Bot API server.
 
     python bench/bot_load.py [--games 50] [--seconds 20] [--stored 1000] [--runs 3] [--pin]
-                             [--database sqlite|postgresql] [--workers N]
+                             [--database sqlite|postgresql] [--workers N [--sticky]]
                              [--profile FILE [--profile-gil]]
 
 The bot runs as its own process (``python -m bot``), exactly as in production, against the fake
@@ -13,8 +13,9 @@ settings far above any load, so the pace limiter is not what is measured.
 ``--database postgresql`` puts the games on a PostgreSQL server that the bench starts from the
 machine's binaries (as the tests do); its CPU per tap is printed apart from the bot's. With
 ``--workers N`` the bot runs as N webhook workers over that one database, the fake Telegram
-posting each update to the next worker in turn (a reverse proxy's round robin); without it, as
-one long-polling process (the default set-up).
+posting each update to the next worker in turn (a reverse proxy's round robin), or with
+``--sticky`` each chat's updates to one worker; without it, as one long-polling process (the
+default set-up).
 
 Each of ``--runs`` runs starts fresh bot processes on a fresh copy of the stored games, and the
 figures printed are medians over the runs: the bot's CPU milliseconds per tap (all its workers
@@ -239,6 +240,7 @@ async def bot_started(
         for _ in range(args.workers):
             workers.append(await start_worker(fake, url, workdir, environment=environment))
         fake.balancer = [worker.url for worker in workers]
+        fake.sticky_chats = args.sticky
         yield Bot([worker.pid for worker in workers])
     finally:
         for worker in workers:
@@ -324,6 +326,8 @@ def report(runs: list[dict[str, float]], args: argparse.Namespace) -> None:
 
     spread = ", ".join(f"{run['bot ms/tap']:.2f}" for run in runs)
     bot = f"{args.workers} webhook worker(s)" if args.workers else "one polling process"
+    if args.workers and args.sticky:
+        bot += ", each chat's updates to one of them"
     pinned = ", the bot on a processor of its own" if args.pin else ""
     print(
         f"medians of {len(runs)} run(s), {args.games} concurrent games each, {args.database}, "
@@ -404,6 +408,12 @@ async def main() -> None:
         metavar="N",
         help="run the bot as N webhook workers over one database (several need --database "
         "postgresql) instead of one polling process",
+    )
+    parser.add_argument(
+        "--sticky",
+        action="store_true",
+        help="with --workers: each chat's updates go to one worker (a proxy with affinity), "
+        "not to each worker in turn",
     )
     args = parser.parse_args()
     if args.profile and shutil.which("py-spy") is None:

@@ -647,6 +647,56 @@ async def test_a_webhook_gets_the_updates_with_the_secret_and_polling_conflicts(
         await runner.cleanup()
 
 
+async def test_the_balancer_spreads_posts_in_turn_or_keeps_each_chat_on_one_worker(
+    bot: Bot, fake_telegram: FakeTelegram
+) -> None:
+    fake = fake_telegram
+    received: dict[str, list[int]] = {"a": [], "b": []}
+    runners = []
+    urls = []
+    for name in received:
+
+        async def webhook(request: web.Request, name: str = name) -> web.Response:
+            received[name].append((await request.json())["message"]["chat"]["id"])
+            return web.json_response({})
+
+        app = web.Application()
+        app.router.add_post("/hook", webhook)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        runners.append(runner)
+        urls.append(f"http://127.0.0.1:{runner.addresses[0][1]}/hook")
+    users = [fake.create_user(f"U{i}") for i in range(4)]
+    groups = [fake.create_group(f"g{i}", [users[i]]) for i in range(4)]
+
+    async def deliver(rounds: int) -> None:
+        for _ in range(rounds):
+            for user, group in zip(users, groups, strict=True):
+                fake.send_text(user, group, "/score")  # a command: groups hide the rest
+                await fake.wait_for(lambda: not fake.pending_update_ids)
+
+    try:
+        fake.balancer = urls
+        assert await bot.set_webhook("https://proxy.example.com/hook", secret_token="s")
+        await deliver(1)
+        assert len(received["a"]) == len(received["b"]) == 2  # in turn
+        for chats in received.values():
+            chats.clear()
+        fake.sticky_chats = True
+        await deliver(3)
+        assert sorted(received["a"] + received["b"]) == sorted(g.id for g in groups for _ in "xyz")
+        assert not set(received["a"]) & set(received["b"])  # each chat on one worker only
+        assert received["a"] and received["b"]  # and the chats spread over both
+        await runners[1].cleanup()  # worker b dies: its chats go to the next one at once
+        received["a"].clear()
+        await deliver(1)
+        assert sorted(received["a"]) == sorted(g.id for g in groups)
+    finally:
+        for runner in runners:
+            await runner.cleanup()
+
+
 async def test_delayed_answers_keep_the_call_waiting(
     bot: Bot, fake_telegram: FakeTelegram, alice_chat: FakeChat
 ) -> None:

@@ -498,6 +498,18 @@ class FakeMessage:
         )
 
 
+def _chat_of(update: dict[str, Any]) -> int:
+    """The id of the chat an update comes from (0 if it names none)."""
+    for kind in ("message", "edited_message", "callback_query", "my_chat_member"):
+        event = update.get(kind)
+        if isinstance(event, dict):
+            message = event.get("message", event) if kind == "callback_query" else event
+            chat = message.get("chat") if isinstance(message, dict) else None
+            if isinstance(chat, dict):
+                return int(chat.get("id", 0))
+    return 0
+
+
 @dataclass(eq=False, slots=True)
 class RecordedRequest:
     """One Bot API call the bot made; JSON fields are decoded, uploads are in ``files``."""
@@ -715,6 +727,10 @@ class FakeTelegram:
         """A reverse proxy in front of several workers: when set, each delivery to the webhook
         goes to the next of these addresses in turn, and one whose connection is refused (a
         worker that died) is tried at the next one at once, as a proxy retries."""
+        self.sticky_chats = False
+        """With :attr:`balancer`: each chat's updates go to one worker (the first to answer
+        of the list from its place by the chat's id), as behind a proxy that knew the chat;
+        else each delivery goes to the next worker in turn (round robin)."""
         self._turn = itertools.count()
         self._webhook_error: tuple[int, str] | None = None
         self._posting: set[int] = set()
@@ -1837,8 +1853,9 @@ class FakeTelegram:
         assert setting is not None
         try:
             targets = list(self.balancer) or [setting.url]
-            for _ in targets:  # through the proxy: a refused connection goes to the next
-                target = targets[next(self._turn) % len(targets)]
+            start = _chat_of(update) if self.sticky_chats else next(self._turn)
+            for step in range(len(targets)):  # a refused connection goes to the next
+                target = targets[(start + step) % len(targets)]
                 status, body = await self._post(target, update, setting.secret_token)
                 if status is not None:
                     break
