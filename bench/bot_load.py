@@ -255,8 +255,8 @@ async def measure(
     profile: str | None,
 ) -> dict[str, float]:
     """One run: a fresh bot on ``database`` (on ``server`` if PostgreSQL), ``args.games``
-    games tapped for ``args.seconds`` (the first worker recorded by py-spy into ``profile`` if
-    given); returns its figures."""
+    games tapped for ``args.seconds`` (recorded by py-spy into ``profile`` if given: with
+    several workers, each into ``profile.N``); returns its figures."""
     async with FakeTelegram() as fake, bot_started(args, fake, database, workdir) as bot:
         if args.pin:  # the bot alone on the last processor, this process on the others
             cpus = sorted(os.sched_getaffinity(0))
@@ -267,13 +267,16 @@ async def measure(
         tables = await open_tables(fake, args.games)
         latencies: list[float] = []
         lags: list[float] = []
-        profiler = None
-        if profile:
-            profiler = subprocess.Popen(
-                ["py-spy", "record", "--pid", str(bot.pids[0]), "--rate", "200", "--format"]
-                + ["raw", "--duration", str(int(args.seconds)), "--output", profile]
-                + (["--gil"] if args.profile_gil else []),
-                stdout=subprocess.DEVNULL,
+        profilers = []
+        for number, pid in enumerate(bot.pids if profile else []):
+            output = profile if len(bot.pids) == 1 else f"{profile}.{number}"
+            profilers.append(
+                subprocess.Popen(
+                    ["py-spy", "record", "--pid", str(pid), "--rate", "200", "--format", "raw"]
+                    + ["--duration", str(int(args.seconds)), "--output", str(output)]
+                    + (["--gil"] if args.profile_gil else []),
+                    stdout=subprocess.DEVNULL,
+                )
             )
         bot_cpu, own_cpu = bot.cpu(), time.process_time()
         loop_cpu, others_cpu = bot.threads_cpu()
@@ -290,7 +293,7 @@ async def measure(
         if server is not None:
             server_cpu = tree_cpu_seconds(server.pid) - server_cpu
         memory = bot.memory()
-        if profiler is not None:
+        for profiler in profilers:
             profiler.wait(30)
     taps = len(latencies)
     ms = [x * 1000 for x in latencies]
@@ -388,7 +391,8 @@ async def main() -> None:
         "--profile",
         metavar="FILE",
         help="record the bot's measured seconds of the last run with py-spy (raw stacks, "
-        "for flamegraph.pl or a script; `pip install py-spy`, root or ptrace rights)",
+        "for flamegraph.pl or a script; `pip install py-spy`, root or ptrace rights); with "
+        "several workers, each worker into FILE.N",
     )
     parser.add_argument(
         "--profile-gil",
