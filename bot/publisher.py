@@ -526,10 +526,6 @@ class BoardPublisher:
             await self._service.users.mark_blocked(chat_id)
             await self._service.watchers.unwatch(chat_id, board.game_id)
 
-        def superseded() -> bool:
-            newer = self._watched.get(board.game_id)
-            return newer is not None and newer.stored.version > snapshot.stored.version
-
         return await show_in_place(
             board.chat_id,
             board.message_id,
@@ -540,7 +536,7 @@ class BoardPublisher:
             on_moved=self._service.move_chat,
             on_forbidden=forbidden,
             what=f"game {board.game_id} to a watcher",
-            superseded=superseded,
+            superseded=functools.partial(_newer_waits, self._watched, snapshot),
         )
 
     async def _watch_link(self, snapshot: GameSnapshot) -> str | None:
@@ -553,8 +549,7 @@ class BoardPublisher:
 
     def _superseded(self, snapshot: GameSnapshot) -> bool:
         """Whether a newer state of the game waits to be shown (an older one need not be)."""
-        newer = self._pending.get(snapshot.stored.id)
-        return newer is not None and newer.stored.version > snapshot.stored.version
+        return _newer_waits(self._pending, snapshot)
 
     async def _locale(self, snapshot: GameSnapshot, board: Board) -> str:
         """A group's board: the group's language, else the challenge's; a private board: its
@@ -586,10 +581,6 @@ class BoardPublisher:
             if chat_id > 0:
                 await self._service.users.mark_blocked(chat_id)
 
-        def superseded() -> bool:  # a newer state waits: an outage need not delay it for this
-            newer = self._pending.get(board.game_id)
-            return newer is not None and newer.stored.version > snapshot.stored.version
-
         return await show_in_place(
             board.chat_id,
             board.message_id,
@@ -600,7 +591,8 @@ class BoardPublisher:
             on_moved=self._service.move_chat,
             on_forbidden=forbidden,
             what=f"game {board.game_id}",
-            superseded=superseded,
+            # a newer state waits: an outage need not delay the board for this one
+            superseded=functools.partial(self._superseded, snapshot),
         )
 
     async def _send(
@@ -627,6 +619,13 @@ class BoardPublisher:
                 reply_markup=markup,
             )
         )
+
+
+def _newer_waits(waiting: dict[int, GameSnapshot], snapshot: GameSnapshot) -> bool:
+    """Whether ``waiting`` (states to show, by game) holds a newer state of ``snapshot``'s
+    game than it."""
+    newer = waiting.get(snapshot.stored.id)
+    return newer is not None and newer.stored.version > snapshot.stored.version
 
 
 @dataclass(slots=True)
