@@ -41,6 +41,15 @@ def mover(board: FakeMessage, players: list[FakeUser]) -> FakeUser:
     return named[-1][1] if line.startswith(("⏫", "↪")) else named[0][1]
 
 
+async def ask(harness: BotHarness, user: FakeUser, chat: FakeChat, text: str) -> FakeMessage:
+    """``user`` sends ``text`` in ``chat``; returns the bot's answer."""
+    sent = harness.fake.send_text(user, chat, text)
+    await harness.settle()
+    answer = harness.fake.last_message(chat)
+    assert answer.message_id > sent.message_id, f"no answer to {text!r}"
+    return answer
+
+
 async def wait_for_board(fake: FakeTelegram, chat: FakeChat) -> FakeMessage:
     """Waits for the bot's board photo in ``chat`` and returns it."""
     return await fake.wait_for_message(chat, where=lambda m: m.photo is not None, timeout=10)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import is_over, play_turn, wait_for_board
+from .gameplay import ask, is_over, play_turn, wait_for_board
 
 
 @pytest.fixture
@@ -28,15 +28,6 @@ async def bot_harness(
 ) -> AsyncIterator[BotHarness]:
     async with running_bot(fake_telegram, database_path, move_seconds=60) as harness:
         yield harness
-
-
-async def _ask(harness: BotHarness, user: FakeUser, chat: FakeChat, text: str) -> FakeMessage:
-    """``user`` sends ``text`` in ``chat``; returns the bot's answer."""
-    sent = harness.fake.send_text(user, chat, text)
-    await harness.settle()
-    answer = harness.fake.last_message(chat)
-    assert answer.message_id > sent.message_id, f"no answer to {text!r}"
-    return answer
 
 
 def _verify(path: Path) -> subprocess.CompletedProcess[str]:
@@ -69,22 +60,22 @@ async def test_a_group_game_from_its_commitment_to_the_check_of_every_roll(
     game = int(shown.group(2))
 
     # during the game: the commitment in full and the client value, not the seed
-    during = (await _ask(harness, carol, group, f"/verify {game}")).text or ""
+    during = (await ask(harness, carol, group, f"/verify {game}")).text or ""
     commitment = re.findall(r"\b[0-9a-f]{64}\b", during)
     assert commitment == [commitment[0]] and commitment[0].startswith(shown.group(1))
     assert f"the id of the tap that started the game: {accept.id}" in during
     assert "The seed stays secret while the game is played." in during
     carol_chat = fake.private_chat(carol)
-    refused = await _ask(harness, carol, carol_chat, f"/verify {game}")
+    refused = await ask(harness, carol, carol_chat, f"/verify {game}")
     assert refused.text == f"Game #{game} is not yours, and it was not played in this chat."
     for bad in ("/verify", "/verify abc", "/verify -3"):
-        usage = await _ask(harness, alice, group, bad)
+        usage = await ask(harness, alice, group, bad)
         assert usage.text == (
             "Send the game's number: /verify 12. The number is on the board, after #."
         )
-    missing = await _ask(harness, alice, group, "/verify 99999999999999999999")
+    missing = await ask(harness, alice, group, "/verify 99999999999999999999")
     assert missing.text == "This game does not exist."
-    assert (await _ask(harness, bob, group, "/verify 999")).text == "Такой партии нет."
+    assert (await ask(harness, bob, group, "/verify 999")).text == "Такой партии нет."
 
     for _ in range(400):
         if is_over(board):
@@ -94,7 +85,7 @@ async def test_a_group_game_from_its_commitment_to_the_check_of_every_roll(
     assert f"🔓 Dice seed revealed: /verify {game}" in (board.caption or "")
     before_the_reveal = fake.mark()
 
-    after = (await _ask(harness, alice, group, f"/verify {game}")).text or ""
+    after = (await ask(harness, alice, group, f"/verify {game}")).text or ""
     found = re.search(r"Seed, revealed now that the game is over:\n([0-9a-f]{64})\n", after)
     assert found is not None, after
     seed = found.group(1)
@@ -104,7 +95,7 @@ async def test_a_group_game_from_its_commitment_to_the_check_of_every_roll(
         sent = json.dumps(request.params, ensure_ascii=False)
         assert seed not in sent and all(seed.encode() not in f for f in request.files.values())
 
-    moves = await _ask(harness, alice, group, f"/moves {game}")
+    moves = await ask(harness, alice, group, f"/moves {game}")
     text = moves.document_bytes.decode()
     path = tmp_path / (moves.document_name or "moves.txt")
     path.write_text(text, encoding="utf-8")
@@ -134,15 +125,15 @@ async def test_a_group_game_from_its_commitment_to_the_check_of_every_roll(
 
     # /dice: Alice's faces, counted over her own rolls (she plays white)
     mine = Counter(int(v) for r in rolls if r[2] == "w" for v in r[3].split("-"))
-    stats = (await _ask(harness, alice, group, "/dice")).text or ""
+    stats = (await ask(harness, alice, group, "/dice")).text or ""
     assert stats.startswith("🎲 Dice of @alice\n1 finished games, ")
     for face in range(1, 7):
         assert f" {face}: {mine[face]} (" in stats, stats
     assert "χ² = " in stats and "5 degrees of freedom" in stats
-    theirs = (await _ask(harness, alice, group, "/dice @bob")).text or ""
+    theirs = (await ask(harness, alice, group, "/dice @bob")).text or ""
     bobs = Counter(int(v) for r in rolls if r[2] == "b" for v in r[3].split("-"))
     assert theirs.startswith("🎲 Dice of @bob") and f" 6: {bobs[6]} (" in theirs
-    nobody = (await _ask(harness, carol, group, "/dice")).text or ""
+    nobody = (await ask(harness, carol, group, "/dice")).text or ""
     assert "No finished games with verifiable dice yet" in nobody
 
 

@@ -13,10 +13,10 @@ from bot.engine import Match, Outcome, Result, Side
 from bot.i18n import create_i18n
 from bot.score_views import history_text
 from bot.storage import FinishedGame, User
-from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import is_over, play_turn, wait_for_board
+from .gameplay import ask, is_over, play_turn, wait_for_board
 
 
 @pytest.fixture
@@ -25,15 +25,6 @@ async def bot_harness(
 ) -> AsyncIterator[BotHarness]:
     async with running_bot(fake_telegram, database_path, move_seconds=60) as harness:
         yield harness
-
-
-async def _ask(harness: BotHarness, user: FakeUser, chat: FakeChat, text: str) -> FakeMessage:
-    """``user`` sends ``text`` in ``chat``; returns the bot's answer."""
-    sent = harness.fake.send_text(user, chat, text)
-    await harness.settle()
-    answer = harness.fake.last_message(chat)
-    assert answer.message_id > sent.message_id, f"no answer to {text!r}"
-    return answer
 
 
 async def _finished_game(harness: BotHarness) -> tuple[FakeUser, FakeUser, FakeUser, FakeChat]:
@@ -55,7 +46,7 @@ async def _finished_game(harness: BotHarness) -> tuple[FakeUser, FakeUser, FakeU
     board = await wait_for_board(fake, group)
     for _ in range(8):
         await play_turn(fake, board, [alice, bob])
-    question = await _ask(harness, bob, group, "/resign")
+    question = await ask(harness, bob, group, "/resign")
     fake.press(bob, question, question.buttons[0].text)
     await fake.wait_for(lambda: is_over(board))
     return alice, bob, carol, group
@@ -65,7 +56,7 @@ async def test_stats_top_rating_history_files_and_chips(bot_harness: BotHarness)
     harness, fake = bot_harness, bot_harness.fake
     alice, bob, carol, group = await _finished_game(harness)
 
-    stats = (await _ask(harness, carol, group, "/stats @alice")).text or ""
+    stats = (await ask(harness, carol, group, "/stats @alice")).text or ""
     lines = stats.splitlines()
     assert lines[0] == "Statistics of @alice"
     assert lines[1].startswith("Rating, long nardy: 1") and lines[1].endswith("(1 games)")
@@ -78,28 +69,28 @@ async def test_stats_top_rating_history_files_and_chips(bot_harness: BotHarness)
         "Winning streak: longest 1, current 1",
         "Chips: 1000",
     ]
-    own = (await _ask(harness, bob, group, "/stats")).text or ""
+    own = (await ask(harness, bob, group, "/stats")).text or ""
     assert own.startswith("Статистика @bob")
     assert "Партий: 1, побед: 0 (0%)" in own and "поражений подряд: 1" in own
     reply_to = fake.send_text(bob, group, "hello")
     fake.send_text(carol, group, "/stats", reply_to=reply_to)
     await harness.settle()
     assert (fake.last_message(group).text or "").startswith("Statistics of @bob")
-    unknown = await _ask(harness, carol, group, "/stats @nobody")
+    unknown = await ask(harness, carol, group, "/stats @nobody")
     assert "I do not know @nobody yet" in (unknown.text or "")
 
-    rating = (await _ask(harness, carol, group, "/top rating")).text or ""
+    rating = (await ask(harness, carol, group, "/top rating")).text or ""
     first, second, third = rating.splitlines()
     assert first == "Rating · long nardy"
     assert second.startswith("1. @alice: ") and second.endswith(", 1 games")
     assert third.startswith("2. @bob: ")
-    short = await _ask(harness, carol, group, "/top рейтинг short")
+    short = await ask(harness, carol, group, "/top рейтинг short")
     assert short.text == "Nobody here has a rating in short nardy yet. Finish a game with /play."
-    assert "Leaderboard" in ((await _ask(harness, carol, group, "/top")).text or "")
-    private = await _ask(harness, alice, fake.private_chat(alice), "/top rating")
+    assert "Leaderboard" in ((await ask(harness, carol, group, "/top")).text or "")
+    private = await ask(harness, alice, fake.private_chat(alice), "/top rating")
     assert "per group" in (private.text or "")
 
-    history = await _ask(harness, carol, group, "/history")
+    history = await ask(harness, carol, group, "/history")
     lines = (history.text or "").splitlines()
     assert lines[0] == "Latest games in this chat"
     assert lines[1].startswith("#1 · 20")
@@ -125,34 +116,32 @@ async def test_stats_top_rating_history_files_and_chips(bot_harness: BotHarness)
 
     dave = fake.create_user("Dave", username="dave", language_code="en")
     dave_chat = fake.private_chat(dave)
-    none_yet = await _ask(harness, dave, dave_chat, "/history")
+    none_yet = await ask(harness, dave, dave_chat, "/history")
     assert none_yet.text == "You have no finished games yet. Start one with /play."
     assert none_yet.buttons == []
     refused = await fake.next_answer_to(
         fake.tap(dave, none_yet, MovesFile(game=1).pack(), check=False)
     )
     assert refused.show_alert and refused.text == "You are not playing in this game."
-    nothing = await _ask(harness, dave, dave_chat, "/moves 1")
+    nothing = await ask(harness, dave, dave_chat, "/moves 1")
     assert nothing.text == "You are not playing in this game."
     assert not [m for m in fake.messages(dave_chat) if m.document is not None]
 
     alice_chat = fake.private_chat(alice)
-    mine = await _ask(harness, alice, alice_chat, "/history")
+    mine = await ask(harness, alice, alice_chat, "/history")
     assert (mine.text or "").startswith("Your latest games\n#1 · ")
     tap = fake.press(alice, mine, "📄 #1")
     assert not (await fake.next_answer_to(tap)).show_alert
     sent = await fake.wait_for_message(alice_chat, after=mine, where=lambda m: bool(m.document))
     assert sent.document_name == "nardy-game-1.txt"
-    moves = await _ask(harness, alice, alice_chat, "/moves #1")
+    moves = await ask(harness, alice, alice_chat, "/moves #1")
     assert moves.document_bytes == sent.document_bytes
-    assert (
-        await _ask(harness, alice, alice_chat, "/moves 999")
-    ).text == "This game does not exist."
-    assert (await _ask(harness, alice, alice_chat, "/moves x")).text == "This game does not exist."
-    usage = await _ask(harness, alice, alice_chat, "/moves")
+    assert (await ask(harness, alice, alice_chat, "/moves 999")).text == "This game does not exist."
+    assert (await ask(harness, alice, alice_chat, "/moves x")).text == "This game does not exist."
+    usage = await ask(harness, alice, alice_chat, "/moves")
     assert "/moves 12" in (usage.text or "")
 
-    chips = (await _ask(harness, alice, alice_chat, "/chips")).text or ""
+    chips = (await ask(harness, alice, alice_chat, "/chips")).text or ""
     lines = chips.splitlines()
     assert lines[0] == "Your chips: 1000"
     assert lines[1].startswith("20") and lines[1].endswith(": +1000, starting grant; balance 1000")
@@ -244,6 +233,6 @@ async def test_rules_explain_the_variant_then_matches_the_cube_and_chips(
     fake = bot_harness.fake
     vera = fake.create_user("Вера", username="vera", language_code="ru")
     chat = fake.private_chat(vera)
-    text = (await _ask(bot_harness, vera, chat, "/rules short")).text
+    text = (await ask(bot_harness, vera, chat, "/rules short")).text
     assert text.startswith("Короткие нарды")
     assert "правило Кроуфорда" in text and "PRO (ойн 1, марс 2, кокс 3)" in text
