@@ -11,7 +11,7 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.dice_views import dice_stats_text, verify_text
-from bot.handlers.scores import named_user, unknown_user
+from bot.handlers.scores import subject
 from bot.services import GameService, ScoreService
 from bot.services.errors import GameNotFound
 from bot.storage import User
@@ -53,9 +53,7 @@ async def on_dice(
     player: User,
 ) -> None:
     """``/dice``: your dice statistics; ``/dice @user`` (or as a reply): theirs."""
-    named = await named_user(message, command, game_service)
-    if isinstance(named, str):
-        await unknown_user(message, named)
+    user = await subject(message, command, game_service, player)
+    if user is None:
         return
-    user = named or player
     await message.answer(dice_stats_text(user, await score_service.dice_stats(user.id), _))

@@ -76,6 +76,18 @@ async def unknown_user(message: Message, name: str) -> None:
     )
 
 
+async def subject(
+    message: Message, command: CommandObject, game_service: GameService, player: User
+) -> User | None:
+    """Whom a command such as ``/stats`` is about: the user it names, else its author; None
+    (the chat told so) when it names somebody the bot does not know."""
+    named = await named_user(message, command, game_service)
+    if isinstance(named, str):
+        await unknown_user(message, named)
+        return None
+    return named or player
+
+
 async def on_score(
     message: Message,
     command: CommandObject,
@@ -138,11 +150,9 @@ async def on_stats(
     player: User,
 ) -> None:
     """``/stats``: your record; ``/stats @user`` (or as a reply): theirs."""
-    named = await named_user(message, command, game_service)
-    if isinstance(named, str):
-        await unknown_user(message, named)
+    user = await subject(message, command, game_service, player)
+    if user is None:
         return
-    user = named or player
     stats = await score_service.stats(user.id)
     balance = await score_service.balance(user.id)
     await message.answer(stats_text(user, stats, balance))
