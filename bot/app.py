@@ -36,7 +36,6 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 from aiogram.types import BotCommand, BotCommandScopeDefault, TelegramObject, Update
-from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 from aiogram.utils.i18n import I18n
 
 from bot import logs
@@ -46,7 +45,13 @@ from bot.handlers.basic import command_menu
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
 from bot.league import LeaguePublisher
 from bot.metrics import Metrics
-from bot.middlewares import GameErrorAlerts, HandleOnce, RememberUsers, TapThrottle
+from bot.middlewares import (
+    CallbackAnswers,
+    GameErrorAlerts,
+    HandleOnce,
+    RememberUsers,
+    TapThrottle,
+)
 from bot.pace import BoardPace, RateLimiter, SharedRateLimiter
 from bot.publisher import BoardPublisher
 from bot.services import GameService, ScoreService
@@ -234,10 +239,10 @@ def create_dispatcher(
     dispatcher.inline_query.outer_middleware(remember)
     dispatcher.chosen_inline_result.outer_middleware(remember)
     LanguageMiddleware(i18n).setup(dispatcher)  # after RememberUsers: it reads their choice
-    # Inner middlewares: CallbackAnswerMiddleware answers every press once, after the handler
-    # (style guide 2.6); GameErrorAlerts, registered after it, turns refusals into its alert,
-    # which the throttle's counter, between them, counts.
-    dispatcher.callback_query.middleware(CallbackAnswerMiddleware())
+    # Inner middlewares: CallbackAnswers answers every press once, after the handler (style
+    # guide 2.6), in the webhook's response in webhook mode; GameErrorAlerts, registered after
+    # it, turns refusals into its alert, which the throttle's counter, between them, counts.
+    dispatcher.callback_query.middleware(CallbackAnswers(in_response=bool(settings.webhook_url)))
     dispatcher.callback_query.middleware(throttle.counter)
     dispatcher.callback_query.middleware(GameErrorAlerts())
     dispatcher.message.middleware(GameErrorAlerts())

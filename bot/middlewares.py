@@ -1,5 +1,5 @@
-"""Middlewares: taps paced per user, each update handled once, users remembered, expected
-refusals as alerts."""
+"""Middlewares: taps paced per user, each update handled once, users remembered, every press
+answered, expected refusals as alerts."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from aiogram import BaseMiddleware
+from aiogram.dispatcher.flags import get_flag
+from aiogram.methods import TelegramMethod
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
-from aiogram.utils.callback_answer import CallbackAnswer
+from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import N_, user_locale
@@ -174,6 +176,44 @@ class RememberUsers(BaseMiddleware):
             else:
                 data["player"] = await service.users.get(user.id)
         return await handler(event, data)
+
+
+class CallbackAnswers(CallbackAnswerMiddleware):
+    """Answers every press once, after its handler, as aiogram's ``CallbackAnswerMiddleware``
+    does (handlers fill in ``callback_answer``).
+
+    With ``in_response`` (webhook mode) the answer of a press handled without an error goes
+    back in the answer to Telegram's POST, which Telegram then carries out: one request to
+    Telegram less per tap. Telegram reports nothing of such a call, and an answer that fails
+    costs only the spinner, so nothing is lost; the tap-to-answer clock (``metrics``) stops
+    when the handler is done. A handler that returns a method of its own, or fails, is answered
+    by a request as before (a failure's apology comes from further out)."""
+
+    def __init__(self, *, in_response: bool) -> None:
+        super().__init__()
+        self.in_response = in_response
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        if not self.in_response or not isinstance(event, CallbackQuery):
+            return await super().__call__(handler, event, data)
+        answer = data["callback_answer"] = self.construct_callback_answer(
+            properties=get_flag(data, "callback_answer")
+        )
+        try:
+            result = await handler(event, data)
+        except BaseException:
+            if not answer.disabled:
+                await self.answer(event, answer)
+            raise
+        if answer.disabled:
+            return result
+        if isinstance(result, TelegramMethod):  # the response is taken: ask Telegram directly
+            await self.answer(event, answer)
+            return result
+        metrics: Metrics | None = data.get("metrics")
+        if metrics is not None:
+            metrics.tap_answered()
+        return self.answer(event, answer)
 
 
 class GameErrorAlerts(BaseMiddleware):

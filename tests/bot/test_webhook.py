@@ -29,7 +29,7 @@ from tests.support.harness import (
     webhook_settings,
 )
 
-from .gameplay import is_over, play_turn, wait_for_board
+from .gameplay import is_over, mover, play_turn, wait_for_board
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,6 +108,10 @@ async def test_a_whole_game_by_webhook_with_its_metrics(
         fake.press(bob, challenge, "✅ Accept")
         board = await wait_for_board(fake, group)
         during = await scrape(harness)
+        waiting = alice if mover(board, [alice, bob]) is bob else bob
+        refused = fake.tap(waiting, board, board.buttons[0].callback_data)
+        alert = await fake.next_answer_to(refused)  # the refusal, in the answer to its POST
+        assert alert.show_alert and alert.text
         for _ in range(400):
             if is_over(board):
                 break
@@ -119,6 +123,10 @@ async def test_a_whole_game_by_webhook_with_its_metrics(
     posted = {post.update_id for post in fake.webhook_posts if post.status == 200}
     assert len(posted) > 20 and not fake.pending_update_ids
     assert len([m for m in fake.messages(group) if m.photo]) == 1
+    # every press was answered once, in the answer to its POST: no request of its own
+    answers = fake.requests_for("answerCallbackQuery")
+    assert set(fake.answers) == set(fake.taps) and len(answers) == len(fake.taps) > 20
+    assert all(answer.in_answer and answer.ok for answer in answers)
 
     def value(metrics: Samples, name: str, **labels: str) -> float:
         return metrics.get((name, tuple(sorted(labels.items()))), 0.0)

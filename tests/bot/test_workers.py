@@ -119,11 +119,12 @@ async def test_three_workers_one_killed_mid_game_lose_and_repeat_nothing(
             *(fake.post_to_webhook(update, url=w.url) for w in (workers[0], workers[2]))
         )
         assert [p.status for p in posts] == [200, 200]
-        answers = [
+        requested = [
             r for r in fake.requests_for("answerCallbackQuery")
             if r.params.get("callback_query_id") == "twice-1"
         ]  # fmt: skip
-        assert len(answers) == 1
+        in_answers = [p for p in posts if "answerCallbackQuery" in p.body and "twice-1" in p.body]
+        assert len(requested) + len(in_answers) == 1  # answered once, by one of the workers
         await fake.wait_for(lambda: version(board) != before, timeout=WAIT)
         # game 0's deadline falls due with a worker dead: a live one fires it, once (the
         # others, idle meanwhile, may run out of time too: each once)

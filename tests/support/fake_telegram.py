@@ -37,8 +37,10 @@ What it imitates, because bots get these wrong:
   ``http://`` addresses on any port) makes ``getUpdates`` answer 409 Conflict and delivers each
   queued update by POSTing it to the webhook with ``X-Telegram-Bot-Api-Secret-Token``, until
   the answer is 200, trying again a little later after any other answer or a refused connection
-  (so ``send_text``, ``tap``, ``redeliver``… work unchanged in both modes);
-  :meth:`~FakeTelegram.post_to_webhook` posts any payload with any secret, or none;
+  (so ``send_text``, ``tap``, ``redeliver``… work unchanged in both modes); a method in a 200
+  answer (JSON or a multipart form, with ``method``) is carried out as a call of the bot's,
+  recorded with ``in_answer``; :meth:`~FakeTelegram.post_to_webhook` posts any payload with
+  any secret, or none;
 * inline mode: users send inline queries (:meth:`FakeTelegram.inline_query`), the bot's
   ``answerInlineQuery`` is checked as Telegram does (at most 50 results, ids of 1 to 64 bytes,
   unique, an article's title and message content, keyboards, one answer per query), and a user
@@ -68,6 +70,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.policy
 import inspect
 import itertools
 import json
@@ -77,6 +80,8 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.parser import BytesParser
 from io import BytesIO
 from types import TracebackType
 from typing import Any, Final, Literal, TypeVar
@@ -522,6 +527,9 @@ class RecordedRequest:
     response: dict[str, Any] | None = None
     at: float = field(default_factory=time.monotonic)
     """When the server received it (``time.monotonic``)."""
+    in_answer: bool = False
+    """Whether it came in the bot's answer to a webhook POST (Telegram carries such a call out
+    and tells the bot nothing of how it went), not as a request of its own."""
 
     @property
     def ok(self) -> bool:
@@ -1196,15 +1204,16 @@ class FakeTelegram:
     ) -> WebhookPost:
         """POSTs ``payload`` (JSON) to the webhook, with the secret the bot set (default), with
         ``secret``, or with no secret header at all (``secret=None``); returns the answer. It
-        changes nothing in the fake: a 200 confirms no queued update."""
+        changes nothing in the fake: a 200 confirms no queued update, and a method in the answer is
+        not carried out (it went to whoever posted, not to Telegram)."""
         setting = self.webhook
         target = url or (setting.url if setting is not None else None)
         assert target, "no webhook is set"
         if secret is KEEP:
             secret = setting.secret_token if setting is not None else None
-        status, body = await self._post(target, payload, secret)
+        status, body, _ = await self._post(target, payload, secret)
         update_id = payload.get("update_id") if isinstance(payload, dict) else None
-        return WebhookPost(update_id, status, body)
+        return WebhookPost(update_id, status, body.decode(errors="replace"))
 
     def delay_next(self, method: str, seconds: float, *, times: int = 1) -> None:
         """The next ``times`` calls of ``method`` are answered ``seconds`` late (a slow
@@ -1512,6 +1521,21 @@ class FakeTelegram:
         except ApiError as error:
             return web.json_response(error.to_json(), status=error.error_code)
         record = RecordedRequest(method=method, params=params, files=files)
+        status, body = await self._call(name, record)
+        if self._dropping[name.lower()] > 0:
+            self._dropping[name.lower()] -= 1
+            self.notify()
+            assert request.transport is not None
+            request.transport.close()  # done, but the answer is lost: status stays None
+            return web.Response()
+        record.status, record.response = status, body
+        self.notify()
+        return web.json_response(body, status=status)
+
+    async def _call(self, name: str, record: RecordedRequest) -> tuple[int, dict[str, Any]]:
+        """Records and carries out one Bot API call (``name`` as the bot spelled it): whether
+        it came as a request or in the answer to a webhook POST."""
+        params, files = record.params, record.files
         self.requests.append(record)
         self.notify()
         delays = self._delays.get(name.lower())
@@ -1536,18 +1560,9 @@ class FakeTelegram:
             result = implementation(params, files)
             if inspect.isawaitable(result):
                 result = await result
-            status, body = 200, {"ok": True, "result": result}
+            return 200, {"ok": True, "result": result}
         except ApiError as error:
-            status, body = error.error_code, error.to_json()
-        if self._dropping[name.lower()] > 0:
-            self._dropping[name.lower()] -= 1
-            self.notify()
-            assert request.transport is not None
-            request.transport.close()  # done, but the answer is lost: status stays None
-            return web.Response()
-        record.status, record.response = status, body
-        self.notify()
-        return web.json_response(body, status=status)
+            return error.error_code, error.to_json()
 
     async def _read_params(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
         raw: dict[str, Any] = dict(request.query)
@@ -1560,15 +1575,23 @@ class FakeTelegram:
                     files[key] = UploadedFile(value.file.read(), value.filename, value.content_type)
                 else:
                     raw[key] = value
-        params: dict[str, Any] = {}
-        for key, value in raw.items():
-            if key in JSON_FIELDS and isinstance(value, str):
-                try:
-                    value = json.loads(value)
-                except ValueError:
-                    raise bad_request(f"can't parse {key} JSON object") from None
-            params[key] = value
-        return params, files
+        return _decoded(raw), files
+
+    async def _carry_out_answer(self, body: bytes, content_type: str) -> None:
+        """Carries out the method that a webhook's answer holds, as Telegram does: a bot may
+        make one call by answering the POST with it (and learns nothing of how it went)."""
+        try:
+            raw = _answer_fields(body, content_type)
+            name = str(raw.pop("method", ""))
+            params = _decoded(raw)
+        except (ApiError, ValueError):
+            return  # Telegram ignores an answer it cannot read
+        if not name:
+            return
+        method = self._canonical.get(name.lower(), name)
+        record = RecordedRequest(method=method, params=params, files={}, in_answer=True)
+        record.status, record.response = await self._call(name, record)
+        self.notify()
 
     # -- internals: checks shared by methods -------------------------------------------------
 
@@ -1856,13 +1879,14 @@ class FakeTelegram:
             start = _chat_of(update) if self.sticky_chats else next(self._turn)
             for step in range(len(targets)):  # a refused connection goes to the next
                 target = targets[(start + step) % len(targets)]
-                status, body = await self._post(target, update, setting.secret_token)
+                status, body, content_type = await self._post(target, update, setting.secret_token)
                 if status is not None:
                     break
         finally:
             self._posting.discard(update_id)
-        self.webhook_posts.append(WebhookPost(update_id, status, body))
+        self.webhook_posts.append(WebhookPost(update_id, status, body.decode(errors="replace")))
         if status == 200:
+            await self._carry_out_answer(body, content_type)
             self._retry_at.pop(update_id, None)
             entry = next((e for e in self._pending if e[0] == update_id), None)
             if entry is not None:
@@ -1876,15 +1900,23 @@ class FakeTelegram:
             )
         self.notify()
 
-    async def _post(self, url: str, payload: Any, secret: str | None) -> tuple[int | None, str]:
+    async def _post(
+        self, url: str, payload: Any, secret: str | None
+    ) -> tuple[int | None, bytes, str]:
+        """POSTs ``payload``; returns the answer's status (None: no connection or no answer),
+        body and content type."""
         if self._client is None:
             self._client = ClientSession(timeout=ClientTimeout(total=60))
         headers = {SECRET_HEADER: secret} if secret is not None else {}
         try:
             async with self._client.post(url, json=payload, headers=headers) as response:
-                return response.status, await response.text()
+                return (
+                    response.status,
+                    await response.read(),
+                    response.headers.get("Content-Type", ""),
+                )
         except (ClientError, OSError, TimeoutError):
-            return None, ""
+            return None, b"", ""
 
     def _api_setMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         commands = params.get("commands")
@@ -2296,3 +2328,36 @@ class FakeTelegram:
         chat.chat_actions.append(action)
         self.notify()
         return True
+
+
+def _decoded(raw: dict[str, Any]) -> dict[str, Any]:
+    """A call's parameters, its JSON fields (sent as strings in a form) decoded.
+
+    :raises: :exc:`ApiError` (400) for a JSON field that is not JSON.
+    """
+    params: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in JSON_FIELDS and isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise bad_request(f"can't parse {key} JSON object") from None
+        params[key] = value
+    return params
+
+
+def _answer_fields(body: bytes, content_type: str) -> dict[str, Any]:
+    """The fields of a webhook's answer: a JSON object or a multipart form (what aiogram sends
+    back); nothing for anything else."""
+    if content_type.startswith("application/json"):
+        value = json.loads(body or b"{}")
+        return value if isinstance(value, dict) else {}
+    if not content_type.startswith("multipart/form-data"):
+        return {}
+    head = f"Content-Type: {content_type}\r\n\r\n".encode()
+    form = BytesParser(policy=email.policy.HTTP).parsebytes(head + body)
+    assert isinstance(form, EmailMessage)
+    return {
+        str(part.get_param("name", header="content-disposition")): part.get_content()
+        for part in form.iter_parts()
+    }
