@@ -16,6 +16,7 @@ from bot import views
 from bot.callbacks import Analyse, InlineInvite, InlineTop, InviteOption, NextGame
 from bot.engine import DiceMode, Side, resolve_rules
 from bot.i18n import N_
+from bot.score_views import standing_line
 from bot.services import GameSnapshot, Terms
 from bot.services.challenges import (
     MATCH_CHOICES,
@@ -245,13 +246,7 @@ def leaderboard_text(standings: list[Standing], _: Translate) -> str:
         return _(NO_STANDINGS)
     text = "🏆 " + _("Leaderboard")
     for place, standing in enumerate(standings, start=1):
-        line = _("{place}. {name}: {points} pt., {wins}/{games} wins").format(
-            place=place,
-            name=standing.user.mention,
-            points=standing.points,
-            wins=standing.wins,
-            games=standing.games,
-        )
+        line = standing_line(place, standing, standing.user.mention, _)
         if len(text) + 1 + len(line) > ALERT_LENGTH:
             break
         text += "\n" + line

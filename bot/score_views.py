@@ -1,6 +1,7 @@
-"""What the score commands show: statistics, rating tables, game histories with their file
-buttons, chip statements. Texts in the reader's locale (gettext of the handler's context);
-the handlers in :mod:`bot.handlers.scores` only fetch and send."""
+"""What the score commands show: head-to-head scores, statistics, leaderboards and rating
+tables, game histories with their file buttons, chip statements. Texts in the reader's locale
+(gettext of the handler's context); the handlers in :mod:`bot.handlers.scores` only fetch and
+send."""
 
 from __future__ import annotations
 
@@ -19,7 +20,16 @@ from bot.engine import Side
 from bot.i18n import N_
 from bot.services.chips import DAILY_FLOOR
 from bot.services.scores import ChipStatement
-from bot.storage import FinishedGame, PlayerStats, RatedPlayer, User
+from bot.storage import (
+    FinishedGame,
+    MatchRecord,
+    PlayerStats,
+    RatedPlayer,
+    Standing,
+    Tally,
+    User,
+)
+from bot.views import Translate
 
 HISTORY_GAMES: Final = 10
 """Games that ``/history`` lists, each with its file button."""
@@ -92,6 +102,53 @@ def stats_text(user: User, stats: PlayerStats, chips: int) -> str:
             )
     lines.append(_("Chips: {chips}").format(chips=chips))
     return "\n".join(lines)
+
+
+def score_text(me: User, other: User, tally: Tally, latest: tuple[MatchRecord, Side] | None) -> str:
+    """``/score``'s answer: the games and points between ``me`` and ``other`` (``tally``, from
+    ``me``'s side), and their latest match (with the side ``me`` plays in it), if any."""
+    lines = [
+        _(
+            "{me} — {other}: {won}:{lost} in games, {points_won}:{points_lost} in points "
+            "({games} games)."
+        ).format(
+            me=views.player_name(me),
+            other=views.player_name(other),
+            won=tally.wins,
+            lost=tally.games - tally.wins,
+            points_won=tally.points_won,
+            points_lost=tally.points_lost,
+            games=tally.games,
+        )
+    ]
+    if latest is not None:
+        record, side = latest
+        match = record.match
+        mine, theirs = match.score(side), match.score(side.other)
+        if match.winner is None:
+            text = _("Match to {length}: {mine}:{theirs}, in progress.")
+        elif match.winner is side:
+            text = _("Last match, to {length}: won {mine}:{theirs}.")
+        else:
+            text = _("Last match, to {length}: lost {mine}:{theirs}.")
+        lines.append("🏁 " + text.format(length=match.length, mine=mine, theirs=theirs))
+    return "\n".join(lines)
+
+
+def leaderboard_text(standings: list[Standing]) -> str:
+    """``/top``'s answer: the chat's players by net points."""
+    lines = [html.bold(_("Leaderboard"))]
+    for place, standing in enumerate(standings, start=1):
+        lines.append(standing_line(place, standing, views.player_name(standing.user), _))
+    return "\n".join(lines)
+
+
+def standing_line(place: int, standing: Standing, name: str, _: Translate) -> str:
+    """One place of a leaderboard (``/top``'s and the inline games' 🏆), the player called
+    ``name``."""
+    return _("{place}. {name}: {points} pt., {wins}/{games} wins").format(
+        place=place, name=name, points=standing.points, wins=standing.wins, games=standing.games
+    )
 
 
 def rating_text(variant: str, players: list[RatedPlayer]) -> str:

@@ -11,14 +11,15 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot import views
 from bot.callbacks import MovesFile
 from bot.score_views import (
     HISTORY_GAMES,
     chips_text,
     file_buttons,
     history_text,
+    leaderboard_text,
     rating_text,
+    score_text,
     stats_text,
 )
 from bot.services import GameService, ScoreService
@@ -113,33 +114,8 @@ async def on_score(
         if other is None:
             return
     tally = await score_service.head_to_head(player.id, other.id)
-    lines = [
-        _(
-            "{me} — {other}: {won}:{lost} in games, {points_won}:{points_lost} in points "
-            "({games} games)."
-        ).format(
-            me=views.player_name(player),
-            other=views.player_name(other),
-            won=tally.wins,
-            lost=tally.games - tally.wins,
-            points_won=tally.points_won,
-            points_lost=tally.points_lost,
-            games=tally.games,
-        )
-    ]
     latest = await score_service.latest_match(player.id, other.id)
-    if latest is not None:
-        record, side = latest
-        match = record.match
-        mine, theirs = match.score(side), match.score(side.other)
-        if match.winner is None:
-            text = _("Match to {length}: {mine}:{theirs}, in progress.")
-        elif match.winner is side:
-            text = _("Last match, to {length}: won {mine}:{theirs}.")
-        else:
-            text = _("Last match, to {length}: lost {mine}:{theirs}.")
-        lines.append("🏁 " + text.format(length=match.length, mine=mine, theirs=theirs))
-    await message.answer("\n".join(lines))
+    await message.answer(score_text(player, other, tally, latest))
 
 
 async def on_stats(
@@ -175,18 +151,7 @@ async def on_top(message: Message, command: CommandObject, score_service: ScoreS
     if not standings:
         await message.answer(_("No finished games in this chat yet. Start one with /play."))
         return
-    lines = [html.bold(_("Leaderboard"))]
-    for place, standing in enumerate(standings, start=1):
-        lines.append(
-            _("{place}. {name}: {points} pt., {wins}/{games} wins").format(
-                place=place,
-                name=views.player_name(standing.user),
-                points=standing.points,
-                wins=standing.wins,
-                games=standing.games,
-            )
-        )
-    await message.answer("\n".join(lines))
+    await message.answer(leaderboard_text(standings))
 
 
 async def on_history(message: Message, score_service: ScoreService, player: User) -> None:
