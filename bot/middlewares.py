@@ -49,7 +49,7 @@ class TapThrottle(BaseMiddleware):
     Two parts: the throttle itself is the first ``update`` middleware after the tracker (before
     the update is claimed as handled: a throttled tap is not recorded, the player can simply tap
     again); :attr:`counter` is a ``callback_query`` middleware between
-    ``CallbackAnswerMiddleware`` and :class:`GameErrorAlerts` that counts the refusals."""
+    :class:`CallbackAnswers` and :class:`GameErrorAlerts` that counts the refusals."""
 
     def __init__(
         self,
@@ -105,8 +105,9 @@ class TapThrottle(BaseMiddleware):
         service: GameService | None = data.get("game_service")
         known = await service.users.get(query.from_user.id) if service is not None else None
         locale = user_locale(known.locale if known else None, query.from_user.language_code)
-        await query.answer(self._i18n.gettext(TOO_FAST_TEXT, locale=locale))
-        return None
+        # returned, not sent: in webhook mode it goes back in the answer to Telegram's POST (no
+        # request of its own), when polling aiogram sends it
+        return query.answer(self._i18n.gettext(TOO_FAST_TEXT, locale=locale))
 
 
 class _CountRefusals(BaseMiddleware):
@@ -219,7 +220,7 @@ class CallbackAnswers(CallbackAnswerMiddleware):
 class GameErrorAlerts(BaseMiddleware):
     """Shows an expected refusal (not your turn, a stale button, a self-challenge...): as an
     alert on the pressed button, or as a reply to a command. For callback queries register it
-    after ``CallbackAnswerMiddleware``, which then sends the answer."""
+    after :class:`CallbackAnswers`, which then sends the answer."""
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         try:

@@ -24,9 +24,9 @@ def create_router() -> Router:
 
 async def on_error(event: ErrorEvent, i18n: I18n, game_service: GameService | None = None) -> bool:
     """Logs the failure with its update and answers a command with a short apology; a press
-    gets its answer from ``CallbackAnswerMiddleware`` anyway (the spinner stops). Error events
-    run outside the language middleware, so the locale is worked out here (the group's, else the
-    sender's).
+    gets its answer from :class:`~bot.middlewares.CallbackAnswers` anyway (the spinner stops).
+    Error events run outside the language middleware, so the locale is worked out here (the
+    group's, else the sender's).
 
     A reply that may or may not have reached Telegram (:class:`TelegramSendUncertain`, after an
     outage began) is logged in one line, without an apology: the reply may well be there."""

@@ -112,6 +112,11 @@ async def test_a_whole_game_by_webhook_with_its_metrics(
         refused = fake.tap(waiting, board, board.buttons[0].callback_data)
         alert = await fake.next_answer_to(refused)  # the refusal, in the answer to its POST
         assert alert.show_alert and alert.text
+        # an onlooker's flood: refused, then throttled (also answered in the POST's answer)
+        carol = fake.create_user("Carol", username="carol")
+        flood = [fake.tap(carol, board, board.buttons[0].callback_data) for _ in range(12)]
+        texts = [(await fake.next_answer_to(tap)).text for tap in flood]
+        assert "Too many taps: wait a moment." in texts
         for _ in range(400):
             if is_over(board):
                 break
