@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from bot.engine import (
     Cube,
@@ -410,7 +410,8 @@ class GameRepository:
                 )
 
     async def head_to_head(self, user_id: int, other_id: int) -> Tally:
-        """Finished games between two players, from ``user_id``'s side."""
+        """Finished games between two players, from ``user_id``'s side (those that count: not
+        the games from a chosen position)."""
         return await self._tally(
             "AND ((white_id = :me AND black_id = :other)"
             " OR (white_id = :other AND black_id = :me))",
@@ -420,7 +421,7 @@ class GameRepository:
     async def _tally(self, where: str, params: dict[str, Any]) -> Tally:
         row = await self._store.fetch_one(
             f"""SELECT COUNT(*) AS games, {_WINS} AS wins, {_WON} AS won, {_LOST} AS lost
-                FROM games WHERE winner IS NOT NULL {where}""",
+                FROM games WHERE winner IS NOT NULL AND {COUNTED} {where}""",
             params,
         )
         if row is None:
@@ -428,7 +429,8 @@ class GameRepository:
         return Tally(row["games"], row["wins"] or 0, row["won"] or 0, row["lost"] or 0)
 
     async def top(self, chat_id: int, limit: int = 10) -> list[Standing]:
-        """The chat's leaderboard: net points (won minus lost), then wins."""
+        """The chat's leaderboard: net points (won minus lost), then wins, over the games that
+        count (not those from a chosen position)."""
         return await self._standings("chat_id = :chat", {"chat": chat_id, "limit": limit})
 
     async def top_in_instance(self, chat_instance: str, limit: int = 10) -> list[Standing]:
@@ -442,10 +444,12 @@ class GameRepository:
         rows = await self._store.fetch_all(
             f"""WITH results AS (
                    SELECT CASE winner WHEN 'w' THEN white_id ELSE black_id END AS user_id,
-                          1 AS win, points FROM games WHERE {where} AND winner IS NOT NULL
+                          1 AS win, points FROM games
+                   WHERE {where} AND winner IS NOT NULL AND {COUNTED}
                    UNION ALL
                    SELECT CASE winner WHEN 'w' THEN black_id ELSE white_id END,
-                          0, -points FROM games WHERE {where} AND winner IS NOT NULL)
+                          0, -points FROM games
+                   WHERE {where} AND winner IS NOT NULL AND {COUNTED})
                SELECT users.*, COUNT(*) AS games, SUM(win) AS wins, SUM(points) AS points
                FROM results JOIN users ON users.id = results.user_id
                GROUP BY users.id ORDER BY points DESC, wins DESC, games ASC LIMIT :limit""",
@@ -463,6 +467,9 @@ class GameRepository:
         return int(row["games"]) if row is not None else 0
 
 
+COUNTED: Final = "start IS NULL"
+"""The finished games that scores count: not those played on from a position someone chose
+(practice: whoever picks the position may pick a won one), which are not rated either."""
 _WINS = (
     "SUM(CASE WHEN (winner = 'w' AND white_id = :me) OR (winner = 'b' AND black_id = :me) "
     "THEN 1 ELSE 0 END)"

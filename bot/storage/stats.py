@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Final
 
 from bot.engine import Outcome, Result, Roll, Side
 
+from .games import COUNTED
 from .matches import match_from_row
 from .models import ComputerRecord, FinishedGame, PlayerRolls, PlayerStats, RatedPlayer, User
 from .ratings import rating_from_row
@@ -14,12 +15,13 @@ from .ratings import rating_from_row
 if TYPE_CHECKING:
     from .database import Database, Row
 
-_PLAYER: Final = """
+_PLAYER: Final = f"""
     WITH mine AS (
         SELECT (winner = 'w') = (white_id = :me) AS won, outcome, points,
                ROW_NUMBER() OVER (ORDER BY finished_at, id) AS seq
         FROM games WHERE winner IS NOT NULL AND (white_id = :me OR black_id = :me)
-                         AND white_id > 0 AND black_id > 0),  -- games with people only
+                         AND white_id > 0 AND black_id > 0  -- games with people only
+                         AND {COUNTED}),
     runs AS (  -- each unbroken run of wins or of losses: its length and its last game
         SELECT won, COUNT(*) AS length, MAX(seq) AS last
         FROM (SELECT won, seq, seq - ROW_NUMBER() OVER (PARTITION BY won ORDER BY seq) AS run
@@ -40,14 +42,14 @@ _PLAYER: Final = """
             FROM runs ORDER BY last DESC LIMIT 1) AS streak
     FROM mine"""
 
-_COMPUTER: Final = """
+_COMPUTER: Final = f"""
     SELECT -(white_id + black_id - :me) AS level, COUNT(*) AS games,
            COUNT(*) FILTER (WHERE (winner = 'w') = (white_id = :me)) AS wins,
            COALESCE(SUM(points) FILTER (WHERE (winner = 'w') = (white_id = :me)), 0) AS won,
            COALESCE(SUM(points) FILTER (WHERE (winner = 'w') != (white_id = :me)), 0) AS lost
     FROM games
     WHERE winner IS NOT NULL AND (white_id = :me OR black_id = :me)
-          AND (white_id < 0 OR black_id < 0)
+          AND (white_id < 0 OR black_id < 0) AND {COUNTED}
     GROUP BY level ORDER BY level"""
 """The player's games with the computer, per level (the computer's id is minus its level)."""
 
@@ -75,7 +77,8 @@ class StatsRepository:
 
     async def player(self, user_id: int) -> PlayerStats:
         """The user's record over finished games with people, with the ratings they have, and
-        apart, per level, over games with the computer."""
+        apart, per level, over games with the computer (games from a chosen position, practice,
+        count in neither)."""
         row = await self._store.fetch_one(_PLAYER, {"me": user_id})
         ratings = await self._store.fetch_all(
             "SELECT * FROM ratings WHERE user_id = ? ORDER BY variant", (user_id,)

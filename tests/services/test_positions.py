@@ -132,7 +132,11 @@ async def test_a_game_from_a_position_is_not_rated_pays_nothing_and_says_so(
     assert finished.game.is_over and finished.stored.chips_status is None
     for user in users:
         assert (await scores.rating(user.id, "long")).games == 0
+        assert (await scores.stats(user.id)).games == 0  # practice: in no record
     assert [await scores.balance(u.id) for u in users] == balances
+    assert (await scores.head_to_head(1, 2)).games == 0  # nor in scores and leaderboards
+    assert await scores.top(GROUP) == []
+    assert (await service.snapshot(finished.stored.id)).score.games == 0
     text = (await scores.moves_file(finished.stored.id, user_id=1, chat_id=1)).data.decode()
     lines = text.splitlines()
     assert "# Set up: from a position, not rated" in lines
