@@ -14,14 +14,10 @@ from typing import Final
 from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
-from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.ai import Hint
-from bot.ai import level as computer_level
 from bot.callbacks import (
     Analyse,
-    ChallengeAction,
-    ChallengeOption,
     GameAction,
     Move,
     NextGame,
@@ -43,8 +39,7 @@ from bot.engine import (
 )
 from bot.i18n import N_
 from bot.services import GameSnapshot
-from bot.services.challenges import has_cube, has_dice_modes
-from bot.storage import Challenge, ChipsStatus, User
+from bot.storage import ChipsStatus, User
 from render import BoardView
 
 Translate = Callable[[str], str]
@@ -618,117 +613,3 @@ def board_position(snapshot: GameSnapshot) -> Position:
     """The position to draw: with the steps tapped so far this turn."""
     current = snapshot.turn_input
     return current.current if current is not None else snapshot.game.position
-
-
-def challenge_text(
-    challenge: Challenge, challenger: User, _: Translate, *, target: User | None = None
-) -> str:
-    """The challenge message: who, to whom (``target``, or an unseen @username, or "you" in
-    an invitation sent to the challenged), which game, until when."""
-    name = player_name(challenger)
-    level = challenge.computer_level
-    if level is not None:
-        head = _(
-            "{challenger} plays the computer 🤖 at level {level} of 5 (rating {rating})."
-        ).format(challenger=name, level=level, rating=computer_level(level).rating)
-    elif challenge.target_username or challenge.target_id:
-        if target is not None:
-            whom = player_name(target)
-        elif challenge.target_username:
-            whom = html.quote("@" + challenge.target_username)
-        else:
-            whom = _("you")
-        head = _("{challenger} challenges {target} to a game!").format(challenger=name, target=whom)
-    else:
-        head = _("{challenger} is looking for an opponent! Anyone can accept.").format(
-            challenger=name
-        )
-    details = _("{variant} · rules: {rules} · {duration} per move").format(
-        variant=_(VARIANT_NAMES[challenge.variant]),
-        rules=_(RULE_SET_NAMES[challenge.rule_set]),
-        duration=duration(challenge.move_seconds, _),
-    )
-    start = challenge.start
-    if start is not None:
-        details += "\n▶ " + _(
-            "From the position {id}, {mark} to move (the challenger's side): not rated, no chips."
-        ).format(id=html.code(start.to_id()), mark=SIDE_MARKS[start.turn])
-    terms = [_match_name(challenge.match_length, _)]
-    if challenge.dice_mode is not DiceMode.TWO:
-        terms.append(_(DICE_MODE_NAMES[challenge.dice_mode]))
-    if has_cube(challenge.variant):
-        terms.append(_("with the doubling cube") if challenge.cube else _("no cube"))
-    if challenge.stake:
-        terms.append(
-            _("stake {stake} chips, {mode}").format(
-                stake=challenge.stake, mode=_(STAKE_MODE_NAMES[challenge.stake_mode])
-            )
-        )
-    if challenge.hints or level is not None:
-        terms.append(_("💡 hints"))
-    if challenge.in_private_chat:
-        terms.append(_("👁 open to watchers") if challenge.watchable else _("🔒 private"))
-    if level is not None:
-        foot = _("Press ▶ Start when the terms suit you.")
-    else:
-        foot = _("The challenge expires in 15 minutes.")
-    if challenge.dice_commitment is not None:  # fixed before anyone accepts: see bot.engine.fair
-        foot += "\n🔒 " + _(
-            "Fair dice {commitment}…: the seed is fixed now, shown after the game"
-        ).format(commitment=challenge.dice_commitment[:16])
-    return f"⚔ {head}\n{details}\n{' · '.join(terms)}\n" + foot
-
-
-def _match_name(length: int, _: Translate) -> str:
-    return _("match to {length}").format(length=length) if length else _("single game")
-
-
-def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMarkup:
-    """Accept and Decline for the challenged, the options for the challenger (Start and
-    Cancel against the computer, with its level and no stake; from a position, neither the
-    variant nor a match nor a stake)."""
-    builder = InlineKeyboardBuilder()
-    level = challenge.computer_level
-
-    def button(text: str, option: ChallengeOption) -> None:
-        builder.button(
-            text=text,
-            callback_data=ChallengeAction(
-                challenge=challenge.id, version=challenge.version, option=option
-            ),
-        )
-
-    if level is not None:
-        button("▶ " + _("Start"), ChallengeOption.ACCEPT)
-        button("✖ " + _("Cancel"), ChallengeOption.DECLINE)
-    else:
-        button("✅ " + _("Accept"), ChallengeOption.ACCEPT)
-        button("✖ " + _("Decline"), ChallengeOption.DECLINE)
-    start = challenge.start is not None  # the position decides the variant; a single game
-    if not start:
-        button("🎲 " + _(VARIANT_NAMES[challenge.variant]), ChallengeOption.VARIANT)
-    button("📜 " + _(RULE_SET_NAMES[challenge.rule_set]), ChallengeOption.RULES)
-    button("⏱ " + duration(challenge.move_seconds, _), ChallengeOption.TIME)
-    if not start:
-        button("🏁 " + _match_name(challenge.match_length, _), ChallengeOption.MATCH)
-    if has_dice_modes(challenge.variant):
-        button("🎲 " + _(DICE_MODE_NAMES[challenge.dice_mode]), ChallengeOption.DICE)
-    if has_cube(challenge.variant):
-        button("⏫ " + (_("cube on") if challenge.cube else _("cube off")), ChallengeOption.CUBE)
-    if level is not None:
-        button("🤖 " + _("level {level}").format(level=level), ChallengeOption.LEVEL)
-    else:
-        button(
-            "💡 " + (_("hints on") if challenge.hints else _("hints off")), ChallengeOption.HINTS
-        )
-        if not start:
-            button("💰 " + _("stake {stake}").format(stake=challenge.stake), ChallengeOption.STAKE)
-        if challenge.stake:
-            button("⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode]), ChallengeOption.STAKE_MODE)
-    if challenge.in_private_chat:
-        button(
-            _("👁 open to watchers") if challenge.watchable else _("🔒 private"),
-            ChallengeOption.WATCH,
-        )
-    builder.adjust(2, 3, 2, 2, 2)
-    return builder.as_markup()

@@ -16,7 +16,7 @@ from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot import views
+from bot import challenge_views, views
 from bot.callbacks import ChallengeAction, ChallengeOption, PlayComputer
 from bot.engine import (
     POSITION_ID_LENGTH,
@@ -274,8 +274,8 @@ async def post_challenge(
             caption=start_caption(challenge.start, _),
         )
     sent = await message.answer(
-        views.challenge_text(challenge, challenger, _, target=target),
-        reply_markup=views.challenge_keyboard(challenge, _),
+        challenge_views.challenge_text(challenge, challenger, _, target=target),
+        reply_markup=challenge_views.challenge_keyboard(challenge, _),
     )
     await game_service.challenges.set_message(challenge, sent.message_id)
     return sent
@@ -390,8 +390,8 @@ async def send_invitation(
             )
         await bot.send_message(
             to.id,
-            views.challenge_text(challenge, challenger, their),
-            reply_markup=views.challenge_keyboard(challenge, their),
+            challenge_views.challenge_text(challenge, challenger, their),
+            reply_markup=challenge_views.challenge_keyboard(challenge, their),
         )
     except TelegramForbiddenError:
         await game_service.users.mark_blocked(to.id)
@@ -423,8 +423,8 @@ async def on_start_invitation(
             caption=start_caption(challenge.start, _),
         )
     await message.answer(
-        views.challenge_text(challenge, challenger, _),
-        reply_markup=views.challenge_keyboard(challenge, _),
+        challenge_views.challenge_text(challenge, challenger, _),
+        reply_markup=challenge_views.challenge_keyboard(challenge, _),
     )
 
 
@@ -461,8 +461,8 @@ async def on_challenge_button(
     target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
     if isinstance(callback.message, Message):
         await callback.message.edit_text(
-            views.challenge_text(challenge, challenger, _, target=target),
-            reply_markup=views.challenge_keyboard(challenge, _),
+            challenge_views.challenge_text(challenge, challenger, _, target=target),
+            reply_markup=challenge_views.challenge_keyboard(challenge, _),
         )
 
 
