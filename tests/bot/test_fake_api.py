@@ -36,7 +36,7 @@ from aiogram.types import (
     Message,
     ReplyParameters,
 )
-from aiohttp import web
+from aiohttp import FormData, web
 from PIL import Image
 
 from tests.support.fake_telegram import SECRET_HEADER, FakeChat, FakeTelegram, FakeUser
@@ -643,6 +643,50 @@ async def test_a_webhook_gets_the_updates_with_the_secret_and_polling_conflicts(
         updates = await bot.get_updates(offset=opened.update_id + 1, timeout=1)
         assert [u.update_id for u in updates] == [again.update_id]
         assert len(received) == 3  # nothing posted after deleteWebhook
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_method_in_a_webhooks_answer_is_carried_out_once_confirmed(
+    bot: Bot, fake_telegram: FakeTelegram, alice: FakeUser, alice_chat: FakeChat
+) -> None:
+    fake = fake_telegram
+
+    async def webhook(request: web.Request) -> web.Response:
+        update = await request.json()
+        if "callback_query" in update:  # a form (aiogram's multipart one: test_webhook.py)
+            form = FormData()
+            form.add_field("method", "answerCallbackQuery")
+            form.add_field("callback_query_id", update["callback_query"]["id"])
+            form.add_field("text", "rolled")
+            return web.Response(body=form())
+        if update["message"]["text"] == "/help":
+            method = {"method": "sendMessage", "chat_id": alice_chat.id, "text": "hi"}
+            return web.json_response(method)
+        return web.Response(text="not a method", content_type="text/plain")
+
+    app = web.Application()
+    app.router.add_post("/hook", webhook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        await bot.get_updates()
+        assert await bot.set_webhook(f"http://127.0.0.1:{runner.addresses[0][1]}/hook")
+        sent = await bot.send_message(alice_chat.id, "board", reply_markup=keyboard("Roll"))
+        tap = fake.tap(alice, fake.message(alice_chat, sent.message_id), "roll")
+        fake.send_text(alice, alice_chat, "/help")
+        fake.send_text(alice, alice_chat, "/other")
+        answer = await fake.next_answer_to(tap)
+        reply = await fake.wait_for_message(alice_chat, where=lambda m: m.text == "hi")
+        await fake.wait_for(lambda: not fake.pending_update_ids)
+        assert answer.text == "rolled" and reply.sender.is_bot
+        carried = sorted((r.method, r.ok) for r in fake.requests if r.in_answer)
+        assert carried == [("answerCallbackQuery", True), ("sendMessage", True)]  # not /other's
+        # a POST that is not Telegram's is answered, but nothing in the answer is carried out
+        forged = await fake.post_to_webhook(fake.forge_update({"message": {"text": "/help"}}))
+        assert forged.status == 200 and "sendMessage" in forged.body
+        assert len([r for r in fake.requests if r.in_answer]) == 2
     finally:
         await runner.cleanup()
 

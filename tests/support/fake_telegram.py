@@ -38,9 +38,9 @@ What it imitates, because bots get these wrong:
   queued update by POSTing it to the webhook with ``X-Telegram-Bot-Api-Secret-Token``, until
   the answer is 200, trying again a little later after any other answer or a refused connection
   (so ``send_text``, ``tap``, ``redeliver``… work unchanged in both modes); a method in a 200
-  answer (JSON or a multipart form, with ``method``) is carried out as a call of the bot's,
-  recorded with ``in_answer``; :meth:`~FakeTelegram.post_to_webhook` posts any payload with
-  any secret, or none;
+  answer (JSON, or a URL-encoded or multipart form, with ``method``) is carried out as a call
+  of the bot's once the update is confirmed, recorded with ``in_answer``;
+  :meth:`~FakeTelegram.post_to_webhook` posts any payload with any secret, or none;
 * inline mode: users send inline queries (:meth:`FakeTelegram.inline_query`), the bot's
   ``answerInlineQuery`` is checked as Telegram does (at most 50 results, ids of 1 to 64 bytes,
   unique, an article's title and message content, keyboards, one answer per query), and a user
@@ -85,6 +85,7 @@ from email.parser import BytesParser
 from io import BytesIO
 from types import TracebackType
 from typing import Any, Final, Literal, TypeVar
+from urllib.parse import parse_qsl
 
 from aiohttp import ClientError, ClientSession, ClientTimeout, web
 
@@ -1886,7 +1887,6 @@ class FakeTelegram:
             self._posting.discard(update_id)
         self.webhook_posts.append(WebhookPost(update_id, status, body.decode(errors="replace")))
         if status == 200:
-            await self._carry_out_answer(body, content_type)
             self._retry_at.pop(update_id, None)
             entry = next((e for e in self._pending if e[0] == update_id), None)
             if entry is not None:
@@ -1899,6 +1899,8 @@ class FakeTelegram:
                 self.webhook_retry_seconds
             )
         self.notify()
+        if status == 200:  # once the update is confirmed: a slow call does not post it again
+            await self._carry_out_answer(body, content_type)
 
     async def _post(
         self, url: str, payload: Any, secret: str | None
@@ -2347,11 +2349,13 @@ def _decoded(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _answer_fields(body: bytes, content_type: str) -> dict[str, Any]:
-    """The fields of a webhook's answer: a JSON object or a multipart form (what aiogram sends
-    back); nothing for anything else."""
+    """The fields of a webhook's answer, in the three forms Telegram reads: a JSON object, a
+    URL-encoded form or a multipart form (what aiogram sends back); nothing for anything else."""
     if content_type.startswith("application/json"):
         value = json.loads(body or b"{}")
         return value if isinstance(value, dict) else {}
+    if content_type.startswith("application/x-www-form-urlencoded"):
+        return dict(parse_qsl(body.decode()))
     if not content_type.startswith("multipart/form-data"):
         return {}
     head = f"Content-Type: {content_type}\r\n\r\n".encode()
