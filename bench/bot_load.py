@@ -24,14 +24,15 @@ database's and the drawing thread) and taps per second per bot CPU core (taps ha
 seconds the bot used: the capacity of one core, whatever else the machine runs), tap-to-answer
 latency (the callback query's answer: the first response a player sees) p50/p95/p99, the group
 lag (tap to the board showing its result), wall-clock taps per second, and each worker's
-resident memory. The CPU per tap is also given in boards drawn: this process first times
-drawing and encoding one board, a yardstick of the machine (the same commit's CPU per tap
-differed threefold between two machines of this project; its share of boards much less). The fake server and the players run in this process: on a machine with few
-cores they, not the bot, limit the wall-clock rate, and they share the bot's processors. With
-``--pin`` the bot (every worker) runs on a processor of its own and this process on the others,
-as in production, where Telegram runs elsewhere: the bot's threads then stay on one processor,
-which costs it less CPU per tap than being moved among processors that the load generator keeps
-busy. The PostgreSQL server is not pinned.
+resident memory. The CPU per tap is also given in JPEG encodes of a board: this process first
+times encoding one board, a yardstick of the machine that the bot's code does not change (the
+same commit's CPU per tap differed threefold between two machines of this project, and the
+encode about as much: 1.3 ms there, 4.2 ms here). The fake server and the players run in this
+process: on a machine with few cores they, not the bot, limit the wall-clock rate, and they
+share the bot's processors. With ``--pin`` the bot (every worker) runs on a processor of its own
+and this process on the others, as in production, where Telegram runs elsewhere: the bot's
+threads then stay on one processor, which costs it less CPU per tap than being moved among
+processors that the load generator keeps busy. The PostgreSQL server is not pinned.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import os
 import random
 import shutil
@@ -57,7 +59,8 @@ from bot.callbacks import Move  # noqa: E402
 from bot.engine import starting_position  # noqa: E402
 from bot.services import GameService  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
-from render import render_board  # noqa: E402
+from render import IMAGE_FORMAT, render_image  # noqa: E402
+from render.theme import DEFAULT_THEME  # noqa: E402
 from tests.bot.gameplay import game_buttons, mover  # noqa: E402
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
 from tests.support.postgres import PostgresServer, postgres_server  # noqa: E402
@@ -327,23 +330,23 @@ async def measure(
     }
 
 
-def board_milliseconds(times: int = 30) -> float:
-    """The median CPU milliseconds this process takes to draw and encode one board: a yardstick
-    of the machine (the same commit's CPU per tap differs threefold between machines here), to
-    which the bot's CPU per tap is compared."""
-    position = starting_position("long")
-    render_board(position)  # the sprite caches
+def jpeg_milliseconds(times: int = 30) -> float:
+    """The median CPU milliseconds this process takes to encode one board (912×792) as the
+    bot's JPEG: a yardstick of the machine that none of the bot's code changes (libjpeg-turbo),
+    to compare CPU per tap across machines (the same commit's differed threefold here)."""
+    image = render_image(starting_position("long"))
     spent = []
     for _ in range(times):
         started = time.process_time()
-        render_board(position)
+        image.save(io.BytesIO(), IMAGE_FORMAT, quality=DEFAULT_THEME.jpeg_quality)
         spent.append(time.process_time() - started)
     return statistics.median(spent) * 1000
 
 
 def report(runs: list[dict[str, float]], args: argparse.Namespace, reference: float) -> None:
     """Prints the medians over ``runs`` (and each run's CPU per tap, to show the spread), the
-    CPU per tap also in boards drawn (``reference`` ms each, :func:`board_milliseconds`)."""
+    CPU per tap also in JPEG encodes of a board (``reference`` ms each: see
+    :func:`jpeg_milliseconds`)."""
 
     def med(key: str) -> float:
         return statistics.median(run[key] for run in runs)
@@ -365,7 +368,7 @@ def report(runs: list[dict[str, float]], args: argparse.Namespace, reference: fl
     print(
         f"taps per second per bot CPU core: {med('taps/s/core'):.0f}; "
         f"board edits per tap: {med('edits/tap'):.2f}; "
-        f"CPU per tap in boards drawn on this machine: {med('bot ms/tap') / reference:.1f}"
+        f"CPU per tap in JPEG encodes of a board: {med('bot ms/tap') / reference:.2f}"
     )
     if args.database == "postgresql":
         print(f"PostgreSQL server CPU per tap: {med('server ms/tap'):.2f} ms")
@@ -465,8 +468,8 @@ async def run_all(args: argparse.Namespace, server: PostgresServer | None) -> No
     started = time.perf_counter()
     await store_games(template, args.stored)
     print(f"stored {args.stored} unfinished games in {time.perf_counter() - started:.1f} s")
-    reference = board_milliseconds()
-    print(f"this machine draws and encodes one board in {reference:.2f} ms of CPU (median)")
+    reference = jpeg_milliseconds()
+    print(f"this machine encodes one board's JPEG in {reference:.2f} ms of CPU (median)")
     runs = []
     for number in range(1, args.runs + 1):
         database: Path | str
