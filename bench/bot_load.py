@@ -24,15 +24,17 @@ database's and the drawing thread) and taps per second per bot CPU core (taps ha
 seconds the bot used: the capacity of one core, whatever else the machine runs), tap-to-answer
 latency (the callback query's answer: the first response a player sees) p50/p95/p99, the group
 lag (tap to the board showing its result), wall-clock taps per second, and each worker's
-resident memory. The CPU per tap is also given in JPEG encodes of a board: this process first
-times encoding one board, a yardstick of the machine that the bot's code does not change (the
-same commit's CPU per tap differed threefold between two machines of this project, and the
-encode about as much: 1.3 ms there, 4.2 ms here). The fake server and the players run in this
-process: on a machine with few cores they, not the bot, limit the wall-clock rate, and they
-share the bot's processors. With ``--pin`` the bot (every worker) runs on a processor of its own
-and this process on the others, as in production, where Telegram runs elsewhere: the bot's
-threads then stay on one processor, which costs it less CPU per tap than being moved among
-processors that the load generator keeps busy. The PostgreSQL server is not pinned.
+resident memory. The CPU per tap is also given in JPEG encodes of a board: after each run
+this process times encoding one board, a yardstick of the machine that the bot's code does not
+change (the same commit's CPU per tap differed threefold between two machines of this project,
+and the encode about as much: 1.4 ms there, 4.2 ms here).
+
+The fake server and the players run in this process: on a machine with few cores they, not the
+bot, limit the wall-clock rate, and they share the bot's processors. With ``--pin`` the bot
+(every worker) runs on a processor of its own and this process on the others, as in production,
+where Telegram runs elsewhere: the bot's threads then stay on one processor, which costs it less
+CPU per tap than being moved among processors that the load generator keeps busy. The
+PostgreSQL server is not pinned.
 """
 
 from __future__ import annotations
@@ -330,7 +332,7 @@ async def measure(
     }
 
 
-def jpeg_milliseconds(times: int = 30) -> float:
+def jpeg_milliseconds(times: int = 60) -> float:
     """The median CPU milliseconds this process takes to encode one board (912×792) as the
     bot's JPEG: a yardstick of the machine that none of the bot's code changes (libjpeg-turbo),
     to compare CPU per tap across machines (the same commit's differed threefold here)."""
@@ -343,9 +345,9 @@ def jpeg_milliseconds(times: int = 30) -> float:
     return statistics.median(spent) * 1000
 
 
-def report(runs: list[dict[str, float]], args: argparse.Namespace, reference: float) -> None:
+def report(runs: list[dict[str, float]], args: argparse.Namespace) -> None:
     """Prints the medians over ``runs`` (and each run's CPU per tap, to show the spread), the
-    CPU per tap also in JPEG encodes of a board (``reference`` ms each: see
+    CPU per tap also in JPEG encodes of a board (timed after each run: see
     :func:`jpeg_milliseconds`)."""
 
     def med(key: str) -> float:
@@ -368,7 +370,8 @@ def report(runs: list[dict[str, float]], args: argparse.Namespace, reference: fl
     print(
         f"taps per second per bot CPU core: {med('taps/s/core'):.0f}; "
         f"board edits per tap: {med('edits/tap'):.2f}; "
-        f"CPU per tap in JPEG encodes of a board: {med('bot ms/tap') / reference:.2f}"
+        f"CPU per tap in board JPEG encodes: {med('encodes/tap'):.2f} "
+        f"(one takes {med('jpeg ms'):.2f} ms here)"
     )
     if args.database == "postgresql":
         print(f"PostgreSQL server CPU per tap: {med('server ms/tap'):.2f} ms")
@@ -468,8 +471,6 @@ async def run_all(args: argparse.Namespace, server: PostgresServer | None) -> No
     started = time.perf_counter()
     await store_games(template, args.stored)
     print(f"stored {args.stored} unfinished games in {time.perf_counter() - started:.1f} s")
-    reference = jpeg_milliseconds()
-    print(f"this machine encodes one board's JPEG in {reference:.2f} ms of CPU (median)")
     runs = []
     for number in range(1, args.runs + 1):
         database: Path | str
@@ -481,13 +482,15 @@ async def run_all(args: argparse.Namespace, server: PostgresServer | None) -> No
         profile = args.profile if number == args.runs else None
         run = await measure(args, database, workdir, server, profile)
         os.sched_setaffinity(0, set(processors))  # undone for the next run's set-up
+        run["jpeg ms"] = jpeg_milliseconds()  # the machine as it is now, right after the run
+        run["encodes/tap"] = run["bot ms/tap"] / run["jpeg ms"]
         runs.append(run)
         print(
             f"run {number}: {run['taps']:.0f} taps in {run['seconds']:.1f} s, "
             f"bot {run['bot ms/tap']:.2f} ms CPU per tap ({run['taps/s/core']:.0f} taps/s per "
-            f"core), answer p50 {run['p50']:.0f} ms"
+            f"core, {run['encodes/tap']:.2f} board JPEG encodes), answer p50 {run['p50']:.0f} ms"
         )
-    report(runs, args, reference)
+    report(runs, args)
     shutil.rmtree(workdir, ignore_errors=True)
 
 
