@@ -230,7 +230,8 @@ def create_dispatcher(
     # A user who floods refused taps is answered at once, costing nothing more; an update
     # Telegram delivers twice is handled once; then users are remembered (and handed to handlers
     # as ``player``) before any handler runs.
-    throttle = TapThrottle(i18n)
+    in_response = bool(settings.webhook_url)  # presses answered in the webhook's response
+    throttle = TapThrottle(i18n, in_response=in_response)
     dispatcher.update.outer_middleware(throttle)
     dispatcher.update.outer_middleware(HandleOnce())
     remember = RememberUsers()
@@ -242,7 +243,7 @@ def create_dispatcher(
     # Inner middlewares: CallbackAnswers answers every press once, after the handler (style
     # guide 2.6), in the webhook's response in webhook mode; GameErrorAlerts, registered after
     # it, turns refusals into its alert, which the throttle's counter, between them, counts.
-    dispatcher.callback_query.middleware(CallbackAnswers(in_response=bool(settings.webhook_url)))
+    dispatcher.callback_query.middleware(CallbackAnswers(in_response=in_response))
     dispatcher.callback_query.middleware(throttle.counter)
     dispatcher.callback_query.middleware(GameErrorAlerts())
     dispatcher.message.middleware(GameErrorAlerts())

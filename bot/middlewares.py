@@ -11,7 +11,7 @@ from typing import Any, Final, TypeAlias
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.flags import get_flag
-from aiogram.methods import TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
 from aiogram.utils.i18n import I18n
@@ -58,7 +58,11 @@ class TapThrottle(BaseMiddleware):
         per_second: float = REFUSALS_PER_SECOND,
         burst: float = REFUSAL_BURST,
         clock: Callable[[], float] = time.monotonic,
+        in_response: bool = False,
     ) -> None:
+        """``in_response``: answer in the answer to Telegram's POST (webhook mode), as
+        :class:`CallbackAnswers` does."""
+        self.in_response = in_response
         self._i18n = i18n
         self._per_second = per_second
         self._burst = burst
@@ -105,9 +109,8 @@ class TapThrottle(BaseMiddleware):
         service: GameService | None = data.get("game_service")
         known = await service.users.get(query.from_user.id) if service is not None else None
         locale = user_locale(known.locale if known else None, query.from_user.language_code)
-        # returned, not sent: in webhook mode it goes back in the answer to Telegram's POST (no
-        # request of its own), when polling aiogram sends it
-        return query.answer(self._i18n.gettext(TOO_FAST_TEXT, locale=locale))
+        answer = query.answer(self._i18n.gettext(TOO_FAST_TEXT, locale=locale))
+        return await _give(answer, data, in_response=self.in_response)
 
 
 class _CountRefusals(BaseMiddleware):
@@ -179,6 +182,21 @@ class RememberUsers(BaseMiddleware):
         return await handler(event, data)
 
 
+async def _give(
+    answer: AnswerCallbackQuery, data: dict[str, Any], *, in_response: bool
+) -> AnswerCallbackQuery | None:
+    """Gives a press its ``answer``: sent to Telegram now, or (``in_response``, webhook mode)
+    returned to go back in the answer to Telegram's POST, the tap-to-answer clock stopped here
+    since no request of ours will stop it."""
+    if not in_response:
+        await answer
+        return None
+    metrics: Metrics | None = data.get("metrics")
+    if metrics is not None:
+        metrics.tap_answered()
+    return answer
+
+
 class CallbackAnswers(CallbackAnswerMiddleware):
     """Answers every press once, after its handler, as aiogram's ``CallbackAnswerMiddleware``
     does (handlers fill in ``callback_answer``).
@@ -211,10 +229,7 @@ class CallbackAnswers(CallbackAnswerMiddleware):
         if isinstance(result, TelegramMethod):  # the response is taken: ask Telegram directly
             await self.answer(event, answer)
             return result
-        metrics: Metrics | None = data.get("metrics")
-        if metrics is not None:
-            metrics.tap_answered()
-        return self.answer(event, answer)
+        return await _give(self.answer(event, answer), data, in_response=True)
 
 
 class GameErrorAlerts(BaseMiddleware):
