@@ -203,13 +203,15 @@ async def test_between_private_chats_only_the_answering_player_sees_take_and_dro
     def buttons_of(user: FakeUser) -> set[Move]:
         return {b.move for b in game_buttons(boards[user])}
 
-    await fake.wait_for(lambda: bool(buttons_of(alice)) != bool(buttons_of(bob)))
     for _ in range(200):  # play until someone may double
-        actor = mover(boards[alice], players)
+        # each chat's board is redrawn on its own: wait until both show the turn that was just
+        # handed over (the one who finished it has no buttons left, the other has some)
+        await fake.wait_for(lambda: bool(buttons_of(alice)) != bool(buttons_of(bob)))
+        actor = alice if buttons_of(alice) else bob
         if Move.DOUBLE in buttons_of(actor):
             break
         await play_turn(fake, boards[actor], players)
-    doubler = mover(boards[alice], players)
+    doubler = actor
     other = bob if doubler is alice else alice
     assert buttons_of(other) == set()  # the waiting player sees no buttons
     await _tap(harness, boards[doubler], players, Move.DOUBLE)
