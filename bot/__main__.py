@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
@@ -38,6 +39,18 @@ def load_settings() -> Settings:
     raise SystemExit(2)
 
 
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (every platform but Windows): asyncio's API
+    with its machinery in C (libuv). A tap's database round trips, HTTP requests and task
+    switches all pass through it: over PostgreSQL it saved 2.5 % of the bot's CPU per tap in
+    ``bench/bot_load.py``. Elsewhere None: asyncio's own loop."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def main() -> None:
     """Loads the settings, configures logging and runs the bot until SIGINT or SIGTERM.
 
@@ -55,7 +68,8 @@ def main() -> None:
     from bot.web import CannotListen
 
     try:
-        asyncio.run(run(settings))
+        with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+            runner.run(run(settings))
     except (TokenRefused, TokenValidationError) as error:
         status = error.status if isinstance(error, TokenRefused) else "malformed"
         wrong_server = settings.telegram_api_url and "404" in status  # or not a Bot API there

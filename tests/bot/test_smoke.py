@@ -25,7 +25,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo
 
-from bot.__main__ import load_settings
+from bot.__main__ import event_loop_factory, load_settings
 from bot.app import run
 from bot.config import Settings, parse_sqlite_url
 from bot.handlers import get_routers
@@ -335,6 +335,18 @@ KEYS = (
     "STORAGE_CHAT_ID",
 )
 """Settings the tests set themselves: the environment's are left out."""
+
+
+def test_the_bot_runs_on_uvloop() -> None:
+    import uvloop  # a dependency wherever the tests run (all but Windows)
+
+    factory = event_loop_factory()
+    assert factory is not None
+    loop = factory()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()
 
 
 def test_settings_read_dotenv_and_parse_the_database_url(
