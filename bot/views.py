@@ -447,7 +447,7 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
         return _markup([])  # nothing to tap for this reader, or the computer is thinking
 
     def action(move: Move, arg: int = 0) -> str:
-        return GameAction(game=stored.id, version=stored.version, move=move, arg=arg).pack()
+        return GameAction.data(stored.id, stored.version, move, arg)
 
     if game.cube is not None and game.cube.offered:
         return _markup(

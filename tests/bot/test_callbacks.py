@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from bot.callbacks import (
     ChallengeAction,
     ChallengeOption,
@@ -33,3 +36,17 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
         packed = payload.pack()
         assert len(packed.encode()) <= 64, packed
         assert type(payload).unpack(packed) == payload
+
+
+@given(
+    game=st.integers(1, BIG_ID),
+    version=st.integers(0, BIG_VERSION),
+    move=st.sampled_from(Move),
+    arg=st.integers(0, 99),
+)
+def test_game_buttons_data_is_what_the_model_packs(
+    game: int, version: int, move: Move, arg: int
+) -> None:
+    action = GameAction(game=game, version=version, move=move, arg=arg)
+    assert GameAction.data(game, version, move, arg) == action.pack()
+    assert GameAction.unpack(GameAction.data(game, version, move, arg)) == action
