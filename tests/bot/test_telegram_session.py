@@ -108,3 +108,38 @@ async def test_an_upload_in_memory_is_one_payload_of_known_length(
     assert isinstance(session, BaseSession)
     body = session.build_form_data(bot, method)()
     assert isinstance(body, BytesPayload) and body.size is not None  # no chunked encoding
+
+
+async def test_a_pressed_messages_buttons_are_left_out_of_the_update_and_nothing_else(
+    bots: dict[str, Bot], fake_telegram: FakeTelegram
+) -> None:
+    alice = fake_telegram.create_user("Alice")
+    chat = fake_telegram.private_chat(alice)
+    fake_telegram.send_text(alice, chat, "/start")
+    markup = InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text=f"{n}-3", callback_data=f"g:1:2:1:{n}")]
+                         for n in range(6)]
+    )  # fmt: skip
+    sent = await bots["bot"].send_message(chat.id, "the board", reply_markup=markup)
+    fake_telegram.tap(alice, fake_telegram.message(chat, sent.message_id), "g:1:2:1:4")
+    fake_telegram.send_text(alice, chat, "/score")
+    read = {name: await bot.get_updates(timeout=0) for name, bot in bots.items()}  # unconfirmed
+    _, press, text = read["bot"]
+    assert press.callback_query is not None and press.callback_query.data == "g:1:2:1:4"
+    pressed = press.callback_query.message
+    assert pressed is not None and pressed.message_id == sent.message_id
+    assert getattr(pressed, "reply_markup", None) is None
+    assert text.message is not None and text.message.text == "/score"
+    # aiogram's own session reads the buttons: everything else is the same
+    theirs = read["aiogram"][1].callback_query
+    assert theirs is not None and theirs.message is not None
+    their_markup = getattr(theirs.message, "reply_markup", None)
+    assert isinstance(their_markup, InlineKeyboardMarkup)
+    assert [b.callback_data for [b] in their_markup.inline_keyboard] == [
+        f"g:1:2:1:{n}" for n in range(6)
+    ]
+    assert [u.model_dump(exclude={"callback_query": {"message": {"reply_markup"}}})
+            for u in read["bot"]] == [
+        u.model_dump(exclude={"callback_query": {"message": {"reply_markup"}}})
+        for u in read["aiogram"]
+    ]  # fmt: skip
