@@ -338,11 +338,18 @@ class TelegramSession(AiohttpSession):
         the multipart body is built whole and written at once: aiogram streams each file, so
         aiohttp sent the body of unknown length chunk by chunk, some twenty socket writes for
         one board (more than half of an edit's CPU). And the empty fields are left out of the
-        dump: aiogram drops them from what it sends anyway, after walking them one by one."""
+        dump: aiogram drops them from what it sends anyway, after walking them one by one.
+        And an inline keyboard's dump is written as JSON at once: it holds nothing that
+        aiogram's walk would change (no files, dates or default values), and the walk took
+        0.15 ms for a board's 14 buttons on a slow machine."""
         files: dict[str, InputFile] = {}
         fields = []
+        inline_keyboard = isinstance(getattr(method, "reply_markup", None), InlineKeyboardMarkup)
         for key, value in method.model_dump(warnings=False, exclude_none=True).items():
-            prepared = self.prepare_value(value, bot=bot, files=files)
+            if key == "reply_markup" and inline_keyboard:
+                prepared = self.json_dumps(value)
+            else:
+                prepared = self.prepare_value(value, bot=bot, files=files)
             if prepared:
                 fields.append((key, prepared))
         if files and all(isinstance(file, BufferedInputFile) for file in files.values()):

@@ -143,3 +143,23 @@ async def test_a_pressed_messages_buttons_are_left_out_of_the_update_and_nothing
         u.model_dump(exclude={"callback_query": {"message": {"reply_markup"}}})
         for u in read["aiogram"]
     ]  # fmt: skip
+
+
+def test_an_inline_keyboard_is_sent_as_aiogram_writes_it(bots: dict[str, Bot]) -> None:
+    markup = InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text="13-7 «8-2»", callback_data="g:1:2:8:0")],
+            [
+                InlineKeyboardButton(text="🔗 Watch", url="https://t.me/nardy_bot?start=w5"),
+                InlineKeyboardButton(text="↪ Play", switch_inline_query_current_chat="нарды"),
+            ],
+        ]
+    )
+    method = SendDocument(chat_id=1, document="file-id", reply_markup=markup)
+    written = {}
+    for name, bot in bots.items():
+        session = bot.session
+        assert isinstance(session, BaseSession)
+        form = session.build_form_data(bot, method)
+        written[name] = {part["name"]: value for part, _, value in form._fields}
+    assert written["bot"]["reply_markup"] == written["aiogram"]["reply_markup"]
