@@ -134,7 +134,12 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
         group, where=lambda m: m.photo is not None and m is not board
     )
     assert "game 2 · " in _match_line(second)
-    assert [b.text for b in board.buttons] == ["📊 Analysis", "🎞 Replay"]
+    # the finished board's keyboard is edited by the tap's handler, the new board is sent by
+    # the publisher in the background: either may come first
+    await fake.wait_for(
+        lambda: [b.text for b in board.buttons] == ["📊 Analysis", "🎞 Replay"],
+        description="the finished board's keyboard",
+    )
     # games 2, 3 and 4: the doubler resigns at once, 2 points each; no chips move, the loser
     # having played too few turns (unless the dice forced turns on him: then he pays)
     paid = 200
