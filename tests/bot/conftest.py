@@ -47,10 +47,8 @@ async def bot_harness(
     database_path: Path,
     services_factory: ServicesFactory | None,
 ) -> AsyncIterator[BotHarness]:
-    """The real bot, polling ``fake_telegram``, with a minute per move (the harness's default
-    of 2 s runs out on a slow machine while a test is still playing or looking at a turn);
-    handler errors fail the test at teardown."""
+    """The real bot, polling ``fake_telegram``; handler errors fail the test at teardown."""
     async with running_bot(
-        fake_telegram, database_path, services_factory=services_factory, move_seconds=60
+        fake_telegram, database_path, services_factory=services_factory
     ) as harness:
         yield harness

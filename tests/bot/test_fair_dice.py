@@ -11,23 +11,11 @@ import re
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
-from tests.support.fake_telegram import FakeTelegram
-from tests.support.harness import BotHarness, running_bot
+from tests.support.harness import BotHarness
 
 from .gameplay import ask, is_over, play_turn, wait_for_board
-
-
-@pytest.fixture
-async def bot_harness(
-    fake_telegram: FakeTelegram, database_path: Path
-) -> AsyncIterator[BotHarness]:
-    async with running_bot(fake_telegram, database_path, move_seconds=60) as harness:
-        yield harness
 
 
 def _verify(path: Path) -> subprocess.CompletedProcess[str]:

@@ -27,23 +27,12 @@ from .gameplay import (
 
 
 @pytest.fixture
-async def slow_clock_bot(
-    fake_telegram: FakeTelegram, database_path: Path
-) -> AsyncIterator[BotHarness]:
-    """The bot with a minute per move: long enough never to run out in these tests."""
-    async with running_bot(fake_telegram, database_path, move_seconds=60) as harness:
-        yield harness
-
-
-@pytest.fixture
 async def any_backend_bot(
     fake_telegram: FakeTelegram, database: Path | str, tmp_path: Path
 ) -> AsyncIterator[BotHarness]:
-    """:func:`slow_clock_bot` on each backend in turn."""
+    """The bot under test (as ``bot_harness``) on each backend in turn."""
     url = database if isinstance(database, str) else f"sqlite:///{database}"
-    async with running_bot(
-        fake_telegram, tmp_path / "unused.sqlite3", move_seconds=60, database_url=url
-    ) as harness:
+    async with running_bot(fake_telegram, tmp_path / "unused.sqlite3", database_url=url) as harness:
         yield harness
 
 
@@ -94,8 +83,8 @@ async def test_a_whole_group_game_to_the_end_and_the_score(any_backend_bot: BotH
     assert "Leaderboard" in fake.last_message(group).text
 
 
-async def test_onlookers_and_the_waiting_player_change_nothing(slow_clock_bot: BotHarness) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+async def test_onlookers_and_the_waiting_player_change_nothing(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
     alice, bob, carol, group, board = await _start_group_game(harness)
     step = first_choice(board)
     edits = board.edit_count
@@ -112,8 +101,8 @@ async def test_onlookers_and_the_waiting_player_change_nothing(slow_clock_bot: B
     assert board.edit_count == edits and version(board) == step.version
 
 
-async def test_forged_and_stale_presses_are_refused(slow_clock_bot: BotHarness) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+async def test_forged_and_stale_presses_are_refused(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
     alice, bob, _carol, _group, board = await _start_group_game(harness)
     player = mover(board, [alice, bob])
     step = first_choice(board)
@@ -186,8 +175,8 @@ async def test_time_runs_out_also_across_a_restart(
         assert "время вышло" in (second.caption or "")  # Boris challenged: his Russian
 
 
-async def test_resign_asks_first(slow_clock_bot: BotHarness) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+async def test_resign_asks_first(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
     alice, bob, _carol, group, board = await _start_group_game(harness)
     fake.send_text(bob, group, "/resign")
     await harness.settle()
@@ -210,9 +199,9 @@ async def test_resign_asks_first(slow_clock_bot: BotHarness) -> None:
 
 
 async def test_self_challenge_bot_challenge_and_unknown_username(
-    slow_clock_bot: BotHarness,
+    bot_harness: BotHarness,
 ) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    harness, fake = bot_harness, bot_harness.fake
     alice, _bob, carol, group = _players(fake)
     fake.send_text(alice, group, "/play @alice")
     fake.send_text(alice, group, "/play @some_helper_bot")
@@ -231,8 +220,8 @@ async def test_self_challenge_bot_challenge_and_unknown_username(
     await wait_for_board(fake, group)
 
 
-async def test_a_game_between_two_private_chats(slow_clock_bot: BotHarness) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+async def test_a_game_between_two_private_chats(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Борис", username="bob", language_code="ru")
     alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
@@ -263,8 +252,8 @@ async def test_a_game_between_two_private_chats(slow_clock_bot: BotHarness) -> N
     _ = (alice_chat, bob_chat)
 
 
-async def test_a_private_invitation_to_a_stranger_gives_a_link(slow_clock_bot: BotHarness) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+async def test_a_private_invitation_to_a_stranger_gives_a_link(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
     alice = fake.create_user("Alice", username="alice")
     chat = fake.private_chat(alice)
     fake.send_text(alice, chat, "/play @stranger")
@@ -283,9 +272,9 @@ async def test_a_private_invitation_to_a_stranger_gives_a_link(slow_clock_bot: B
 
 
 async def test_a_player_who_blocked_the_bot_does_not_stop_the_game(
-    slow_clock_bot: BotHarness,
+    bot_harness: BotHarness,
 ) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    harness, fake = bot_harness, bot_harness.fake
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
     alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
@@ -315,8 +304,8 @@ async def test_a_player_who_blocked_the_bot_does_not_stop_the_game(
     assert "t.me/" in fake.last_message(other_chat).text  # a link: the bot cannot write to them
 
 
-async def test_a_group_that_becomes_a_supergroup_keeps_its_game(slow_clock_bot: BotHarness) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+async def test_a_group_that_becomes_a_supergroup_keeps_its_game(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
     alice, bob, _carol, group, board = await _start_group_game(harness)
     supergroup = fake.migrate_to_supergroup(group)
     await harness.settle()
@@ -329,9 +318,9 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(slow_clock_bot: 
 
 
 async def test_an_unexpected_failure_gets_an_apology_and_the_bot_goes_on(
-    slow_clock_bot: BotHarness, monkeypatch: pytest.MonkeyPatch
+    bot_harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    harness, fake = bot_harness, bot_harness.fake
     alice = fake.create_user("Alice", username="alice")
     chat = fake.private_chat(alice)
 

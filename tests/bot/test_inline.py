@@ -46,9 +46,7 @@ def storage(fake_telegram: FakeTelegram) -> FakeChat:
 async def harness(
     fake_telegram: FakeTelegram, database_path: Path, storage: FakeChat
 ) -> AsyncIterator[BotHarness]:
-    async with running_bot(
-        fake_telegram, database_path, move_seconds=60, storage_chat_id=storage.id
-    ) as running:
+    async with running_bot(fake_telegram, database_path, storage_chat_id=storage.id) as running:
         yield running
 
 
@@ -236,7 +234,6 @@ async def test_an_inline_board_keeps_to_the_pace_of_its_chat(
     async with running_bot(
         fake,
         database_path,
-        move_seconds=60,
         storage_chat_id=storage.id,
         group_messages_per_minute=per_minute,
     ) as harness:
@@ -260,7 +257,7 @@ async def test_without_a_storage_chat_the_board_is_text(
     fake_telegram: FakeTelegram, database_path: Path
 ) -> None:
     fake = fake_telegram
-    async with running_bot(fake, database_path, move_seconds=60) as harness:
+    async with running_bot(fake, database_path) as harness:
         alice, bob, _carol, chat = _people(fake)
         _answer, invitation = await _invite(harness, alice, chat, "short")
         await _join(fake, bob, invitation)
@@ -278,7 +275,7 @@ async def test_several_storage_chats_take_turns(
     fake = fake_telegram
     first, second = fake.create_channel("boards 1"), fake.create_channel("boards 2")
     async with running_bot(
-        fake, database_path, move_seconds=60, storage_chat_id=f"{first.id},{second.id}"
+        fake, database_path, storage_chat_id=f"{first.id},{second.id}"
     ) as harness:
         alice, bob, _carol, chat = _people(fake)
         _answer, invitation = await _invite(harness, alice, chat)

@@ -87,7 +87,7 @@ async def test_records_of_a_tap_carry_its_update_and_its_game(
     caplog.set_level(logging.DEBUG)
     caplog.handler.addFilter(LogContext())
     fake = fake_telegram
-    async with running_bot(fake, database_path, move_seconds=60) as harness:
+    async with running_bot(fake, database_path) as harness:
         alice = fake.create_user("Alice", username="alice")
         bob = fake.create_user("Bob", username="bob")
         group = fake.create_group("club", [alice, bob])

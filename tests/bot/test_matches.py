@@ -4,14 +4,10 @@ across a restart: the issue's "done when"."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from bot.callbacks import Move
-from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
-from tests.support.harness import BotHarness, running_bot
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeUser
+from tests.support.harness import BotHarness
 
 from .gameplay import (
     game_buttons,
@@ -22,14 +18,6 @@ from .gameplay import (
     tap_and_wait,
     wait_for_board,
 )
-
-
-@pytest.fixture
-async def bot_harness(
-    fake_telegram: FakeTelegram, database_path: Path
-) -> AsyncIterator[BotHarness]:
-    async with running_bot(fake_telegram, database_path, move_seconds=60) as harness:
-        yield harness
 
 
 async def _press_until(

@@ -13,7 +13,6 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -48,15 +47,6 @@ OUTAGE_SECONDS = 1.5
 """How long an outage lasts in these tests (the issue's example is 20 s: any length works)."""
 
 BEGAN, ENDED = "Telegram outage began", "Telegram outage ended"
-
-
-@pytest.fixture
-async def slow_clock_bot(
-    fake_telegram: FakeTelegram, database_path: Path
-) -> AsyncIterator[BotHarness]:
-    """The bot with a minute per move: no deadline passes unless a test wants it to."""
-    async with running_bot(fake_telegram, database_path, move_seconds=60) as harness:
-        yield harness
 
 
 async def _group_game(harness: BotHarness) -> tuple[FakeUser, FakeUser, FakeChat, FakeMessage]:
@@ -128,7 +118,7 @@ async def test_a_bot_started_before_telegram_is_up_connects_by_itself_and_plays(
     await fake.stop_listening()
     loop = asyncio.get_running_loop()
     with watch_logs(fake) as logs:
-        async with running_bot(fake, database_path, wait=False, move_seconds=60) as harness:
+        async with running_bot(fake, database_path, wait=False) as harness:
             await fake.wait_for(
                 lambda: logs.count("Telegram unreachable: cannot connect") >= 3,
                 description="three failed attempts",
@@ -270,9 +260,9 @@ async def test_sigint_during_an_outage_in_the_middle_of_a_run_exits_0(
 
 @pytest.mark.parametrize("outage_seconds", [OUTAGE_SECONDS])
 async def test_an_outage_in_the_middle_of_a_group_game_loses_and_doubles_no_tap(
-    slow_clock_bot: BotHarness, database_path: Path, outage_seconds: float
+    bot_harness: BotHarness, database_path: Path, outage_seconds: float
 ) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    harness, fake = bot_harness, bot_harness.fake
     alice, bob, group, board = await _group_game(harness)
     await play_turn(fake, board, [alice, bob])
     step, edits = first_choice(board), board.edit_count
@@ -298,9 +288,9 @@ async def test_an_outage_in_the_middle_of_a_group_game_loses_and_doubles_no_tap(
 
 
 async def test_502_for_a_while_on_getupdates_and_edits_crashes_nothing(
-    slow_clock_bot: BotHarness, database_path: Path
+    bot_harness: BotHarness, database_path: Path
 ) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    harness, fake = bot_harness, bot_harness.fake
     alice, bob, group, board = await _group_game(harness)
     step, edits = first_choice(board), board.edit_count
 
@@ -330,9 +320,9 @@ async def test_502_for_a_while_on_getupdates_and_edits_crashes_nothing(
 
 
 async def test_a_board_whose_answer_was_lost_is_not_posted_twice(
-    slow_clock_bot: BotHarness, database_path: Path
+    bot_harness: BotHarness, database_path: Path
 ) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    harness, fake = bot_harness, bot_harness.fake
     fake.drop_answer_next("sendPhoto")  # posted, but the bot hears nothing back
     with watch_logs(fake) as logs:
         alice, bob, group, board = await _group_game(harness)
@@ -347,9 +337,9 @@ async def test_a_board_whose_answer_was_lost_is_not_posted_twice(
 
 
 async def test_a_press_answered_after_it_expired_is_dropped_quietly(
-    slow_clock_bot: BotHarness,
+    bot_harness: BotHarness,
 ) -> None:
-    harness, fake = slow_clock_bot, slow_clock_bot.fake
+    harness, fake = bot_harness, bot_harness.fake
     alice, bob, group, board = await _group_game(harness)
     edits = board.edit_count
     with watch_logs(fake) as logs:

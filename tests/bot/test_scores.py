@@ -3,28 +3,15 @@ moves-file buttons, /moves and /chips; and the /history text of matches."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bot.callbacks import MovesFile
 from bot.engine import Match, Outcome, Result, Side
 from bot.i18n import create_i18n
 from bot.score_views import history_text
 from bot.storage import FinishedGame, User
-from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
-from tests.support.harness import BotHarness, running_bot
+from tests.support.fake_telegram import FakeChat, FakeUser
+from tests.support.harness import BotHarness
 
 from .gameplay import ask, is_over, play_turn, wait_for_board
-
-
-@pytest.fixture
-async def bot_harness(
-    fake_telegram: FakeTelegram, database_path: Path
-) -> AsyncIterator[BotHarness]:
-    async with running_bot(fake_telegram, database_path, move_seconds=60) as harness:
-        yield harness
 
 
 async def _finished_game(harness: BotHarness) -> tuple[FakeUser, FakeUser, FakeUser, FakeChat]:

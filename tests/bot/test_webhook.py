@@ -93,7 +93,7 @@ async def test_a_whole_game_by_webhook_with_its_metrics(
     fake_telegram: FakeTelegram, database_path: Path
 ) -> None:
     fake = fake_telegram
-    async with running_bot(fake, database_path, webhook=True, move_seconds=60) as harness:
+    async with running_bot(fake, database_path, webhook=True) as harness:
         [setting] = fake.webhook_settings
         assert setting.url == harness.settings.webhook_url and setting.secret_token == (
             WEBHOOK_SECRET

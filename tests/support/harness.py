@@ -71,7 +71,9 @@ def fast_link() -> TelegramLink:
 def make_settings(
     api_url: str, database_path: Path, *, token: str = TEST_TOKEN, **overrides: Any
 ) -> Settings:
-    """Returns settings for a test bot: fake API, SQLite file at ``database_path``, short moves.
+    """Returns settings for a test bot: fake API, SQLite file at ``database_path``, a minute per
+    move (no move runs out under a test, even on a slow machine, unless it asks for a short
+    clock: ``move_seconds=1``).
 
     ``.env`` and the environment are ignored for every key given here (all of them by default).
     """
@@ -79,7 +81,7 @@ def make_settings(
         "bot_token": token,
         "telegram_api_url": api_url,
         "database_url": f"sqlite:///{database_path}",
-        "move_seconds": 2,
+        "move_seconds": 60,
         "log_level": "DEBUG",
         # Telegram's pace would make every test wait seconds per edit; its own tests use it.
         "group_messages_per_minute": 60_000,
