@@ -3,14 +3,17 @@
 Plays one seeded self-play game of long and short nardy with the engine, and one of the new
 variants' each (three dice, anti three dice with its struck die, a gul-bara remainder, crazy
 gul-bara's cascades), then renders every position (with its dice or move list, last turn and
-names, from the mover's side) several times and prints medians: render alone, JPEG encoding
-alone, both together (what ``render_board`` costs), bytes per image, and the throughput of two
-worker threads. Figures only, no assertions.
+names, from the mover's side) several times and prints medians: ``render_board`` with nothing
+in the band cache (see ``render/_bands.py``), drawing the picture whole, encoding it whole,
+bytes per image; then ``render_board`` over the boards of a long and a short game tap by tap,
+in order, as the bot shows them (the bands found in the cache make most of the difference),
+and the throughput of two worker threads. Figures only, no assertions.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import random
 import statistics
@@ -31,6 +34,7 @@ from bot.engine import (  # noqa: E402
     starting_position,
 )
 from render import IMAGE_FORMAT, BoardView, render_board, render_image  # noqa: E402
+from render._bands import CACHE  # noqa: E402
 from render.layout import layout  # noqa: E402
 
 
@@ -95,6 +99,37 @@ def game_play(
     return boards
 
 
+def step_play(variant: str, seed: int) -> list[tuple[Position, BoardView]]:
+    """The boards a game's players see in the bot, tap by tap: the roll, each checker picked
+    up with where it may go, each checker put down with its die greyed."""
+    rng = random.Random(seed)
+    game = Game.start(variant, rng)
+    boards: list[tuple[Position, BoardView]] = []
+    last: tuple[Step, ...] = ()
+    while not game.is_over:
+        if game.needs_roll:
+            game = game.roll(rng)
+        seen = functools.partial(
+            BoardView, bottom=game.turn, dice=game.dice, white_name="Алексей 🎲", black_name="Bob"
+        )
+        boards.append((game.position, seen(last_steps=last)))
+        current = game.turn_input()
+        while not current.is_complete:
+            option = rng.choice(current.options)
+            where = tuple({o.step.dst for o in current.options if o.step.src == option.step.src})
+            used = len(current.played)
+            picked = seen(dice_used=used, selected=option.step.src, destinations=where)
+            boards.append((current.current, picked))
+            current = current.play(option)
+            moved = tuple(played.step for played in current.played)
+            put = seen(dice_used=len(moved), last_steps=moved, last_side=game.turn)
+            boards.append((current.current, put))
+        turn = current.turn()
+        game = game.play(turn) if turn.played else game.pass_turn()
+        last = turn.steps
+    return boards
+
+
 def _median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
@@ -110,12 +145,13 @@ def main() -> None:
     boards += game_play("crazy_gulbara", "two", "international", 1)
     for position, view in boards[:3]:  # warm the caches: fonts, background, sprites
         render_board(position, view=view)
-    total, draw, encode, sizes = [], [], [], []
+    cold, draw, encode, sizes = [], [], [], []
     for _ in range(args.runs):
         for position, view in boards:
+            CACHE.clear()
             start = time.perf_counter()
             data = render_board(position, view=view)
-            total.append(time.perf_counter() - start)
+            cold.append(time.perf_counter() - start)
             sizes.append(len(data))
             start = time.perf_counter()
             image = render_image(position, view=view)
@@ -124,6 +160,16 @@ def main() -> None:
             end = time.perf_counter()
             draw.append(middle - start)
             encode.append(end - middle)
+    taps = step_play("long", 1) + step_play("short", 1)
+    in_order: list[float] = []
+    for _ in range(args.runs):
+        CACHE.clear()
+        CACHE.hits = CACHE.misses = 0
+        for position, view in taps:
+            start = time.perf_counter()
+            render_board(position, view=view)
+            in_order.append(time.perf_counter() - start)
+    found = CACHE.hits / (CACHE.hits + CACHE.misses)
 
     geo = layout(boards[0][1].theme)
     print(f"positions        {len(boards)} (seeded self-play, every variant), {args.runs} runs")
@@ -132,12 +178,17 @@ def main() -> None:
         f"quality {boards[0][1].theme.jpeg_quality}"
     )
     print(
-        f"render+encode    median {_median_ms(total):.2f} ms, "
-        f"p90 {statistics.quantiles(total, n=10)[-1] * 1000:.2f} ms"
+        f"render_board     nothing cached: median {_median_ms(cold):.2f} ms, "
+        f"p90 {statistics.quantiles(cold, n=10)[-1] * 1000:.2f} ms"
     )
-    print(f"render only      median {_median_ms(draw):.2f} ms")
-    print(f"encode only      median {_median_ms(encode):.2f} ms")
+    print(f"render only      median {_median_ms(draw):.2f} ms (render_image: the picture whole)")
+    print(f"encode only      median {_median_ms(encode):.2f} ms (the picture whole)")
     print(f"bytes            median {statistics.median(sizes):.0f}, max {max(sizes)}")
+    print(
+        f"tap by tap       {len(taps)} boards of a long and a short game in order: median "
+        f"{_median_ms(in_order):.2f} ms, mean {statistics.fmean(in_order) * 1000:.2f} ms, "
+        f"{found:.0%} of the bands found in the cache"
+    )
 
     jobs = boards * args.runs
     with ThreadPoolExecutor(max_workers=2) as pool:

@@ -22,6 +22,8 @@ from typing import Final
 
 from PIL import Image, ImageDraw, ImageFont
 
+from ._canvas import Canvas
+
 _FONT_LOCK: Final = threading.Lock()
 _DROPPED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
@@ -173,7 +175,7 @@ def mask(text: str, path: str, size: int, anchor: str) -> tuple[Image.Image, int
 
 
 def draw(
-    image: Image.Image,
+    canvas: Canvas | Image.Image,
     xy: tuple[int, int],
     text: str,
     *,
@@ -182,9 +184,10 @@ def draw(
     fill: tuple[int, int, int],
     anchor: str = "la",
 ) -> None:
-    """Draws ``text`` (already :func:`printable`) on ``image`` at ``xy`` with ``anchor``."""
+    """Draws ``text`` (already :func:`printable`) on ``canvas`` (a board's, or a sprite
+    being made) at ``xy`` with ``anchor``."""
     if not text:
         return
     glyphs, dx, dy = mask(text, path, size, anchor)
     x, y = xy[0] + dx, xy[1] + dy
-    image.paste(fill, (x, y, x + glyphs.width, y + glyphs.height), glyphs)
+    canvas.paste(fill, (x, y, x + glyphs.width, y + glyphs.height), glyphs)

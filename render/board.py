@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 from dataclasses import dataclass
 from typing import Final
@@ -11,7 +10,8 @@ from PIL import Image
 
 from bot.engine import BAR, OFF, Dice, Point, Position, Side, Step, steps_text
 
-from . import _sprites, _text
+from . import _bands, _sprites, _text
+from ._canvas import Canvas
 from .layout import BIG_DICE, CubePlace, Layout, cube_place, is_top, layout, viewer_point
 from .theme import DEFAULT_THEME, RGB, Theme
 
@@ -177,29 +177,32 @@ def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
 
     Pure and synchronous: the same position and view give the same bytes, and it may run in
     worker threads at once (``await asyncio.to_thread(render_board, position, view=view)``).
+    Only the bands of rows that no board drawn lately had the same are drawn and encoded
+    (:mod:`render._bands`): the bytes are the same either way.
     """
     view = view or BoardView()
-    image = render_image(position, view=view)
-    out = io.BytesIO()
-    image.save(out, IMAGE_FORMAT, quality=view.theme.jpeg_quality)
-    return out.getvalue()
+    return _bands.encode(board_canvas(position, view), view.theme.jpeg_quality)
 
 
 def render_image(position: Position, *, view: BoardView | None = None) -> Image.Image:
     """Returns the board image of ``position`` as a new RGB :class:`PIL.Image.Image`."""
-    view = view or BoardView()
+    return board_canvas(position, view or BoardView()).draw()
+
+
+def board_canvas(position: Position, view: BoardView) -> Canvas:
+    """Returns the board of ``position`` as pastes on the theme's background, not yet drawn."""
     return _Painter(position, view).paint()
 
 
 class _Painter:
-    """One board being drawn: the per-call parts pasted on a copy of the cached background."""
+    """One board being drawn: the per-call parts recorded as pastes on the cached background."""
 
     def __init__(self, position: Position, view: BoardView) -> None:
         self.position = position
         self.view = view
         self.theme = view.theme
         self.geo: Layout = layout(view.theme)
-        self.image = _sprites.background(view.theme).copy()
+        self.canvas = Canvas(_sprites.background(view.theme))
         self.mover = position.turn
         self.last_side = view.last_side or position.turn.other
         self.tinted: set[Point] = set()
@@ -212,7 +215,7 @@ class _Painter:
     def _viewer(self, side: Side, point: Point) -> Point:
         return viewer_point(self.position.variant, side, point, self.view.bottom)
 
-    def paint(self) -> Image.Image:
+    def paint(self) -> Canvas:
         ghosts, arrivals = self._last_turn()
         destinations = {self._viewer(self.mover, p) for p in self.view.destinations}
         selected = None
@@ -247,7 +250,7 @@ class _Painter:
             self._info(side)
         if self.view.result:
             self._result(self.view.result)
-        return self.image
+        return self.canvas
 
     def _last_turn(self) -> tuple[Counter[Point], Counter[Point]]:
         """Returns, in viewer points, how many checkers of the last turn left each place for
@@ -263,23 +266,23 @@ class _Painter:
     def _paste(self, sprite: Image.Image, centre: tuple[int, int]) -> None:
         x = centre[0] - sprite.width // 2
         y = centre[1] - sprite.height // 2
-        self.image.paste(sprite, (x, y), sprite)
+        self.canvas.paste(sprite, (x, y), sprite)
 
     def _tints(self, destinations: set[Point], selected: Point | None) -> None:
         theme, geo = self.theme, self.geo
         for point in sorted(destinations - {OFF}):
             box = geo.point_box(point)
             tint = _sprites.point_tint(theme, is_top(point), theme.destination)
-            self.image.paste(tint, box[:2], tint)
+            self.canvas.paste(tint, box[:2], tint)
         if OFF in destinations:
             box = geo.tray_box(top=self.mover is not self.view.bottom)
             tint = _sprites.box_tint(theme, (box[2] - box[0], box[3] - box[1]), theme.destination)
-            self.image.paste(tint, box[:2], tint)
+            self.canvas.paste(tint, box[:2], tint)
         if selected is not None and selected != BAR:
             box = geo.point_box(selected)
             colour = (*theme.selected[:3], 70)
             tint = _sprites.point_tint(theme, is_top(selected), colour)
-            self.image.paste(tint, box[:2], tint)
+            self.canvas.paste(tint, box[:2], tint)
 
     def _column(
         self,
@@ -334,13 +337,13 @@ class _Painter:
         )
         if bare:
             patch = _sprites.column_on_board(theme, side, count, abs(dy), dy > 0, corner)
-            self.image.paste(patch, corner)
+            self.canvas.paste(patch, corner)
         else:
-            self.image.paste(sprite, corner, sprite)
+            self.canvas.paste(sprite, corner, sprite)
         last = (x, y + (count - 1) * dy)
         if count > theme.full_stack:
             _text.draw(
-                self.image,
+                self.canvas,
                 last,
                 str(count),
                 path=theme.font_bold,
@@ -379,7 +382,7 @@ class _Painter:
             count = self.position.borne_off(side)
             sprite = _sprites.slab(theme, side)
             for i in range(count):
-                self.image.paste(sprite, geo.tray_slab(top, i)[:2], sprite)
+                self.canvas.paste(sprite, geo.tray_slab(top, i)[:2], sprite)
             if side is self.last_side:
                 for i in range(max(count - arrived, 0), count):
                     box = geo.tray_slab(top, i)
@@ -389,7 +392,7 @@ class _Painter:
                     )
             if count:
                 _text.draw(
-                    self.image,
+                    self.canvas,
                     geo.tray_count_xy(top),
                     str(count),
                     path=theme.font_bold,
@@ -433,7 +436,7 @@ class _Painter:
         centre = self.geo.label_xy(right)
         self._paste(_sprites.plate(theme, (width, size + pad)), centre)
         _text.draw(
-            self.image, centre, text, path=theme.font_bold, size=size, fill=theme.text, anchor="mm"
+            self.canvas, centre, text, path=theme.font_bold, size=size, fill=theme.text, anchor="mm"
         )
 
     def _dice_count(self) -> int:
@@ -461,7 +464,7 @@ class _Painter:
         if moving:
             marker = _sprites.ring(theme, (*theme.turn_marker, 255), 0.62, 0.1)
             self._paste(marker, (icon_x, y))
-            self.image.paste(theme.turn_marker, (left, upper + 8, left + 6, lower - 8))
+            self.canvas.paste(theme.turn_marker, (left, upper + 8, left + 6, lower - 8))
         self._paste(icon, (icon_x, y))
         size = theme.info_height * 9 // 20
         pips = f"{_text.printable(self.view.pip_label, theme.font_regular)} "
@@ -475,7 +478,7 @@ class _Painter:
         name = _text.printable(self.view.name(side), theme.font_bold)
         name = _text.fit(name, theme.font_bold, size, end - name_x)
         _text.draw(
-            self.image,
+            self.canvas,
             (name_x, y),
             name,
             path=theme.font_bold,
@@ -490,7 +493,7 @@ class _Painter:
         theme = self.theme
         size = theme.info_height // 3
         _text.draw(
-            self.image, (end, y), text, path=theme.font_regular, size=size, fill=fill, anchor="rm"
+            self.canvas, (end, y), text, path=theme.font_regular, size=size, fill=fill, anchor="rm"
         )
         return end - _text.mask(text, theme.font_regular, size, "rm")[0].width - 36
 
@@ -510,7 +513,7 @@ class _Painter:
         centre = right - (width + 1) // 2
         self._paste(_sprites.plate(theme, (width, height)), (centre, y))
         _text.draw(
-            self.image,
+            self.canvas,
             (centre, y),
             text,
             path=theme.font_regular,
@@ -532,5 +535,5 @@ class _Painter:
         text = _text.printable(result, theme.font_bold)
         text = _text.fit(text, theme.font_bold, size, width - 48)
         _text.draw(
-            self.image, centre, text, path=theme.font_bold, size=size, fill=theme.text, anchor="mm"
+            self.canvas, centre, text, path=theme.font_bold, size=size, fill=theme.text, anchor="mm"
         )
