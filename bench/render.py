@@ -4,9 +4,9 @@ Plays one seeded self-play game of long and short nardy with the engine, and one
 variants' each (three dice, anti three dice with its struck die, a gul-bara remainder, crazy
 gul-bara's cascades), then renders every position (with its dice or move list, last turn and
 names, from the mover's side) several times and prints medians: ``render_board`` with nothing
-in the band cache (see ``render/_bands.py``), drawing the picture whole, encoding it whole,
+in the tile cache (see ``render/_tiles.py``), drawing the picture whole, encoding it whole,
 bytes per image; then ``render_board`` over the boards of a long and a short game tap by tap,
-in order, as the bot shows them (the bands found in the cache make most of the difference),
+in order, as the bot shows them (the tiles found in the cache make most of the difference),
 and the throughput of two worker threads. Figures only, no assertions.
 """
 
@@ -34,7 +34,7 @@ from bot.engine import (  # noqa: E402
     starting_position,
 )
 from render import IMAGE_FORMAT, BoardView, render_board, render_image  # noqa: E402
-from render._bands import CACHE  # noqa: E402
+from render._tiles import CACHE  # noqa: E402
 from render.layout import layout  # noqa: E402
 
 
@@ -187,7 +187,7 @@ def main() -> None:
     print(
         f"tap by tap       {len(taps)} boards of a long and a short game in order: median "
         f"{_median_ms(in_order):.2f} ms, mean {statistics.fmean(in_order) * 1000:.2f} ms, "
-        f"{found:.0%} of the bands found in the cache"
+        f"{found:.0%} of the tiles found in the cache"
     )
 
     jobs = boards * args.runs

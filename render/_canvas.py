@@ -1,8 +1,8 @@
-"""A board as a list of pastes on a cached background, drawn whole or a band of rows at a time.
+"""A board as a list of pastes on a cached background, drawn whole or some rows at a time.
 
 Everything on a board is a paste: a sprite with its own alpha, an opaque patch, a colour
 through a text mask, a colour into a box. :class:`Canvas` keeps them in order instead of
-drawing them at once, so that :mod:`render._bands` can tell which rows of the picture are the
+drawing them at once, so that :mod:`render._tiles` can tell which parts of the picture are the
 same as on a board it encoded before (the same pastes touch them) and draw only the others.
 
 A paste's source and mask are Pillow images that nobody draws on after they are made (the
@@ -25,7 +25,7 @@ is pasted through itself."""
 
 
 class Canvas:
-    """Pastes recorded on ``background``; :meth:`draw` makes the picture, or a band of it."""
+    """Pastes recorded on ``background``; :meth:`draw` makes the picture, or rows of it."""
 
     __slots__ = ("background", "height", "pastes", "width")
 

@@ -10,7 +10,7 @@ from PIL import Image
 
 from bot.engine import BAR, OFF, Dice, Point, Position, Side, Step, steps_text
 
-from . import _bands, _sprites, _text
+from . import _sprites, _text, _tiles
 from ._canvas import Canvas
 from .layout import BIG_DICE, CubePlace, Layout, cube_place, is_top, layout, viewer_point
 from .theme import DEFAULT_THEME, RGB, Theme
@@ -177,11 +177,11 @@ def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
 
     Pure and synchronous: the same position and view give the same bytes, and it may run in
     worker threads at once (``await asyncio.to_thread(render_board, position, view=view)``).
-    Only the bands of rows that no board drawn lately had the same are drawn and encoded
-    (:mod:`render._bands`): the bytes are the same either way.
+    Only the tiles of the picture that no board drawn lately had the same are drawn and
+    encoded (:mod:`render._tiles`): the bytes are the same either way.
     """
     view = view or BoardView()
-    return _bands.encode(board_canvas(position, view), view.theme.jpeg_quality)
+    return _tiles.encode(board_canvas(position, view), view.theme.jpeg_quality)
 
 
 def render_image(position: Position, *, view: BoardView | None = None) -> Image.Image:

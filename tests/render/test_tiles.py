@@ -1,8 +1,8 @@
-"""A board's JPEG joined from cached bands is the JPEG libjpeg writes for the whole picture.
+"""A board's JPEG joined from cached tiles is the JPEG libjpeg writes for the whole picture.
 
-The bands of a board are drawn and encoded only when no board drawn lately had the same
-pastes in them (:mod:`render._bands`); the reference here is the picture drawn whole
-(``render_image``) and encoded whole by Pillow with a restart marker after every row of blocks.
+The tiles of a board are drawn and encoded only when no board drawn lately had the same
+pastes in them (:mod:`render._tiles`); the reference here is the picture drawn whole
+(``render_image``) and encoded whole by Pillow with a restart marker after every tile.
 """
 
 from __future__ import annotations
@@ -18,22 +18,27 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from bot.engine import Position, starting_position
-from render import BoardView, _bands, render_board, render_image
-from render._bands import ROWS, BandCache, encode
+from render import BoardView, _tiles, render_board, render_image
 from render._canvas import Canvas
+from render._tiles import TileCache, encode
 from render.board import board_canvas
 from render.gallery import samples
 from render.theme import DEFAULT_THEME
 from tests.render.test_render_selfplay import self_play
 
 QUALITY = DEFAULT_THEME.jpeg_quality
+WIDTH, HEIGHT = 912, 792
+BLOCKS = 19
+"""Blocks (16 pixels) of a tile: a third of the board's width."""
+TILES = 3 * 50
+"""A board's tiles: three a row of blocks, 49 rows and a half one."""
 
 
 def whole(position: Position, view: BoardView) -> bytes:
     """The reference: the picture drawn whole and encoded whole, with restart markers."""
     out = io.BytesIO()
     render_image(position, view=view).save(
-        out, "JPEG", quality=QUALITY, subsampling="4:2:0", restart_marker_rows=1
+        out, "JPEG", quality=QUALITY, subsampling="4:2:0", restart_marker_blocks=BLOCKS
     )
     return out.getvalue()
 
@@ -53,9 +58,9 @@ def test_a_game_s_boards_are_libjpeg_s_own_whatever_the_cache_holds(
     variant: str, seed: int, limit: int
 ) -> None:
     """Every board of a random game, through a cache from none at all to a roomy one (so with
-    no hits, with evictions mid-board, with most bands found), is byte for byte the picture's
+    no hits, with evictions mid-board, with most tiles found), is byte for byte the picture's
     whole encoding."""
-    cache = BandCache(limit)
+    cache = TileCache(limit)
     for position, view in itertools.islice(self_play(variant, seed), 0, 400, 7):
         assert encode(board_canvas(position, view), QUALITY, cache) == whole(position, view)
         assert cache.size <= limit
@@ -73,19 +78,18 @@ def test_the_gallery_through_render_board_decodes_to_the_whole_picture_s_pixels(
 
 
 def test_a_board_seen_again_is_joined_from_the_cache_alone() -> None:
-    cache = BandCache()
+    cache = TileCache()
     position, view = starting_position("long"), BoardView(white_name="Ann", black_name="Bob")
     first = encode(board_canvas(position, view), QUALITY, cache)
-    bands = -(-792 // ROWS)
-    assert (cache.hits, cache.misses, len(cache)) == (0, bands, bands)
+    assert (cache.hits, cache.misses, len(cache)) == (0, TILES, TILES)
     assert encode(board_canvas(position, view), QUALITY, cache) == first
-    assert (cache.hits, cache.misses) == (bands, bands)
+    assert (cache.hits, cache.misses) == (TILES, TILES)
 
 
-def test_a_step_re_encodes_only_the_bands_it_changed() -> None:
-    """A checker picked up tints its point and its destinations' points: the bands of the
-    other half of the board and the dice's are found in the cache."""
-    cache = BandCache()
+def test_a_step_re_encodes_only_the_tiles_it_changed() -> None:
+    """A checker picked up tints its point and its destination's: the tiles of the other half
+    of the board, and the third column of tiles of this half, are found in the cache."""
+    cache = TileCache()
     position = starting_position("long")
     plain = BoardView(white_name="Ann", black_name="Bob")
     encode(board_canvas(position, plain), QUALITY, cache)
@@ -93,11 +97,11 @@ def test_a_step_re_encodes_only_the_bands_it_changed() -> None:
     picked = BoardView(white_name="Ann", black_name="Bob", selected=24, destinations=(18,))
     assert encode(board_canvas(position, picked), QUALITY, cache) == whole(position, picked)
     changed = cache.misses - before
-    assert 0 < changed < 792 // ROWS // 2
+    assert 0 < changed <= TILES // 3  # two of the three columns of tiles, in one half
 
 
 def test_the_cache_keeps_its_bytes_under_the_limit_and_drops_the_oldest_first() -> None:
-    cache = BandCache(limit=300)
+    cache = TileCache(limit=300)
     cache.put(("a",), b"x" * 100, ())
     cache.put(("b",), b"x" * 100, ())
     cache.put(("c",), b"x" * 100, ())
@@ -110,7 +114,7 @@ def test_the_cache_keeps_its_bytes_under_the_limit_and_drops_the_oldest_first() 
 def test_an_entry_keeps_the_images_its_key_names_alive() -> None:
     """A key names a sprite by its identity: while the entry is cached the sprite cannot die
     and give its identity to another image."""
-    cache = BandCache()
+    cache = TileCache()
     sprite = Image.new("RGBA", (10, 10), (200, 0, 0, 255))
     alive = weakref.ref(sprite)
     canvas = Canvas(Image.new("RGB", (32, 32), (0, 0, 90)))
@@ -126,7 +130,7 @@ def test_an_entry_keeps_the_images_its_key_names_alive() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(top=st.integers(0, 791), rows=st.integers(1, 200))
-def test_a_band_drawn_alone_is_that_part_of_the_whole_picture(top: int, rows: int) -> None:
+def test_rows_drawn_alone_are_that_part_of_the_whole_picture(top: int, rows: int) -> None:
     _, position, view = next(iter(samples()))
     canvas = board_canvas(position, view)
     bottom = min(top + rows, canvas.height)
@@ -136,7 +140,7 @@ def test_a_band_drawn_alone_is_that_part_of_the_whole_picture(top: int, rows: in
 
 def test_threads_drawing_at_once_share_the_cache_and_each_gets_its_own_board() -> None:
     """``render_board`` may run in several threads at once: each board still comes out whole."""
-    _bands.CACHE.clear()
+    _tiles.CACHE.clear()
     boards = list(itertools.islice(self_play("short", 5), 0, 120, 3))
     expected = [whole(position, view) for position, view in boards]
     wrong: list[int] = []
