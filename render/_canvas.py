@@ -1,4 +1,4 @@
-"""A board as a list of pastes on a cached background, drawn whole or some rows at a time.
+"""A board as a list of pastes on a cached background, drawn whole or a part at a time.
 
 Everything on a board is a paste: a sprite with its own alpha, an opaque patch, a colour
 through a text mask, a colour into a box. :class:`Canvas` keeps them in order instead of
@@ -25,7 +25,7 @@ is pasted through itself."""
 
 
 class Canvas:
-    """Pastes recorded on ``background``; :meth:`draw` makes the picture, or rows of it."""
+    """Pastes recorded on ``background``; :meth:`draw` makes the picture, or a part of it."""
 
     __slots__ = ("background", "height", "pastes", "width")
 
@@ -51,15 +51,18 @@ class Canvas:
             box = (where[0], where[1], where[2], where[3])
         self.pastes.append((source, box, mask))
 
-    def draw(self, top: int = 0, bottom: int | None = None) -> Image.Image:
-        """Returns rows ``top`` to ``bottom`` (the whole picture by default) as a new RGB image:
-        that part of the background with every paste that reaches into it, in order."""
-        bottom = self.height if bottom is None else bottom
-        if top == 0 and bottom == self.height:
+    def draw(self, box: Box | None = None) -> Image.Image:
+        """Returns the part of the picture in ``box`` (the whole picture by default) as a new
+        RGB image: that part of the background with every paste that reaches into it, in
+        order."""
+        if box is None:
             image = self.background.copy()
+            left = top = 0
+            right, bottom = self.width, self.height
         else:
-            image = self.background.crop((0, top, self.width, bottom))
-        for source, (left, upper, right, lower), mask in self.pastes:
-            if lower > top and upper < bottom:
-                image.paste(source, (left, upper - top, right, lower - top), mask)
+            image = self.background.crop(box)
+            left, top, right, bottom = box
+        for source, (x0, y0, x1, y1), mask in self.pastes:
+            if y1 > top and y0 < bottom and x1 > left and x0 < right:
+                image.paste(source, (x0 - left, y0 - top, x1 - left, y1 - top), mask)
         return image

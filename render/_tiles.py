@@ -43,7 +43,7 @@ BLOCK: Final = 16
 """The side of a block of pixels coded together, with 4:2:0 chroma."""
 ROWS: Final = BLOCK
 """Pixel rows per tile: one row of blocks."""
-CACHE_BYTES: Final = 8 * 2**20
+CACHE_BYTES: Final = 4 * 2**20
 """Coded data the tile cache keeps: the tiles of about 90 boards (see the module's note)."""
 SUBSAMPLING: Final = "4:2:0"
 """Pillow's default for JPEG, named so that the tiles' height stays right."""
@@ -162,32 +162,22 @@ def _encode_tiles(
     canvas: Canvas, quality: int, tile: int, missing: list[int]
 ) -> Iterator[tuple[int, bytes]]:
     """Yields each of the ``missing`` tiles (their numbers, in raster order) with its coded
-    data. The tiles of whole rows are encoded at once, stacked one above the other in a
-    picture one tile wide (a row of blocks each); the last row, if it is shorter (the encoder
-    pads a picture's bottom edge in its own way), with its neighbours in a strip of its own."""
+    data. The tiles of whole rows are each drawn alone and encoded at once, stacked one above
+    the other in a picture one tile wide (a row of blocks each); the last row, if it is
+    shorter (the encoder pads a picture's bottom edge in its own way), whole, as a strip of
+    its own."""
     columns = canvas.width // tile
     whole = canvas.height // ROWS
     stacked = [at for at in missing if at < whole * columns]
     if stacked:
-        runs: list[list[int]] = []  # tiles of neighbouring rows, drawn at once
-        for at in stacked:
-            if runs and at // columns <= runs[-1][-1] // columns + 1:
-                runs[-1].append(at)
-            else:
-                runs.append([at])
         stack = Image.new("RGB", (tile, ROWS * len(stacked)))
-        place = 0
-        for run in runs:
-            top = run[0] // columns
-            rows = canvas.draw(top * ROWS, (run[-1] // columns + 1) * ROWS)
-            for at in run:
-                row, column = divmod(at, columns)
-                left, upper = column * tile, (row - top) * ROWS
-                stack.paste(rows.crop((left, upper, left + tile, upper + ROWS)), (0, place))
-                place += ROWS
+        for place, at in enumerate(stacked):
+            row, column = divmod(at, columns)
+            left, upper = column * tile, row * ROWS
+            stack.paste(canvas.draw((left, upper, left + tile, upper + ROWS)), (0, place * ROWS))
         yield from zip(stacked, _scan(_jpeg(stack, quality, tile)), strict=True)
     if len(stacked) < len(missing):
-        strip = canvas.draw(whole * ROWS, canvas.height)
+        strip = canvas.draw((0, whole * ROWS, canvas.width, canvas.height))
         yield from zip(
             range(whole * columns, whole * columns + columns),
             _scan(_jpeg(strip, quality, tile)),

@@ -20,7 +20,7 @@ from PIL import Image
 from bot.engine import Position, starting_position
 from render import BoardView, _tiles, render_board, render_image
 from render._canvas import Canvas
-from render._tiles import TileCache, encode
+from render._tiles import TileCache, encode, tile_width
 from render.board import board_canvas
 from render.gallery import samples
 from render.theme import DEFAULT_THEME
@@ -129,13 +129,19 @@ def test_an_entry_keeps_the_images_its_key_names_alive() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(top=st.integers(0, 791), rows=st.integers(1, 200))
-def test_rows_drawn_alone_are_that_part_of_the_whole_picture(top: int, rows: int) -> None:
+@given(
+    left=st.integers(0, WIDTH - 1),
+    top=st.integers(0, HEIGHT - 1),
+    width=st.integers(1, WIDTH),
+    height=st.integers(1, 200),
+)
+def test_a_part_drawn_alone_is_that_part_of_the_whole_picture(
+    left: int, top: int, width: int, height: int
+) -> None:
     _, position, view = next(iter(samples()))
     canvas = board_canvas(position, view)
-    bottom = min(top + rows, canvas.height)
-    part = canvas.draw(top, bottom)
-    assert part.tobytes() == canvas.draw().crop((0, top, canvas.width, bottom)).tobytes()
+    box = (left, top, min(left + width, WIDTH), min(top + height, HEIGHT))
+    assert canvas.draw(box).tobytes() == canvas.draw().crop(box).tobytes()
 
 
 def test_threads_drawing_at_once_share_the_cache_and_each_gets_its_own_board() -> None:
@@ -157,3 +163,43 @@ def test_threads_drawing_at_once_share_the_cache_and_each_gets_its_own_board() -
     for thread in threads:
         thread.join()
     assert wrong == []
+
+
+@st.composite
+def canvases(draw: st.DrawFn) -> Canvas:
+    """A background of any size, with sprites, opaque patches and colours through masks
+    pasted anywhere, partly off the picture too."""
+    width, height = draw(st.integers(1, 150)), draw(st.integers(1, 80))
+    canvas = Canvas(Image.new("RGB", (width, height), draw(st.tuples(*[st.integers(0, 255)] * 3))))
+    for _ in range(draw(st.integers(0, 6))):
+        w, h = draw(st.integers(1, 60)), draw(st.integers(1, 60))
+        x, y = draw(st.integers(-w, width)), draw(st.integers(-h, height))
+        colour = draw(st.tuples(*[st.integers(0, 255)] * 3))
+        kind = draw(st.sampled_from(["sprite", "patch", "masked colour"]))
+        if kind == "sprite":
+            sprite = Image.new("RGBA", (w, h), (*colour, draw(st.integers(0, 255))))
+            canvas.paste(sprite, (x, y), sprite)
+        elif kind == "patch":
+            canvas.paste(Image.new("RGB", (w, h), colour), (x, y))
+        else:
+            mask = Image.linear_gradient("L").resize((w, h))
+            canvas.paste(colour, (x, y, x + w, y + h), mask)
+    return canvas
+
+
+@settings(max_examples=60, deadline=None)
+@given(canvas=canvases(), again=st.booleans())
+def test_any_picture_is_joined_as_libjpeg_encodes_it_whole(canvas: Canvas, again: bool) -> None:
+    """Widths that are not three tiles of whole blocks (one tile a row), a last row of blocks
+    cut short, boxes reaching out of the picture: still libjpeg's bytes, first time and from
+    the cache."""
+    cache = TileCache()
+    out = io.BytesIO()
+    blocks = -(-tile_width(canvas.width) // 16)
+    canvas.draw().save(
+        out, "JPEG", quality=QUALITY, subsampling="4:2:0", restart_marker_blocks=blocks
+    )
+    assert encode(canvas, QUALITY, cache) == out.getvalue()
+    if again:
+        assert encode(canvas, QUALITY, cache) == out.getvalue()
+        assert cache.misses == cache.hits
