@@ -17,7 +17,7 @@ and many are the same on every board (the empty parts of the field). A board the
 keys, the drawing and encoding of the tiles not in the cache (stacked in one picture one tile
 wide, encoded at once), and the join.
 
-The cache is LRU and holds :data:`CACHE_BYTES` of coded data, about 11 MiB of memory with the
+The cache is LRU and holds :data:`CACHE_BYTES` of coded data, about 6.7 MiB of memory with the
 keys. Of the tiles of 1,609 boards the bot showed under ``bench/bot_load.py`` (50 games at
 once), 95 % were found with 4 MiB or more (91 % with 2), and 87 % when the boards were shared
 out among four caches in turn, as four workers would (whole rows: 74 % and 56 %). An entry
@@ -44,7 +44,7 @@ BLOCK: Final = 16
 ROWS: Final = BLOCK
 """Pixel rows per tile: one row of blocks."""
 CACHE_BYTES: Final = 4 * 2**20
-"""Coded data the tile cache keeps: the tiles of about 90 boards (see the module's note)."""
+"""Coded data the tile cache keeps: the tiles of about 45 boards (see the module's note)."""
 SUBSAMPLING: Final = "4:2:0"
 """Pillow's default for JPEG, named so that the tiles' height stays right."""
 
