@@ -55,13 +55,8 @@ class Canvas:
         """Returns the part of the picture in ``box`` (the whole picture by default) as a new
         RGB image: that part of the background with every paste that reaches into it, in
         order."""
-        if box is None:
-            image = self.background.copy()
-            left = top = 0
-            right, bottom = self.width, self.height
-        else:
-            image = self.background.crop(box)
-            left, top, right, bottom = box
+        left, top, right, bottom = box or (0, 0, self.width, self.height)
+        image = self.background.crop((left, top, right, bottom))
         for source, (x0, y0, x1, y1), mask in self.pastes:
             if y1 > top and y0 < bottom and x1 > left and x0 < right:
                 image.paste(source, (x0 - left, y0 - top, x1 - left, y1 - top), mask)
