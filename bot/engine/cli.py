@@ -90,7 +90,8 @@ def answer(request: Any) -> dict[str, Any]:
 def _legal_turns(request: Any) -> tuple[tuple[Turn, ...], bool]:
     """Checks a decoded request and returns its legal turns (see :func:`answer`), and whether
     the answer's entries carry a remainder (the gul-bara variants). A gul-bara roll that cannot
-    be played at all is one turn with no steps and the whole roll as its remainder."""
+    be played at all is one turn with no steps and the whole roll as its remainder; a remainder
+    that cannot be played at all is one turn with no steps and nothing left (it is lost)."""
     _, turns, hands_on = situation(request)
     return turns, hands_on
 
@@ -141,7 +142,9 @@ def situation(request: Any) -> tuple[Game, tuple[Turn, ...], bool]:
             )
         moves = MoveList.remainder(tuple(remainder))
         game = Game(variant, rule_set, position, moved=_BOTH, remainder=tuple(remainder))
-        return game, turns_for(position, moves, first_turn=False, rules=rule_set), True
+        turns = turns_for(position, moves, first_turn=False, rules=rule_set)
+        # nothing of it can be played: one entry, no moves, and what is left is lost
+        return game, turns or (Turn((), position.with_turn(turn.other), ()),), True
     count = 3 if rule_set.three_dice else 2
     if (
         not isinstance(dice, list)

@@ -92,6 +92,27 @@ def test_best_is_one_of_the_turns() -> None:
     assert passes >= 3 and moves >= 50
 
 
+def test_an_unplayable_remainder_is_its_one_entry_not_a_pass() -> None:
+    """``turns`` answers such a request with one entry (no moves, nothing left): so does
+    ``best``, at every level."""
+    lines = [
+        line
+        for line in (TURNS / "crazy_gulbara.requests.jsonl").read_text().splitlines()
+        if '"remainder"' in line
+    ]
+    legal = answers("turns", lines)
+    unplayable = [
+        (line, turns["turns"][0])
+        for line, turns in zip(lines, legal, strict=True)
+        if turns["turns"][0]["moves"] == []
+    ]
+    assert len(unplayable) >= 3
+    asked = [with_choice(line, level, 7) for line, _ in unplayable for level in (1, STRONGEST)]
+    best = answers("best", asked)
+    expected = [only for _, only in unplayable for _level in (1, STRONGEST)]
+    assert [answer["turn"] for answer in best] == expected
+
+
 def test_the_same_seed_gives_the_same_answer() -> None:
     """At level 1, which plays at random, in one process and in another."""
     lines = [with_choice(line, 1, 12345) for line in requests()[::4]]

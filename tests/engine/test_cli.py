@@ -93,6 +93,16 @@ HAND_MADE = [
     ("crazy_gulbara w / 20:1 1:14 / 24:13 3:2", (4, 4), False, {}, None),
     ("crazy_gulbara w / 21:1 2:14 / 24:13 3:2", (3, 3), False, {}, None),
     ("crazy_gulbara w / 2:1 off:14 / 24:15", None, False, {}, (3, 4, 4, 5, 5, 6, 6)),
+    # remainders of which nothing can be played: one entry, no moves, nothing left (issue 27)
+    (
+        "crazy_gulbara b / 19:1 18:3 4:1 3:1 2:4 1:5 / 18:2 4:2 3:1 2:2 1:8",
+        None,
+        False,
+        {},
+        (4, 5, 5, 6, 6),
+    ),
+    ("crazy_gulbara w / 18:1 5:1 4:4 3:3 2:2 1:4 / 19:3 18:7 2:1 1:4", None, False, {}, (5, 2)),
+    ("crazy_gulbara b / 24:11 20:1 8:1 1:2 / 24:11 16:1 4:2 1:1", None, False, {}, (4, 5, 5, 6, 6)),
 ]
 """Hand-made requests: ``(position, dice, first_turn, rules, remainder)``; a position text
 prefixed ``three_dice`` goes to that set, with the switch on."""
@@ -186,10 +196,12 @@ def _checked_answer(request_line: str) -> str:
     expected = _expected(request)
     entries = json.loads(answer)["turns"]
     hands_on = request["variant"] in ("gulbara", "crazy_gulbara")
-    if hands_on and not expected and "dice" in request:
-        # a gul-bara roll with no legal move: one entry, no moves, the whole roll handed over
+    if hands_on and not expected:
+        # nothing can be played: one entry, no moves, the position unchanged; a roll is handed
+        # over whole, a remainder is lost
         (entry,) = entries
-        assert entry["moves"] == [] and entry["remainder"]
+        assert entry["moves"] == []
+        assert entry["remainder"] if "dice" in request else entry["remainder"] == []
         assert _position(request["variant"], turn, entry) == _position(
             request["variant"], turn, request
         )
@@ -355,9 +367,11 @@ def test_gulbara_answers_carry_the_remainder() -> None:
     (entry,) = json.loads(answer_line(blocked)[0])["turns"]
     assert entry["moves"] == [] and entry["remainder"] == [6, 5]
     assert entry["white"] == {"1": 14, "24": 1}
-    # ... but a remainder that cannot be played is simply lost: no turns
+    # ... and a remainder that cannot be played is one entry too, with nothing left: it is lost
     lost = blocked.replace('"dice":[6,5]', '"remainder":[6,5]')
-    assert json.loads(answer_line(lost)[0]) == {"turns": []}
+    (entry,) = json.loads(answer_line(lost)[0])["turns"]
+    assert entry["moves"] == [] and entry["remainder"] == []
+    assert entry["white"] == {"1": 14, "24": 1}
     # and other variants have no remainder field at all
     assert "remainder" not in json.loads(answer_line(GOOD)[0])["turns"][0]
 
