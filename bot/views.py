@@ -145,7 +145,7 @@ def caption(
         )
     recent = [line for line in stored.history[-2:] if line]
     if recent:
-        lines.append(_("Last: {moves}").format(moves=html.quote(_history_text(recent[-1], _))))
+        lines.append(_("Last: {moves}").format(moves=html.quote(history_text(recent[-1], _))))
     if game.result is not None:
         winner = snapshot.user(game.result.winner)
         lines.append(
@@ -355,7 +355,7 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
     return lines
 
 
-def _history_text(line: str, _: Translate) -> str:
+def history_text(line: str, _: Translate) -> str:
     """A history line (``w 5-2 24/19 13/11``, ``b 6-6 pass``, ``b remainder 6,6 13/7(2)``,
     ``w 4-4 … left 6,6``, ``w resign``, ``w double 2``, ``b take``) for people."""
     side, _sep, text = line.partition(" ")
@@ -375,6 +375,11 @@ def _history_text(line: str, _: Translate) -> str:
     except RecordError:
         return f"{SIDE_MARKS[Side(side)]} {text}"
     words = []
+    if record.remainder and not record.steps:  # nothing of it could be played (rules.md)
+        moves = " ".join(map(str, record.remainder))
+        return f"{SIDE_MARKS[record.side]} " + _(
+            "cannot play the remainder {moves}: it is lost"
+        ).format(moves=moves)
     if record.remainder:
         words.append(
             _("plays the remainder {moves}:").format(moves=" ".join(map(str, record.remainder)))
