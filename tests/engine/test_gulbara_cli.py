@@ -25,7 +25,7 @@ from .strategies import dice, played_positions, positions
 
 BUDGET = 6_000
 """Sequences the reference may walk for one case (longer ones are assumed away)."""
-CASES = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CASES = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 _SWITCHES = st.sampled_from([{}, {"four_per_value": True}])
 
@@ -133,7 +133,7 @@ def test_roll_requests(position: Position, roll: Dice, first: bool, switches: An
     _check(json.dumps(request(position, roll, first_turn=first, rules=rules)))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["gulbara", "crazy_gulbara"]).flatmap(lambda v: played_positions(v, "two")))
 def test_self_play_requests(played: tuple[Game, RuleSet]) -> None:
     game, rules = played
