@@ -78,6 +78,10 @@ REFUSALS: Final = {
         "The game is over in that position: nothing is left to play. Choose an earlier board: "
         "/from 12 30 plays on from game #12 after move 30."
     ),
+    "position_deadlocked": N_(
+        "Neither side can ever move in that position (both are shut out), so the game would "
+        "never end. Choose another position."
+    ),
     "not_a_position": N_(
         "{text} is not a position ID. An ID is 14 letters, digits, - and _; /position in a "
         "game shows its own."

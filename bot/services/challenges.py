@@ -164,8 +164,9 @@ class Challenges:
 
         :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`; :exc:`NotEnoughChips` for a stake
             above the challenger's balance; :exc:`PositionOver` for a start where a side has
-            borne off every checker; :exc:`ValueError` for a match length or stake that is not
-            one of the choices.
+            borne off every checker; :exc:`PositionDeadlocked` for one where neither side can
+            ever move; :exc:`ValueError` for a match length or stake that is not one of the
+            choices.
         """
         if terms.start is not None:
             playable(terms.start)

@@ -173,6 +173,13 @@ class PositionOver(GameError):
     code = "position_over"
 
 
+class PositionDeadlocked(GameError):
+    """A position to play on from where neither side can ever move (both would pass on every
+    roll, for ever: :attr:`bot.engine.Game.is_deadlocked`)."""
+
+    code = "position_deadlocked"
+
+
 class NotAPosition(GameError):
     """Text that is not a position ID; ``params``: ``text``, as given."""
 

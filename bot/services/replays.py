@@ -28,6 +28,7 @@ from .errors import (
     NoGameHere,
     NoSuchMove,
     NotAPlayer,
+    PositionDeadlocked,
     PositionOver,
 )
 from .export import starting_game
@@ -100,12 +101,15 @@ def moves_in(stored: StoredGame) -> int:
 def playable(position: Position) -> Position:
     """``position`` if a game can go on from it.
 
-    :raises: :exc:`PositionOver` where a side has borne off every checker.
+    :raises: :exc:`PositionOver` where a side has borne off every checker;
+        :exc:`PositionDeadlocked` where neither side can ever move.
     """
     try:
-        Game.setup(position)
+        set_up = Game.setup(position)
     except GameOverError:
         raise PositionOver() from None
+    if set_up.is_deadlocked:
+        raise PositionDeadlocked()
     return position
 
 
@@ -164,7 +168,8 @@ class Replays:
         on from, with the game.
 
         :raises: as :meth:`finished`; :exc:`NoSuchMove`; :exc:`PositionOver` for a board where
-            the game was over (the end of a game played out).
+            the game was over (the end of a game played out); :exc:`PositionDeadlocked` for
+            one where neither side can ever move.
         """
         found = await self.finished(game_id, user_id=user_id, chat_id=chat_id)
         return found, playable(found.position_after(len(found.moves) if count is None else count))
