@@ -17,9 +17,7 @@ database) and the write checks the version again.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -56,6 +54,7 @@ from .errors import (
     SelfChallenge,
     StaleAction,
 )
+from .locks import KeyedLocks
 from .replays import playable
 from .users import Users
 
@@ -138,12 +137,12 @@ class Challenges:
         self._games = games
         self._clock = clock
         self._challenge_seconds = challenge_seconds
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: KeyedLocks[int] = KeyedLocks()
 
     @asynccontextmanager
     async def _one_at_a_time(self, challenge_id: int) -> AsyncIterator[None]:
         """Holds the challenge for one change, in this process and in every worker."""
-        async with self._locks[challenge_id], self._store.exclusive("challenge", challenge_id):
+        async with self._locks.hold(challenge_id), self._store.exclusive("challenge", challenge_id):
             yield
 
     async def open(
@@ -479,7 +478,7 @@ class Challenges:
         closed = []
         for challenge in await self._store.challenges.expired(self._clock()):
             held = self._store.attempt("challenge", challenge.id)
-            async with self._locks[challenge.id], held as claimed:
+            async with self._locks.hold(challenge.id), held as claimed:
                 if not claimed:
                     continue  # another worker is closing it
                 try:

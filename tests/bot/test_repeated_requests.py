@@ -1,0 +1,61 @@
+"""Requests repeated or forged in bulk cost the bot nothing that lasts: the per-id lock tables
+keep only the ids in use, and a sender has at most one pending invitation to each person."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from bot.app import ServicesFactory, build_services
+from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move
+from bot.config import Settings
+from bot.services import GameService
+from tests.support.harness import BotHarness
+
+FORGED = 300
+IDS_EACH = 4
+
+
+@pytest.fixture
+def built() -> dict[str, Any]:
+    """The services the running bot was built with (filled in when it starts)."""
+    return {}
+
+
+@pytest.fixture
+def services_factory(built: dict[str, Any]) -> ServicesFactory:
+    """The production services (``bot.app.build_services``), kept in ``built`` to look at."""
+
+    @asynccontextmanager
+    async def factory(settings: Settings) -> AsyncIterator[Any]:
+        async with build_services(settings) as services:
+            built.update(services)
+            yield services
+
+    return factory
+
+
+async def test_forged_ids_leave_no_lock_behind(
+    bot_harness: BotHarness, built: dict[str, Any]
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    users = [fake.create_user(f"Mallory {n}") for n in range(FORGED // IDS_EACH)]
+    group = fake.create_group("Club", users)
+    sent = fake.send_text(users[0], group, "/help")
+    message = await fake.wait_for_message(group, after=sent)
+    forged = iter(range(10**6, 10**6 + FORGED))  # games and challenges that do not exist
+    for user in users:  # each within the refusals a user may make at once
+        for game_id in itertools.islice(forged, IDS_EACH):
+            for data in (
+                GameAction(game=game_id, version=0, move=Move.ROLL).pack(),
+                ChallengeAction(challenge=game_id, version=0, option=ChallengeOption.ACCEPT).pack(),
+            ):
+                answer = await fake.next_answer_to(fake.tap(user, message, data, check=False))
+                assert answer.show_alert and "does not exist" in (answer.text or "")
+    await harness.settle()
+    service: GameService = built["game_service"]
+    assert (len(service._locks), len(service.challenges._locks)) == (0, 0)
