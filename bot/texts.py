@@ -51,6 +51,10 @@ REFUSALS: Final = {
     "not_challenger": N_("Only the challenger can change the options."),
     "self_challenge": N_("You cannot challenge yourself."),
     "bot_challenge": N_("Bots do not play nardy here. Challenge a person."),
+    "invitation_pending": N_(
+        "You have invited them already, and that invitation is still open: wait for their "
+        "answer, or withdraw it first with its ✖ Decline button."
+    ),
     "not_your_question": N_("This question was not asked of you."),
     "not_enough_chips": N_("{name} has only {chips} chips: lower the stake."),
     "no_next_game": N_("There is no next game to start here: the match is over or going on."),

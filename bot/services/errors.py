@@ -64,6 +64,12 @@ class SelfChallenge(GameError):
     code = "self_challenge"
 
 
+class InvitationPending(GameError):
+    """A challenge to someone the challenger has an open challenge to already."""
+
+    code = "invitation_pending"
+
+
 class BotChallenge(GameError):
     code = "bot_challenge"
 

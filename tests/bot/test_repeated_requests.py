@@ -59,3 +59,28 @@ async def test_forged_ids_leave_no_lock_behind(
     await harness.settle()
     service: GameService = built["game_service"]
     assert (len(service._locks), len(service.challenges._locks)) == (0, 0)
+
+
+async def test_five_invitations_to_bob_send_him_one(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
+    fake.send_text(bob, bob_chat, "/start")
+    await harness.settle()
+    since = fake.last_message(bob_chat).message_id
+    for _ in range(5):
+        fake.send_text(alice, alice_chat, "/play @bob")
+    await harness.settle()
+    to_bob = [m for m in fake.messages(bob_chat) if m.message_id > since]
+    assert len(to_bob) == 1 and "✅ Accept" in [b.text for b in to_bob[0].buttons]
+    said = fake.messages(alice_chat)
+    refused = [m for m in said if m.content.startswith("You have invited them already")]
+    [challenge] = [m for m in said if "✖ Decline" in [b.text for b in m.buttons]]
+    assert len(refused) == 4 and refused[0].buttons == []
+    # withdrawn, the invitation may be sent again: once more
+    fake.press(alice, challenge, "✖ Decline")
+    await harness.settle()
+    fake.send_text(alice, alice_chat, "/play @bob")
+    await harness.settle()
+    assert len([m for m in fake.messages(bob_chat) if m.message_id > since]) == 2
