@@ -88,3 +88,20 @@ async def test_five_invitations_at_once_make_one(
     )
     refused = [r for r in made if isinstance(r, e.InvitationPending)]
     assert (len(refused), await _count(store)) == (4, 1)
+
+
+async def test_rematch_tapped_twice_makes_one(
+    world: tuple[GameService, Clock, list[User]], store: Store
+) -> None:
+    service, _, (anna, boris, _) = world
+    challenge = await service.challenges.open(
+        chat_id=GROUP, challenger=anna, target=boris, locale="en"
+    )
+    _, snapshot = await service.challenges.accept(challenge.id, boris)
+    await service.resign(snapshot.stored.id, boris.id)
+    game_id = snapshot.stored.id
+    await service.challenges.rematch(game_id, boris, chat_id=GROUP, locale="en")
+    with pytest.raises(e.InvitationPending):
+        await service.challenges.rematch(game_id, boris, chat_id=GROUP, locale="en")
+    await service.challenges.rematch(game_id, anna, chat_id=GROUP, locale="en")  # the other way
+    assert await _count(store) == 3
