@@ -266,7 +266,7 @@ class Game:
     def is_deadlocked(self) -> bool:
         """True when neither side can ever move: on every roll both sides would pass, so the
         position never changes and the game never ends (short nardy's both sides on the bar,
-        facing closed home boards). Nobody is let to play on from such a position.
+        facing closed home boards). The bot starts no game from such a position.
 
         The 15 rolls of two different dice decide it, whatever the dice mode: they include
         every die value, so a step a side could make on some roll (three dice, a double's four
