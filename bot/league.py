@@ -17,7 +17,6 @@ import contextlib
 import datetime as dt
 import logging
 import time
-from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Final
 
@@ -31,6 +30,7 @@ from bot.pace import Pace, RateLimiter
 from bot.publisher import show_in_place
 from bot.services import GameService, GameSnapshot
 from bot.services.leagues import LeagueLine, LeagueService
+from bot.services.locks import KeyedLocks
 from bot.storage import League
 from bot.views import Translate, player_name, translator
 
@@ -90,14 +90,14 @@ class LeaguePublisher:
         self._pending: set[int] = set()
         self._workers: dict[int, asyncio.Task[None]] = {}
         # One change of a league's message at a time: a worker's edit, /league's post, /league off.
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: KeyedLocks[int] = KeyedLocks()
         self._hurry = asyncio.Event()  # set by drain(): no more settling
 
     @contextlib.asynccontextmanager
     async def _one_at_a_time(self, chat_id: int) -> AsyncIterator[None]:
         """One change of the group's league message at a time, in this process and (with
         several workers) in all: each reads the standings only once it holds it."""
-        async with self._locks[chat_id], self._games.coordination.holding(f"league {chat_id}"):
+        async with self._locks.hold(chat_id), self._games.coordination.holding(f"league {chat_id}"):
             yield
 
     def on_result(self, snapshot: GameSnapshot) -> None:

@@ -51,6 +51,10 @@ REFUSALS: Final = {
     "not_challenger": N_("Only the challenger can change the options."),
     "self_challenge": N_("You cannot challenge yourself."),
     "bot_challenge": N_("Bots do not play nardy here. Challenge a person."),
+    "invitation_pending": N_(
+        "You have invited them already, and that invitation is still open: wait for their "
+        "answer, or withdraw it first with its ✖ Decline button."
+    ),
     "not_your_question": N_("This question was not asked of you."),
     "not_enough_chips": N_("{name} has only {chips} chips: lower the stake."),
     "no_next_game": N_("There is no next game to start here: the match is over or going on."),
@@ -77,6 +81,10 @@ REFUSALS: Final = {
     "position_over": N_(
         "The game is over in that position: nothing is left to play. Choose an earlier board: "
         "/from 12 30 plays on from game #12 after move 30."
+    ),
+    "position_deadlocked": N_(
+        "Neither side can ever move in that position (both are shut out), so the game would "
+        "never end. Choose another position."
     ),
     "not_a_position": N_(
         "{text} is not a position ID. An ID is 14 letters, digits, - and _; /position in a "

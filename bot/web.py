@@ -6,7 +6,8 @@ polling bot opens no port at all (see :attr:`bot.config.Settings.web_port`).
 
 * **The webhook** (the path of ``WEBHOOK_URL``) is aiogram's
   :class:`~aiogram.webhook.aiohttp_server.SimpleRequestHandler`, which refuses a request
-  without the right ``X-Telegram-Bot-Api-Secret-Token`` with 401 before reading it. Updates are
+  without the right ``X-Telegram-Bot-Api-Secret-Token`` with 401 before reading it (a header
+  that is not ASCII too: see :class:`_SecretCheckedHandler`). Updates are
   handled **before the 200 answer**, not in the background: Telegram counts an update as
   delivered only once the bot is done with it. A worker killed mid-update leaves it
   unconfirmed, so Telegram delivers it again (to another worker behind the proxy), where the
@@ -58,6 +59,20 @@ class CannotListen(Exception):
     """The server's port cannot be opened (taken, or not this machine's address)."""
 
 
+class _SecretCheckedHandler(SimpleRequestHandler):
+    """aiogram's handler, with a secret header that is not ASCII refused like any wrong one.
+
+    :func:`secrets.compare_digest` raises :exc:`TypeError` on text with non-ASCII characters
+    (aiohttp reads a header's bytes as UTF-8, undecodable ones as surrogates), which aiohttp
+    turns into a 500 and a traceback in the log, for anyone who can reach the port. The bot's
+    secret is ASCII (:attr:`bot.config.Settings.webhook_secret`, Telegram's rule), so such a
+    header is wrong before any comparison.
+    """
+
+    def verify_secret(self, telegram_secret_token: str, bot: Bot) -> bool:
+        return telegram_secret_token.isascii() and super().verify_secret(telegram_secret_token, bot)
+
+
 class Webhook:
     """The route Telegram posts updates to (see the module docstring).
 
@@ -78,7 +93,7 @@ class Webhook:
         self.accepting = False
         """Whether updates are taken now: set once the bot has started, cleared as it stops."""
         self._busy = busy
-        self._handler = SimpleRequestHandler(
+        self._handler = _SecretCheckedHandler(
             dispatcher, bot, handle_in_background=False, secret_token=secret
         )
 

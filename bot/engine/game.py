@@ -263,6 +263,33 @@ class Game:
         )
 
     @property
+    def is_deadlocked(self) -> bool:
+        """True when neither side can ever move: on every roll both sides would pass, so the
+        position never changes and the game never ends (short nardy's both sides on the bar,
+        facing closed home boards). The bot starts no game from such a position.
+
+        The 15 rolls of two different dice decide it, whatever the dice mode: they include
+        every die value, so a step a side could make on some roll (three dice, a double's four
+        moves, a cascade) it could make on one of them, and a side with a step to make never
+        passes (the rules ask for the most moves, never none).
+
+        >>> Game.setup(Position.from_id("LbbYDAAtttgMAC")).is_deadlocked
+        True
+        """
+        rules = replace(self.rules, three_dice=False)  # the two-dice rolls below, in any mode
+        return not any(
+            turns_for(
+                self.position.with_turn(side),
+                find_variant(self.variant).move_list(Dice(high, low), rules),
+                first_turn=False,
+                rules=rules,
+            )
+            for side in Side
+            for high in range(2, 7)
+            for low in range(1, high)
+        )
+
+    @property
     def cube_value(self) -> int:
         """What the result's points are multiplied by: the cube's value (1 without a cube)."""
         return self.cube.value if self.cube is not None else 1

@@ -17,9 +17,7 @@ database) and the write checks the version again.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -48,6 +46,7 @@ from .errors import (
     BotChallenge,
     ChallengeClosed,
     ChallengeNotFound,
+    InvitationPending,
     NotAPlayer,
     NotChallenger,
     NotEnoughChips,
@@ -56,6 +55,7 @@ from .errors import (
     SelfChallenge,
     StaleAction,
 )
+from .locks import KeyedLocks
 from .replays import playable
 from .users import Users
 
@@ -138,12 +138,42 @@ class Challenges:
         self._games = games
         self._clock = clock
         self._challenge_seconds = challenge_seconds
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: KeyedLocks[int] = KeyedLocks()
+        self._inviters: KeyedLocks[int] = KeyedLocks()
 
     @asynccontextmanager
     async def _one_at_a_time(self, challenge_id: int) -> AsyncIterator[None]:
         """Holds the challenge for one change, in this process and in every worker."""
-        async with self._locks[challenge_id], self._store.exclusive("challenge", challenge_id):
+        async with self._locks.hold(challenge_id), self._store.exclusive("challenge", challenge_id):
+            yield
+
+    @asynccontextmanager
+    async def _only_invitation(
+        self, challenger_id: int, target: User | None, username: str | None
+    ) -> AsyncIterator[None]:
+        """Held while a challenge to ``target`` (or to the unknown user of the lowercase
+        ``username``) is made: refuses it while the challenger's earlier one to them is open,
+        so that nobody gets the same invitation twice (a second ``/play @bob``, Rematch tapped
+        again); one challenger at a time, in every worker, so that two at once cannot both
+        pass. Challenges to anyone and to the computer are not invitations.
+
+        :raises: :exc:`InvitationPending`.
+        """
+        if target is None and username is None or target and target.computer_level is not None:
+            yield
+            return
+        async with (
+            self._inviters.hold(challenger_id),
+            self._store.exclusive("inviter", challenger_id),
+        ):
+            pending = await self._store.challenges.pending_invitation(
+                challenger_id,
+                target_id=target.id if target else None,
+                target_username=(target.username or "").lower() or None if target else username,
+                now=self._clock(),
+            )
+            if pending is not None:
+                raise InvitationPending()
             yield
 
     async def open(
@@ -162,10 +192,12 @@ class Challenges:
         to anyone when neither is given, on ``terms`` (the challenger can change them until it
         is accepted); an inline invitation (chat 0) is shown by ``inline_message_id``.
 
-        :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`; :exc:`NotEnoughChips` for a stake
-            above the challenger's balance; :exc:`PositionOver` for a start where a side has
-            borne off every checker; :exc:`ValueError` for a match length or stake that is not
-            one of the choices.
+        :raises: :exc:`SelfChallenge`, :exc:`BotChallenge`; :exc:`InvitationPending` while the
+            challenger's earlier challenge to the target is open; :exc:`NotEnoughChips` for a
+            stake above the challenger's balance; :exc:`PositionOver` for a start where a side
+            has borne off every checker; :exc:`PositionDeadlocked` for one where neither side
+            can ever move; :exc:`ValueError` for a match length or stake that is not one of the
+            choices.
         """
         if terms.start is not None:
             playable(terms.start)
@@ -192,28 +224,30 @@ class Challenges:
             held = await chips.balance(self._store, challenger.id, now)
             if held < terms.stake:
                 raise NotEnoughChips(name=challenger.mention, chips=held)
-        return await self._store.challenges.create(
-            chat_id=chat_id,
-            challenger_id=challenger.id,
-            target_id=target.id if target else None,
-            target_username=None if target else (target_username or "").lstrip("@").lower() or None,
-            variant=terms.variant,
-            rule_set=resolve_rules(terms.variant, None).name,
-            move_seconds=terms.move_seconds or self._games.move_seconds,
-            locale=locale,
-            expires_at=now + self._challenge_seconds,
-            now=now,
-            match_length=terms.match_length,
-            cube=terms.cube and has_cube(terms.variant),
-            stake=terms.stake,
-            stake_mode=terms.stake_mode,
-            dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
-            hints=terms.hints,
-            inline_message_id=inline_message_id,
-            dice_seed=self._games.new_dice_seed(),
-            watchable=terms.watchable,
-            start=terms.start,
-        )
+        username = None if target else (target_username or "").lstrip("@").lower() or None
+        async with self._only_invitation(challenger.id, target, username):
+            return await self._store.challenges.create(
+                chat_id=chat_id,
+                challenger_id=challenger.id,
+                target_id=target.id if target else None,
+                target_username=username,
+                variant=terms.variant,
+                rule_set=resolve_rules(terms.variant, None).name,
+                move_seconds=terms.move_seconds or self._games.move_seconds,
+                locale=locale,
+                expires_at=now + self._challenge_seconds,
+                now=now,
+                match_length=terms.match_length,
+                cube=terms.cube and has_cube(terms.variant),
+                stake=terms.stake,
+                stake_mode=terms.stake_mode,
+                dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
+                hints=terms.hints,
+                inline_message_id=inline_message_id,
+                dice_seed=self._games.new_dice_seed(),
+                watchable=terms.watchable,
+                start=terms.start,
+            )
 
     async def against_computer(
         self, *, chat_id: int, challenger: User, level: int, locale: str, terms: Terms = Terms()
@@ -252,7 +286,8 @@ class Challenges:
         """A new challenge from ``player`` to the opponent of a finished game, same options
         (and the same start, for a game played on from a position).
 
-        :raises: :exc:`NotAPlayer`, :exc:`StaleAction` if the game is not over.
+        :raises: :exc:`NotAPlayer`, :exc:`StaleAction` if the game is not over;
+            :exc:`InvitationPending` while the player's earlier challenge to them is open.
         """
         stored = await self._games.stored(game_id)
         side = stored.side_of(player.id)
@@ -263,27 +298,28 @@ class Challenges:
         opponent = await self._users.get(stored.player(side.other))
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         now = self._clock()
-        return await self._store.challenges.create(
-            chat_id=chat_id,
-            challenger_id=player.id,
-            target_id=opponent.id if opponent else None,
-            target_username=None,
-            variant=stored.game.variant,
-            rule_set=stored.game.rules.name,
-            move_seconds=stored.move_seconds,
-            locale=locale,
-            expires_at=now + self._challenge_seconds,
-            now=now,
-            match_length=match.match.length if match else 0,
-            cube=match.cube if match else stored.game.cube is not None,
-            stake=stored.stake,
-            stake_mode=stored.stake_mode,
-            dice_mode=stored.game.dice_mode,
-            hints=stored.hints,
-            dice_seed=self._games.new_dice_seed(),
-            watchable=stored.watchable,
-            start=stored.start,  # played on from a position: again from there
-        )
+        async with self._only_invitation(player.id, opponent, None):
+            return await self._store.challenges.create(
+                chat_id=chat_id,
+                challenger_id=player.id,
+                target_id=opponent.id if opponent else None,
+                target_username=None,
+                variant=stored.game.variant,
+                rule_set=stored.game.rules.name,
+                move_seconds=stored.move_seconds,
+                locale=locale,
+                expires_at=now + self._challenge_seconds,
+                now=now,
+                match_length=match.match.length if match else 0,
+                cube=match.cube if match else stored.game.cube is not None,
+                stake=stored.stake,
+                stake_mode=stored.stake_mode,
+                dice_mode=stored.game.dice_mode,
+                hints=stored.hints,
+                dice_seed=self._games.new_dice_seed(),
+                watchable=stored.watchable,
+                start=stored.start,  # played on from a position: again from there
+            )
 
     async def get(self, challenge_id: int) -> Challenge:
         found = await self._store.challenges.get(challenge_id)
@@ -478,7 +514,7 @@ class Challenges:
         closed = []
         for challenge in await self._store.challenges.expired(self._clock()):
             held = self._store.attempt("challenge", challenge.id)
-            async with self._locks[challenge.id], held as claimed:
+            async with self._locks.hold(challenge.id), held as claimed:
                 if not claimed:
                     continue  # another worker is closing it
                 try:

@@ -5,11 +5,13 @@ Seed 000 forbids passing chips by losing on purpose. Two rules keep that honest:
 - **Early concessions move nothing.** A game resigned, timed out or dropped before the loser has
   played :data:`MIN_LOSER_TURNS` turns (passes and forced turns count) pays no chips and is not
   rated.
-- **One-way streams are held.** When a payment would bring what the loser has paid this winner
-  within :data:`DUMP_WINDOW_SECONDS` above :data:`DUMP_CHIPS` chips, or to
-  :data:`DUMP_PAYMENTS` payments, while the winner has paid the loser nothing back in that
-  window, the chips stay with the loser and the game is flagged for the group's admins
-  (``/flags``). The game still counts for points and ratings.
+- **One-way streams are held.** When a payment would bring the net flow from the loser to this
+  winner within :data:`DUMP_WINDOW_SECONDS` up to :data:`DUMP_CHIPS` chips, or up to
+  :data:`DUMP_PAYMENTS` payments (both limits inclusive), the chips stay with the loser and
+  the game is flagged for the group's admins (``/flags``). The game still counts for points
+  and ratings. The net flow is what the loser paid the winner in the window less what the
+  winner paid back, in chips and in payments: a game lost the other way only offsets its own
+  chips, so a small one cannot open the way for any amount.
 
 What a result pays is :func:`bot.engine.chips_due`, capped at the loser's balance: a player may
 stake only what they hold, but several games (or a cube) at once can cost more than that, and
@@ -83,8 +85,9 @@ async def settle(store: Store, stored: StoredGame, now: float) -> StoredGame:
     await balance(store, winner, now)  # the winner's wallet exists before it is paid
     since = now - DUMP_WINDOW_SECONDS
     paid, payments = await store.chips.paid_between(loser, winner, since)
-    paid_back, _ = await store.chips.paid_between(winner, loser, since)
-    if not paid_back and (paid + amount > DUMP_CHIPS or payments + 1 >= DUMP_PAYMENTS):
+    paid_back, payments_back = await store.chips.paid_between(winner, loser, since)
+    paid, payments = paid - paid_back, payments - payments_back
+    if paid + amount >= DUMP_CHIPS or payments + 1 >= DUMP_PAYMENTS:
         await store.chips.flag(
             game_id=stored.id,
             chat_id=stored.chat_id,

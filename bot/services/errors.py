@@ -64,6 +64,12 @@ class SelfChallenge(GameError):
     code = "self_challenge"
 
 
+class InvitationPending(GameError):
+    """A challenge to someone the challenger has an open challenge to already."""
+
+    code = "invitation_pending"
+
+
 class BotChallenge(GameError):
     code = "bot_challenge"
 
@@ -171,6 +177,13 @@ class PositionOver(GameError):
     """A position to play on from where a side has borne off every checker already."""
 
     code = "position_over"
+
+
+class PositionDeadlocked(GameError):
+    """A position to play on from where neither side can ever move (both would pass on every
+    roll, for ever: :attr:`bot.engine.Game.is_deadlocked`)."""
+
+    code = "position_deadlocked"
 
 
 class NotAPosition(GameError):

@@ -33,7 +33,6 @@ import logging
 import random
 import secrets
 import time
-from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -81,6 +80,7 @@ from .errors import (
     StaleAction,
 )
 from .inline import InlineGames
+from .locks import KeyedLocks
 from .ratings import rate_game
 from .replays import Replays
 from .users import SHARED_SECONDS, Users
@@ -169,7 +169,7 @@ class GameService:
         self.computer_pause = computer_pause
         self.computer_waits = asyncio.Event()
         """Set when a saved game waits for the computer: the timers' loop looks at once."""
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: KeyedLocks[int] = KeyedLocks()
         self.users = Users(store, clock=clock)
         self.chats = Chats(store, clock=clock)
         """Group settings (the language a group's admins chose)."""
@@ -197,7 +197,7 @@ class GameService:
     async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
         """Holds game ``game_id`` for one action: in this process (its lock) and in every
         worker of a shared database."""
-        async with self._locks[game_id], self._store.exclusive("game", game_id):
+        async with self._locks.hold(game_id), self._store.exclusive("game", game_id):
             yield
 
     async def claim_update(self, update_id: int) -> bool:
@@ -530,7 +530,7 @@ class GameService:
         ended = []
         computer = []
         for game_id in await self._store.games.due(self._clock()):
-            async with self._locks[game_id], self._store.attempt("game", game_id) as claimed:
+            async with self._locks.hold(game_id), self._store.attempt("game", game_id) as claimed:
                 if not claimed:
                     continue  # another worker is acting on it
                 stored = await self._get(game_id)

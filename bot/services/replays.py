@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Final
 
 from bot.engine import Game, GameOverError, Position, RecordError, Side, Turn, TurnRecord
 from bot.storage import Store, StoredGame, User
@@ -28,12 +26,11 @@ from .errors import (
     NoGameHere,
     NoSuchMove,
     NotAPlayer,
+    PositionDeadlocked,
     PositionOver,
 )
 from .export import starting_game
-
-LOCKS: Final = 256
-"""Replays being made whose locks are kept (a lock is only needed while one is made)."""
+from .locks import KeyedLocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +97,15 @@ def moves_in(stored: StoredGame) -> int:
 def playable(position: Position) -> Position:
     """``position`` if a game can go on from it.
 
-    :raises: :exc:`PositionOver` where a side has borne off every checker.
+    :raises: :exc:`PositionOver` where a side has borne off every checker;
+        :exc:`PositionDeadlocked` where neither side can ever move.
     """
     try:
-        Game.setup(position)
+        set_up = Game.setup(position)
     except GameOverError:
         raise PositionOver() from None
+    if set_up.is_deadlocked:
+        raise PositionDeadlocked()
     return position
 
 
@@ -114,7 +114,7 @@ class Replays:
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._locks: OrderedDict[tuple[int, str], asyncio.Lock] = OrderedDict()
+        self._locks: KeyedLocks[tuple[int, str]] = KeyedLocks()
 
     async def finished_game(self, game_id: int, *, user_id: int, chat_id: int) -> StoredGame:
         """Finished game ``game_id``, for ``user_id`` asking in ``chat_id``.
@@ -164,7 +164,8 @@ class Replays:
         on from, with the game.
 
         :raises: as :meth:`finished`; :exc:`NoSuchMove`; :exc:`PositionOver` for a board where
-            the game was over (the end of a game played out).
+            the game was over (the end of a game played out); :exc:`PositionDeadlocked` for
+            one where neither side can ever move.
         """
         found = await self.finished(game_id, user_id=user_id, chat_id=chat_id)
         return found, playable(found.position_after(len(found.moves) if count is None else count))
@@ -202,17 +203,7 @@ class Replays:
     async def making(self, game_id: int, locale: str) -> AsyncIterator[None]:
         """Held while the replay of ``game_id`` in ``locale`` is made and sent, so that a second
         tap meanwhile waits and then sends the file the first one made (in this process)."""
-        key = (game_id, locale)
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-            while len(self._locks) > LOCKS:
-                oldest, held = next(iter(self._locks.items()))
-                if held.locked():
-                    break
-                del self._locks[oldest]
-        self._locks.move_to_end(key)
-        async with lock:
+        async with self._locks.hold((game_id, locale)):
             yield
 
     async def _get(self, game_id: int) -> StoredGame:

@@ -132,6 +132,20 @@ class ChallengeRepository:
             "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
         )
 
+    async def pending_invitation(
+        self, challenger_id: int, *, target_id: int | None, target_username: str | None, now: float
+    ) -> Challenge | None:
+        """The challenger's latest open challenge, not yet run out at ``now``, to the user
+        ``target_id`` or to the (lowercase) ``target_username`` it was made to; None if none."""
+        row = await self._store.fetch_one(
+            """SELECT * FROM challenges
+               WHERE status = 'open' AND expires_at > ? AND challenger_id = ?
+                 AND (target_id = ? OR target_username = ?)
+               ORDER BY id DESC LIMIT 1""",
+            (now, challenger_id, target_id, target_username),
+        )
+        return _challenge(row) if row is not None else None
+
     async def expired(self, now: float) -> list[Challenge]:
         """Open challenges whose time is up."""
         rows = await self._store.fetch_all(

@@ -356,9 +356,10 @@ class ChipFlag:
     winner_id: int
     amount: int
     payments: int
-    """Payments from the loser to the winner in the window, this one included."""
+    """Payments from the loser to the winner in the window, this one included, less those
+    the other way (the net count)."""
     paid: int
-    """Their chips, this one's included."""
+    """Their chips, this one's included, less those paid back (the net flow)."""
     created_at: float
 
 

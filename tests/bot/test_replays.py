@@ -185,6 +185,7 @@ async def test_play_from_a_finished_games_board_against_the_computer(
         ("/from oAAAH__AAAA__4", "is not a position ID"),
         ("/from banana", "banana is not a position ID"),
         (f"/from {game_id}", "The game is over in that position"),
+        ("/from LbbYDAAtttgMAC", "Neither side can ever move in that position"),  # shut out
     ):
         since = _last_id(fake, chat)
         fake.send_text(alice, chat, text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
 import sqlite3
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from aiohttp import ClientSession
 from prometheus_client.parser import text_string_to_metric_families
+from yarl import URL
 
 from bot.app import WebhookRefused, run
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
@@ -172,6 +174,57 @@ async def test_requests_without_the_right_secret_are_refused_and_change_nothing(
         assert (await fake.post_to_webhook(update)).status == 200
         assert fake.last_message(chat).text.startswith("Commands")
         assert handled(database_path, int(update["update_id"]))
+
+
+async def test_a_secret_that_is_not_ascii_is_refused_like_any_wrong_one(
+    fake_telegram: FakeTelegram, database_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Python's constant-time comparison raises TypeError on non-ASCII text: it used to be a 500
+    # and a traceback in the log, for anyone who can reach the port.
+    fake = fake_telegram
+    caplog.set_level(logging.WARNING)
+    async with running_bot(fake, database_path, webhook=True) as harness:
+        alice = fake.create_user("Alice")
+        chat = fake.private_chat(alice)
+        chat.started = True
+        update = help_command(fake, alice, chat)
+        mark = fake.mark()
+        for secret in ("ключ", WEBHOOK_SECRET + "é", "é" + WEBHOOK_SECRET[1:], "🎲"):
+            answer = await fake.post_to_webhook(update, secret=secret)
+            assert answer.status == 401, secret
+        # the header's raw bytes, not even UTF-8 (aiohttp reads them as surrogates)
+        assert fake.webhook is not None
+        status = await _post_raw_secret(fake.webhook.url, json.dumps(update), b"\xff\xfe")
+        assert status == 401
+        await harness.settle()
+        assert fake.requests[mark:] == [] and fake.messages(chat) == []
+        assert not handled(database_path, int(update["update_id"]))
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+async def _post_raw_secret(url: str, body: str, secret: bytes) -> int:
+    """POSTs ``body`` to ``url`` over a plain socket with ``secret`` as the secret header's
+    bytes (an HTTP client would refuse to send them); returns the answer's status."""
+    target = URL(url)
+    assert target.host is not None and target.port is not None
+    reader, writer = await asyncio.open_connection(target.host, target.port)
+    try:
+        data = body.encode()
+        writer.write(
+            f"POST {target.raw_path} HTTP/1.1\r\nHost: {target.host}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+            "Connection: close\r\n".encode()
+            + b"X-Telegram-Bot-Api-Secret-Token: "
+            + secret
+            + b"\r\n\r\n"
+            + data
+        )
+        await writer.drain()
+        status_line = await reader.readline()
+        return int(status_line.split()[1])
+    finally:
+        writer.close()
+        await writer.wait_closed()
 
 
 async def test_the_same_update_posted_twice_at_once_is_applied_once(

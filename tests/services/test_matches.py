@@ -176,22 +176,21 @@ async def test_ten_one_way_payments_in_a_day_are_held_and_flagged(
     assert (flag.payments, flag.paid) == (10, 200)
 
 
-async def test_more_than_a_thousand_chips_one_way_are_held_unless_paid_back(
+async def test_a_thousand_chips_net_one_way_are_held_and_a_game_back_offsets_only_its_own(
     world: tuple[GameService, object, list[User]], scores: ScoreService, clock: Clock
 ) -> None:
     service, _, users = world
-    anna, boris, vera = users
+    anna, boris, _vera = users
     pro = {"stake": 500, "stake_mode": "pro"}  # resigning pays as a mars: 2 × 500
-    assert (await _lost_by(service, vera, boris, vera, **pro)).stored.chips == 1000
     first = await _lost_by(service, anna, boris, boris, **pro)
-    assert (first.stored.chips, first.stored.chips_status) == (1000, ChipsStatus.PAID)
-    second = await _lost_by(service, anna, boris, boris, **pro)
-    assert (second.stored.chips, second.stored.chips_status) == (1000, ChipsStatus.HELD)
+    assert (first.stored.chips, first.stored.chips_status) == (1000, ChipsStatus.HELD)  # limit
     assert await scores.balance(boris.id) == 1000  # held chips stay with the loser
-    # once anna has paid boris back, the stream is no longer one way
+    # anna pays boris 20: the net flow boris → anna is -20, so 980 more may pass, not more
     assert (await _lost_by(service, anna, boris, anna, stake=10)).stored.chips == 20
-    third = await _lost_by(service, anna, boris, boris, **pro)
-    assert third.stored.chips_status is ChipsStatus.PAID
+    second = await _lost_by(service, anna, boris, boris, **pro)
+    assert (second.stored.chips, second.stored.chips_status) == (1000, ChipsStatus.PAID)
+    third = await _lost_by(service, anna, boris, boris, stake=10)
+    assert (third.stored.chips, third.stored.chips_status) == (20, ChipsStatus.HELD)
     # a day later the window starts afresh
     clock.now += 24 * 3600 + 1
     fourth = await _lost_by(service, anna, boris, boris, stake=10)

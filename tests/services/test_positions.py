@@ -116,6 +116,24 @@ async def test_a_position_where_the_game_is_over_is_refused(world) -> None:  # t
         )
 
 
+async def test_a_position_where_neither_side_can_ever_move_is_refused(  # type: ignore[no-untyped-def]
+    world, store: Store
+) -> None:
+    service, _, users = world
+    shut_out = "bar:1 13:2 6:2 5:2 4:2 3:2 2:2 1:2"  # on the bar, facing a closed board
+    for start in (
+        Position.from_id("LbbYDAAtttgMAC"),
+        Position.from_text(f"short b / {shut_out} / {shut_out}"),
+        Position.from_text(f"abkhaz w / {shut_out} / {shut_out}"),
+    ):
+        with pytest.raises(e.PositionDeadlocked):
+            await service.challenges.open(
+                chat_id=GROUP, challenger=users[0], locale="en", terms=Terms(start=start)
+            )
+    row = await store.database.fetch_one("SELECT COUNT(*) FROM challenges")
+    assert row is not None and row[0] == 0
+
+
 async def test_a_game_from_a_position_is_not_rated_pays_nothing_and_says_so(
     store: Store, clock: Clock
 ) -> None:

@@ -91,7 +91,7 @@ async def test_the_challenger_chooses_and_the_next_games_keep_it(world) -> None:
         challenge.id, anna.id, challenge.version, "watchable"
     )
     assert not challenge.watchable
-    group = await service.challenges.open(chat_id=-5, challenger=anna, target=boris, locale="en")
+    group = await service.challenges.open(chat_id=-5, challenger=anna, target=vera, locale="en")
     with pytest.raises(StaleAction):  # a group sees its board: nothing to keep private there
         await service.challenges.change_option(group.id, anna.id, group.version, "watchable")
     challenge = await service.challenges.change_option(

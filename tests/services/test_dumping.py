@@ -1,0 +1,188 @@
+"""The hold against chip dumping: judged on the net flow between two accounts (hypothesis).
+
+Seed 000 forbids passing chips by losing on purpose; :mod:`bot.services.chips` holds a payment
+that would bring the net flow from the loser to the winner within
+:data:`~bot.services.chips.DUMP_WINDOW_SECONDS` up to :data:`~bot.services.chips.DUMP_CHIPS`
+chips or :data:`~bot.services.chips.DUMP_PAYMENTS` payments. The property test plays random
+sequences of games between two or three accounts (resigned after the loser's third turn, so
+every one of them pays), settles them on a real database of each backend and judges each
+result from the ledger alone: a paid result keeps the net flow of its pair, over the window
+that ends with it, under both limits; a held one would have reached a limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.engine import Cube, Game, Side, StakeMode
+from bot.services import chips
+from bot.storage import ChipsStatus, Store, StoredGame, open_database
+from tests.conftest import BACKENDS
+from tests.support.postgres import PostgresServer
+
+START = 1_000_000.0
+WINDOW = chips.DUMP_WINDOW_SECONDS
+
+
+async def _play(
+    store: Store,
+    *,
+    loser: int,
+    winner: int,
+    stake: int,
+    mode: StakeMode,
+    cube: int,
+    now: float,
+) -> StoredGame:
+    """Settles (and saves) a game between ``loser`` (white) and ``winner`` that white resigned
+    after three turns each, so that no early-concession rule voids it."""
+    for user in (loser, winner):
+        await store.users.upsert(
+            user, username=None, first_name=f"P{user}", language_code=None, now=now
+        )
+    game = Game.start("long", random.Random(loser * 7 + winner))
+    stored = await store.games.create(
+        chat_id=-1,
+        white_id=loser,
+        black_id=winner,
+        game=game,
+        move_seconds=60,
+        deadline=None,
+        locale="en",
+        boards=[],
+        now=now,
+        stake=stake,
+        stake_mode=mode,
+    )
+    ended = replace(game, cube=Cube(cube, Side.WHITE)).resign(Side.WHITE)
+    history = tuple(f"{side} 3-1 8/5 6/5" for _ in range(chips.MIN_LOSER_TURNS) for side in "wb")
+    async with store.transaction():
+        settled = await chips.settle(store, replace(stored, game=ended, history=history), now)
+        await store.games.save(settled, expected_version=stored.version, now=now)
+    return settled
+
+
+@dataclass(frozen=True, slots=True)
+class _Payment:
+    payer: int
+    payee: int
+    chips: int
+    at: float
+
+
+async def _payments(store: Store) -> list[_Payment]:
+    rows = await store.database.fetch_all(
+        """SELECT user_id, other_id, delta, created_at FROM ledger
+           WHERE kind = 'game' AND delta < 0 ORDER BY id"""
+    )
+    return [_Payment(row[0], row[1], -row[2], row[3]) for row in rows]
+
+
+def _net(payments: list[_Payment], payer: int, payee: int, now: float) -> tuple[int, int]:
+    """The chips and the payments that went from ``payer`` to ``payee`` in the window that ends
+    at ``now``, less those that went back."""
+    chips_, count = 0, 0
+    for payment in payments:
+        if now - WINDOW <= payment.at <= now:
+            sign = {(payer, payee): 1, (payee, payer): -1}.get((payment.payer, payment.payee), 0)
+            chips_, count = chips_ + sign * payment.chips, count + sign
+    return chips_, count
+
+
+game_step = st.tuples(
+    st.integers(0, 2),  # the loser, among the accounts
+    st.integers(1, 2),  # the winner: that many accounts further on
+    st.sampled_from([10, 50, 100, 500]),
+    st.sampled_from(list(StakeMode)),  # a resignation pays 4 stakes, 2 (PRO) or 1 (amateur)
+    st.sampled_from([1, 2]),  # the cube
+    st.one_of(  # seconds since the previous game: often within the window, sometimes its edge
+        st.integers(0, 4 * 3600), st.sampled_from([WINDOW - 1, WINDOW, WINDOW + 1])
+    ),
+)
+
+
+async def _scenario(path: Path | str, accounts: int, steps: list[tuple[int, ...]]) -> None:
+    db = await open_database(path)
+    store = Store(db)
+    now = START
+    try:
+        for loser_at, further, stake, mode, cube, wait in steps:
+            now += wait
+            loser, winner = 1 + loser_at % accounts, 1 + (loser_at + further) % accounts
+            if loser == winner:  # two accounts: "two further on" is the loser again
+                winner = 1 + (loser_at + 1) % accounts
+            before = await _payments(store)
+            settled = await _play(
+                store, loser=loser, winner=winner, stake=stake, mode=mode, cube=cube, now=now
+            )
+            after = await _payments(store)
+            net_chips, net_count = _net(after, loser, winner, now)
+            if settled.chips_status is ChipsStatus.PAID:
+                assert net_chips < chips.DUMP_CHIPS, f"{net_chips} chips passed {loser}→{winner}"
+                assert net_count < chips.DUMP_PAYMENTS, f"{net_count} payments {loser}→{winner}"
+                assert len(after) == len(before) + (settled.chips > 0)
+            else:
+                assert settled.chips_status is ChipsStatus.HELD
+                assert after == before, "a held result moved chips"
+                held_chips, held_count = _net(before, loser, winner, now)
+                assert (
+                    held_chips + settled.chips >= chips.DUMP_CHIPS
+                    or held_count + 1 >= chips.DUMP_PAYMENTS
+                ), "a result was held that kept to both limits"
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(accounts=st.sampled_from([2, 3]), steps=st.lists(game_step, min_size=1, max_size=14))
+def test_no_sequence_of_games_passes_more_than_the_limits(
+    backend: str, request: pytest.FixtureRequest, accounts: int, steps: list[tuple[int, ...]]
+) -> None:
+    if backend == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres")
+        asyncio.run(_scenario(asyncio.run(server.new_database()), accounts, steps))
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(_scenario(Path(folder) / "dumping.sqlite3", accounts, steps))
+
+
+async def test_a_new_accounts_whole_grant_is_held(store: Store) -> None:
+    # PRO 500 resigned: 2 stakes, 1,000 chips, the whole first grant, in one game
+    settled = await _play(
+        store, loser=1, winner=2, stake=500, mode=StakeMode.PRO, cube=1, now=START
+    )
+    assert (settled.chips_status, settled.chips) == (ChipsStatus.HELD, 1000)
+    assert await chips.balance(store, 1, START) == chips.START_CHIPS
+    assert await chips.balance(store, 2, START) == chips.START_CHIPS
+    [flag] = await store.chips.flags(-1)
+    assert (flag.loser_id, flag.winner_id, flag.paid) == (1, 2, chips.DUMP_CHIPS)
+
+
+async def test_a_small_game_lost_back_does_not_switch_the_hold_off(store: Store) -> None:
+    amateur = StakeMode.AMATEUR  # a resignation pays one stake
+    back = await _play(store, loser=2, winner=1, stake=10, mode=amateur, cube=1, now=START)
+    assert back.chips_status is ChipsStatus.PAID
+    for second in (1, 2):  # 490 net, then 990: under the limit
+        paid = await _play(
+            store, loser=1, winner=2, stake=500, mode=amateur, cube=1, now=START + second
+        )
+        assert (paid.chips_status, paid.chips) == (ChipsStatus.PAID, 500)
+    # 10 more brings the net flow up to the limit, 1,000: held
+    held = await _play(store, loser=1, winner=2, stake=10, mode=amateur, cube=1, now=START + 3)
+    assert (held.chips_status, held.chips) == (ChipsStatus.HELD, 10)
+    [flag] = await store.chips.flags(-1)
+    assert (flag.paid, flag.payments) == (1000, 2)  # net: three payments one way, one back
+    assert await chips.balance(store, 1, START + 3) == 10

@@ -1,0 +1,107 @@
+"""At most one pending invitation from a challenger to a person: a second challenge to them is
+refused (nothing stored) until the first is accepted, declined, withdrawn or runs out; to
+anyone and to the computer as often as one likes; several at once: exactly one is made."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.services import GameService
+from bot.services import errors as e
+from bot.services.challenges import CHALLENGE_SECONDS
+from bot.storage import Store, User
+
+from .conftest import Clock
+
+GROUP = -5
+
+
+async def _count(store: Store) -> int:
+    row = await store.database.fetch_one("SELECT COUNT(*) FROM challenges")
+    assert row is not None
+    return int(row[0])
+
+
+async def test_a_second_invitation_waits_for_the_first_to_close(
+    world: tuple[GameService, Clock, list[User]], store: Store
+) -> None:
+    service, clock, (anna, boris, vera) = world
+    first = await service.challenges.open(chat_id=GROUP, challenger=anna, target=boris, locale="en")
+    for chat_id in (GROUP, -6, anna.id):  # here, in another group, privately
+        with pytest.raises(e.InvitationPending):
+            await service.challenges.open(
+                chat_id=chat_id, challenger=anna, target=boris, locale="en"
+            )
+    with pytest.raises(e.InvitationPending):  # nor by the username while Boris's is open
+        await service.challenges.private_invitation(
+            challenger=anna, target_username="@Boris", locale="en"
+        )
+    assert await _count(store) == 1
+    # others are not held up: Boris inviting Anna, Anna inviting Vera, anyone, the computer
+    await service.challenges.open(chat_id=GROUP, challenger=boris, target=anna, locale="en")
+    await service.challenges.open(chat_id=GROUP, challenger=anna, target=vera, locale="en")
+    for _ in range(2):
+        await service.challenges.open(chat_id=GROUP, challenger=anna, locale="en")
+        await service.challenges.against_computer(
+            chat_id=GROUP, challenger=anna, level=1, locale="en"
+        )
+    assert await _count(store) == 7
+    # withdrawn: Anna may invite Boris again; that one runs out: again
+    await service.challenges.decline(first.id, anna.id)
+    await service.challenges.open(chat_id=GROUP, challenger=anna, target=boris, locale="en")
+    clock.now += CHALLENGE_SECONDS
+    await service.challenges.open(chat_id=GROUP, challenger=anna, target=boris, locale="en")
+    assert await _count(store) == 9
+
+
+async def test_an_invitation_to_a_username_not_seen_yet_counts_once_they_are(
+    world: tuple[GameService, Clock, list[User]], store: Store
+) -> None:
+    service, _, (anna, *_) = world
+    await service.challenges.open(
+        chat_id=GROUP, challenger=anna, target_username="@Dmitri", locale="en"
+    )
+    with pytest.raises(e.InvitationPending):
+        await service.challenges.open(
+            chat_id=GROUP, challenger=anna, target_username="dmitri", locale="en"
+        )
+    dmitri = await service.users.see(4, username="dmitri", first_name="Dmitri", language_code="ru")
+    with pytest.raises(e.InvitationPending):
+        await service.challenges.open(chat_id=GROUP, challenger=anna, target=dmitri, locale="en")
+    assert await _count(store) == 1
+
+
+async def test_five_invitations_at_once_make_one(
+    world: tuple[GameService, Clock, list[User]], store: Store
+) -> None:
+    service, _, (anna, boris, _) = world
+    made = await asyncio.gather(
+        *(
+            service.challenges.private_invitation(
+                challenger=anna, target_username="boris", locale="en"
+            )
+            for _ in range(5)
+        ),
+        return_exceptions=True,
+    )
+    refused = [r for r in made if isinstance(r, e.InvitationPending)]
+    assert (len(refused), await _count(store)) == (4, 1)
+
+
+async def test_rematch_tapped_twice_makes_one(
+    world: tuple[GameService, Clock, list[User]], store: Store
+) -> None:
+    service, _, (anna, boris, _) = world
+    challenge = await service.challenges.open(
+        chat_id=GROUP, challenger=anna, target=boris, locale="en"
+    )
+    _, snapshot = await service.challenges.accept(challenge.id, boris)
+    await service.resign(snapshot.stored.id, boris.id)
+    game_id = snapshot.stored.id
+    await service.challenges.rematch(game_id, boris, chat_id=GROUP, locale="en")
+    with pytest.raises(e.InvitationPending):
+        await service.challenges.rematch(game_id, boris, chat_id=GROUP, locale="en")
+    await service.challenges.rematch(game_id, anna, chat_id=GROUP, locale="en")  # the other way
+    assert await _count(store) == 3
