@@ -67,7 +67,7 @@ from bot.engine import VARIANTS, Position, Side, starting_position
 from bot.i18n import DEFAULT_LOCALE, locale_of
 from bot.inline_boards import InlineBoards
 from bot.metrics import Metrics
-from bot.pace import WATCHERS_SHARE, BoardPace, Pace, RateLimiter
+from bot.pace import WATCHERS_SHARE, BoardPace, OnDemand, Pace, RateLimiter
 from bot.services import GameService, GameSnapshot
 from bot.services.coordination import POLL_SECONDS
 from bot.storage import Board
@@ -203,6 +203,9 @@ class BoardPublisher:
         self._limiter = limiter or RateLimiter()
         self._metrics = metrics
         self._watchers_pace = self._limiter.spare(watchers_share)
+        self.on_demand = OnDemand(self._watchers_pace)
+        """Replays, analyses and the other messages users ask for: their allowances and their
+        pace, which yields to the boards' (see :mod:`bot.pace`)."""
         self._pending: dict[int, GameSnapshot] = {}
         self._watched: dict[int, GameSnapshot] = {}  # game id -> the newest state for watchers
         self._watching: dict[int, asyncio.Task[None]] = {}  # game id -> its watchers' worker
@@ -236,8 +239,9 @@ class BoardPublisher:
 
     @property
     def limiter(self) -> Pace:
-        """The pace of the bot's messages; other messages of a chat (analyses) take their turn
-        from it too."""
+        """The pace of the bot's messages; the bot's other messages to a chat (the league's
+        table, reminders) take their turn from it too (those users ask for take
+        :attr:`on_demand`'s)."""
         return self._limiter
 
     async def draw(self, position: Position, view: BoardView) -> bytes:

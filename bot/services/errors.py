@@ -202,3 +202,10 @@ class FromWhat(GameError):
     """``/from`` (or ``/play from``) with nothing after it."""
 
     code = "from_what"
+
+
+class TooSoon(GameError):
+    """A replay, an analysis or another message on demand beyond the asker's or the group's
+    allowance (:class:`bot.pace.OnDemand`); ``params``: ``seconds`` until one is allowed."""
+
+    code = "too_soon"

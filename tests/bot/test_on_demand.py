@@ -1,0 +1,166 @@
+"""Messages on demand (replays, analyses, play-from, position pictures) never cost a player
+anything: each user and each group has an allowance of them, refused beyond it with an alert;
+and they take the slots a running game's boards leave over. Through the real bot, with a
+group's pace of Telegram's kind (scaled six times faster, so that the test takes seconds) and
+a bystander who keeps tapping Replay."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+import pytest
+
+from bot.pace import ON_DEMAND_PER_GROUP, ON_DEMAND_PER_USER, OnDemand, RateLimiter
+from bot.services.errors import GameNotFound, TooSoon
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import BotHarness, running_bot
+
+from .gameplay import is_over, play_turn, version
+
+GROUP_PER_MINUTE = 120
+"""The group's pace in these tests: a burst of 3, then one every half second (Telegram's 20
+a minute, six times faster)."""
+SLOT = 60 / GROUP_PER_MINUTE
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_each_user_and_group_has_an_allowance_and_a_refusal_costs_none_of_it() -> None:
+    clock = Clock()
+    on_demand = OnDemand(RateLimiter(clock=clock).spare(), clock=clock)
+    burst, per_second = ON_DEMAND_PER_USER
+    for _ in range(int(burst)):
+        with on_demand.spend(1, 1):  # in the user's private chat
+            pass
+    with pytest.raises(TooSoon) as refused, on_demand.spend(1, 1):
+        pytest.fail("the block runs beyond the allowance")
+    assert refused.value.params == {"seconds": round(1 / per_second)}
+    clock.now += 1 / per_second - 1  # asking again meanwhile takes nothing, so it comes then
+    with pytest.raises(TooSoon) as again, on_demand.spend(1, 1):
+        pass
+    assert again.value.params == {"seconds": 1}
+    clock.now += 1
+    with on_demand.spend(1, 1):
+        pass
+    # a refusal inside (not the user's game...) gives the request back: only what is sent counts
+    for _ in range(3):
+        with pytest.raises(GameNotFound), on_demand.spend(2, -5):
+            raise GameNotFound()
+    # a group's allowance is everyone's there together, whatever each one has left
+    group_burst, group_per_second = ON_DEMAND_PER_GROUP
+    for user in range(10, 10 + int(group_burst)):
+        with on_demand.spend(user, -5):
+            pass
+    with pytest.raises(TooSoon) as full, on_demand.spend(99, -5):
+        pass
+    assert full.value.params == {"seconds": round(1 / group_per_second)}
+    with on_demand.spend(99, -6):  # another group's is its own
+        pass
+
+
+def test_what_users_ask_for_takes_only_the_slots_a_groups_boards_leave() -> None:
+    """A group's pace (3 at once, then one every 3 s): a replay waits until the whole burst
+    is free, so the board of the move after it goes at once, and so does the next."""
+    clock = Clock()
+    limiter = RateLimiter(clock=clock)
+    on_demand = OnDemand(limiter.spare(), clock=clock)
+    assert on_demand.pace is not limiter
+    assert limiter.take_spare(-5) == 0.0  # a replay, the group's burst being whole
+    assert limiter.take_spare(-5) == pytest.approx(3.0)  # the next one waits for it again
+    assert [limiter.delay(-5) for _ in range(2)] == [0.0, 0.0]  # two boards, at once
+    assert limiter.take_spare(-5) == pytest.approx(9.0)  # the replay still waits behind them
+
+
+async def _finished_computer_games(
+    harness: BotHarness, carol: FakeUser, group: FakeChat, count: int
+) -> list[FakeMessage]:
+    """Carol plays the computer in the group ``count`` times, resigning each game at once;
+    returns the finished boards (each with its 🎞 Replay)."""
+    fake = harness.fake
+    boards = []
+    for _ in range(count):
+        fake.send_text(carol, group, "/play bot level 1")
+        await harness.settle()
+        fake.press(carol, fake.last_message(group), "▶ Start")
+        board = await fake.wait_for_message(
+            group, after=boards[-1] if boards else 0, where=lambda m: m.photo is not None
+        )
+        fake.send_text(carol, group, "/resign")
+        await harness.settle()
+        question = fake.last_message(group)
+        fake.press(carol, question, question.buttons[0].text)
+        await fake.wait_for(lambda board=board: is_over(board), description="a resignation")
+        boards.append(board)
+    return boards
+
+
+async def test_a_bystander_tapping_replay_makes_no_player_wait_or_lose_on_time(
+    fake_telegram: FakeTelegram, database_path: Path
+) -> None:
+    """Carol, who is not playing, taps Replay on her four finished games in the group ten
+    times a second while Alice and Bob play there with 3 s a move. She gets her allowance of
+    replays and then alerts that say when to try again; every redraw of the players' board
+    comes within three of the group's slots, and nobody loses on time. Without the allowance
+    and the priority her replays take four slots for each of the board's and the player to
+    move loses on time."""
+    async with running_bot(
+        fake_telegram,
+        database_path,
+        move_seconds=3,
+        computer_pause_seconds=0,
+        group_messages_per_minute=GROUP_PER_MINUTE,
+    ) as harness:
+        fake = harness.fake
+        alice = fake.create_user("Alice", username="alice", language_code="en")
+        bob = fake.create_user("Bob", username="bob", language_code="en")
+        carol = fake.create_user("Carol", username="carol", language_code="en")
+        group = fake.create_group("Club", [alice, bob, carol])
+        finished = await _finished_computer_games(harness, carol, group, 4)
+        fake.send_text(alice, group, "/play @bob")
+        await harness.settle()
+        fake.press(bob, fake.last_message(group), "✅ Accept")
+        board = await fake.wait_for_message(
+            group, after=finished[-1], where=lambda m: m.photo is not None
+        )
+        assert not [m for m in fake.messages(group) if m.animation is not None]
+
+        taps = []
+
+        async def flood() -> None:
+            while True:
+                taps.append(fake.press(carol, finished[len(taps) % 4], "🎞 Replay"))
+                await asyncio.sleep(0.1)
+
+        flooding = asyncio.create_task(flood())
+        try:
+            for _ in range(3):
+                # each redraw within three slots (play_turn fails otherwise)
+                await play_turn(fake, board, [alice, bob], timeout=3 * SLOT)
+                assert not is_over(board), board.caption
+        finally:
+            flooding.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await flooding
+        assert version(board) is not None and not is_over(board)
+
+        answers = [(await fake.next_answer_to(tap)).text or "" for tap in taps]
+        assert len(taps) > 20
+        sent = [text for text in answers if "on its way" in text]
+        assert 1 <= len(sent) <= ON_DEMAND_PER_USER[0]
+        refused = [text for text in answers if text not in sent]
+        assert any("try again in" in text for text in refused)
+        assert all("try again in" in text or "Too many taps" in text for text in refused)
+        # what was allowed does come, once the game leaves the group's burst free
+        await fake.wait_for(
+            lambda: len([m for m in fake.messages(group) if m.animation is not None]) == len(sent),
+            timeout=10,
+            description="the replays allowed",
+        )
