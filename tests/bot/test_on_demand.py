@@ -1,23 +1,35 @@
 """Messages on demand (replays, analyses, play-from, position pictures) never cost a player
 anything: each user and each group has an allowance of them, refused beyond it with an alert;
-and they take the slots a running game's boards leave over. Through the real bot, with a
-group's pace of Telegram's kind (scaled six times faster, so that the test takes seconds) and
-a bystander who keeps tapping Replay."""
+they take the slots a running game's boards leave over; and a move's clock starts when its
+first board is shown. Through the real bot, with a group's pace of Telegram's kind (scaled six
+times faster, so that the test takes seconds) and a bystander who keeps tapping Replay."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from pathlib import Path
 
 import pytest
 
+from bot.callbacks import Move
 from bot.pace import ON_DEMAND_PER_GROUP, ON_DEMAND_PER_USER, OnDemand, RateLimiter
 from bot.services.errors import GameNotFound, TooSoon
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import is_over, play_turn, version
+from .gameplay import (
+    first_choice,
+    game_buttons,
+    is_over,
+    mover,
+    play_turn,
+    tap_and_wait,
+    version,
+    wait_for_board,
+)
+from .test_replays import _game_id, _stored
 
 GROUP_PER_MINUTE = 120
 """The group's pace in these tests: a burst of 3, then one every half second (Telegram's 20
@@ -164,3 +176,62 @@ async def test_a_bystander_tapping_replay_makes_no_player_wait_or_lose_on_time(
             timeout=10,
             description="the replays allowed",
         )
+
+
+async def test_a_move_whose_board_was_held_back_gets_its_whole_time_once_shown(
+    fake_telegram: FakeTelegram, database_path: Path
+) -> None:
+    """2 s a move, and the group's first board held 3 s on its way (a stalled link, or a
+    pace that let other messages go first): the game is not lost on time meanwhile, and once
+    the board is shown the player to move has 2 s from then, past the first deadline and the
+    one more move's time that a board never shown would get."""
+    async with running_bot(
+        fake_telegram, database_path, move_seconds=2, computer_pause_seconds=0
+    ) as harness:
+        fake = harness.fake
+        alice = fake.create_user("Alice", username="alice", language_code="en")
+        bob = fake.create_user("Bob", username="bob", language_code="en")
+        group = fake.create_group("Club", [alice, bob])
+        fake.send_text(alice, group, "/play @bob")
+        await harness.settle()
+        fake.hold_chats(group)
+        fake.press(bob, fake.last_message(group), "✅ Accept")
+        accepted = time.monotonic()
+        await asyncio.sleep(3)
+        fake.release_chats()
+        board = await wait_for_board(fake, group)
+        assert not is_over(board), board.caption
+        await asyncio.sleep(max(0.0, accepted + 4.3 - time.monotonic()))
+        assert not is_over(board), board.caption
+        await play_turn(fake, board, [alice, bob])
+        assert not is_over(board), board.caption
+
+
+async def test_a_tap_within_a_move_shown_late_buys_no_time(
+    fake_telegram: FakeTelegram, database_path: Path
+) -> None:
+    """Only a move's first board starts its clock: a step tapped within the move whose
+    redraw is held 1.5 s leaves the move's deadline as it was (else tapping, in a busy
+    group, would stop the clock)."""
+    async with running_bot(fake_telegram, database_path, move_seconds=60) as harness:
+        fake = harness.fake
+        alice = fake.create_user("Alice", username="alice", language_code="en")
+        bob = fake.create_user("Bob", username="bob", language_code="en")
+        group = fake.create_group("Club", [alice, bob])
+        fake.send_text(alice, group, "/play @bob")
+        await harness.settle()
+        fake.press(bob, fake.last_message(group), "✅ Accept")
+        board = await wait_for_board(fake, group)
+        player = mover(board, [alice, bob])
+        roll = [b for b in game_buttons(board) if b.move is Move.ROLL]
+        if roll:
+            await tap_and_wait(fake, player, board, roll[0])
+        game_id = _game_id(board)
+        deadline = (await _stored(database_path, game_id)).deadline
+        fake.hold_chats(group)
+        tap = fake.tap(player, board, first_choice(board).pack())
+        assert not (await fake.next_answer_to(tap)).show_alert
+        await asyncio.sleep(1.5)
+        fake.release_chats()
+        await fake.wait_for(lambda: Move.CONFIRM in [b.move for b in game_buttons(board)])
+        assert (await _stored(database_path, game_id)).deadline == deadline
