@@ -88,7 +88,7 @@ REFUSALS: Final = {
     ),
     "no_such_move": N_("Game #{game} has {moves} moves: choose one from 0 (the start) to {moves}."),
     "no_game_here": N_("No game is being played here. /position 12 shows game #12."),
-    "too_soon": N_("⏳ Too many replays and analyses asked for here: try again in {seconds} s."),
+    "too_soon": N_("⏳ Too many requests here: try again in {seconds} s."),
     "from_what": N_(
         "Play on from which position? /from and a position ID (/position shows one), or a "
         "finished game and a move: /from 12 30 is game #12 after move 30."

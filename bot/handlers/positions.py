@@ -66,18 +66,18 @@ async def on_position(
     args = (command.args or "").strip().lstrip("#")
     if args and not args.isdigit():
         raise GameNotFound()
-    chat_id = message.chat.id
-    with publisher.on_demand.spend(player.id, chat_id):
-        stored = await game_service.replays.current(
-            int(args) if args else None, user_id=player.id, chat_id=chat_id
-        )
-        snapshot = await game_service.snapshot_of(stored)
-        white, black = snapshot.white, snapshot.black
-        viewer = stored.side_of(player.id) or Side.WHITE
+    stored = await game_service.replays.current(
+        int(args) if args else None, user_id=player.id, chat_id=message.chat.id
+    )
+    snapshot = await game_service.snapshot_of(stored)
+    white, black = snapshot.white, snapshot.black
+    viewer = stored.side_of(player.id) or Side.WHITE
+    # a picture on demand: within the asker's and the group's allowance, behind the boards
+    with publisher.on_demand.spend(player.id, message.chat.id):
         picture = await publisher.draw(
             stored.game.position, position_view(stored, white, black, viewer, _)
         )
-        await publisher.on_demand.pace.wait(chat_id)
+        await publisher.on_demand.pace.wait(message.chat.id)
         await message.answer_photo(
             BufferedInputFile(picture, FILE_NAME),
             caption=position_caption(stored, white, black, _),

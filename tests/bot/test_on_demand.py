@@ -35,6 +35,9 @@ GROUP_PER_MINUTE = 120
 """The group's pace in these tests: a burst of 3, then one every half second (Telegram's 20
 a minute, six times faster)."""
 SLOT = 60 / GROUP_PER_MINUTE
+CAROLS_GAMES = 6
+"""Finished games whose replays the bystander asks for, each its own queue of replays: as
+many slots taken for each of the board's, first come first served."""
 
 
 class Clock:
@@ -117,12 +120,12 @@ async def _finished_computer_games(
 async def test_a_bystander_tapping_replay_makes_no_player_wait_or_lose_on_time(
     fake_telegram: FakeTelegram, database_path: Path
 ) -> None:
-    """Carol, who is not playing, taps Replay on her four finished games in the group ten
+    """Carol, who is not playing, taps Replay on her six finished games in the group ten
     times a second while Alice and Bob play there with 3 s a move. She gets her allowance of
     replays and then alerts that say when to try again; every redraw of the players' board
-    comes within three of the group's slots, and nobody loses on time. Without the allowance
-    and the priority her replays take four slots for each of the board's and the player to
-    move loses on time."""
+    comes within four of the group's slots (one, unloaded), and nobody loses on time. Without
+    the allowance and the priority her replays take six slots for each of the board's and the
+    player to move loses on time."""
     async with running_bot(
         fake_telegram,
         database_path,
@@ -135,7 +138,7 @@ async def test_a_bystander_tapping_replay_makes_no_player_wait_or_lose_on_time(
         bob = fake.create_user("Bob", username="bob", language_code="en")
         carol = fake.create_user("Carol", username="carol", language_code="en")
         group = fake.create_group("Club", [alice, bob, carol])
-        finished = await _finished_computer_games(harness, carol, group, 4)
+        finished = await _finished_computer_games(harness, carol, group, CAROLS_GAMES)
         fake.send_text(alice, group, "/play @bob")
         await harness.settle()
         fake.press(bob, fake.last_message(group), "✅ Accept")
@@ -144,18 +147,19 @@ async def test_a_bystander_tapping_replay_makes_no_player_wait_or_lose_on_time(
         )
         assert not [m for m in fake.messages(group) if m.animation is not None]
 
+        mark = fake.mark()
         taps = []
 
         async def flood() -> None:
             while True:
-                taps.append(fake.press(carol, finished[len(taps) % 4], "🎞 Replay"))
+                taps.append(fake.press(carol, finished[len(taps) % CAROLS_GAMES], "🎞 Replay"))
                 await asyncio.sleep(0.1)
 
         flooding = asyncio.create_task(flood())
         try:
             for _ in range(3):
-                # each redraw within three slots (play_turn fails otherwise)
-                await play_turn(fake, board, [alice, bob], timeout=3 * SLOT)
+                # each redraw within four slots (play_turn fails otherwise)
+                await play_turn(fake, board, [alice, bob], timeout=4 * SLOT)
                 assert not is_over(board), board.caption
         finally:
             flooding.cancel()
@@ -176,6 +180,16 @@ async def test_a_bystander_tapping_replay_makes_no_player_wait_or_lose_on_time(
             timeout=10,
             description="the replays allowed",
         )
+    # and the group's messages, boards and replays together, kept to its pace all along
+    sent_at = [
+        r.at
+        for r in fake.requests[mark:]
+        if r.method.startswith(("send", "edit")) and str(r.params.get("chat_id")) == str(group.id)
+    ]
+    assert len(sent_at) > 5
+    for i, start in enumerate(sent_at):
+        within = [t for t in sent_at[i:] if t - start < 6 * SLOT]
+        assert len(within) <= 3 + 6, f"{len(within)} messages in {6 * SLOT} s"
 
 
 async def test_a_move_whose_board_was_held_back_gets_its_whole_time_once_shown(
@@ -235,3 +249,25 @@ async def test_a_tap_within_a_move_shown_late_buys_no_time(
         fake.release_chats()
         await fake.wait_for(lambda: Move.CONFIRM in [b.move for b in game_buttons(board)])
         assert (await _stored(database_path, game_id)).deadline == deadline
+
+
+async def test_a_picture_beyond_the_allowance_is_refused_in_the_askers_language(
+    fake_telegram: FakeTelegram, database_path: Path
+) -> None:
+    """``/position`` four times at once in Russian: three pictures, then a reply that says
+    when to try again, and no fourth picture."""
+    async with running_bot(fake_telegram, database_path, computer_pause_seconds=0) as harness:
+        fake = harness.fake
+        vera = fake.create_user("Vera", username="vera", language_code="ru")
+        chat = fake.private_chat(vera)
+        fake.send_text(vera, chat, "/play bot")
+        await harness.settle()
+        fake.press(vera, fake.last_message(chat), fake.last_message(chat).buttons[0].text)
+        board = await wait_for_board(fake, chat)
+        for _ in range(int(ON_DEMAND_PER_USER[0]) + 1):
+            fake.send_text(vera, chat, "/position")
+        await harness.settle()
+        after = [m for m in fake.messages(chat) if m.message_id > board.message_id]
+        assert len([m for m in after if m.photo is not None]) == ON_DEMAND_PER_USER[0]
+        [refusal] = [m.text for m in after if m.photo is None]
+        assert refusal == "⏳ Слишком много запросов здесь: попробуйте снова через 10 с."
