@@ -1,6 +1,6 @@
 """The pace of messages: how many a chat and the bot as a whole may send, Telegram's limits
 kept by the bot itself so that it is never told to wait (429s), for the boards, the league's
-table and the analyses.
+table, reminders and what users ask for.
 
 - :class:`RateLimiter`: one process's buckets, per chat and overall (a token bucket each).
 - :class:`SharedRateLimiter`: the same pace for every worker over one database (the ``pace``
