@@ -58,6 +58,7 @@ REFUSALS: Final = {
     "no_hints": N_("No hints in this game: they are agreed at the challenge."),
     "game_not_over": N_("This game is not over yet: it can be analysed once it has ended."),
     "already_analysing": N_("📊 This game is being analysed already: the results will come here."),
+    "too_soon": N_("⏳ Too many requests here: try again in {seconds} s."),
     "not_analysable": N_("This game's record cannot be replayed, so it cannot be analysed."),
     "invitation_not_found": N_(
         "The bot has not received this invitation yet: try again in a moment. If this keeps "
@@ -88,7 +89,6 @@ REFUSALS: Final = {
     ),
     "no_such_move": N_("Game #{game} has {moves} moves: choose one from 0 (the start) to {moves}."),
     "no_game_here": N_("No game is being played here. /position 12 shows game #12."),
-    "too_soon": N_("⏳ Too many requests here: try again in {seconds} s."),
     "from_what": N_(
         "Play on from which position? /from and a position ID (/position shows one), or a "
         "finished game and a move: /from 12 30 is game #12 after move 30."

@@ -80,6 +80,13 @@ class NotEnoughChips(GameError):
     code = "not_enough_chips"
 
 
+class TooSoon(GameError):
+    """A replay, an analysis or another message on demand beyond the asker's or the group's
+    allowance (:class:`bot.pace.OnDemand`); ``params``: ``seconds`` until one is allowed."""
+
+    code = "too_soon"
+
+
 class NoNextGame(GameError):
     """Next game on a game that is not a finished game of a match still being played."""
 
@@ -202,10 +209,3 @@ class FromWhat(GameError):
     """``/from`` (or ``/play from``) with nothing after it."""
 
     code = "from_what"
-
-
-class TooSoon(GameError):
-    """A replay, an analysis or another message on demand beyond the asker's or the group's
-    allowance (:class:`bot.pace.OnDemand`); ``params``: ``seconds`` until one is allowed."""
-
-    code = "too_soon"
