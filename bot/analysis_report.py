@@ -1,7 +1,7 @@
 """Sends a game's analysis to a chat: a progress note edited as the analysis goes, then the
 summary in the note's place and each person's worst moves as pictures (with buttons to play on
-from the board before each), paced by the boards' :class:`~bot.pace.RateLimiter` and drawn
-on their drawing thread.
+from the board before each), paced as messages on demand (:class:`~bot.pace.OnDemand`: behind
+the boards, within the asker's allowance) and drawn on the boards' drawing thread.
 
 The note is sent on the first progress report and edited at most once per report (a part of
 the analysis), never within :data:`MIN_EDIT_SECONDS` of its last change; a report is not waited
@@ -140,11 +140,18 @@ async def send_analysis(
 ) -> None:
     """Analyses game ``game_id`` for ``user_id`` asking in ``chat_id`` (see
     :meth:`Analyses.analyse`, whose refusals it raises before sending anything) and sends the
-    results there: the progress note, the summary, the worst moves."""
-    note = ProgressNote(bot, chat_id, game_id, _, publisher.limiter, on_start=on_start)
-    analysis = await analyses.analyse(
-        game_id, user_id=user_id, chat_id=chat_id, progress=note.update
-    )
+    results there: the progress note, the summary, the worst moves. One request of the
+    user's and the group's allowance of messages on demand, paced behind the boards
+    (:class:`~bot.pace.OnDemand`).
+
+    :raises: :exc:`~bot.services.errors.TooSoon` beyond the allowance, before anything else.
+    """
+    pace = publisher.on_demand.pace
+    note = ProgressNote(bot, chat_id, game_id, _, pace, on_start=on_start)
+    with publisher.on_demand.spend(user_id, chat_id):
+        analysis = await analyses.analyse(
+            game_id, user_id=user_id, chat_id=chat_id, progress=note.update
+        )
     await note.finish(summary_text(analysis, _))
     for review in worst_moves(analysis):
         picture = await publisher.draw(worst_position(review), worst_view(analysis, review, _))
@@ -166,7 +173,7 @@ async def send_analysis(
             None,
             send=send,
             edit=_no_edit,
-            limiter=publisher.limiter,
+            limiter=pace,
             on_sent=_nothing,
             on_moved=note.moved,
             what=f"a move of game {game_id}'s analysis",

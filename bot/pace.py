@@ -1,6 +1,6 @@
 """The pace of messages: how many a chat and the bot as a whole may send, Telegram's limits
 kept by the bot itself so that it is never told to wait (429s), for the boards, the league's
-table and the analyses.
+table, reminders and what users ask for.
 
 - :class:`RateLimiter`: one process's buckets, per chat and overall (a token bucket each).
 - :class:`SharedRateLimiter`: the same pace for every worker over one database (the ``pace``
@@ -8,17 +8,28 @@ table and the analyses.
 - :meth:`BoardPace.spare`: the slots that the watchers' boards may take, at most
   :data:`WATCHERS_SHARE` of the overall pace and only when free now, so that they never push a
   player's edit back.
+- :class:`OnDemand`: the messages a user asks for (a replay, an analysis, a game from a
+  position, a position's picture). They take spare slots too, so a running game's board always
+  goes first in its chat: a board reserves its slot ahead of time and finds most of the chat's
+  burst left, while an on-demand message waits until the chat's whole burst is free again. And
+  each user and each group has an allowance of them (:data:`ON_DEMAND_PER_USER`,
+  :data:`ON_DEMAND_PER_GROUP`), beyond which they are refused (:exc:`TooSoon`), so that a
+  bystander who keeps asking for replays neither holds a group's boards back nor piles up a
+  queue of messages that would leave the group no room for them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 from bot.services.coordination import Coordination, share_of
+from bot.services.errors import GameError, TooSoon
 
 WATCHERS_SHARE: Final = 1 / 3
 """The share of the overall pace that watchers' boards may take, every game's together; the
@@ -29,6 +40,17 @@ SLOT_ROUNDING: Final = 1e-9
 
 SPARE_RETRY_SECONDS: Final = 0.01
 """The least a message waiting for a spare slot waits before asking again."""
+
+ON_DEMAND_PER_USER: Final = (3.0, 1 / 10)
+"""The on-demand messages one user may ask for (burst, per second), in every chat together:
+3 at once, then one every 10 s."""
+ON_DEMAND_PER_GROUP: Final = (3.0, 1 / 20)
+"""The on-demand messages one group may get, everyone's together: 3 at once, then one every
+20 s, a sixth of Telegram's 20 a minute (the rest is the boards')."""
+
+ALLOWANCES_KEPT: Final = 10_000
+"""Users (or groups) whose allowance :class:`Allowance` keeps before it forgets those whose
+allowance is whole again (as if never used)."""
 
 
 class Pace(Protocol):
@@ -68,6 +90,13 @@ class _Bucket:
     tokens: float
     updated: float
 
+    def refill(self, now: float) -> _Bucket:
+        """The bucket with what flowed in since it was last looked at (never over its
+        capacity)."""
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
+        self.updated = now
+        return self
+
 
 @dataclass
 class RateLimiter:
@@ -92,20 +121,12 @@ class RateLimiter:
             self._buckets[chat_id] = bucket
         return bucket
 
-    @staticmethod
-    def _refill(bucket: _Bucket, now: float) -> _Bucket:
-        bucket.tokens = min(
-            bucket.capacity, bucket.tokens + (now - bucket.updated) * bucket.per_second
-        )
-        bucket.updated = now
-        return bucket
-
     def delay(self, chat_id: int) -> float:
         """Takes a token for ``chat_id`` (and one overall); returns how long to wait first."""
         now = self.clock()
         wait = 0.0
         for key in (chat_id, None):
-            bucket = self._refill(self._bucket(key), now)
+            bucket = self._bucket(key).refill(now)
             bucket.tokens -= 1
             if bucket.tokens < 0:
                 wait = max(wait, -bucket.tokens / bucket.per_second)
@@ -122,15 +143,15 @@ class RateLimiter:
         returns 0 then, else how long until they may be (and takes nothing)."""
         now = self.clock()
         (burst, per_second), leave = share_of(self.overall, share)
-        chat = self._refill(self._bucket(chat_id), now)
+        chat = self._bucket(chat_id).refill(now)
         _, leave_in_chat = share_of((chat.capacity, chat.per_second), share)
         own = self._spares.get(share)
         if own is None:
             own = self._spares[share] = _Bucket(burst, per_second, burst, now)
         needs = (
             (chat, leave_in_chat + 1),
-            (self._refill(self._bucket(None), now), leave + 1),
-            (self._refill(own, now), 1.0),
+            (self._bucket(None).refill(now), leave + 1),
+            (own.refill(now), 1.0),
         )
         wait = max((need - bucket.tokens) / bucket.per_second for bucket, need in needs)
         if wait > SLOT_ROUNDING:
@@ -180,3 +201,88 @@ class SharedRateLimiter:
             )
 
         return _SparePace(take)
+
+
+@dataclass
+class Allowance:
+    """A token bucket of (burst, per second) for each key (a user, a group): how many of
+    something each may have now. A refusal takes nothing, so asking again and again costs a
+    key none of its allowance."""
+
+    rate: tuple[float, float]
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict[int, _Bucket] = field(default_factory=dict)
+
+    def _bucket(self, key: int) -> _Bucket:
+        now = self.clock()
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= ALLOWANCES_KEPT:  # forget the whole ones
+                self._buckets = {
+                    k: b for k, b in self._buckets.items() if b.refill(now).tokens < b.capacity
+                }
+            burst, per_second = self.rate
+            bucket = self._buckets[key] = _Bucket(burst, per_second, burst, now)
+        return bucket.refill(now)
+
+    def wait(self, key: int) -> float:
+        """Seconds until ``key`` has one left (0: now)."""
+        bucket = self._bucket(key)
+        return max(0.0, (1 - bucket.tokens) / bucket.per_second)
+
+    def take(self, key: int) -> None:
+        """Takes one of ``key``'s (after :meth:`wait` said 0)."""
+        self._bucket(key).tokens -= 1
+
+    def give_back(self, key: int) -> None:
+        """Returns what :meth:`take` took, for something that did not happen after all."""
+        bucket = self._bucket(key)
+        bucket.tokens = min(bucket.capacity, bucket.tokens + 1)
+
+
+class OnDemand:
+    """What users ask the bot to send, apart from the games' boards (see the module
+    docstring): :attr:`pace` for their messages, :meth:`spend` for each request.
+
+    The allowances are this process's: with several workers a user may have one from each.
+    """
+
+    def __init__(
+        self,
+        pace: Pace,
+        *,
+        per_user: tuple[float, float] = ON_DEMAND_PER_USER,
+        per_group: tuple[float, float] = ON_DEMAND_PER_GROUP,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``pace``: a :meth:`BoardPace.spare` one (the watchers' boards')."""
+        self.pace = pace
+        """Spare slots only: a message waits until its chat's burst is free, so that the
+        boards of a running game there always find slots left."""
+        self._users = Allowance(per_user, clock)
+        self._groups = Allowance(per_group, clock)
+
+    @contextmanager
+    def spend(self, user_id: int, chat_id: int) -> Iterator[None]:
+        """Takes one request of ``user_id``'s allowance, and of ``chat_id``'s in a group, for
+        the block, which sends what was asked for. A refusal (a :exc:`GameError`: not the
+        user's game, not over...) raised in the block gives it back, so only what is sent
+        counts.
+
+        :raises: :exc:`TooSoon` (taking nothing, the block not run) when either allowance is
+            spent, with the whole seconds until both have one again.
+        """
+        allowances = [(self._users, user_id)]
+        if chat_id < 0:
+            allowances.append((self._groups, chat_id))
+        wait = max(allowance.wait(key) for allowance, key in allowances)
+        if wait > 0:
+            raise TooSoon(seconds=max(1, math.ceil(wait)))
+        for allowance, key in allowances:
+            allowance.take(key)
+        try:
+            yield
+        except GameError:
+            for allowance, key in allowances:
+                allowance.give_back(key)
+            raise

@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -67,7 +68,7 @@ from bot.engine import VARIANTS, Position, Side, starting_position
 from bot.i18n import DEFAULT_LOCALE, locale_of
 from bot.inline_boards import InlineBoards
 from bot.metrics import Metrics
-from bot.pace import WATCHERS_SHARE, BoardPace, Pace, RateLimiter
+from bot.pace import WATCHERS_SHARE, BoardPace, OnDemand, Pace, RateLimiter
 from bot.services import GameService, GameSnapshot
 from bot.services.coordination import POLL_SECONDS
 from bot.storage import Board
@@ -203,6 +204,9 @@ class BoardPublisher:
         self._limiter = limiter or RateLimiter()
         self._metrics = metrics
         self._watchers_pace = self._limiter.spare(watchers_share)
+        self.on_demand = OnDemand(self._watchers_pace)
+        """Replays, analyses and the other messages users ask for: their allowances and their
+        pace, which yields to the boards' (see :mod:`bot.pace`)."""
         self._pending: dict[int, GameSnapshot] = {}
         self._watched: dict[int, GameSnapshot] = {}  # game id -> the newest state for watchers
         self._watching: dict[int, asyncio.Task[None]] = {}  # game id -> its watchers' worker
@@ -212,6 +216,9 @@ class BoardPublisher:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._catching_up: asyncio.Task[None] | None = None
         self._swept: dict[int, int] = {}  # game id -> the version a sweep last published
+        # game id -> the deadline of the move its players' boards last showed, as started when
+        # the first of them showed it: a move's taps keep its deadline, the next move's is later
+        self._clocks: dict[int, float] = {}
         # Drawing holds the GIL for most of its 3 ms, so more threads would add memory, not
         # speed; one keeps the event loop free and the sprite caches built once.
         self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
@@ -236,8 +243,9 @@ class BoardPublisher:
 
     @property
     def limiter(self) -> Pace:
-        """The pace of the bot's messages; other messages of a chat (analyses) take their turn
-        from it too."""
+        """The pace of the bot's messages; the bot's other messages to a chat (the league's
+        table, reminders) take their turn from it too (those users ask for take
+        :attr:`on_demand`'s)."""
         return self._limiter
 
     async def draw(self, position: Position, view: BoardView) -> bytes:
@@ -410,10 +418,17 @@ class BoardPublisher:
     async def _show(self, snapshot: GameSnapshot) -> None:
         """Shows ``snapshot`` on each players' board of its game that does not show it yet
         (a board already current is left alone: a refused or repeated tap costs no edit), then
-        hands it to the game's watchers' worker, without waiting for it."""
-        version = snapshot.stored.version
+        hands it to the game's watchers' worker, without waiting for it. The first board to
+        show a move starts the move's clock (:meth:`~bot.services.GameService.start_clock`:
+        later, when it was held back by Telegram's pace); the boards of the taps within the
+        move do not, so tapping never buys time."""
+        game_id, version, deadline = snapshot.stored.id, snapshot.stored.version, None
+        if snapshot.game.is_over:
+            self._clocks.pop(game_id, None)
+        elif (snapshot.stored.deadline or -math.inf) > self._clocks.get(game_id, -math.inf):
+            deadline = snapshot.stored.deadline  # later than the last move's: a new move
         watched = False
-        for board in await self._service.boards(snapshot.stored.id):
+        for board in await self._service.boards(game_id):
             if board.watcher:
                 watched = True
                 continue
@@ -425,6 +440,12 @@ class BoardPublisher:
             if self._metrics is not None:
                 self._metrics.board_shown(time.perf_counter() - started, shown=shown)
             if shown:
+                if deadline is not None:
+                    # a move's first board: its clock starts now (before the board is recorded
+                    # as shown, so that a look at the deadlines in between finds it started)
+                    clock = await self._service.start_clock(snapshot.stored)
+                    self._clocks[game_id] = deadline if clock is None else clock
+                    deadline = None
                 await self._service.set_board_shown(board, version)
         if watched:
             self.show_watchers(snapshot)

@@ -62,6 +62,7 @@ REFUSALS: Final = {
     "no_hints": N_("No hints in this game: they are agreed at the challenge."),
     "game_not_over": N_("This game is not over yet: it can be analysed once it has ended."),
     "already_analysing": N_("📊 This game is being analysed already: the results will come here."),
+    "too_soon": N_("⏳ Too many requests here: try again in {seconds} s."),
     "not_analysable": N_("This game's record cannot be replayed, so it cannot be analysed."),
     "invitation_not_found": N_(
         "The bot has not received this invitation yet: try again in a moment. If this keeps "

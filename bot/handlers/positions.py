@@ -72,12 +72,16 @@ async def on_position(
     snapshot = await game_service.snapshot_of(stored)
     white, black = snapshot.white, snapshot.black
     viewer = stored.side_of(player.id) or Side.WHITE
-    picture = await publisher.draw(
-        stored.game.position, position_view(stored, white, black, viewer, _)
-    )
-    await message.answer_photo(
-        BufferedInputFile(picture, FILE_NAME), caption=position_caption(stored, white, black, _)
-    )
+    # a picture on demand: within the asker's and the group's allowance, behind the boards
+    with publisher.on_demand.spend(player.id, message.chat.id):
+        picture = await publisher.draw(
+            stored.game.position, position_view(stored, white, black, viewer, _)
+        )
+        await publisher.on_demand.pace.wait(message.chat.id)
+        await message.answer_photo(
+            BufferedInputFile(picture, FILE_NAME),
+            caption=position_caption(stored, white, black, _),
+        )
 
 
 async def on_replay(
@@ -92,12 +96,14 @@ async def on_replay(
 ) -> None:
     """🎞 Replay: the finished game as an animation in the chat where it was tapped (for its
     players anywhere, anyone in the group it was played in). Refused (an alert, nothing sent)
-    for a game not over, not there, not the presser's to see."""
+    for a game not over, not there, not the presser's to see, or beyond the presser's or the
+    group's allowance (:class:`~bot.pace.OnDemand`)."""
     if not isinstance(callback.message, Message):
         raise StaleAction()  # a message too old to read: no chat to send the replay to
     chat_id = callback.message.chat.id
     replays = game_service.replays
-    stored = await replays.finished_game(callback_data.game, user_id=player.id, chat_id=chat_id)
+    with publisher.on_demand.spend(player.id, chat_id):
+        stored = await replays.finished_game(callback_data.game, user_id=player.id, chat_id=chat_id)
     callback_answer.disable()
     await callback.answer("🎞 " + _("The replay is on its way."))
     locale = i18n.current_locale
@@ -116,8 +122,8 @@ async def send_replay(
     _: views.Translate,
 ) -> None:
     """Sends the replay of finished game ``stored`` to ``chat_id`` in ``locale``: by the file
-    id Telegram gave it before, else drawn now and uploaded (and its file id kept). Paced with
-    the boards' messages."""
+    id Telegram gave it before, else drawn now and uploaded (and its file id kept). Paced as
+    a message on demand, behind the boards'."""
     async with replays.making(stored.id, locale):
         white, black = await replays.players(stored)
         caption = replay_caption(stored, white, black, moves_in(stored), _)
@@ -178,7 +184,7 @@ async def _send(
         None,
         send=send,
         edit=nothing,
-        limiter=publisher.limiter,
+        limiter=publisher.on_demand.pace,
         on_sent=nothing,
         on_moved=moved,
         what=f"the replay of game {game_id}",
@@ -196,15 +202,17 @@ async def on_play_from(
 ) -> None:
     """▶ under a worst move of an analysis: a game from the board before that move, the
     presser playing its side to move, against the computer or as a challenge anyone here may
-    accept (in a private chat, with a link to forward)."""
+    accept (in a private chat, with a link to forward). Within the presser's and the group's
+    allowance of messages on demand (:class:`~bot.pace.OnDemand`)."""
     if not isinstance(callback.message, Message):
         raise StaleAction()
     message = callback.message
-    _game, start = await game_service.replays.position_after(
-        callback_data.game, callback_data.moves, user_id=player.id, chat_id=message.chat.id
-    )
-    terms = Terms(start=start)
-    if callback_data.computer:
-        await play_computer(message, player, game_service, DEFAULT_LEVEL, terms, publisher)
-    else:
-        await post_open_challenge(message, player, game_service, publisher, bot, terms)
+    with publisher.on_demand.spend(player.id, message.chat.id):
+        _game, start = await game_service.replays.position_after(
+            callback_data.game, callback_data.moves, user_id=player.id, chat_id=message.chat.id
+        )
+        terms = Terms(start=start)
+        if callback_data.computer:
+            await play_computer(message, player, game_service, DEFAULT_LEVEL, terms, publisher)
+        else:
+            await post_open_challenge(message, player, game_service, publisher, bot, terms)

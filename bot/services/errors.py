@@ -86,6 +86,13 @@ class NotEnoughChips(GameError):
     code = "not_enough_chips"
 
 
+class TooSoon(GameError):
+    """A replay, an analysis or another message on demand beyond the asker's or the group's
+    allowance (:class:`bot.pace.OnDemand`); ``params``: ``seconds`` until one is allowed."""
+
+    code = "too_soon"
+
+
 class NoNextGame(GameError):
     """Next game on a game that is not a finished game of a match still being played."""
 

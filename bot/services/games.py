@@ -100,6 +100,11 @@ THINKING_SECONDS: Final = 15.0
 0.05 s at level 5, 0.3 s in the slowest variants): if that worker dies, another answers after
 this."""
 
+CLOCK_SLACK_SECONDS: Final = 1.0
+"""A board shown this much or more after its move's clock started restarts the clock
+(:meth:`GameService.start_clock`); a board shown sooner costs no write, and its player at most
+this much of the move's time."""
+
 BOARDS_REMEMBERED: Final = 10_000
 """How many boards :class:`GameService` remembers as having a message (then it starts afresh):
 enough for every game being played at once; one it forgot costs a read on its next tap."""
@@ -526,7 +531,13 @@ class GameService:
     async def timeouts(self) -> list[GameSnapshot]:
         """Acts on the games whose deadline has passed: the computer answers the games that
         wait for it (all at once, each in its worker), the others are lost on time by the
-        player to move. Returns the games changed."""
+        player to move. Returns the games changed.
+
+        Not while a players' board does not show the move yet (Telegram's pace held it back):
+        nobody loses on time for a move they could not see. Its clock starts when it is shown
+        (:meth:`start_clock`); a board that cannot be shown within one more move's time (a
+        chat gone) no longer holds the game. A move already being tapped (steps chosen, not
+        confirmed) was seen: its board, behind the taps, holds nothing."""
         ended = []
         computer = []
         for game_id in await self._store.games.due(self._clock()):
@@ -541,6 +552,16 @@ class GameService:
                 if stored.computer_to_act:
                     computer.append(game_id)
                     continue
+                if (
+                    not stored.input
+                    and self._clock() < stored.deadline + stored.move_seconds
+                    and any(
+                        not board.watcher
+                        and (board.shown_version is None or board.shown_version < stored.version)
+                        for board in await self._store.games.boards(game_id)
+                    )
+                ):
+                    continue  # its clock starts when its board is shown (start_clock)
                 line = f"{stored.game.to_act.value} timeout"
                 try:
                     ended.append(
@@ -606,6 +627,24 @@ class GameService:
         if len(self._with_message) > BOARDS_REMEMBERED:
             self._with_message.clear()
         self._with_message.update(boards)
+
+    async def start_clock(self, stored: StoredGame) -> float | None:
+        """Starts the clock of the move that ``stored`` waits for, when the first of its
+        players' boards to show that move has just been shown (the publisher knows which):
+        its deadline becomes a whole move's time from now, if that is
+        :data:`CLOCK_SLACK_SECONDS` or more later than it was (the board waited for
+        Telegram's pace) and the game is still at that version. Returns the move's deadline
+        now (``stored``'s when it did not move). The caption keeps the deadline it was drawn
+        with, so a player has more time than it says, never less. Not for the computer's
+        turns, whose pause is no player's time."""
+        if stored.deadline is None or stored.computer_to_act:
+            return stored.deadline
+        until = self._clock() + stored.move_seconds
+        if until - stored.deadline < CLOCK_SLACK_SECONDS:
+            return stored.deadline
+        if not await self._store.games.start_clock(stored.id, stored.version, until):
+            return stored.deadline  # the game moved on meanwhile: its new move has its clock
+        return until
 
     async def set_board_shown(self, board: Board, version: int) -> None:
         """Records that ``board`` (its message) now shows ``version`` of its game."""

@@ -237,6 +237,17 @@ class GameRepository:
         )
         return changed == 1
 
+    async def start_clock(self, game_id: int, version: int, until: float) -> bool:
+        """Moves the deadline of the game at ``version`` to ``until``, if that is later and
+        the game is unfinished, leaving its version alone (a board shown late; a game that
+        changed meanwhile has a clock of its own). True when it moved."""
+        changed = await self._store.write(
+            """UPDATE games SET deadline = ?
+               WHERE id = ? AND version = ? AND winner IS NULL AND deadline < ?""",
+            (until, game_id, version, until),
+        )
+        return changed == 1
+
     async def to_remind(self, now: float, *, min_seconds: int) -> list[int]:
         """Unfinished games with a move time of ``min_seconds`` or more whose player to move
         has used half of it, not yet reminded of this deadline."""

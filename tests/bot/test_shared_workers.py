@@ -119,7 +119,8 @@ async def test_a_deadline_fires_once_across_workers_and_rates_once(workers) -> N
     one, two, clock = workers
     users = await _players(one.service)
     games = [await _play(one.service, await _game(one.service, users), 8) for _ in range(3)]
-    clock.now += 61  # every player to move has run out of time
+    # every player to move has run out of time, and the grace of a board not shown (none is)
+    clock.now += 121
     ended = await asyncio.gather(one.service.timeouts(), two.service.timeouts())
     ids = sorted(s.stored.id for batch in ended for s in batch)
     assert ids == sorted(g.stored.id for g in games)  # each once, by one worker or the other

@@ -110,9 +110,18 @@ async def test_undo_and_resign(world) -> None:  # type: ignore[no-untyped-def]
     assert resigned.game.result.outcome is Outcome.RESIGN
 
 
+async def _shown(service: GameService, snapshot) -> None:  # type: ignore[no-untyped-def]
+    """Records each players' board of the game as showing ``snapshot``, the first board of a
+    move, as the publisher does once Telegram took the edit (the clock first)."""
+    await service.start_clock(snapshot.stored)
+    for board in await service.boards(snapshot.stored.id):
+        await service.set_board_shown(board, snapshot.stored.version)
+
+
 async def test_timeout_loses_for_the_player_to_move(world) -> None:  # type: ignore[no-untyped-def]
     service, clock, users = world
     _, snapshot = await _start(service, users)
+    await _shown(service, snapshot)
     assert await service.timeouts() == []
     clock.now += 61
     ended = await service.timeouts()
@@ -121,6 +130,58 @@ async def test_timeout_loses_for_the_player_to_move(world) -> None:  # type: ign
     assert result is not None and result.outcome is Outcome.TIMEOUT
     assert result.winner is snapshot.game.turn.other
     assert await service.timeouts() == []
+
+
+async def test_no_move_runs_out_before_its_board_is_shown(world) -> None:  # type: ignore[no-untyped-def]
+    """A board held back by Telegram's pace: the deadline passes, but nobody could see the
+    move, so the game goes on; shown 50 s late, the move gets its whole minute from then."""
+    service, clock, users = world
+    _, snapshot = await _start(service, users)
+    started = clock.now
+    clock.now = started + 110  # the deadline (60 s) passed; the board still does not show it
+    assert await service.timeouts() == []
+    assert not (await service.snapshot(snapshot.stored.id)).game.is_over
+    await _shown(service, snapshot)  # shown at last: the clock starts now
+    assert (await service.stored(snapshot.stored.id)).deadline == started + 110 + 60
+    clock.now = started + 169
+    assert await service.timeouts() == []
+    clock.now = started + 171
+    [ended] = await service.timeouts()
+    assert ended.game.result is not None and ended.game.result.outcome is Outcome.TIMEOUT
+
+
+async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world) -> None:  # type: ignore[no-untyped-def]
+    """The player saw the move and tapped a step: a board behind that tap holds nothing."""
+    service, clock, users = world
+    _, snapshot = await _start(service, users)
+    await _shown(service, snapshot)
+    mover = snapshot.stored.player(snapshot.game.turn)
+    await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)  # not shown
+    clock.now += 61
+    [ended] = await service.timeouts()
+    assert ended.game.result is not None and ended.game.result.outcome is Outcome.TIMEOUT
+
+
+async def test_a_board_shown_in_time_keeps_the_clock(world) -> None:  # type: ignore[no-untyped-def]
+    """A board shown within a second of its move costs no write: the deadline stays."""
+    service, clock, users = world
+    _, snapshot = await _start(service, users)
+    clock.now += 0.5
+    await _shown(service, snapshot)
+    assert (await service.stored(snapshot.stored.id)).deadline == snapshot.stored.deadline
+
+
+async def test_a_board_that_cannot_be_shown_holds_the_game_one_move_time_more(world) -> None:  # type: ignore[no-untyped-def]
+    """A chat gone (the board never shown): the move runs out one move's time after its
+    deadline, so a game nobody can see still ends."""
+    service, clock, users = world
+    _, snapshot = await _start(service, users)
+    assert snapshot.stored.deadline is not None
+    clock.now = snapshot.stored.deadline + 59
+    assert await service.timeouts() == []
+    clock.now = snapshot.stored.deadline + 60
+    [ended] = await service.timeouts()
+    assert ended.game.result is not None and ended.game.result.outcome is Outcome.TIMEOUT
 
 
 async def test_challenges_expire(world) -> None:  # type: ignore[no-untyped-def]
