@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from aiogram import html
 from aiogram.utils.i18n import gettext as _
 
 from bot.engine import DiceMode
@@ -95,10 +96,36 @@ REFUSALS: Final = {
 }
 
 
-def explain(error: GameError) -> str:
-    """The refusal as a sentence in the current locale."""
+ECHO_LENGTH: Final = 64
+"""What a user wrote is shown back at most this long: a whole name (Telegram's first names
+have up to 64 characters, usernames 32), a cut word, never a message too long to send."""
+
+
+def echo(text: str, *, markup: bool = True) -> str:
+    """``text`` that a user wrote or chose (a word of a command, a name) as a message shows it
+    back: cut to :data:`ECHO_LENGTH` characters (ending in …) and, for a message in HTML
+    (``markup``), escaped, so that ``<b>`` reads as written and breaks nothing.
+
+    >>> echo("<b>Tom</b>"), echo("<b>Tom</b>", markup=False), len(echo("x" * 4080))
+    ('&lt;b&gt;Tom&lt;/b&gt;', '<b>Tom</b>', 64)
+    """
+    if len(text) > ECHO_LENGTH:
+        text = text[: ECHO_LENGTH - 1] + "…"
+    return html.quote(text) if markup else text
+
+
+def explain(error: GameError, *, markup: bool = True) -> str:
+    """The refusal as a sentence in the current locale, its text params (a name, a word of a
+    command) passed through :func:`echo`: escaped for a message (``markup``), as written for
+    an alert or a button, which Telegram shows as plain text."""
     text = _(REFUSALS.get(error.code, N_("That did not work.")))
-    return text.format_map(error.params) if error.params else text
+    if not error.params:
+        return text
+    shown = {
+        key: echo(value, markup=markup) if isinstance(value, str) else value
+        for key, value in error.params.items()
+    }
+    return text.format_map(shown)
 
 
 RULES: Final = {

@@ -174,7 +174,8 @@ class PositionOver(GameError):
 
 
 class NotAPosition(GameError):
-    """Text that is not a position ID; ``params``: ``text``, as given."""
+    """Text that is not a position ID; ``params``: ``text``, as given (the refusal cuts and
+    escapes it, as every text param)."""
 
     code = "not_a_position"
 
