@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import views
@@ -26,6 +25,7 @@ from bot.services.challenges import (
     has_dice_modes,
 )
 from bot.storage import Standing, User
+from bot.texts import echo
 
 Translate = views.Translate
 
@@ -157,7 +157,7 @@ def invitation_text(
     friend named may join, or the first other person to tap; everyone else watches."""
     name = views.player_name(challenger)
     if target_username:
-        friend = html.quote("@" + target_username)
+        friend = echo("@" + target_username)
         head = _("{challenger} invites {friend} to a game: only {friend} can join.").format(
             challenger=name, friend=friend
         )
