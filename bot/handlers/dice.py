@@ -12,6 +12,7 @@ from bot.dice_views import dice_stats_text, verify_text
 from bot.handlers.scores import subject
 from bot.numbers import parse_number
 from bot.services import GameService, ScoreService
+from bot.services.errors import GameNotFound
 from bot.storage import User
 
 
@@ -28,12 +29,15 @@ async def on_verify(
 ) -> None:
     """``/verify 12``: game #12's commitment and client value, and once it is over its seed
     and how to check every die; for players anywhere, for others in the game's group."""
-    game_id = parse_number((command.args or "").strip().lstrip("#"))
-    if game_id is None:
+    args = (command.args or "").strip().lstrip("#")
+    game_id = parse_number(args)
+    if game_id is None and not (args.isascii() and args.isdigit()):
         await message.answer(
             _("Send the game's number: /verify 12. The number is on the board, after #.")
         )
         return
+    if game_id is None:  # more digits than any game's number has
+        raise GameNotFound()
     check = await score_service.dice_check(game_id, user_id=player.id, chat_id=message.chat.id)
     await message.answer(verify_text(check, _))
 

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from bot.callbacks import ChallengeAction, ChallengeOption, ResignAction
 from bot.handlers.basic import COMMANDS
+from bot.numbers import parse_number
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
@@ -175,7 +176,7 @@ class Forgery:
         if self.kind == "drawn" or len(parts) == 1:
             return chosen
         index = 1 + self.place % (len(parts) - 1)
-        number = int(parts[index]) if parts[index].isdigit() else 0
+        number = parse_number(parts[index]) or 0
         parts[index] = {
             "self": str(tapper.id),
             "next": str(number + 1),

@@ -23,7 +23,7 @@ ANSWERS: Final = {
     "/moves {}": NOT_A_GAME,
     "/analyse {}": NOT_A_GAME,
     "/position {}": NOT_A_GAME,
-    "/verify {}": "Send the game's number: /verify 12.",
+    "/verify {}": "",  # its usage, or no such game for a long number
     "/unwatch {}": "Send /unwatch to stop watching every game, or /unwatch 12 for game #12.",
     "/play from {}": "is not a position ID",
     "/from {}": "is not a position ID",
@@ -51,6 +51,8 @@ async def test_odd_numbers_in_commands_get_a_clear_answer(bot_harness: BotHarnes
             assert answers, f"no answer to {command.format(number)!r}"
             assert expected in answers[0], (command.format(number), answers)
             assert not any(APOLOGY in answer for answer in answers)
+    assert (await _ask(harness, alice, chat, "/verify ²"))[0].startswith("Send the game's number")
+    assert await _ask(harness, alice, chat, "/verify " + "9" * 20) == [NOT_A_GAME]
     for number in ODD_NUMBERS:  # not a link's: the greeting, or the link's thing is not there
         for link in (f"/start c{number}", f"/start w{number}"):
             answers = await _ask(harness, alice, chat, link)
