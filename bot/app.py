@@ -49,6 +49,7 @@ from bot.middlewares import (
     CallbackAnswers,
     GameErrorAlerts,
     HandleOnce,
+    NeedsSender,
     RememberUsers,
     TapThrottle,
 )
@@ -246,6 +247,7 @@ def create_dispatcher(
     dispatcher.callback_query.middleware(CallbackAnswers(in_response=in_response))
     dispatcher.callback_query.middleware(throttle.counter)
     dispatcher.callback_query.middleware(GameErrorAlerts())
+    dispatcher.message.middleware(NeedsSender())
     dispatcher.message.middleware(GameErrorAlerts())
     dispatcher.include_routers(*get_routers())
     dispatcher.startup.register(set_up_bot)

@@ -2,15 +2,56 @@
 
 Telegram allows 64 bytes of callback data, and a client can send any bytes it likes: each
 factory is parsed by aiogram (a malformed payload matches no handler) and every value is checked
-again by the service. Each game button carries the game and the ``version`` it was drawn for,
-so a press on a board that has changed since is refused.
+again by the service. A number is read by :func:`bot.numbers.parse_number` (ASCII digits, not
+too many: :data:`Id`, :data:`Count`), not by pydantic, which takes ``-5``, ``1_000``, `` 7 ``
+and ``7.0`` for numbers and ``yes`` for true; a flag is ``0`` or ``1``. Each game button
+carries the game and the ``version`` it was drawn for, so a press on a board that has changed
+since is refused.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
+from typing import Annotated, TypeAlias
 
 from aiogram.filters.callback_data import CallbackData
+from pydantic import BeforeValidator
+
+from bot.numbers import COUNT_DIGITS, ID_DIGITS, parse_number
+
+
+def _digits(digits: int) -> Callable[[object], object]:
+    """A validator that reads a packed value (text) as :func:`parse_number` does, refusing
+    anything else; a value given in code (a number) is left to pydantic."""
+
+    def read(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        number = parse_number(value, digits)
+        if number is None:
+            raise ValueError(f"not a number of 1 to {digits} ASCII digits")
+        return number
+
+    return read
+
+
+def _flag(value: object) -> object:
+    """A packed flag is ``1`` or ``0`` (what aiogram writes for True and False)."""
+    if not isinstance(value, str):
+        return value
+    if value not in ("0", "1"):
+        raise ValueError("a flag is 0 or 1")
+    return value == "1"
+
+
+Id: TypeAlias = Annotated[int, BeforeValidator(_digits(ID_DIGITS))]
+"""A game's, a challenge's or a user's id."""
+Count: TypeAlias = Annotated[int, BeforeValidator(_digits(COUNT_DIGITS))]
+"""A version, a number of moves, a button's argument: a small number."""
+Flag: TypeAlias = Annotated[bool, BeforeValidator(_flag)]
+_CHOICE = BeforeValidator(_digits(2))
+"""An enum's value, read as a number of one or two digits."""
 
 
 class Move(enum.IntEnum):
@@ -31,10 +72,10 @@ class Move(enum.IntEnum):
 class GameAction(CallbackData, prefix="g"):
     """A tap on a board during a turn."""
 
-    game: int
-    version: int
-    move: Move
-    arg: int = 0
+    game: Id
+    version: Count
+    move: Annotated[Move, _CHOICE]
+    arg: Count = 0
 
     @classmethod
     def data(cls, game: int, version: int, move: Move, arg: int = 0) -> str:
@@ -65,9 +106,9 @@ class ChallengeOption(enum.IntEnum):
 class ChallengeAction(CallbackData, prefix="c"):
     """A tap on a challenge message."""
 
-    challenge: int
-    version: int
-    option: ChallengeOption
+    challenge: Id
+    version: Count
+    option: Annotated[ChallengeOption, _CHOICE]
 
 
 class PlayComputer(CallbackData, prefix="b"):
@@ -77,33 +118,33 @@ class PlayComputer(CallbackData, prefix="b"):
 class Analyse(CallbackData, prefix="a"):
     """📊 Analysis of a finished game, for each player."""
 
-    game: int
+    game: Id
 
 
 class ResignAction(CallbackData, prefix="r"):
     """The answer to "Resign this game?", which only the player who asked may give."""
 
-    game: int
-    user: int
-    sure: bool
+    game: Id
+    user: Id
+    sure: Flag
 
 
 class Rematch(CallbackData, prefix="m"):
     """Challenge the same opponent again with the same options."""
 
-    game: int
+    game: Id
 
 
 class NextGame(CallbackData, prefix="n"):
     """Start the next game of a match after its finished game ``game``."""
 
-    game: int
+    game: Id
 
 
 class MovesFile(CallbackData, prefix="f"):
     """Send a finished game's moves as a text file."""
 
-    game: int
+    game: Id
 
 
 class Language(enum.IntEnum):
@@ -127,7 +168,7 @@ class PickLanguage(CallbackData, prefix="l"):
     """A ``/language`` button: the user's own language in a private chat, the group's (for
     its admins) in a group."""
 
-    language: Language
+    language: Annotated[Language, _CHOICE]
 
 
 class InviteOption(enum.IntEnum):
@@ -142,8 +183,8 @@ class InlineInvite(CallbackData, prefix="i"):
     exists, so they name only the challenger; the challenge is the one of the tapped inline
     message, and the service checks that it is this challenger's."""
 
-    challenger: int
-    option: InviteOption
+    challenger: Id
+    option: Annotated[InviteOption, _CHOICE]
 
 
 class InlineTop(CallbackData, prefix="k"):
@@ -153,13 +194,13 @@ class InlineTop(CallbackData, prefix="k"):
 class Replay(CallbackData, prefix="v"):
     """🎞 Replay: a finished game as an animation, in the chat where it was tapped."""
 
-    game: int
+    game: Id
 
 
 class PlayFrom(CallbackData, prefix="s"):
     """Play on from the board after ``moves`` moves of finished game ``game`` (a worst move of
     its analysis): against the computer, or as a challenge anyone here may accept."""
 
-    game: int
-    moves: int
-    computer: bool
+    game: Id
+    moves: Count
+    computer: Flag

@@ -13,6 +13,7 @@ from bot.callbacks import ChallengeAction, ChallengeOption
 from bot.engine import DiceMode
 from bot.services.challenges import has_cube, has_dice_modes
 from bot.storage import Challenge, User
+from bot.texts import echo
 from bot.views import (
     DICE_MODE_NAMES,
     RULE_SET_NAMES,
@@ -40,7 +41,7 @@ def challenge_text(
         if target is not None:
             whom = player_name(target)
         elif challenge.target_username:
-            whom = html.quote("@" + challenge.target_username)
+            whom = echo("@" + challenge.target_username)
         else:
             whom = _("you")
         head = _("{challenger} challenges {target} to a game!").format(challenger=name, target=whom)

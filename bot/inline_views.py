@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import views
 from bot.callbacks import Analyse, InlineInvite, InlineTop, InviteOption, NextGame
 from bot.engine import DiceMode, Side, resolve_rules
 from bot.i18n import N_
+from bot.numbers import COUNT_DIGITS, parse_number
 from bot.score_views import standing_line
 from bot.services import GameSnapshot, Terms
 from bot.services.challenges import (
@@ -26,6 +26,7 @@ from bot.services.challenges import (
     has_dice_modes,
 )
 from bot.storage import Standing, User
+from bot.texts import echo
 
 Translate = views.Translate
 
@@ -62,8 +63,8 @@ def terms_of_result(text: str) -> Terms | None:
 
     >>> terms_of_result("v1:short:5:two:0:0") == Terms(variant="short", match_length=5)
     True
-    >>> terms_of_result("v1:chess:0:two:0:0") is None
-    True
+    >>> terms_of_result("v1:chess:0:two:0:0") is None, terms_of_result("v1:long:²:two:0:0")
+    (True, None)
     """
     parts = text.split(":")
     if len(parts) != 6 or parts[0] != RESULT_PREFIX:
@@ -71,9 +72,9 @@ def terms_of_result(text: str) -> Terms | None:
     _prefix, variant, match, dice, cube, seconds = parts
     if variant not in VARIANT_CHOICES or dice not in {mode.value for mode in DiceMode}:
         return None
-    if not (match.isdigit() and seconds.isdigit()) or cube not in ("0", "1"):
+    length, move_seconds = parse_number(match, COUNT_DIGITS), parse_number(seconds, COUNT_DIGITS)
+    if length is None or move_seconds is None or cube not in ("0", "1"):
         return None
-    length, move_seconds = int(match), int(seconds)
     if length not in MATCH_CHOICES or (move_seconds and move_seconds not in TIME_CHOICES):
         return None
     return Terms(
@@ -157,7 +158,7 @@ def invitation_text(
     friend named may join, or the first other person to tap; everyone else watches."""
     name = views.player_name(challenger)
     if target_username:
-        friend = html.quote("@" + target_username)
+        friend = echo("@" + target_username)
         head = _("{challenger} invites {friend} to a game: only {friend} can join.").format(
             challenger=name, friend=friend
         )

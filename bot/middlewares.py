@@ -1,8 +1,11 @@
-"""Middlewares: taps paced per user, each update handled once, users remembered, every press
-answered, expected refusals as alerts."""
+"""Middlewares: taps paced per user, each update handled once, users remembered, commands
+that need a user refused to a group or a channel, every press answered, expected refusals as
+alerts."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -10,11 +13,13 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from aiogram import BaseMiddleware
+from aiogram.dispatcher.event.handler import HandlerObject
 from aiogram.dispatcher.flags import get_flag
 from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
 from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
 
 from bot.i18n import N_, user_locale
 from bot.metrics import Metrics
@@ -182,6 +187,41 @@ class RememberUsers(BaseMiddleware):
         return await handler(event, data)
 
 
+NO_SENDER_TEXT: Final = N_(
+    "I cannot tell who you are: this message was sent on behalf of a group or a channel. "
+    "Write as yourself (not anonymously) to use this command."
+)
+
+
+class NeedsSender(BaseMiddleware):
+    """Answers a message sent on behalf of a chat (an anonymous group admin's, or one sent as a
+    channel: Telegram names a bot as its sender, and the chat as its ``sender_chat``) that
+    reached a handler needing the sender (a ``player`` parameter without a default, which
+    :class:`RememberUsers` fills in for people only): the sender is told to write as
+    themselves, and nothing else happens. A handler that does without (``player: User | None =
+    None``) runs as always. Register it as an inner ``message`` middleware: it reads which
+    handler the filters chose."""
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        chosen: HandlerObject | None = data.get("handler")
+        if (
+            "player" not in data
+            and isinstance(event, Message)
+            and chosen is not None
+            and _needs_player(chosen.callback)
+        ):
+            await event.reply(_(NO_SENDER_TEXT))
+            return None
+        return await handler(event, data)
+
+
+@functools.cache
+def _needs_player(callback: Callable[..., Any]) -> bool:
+    """Whether handler ``callback`` takes a ``player`` it cannot do without."""
+    parameter = inspect.signature(callback).parameters.get("player")
+    return parameter is not None and parameter.default is inspect.Parameter.empty
+
+
 async def _give(
     answer: AnswerCallbackQuery, data: dict[str, Any], *, in_response: bool
 ) -> AnswerCallbackQuery | None:
@@ -247,6 +287,6 @@ class GameErrorAlerts(BaseMiddleware):
             answer: CallbackAnswer | None = data.get("callback_answer")
             if answer is None or not isinstance(event, CallbackQuery):
                 raise
-            answer.text = explain(error)
+            answer.text = explain(error, markup=False)
             answer.show_alert = True
             return None

@@ -3,8 +3,10 @@ rules of each variant."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Final
 
+from aiogram import html
 from aiogram.utils.i18n import gettext as _
 
 from bot.engine import DiceMode
@@ -104,10 +106,50 @@ REFUSALS: Final = {
 }
 
 
-def explain(error: GameError) -> str:
-    """The refusal as a sentence in the current locale."""
+ECHO_LENGTH: Final = 64
+"""What a user wrote is shown back at most this long: a whole name (Telegram's first names
+have up to 64 characters, usernames 32), a cut word, never a message too long to send."""
+
+
+RIGHT_TO_LEFT: Final = frozenset(
+    {"R", "AL", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI"}
+)
+"""Unicode bidi classes that change the direction of what follows: right-to-left letters and
+the direction controls (``unicodedata.bidirectional``)."""
+
+
+def echo(text: str, *, markup: bool = True) -> str:
+    """``text`` that a user wrote or chose (a word of a command, a name) as a message shows it
+    back: cut to :data:`ECHO_LENGTH` characters (ending in …); with right-to-left letters or
+    direction controls, wrapped in a first-strong isolate (U+2068 … U+2069), so that it reads
+    in its own direction and cannot turn the rest of the line around (an override, U+202E,
+    runs to the end of the paragraph otherwise); and, for a message in HTML (``markup``),
+    escaped, so that ``<b>`` reads as written and breaks nothing.
+
+    >>> echo("<b>Tom</b>"), echo("<b>Tom</b>", markup=False), len(echo("x" * 4080))
+    ('&lt;b&gt;Tom&lt;/b&gt;', '<b>Tom</b>', 64)
+    >>> echo("\u202eevil") == "\u2068\u202eevil\u2069", echo("Ани") == "Ани"
+    (True, True)
+    """
+    if len(text) > ECHO_LENGTH:
+        text = text[: ECHO_LENGTH - 1] + "…"
+    if any(unicodedata.bidirectional(char) in RIGHT_TO_LEFT for char in text):
+        text = f"\u2068{text}\u2069"
+    return html.quote(text) if markup else text
+
+
+def explain(error: GameError, *, markup: bool = True) -> str:
+    """The refusal as a sentence in the current locale, its text params (a name, a word of a
+    command) passed through :func:`echo`: escaped for a message (``markup``), as written for
+    an alert or a button, which Telegram shows as plain text."""
     text = _(REFUSALS.get(error.code, N_("That did not work.")))
-    return text.format_map(error.params) if error.params else text
+    if not error.params:
+        return text
+    shown = {
+        key: echo(value, markup=markup) if isinstance(value, str) else value
+        for key, value in error.params.items()
+    }
+    return text.format_map(shown)
 
 
 RULES: Final = {

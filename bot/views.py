@@ -40,6 +40,7 @@ from bot.engine import (
 from bot.i18n import N_
 from bot.services import GameSnapshot
 from bot.storage import ChipsStatus, User
+from bot.texts import echo
 from render import BoardView
 
 Translate = Callable[[str], str]
@@ -94,9 +95,10 @@ def translator(i18n: I18n, locale: str) -> Translate:
 
 
 def player_name(user: User) -> str:
-    """How a player is named in captions: @username, else the first name (HTML-escaped); the
+    """How a player is named in captions: @username, else the first name (as
+    :func:`bot.texts.echo` shows a user's text: escaped, isolated when right-to-left); the
     computer as 🤖 and its level in stars."""
-    name = html.quote(user.mention)
+    name = echo(user.mention)
     return f"🤖 {name}" if user.computer_level is not None else name
 
 

@@ -12,6 +12,7 @@ from aiogram.utils.i18n import gettext as _
 from bot import views
 from bot.analysis_report import send_analysis
 from bot.callbacks import Analyse
+from bot.numbers import parse_number
 from bot.publisher import BoardPublisher
 from bot.services.analysis import Analyses
 from bot.services.errors import GameNotFound, StaleAction
@@ -40,13 +41,14 @@ async def on_analyse(
     if not args:
         await message.answer(_("Send the game's number: /analyse 12. /history lists the latest."))
         return
-    if not args.isdigit():
+    game_id = parse_number(args)
+    if game_id is None:
         raise GameNotFound()
     await send_analysis(
         bot,
         analyses,
         publisher,
-        int(args),
+        game_id,
         user_id=player.id,
         chat_id=message.chat.id,
         _=views.translator(i18n, i18n.current_locale),

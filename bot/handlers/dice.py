@@ -3,8 +3,6 @@ statistics)."""
 
 from __future__ import annotations
 
-from typing import Final
-
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
@@ -12,12 +10,10 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.dice_views import dice_stats_text, verify_text
 from bot.handlers.scores import subject
+from bot.numbers import parse_number
 from bot.services import GameService, ScoreService
 from bot.services.errors import GameNotFound
 from bot.storage import User
-
-GAME_NUMBER_DIGITS: Final = 15
-"""Game numbers are shorter than this; a longer one is no game (and too long for a query)."""
 
 
 def create_router() -> Router:
@@ -34,14 +30,15 @@ async def on_verify(
     """``/verify 12``: game #12's commitment and client value, and once it is over its seed
     and how to check every die; for players anywhere, for others in the game's group."""
     args = (command.args or "").strip().lstrip("#")
-    if not args.isdigit():
+    game_id = parse_number(args)
+    if game_id is None and not (args.isascii() and args.isdigit()):
         await message.answer(
             _("Send the game's number: /verify 12. The number is on the board, after #.")
         )
         return
-    if len(args) > GAME_NUMBER_DIGITS:
+    if game_id is None:  # more digits than any game's number has
         raise GameNotFound()
-    check = await score_service.dice_check(int(args), user_id=player.id, chat_id=message.chat.id)
+    check = await score_service.dice_check(game_id, user_id=player.id, chat_id=message.chat.id)
     await message.answer(verify_text(check, _))
 
 

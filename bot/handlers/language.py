@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Final
 
-from aiogram import Bot, Router, html
+from aiogram import Bot, Router
 from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
@@ -30,6 +30,7 @@ from bot.league import LeaguePublisher
 from bot.services import GameService
 from bot.services.errors import NotAnAdmin, StaleAction
 from bot.storage import User
+from bot.texts import echo
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ async def on_language(
         locale = LANGUAGE_WORDS.get(word)
         if locale is None:
             await message.answer(
-                _("I do not know the language “{word}”. Choose one:").format(word=html.quote(word)),
+                _("I do not know the language “{word}”. Choose one:").format(word=echo(word)),
                 reply_markup=language_keyboard(current),
             )
             return

@@ -27,6 +27,7 @@ from bot.engine import (
     StakeMode,
 )
 from bot.i18n import current_locale, locale_of
+from bot.numbers import COUNT_DIGITS, parse_number
 from bot.publisher import BoardPublisher
 from bot.services import GameService, Terms
 from bot.services.challenges import DEFAULT_LEVEL, LEVEL_CHOICES, MATCH_CHOICES
@@ -60,7 +61,7 @@ def create_router() -> Router:
     router = Router(name=__name__)
     router.message.register(
         on_start_invitation,
-        CommandStart(deep_link=True, magic=F.args.regexp(rf"^{INVITE_PREFIX}\d+$")),
+        CommandStart(deep_link=True, magic=F.args.regexp(rf"^{INVITE_PREFIX}[0-9]+$")),
     )
     play = Command("play", "from")  # /from X: /play from X
     router.message.register(on_play, play, F.chat.type != ChatType.PRIVATE)
@@ -145,15 +146,15 @@ async def _start(
         try:
             position = Position.from_id(first)
         except InvalidPositionError:
-            raise NotAPosition(text=html.quote(first)) from None
-    elif first.lstrip("#").isdigit():
-        moves = int(spec[1]) if len(spec) > 1 and spec[1].isdigit() else None
+            raise NotAPosition(text=first) from None
+    elif (game_id := parse_number(first.lstrip("#"))) is not None:
+        moves = parse_number(spec[1], COUNT_DIGITS) if len(spec) > 1 else None
         used += moves is not None
         _, position = await game_service.replays.position_after(
-            int(first.lstrip("#")), moves, user_id=player.id, chat_id=chat_id
+            game_id, moves, user_id=player.id, chat_id=chat_id
         )
     else:
-        raise NotAPosition(text=html.quote(first[:40]))
+        raise NotAPosition(text=first)
     return position, " ".join(words[:index] + spec[used:])
 
 
@@ -167,8 +168,9 @@ def _computer(words: list[str]) -> tuple[int | None, list[str]]:
     level = DEFAULT_LEVEL
     for index, word in enumerate(rest[:-1]):
         following = rest[index + 1]
-        if word in LEVEL_WORDS and following.isdigit() and int(following) in LEVEL_CHOICES:
-            level = int(following)
+        chosen = parse_number(following, COUNT_DIGITS)
+        if word in LEVEL_WORDS and chosen in LEVEL_CHOICES:
+            level = chosen
             rest = rest[:index] + rest[index + 2 :]
             break
     return level, rest
@@ -181,7 +183,7 @@ def terms_of(words: list[str]) -> Terms:
     for a stake, with ``pro`` or ``amateur``; ``1h``, ``12h``, ``1d`` or ``3d`` a move for a
     correspondence game; ``private`` (``приватная``, ``закрытая``) for a game between private
     chats that nobody may watch. Anything else is left to the challenge's buttons."""
-    numbers = [int(word) for word in words if word.isdigit()]
+    numbers = [n for word in words if (n := parse_number(word, COUNT_DIGITS)) is not None]
     return Terms(
         variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long"),
         dice_mode=next((DICE_WORDS[w] for w in words if w in DICE_WORDS), DiceMode.TWO),
@@ -407,9 +409,11 @@ async def on_start_invitation(
     player: User,
 ) -> None:
     """``/start c<id>`` from an invitation link: shows the challenge with its buttons."""
-    payload = command.args or ""
+    challenge_id = parse_number((command.args or "").removeprefix(INVITE_PREFIX))
     try:
-        challenge = await game_service.challenges.get(int(payload.removeprefix(INVITE_PREFIX)))
+        if challenge_id is None:
+            raise ChallengeNotFound()
+        challenge = await game_service.challenges.get(challenge_id)
     except ChallengeNotFound:
         await message.answer(_("This challenge does not exist."))
         return

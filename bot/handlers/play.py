@@ -157,9 +157,12 @@ async def on_resign_answer(
     publisher: BoardPublisher,
     player: User,
 ) -> None:
-    """The answer to the resign question; only the player who asked may give it."""
+    """The answer to the resign question; only the player who asked may give it (the asker's
+    id in the button is checked against the game's players: anybody can put theirs in)."""
     if callback_data.user != player.id:
         raise NotYourQuestion()
+    if (await game_service.snapshot(callback_data.game)).stored.side_of(player.id) is None:
+        raise NotAPlayer()
     if isinstance(callback.message, Message):
         text = _("You resigned.") if callback_data.sure else _("Game on!")
         await callback.message.edit_text(text, reply_markup=None)

@@ -24,6 +24,7 @@ from bot import views
 from bot.callbacks import PlayFrom, Replay
 from bot.engine import Side
 from bot.handlers.lobby import play_computer, post_open_challenge
+from bot.numbers import parse_number
 from bot.publisher import BoardPublisher, show_in_place
 from bot.replay_views import (
     THEME,
@@ -64,11 +65,10 @@ async def on_position(
     this chat) and its position ID; ``/position 12``: game #12's, for its players anywhere and
     for anyone in a chat that shows it."""
     args = (command.args or "").strip().lstrip("#")
-    if args and not args.isdigit():
+    game_id = parse_number(args)
+    if args and game_id is None:
         raise GameNotFound()
-    stored = await game_service.replays.current(
-        int(args) if args else None, user_id=player.id, chat_id=message.chat.id
-    )
+    stored = await game_service.replays.current(game_id, user_id=player.id, chat_id=message.chat.id)
     snapshot = await game_service.snapshot_of(stored)
     white, black = snapshot.white, snapshot.black
     viewer = stored.side_of(player.id) or Side.WHITE

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from aiogram import Bot, Router, html
+from aiogram import Bot, Router
 from aiogram.enums import ChatType, MessageEntityType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import MovesFile
+from bot.numbers import parse_number
 from bot.score_views import (
     HISTORY_GAMES,
     chips_text,
@@ -25,7 +26,7 @@ from bot.score_views import (
 from bot.services import GameService, ScoreService
 from bot.services.errors import GameNotFound, StaleAction
 from bot.storage import User
-from bot.texts import RULES, VARIANT_WORDS
+from bot.texts import RULES, VARIANT_WORDS, echo
 
 LEDGER_LINES: Final = 5
 """Balance changes that ``/chips`` shows."""
@@ -72,7 +73,7 @@ async def named_user(
 async def unknown_user(message: Message, name: str) -> None:
     await message.answer(
         _("I do not know {name} yet: they have not played or written here.").format(
-            name=html.quote(name if name.startswith("@") else "@" + name)
+            name=echo(name if name.startswith("@") else "@" + name)
         )
     )
 
@@ -180,9 +181,10 @@ async def on_moves(
     if not args:
         await message.answer(_("Send the game's number: /moves 12. /history lists the latest."))
         return
-    if not args.isdigit():
+    game_id = parse_number(args)
+    if game_id is None:
         raise GameNotFound()
-    await _send_moves(bot, score_service, int(args), player, message.chat.id)
+    await _send_moves(bot, score_service, game_id, player, message.chat.id)
 
 
 async def on_moves_button(

@@ -7,8 +7,6 @@ the publisher, at the watchers' pace, and follows the game to its end.
 
 from __future__ import annotations
 
-from typing import Final
-
 from aiogram import F, Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
@@ -16,13 +14,11 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
 from bot import views
+from bot.numbers import parse_number
 from bot.publisher import BoardPublisher
 from bot.services import GameService
 from bot.services.errors import GameFinished, GameNotFound
 from bot.storage import User
-
-GAME_ID_DIGITS: Final = 15
-"""At most this many digits name a game (a longer number is none of the database's ids)."""
 
 
 def create_router() -> Router:
@@ -30,7 +26,7 @@ def create_router() -> Router:
     router = Router(name=__name__)
     router.message.register(
         on_start_watching,
-        CommandStart(deep_link=True, magic=F.args.regexp(rf"^{views.WATCH_PREFIX}\d+$")),
+        CommandStart(deep_link=True, magic=F.args.regexp(rf"^{views.WATCH_PREFIX}[0-9]+$")),
     )
     router.message.register(on_unwatch, Command("unwatch"))
     return router
@@ -48,10 +44,9 @@ async def on_start_watching(
     if message.chat.type != ChatType.PRIVATE:
         await message.answer(_("Watching works in a private chat with me: open the link there."))
         return
-    number = (command.args or "").removeprefix(views.WATCH_PREFIX)
-    if len(number) > GAME_ID_DIGITS:
+    game_id = parse_number((command.args or "").removeprefix(views.WATCH_PREFIX))
+    if game_id is None:
         raise GameNotFound()
-    game_id = int(number)
     try:
         snapshot, added = await game_service.watchers.watch(game_id, player.id)
     except GameFinished:
@@ -74,17 +69,17 @@ async def on_unwatch(
     """``/unwatch``: stops watching every game; ``/unwatch 12``: game #12 only. The boards keep
     the last state they showed."""
     words = (command.args or "").split()
-    number = words[0].lstrip("#") if len(words) == 1 else ""
-    if words and not (number.isascii() and number.isdigit() and len(number) <= GAME_ID_DIGITS):
+    number = parse_number(words[0].lstrip("#")) if len(words) == 1 else None
+    if words and number is None:
         await message.answer(
             _("Send /unwatch to stop watching every game, or /unwatch 12 for game #12.")
         )
         return
-    stopped = await game_service.watchers.unwatch(player.id, int(number) if number else None)
+    stopped = await game_service.watchers.unwatch(player.id, number)
     if stopped:
         games = ", ".join(f"#{game}" for game in stopped)
         await message.answer(_("You no longer watch: {games}.").format(games=games))
-    elif number:
-        await message.answer(_("You are not watching game #{game}.").format(game=int(number)))
+    elif number is not None:
+        await message.answer(_("You are not watching game #{game}.").format(game=number))
     else:
         await message.answer(_("You are not watching any game."))

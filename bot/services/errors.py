@@ -194,7 +194,8 @@ class PositionDeadlocked(GameError):
 
 
 class NotAPosition(GameError):
-    """Text that is not a position ID; ``params``: ``text``, as given."""
+    """Text that is not a position ID; ``params``: ``text``, as given (the refusal cuts and
+    escapes it, as every text param)."""
 
     code = "not_a_position"
 

@@ -273,6 +273,12 @@ class FakeUser:
         return data
 
 
+ANONYMOUS_ADMIN: Final = FakeUser(1087968824, "Group", "GroupAnonymousBot", is_bot=True)
+"""The sender Telegram names for a message of an anonymous group admin."""
+CHANNEL_SENDER: Final = FakeUser(136817688, "Channel", "Channel_Bot", is_bot=True)
+"""The sender Telegram names for a message sent as a channel."""
+
+
 @dataclass(frozen=True, slots=True)
 class Button:
     """One inline keyboard button as the bot sent it."""
@@ -383,10 +389,12 @@ class FakeMessage:
     inline_message_id: str | None = None
     """Its id for the bot when it was sent through the bot with a keyboard: the bot edits it
     by this id (it may not be able to write to the chat at all)."""
+    sender_chat: FakeChat | None = None
+    """The chat it was sent on behalf of (see :meth:`FakeTelegram.send_as_chat`)."""
 
     @property
     def from_bot(self) -> bool:
-        return self.sender.is_bot
+        return self.sender.is_bot and self.sender_chat is None
 
     @property
     def is_service(self) -> bool:
@@ -437,6 +445,8 @@ class FakeMessage:
         if self.chat.type == "channel":  # a post is the channel's: "from" is empty
             del data["from"]
             data["sender_chat"] = self.chat.to_api()
+        if self.sender_chat is not None:
+            data["sender_chat"] = self.sender_chat.to_api()
         if self.via_bot is not None:
             data["via_bot"] = self.via_bot.to_api()
         if self.text is not None:
@@ -1066,6 +1076,25 @@ class FakeTelegram:
             chat.members.setdefault(user.id, user)
         message = self._new_message(
             chat, user, text=text, entities=self._user_entities(text), reply_to=reply_to
+        )
+        if self._delivers(chat, message):
+            message.update_id = self.queue_update({"message": message.to_api()})
+        return message
+
+    def send_as_chat(
+        self, chat: FakeChat, text: str, *, sender_chat: FakeChat | None = None
+    ) -> FakeMessage:
+        """A message in group ``chat`` sent on behalf of a chat, as Telegram delivers it: by an
+        anonymous admin (on behalf of ``chat`` itself, from ``@GroupAnonymousBot``), or by a
+        member writing as a channel (``sender_chat``, from ``@Channel_Bot``)."""
+        assert chat.type in ("group", "supergroup"), "only groups have anonymous senders"
+        sender = CHANNEL_SENDER if sender_chat is not None else ANONYMOUS_ADMIN
+        message = self._new_message(
+            chat,
+            sender,
+            text=text,
+            entities=self._user_entities(text),
+            sender_chat=sender_chat or chat,
         )
         if self._delivers(chat, message):
             message.update_id = self.queue_update({"message": message.to_api()})

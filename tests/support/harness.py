@@ -31,8 +31,12 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, Final
 
+from aiogram.types import TelegramObject
+
 from bot.app import ServicesFactory, UpdateTracker, build_services, run
 from bot.config import Settings
+from bot.middlewares import Handler
+from bot.publisher import BoardPublisher
 from bot.telegram_link import Backoff, TelegramLink
 
 from .fake_telegram import DEFAULT_TIMEOUT, DEFAULT_TOKEN, FakeTelegram
@@ -92,6 +96,17 @@ def make_settings(
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
+class _Tracker(UpdateTracker):
+    """The bot's update tracker, remembering the running instance's board publisher (workflow
+    data of every update) for :meth:`BotHarness.idle`."""
+
+    publisher: BoardPublisher | None = None
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        self.publisher = data.get("publisher", self.publisher)
+        return await super().__call__(handler, event, data)
+
+
 class BotHarness:
     """One bot process at a time against one fake server and one database file.
 
@@ -115,7 +130,7 @@ class BotHarness:
         """(update id, exception) for every exception that escaped the handlers."""
         self.starts = 0
         self._finished: Counter[int] = Counter()
-        self._tracker = UpdateTracker()
+        self._tracker = _Tracker()
         self._tracker.observers.append(self._on_update_finished)
         self._stop: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -197,6 +212,14 @@ class BotHarness:
         fake's ``wait_for_*`` helpers for that.
         """
         await self.fake.wait_for(self._settled, timeout, description="the bot to settle")
+
+    async def idle(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Waits until every queued update is handled (:meth:`settle`) and every board those
+        updates scheduled is sent or edited: nothing the bot was asked to do is still going."""
+        await self.settle(timeout)
+        if self._tracker.publisher is not None:
+            await self._tracker.publisher.drain(timeout)
+        await self.settle(timeout)
 
     def take_errors(self) -> list[tuple[int, BaseException]]:
         """Returns and forgets the exceptions that escaped handlers (for tests expecting them)."""
