@@ -10,8 +10,17 @@ from aiogram import Bot, F, Router, html
 from aiogram.enums import ChatType, MessageEntityType
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import BufferedInputFile, CallbackQuery, Message
+from aiogram.types import (
+    BufferedInputFile,
+    CallbackQuery,
+    ChatMemberBanned,
+    ChatMemberLeft,
+    ChatMemberRestricted,
+    InlineKeyboardMarkup,
+    Message,
+)
 from aiogram.types import User as TgUser
+from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
@@ -29,9 +38,22 @@ from bot.engine import (
 from bot.i18n import current_locale, locale_of
 from bot.publisher import BoardPublisher
 from bot.services import GameService, Terms
-from bot.services.challenges import DEFAULT_LEVEL, LEVEL_CHOICES, MATCH_CHOICES
+from bot.services.challenges import (
+    DEFAULT_LEVEL,
+    LEVEL_CHOICES,
+    MATCH_CHOICES,
+    Challenges,
+    MemberCheck,
+)
 from bot.services.chips import STAKE_CHOICES
-from bot.services.errors import ChallengeNotFound, FromWhat, NotAPosition, StaleAction
+from bot.services.errors import (
+    ChallengeNotFound,
+    ForeignButton,
+    FromWhat,
+    NotAPosition,
+    StaleAction,
+    TermsChanged,
+)
 from bot.storage import Challenge, ChallengeStatus, User
 from bot.texts import DICE_WORDS, VARIANT_WORDS
 from render import FILE_NAME, BoardView
@@ -273,12 +295,26 @@ async def post_challenge(
             await start_picture(publisher, challenge.start, challenger, target, _),
             caption=start_caption(challenge.start, _),
         )
-    sent = await message.answer(
-        challenge_views.challenge_text(challenge, challenger, _, target=target),
-        reply_markup=challenge_views.challenge_keyboard(challenge, _),
-    )
-    await game_service.challenges.set_message(challenge, sent.message_id)
+    text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
+    sent = await message.answer(text, reply_markup=markup)
+    await game_service.challenges.show(challenge, sent.chat.id, sent.message_id, current_locale())
     return sent
+
+
+def challenge_message(
+    challenge: Challenge,
+    challenger: User,
+    target: User | None,
+    chat_id: int,
+    _: views.Translate,
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The text and buttons of a message that shows ``challenge`` in ``chat_id``: in the
+    private chat of the one it challenges, it speaks to them ("you")."""
+    addressed = None if target is not None and chat_id == target.id else target
+    return (
+        challenge_views.challenge_text(challenge, challenger, _, target=addressed),
+        challenge_views.challenge_keyboard(challenge, _),
+    )
 
 
 async def on_play_private(
@@ -380,7 +416,8 @@ async def send_invitation(
     """Sends the challenge to ``to`` in their private chat, in their language (the board it
     starts from first, for a challenge from a position); returns False (and remembers it) when
     they have blocked the bot."""
-    their = views.translator(i18n, locale_of(to))
+    locale = locale_of(to)
+    their = views.translator(i18n, locale)
     try:
         if challenge.start is not None and publisher is not None:
             await bot.send_photo(
@@ -388,14 +425,12 @@ async def send_invitation(
                 await start_picture(publisher, challenge.start, challenger, to, their),
                 caption=start_caption(challenge.start, their),
             )
-        await bot.send_message(
-            to.id,
-            challenge_views.challenge_text(challenge, challenger, their),
-            reply_markup=challenge_views.challenge_keyboard(challenge, their),
-        )
+        text, markup = challenge_message(challenge, challenger, to, to.id, their)
+        sent = await bot.send_message(to.id, text, reply_markup=markup)
     except TelegramForbiddenError:
         await game_service.users.mark_blocked(to.id)
         return False
+    await game_service.challenges.show(challenge, to.id, sent.message_id, locale)
     return True
 
 
@@ -405,8 +440,10 @@ async def on_start_invitation(
     game_service: GameService,
     publisher: BoardPublisher,
     player: User,
+    bot: Bot,
 ) -> None:
-    """``/start c<id>`` from an invitation link: shows the challenge with its buttons."""
+    """``/start c<id>`` from an invitation link: shows the challenge with its buttons (a
+    group's challenge only to the group's members)."""
     payload = command.args or ""
     try:
         challenge = await game_service.challenges.get(int(payload.removeprefix(INVITE_PREFIX)))
@@ -417,15 +454,35 @@ async def on_start_invitation(
     if not challenge.is_open or challenger is None:
         await message.answer(_("This challenge is closed: accepted, declined or expired."))
         return
+    await Challenges.check_member(
+        challenge, player.id, where=message.chat.id, is_member=member_check(bot)
+    )
     if challenge.start is not None:
         await message.answer_photo(
             await start_picture(publisher, challenge.start, challenger, player, _),
             caption=start_caption(challenge.start, _),
         )
-    await message.answer(
-        challenge_views.challenge_text(challenge, challenger, _),
-        reply_markup=challenge_views.challenge_keyboard(challenge, _),
-    )
+    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+    text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
+    sent = await message.answer(text, reply_markup=markup)
+    await game_service.challenges.show(challenge, sent.chat.id, sent.message_id, current_locale())
+
+
+def member_check(bot: Bot) -> MemberCheck:
+    """Whether a user is a member of a group now, as Telegram's getChatMember says (one who
+    left or was banned is not; a restricted one is while still in the group). A user Telegram
+    does not know there, or a group the bot is no longer in, counts as not a member."""
+
+    async def is_member(chat_id: int, user_id: int) -> bool:
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except (TelegramBadRequest, TelegramForbiddenError):
+            return False
+        if isinstance(member, ChatMemberRestricted):
+            return member.is_member
+        return not isinstance(member, ChatMemberLeft | ChatMemberBanned)
+
+    return is_member
 
 
 async def on_challenge_button(
@@ -436,53 +493,66 @@ async def on_challenge_button(
     player: User,
     bot: Bot,
     i18n: I18n,
+    callback_answer: CallbackAnswer,
 ) -> None:
-    """Accept, decline or change an option; the challenge message follows."""
+    """Accept, decline or change an option, on one of the challenge's own messages and for
+    the terms it shows; every message of the challenge follows. A button drawn for terms
+    changed since is told what changed, and changes nothing."""
     option = callback_data.option
     challenge_id, version = callback_data.challenge, callback_data.version
-    if option is ChallengeOption.ACCEPT:
-        # the tap's id, which nobody knew before it, is the client value of the game's dice
-        challenge, snapshot = await game_service.challenges.accept(
-            challenge_id, player, dice_client=callback.id
-        )
-        await _close_message(callback, challenge, game_service, bot, i18n)
-        publisher.publish(snapshot)
-        return
-    if option is ChallengeOption.DECLINE:
-        challenge = await game_service.challenges.decline(challenge_id, player.id)
-        await _close_message(callback, challenge, game_service, bot, i18n)
-        return
-    if option not in OPTION_NAMES:
-        raise StaleAction()
-    challenge = await game_service.challenges.change_option(
-        challenge_id, player.id, version, OPTION_NAMES[option]
-    )
-    challenger = await game_service.users.get(challenge.challenger_id) or player
-    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
-    if isinstance(callback.message, Message):
-        await callback.message.edit_text(
-            challenge_views.challenge_text(challenge, challenger, _, target=target),
-            reply_markup=challenge_views.challenge_keyboard(challenge, _),
-        )
-
-
-async def _close_message(
-    callback: CallbackQuery,
-    challenge: Challenge,
-    game_service: GameService,
-    bot: Bot,
-    i18n: I18n,
-) -> None:
-    """Closes the challenge's own message (in the challenge's language) and, when the press
-    came from another message (an invitation), that one too (in the presser's)."""
-    await close_challenge_messages(
-        bot, challenge, game_service, views.translator(i18n, challenge.locale)
-    )
     message = callback.message
-    if isinstance(message, Message) and (
-        message.chat.id != challenge.chat_id or message.message_id != challenge.message_id
-    ):
-        await message.edit_text(closed_text(challenge, await _names(challenge, game_service), _))
+    if not isinstance(message, Message):
+        raise ForeignButton()  # challenges are never posted inline with these buttons
+    await game_service.challenges.check_shown(challenge_id, message.chat.id, message.message_id)
+    challenges, where, is_member = game_service.challenges, message.chat.id, member_check(bot)
+    try:
+        if option is ChallengeOption.ACCEPT:
+            # the tap's id, which nobody knew before it, is the client value of the game's dice
+            challenge, snapshot = await challenges.accept(
+                challenge_id,
+                player,
+                version,
+                where=where,
+                is_member=is_member,
+                dice_client=callback.id,
+            )
+            await close_challenge_messages(bot, challenge, game_service, i18n)
+            publisher.publish(snapshot)
+            return
+        if option is ChallengeOption.DECLINE:
+            challenge = await challenges.decline(
+                challenge_id, player.id, version, where=where, is_member=is_member
+            )
+            await close_challenge_messages(bot, challenge, game_service, i18n)
+            return
+        if option not in OPTION_NAMES:
+            raise StaleAction()
+        challenge = await challenges.change_option(
+            challenge_id, player.id, version, OPTION_NAMES[option]
+        )
+    except TermsChanged as changed:
+        callback_answer.text = challenge_views.terms_changed_text(changed.drawn, changed.current, _)
+        callback_answer.show_alert = True
+        return
+    await show_challenge_messages(bot, challenge, game_service, i18n)
+
+
+async def show_challenge_messages(
+    bot: Bot, challenge: Challenge, game_service: GameService, i18n: I18n
+) -> None:
+    """Edits every message of the open challenge (each in its own language) to show its
+    terms now, with buttons for its version. A message that is gone is left alone."""
+    challenger = await game_service.users.get(challenge.challenger_id)
+    if challenger is None:
+        return
+    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+    for shown in await game_service.challenges.messages(challenge.id):
+        their = views.translator(i18n, shown.locale)
+        text, markup = challenge_message(challenge, challenger, target, shown.chat_id, their)
+        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+            await bot.edit_message_text(
+                text, chat_id=shown.chat_id, message_id=shown.message_id, reply_markup=markup
+            )
 
 
 async def _names(challenge: Challenge, game_service: GameService) -> tuple[str, str]:
@@ -509,21 +579,23 @@ def closed_text(challenge: Challenge, names: tuple[str, str], _: views.Translate
 
 
 async def close_challenge_messages(
-    bot: Bot, challenge: Challenge, game_service: GameService, _: views.Translate
+    bot: Bot, challenge: Challenge, game_service: GameService, i18n: I18n
 ) -> None:
-    """Edits the challenge's own message (an inline invitation's by its inline message) to
-    say how it closed, without buttons. A message that is gone or unchanged is left alone."""
-    if challenge.message_id is None and challenge.inline_message_id is None:
-        return
-    text = closed_text(challenge, await _names(challenge, game_service), _)
+    """Edits every message of the challenge (an inline invitation's by its inline message), each
+    in its own language, to say how it closed, without buttons. A message that is gone or
+    unchanged is left alone."""
+    names = await _names(challenge, game_service)
     with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
         if challenge.inline_message_id is not None:
+            text = closed_text(challenge, names, views.translator(i18n, challenge.locale))
             await bot.edit_message_text(
                 text, inline_message_id=challenge.inline_message_id, reply_markup=None
             )
-        else:
+    for shown in await game_service.challenges.messages(challenge.id):
+        text = closed_text(challenge, names, views.translator(i18n, shown.locale))
+        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await bot.edit_message_text(
-                text, chat_id=challenge.chat_id, message_id=challenge.message_id, reply_markup=None
+                text, chat_id=shown.chat_id, message_id=shown.message_id, reply_markup=None
             )
 
 

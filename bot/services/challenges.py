@@ -10,9 +10,14 @@ game, or a position ID): its variant is the position's, the challenger plays the
 there, which rolls first, and it is a single game that is not rated and pays no chips (no
 match, no stake), since whoever picks the position may pick a won one.
 
-Every change names the challenge and the ``version`` its button was drawn for; changes of one
+Every tap names the challenge and the ``version`` its button was drawn for, Accept and Decline
+too: a button drawn for terms the challenger has changed since is refused with both versions'
+terms (:exc:`TermsChanged`), so nobody starts a game on terms they did not see. Changes of one
 challenge run one at a time (a lock per challenge, held across the workers that share the
 database) and the write checks the version again.
+
+A group's challenge is taken in the group, or elsewhere (a link opened in private) only by a
+member of the group, as the caller's :data:`MemberCheck` (Telegram's getChatMember) says.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, TypeVar
@@ -36,6 +41,7 @@ from bot.engine import (
 from bot.storage import (
     COMPUTER_LEVELS,
     Challenge,
+    ChallengeMessage,
     ChallengeStatus,
     Store,
     User,
@@ -48,6 +54,8 @@ from .errors import (
     BotChallenge,
     ChallengeClosed,
     ChallengeNotFound,
+    ForeignButton,
+    NotAMember,
     NotAPlayer,
     NotChallenger,
     NotEnoughChips,
@@ -55,6 +63,7 @@ from .errors import (
     OwnChallenge,
     SelfChallenge,
     StaleAction,
+    TermsChanged,
 )
 from .replays import playable
 from .users import Users
@@ -87,6 +96,9 @@ DEFAULT_LEVEL: Final = 3
 """The computer's level when the challenger names none: a fair game for most people."""
 
 T = TypeVar("T")
+
+MemberCheck = Callable[[int, int], Awaitable[bool]]
+"""Whether user (the second id) is a member of group chat (the first id) now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,9 +303,45 @@ class Challenges:
             raise ChallengeNotFound()
         return found
 
-    async def set_message(self, challenge: Challenge, message_id: int) -> None:
-        """Records the message that shows the challenge."""
-        await self._store.challenges.set_message(challenge.id, message_id)
+    async def show(self, challenge: Challenge, chat_id: int, message_id: int, locale: str) -> None:
+        """Records that ``message_id`` in ``chat_id`` shows the challenge in ``locale``: its
+        buttons count there, and the bot edits it when the terms change or it closes."""
+        await self._store.challenges.show(challenge.id, chat_id, message_id, locale)
+
+    async def messages(self, challenge_id: int) -> list[ChallengeMessage]:
+        """The messages that show the challenge (one a chat)."""
+        return await self._store.challenges.messages(challenge_id)
+
+    async def check_shown(self, challenge_id: int, chat_id: int, message_id: int) -> None:
+        """Makes sure a tap on challenge ``challenge_id``'s button came from one of its own
+        messages.
+
+        :raises: :exc:`ForeignButton` otherwise (forged data, or a button sent elsewhere).
+        """
+        for shown in await self.messages(challenge_id):
+            if shown.chat_id == chat_id and shown.message_id == message_id:
+                return
+        raise ForeignButton()
+
+    @staticmethod
+    async def check_member(
+        challenge: Challenge,
+        user_id: int,
+        *,
+        where: int | None,
+        is_member: MemberCheck | None,
+    ) -> None:
+        """Makes sure ``user_id``, in chat ``where`` (None: where the challenge was made), may
+        take or decline ``challenge``: a group's challenge is for the group, so outside it only
+        for its members as ``is_member`` says (None: nobody; the challenger is always one).
+
+        :raises: :exc:`NotAMember` otherwise.
+        """
+        group = not challenge.in_private_chat and challenge.inline_message_id is None
+        if not group or where in (None, challenge.chat_id) or user_id == challenge.challenger_id:
+            return
+        if is_member is None or not await is_member(challenge.chat_id, user_id):
+            raise NotAMember()
 
     async def change_option(
         self, challenge_id: int, user_id: int, version: int, option: str
@@ -360,12 +408,26 @@ class Challenges:
                 changed = replace(challenge, stake_mode=_next(modes, challenge.stake_mode))
             else:
                 raise StaleAction()
-            return await self._save_challenge(changed, version)
+            return await self._save_challenge(changed, challenge.version)
 
-    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
-        """The challenged user declines, or the challenger withdraws the challenge."""
+    async def decline(
+        self,
+        challenge_id: int,
+        user_id: int,
+        version: int | None = None,
+        *,
+        where: int | None = None,
+        is_member: MemberCheck | None = None,
+    ) -> Challenge:
+        """The challenged user declines, or the challenger withdraws the challenge, by a
+        button drawn for ``version`` (None: as it is now) in chat ``where`` (None: where it
+        was made), which outside a group needs ``is_member``.
+
+        :raises: :exc:`TermsChanged`, :exc:`NotAMember`, :exc:`NotForYou`.
+        """
         async with self._one_at_a_time(challenge_id):
-            challenge = await self._open_challenge(challenge_id)
+            challenge = await self._open_challenge(challenge_id, version)
+            await self.check_member(challenge, user_id, where=where, is_member=is_member)
             if user_id == challenge.challenger_id:
                 status = ChallengeStatus.CANCELLED
             elif self._is_target(challenge, user_id, await self._users.get(user_id)):
@@ -378,7 +440,10 @@ class Challenges:
         self,
         challenge_id: int,
         user: User,
+        version: int | None = None,
         *,
+        where: int | None = None,
+        is_member: MemberCheck | None = None,
         chat_instance: str | None = None,
         dice_client: str | None = None,
     ) -> tuple[Challenge, GameSnapshot]:
@@ -390,13 +455,17 @@ class Challenges:
         ``dice_client``: the id of the accepting tap, the client value of the game's fair dice
         (:meth:`GameService.start`).
 
-        Accepting and declining take no version: an invitation shown in another chat keeps
-        working when the challenger changes an option, and the board shows the final ones.
+        ``version``: the one the Accept button was drawn for (None: the terms as they are, for
+        an inline invitation, whose terms never change); ``where``: the chat of the tap (None:
+        where the challenge was made), which for a group's challenge outside the group needs
+        ``is_member``.
 
-        :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`.
+        :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`,
+            :exc:`TermsChanged`, :exc:`NotAMember`.
         """
         async with self._one_at_a_time(challenge_id):
-            challenge = await self._open_challenge(challenge_id)
+            challenge = await self._open_challenge(challenge_id, version)
+            await self.check_member(challenge, user.id, where=where, is_member=is_member)
             if challenge.inline_message_id is not None and chat_instance is None:
                 raise StaleAction()  # joined only by a tap on its own inline message
             computer = challenge.computer_level is not None
@@ -496,7 +565,12 @@ class Challenges:
         if not challenge.is_open or challenge.expires_at <= self._clock():
             raise ChallengeClosed()
         if version is not None and challenge.version != version:
-            raise StaleAction()
+            drawn = await self._store.challenges.at_version(challenge, version)
+            if drawn is None:
+                raise StaleAction()  # a version it never had open: forged
+            if replace(drawn, version=challenge.version) != challenge:
+                raise TermsChanged(drawn, challenge)
+            # the same terms again (an option cycled round): what the button showed is offered
         return challenge
 
     async def _save_challenge(self, challenge: Challenge, version: int) -> Challenge:

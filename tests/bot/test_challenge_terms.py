@@ -1,0 +1,137 @@
+"""Challenges with strangers, through the real bot and a fake Telegram: you get what you
+accepted (a button drawn for older terms is refused and told what changed, and every message
+of the challenge shows the terms now), a group's challenge is for the group's members, and a
+button counts only on its own game's or challenge's messages."""
+
+from __future__ import annotations
+
+from bot.callbacks import ChallengeAction, ChallengeOption
+from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import BotHarness
+
+from .gameplay import wait_for_board
+
+CHANGING = ("sendMessage", "sendPhoto", "editMessageText", "editMessageMedia", "editMessageCaption")
+"""The calls that show something: a refused tap makes none of them."""
+
+
+def _shown_since(fake: FakeTelegram, mark: int) -> list[str]:
+    return [r.method for m in CHANGING for r in fake.requests_for(m, since=mark) if r.ok]
+
+
+async def _refused(harness: BotHarness, user: FakeUser, message: FakeMessage, data: str) -> str:
+    """``user`` taps ``data`` on ``message``; asserts it is refused by an alert that sends and
+    edits nothing; returns the alert."""
+    fake = harness.fake
+    mark = fake.mark()
+    answer = await fake.next_answer_to(fake.tap(user, message, data, check=False))
+    await harness.settle()
+    assert answer.show_alert, (data, answer)
+    assert _shown_since(fake, mark) == [], data
+    return answer.text or ""
+
+
+async def _press(harness: BotHarness, user: FakeUser, message: FakeMessage, label: str) -> None:
+    answer = await harness.fake.next_answer_to(harness.fake.press(user, message, label))
+    assert not answer.show_alert, answer.text
+    await harness.settle()
+
+
+async def test_an_accept_drawn_for_older_terms_is_refused_and_names_the_change(
+    bot_harness: BotHarness,
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    group = fake.create_group("Nardy club", [alice, bob])
+    fake.send_text(alice, group, "/play @bob 10")
+    await harness.settle()
+    challenge = fake.last_message(group)
+    assert "stake 10 chips, by the rules" in challenge.text
+    accept, decline = (challenge.button(t).callback_data or "" for t in ("Accept", "Decline"))
+    # while Bob reads, Alice raises the stake to 500, makes it PRO and shortens the move time
+    for label in ("💰 stake 10", "💰 stake 50", "💰 stake 100", "⚖", "⚖", "⏱"):
+        await _press(harness, alice, challenge, label)
+    assert "stake 500 chips, PRO" in challenge.text  # the message shows the terms now
+    alert = await _refused(harness, bob, challenge, accept)
+    assert "💰 stake 10 → 💰 stake 500" in alert and "→ ⚖ PRO" in alert, alert
+    assert "⏱ 60 s → ⏱ 90 s" in alert, alert
+    assert len(alert) <= 200
+    assert "stake 500 chips, PRO" in challenge.text and challenge.button("Accept")
+    assert "stake" in await _refused(harness, bob, challenge, decline)
+    assert not [m for m in fake.messages(group) if m.photo]  # no game started
+    # the terms as they are now, seen and accepted
+    await _press(harness, bob, challenge, "✅ Accept")
+    board = await wait_for_board(fake, group)
+    assert "500" in (board.caption or "")
+
+
+async def test_an_invitation_in_another_chat_follows_the_terms(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Борис", username="bob", language_code="ru")
+    alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
+    fake.send_text(bob, bob_chat, "/start")
+    fake.send_text(alice, alice_chat, "/play @bob")
+    await harness.settle()
+    mine = next(m for m in fake.messages(alice_chat) if m.button("Decline"))
+    invitation = fake.last_message(bob_chat)
+    old_accept = invitation.button("Принять").callback_data or ""
+    await _press(harness, alice, mine, "🎲 long nardy")  # short nardy now
+    assert "короткие нарды" in invitation.text.lower(), invitation.text  # in Bob's Russian
+    alert = await _refused(harness, bob, invitation, old_accept)
+    assert "→" in alert and "Условия изменились" in alert, alert
+    # each message of the challenge is closed when it is accepted
+    await _press(harness, bob, invitation, "✅ Принять")
+    await wait_for_board(fake, bob_chat)
+    assert "game has started" in mine.text and not mine.buttons
+    assert "партия началась" in invitation.text and not invitation.buttons
+
+
+async def test_a_group_challenge_is_for_the_groups_members(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    dave = fake.create_user("Dave", username="dave")
+    carol = fake.create_user("Carol", username="carol")  # not in the group
+    group = fake.create_group("Nardy club", [alice, dave])
+    fake.send_text(alice, group, "/play")
+    await harness.settle()
+    challenge = fake.last_message(group)
+    data = ChallengeAction.unpack(challenge.button("Accept").callback_data or "")
+    carol_chat = fake.private_chat(carol)
+    fake.send_text(carol, carol_chat, f"/start c{data.challenge}")
+    await harness.settle()
+    refusal = fake.last_message(carol_chat)
+    assert "only the group's members" in refusal.text and not refusal.buttons
+    # her forged taps, on the only message she has, are refused too
+    for option in (ChallengeOption.ACCEPT, ChallengeOption.DECLINE):
+        forged = ChallengeAction(challenge=data.challenge, version=data.version, option=option)
+        await _refused(harness, carol, refusal, forged.pack())
+    assert challenge.button("Accept")  # still open
+    # a member takes it from his private chat; the game is the group's
+    dave_chat = fake.private_chat(dave)
+    fake.send_text(dave, dave_chat, f"/start c{data.challenge}")
+    await harness.settle()
+    shown = fake.last_message(dave_chat)
+    await _press(harness, dave, shown, "✅ Accept")
+    board = await wait_for_board(fake, group)
+    assert "@dave" in (board.caption or "") and not [m for m in fake.messages(dave_chat) if m.photo]
+    assert "game has started" in challenge.text and "game has started" in shown.text
+
+
+async def test_a_member_who_left_cannot_take_it_from_outside(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    dave = fake.create_user("Dave", username="dave")
+    group = fake.create_group("Nardy club", [alice, dave])
+    fake.send_text(alice, group, "/play")
+    await harness.settle()
+    challenge = fake.last_message(group)
+    number = ChallengeAction.unpack(challenge.button("Accept").callback_data or "").challenge
+    dave_chat = fake.private_chat(dave)
+    fake.send_text(dave, dave_chat, f"/start c{number}")
+    await harness.settle()
+    shown = fake.last_message(dave_chat)
+    fake.set_member_status(group, dave, "left")
+    alert = await _refused(harness, dave, shown, shown.button("Accept").callback_data or "")
+    assert "only the group's members" in alert
