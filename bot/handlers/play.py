@@ -20,7 +20,13 @@ from bot.handlers.lobby import post_challenge, send_invitation
 from bot.i18n import current_locale
 from bot.publisher import BoardPublisher
 from bot.services import GameService
-from bot.services.errors import GameNotFound, NotAPlayer, NotYourQuestion, StaleAction
+from bot.services.errors import (
+    ForeignButton,
+    GameNotFound,
+    NotAPlayer,
+    NotYourQuestion,
+    StaleAction,
+)
 from bot.storage import User
 
 
@@ -60,7 +66,7 @@ async def on_game_button(
     show it yet (the bot stopped before it could edit it): a board that is current is left
     alone. A hint is an alert and changes nothing."""
     game_id, version, move = callback_data.game, callback_data.version, callback_data.move
-    await _adopt_board(callback, game_service, game_id)
+    await check_board(callback, game_service, game_id)
     if move is Move.HINT:
         hint, tapped = await game_service.hint(game_id, player.id, version)
         callback_answer.text = views.hint_text(hint, tapped, _)
@@ -91,13 +97,22 @@ async def on_game_button(
     publisher.publish(snapshot)
 
 
-async def _adopt_board(callback: CallbackQuery, game_service: GameService, game_id: int) -> None:
-    """Records the pressed message as the game's board in its chat if the bot knows none there:
-    a board whose sending got no answer (see ``bot.publisher.show_in_place``) did arrive after
-    all, and is edited from now on instead of being sent a second time."""
+async def check_board(callback: CallbackQuery, game_service: GameService, game_id: int) -> None:
+    """Makes sure the tap came from a board of game ``game_id`` (see
+    :meth:`GameService.check_board`, which also adopts a board whose sending got no answer).
+
+    :raises: :exc:`ForeignButton` otherwise: the buttons of one game count only on its boards.
+    """
     message = callback.message
-    if isinstance(message, Message) and message.photo:  # a board is a photo
-        await game_service.adopt_board(game_id, message.chat.id, message.message_id)
+    if callback.inline_message_id is not None:  # an inline game's board
+        await game_service.check_board(
+            game_id, 0, None, inline_message_id=callback.inline_message_id
+        )
+    elif message is not None:
+        photo = isinstance(message, Message) and bool(message.photo)  # a board is a photo
+        await game_service.check_board(game_id, message.chat.id, message.message_id, photo=photo)
+    else:
+        raise ForeignButton()
 
 
 async def on_quick(
@@ -176,7 +191,9 @@ async def on_rematch(
     bot: Bot,
     i18n: I18n,
 ) -> None:
-    """Rematch: a new challenge to the same opponent with the same options."""
+    """Rematch, on the finished game's board: a new challenge to the same opponent with the
+    same options, posted where the board is."""
+    await check_board(callback, game_service, callback_data.game)
     snapshot = await game_service.snapshot(callback_data.game)
     stored = snapshot.stored
     side = stored.side_of(player.id)
@@ -205,6 +222,7 @@ async def on_next_game(
 ) -> None:
     """Next game of a match: either player starts it; the new game gets new board messages
     and the finished game's board keeps only its 📊 Analysis button."""
+    await check_board(callback, game_service, callback_data.game)
     publisher.publish(
         await game_service.next_game(callback_data.game, player.id, dice_client=callback.id)
     )

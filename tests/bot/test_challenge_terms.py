@@ -5,11 +5,11 @@ button counts only on its own game's or challenge's messages."""
 
 from __future__ import annotations
 
-from bot.callbacks import ChallengeAction, ChallengeOption
+from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Rematch
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
-from .gameplay import wait_for_board
+from .gameplay import first_choice, game_buttons, mover, version, wait_for_board
 
 CHANGING = ("sendMessage", "sendPhoto", "editMessageText", "editMessageMedia", "editMessageCaption")
 """The calls that show something: a refused tap makes none of them."""
@@ -135,3 +135,58 @@ async def test_a_member_who_left_cannot_take_it_from_outside(bot_harness: BotHar
     fake.set_member_status(group, dave, "left")
     alert = await _refused(harness, dave, shown, shown.button("Accept").callback_data or "")
     assert "only the group's members" in alert
+
+
+async def _group_game(
+    harness: BotHarness, title: str, host: FakeUser, guest: FakeUser
+) -> FakeMessage:
+    fake = harness.fake
+    group = fake.create_group(title, [host, guest])
+    fake.send_text(host, group, f"/play @{guest.username}")
+    await harness.settle()
+    await _press(harness, guest, fake.last_message(group), "✅ Accept")
+    return await wait_for_board(fake, group)
+
+
+async def test_a_games_buttons_count_only_on_its_own_boards(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    carol = fake.create_user("Carol", username="carol")
+    first = await _group_game(harness, "One", alice, bob)
+    second = await _group_game(harness, "Two", carol, alice)
+    await fake.wait_for(lambda: bool(game_buttons(first)) and bool(game_buttons(second)))
+    # whoever moves in the first game taps its current buttons on the second game's board
+    player = mover(first, [alice, bob])
+    step = first_choice(first)
+    assert "does not belong" in await _refused(harness, player, second, step.pack())
+    assert version(first) == step.version  # the first game did not move
+    # the same data on its own board plays
+    answer = await fake.next_answer_to(fake.tap(player, first, step.pack()))
+    assert not answer.show_alert
+    await fake.wait_for(lambda: version(first) != step.version)
+
+
+async def test_a_forged_rematch_elsewhere_posts_and_edits_nothing(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    board = await _group_game(harness, "Club", alice, bob)
+    game = GameAction.unpack(board.buttons[0].callback_data or "").game
+    fake.send_text(alice, board.chat, "/resign")
+    await harness.settle()
+    await _press(harness, alice, fake.last_message(board.chat), "🏳")
+    await fake.wait_for(lambda: any(b.text == "🔁 Rematch" for b in board.buttons))
+    alice_chat = fake.private_chat(alice)
+    fake.send_text(alice, alice_chat, "/help")
+    await harness.settle()
+    somewhere = fake.last_message(alice_chat)
+    forged = Rematch(game=game).pack()
+    await _refused(harness, alice, somewhere, forged)
+    assert fake.last_message(alice_chat) is somewhere
+    # on the game's own board it makes the challenge, in the group
+    await _press(harness, alice, board, "🔁 Rematch")
+    rematch = fake.last_message(board.chat)
+    assert "⚔" in rematch.text
+    await _press(harness, alice, rematch, "✖ Decline")
+    assert "withdrew" in rematch.text
