@@ -1,7 +1,8 @@
 """Challenges with strangers, through the real bot and a fake Telegram: you get what you
 accepted (a button drawn for older terms is refused and told what changed, and every message
 of the challenge shows the terms now), a group's challenge is for the group's members, and a
-button counts only on its own game's or challenge's messages."""
+button counts only on its own game's or challenge's messages. The first two run on both
+backends (an SQLite file, a PostgreSQL database)."""
 
 from __future__ import annotations
 
@@ -38,9 +39,9 @@ async def _press(harness: BotHarness, user: FakeUser, message: FakeMessage, labe
 
 
 async def test_an_accept_drawn_for_older_terms_is_refused_and_names_the_change(
-    bot_harness: BotHarness,
+    any_backend_bot: BotHarness,
 ) -> None:
-    harness, fake = bot_harness, bot_harness.fake
+    harness, fake = any_backend_bot, any_backend_bot.fake
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
     group = fake.create_group("Nardy club", [alice, bob])
@@ -88,8 +89,8 @@ async def test_an_invitation_in_another_chat_follows_the_terms(bot_harness: BotH
     assert "партия началась" in invitation.text and not invitation.buttons
 
 
-async def test_a_group_challenge_is_for_the_groups_members(bot_harness: BotHarness) -> None:
-    harness, fake = bot_harness, bot_harness.fake
+async def test_a_group_challenge_is_for_the_groups_members(any_backend_bot: BotHarness) -> None:
+    harness, fake = any_backend_bot, any_backend_bot.fake
     alice = fake.create_user("Alice", username="alice")
     dave = fake.create_user("Dave", username="dave")
     carol = fake.create_user("Carol", username="carol")  # not in the group
