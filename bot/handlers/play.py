@@ -147,15 +147,10 @@ async def on_resign(message: Message, game_service: GameService, player: User) -
     opponent = await game_service.users.get(opponent_id)
     points = stored.game.rules.resign * stored.game.cube_value
     builder = InlineKeyboardBuilder()
-    builder.button(
-        text="🏳 " + _("Yes, resign"),
-        callback_data=ResignAction(game=stored.id, user=player.id, sure=True),
-    )
-    builder.button(
-        text=_("No, play on"),
-        callback_data=ResignAction(game=stored.id, user=player.id, sure=False),
-    )
-    await message.answer(
+    for sure, text in ((True, "🏳 " + _("Yes, resign")), (False, _("No, play on"))):
+        answer = ResignAction(game=stored.id, user=player.id, asked=message.message_id, sure=sure)
+        builder.button(text=text, callback_data=answer)
+    await message.reply(
         _("Resign game #{game} against {name}? You lose {points} pt.").format(
             game=stored.id,
             name=views.player_name(opponent) if opponent else "?",
@@ -172,14 +167,28 @@ async def on_resign_answer(
     publisher: BoardPublisher,
     player: User,
 ) -> None:
-    """The answer to the resign question; only the player who asked may give it."""
+    """The answer to the resign question, on the question itself (the reply to the asking
+    player's ``/resign`` that the answer names); only the player who asked may give it."""
+    message = callback.message
+    if not isinstance(message, Message) or not _asks(message, callback_data):
+        raise ForeignButton()  # on another message, which it must not overwrite
     if callback_data.user != player.id:
         raise NotYourQuestion()
-    if isinstance(callback.message, Message):
-        text = _("You resigned.") if callback_data.sure else _("Game on!")
-        await callback.message.edit_text(text, reply_markup=None)
     if callback_data.sure:
         publisher.publish(await game_service.resign(callback_data.game, player.id))
+    text = _("You resigned.") if callback_data.sure else _("Game on!")
+    await message.edit_text(text, reply_markup=None)
+
+
+def _asks(question: Message, answer: ResignAction) -> bool:
+    """Whether ``question`` is the reply to the ``/resign`` that ``answer`` was drawn for."""
+    asked = question.reply_to_message
+    return (
+        asked is not None
+        and asked.message_id == answer.asked
+        and asked.from_user is not None
+        and asked.from_user.id == answer.user
+    )
 
 
 async def on_rematch(

@@ -6,7 +6,7 @@ backends (an SQLite file, a PostgreSQL database)."""
 
 from __future__ import annotations
 
-from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Rematch
+from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Rematch, ResignAction
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
@@ -191,3 +191,24 @@ async def test_a_forged_rematch_elsewhere_posts_and_edits_nothing(bot_harness: B
     assert "⚔" in rematch.text
     await _press(harness, alice, rematch, "✖ Decline")
     assert "withdrew" in rematch.text
+
+
+async def test_a_forged_resign_answer_elsewhere_changes_nothing(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    board = await _group_game(harness, "Club", alice, bob)
+    game = GameAction.unpack(board.buttons[0].callback_data or "").game
+    fake.send_text(bob, board.chat, "/play")  # someone's challenge, in the same group
+    await harness.settle()
+    challenge = fake.last_message(board.chat)
+    for sure in (True, False):  # named after a message that is no /resign of hers, or none
+        for asked in (challenge.message_id, 0):
+            forged = ResignAction(game=game, user=alice.id, asked=asked, sure=sure).pack()
+            await _refused(harness, alice, challenge, forged)
+    assert challenge.button("Accept") and not any(b.text == "🔁 Rematch" for b in board.buttons)
+    # her own question's answer, on it, resigns
+    fake.send_text(alice, board.chat, "/resign")
+    await harness.settle()
+    await _press(harness, alice, fake.last_message(board.chat), "🏳")
+    await fake.wait_for(lambda: any(b.text == "🔁 Rematch" for b in board.buttons))
