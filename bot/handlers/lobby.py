@@ -8,7 +8,11 @@ from typing import Final
 
 from aiogram import Bot, F, Router, html
 from aiogram.enums import ChatType, MessageEntityType
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+)
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import (
     BufferedInputFile,
@@ -42,7 +46,6 @@ from bot.services.challenges import (
     DEFAULT_LEVEL,
     LEVEL_CHOICES,
     MATCH_CHOICES,
-    Challenges,
     MemberCheck,
 )
 from bot.services.chips import STAKE_CHOICES
@@ -454,7 +457,7 @@ async def on_start_invitation(
     if not challenge.is_open or challenger is None:
         await message.answer(_("This challenge is closed: accepted, declined or expired."))
         return
-    await Challenges.check_member(
+    await game_service.challenges.check_member(
         challenge, player.id, where=message.chat.id, is_member=member_check(bot)
     )
     if challenge.start is not None:
@@ -471,12 +474,13 @@ async def on_start_invitation(
 def member_check(bot: Bot) -> MemberCheck:
     """Whether a user is a member of a group now, as Telegram's getChatMember says (one who
     left or was banned is not; a restricted one is while still in the group). A user Telegram
-    does not know there, or a group the bot is no longer in, counts as not a member."""
+    does not know there, a group the bot is no longer in, or one that has become a supergroup
+    since, counts as not a member."""
 
     async def is_member(chat_id: int, user_id: int) -> bool:
         try:
             member = await bot.get_chat_member(chat_id, user_id)
-        except (TelegramBadRequest, TelegramForbiddenError):
+        except (TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat):
             return False
         if isinstance(member, ChatMemberRestricted):
             return member.is_member
