@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Final
 
@@ -299,8 +300,28 @@ async def post_challenge(
             caption=start_caption(challenge.start, _),
         )
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
-    sent = await message.answer(text, reply_markup=markup)
-    await game_service.challenges.show(challenge, sent.chat.id, sent.message_id, current_locale())
+    return await _send_shown(
+        game_service,
+        challenge,
+        message.chat.id,
+        current_locale(),
+        lambda: message.answer(text, reply_markup=markup),
+    )
+
+
+async def _send_shown(
+    game_service: GameService,
+    challenge: Challenge,
+    chat_id: int,
+    locale: str,
+    send: Callable[[], Awaitable[Message]],
+) -> Message:
+    """Sends a message of the challenge in ``chat_id`` (written in ``locale``) and records it
+    as one of the challenge's, as being sent first: a tap on it that comes before its id is
+    recorded counts all the same (see :meth:`~bot.services.challenges.Challenges.show`)."""
+    await game_service.challenges.show(challenge, chat_id, None, locale)
+    sent = await send()
+    await game_service.challenges.show(challenge, chat_id, sent.message_id, locale)
     return sent
 
 
@@ -429,11 +450,16 @@ async def send_invitation(
                 caption=start_caption(challenge.start, their),
             )
         text, markup = challenge_message(challenge, challenger, to, to.id, their)
-        sent = await bot.send_message(to.id, text, reply_markup=markup)
+        await _send_shown(
+            game_service,
+            challenge,
+            to.id,
+            locale,
+            lambda: bot.send_message(to.id, text, reply_markup=markup),
+        )
     except TelegramForbiddenError:
         await game_service.users.mark_blocked(to.id)
         return False
-    await game_service.challenges.show(challenge, to.id, sent.message_id, locale)
     return True
 
 
@@ -467,8 +493,13 @@ async def on_start_invitation(
         )
     target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
-    sent = await message.answer(text, reply_markup=markup)
-    await game_service.challenges.show(challenge, sent.chat.id, sent.message_id, current_locale())
+    await _send_shown(
+        game_service,
+        challenge,
+        message.chat.id,
+        current_locale(),
+        lambda: message.answer(text, reply_markup=markup),
+    )
 
 
 def member_check(bot: Bot) -> MemberCheck:

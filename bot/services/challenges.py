@@ -303,24 +303,40 @@ class Challenges:
             raise ChallengeNotFound()
         return found
 
-    async def show(self, challenge: Challenge, chat_id: int, message_id: int, locale: str) -> None:
+    async def show(
+        self, challenge: Challenge, chat_id: int, message_id: int | None, locale: str
+    ) -> None:
         """Records that ``message_id`` in ``chat_id`` shows the challenge in ``locale``: its
-        buttons count there, and the bot edits it when the terms change or it closes."""
+        buttons count there, and the bot edits it when the terms change or it closes. Called
+        with None before the message is sent, so that a tap on it that comes before its id is
+        recorded (or when its sending got no answer) is taken all the same (see
+        :meth:`check_shown`)."""
         await self._store.challenges.show(challenge.id, chat_id, message_id, locale)
 
     async def messages(self, challenge_id: int) -> list[ChallengeMessage]:
-        """The messages that show the challenge (one a chat)."""
-        return await self._store.challenges.messages(challenge_id)
+        """The messages that show the challenge, one a chat (those sent)."""
+        shown = await self._store.challenges.messages(challenge_id)
+        return [message for message in shown if message.message_id is not None]
 
     async def check_shown(self, challenge_id: int, chat_id: int, message_id: int) -> None:
         """Makes sure a tap on challenge ``challenge_id``'s button came from one of its own
-        messages.
+        messages. A message in a chat where one of the challenge's is being sent, and that
+        the bot knows as nothing else (no other challenge's message, no board), is that one,
+        and is recorded (its tap came before the sender recorded it, or its sending got no
+        answer).
 
         :raises: :exc:`ForeignButton` otherwise (forged data, or a button sent elsewhere).
         """
-        for shown in await self.messages(challenge_id):
-            if shown.chat_id == chat_id and shown.message_id == message_id:
-                return
+        shows = await self._store.challenges.shown_by(chat_id, message_id)
+        if shows == challenge_id:
+            return
+        if shows is None and await self._store.games.shown_by(chat_id, message_id) is None:
+            for shown in await self._store.challenges.messages(challenge_id):
+                if shown.chat_id == chat_id and shown.message_id is None:
+                    await self._store.challenges.show(
+                        challenge_id, chat_id, message_id, shown.locale
+                    )
+                    return
         raise ForeignButton()
 
     @staticmethod

@@ -615,18 +615,16 @@ class GameService:
             raise ForeignButton()
         if (game_id, chat_id, tapped) in self._boards_seen:
             return
-        for board in await self.boards(game_id):
-            if board.watcher or board.chat_id != chat_id:
-                continue
-            if tapped in (board.message_id, board.inline_message_id):
-                return
-            if (
-                board.message_id is None
-                and photo
-                and message_id is not None
-                and await self._store.games.shown_by(chat_id, message_id) is None
-            ):
+        boards = [b for b in await self.boards(game_id) if b.chat_id == chat_id and not b.watcher]
+        if any(tapped in (board.message_id, board.inline_message_id) for board in boards):
+            return
+        if message_id is not None and boards:
+            board = boards[0]  # one a chat
+            shows = await self._store.games.shown_by(chat_id, message_id)
+            adopted = shows is None and board.message_id is None and photo
+            if adopted:
                 await self.set_board_message(game_id, chat_id, message_id)
+            if adopted or shows == game_id:  # or recorded by its sender since the read
                 self._remember_boards([replace(board, message_id=message_id)])
                 return
         raise ForeignButton()

@@ -153,10 +153,13 @@ class ChallengeRepository:
             return None
         return replace(challenge, version=version, **_terms(row))
 
-    async def show(self, challenge_id: int, chat_id: int, message_id: int, locale: str) -> None:
+    async def show(
+        self, challenge_id: int, chat_id: int, message_id: int | None, locale: str
+    ) -> None:
         """Records that ``message_id`` in ``chat_id`` shows the challenge, written in
-        ``locale``: the one message of it in that chat (an earlier one there no longer counts).
-        No version change: its buttons, already drawn, stay valid."""
+        ``locale`` (None: a message is being sent there): the one message of it in that chat
+        (an earlier one there no longer counts). No version change: its buttons, already
+        drawn, stay valid."""
         await self._store.write(
             """INSERT INTO challenge_messages (challenge_id, chat_id, message_id, locale)
                    VALUES (?, ?, ?, ?)
@@ -164,6 +167,14 @@ class ChallengeRepository:
                    SET message_id = excluded.message_id, locale = excluded.locale""",
             (challenge_id, chat_id, message_id, locale),
         )
+
+    async def shown_by(self, chat_id: int, message_id: int) -> int | None:
+        """The challenge that message ``message_id`` in ``chat_id`` shows, if any."""
+        row = await self._store.fetch_one(
+            "SELECT challenge_id FROM challenge_messages WHERE chat_id = ? AND message_id = ?",
+            (chat_id, message_id),
+        )
+        return int(row["challenge_id"]) if row else None
 
     async def messages(self, challenge_id: int) -> list[ChallengeMessage]:
         """The messages that show the challenge, by chat."""

@@ -304,10 +304,11 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE TABLE challenge_messages (
         challenge_id INTEGER NOT NULL REFERENCES challenges (id),
         chat_id INTEGER NOT NULL,
-        message_id INTEGER NOT NULL,
+        message_id INTEGER,                  -- NULL while being sent
         locale TEXT NOT NULL,
         PRIMARY KEY (challenge_id, chat_id)
     );
+    CREATE INDEX challenge_messages_message ON challenge_messages (chat_id, message_id);
     INSERT INTO challenge_messages (challenge_id, chat_id, message_id, locale)
         SELECT id, chat_id, message_id, locale FROM challenges WHERE message_id IS NOT NULL;
     ALTER TABLE challenges DROP COLUMN message_id;  -- had no chat: challenge_messages has it

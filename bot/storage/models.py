@@ -146,7 +146,8 @@ class ChallengeMessage:
 
     challenge_id: int
     chat_id: int
-    message_id: int
+    message_id: int | None
+    """None while it is being sent (or when its sending got no answer)."""
     locale: str
     """The language it is written in (the bot edits it in the same one)."""
 

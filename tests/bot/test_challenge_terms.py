@@ -89,6 +89,27 @@ async def test_an_invitation_in_another_chat_follows_the_terms(bot_harness: BotH
     assert "партия началась" in invitation.text and not invitation.buttons
 
 
+async def test_a_challenge_whose_sending_got_no_answer_takes_taps_all_the_same(
+    bot_harness: BotHarness,
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    group = fake.create_group("Nardy club", [alice, bob])
+    fake.drop_answer_next("sendMessage")  # it arrives, but the bot never learns its id
+    fake.send_text(alice, group, "/play @bob")
+    await harness.settle()
+    assert [type(error).__name__ for _update, error in harness.take_errors()] == [
+        "TelegramSendUncertain"
+    ]
+    challenge = next(m for m in fake.messages(group) if m.from_bot and "⚔" in m.text)
+    await _press(harness, alice, challenge, "💰 stake 0")  # the tap makes it the challenge's
+    assert "stake 10 chips" in challenge.text
+    await _press(harness, bob, challenge, "✅ Accept")
+    await wait_for_board(fake, group)
+    assert "game has started" in challenge.text
+
+
 async def test_a_group_challenge_is_for_the_groups_members(any_backend_bot: BotHarness) -> None:
     harness, fake = any_backend_bot, any_backend_bot.fake
     alice = fake.create_user("Alice", username="alice")
