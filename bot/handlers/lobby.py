@@ -575,15 +575,31 @@ async def on_challenge_button(
 async def show_challenge_messages(
     bot: Bot, challenge: Challenge, game_service: GameService, i18n: I18n
 ) -> None:
-    """Edits every message of the open challenge (each in its own language) to show its
-    terms now, with buttons for its version. A message that is gone is left alone."""
-    challenger = await game_service.users.get(challenge.challenger_id)
-    if challenger is None:
+    """Edits every message of the open challenge to show its terms now, with buttons for its
+    version."""
+    found = await game_service.users.get(challenge.challenger_id)
+    if found is None:
         return
+    challenger: User = found
     target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+
+    def draw(chat_id: int, _: views.Translate) -> tuple[str, InlineKeyboardMarkup | None]:
+        return challenge_message(challenge, challenger, target, chat_id, _)
+
+    await _edit_messages(bot, challenge, game_service, i18n, draw)
+
+
+async def _edit_messages(
+    bot: Bot,
+    challenge: Challenge,
+    game_service: GameService,
+    i18n: I18n,
+    draw: Callable[[int, views.Translate], tuple[str, InlineKeyboardMarkup | None]],
+) -> None:
+    """Edits every message of the challenge to what ``draw`` gives for its chat, in its own
+    language. A message that is gone or unchanged is left alone."""
     for shown in await game_service.challenges.messages(challenge.id):
-        their = views.translator(i18n, shown.locale)
-        text, markup = challenge_message(challenge, challenger, target, shown.chat_id, their)
+        text, markup = draw(shown.chat_id, views.translator(i18n, shown.locale))
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await bot.edit_message_text(
                 text, chat_id=shown.chat_id, message_id=shown.message_id, reply_markup=markup
@@ -620,18 +636,19 @@ async def close_challenge_messages(
     in its own language, to say how it closed, without buttons. A message that is gone or
     unchanged is left alone."""
     names = await _names(challenge, game_service)
-    with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-        if challenge.inline_message_id is not None:
-            text = closed_text(challenge, names, views.translator(i18n, challenge.locale))
+    if challenge.inline_message_id is not None:
+        text = closed_text(challenge, names, views.translator(i18n, challenge.locale))
+        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await bot.edit_message_text(
                 text, inline_message_id=challenge.inline_message_id, reply_markup=None
             )
-    for shown in await game_service.challenges.messages(challenge.id):
-        text = closed_text(challenge, names, views.translator(i18n, shown.locale))
-        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-            await bot.edit_message_text(
-                text, chat_id=shown.chat_id, message_id=shown.message_id, reply_markup=None
-            )
+    await _edit_messages(
+        bot,
+        challenge,
+        game_service,
+        i18n,
+        lambda _chat, _: (closed_text(challenge, names, _), None),
+    )
 
 
 async def start_picture(
