@@ -122,10 +122,12 @@ class Analyse(CallbackData, prefix="a"):
 
 
 class ResignAction(CallbackData, prefix="r"):
-    """The answer to "Resign this game?", which only the player who asked may give."""
+    """The answer to "Resign this game?", which only the player who asked may give, on the
+    question itself: it replies to the player's ``/resign``, message ``asked``."""
 
     game: Id
     user: Id
+    asked: Id
     sure: Flag
 
 

@@ -4,6 +4,8 @@ locale."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from aiogram import html
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
@@ -91,10 +93,8 @@ def _match_name(length: int, _: Translate) -> str:
 
 def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMarkup:
     """Accept and Decline for the challenged, the options for the challenger (Start and
-    Cancel against the computer, with its level and no stake; from a position, neither the
-    variant nor a match nor a stake)."""
+    Cancel against the computer), every button drawn for the challenge's version."""
     builder = InlineKeyboardBuilder()
-    level = challenge.computer_level
 
     def button(text: str, option: ChallengeOption) -> None:
         builder.button(
@@ -104,37 +104,72 @@ def challenge_keyboard(challenge: Challenge, _: Translate) -> InlineKeyboardMark
             ),
         )
 
-    if level is not None:
+    if challenge.computer_level is not None:
         button("▶ " + _("Start"), ChallengeOption.ACCEPT)
         button("✖ " + _("Cancel"), ChallengeOption.DECLINE)
     else:
         button("✅ " + _("Accept"), ChallengeOption.ACCEPT)
         button("✖ " + _("Decline"), ChallengeOption.DECLINE)
-    start = challenge.start is not None  # the position decides the variant; a single game
-    if not start:
-        button("🎲 " + _(VARIANT_NAMES[challenge.variant]), ChallengeOption.VARIANT)
-    button("📜 " + _(RULE_SET_NAMES[challenge.rule_set]), ChallengeOption.RULES)
-    button("⏱ " + duration(challenge.move_seconds, _), ChallengeOption.TIME)
-    if not start:
-        button("🏁 " + _match_name(challenge.match_length, _), ChallengeOption.MATCH)
-    if has_dice_modes(challenge.variant):
-        button("🎲 " + _(DICE_MODE_NAMES[challenge.dice_mode]), ChallengeOption.DICE)
-    if has_cube(challenge.variant):
-        button("⏫ " + (_("cube on") if challenge.cube else _("cube off")), ChallengeOption.CUBE)
-    if level is not None:
-        button("🤖 " + _("level {level}").format(level=level), ChallengeOption.LEVEL)
-    else:
-        button(
-            "💡 " + (_("hints on") if challenge.hints else _("hints off")), ChallengeOption.HINTS
-        )
-        if not start:
-            button("💰 " + _("stake {stake}").format(stake=challenge.stake), ChallengeOption.STAKE)
-        if challenge.stake:
-            button("⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode]), ChallengeOption.STAKE_MODE)
-    if challenge.in_private_chat:
-        button(
-            _("👁 open to watchers") if challenge.watchable else _("🔒 private"),
-            ChallengeOption.WATCH,
-        )
+    for option, label in option_labels(challenge, _).items():
+        button(label, option)
     builder.adjust(2, 3, 2, 2, 2)
     return builder.as_markup()
+
+
+def option_labels(challenge: Challenge, _: Translate) -> dict[ChallengeOption, str]:
+    """The challenger's option buttons, each labelled with its current choice, in the order
+    shown: against the computer its level and no stake; from a position, neither the variant
+    nor a match nor a stake."""
+    level = challenge.computer_level
+    start = challenge.start is not None  # the position decides the variant; a single game
+    labels = {}
+    if not start:
+        labels[ChallengeOption.VARIANT] = "🎲 " + _(VARIANT_NAMES[challenge.variant])
+    labels[ChallengeOption.RULES] = "📜 " + _(RULE_SET_NAMES[challenge.rule_set])
+    labels[ChallengeOption.TIME] = "⏱ " + duration(challenge.move_seconds, _)
+    if not start:
+        labels[ChallengeOption.MATCH] = "🏁 " + _match_name(challenge.match_length, _)
+    if has_dice_modes(challenge.variant):
+        labels[ChallengeOption.DICE] = "🎲 " + _(DICE_MODE_NAMES[challenge.dice_mode])
+    if has_cube(challenge.variant):
+        labels[ChallengeOption.CUBE] = "⏫ " + (_("cube on") if challenge.cube else _("cube off"))
+    if level is not None:
+        labels[ChallengeOption.LEVEL] = "🤖 " + _("level {level}").format(level=level)
+    else:
+        labels[ChallengeOption.HINTS] = "💡 " + (
+            _("hints on") if challenge.hints else _("hints off")
+        )
+        if not start:
+            labels[ChallengeOption.STAKE] = "💰 " + _("stake {stake}").format(stake=challenge.stake)
+        if challenge.stake:
+            labels[ChallengeOption.STAKE_MODE] = "⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode])
+    if challenge.in_private_chat:
+        labels[ChallengeOption.WATCH] = (
+            _("👁 open to watchers") if challenge.watchable else _("🔒 private")
+        )
+    return labels
+
+
+ALERT_LENGTH: Final = 200
+"""The most characters Telegram shows in a button's alert."""
+
+
+def terms_changed_text(drawn: Challenge, current: Challenge, _: Translate) -> str:
+    """The alert for a button drawn for terms the challenger has changed since: each change,
+    as the option buttons show it (``💰 stake 10 → 💰 stake 500``), as many as an alert holds."""
+    before, now = option_labels(drawn, _), option_labels(current, _)
+    changes = [
+        f"{before[option]} → {label}" if option in before else label
+        for option, label in now.items()
+        if before.get(option) != label
+    ]
+    template = _(
+        "The terms have changed since this button was drawn: {changes}. The challenge shows "
+        "them now: accept if they suit you."
+    )
+    for kept in range(len(changes), -1, -1):  # as many changes as the alert has room for
+        listed = "; ".join(changes[:kept]) + ("…" if kept < len(changes) else "")
+        text = template.format(changes=listed)
+        if len(text) <= ALERT_LENGTH:
+            break
+    return text[:ALERT_LENGTH]

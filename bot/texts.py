@@ -99,6 +99,10 @@ REFUSALS: Final = {
     ),
     "no_such_move": N_("Game #{game} has {moves} moves: choose one from 0 (the start) to {moves}."),
     "no_game_here": N_("No game is being played here. /position 12 shows game #12."),
+    "not_a_member": N_(
+        "This challenge was made in a group: only the group's members can take it, or decline it."
+    ),
+    "foreign_button": N_("This button does not belong to this message: use the message's own."),
     "from_what": N_(
         "Play on from which position? /from and a position ID (/position shows one), or a "
         "finished game and a move: /from 12 30 is game #12 after move 30."

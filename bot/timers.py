@@ -84,8 +84,7 @@ class Timers:
         for snapshot in await self._service.timeouts():
             self._publisher.publish(snapshot)
         for challenge in await self._service.challenges.expire():
-            _ = views.translator(self._i18n, challenge.locale)
-            await close_challenge_messages(self._bot, challenge, self._service, _)
+            await close_challenge_messages(self._bot, challenge, self._service, self._i18n)
         for snapshot, player in await self._service.reminders():
             await self._remind(snapshot, player)
         now = time.monotonic()

@@ -166,8 +166,7 @@ async def on_invitation_button(
         raise StaleAction()
     challenge = await game_service.inline.decline(inline_message_id, challenger, player.id)
     await publisher.limiter.wait(pace_key(callback.chat_instance, inline_message_id))
-    their = views.translator(i18n, challenge.locale)
-    await close_challenge_messages(bot, challenge, game_service, their)
+    await close_challenge_messages(bot, challenge, game_service, i18n)
 
 
 async def on_inline_game_button(

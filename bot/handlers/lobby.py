@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Final
 
 from aiogram import Bot, F, Router, html
 from aiogram.enums import ChatType, MessageEntityType
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+)
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import BufferedInputFile, CallbackQuery, Message
+from aiogram.types import (
+    BufferedInputFile,
+    CallbackQuery,
+    ChatMemberBanned,
+    ChatMemberLeft,
+    ChatMemberRestricted,
+    InlineKeyboardMarkup,
+    Message,
+)
 from aiogram.types import User as TgUser
+from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
@@ -30,9 +44,21 @@ from bot.i18n import current_locale, locale_of
 from bot.numbers import COUNT_DIGITS, parse_number
 from bot.publisher import BoardPublisher
 from bot.services import GameService, Terms
-from bot.services.challenges import DEFAULT_LEVEL, LEVEL_CHOICES, MATCH_CHOICES
+from bot.services.challenges import (
+    DEFAULT_LEVEL,
+    LEVEL_CHOICES,
+    MATCH_CHOICES,
+    MemberCheck,
+)
 from bot.services.chips import STAKE_CHOICES
-from bot.services.errors import ChallengeNotFound, FromWhat, NotAPosition, StaleAction
+from bot.services.errors import (
+    ChallengeNotFound,
+    ForeignButton,
+    FromWhat,
+    NotAPosition,
+    StaleAction,
+    TermsChanged,
+)
 from bot.storage import Challenge, ChallengeStatus, User
 from bot.texts import DICE_WORDS, VARIANT_WORDS
 from render import FILE_NAME, BoardView
@@ -275,12 +301,46 @@ async def post_challenge(
             await start_picture(publisher, challenge.start, challenger, target, _),
             caption=start_caption(challenge.start, _),
         )
-    sent = await message.answer(
-        challenge_views.challenge_text(challenge, challenger, _, target=target),
-        reply_markup=challenge_views.challenge_keyboard(challenge, _),
+    text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
+    return await _send_shown(
+        game_service,
+        challenge,
+        message.chat.id,
+        current_locale(),
+        lambda: message.answer(text, reply_markup=markup),
     )
-    await game_service.challenges.set_message(challenge, sent.message_id)
+
+
+async def _send_shown(
+    game_service: GameService,
+    challenge: Challenge,
+    chat_id: int,
+    locale: str,
+    send: Callable[[], Awaitable[Message]],
+) -> Message:
+    """Sends a message of the challenge in ``chat_id`` (written in ``locale``) and records it
+    as one of the challenge's, as being sent first: a tap on it that comes before its id is
+    recorded counts all the same (see :meth:`~bot.services.challenges.Challenges.show`)."""
+    await game_service.challenges.show(challenge, chat_id, None, locale)
+    sent = await send()
+    await game_service.challenges.show(challenge, chat_id, sent.message_id, locale)
     return sent
+
+
+def challenge_message(
+    challenge: Challenge,
+    challenger: User,
+    target: User | None,
+    chat_id: int,
+    _: views.Translate,
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The text and buttons of a message that shows ``challenge`` in ``chat_id``: in the
+    private chat of the one it challenges, it speaks to them ("you")."""
+    addressed = None if target is not None and chat_id == target.id else target
+    return (
+        challenge_views.challenge_text(challenge, challenger, _, target=addressed),
+        challenge_views.challenge_keyboard(challenge, _),
+    )
 
 
 async def on_play_private(
@@ -382,7 +442,8 @@ async def send_invitation(
     """Sends the challenge to ``to`` in their private chat, in their language (the board it
     starts from first, for a challenge from a position); returns False (and remembers it) when
     they have blocked the bot."""
-    their = views.translator(i18n, locale_of(to))
+    locale = locale_of(to)
+    their = views.translator(i18n, locale)
     try:
         if challenge.start is not None and publisher is not None:
             await bot.send_photo(
@@ -390,10 +451,13 @@ async def send_invitation(
                 await start_picture(publisher, challenge.start, challenger, to, their),
                 caption=start_caption(challenge.start, their),
             )
-        await bot.send_message(
+        text, markup = challenge_message(challenge, challenger, to, to.id, their)
+        await _send_shown(
+            game_service,
+            challenge,
             to.id,
-            challenge_views.challenge_text(challenge, challenger, their),
-            reply_markup=challenge_views.challenge_keyboard(challenge, their),
+            locale,
+            lambda: bot.send_message(to.id, text, reply_markup=markup),
         )
     except TelegramForbiddenError:
         await game_service.users.mark_blocked(to.id)
@@ -407,8 +471,10 @@ async def on_start_invitation(
     game_service: GameService,
     publisher: BoardPublisher,
     player: User,
+    bot: Bot,
 ) -> None:
-    """``/start c<id>`` from an invitation link: shows the challenge with its buttons."""
+    """``/start c<id>`` from an invitation link: shows the challenge with its buttons (a
+    group's challenge only to the group's members)."""
     challenge_id = parse_number((command.args or "").removeprefix(INVITE_PREFIX))
     try:
         if challenge_id is None:
@@ -421,15 +487,41 @@ async def on_start_invitation(
     if not challenge.is_open or challenger is None:
         await message.answer(_("This challenge is closed: accepted, declined or expired."))
         return
+    await game_service.challenges.check_member(
+        challenge, player.id, where=message.chat.id, is_member=member_check(bot)
+    )
     if challenge.start is not None:
         await message.answer_photo(
             await start_picture(publisher, challenge.start, challenger, player, _),
             caption=start_caption(challenge.start, _),
         )
-    await message.answer(
-        challenge_views.challenge_text(challenge, challenger, _),
-        reply_markup=challenge_views.challenge_keyboard(challenge, _),
+    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+    text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
+    await _send_shown(
+        game_service,
+        challenge,
+        message.chat.id,
+        current_locale(),
+        lambda: message.answer(text, reply_markup=markup),
     )
+
+
+def member_check(bot: Bot) -> MemberCheck:
+    """Whether a user is a member of a group now, as Telegram's getChatMember says (one who
+    left or was banned is not; a restricted one is while still in the group). A user Telegram
+    does not know there, a group the bot is no longer in, or one that has become a supergroup
+    since, counts as not a member."""
+
+    async def is_member(chat_id: int, user_id: int) -> bool:
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except (TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat):
+            return False
+        if isinstance(member, ChatMemberRestricted):
+            return member.is_member
+        return not isinstance(member, ChatMemberLeft | ChatMemberBanned)
+
+    return is_member
 
 
 async def on_challenge_button(
@@ -440,53 +532,82 @@ async def on_challenge_button(
     player: User,
     bot: Bot,
     i18n: I18n,
+    callback_answer: CallbackAnswer,
 ) -> None:
-    """Accept, decline or change an option; the challenge message follows."""
+    """Accept, decline or change an option, on one of the challenge's own messages and for
+    the terms it shows; every message of the challenge follows. A button drawn for terms
+    changed since is told what changed, and changes nothing."""
     option = callback_data.option
     challenge_id, version = callback_data.challenge, callback_data.version
-    if option is ChallengeOption.ACCEPT:
-        # the tap's id, which nobody knew before it, is the client value of the game's dice
-        challenge, snapshot = await game_service.challenges.accept(
-            challenge_id, player, dice_client=callback.id
+    message = callback.message
+    if not isinstance(message, Message):
+        raise ForeignButton()  # challenges are never posted inline with these buttons
+    await game_service.challenges.check_shown(challenge_id, message.chat.id, message.message_id)
+    challenges, where, is_member = game_service.challenges, message.chat.id, member_check(bot)
+    try:
+        if option is ChallengeOption.ACCEPT:
+            # the tap's id, which nobody knew before it, is the client value of the game's dice
+            challenge, snapshot = await challenges.accept(
+                challenge_id,
+                player,
+                version,
+                where=where,
+                is_member=is_member,
+                dice_client=callback.id,
+            )
+            await close_challenge_messages(bot, challenge, game_service, i18n)
+            publisher.publish(snapshot)
+            return
+        if option is ChallengeOption.DECLINE:
+            challenge = await challenges.decline(
+                challenge_id, player.id, version, where=where, is_member=is_member
+            )
+            await close_challenge_messages(bot, challenge, game_service, i18n)
+            return
+        if option not in OPTION_NAMES:
+            raise StaleAction()
+        challenge = await challenges.change_option(
+            challenge_id, player.id, version, OPTION_NAMES[option]
         )
-        await _close_message(callback, challenge, game_service, bot, i18n)
-        publisher.publish(snapshot)
+    except TermsChanged as changed:
+        callback_answer.text = challenge_views.terms_changed_text(changed.drawn, changed.current, _)
+        callback_answer.show_alert = True
         return
-    if option is ChallengeOption.DECLINE:
-        challenge = await game_service.challenges.decline(challenge_id, player.id)
-        await _close_message(callback, challenge, game_service, bot, i18n)
+    await show_challenge_messages(bot, challenge, game_service, i18n)
+
+
+async def show_challenge_messages(
+    bot: Bot, challenge: Challenge, game_service: GameService, i18n: I18n
+) -> None:
+    """Edits every message of the open challenge to show its terms now, with buttons for its
+    version."""
+    found = await game_service.users.get(challenge.challenger_id)
+    if found is None:
         return
-    if option not in OPTION_NAMES:
-        raise StaleAction()
-    challenge = await game_service.challenges.change_option(
-        challenge_id, player.id, version, OPTION_NAMES[option]
-    )
-    challenger = await game_service.users.get(challenge.challenger_id) or player
+    challenger: User = found
     target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
-    if isinstance(callback.message, Message):
-        await callback.message.edit_text(
-            challenge_views.challenge_text(challenge, challenger, _, target=target),
-            reply_markup=challenge_views.challenge_keyboard(challenge, _),
-        )
+
+    def draw(chat_id: int, _: views.Translate) -> tuple[str, InlineKeyboardMarkup | None]:
+        return challenge_message(challenge, challenger, target, chat_id, _)
+
+    await _edit_messages(bot, challenge, game_service, i18n, draw)
 
 
-async def _close_message(
-    callback: CallbackQuery,
+async def _edit_messages(
+    bot: Bot,
     challenge: Challenge,
     game_service: GameService,
-    bot: Bot,
     i18n: I18n,
+    draw: Callable[[int, views.Translate], tuple[str, InlineKeyboardMarkup | None]],
 ) -> None:
-    """Closes the challenge's own message (in the challenge's language) and, when the press
-    came from another message (an invitation), that one too (in the presser's)."""
-    await close_challenge_messages(
-        bot, challenge, game_service, views.translator(i18n, challenge.locale)
-    )
-    message = callback.message
-    if isinstance(message, Message) and (
-        message.chat.id != challenge.chat_id or message.message_id != challenge.message_id
-    ):
-        await message.edit_text(closed_text(challenge, await _names(challenge, game_service), _))
+    """Edits every message of the challenge to what ``draw`` gives for its chat, in its own
+    language. A message that is gone or unchanged is left alone."""
+    for shown in await game_service.challenges.messages(challenge.id):
+        text, markup = draw(shown.chat_id, views.translator(i18n, shown.locale))
+        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
+            await bot.edit_message_text(
+                text, chat_id=shown.chat_id, message_id=shown.message_id, reply_markup=markup
+            )
 
 
 async def _names(challenge: Challenge, game_service: GameService) -> tuple[str, str]:
@@ -513,22 +634,25 @@ def closed_text(challenge: Challenge, names: tuple[str, str], _: views.Translate
 
 
 async def close_challenge_messages(
-    bot: Bot, challenge: Challenge, game_service: GameService, _: views.Translate
+    bot: Bot, challenge: Challenge, game_service: GameService, i18n: I18n
 ) -> None:
-    """Edits the challenge's own message (an inline invitation's by its inline message) to
-    say how it closed, without buttons. A message that is gone or unchanged is left alone."""
-    if challenge.message_id is None and challenge.inline_message_id is None:
-        return
-    text = closed_text(challenge, await _names(challenge, game_service), _)
-    with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-        if challenge.inline_message_id is not None:
+    """Edits every message of the challenge (an inline invitation's by its inline message), each
+    in its own language, to say how it closed, without buttons. A message that is gone or
+    unchanged is left alone."""
+    names = await _names(challenge, game_service)
+    if challenge.inline_message_id is not None:
+        text = closed_text(challenge, names, views.translator(i18n, challenge.locale))
+        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await bot.edit_message_text(
                 text, inline_message_id=challenge.inline_message_id, reply_markup=None
             )
-        else:
-            await bot.edit_message_text(
-                text, chat_id=challenge.chat_id, message_id=challenge.message_id, reply_markup=None
-            )
+    await _edit_messages(
+        bot,
+        challenge,
+        game_service,
+        i18n,
+        lambda _chat, _: (closed_text(challenge, names, _), None),
+    )
 
 
 async def start_picture(

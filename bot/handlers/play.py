@@ -20,7 +20,13 @@ from bot.handlers.lobby import post_challenge, send_invitation
 from bot.i18n import current_locale
 from bot.publisher import BoardPublisher
 from bot.services import GameService
-from bot.services.errors import GameNotFound, NotAPlayer, NotYourQuestion, StaleAction
+from bot.services.errors import (
+    ForeignButton,
+    GameNotFound,
+    NotAPlayer,
+    NotYourQuestion,
+    StaleAction,
+)
 from bot.storage import User
 
 
@@ -60,7 +66,7 @@ async def on_game_button(
     show it yet (the bot stopped before it could edit it): a board that is current is left
     alone. A hint is an alert and changes nothing."""
     game_id, version, move = callback_data.game, callback_data.version, callback_data.move
-    await _adopt_board(callback, game_service, game_id)
+    await check_board(callback, game_service, game_id)
     if move is Move.HINT:
         hint, tapped = await game_service.hint(game_id, player.id, version)
         callback_answer.text = views.hint_text(hint, tapped, _)
@@ -91,13 +97,22 @@ async def on_game_button(
     publisher.publish(snapshot)
 
 
-async def _adopt_board(callback: CallbackQuery, game_service: GameService, game_id: int) -> None:
-    """Records the pressed message as the game's board in its chat if the bot knows none there:
-    a board whose sending got no answer (see ``bot.publisher.show_in_place``) did arrive after
-    all, and is edited from now on instead of being sent a second time."""
+async def check_board(callback: CallbackQuery, game_service: GameService, game_id: int) -> None:
+    """Makes sure the tap came from a board of game ``game_id`` (see
+    :meth:`GameService.check_board`, which also adopts a board whose sending got no answer).
+
+    :raises: :exc:`ForeignButton` otherwise: the buttons of one game count only on its boards.
+    """
     message = callback.message
-    if isinstance(message, Message) and message.photo:  # a board is a photo
-        await game_service.adopt_board(game_id, message.chat.id, message.message_id)
+    if callback.inline_message_id is not None:  # an inline game's board
+        await game_service.check_board(
+            game_id, 0, None, inline_message_id=callback.inline_message_id
+        )
+    elif message is not None:
+        photo = isinstance(message, Message) and bool(message.photo)  # a board is a photo
+        await game_service.check_board(game_id, message.chat.id, message.message_id, photo=photo)
+    else:
+        raise ForeignButton()
 
 
 async def on_quick(
@@ -132,15 +147,10 @@ async def on_resign(message: Message, game_service: GameService, player: User) -
     opponent = await game_service.users.get(opponent_id)
     points = stored.game.rules.resign * stored.game.cube_value
     builder = InlineKeyboardBuilder()
-    builder.button(
-        text="🏳 " + _("Yes, resign"),
-        callback_data=ResignAction(game=stored.id, user=player.id, sure=True),
-    )
-    builder.button(
-        text=_("No, play on"),
-        callback_data=ResignAction(game=stored.id, user=player.id, sure=False),
-    )
-    await message.answer(
+    for sure, text in ((True, "🏳 " + _("Yes, resign")), (False, _("No, play on"))):
+        answer = ResignAction(game=stored.id, user=player.id, asked=message.message_id, sure=sure)
+        builder.button(text=text, callback_data=answer)
+    await message.reply(
         _("Resign game #{game} against {name}? You lose {points} pt.").format(
             game=stored.id,
             name=views.player_name(opponent) if opponent else "?",
@@ -157,17 +167,32 @@ async def on_resign_answer(
     publisher: BoardPublisher,
     player: User,
 ) -> None:
-    """The answer to the resign question; only the player who asked may give it (the asker's
-    id in the button is checked against the game's players: anybody can put theirs in)."""
+    """The answer to the resign question, on the question itself (the reply to the asking
+    player's ``/resign`` that the answer names); only the player who asked may give it (the
+    asker's id in the button is checked against the game's players too: anybody can put theirs
+    in)."""
+    message = callback.message
+    if not isinstance(message, Message) or not _asks(message, callback_data):
+        raise ForeignButton()  # on another message, which it must not overwrite
     if callback_data.user != player.id:
         raise NotYourQuestion()
     if (await game_service.snapshot(callback_data.game)).stored.side_of(player.id) is None:
         raise NotAPlayer()
-    if isinstance(callback.message, Message):
-        text = _("You resigned.") if callback_data.sure else _("Game on!")
-        await callback.message.edit_text(text, reply_markup=None)
     if callback_data.sure:
         publisher.publish(await game_service.resign(callback_data.game, player.id))
+    text = _("You resigned.") if callback_data.sure else _("Game on!")
+    await message.edit_text(text, reply_markup=None)
+
+
+def _asks(question: Message, answer: ResignAction) -> bool:
+    """Whether ``question`` is the reply to the ``/resign`` that ``answer`` was drawn for."""
+    asked = question.reply_to_message
+    return (
+        asked is not None
+        and asked.message_id == answer.asked
+        and asked.from_user is not None
+        and asked.from_user.id == answer.user
+    )
 
 
 async def on_rematch(
@@ -179,7 +204,9 @@ async def on_rematch(
     bot: Bot,
     i18n: I18n,
 ) -> None:
-    """Rematch: a new challenge to the same opponent with the same options."""
+    """Rematch, on the finished game's board: a new challenge to the same opponent with the
+    same options, posted where the board is."""
+    await check_board(callback, game_service, callback_data.game)
     snapshot = await game_service.snapshot(callback_data.game)
     stored = snapshot.stored
     side = stored.side_of(player.id)
@@ -208,6 +235,7 @@ async def on_next_game(
 ) -> None:
     """Next game of a match: either player starts it; the new game gets new board messages
     and the finished game's board keeps only its 📊 Analysis button."""
+    await check_board(callback, game_service, callback_data.game)
     publisher.publish(
         await game_service.next_game(callback_data.game, player.id, dice_client=callback.id)
     )

@@ -10,15 +10,20 @@ game, or a position ID): its variant is the position's, the challenger plays the
 there, which rolls first, and it is a single game that is not rated and pays no chips (no
 match, no stake), since whoever picks the position may pick a won one.
 
-Every change names the challenge and the ``version`` its button was drawn for; changes of one
+Every tap names the challenge and the ``version`` its button was drawn for, Accept and Decline
+too: a button drawn for terms the challenger has changed since is refused with both versions'
+terms (:exc:`TermsChanged`), so nobody starts a game on terms they did not see. Changes of one
 challenge run one at a time (a lock per challenge, held across the workers that share the
 database) and the write checks the version again.
+
+A group's challenge is taken in the group, or elsewhere (a link opened in private) only by a
+member of the group, as the caller's :data:`MemberCheck` (Telegram's getChatMember) says.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, TypeVar
@@ -34,6 +39,7 @@ from bot.engine import (
 from bot.storage import (
     COMPUTER_LEVELS,
     Challenge,
+    ChallengeMessage,
     ChallengeStatus,
     Store,
     User,
@@ -46,7 +52,9 @@ from .errors import (
     BotChallenge,
     ChallengeClosed,
     ChallengeNotFound,
+    ForeignButton,
     InvitationPending,
+    NotAMember,
     NotAPlayer,
     NotChallenger,
     NotEnoughChips,
@@ -54,6 +62,7 @@ from .errors import (
     OwnChallenge,
     SelfChallenge,
     StaleAction,
+    TermsChanged,
 )
 from .locks import KeyedLocks
 from .replays import playable
@@ -87,6 +96,9 @@ DEFAULT_LEVEL: Final = 3
 """The computer's level when the challenger names none: a fair game for most people."""
 
 T = TypeVar("T")
+
+MemberCheck = Callable[[int, int], Awaitable[bool]]
+"""Whether user (the second id) is a member of group chat (the first id) now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,9 +339,61 @@ class Challenges:
             raise ChallengeNotFound()
         return found
 
-    async def set_message(self, challenge: Challenge, message_id: int) -> None:
-        """Records the message that shows the challenge."""
-        await self._store.challenges.set_message(challenge.id, message_id)
+    async def show(
+        self, challenge: Challenge, chat_id: int, message_id: int | None, locale: str
+    ) -> None:
+        """Records that ``message_id`` in ``chat_id`` shows the challenge in ``locale``: its
+        buttons count there, and the bot edits it when the terms change or it closes. Called
+        with None before the message is sent, so that a tap on it that comes before its id is
+        recorded (or when its sending got no answer) is taken all the same (see
+        :meth:`check_shown`)."""
+        await self._store.challenges.show(challenge.id, chat_id, message_id, locale)
+
+    async def messages(self, challenge_id: int) -> list[ChallengeMessage]:
+        """The messages that show the challenge, one a chat (those sent)."""
+        shown = await self._store.challenges.messages(challenge_id)
+        return [message for message in shown if message.message_id is not None]
+
+    async def check_shown(self, challenge_id: int, chat_id: int, message_id: int) -> None:
+        """Makes sure a tap on challenge ``challenge_id``'s button came from one of its own
+        messages. A message in a chat where one of the challenge's is being sent, and that
+        the bot knows as nothing else (no other challenge's message, no board), is that one,
+        and is recorded (its tap came before the sender recorded it, or its sending got no
+        answer).
+
+        :raises: :exc:`ForeignButton` otherwise (forged data, or a button sent elsewhere).
+        """
+        shows = await self._store.challenges.shown_by(chat_id, message_id)
+        if shows == challenge_id:
+            return
+        if shows is None and await self._store.games.shown_by(chat_id, message_id) is None:
+            for shown in await self._store.challenges.messages(challenge_id):
+                if shown.chat_id == chat_id and shown.message_id is None:
+                    await self._store.challenges.show(
+                        challenge_id, chat_id, message_id, shown.locale
+                    )
+                    return
+        raise ForeignButton()
+
+    @staticmethod
+    async def check_member(
+        challenge: Challenge,
+        user_id: int,
+        *,
+        where: int | None,
+        is_member: MemberCheck | None,
+    ) -> None:
+        """Makes sure ``user_id``, in chat ``where`` (None: where the challenge was made), may
+        take or decline ``challenge``: a group's challenge is for the group, so outside it only
+        for its members as ``is_member`` says (None: nobody; the challenger is always one).
+
+        :raises: :exc:`NotAMember` otherwise.
+        """
+        group = not challenge.in_private_chat and challenge.inline_message_id is None
+        if not group or where in (None, challenge.chat_id) or user_id == challenge.challenger_id:
+            return
+        if is_member is None or not await is_member(challenge.chat_id, user_id):
+            raise NotAMember()
 
     async def change_option(
         self, challenge_id: int, user_id: int, version: int, option: str
@@ -396,12 +460,26 @@ class Challenges:
                 changed = replace(challenge, stake_mode=_next(modes, challenge.stake_mode))
             else:
                 raise StaleAction()
-            return await self._save_challenge(changed, version)
+            return await self._save_challenge(changed, challenge.version)
 
-    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
-        """The challenged user declines, or the challenger withdraws the challenge."""
+    async def decline(
+        self,
+        challenge_id: int,
+        user_id: int,
+        version: int | None = None,
+        *,
+        where: int | None = None,
+        is_member: MemberCheck | None = None,
+    ) -> Challenge:
+        """The challenged user declines, or the challenger withdraws the challenge, by a
+        button drawn for ``version`` (None: as it is now) in chat ``where`` (None: where it
+        was made), which outside a group needs ``is_member``.
+
+        :raises: :exc:`TermsChanged`, :exc:`NotAMember`, :exc:`NotForYou`.
+        """
         async with self._one_at_a_time(challenge_id):
-            challenge = await self._open_challenge(challenge_id)
+            challenge = await self._open_challenge(challenge_id, version)
+            await self.check_member(challenge, user_id, where=where, is_member=is_member)
             if user_id == challenge.challenger_id:
                 status = ChallengeStatus.CANCELLED
             elif self._is_target(challenge, user_id, await self._users.get(user_id)):
@@ -414,7 +492,10 @@ class Challenges:
         self,
         challenge_id: int,
         user: User,
+        version: int | None = None,
         *,
+        where: int | None = None,
+        is_member: MemberCheck | None = None,
         chat_instance: str | None = None,
         dice_client: str | None = None,
     ) -> tuple[Challenge, GameSnapshot]:
@@ -426,13 +507,17 @@ class Challenges:
         ``dice_client``: the id of the accepting tap, the client value of the game's fair dice
         (:meth:`GameService.start`).
 
-        Accepting and declining take no version: an invitation shown in another chat keeps
-        working when the challenger changes an option, and the board shows the final ones.
+        ``version``: the one the Accept button was drawn for (None: the terms as they are, for
+        an inline invitation, whose terms never change); ``where``: the chat of the tap (None:
+        where the challenge was made), which for a group's challenge outside the group needs
+        ``is_member``.
 
-        :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`.
+        :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`,
+            :exc:`TermsChanged`, :exc:`NotAMember`.
         """
         async with self._one_at_a_time(challenge_id):
-            challenge = await self._open_challenge(challenge_id)
+            challenge = await self._open_challenge(challenge_id, version)
+            await self.check_member(challenge, user.id, where=where, is_member=is_member)
             if challenge.inline_message_id is not None and chat_instance is None:
                 raise StaleAction()  # joined only by a tap on its own inline message
             computer = challenge.computer_level is not None
@@ -532,7 +617,12 @@ class Challenges:
         if not challenge.is_open or challenge.expires_at <= self._clock():
             raise ChallengeClosed()
         if version is not None and challenge.version != version:
-            raise StaleAction()
+            drawn = await self._store.challenges.at_version(challenge, version)
+            if drawn is None:
+                raise StaleAction()  # a version it never had open: forged
+            if replace(drawn, version=challenge.version) != challenge:
+                raise TermsChanged(drawn, challenge)
+            # the same terms again (an option cycled round): what the button showed is offered
         return challenge
 
     async def _save_challenge(self, challenge: Challenge, version: int) -> Challenge:

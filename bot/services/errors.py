@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.storage import Challenge
+
 
 class GameError(Exception):
     """Base class of the refusals a player can meet; ``code`` picks the text shown and
@@ -223,3 +228,29 @@ class FromWhat(GameError):
     """``/from`` (or ``/play from``) with nothing after it."""
 
     code = "from_what"
+
+
+class TermsChanged(StaleAction):
+    """A challenge button drawn for terms the challenger has changed since: ``drawn`` is the
+    challenge as the button showed it, ``current`` as it is (the handler names the change)."""
+
+    code = "terms_changed"
+
+    def __init__(self, drawn: Challenge, current: Challenge) -> None:
+        super().__init__()
+        self.drawn = drawn
+        self.current = current
+
+
+class NotAMember(GameError):
+    """A group's challenge taken (or declined) from outside the group by someone who is not
+    one of its members."""
+
+    code = "not_a_member"
+
+
+class ForeignButton(GameError):
+    """A button tapped on a message that is not one of its game's or challenge's own (forged
+    data, or a button of one message sent on another)."""
+
+    code = "foreign_button"

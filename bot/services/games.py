@@ -71,6 +71,7 @@ from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
 from .errors import (
+    ForeignButton,
     GameFinished,
     GameNotFound,
     NoHints,
@@ -192,11 +193,11 @@ class GameService:
         """Claims and pace shared with the other workers of the database."""
         self.replays = Replays(store)
         """Finished games move by move, positions to play on from, replays' file ids."""
-        # (game, chat) of players' boards whose message is known. A player's board keeps its row
-        # (a watcher's goes when they stop watching), and its message id, once recorded, is only
-        # ever replaced by another one, by any worker: what is remembered here stays true and
-        # spares each tap a read (see adopt_board).
-        self._with_message: set[tuple[int, int]] = set()
+        # (game, chat, message id or inline message id) of players' boards. A player's board
+        # keeps its row, and its message id, once recorded, is only replaced by another one
+        # when the bot sends it again, the old one being gone: a message remembered here has
+        # been the game's own board, which spares each tap a read (see check_board).
+        self._boards_seen: set[tuple[int, int, int | str]] = set()
 
     @asynccontextmanager
     async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
@@ -604,29 +605,58 @@ class GameService:
     async def boards(self, game_id: int) -> list[Board]:
         """The messages that show the game: its players' (or its group's) and its watchers'."""
         boards = await self._store.games.boards(game_id)
-        self._remember_messages(
-            (b.game_id, b.chat_id) for b in boards if b.message_id is not None and not b.watcher
-        )
+        self._remember_boards(boards)
         return boards
 
     async def set_board_message(self, game_id: int, chat_id: int, message_id: int) -> None:
         """Records the message that now shows the game in ``chat_id``."""
         await self._store.games.set_board_message(game_id, chat_id, message_id)
 
-    async def adopt_board(self, game_id: int, chat_id: int, message_id: int) -> None:
-        """Records ``message_id`` as the game's board in ``chat_id`` if the bot knows no message
-        that shows it there (a board whose sending got no answer did arrive after all). A board
-        already known to have its message costs no read."""
-        if (game_id, chat_id) in self._with_message:
-            return
-        for board in await self.boards(game_id):
-            if board.chat_id == chat_id and board.message_id is None:
-                await self.set_board_message(game_id, chat_id, message_id)
+    async def check_board(
+        self,
+        game_id: int,
+        chat_id: int,
+        message_id: int | None,
+        *,
+        inline_message_id: str | None = None,
+        photo: bool = False,
+    ) -> None:
+        """Makes sure a tap on a button of game ``game_id`` came from one of its players'
+        boards: message ``message_id`` in ``chat_id``, or the inline message. A ``photo`` in a
+        chat where the game's board has no message yet, and that shows no other game, is that
+        board: its sending got no answer (see ``bot.publisher.show_in_place``) but it arrived
+        after all, and it is recorded, to be edited from now on instead of sent a second time.
+        A board seen before costs no read.
 
-    def _remember_messages(self, boards: Iterable[tuple[int, int]]) -> None:
-        if len(self._with_message) > BOARDS_REMEMBERED:
-            self._with_message.clear()
-        self._with_message.update(boards)
+        :raises: :exc:`ForeignButton` for any other message: forged data, or the buttons of one
+            game tapped on the board of another.
+        """
+        tapped = inline_message_id if inline_message_id is not None else message_id
+        if tapped is None:
+            raise ForeignButton()
+        if (game_id, chat_id, tapped) in self._boards_seen:
+            return
+        boards = [b for b in await self.boards(game_id) if b.chat_id == chat_id and not b.watcher]
+        if any(tapped in (board.message_id, board.inline_message_id) for board in boards):
+            return
+        if message_id is not None and boards:
+            board = boards[0]  # one a chat
+            shows = await self._store.games.shown_by(chat_id, message_id)
+            adopted = shows is None and board.message_id is None and photo
+            if adopted:
+                await self.set_board_message(game_id, chat_id, message_id)
+            if adopted or shows == game_id:  # or recorded by its sender since the read
+                self._remember_boards([replace(board, message_id=message_id)])
+                return
+        raise ForeignButton()
+
+    def _remember_boards(self, boards: Iterable[Board]) -> None:
+        if len(self._boards_seen) > BOARDS_REMEMBERED:
+            self._boards_seen.clear()
+        for board in boards:
+            shown_by = board.inline_message_id or board.message_id
+            if shown_by is not None and not board.watcher:
+                self._boards_seen.add((board.game_id, board.chat_id, shown_by))
 
     async def start_clock(self, stored: StoredGame) -> float | None:
         """Starts the clock of the move that ``stored`` waits for, when the first of its

@@ -1,15 +1,27 @@
-"""Challenges: open invitations to play, with optimistic versions."""
+"""Challenges: open invitations to play, with optimistic versions, the terms of each version,
+and the messages that show them."""
 
 from __future__ import annotations
+
+from dataclasses import replace
+from typing import TypedDict
 
 from bot.engine import DiceMode, Position, StakeMode
 
 from .database import Database, Row, VersionConflict
-from .models import Challenge, ChallengeStatus
+from .models import Challenge, ChallengeMessage, ChallengeStatus
+
+_KEEP_TERMS = """INSERT INTO challenge_terms
+        SELECT id, version, target_id, variant, rule_set, move_seconds, match_length, cube,
+               stake, stake_mode, dice_mode, hints, watchable
+        FROM challenges WHERE id = ?
+    ON CONFLICT (challenge_id, version) DO NOTHING"""
+"""Keeps a challenge's terms as they are now, under its version (see :meth:`at_version`)."""
 
 
 class ChallengeRepository:
-    """Challenges, with the same optimistic versioning as games."""
+    """Challenges, with the same optimistic versioning as games; the terms of every version
+    are kept, so that a button drawn for one can be told what changed since."""
 
     def __init__(self, store: Database) -> None:
         self._store = store
@@ -43,36 +55,38 @@ class ChallengeRepository:
 
         :raises: :exc:`IntegrityError` if another challenge has ``inline_message_id``.
         """
-        challenge_id = await self._store.insert(
-            """INSERT INTO challenges (chat_id, challenger_id, target_id, target_username,
-                       variant, rule_set, move_seconds, locale, status, expires_at, created_at,
-                       match_length, cube, stake, stake_mode, dice_mode, hints, inline_message_id,
-                       dice_seed, watchable, start)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                   RETURNING id""",
-            (
-                chat_id,
-                challenger_id,
-                target_id,
-                target_username,
-                variant,
-                rule_set,
-                move_seconds,
-                locale,
-                expires_at,
-                now,
-                match_length,
-                int(cube),
-                stake,
-                stake_mode.value,
-                dice_mode.value,
-                int(hints),
-                inline_message_id,
-                dice_seed.hex() if dice_seed is not None else None,
-                int(watchable),
-                start.to_text() if start is not None else None,
-            ),
-        )
+        async with self._store.transaction():
+            challenge_id = await self._store.insert(
+                """INSERT INTO challenges (chat_id, challenger_id, target_id,
+                           target_username, variant, rule_set, move_seconds, locale, status,
+                           expires_at, created_at, match_length, cube, stake, stake_mode,
+                           dice_mode, hints, inline_message_id, dice_seed, watchable, start)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       RETURNING id""",
+                (
+                    chat_id,
+                    challenger_id,
+                    target_id,
+                    target_username,
+                    variant,
+                    rule_set,
+                    move_seconds,
+                    locale,
+                    expires_at,
+                    now,
+                    match_length,
+                    int(cube),
+                    stake,
+                    stake_mode.value,
+                    dice_mode.value,
+                    int(hints),
+                    inline_message_id,
+                    dice_seed.hex() if dice_seed is not None else None,
+                    int(watchable),
+                    start.to_text() if start is not None else None,
+                ),
+            )
+            await self._store.write(_KEEP_TERMS, (challenge_id,))
         found = await self.get(challenge_id)
         assert found is not None
         return found
@@ -90,47 +104,88 @@ class ChallengeRepository:
         return _challenge(row) if row else None
 
     async def save(self, challenge: Challenge, *, expected_version: int) -> Challenge:
-        """Writes ``challenge`` if nobody changed it since ``expected_version``.
+        """Writes ``challenge`` if nobody changed it since ``expected_version``, and keeps the
+        terms of its new version.
 
         :raises: :exc:`VersionConflict` otherwise.
         """
-        changed = await self._store.write(
-            """UPDATE challenges SET message_id = ?, target_id = ?, variant = ?,
-                       rule_set = ?, move_seconds = ?, status = ?, game_id = ?,
-                       match_length = ?, cube = ?, stake = ?, stake_mode = ?, dice_mode = ?,
-                       hints = ?, watchable = ?, version = version + 1
-                   WHERE id = ? AND version = ?""",
-            (
-                challenge.message_id,
-                challenge.target_id,
-                challenge.variant,
-                challenge.rule_set,
-                challenge.move_seconds,
-                challenge.status.value,
-                challenge.game_id,
-                challenge.match_length,
-                int(challenge.cube),
-                challenge.stake,
-                challenge.stake_mode.value,
-                challenge.dice_mode.value,
-                int(challenge.hints),
-                int(challenge.watchable),
-                challenge.id,
-                expected_version,
-            ),
-        )
-        if changed != 1:
-            raise VersionConflict(f"challenge {challenge.id} changed")
+        async with self._store.transaction():
+            changed = await self._store.write(
+                """UPDATE challenges SET target_id = ?, variant = ?,
+                           rule_set = ?, move_seconds = ?, status = ?, game_id = ?,
+                           match_length = ?, cube = ?, stake = ?, stake_mode = ?, dice_mode = ?,
+                           hints = ?, watchable = ?, version = version + 1
+                       WHERE id = ? AND version = ?""",
+                (
+                    challenge.target_id,
+                    challenge.variant,
+                    challenge.rule_set,
+                    challenge.move_seconds,
+                    challenge.status.value,
+                    challenge.game_id,
+                    challenge.match_length,
+                    int(challenge.cube),
+                    challenge.stake,
+                    challenge.stake_mode.value,
+                    challenge.dice_mode.value,
+                    int(challenge.hints),
+                    int(challenge.watchable),
+                    challenge.id,
+                    expected_version,
+                ),
+            )
+            if changed != 1:
+                raise VersionConflict(f"challenge {challenge.id} changed")
+            if challenge.is_open:
+                await self._store.write(_KEEP_TERMS, (challenge.id,))
         found = await self.get(challenge.id)
         assert found is not None
         return found
 
-    async def set_message(self, challenge_id: int, message_id: int) -> None:
-        """Records the message that shows the challenge (no version change: its buttons,
-        already drawn, stay valid)."""
-        await self._store.write(
-            "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+    async def at_version(self, challenge: Challenge, version: int) -> Challenge | None:
+        """``challenge`` with the terms it offered at ``version`` (None for a version it never
+        had open: a forged one)."""
+        row = await self._store.fetch_one(
+            "SELECT * FROM challenge_terms WHERE challenge_id = ? AND version = ?",
+            (challenge.id, version),
         )
+        if row is None:
+            return None
+        return replace(challenge, version=version, **_terms(row))
+
+    async def show(
+        self, challenge_id: int, chat_id: int, message_id: int | None, locale: str
+    ) -> None:
+        """Records that ``message_id`` in ``chat_id`` shows the challenge, written in
+        ``locale`` (None: a message is being sent there): the one message of it in that chat
+        (an earlier one there no longer counts). No version change: its buttons, already
+        drawn, stay valid."""
+        await self._store.write(
+            """INSERT INTO challenge_messages (challenge_id, chat_id, message_id, locale)
+                   VALUES (?, ?, ?, ?)
+               ON CONFLICT (challenge_id, chat_id) DO UPDATE
+                   SET message_id = excluded.message_id, locale = excluded.locale""",
+            (challenge_id, chat_id, message_id, locale),
+        )
+
+    async def shown_by(self, chat_id: int, message_id: int) -> int | None:
+        """The challenge that message ``message_id`` in ``chat_id`` shows, if any."""
+        row = await self._store.fetch_one(
+            "SELECT challenge_id FROM challenge_messages WHERE chat_id = ? AND message_id = ?",
+            (chat_id, message_id),
+        )
+        return int(row["challenge_id"]) if row else None
+
+    async def messages(self, challenge_id: int) -> list[ChallengeMessage]:
+        """The messages that show the challenge, by chat."""
+        rows = await self._store.fetch_all(
+            "SELECT * FROM challenge_messages WHERE challenge_id = ? ORDER BY chat_id",
+            (challenge_id,),
+        )
+        return [
+            ChallengeMessage(row["challenge_id"], row["chat_id"], row["message_id"], row["locale"])
+            for row in rows
+        ]
 
     async def pending_invitation(
         self, challenger_id: int, *, target_id: int | None, target_username: str | None, now: float
@@ -158,26 +213,48 @@ def _challenge(row: Row) -> Challenge:
     return Challenge(
         id=row["id"],
         chat_id=row["chat_id"],
-        message_id=row["message_id"],
         challenger_id=row["challenger_id"],
-        target_id=row["target_id"],
         target_username=row["target_username"],
-        variant=row["variant"],
-        rule_set=row["rule_set"],
-        move_seconds=row["move_seconds"],
         locale=row["locale"],
         status=ChallengeStatus(row["status"]),
         expires_at=row["expires_at"],
         game_id=row["game_id"],
         version=row["version"],
-        match_length=row["match_length"],
-        cube=bool(row["cube"]),
-        stake=row["stake"],
-        stake_mode=StakeMode(row["stake_mode"]),
-        dice_mode=DiceMode(row["dice_mode"]),
-        hints=bool(row["hints"]),
         inline_message_id=row["inline_message_id"],
         dice_seed=bytes.fromhex(row["dice_seed"]) if row["dice_seed"] else None,
-        watchable=bool(row["watchable"]),
         start=Position.from_text(row["start"]) if row["start"] else None,
+        **_terms(row),
     )
+
+
+class _Terms(TypedDict):
+    """The fields of a :class:`Challenge` that its versions may change."""
+
+    target_id: int | None
+    variant: str
+    rule_set: str
+    move_seconds: int
+    match_length: int
+    cube: bool
+    stake: int
+    stake_mode: StakeMode
+    dice_mode: DiceMode
+    hints: bool
+    watchable: bool
+
+
+def _terms(row: Row) -> _Terms:
+    """The terms of a challenge (or of one of its versions) in a row."""
+    return {
+        "target_id": row["target_id"],
+        "variant": row["variant"],
+        "rule_set": row["rule_set"],
+        "move_seconds": row["move_seconds"],
+        "match_length": row["match_length"],
+        "cube": bool(row["cube"]),
+        "stake": row["stake"],
+        "stake_mode": StakeMode(row["stake_mode"]),
+        "dice_mode": DiceMode(row["dice_mode"]),
+        "hints": bool(row["hints"]),
+        "watchable": bool(row["watchable"]),
+    }

@@ -339,6 +339,14 @@ class GameRepository:
             for row in rows
         ]
 
+    async def shown_by(self, chat_id: int, message_id: int) -> int | None:
+        """The game whose board message ``message_id`` in ``chat_id`` is, if any."""
+        row = await self._store.fetch_one(
+            "SELECT game_id FROM boards WHERE chat_id = ? AND message_id = ?",
+            (chat_id, message_id),
+        )
+        return int(row["game_id"]) if row else None
+
     async def add_watcher(self, game_id: int, chat_id: int, *, limit: int) -> WatchResult:
         """Gives the watcher in private chat ``chat_id`` a board of the game (not yet sent),
         unless they have one or the game has ``limit`` watchers already; counted and added

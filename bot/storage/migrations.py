@@ -295,6 +295,46 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (game_id, locale)
     );
     """,
+    # 12: a challenge's messages, each with its chat; the terms of every version of a challenge
+    """
+    -- Every message that shows a challenge with its buttons, one a chat: where it was made,
+    -- the invitation sent to the challenged, a link opened. A tap on a challenge's button
+    -- counts only on one of them, and the bot edits them all (in each one's language) when
+    -- the terms change or the challenge closes.
+    CREATE TABLE challenge_messages (
+        challenge_id INTEGER NOT NULL REFERENCES challenges (id),
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER,                  -- NULL while being sent
+        locale TEXT NOT NULL,
+        PRIMARY KEY (challenge_id, chat_id)
+    );
+    CREATE INDEX challenge_messages_message ON challenge_messages (chat_id, message_id);
+    INSERT INTO challenge_messages (challenge_id, chat_id, message_id, locale)
+        SELECT id, chat_id, message_id, locale FROM challenges WHERE message_id IS NOT NULL;
+    ALTER TABLE challenges DROP COLUMN message_id;  -- had no chat: challenge_messages has it
+    -- The terms each version of a challenge offered, so that a tap drawn for older ones is
+    -- told what changed since.
+    CREATE TABLE challenge_terms (
+        challenge_id INTEGER NOT NULL REFERENCES challenges (id),
+        version INTEGER NOT NULL,
+        target_id INTEGER,                   -- the computer's level is its id
+        variant TEXT NOT NULL,
+        rule_set TEXT NOT NULL,
+        move_seconds INTEGER NOT NULL,
+        match_length INTEGER NOT NULL,
+        cube INTEGER NOT NULL,
+        stake INTEGER NOT NULL,
+        stake_mode TEXT NOT NULL,
+        dice_mode TEXT NOT NULL,
+        hints INTEGER NOT NULL,
+        watchable INTEGER NOT NULL,
+        PRIMARY KEY (challenge_id, version)
+    );
+    INSERT INTO challenge_terms
+        SELECT id, version, target_id, variant, rule_set, move_seconds, match_length, cube,
+               stake, stake_mode, dice_mode, hints, watchable
+        FROM challenges WHERE status = 'open';
+    """,
 )
 
 

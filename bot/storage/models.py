@@ -80,7 +80,6 @@ class Challenge:
 
     id: int
     chat_id: int
-    message_id: int | None
     challenger_id: int
     target_id: int | None
     target_username: str | None
@@ -138,6 +137,19 @@ class Challenge:
     def is_open(self) -> bool:
         """True while it can still be accepted."""
         return self.status is ChallengeStatus.OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeMessage:
+    """A message that shows a challenge with its buttons: where it was made, an invitation
+    sent to the challenged, or a link opened (one a chat). Its buttons count only there."""
+
+    challenge_id: int
+    chat_id: int
+    message_id: int | None
+    """None while it is being sent (or when its sending got no answer)."""
+    locale: str
+    """The language it is written in (the bot edits it in the same one)."""
 
 
 class ChipsStatus(enum.Enum):

@@ -52,3 +52,13 @@ async def bot_harness(
         fake_telegram, database_path, services_factory=services_factory
     ) as harness:
         yield harness
+
+
+@pytest.fixture
+async def any_backend_bot(
+    fake_telegram: FakeTelegram, database: Path | str, tmp_path: Path
+) -> AsyncIterator[BotHarness]:
+    """The bot under test (as ``bot_harness``) on each backend in turn."""
+    url = database if isinstance(database, str) else f"sqlite:///{database}"
+    async with running_bot(fake_telegram, tmp_path / "unused.sqlite3", database_url=url) as harness:
+        yield harness

@@ -26,7 +26,7 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
     payloads = [
         GameAction(game=BIG_ID, version=BIG_VERSION, move=Move.CONFIRM, arg=99),
         ChallengeAction(challenge=BIG_ID, version=BIG_VERSION, option=ChallengeOption.TIME),
-        ResignAction(game=BIG_ID, user=BIG_ID, sure=True),
+        ResignAction(game=BIG_ID, user=BIG_ID, asked=2**31, sure=True),
         Rematch(game=BIG_ID),
         InlineInvite(challenger=BIG_ID, option=InviteOption.DECLINE),
         Replay(game=BIG_ID),

@@ -5,7 +5,6 @@ on both backends (an SQLite file, a PostgreSQL database)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -24,16 +23,6 @@ from .gameplay import (
     version,
     wait_for_board,
 )
-
-
-@pytest.fixture
-async def any_backend_bot(
-    fake_telegram: FakeTelegram, database: Path | str, tmp_path: Path
-) -> AsyncIterator[BotHarness]:
-    """The bot under test (as ``bot_harness``) on each backend in turn."""
-    url = database if isinstance(database, str) else f"sqlite:///{database}"
-    async with running_bot(fake_telegram, tmp_path / "unused.sqlite3", database_url=url) as harness:
-        yield harness
 
 
 def _players(fake: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeUser, FakeChat]:

@@ -286,10 +286,22 @@ async def test_a_pressed_board_becomes_the_board_only_where_none_is_known(world,
     _, snapshot = await _start(service, users)
     game_id = snapshot.stored.id
     # the board's sending got no answer, but it arrived: the pressed message becomes the board
-    await service.adopt_board(game_id, -5, 41)
+    with pytest.raises(e.ForeignButton):  # a text message is no board
+        await service.check_board(game_id, -5, 41)
+    await service.check_board(game_id, -5, 41, photo=True)
     assert [b.message_id for b in await service.boards(game_id)] == [41]
-    await service.adopt_board(game_id, -5, 42)  # a press on an older message changes nothing
+    await service.check_board(game_id, -5, 41)
+    with pytest.raises(e.ForeignButton):  # a press on an older message changes nothing
+        await service.check_board(game_id, -5, 42, photo=True)
     # nor in another process on the same database, which has not seen the board yet
     other = GameService(store, random.Random(1), clock=clock)
-    await other.adopt_board(game_id, -5, 43)
+    with pytest.raises(e.ForeignButton):
+        await other.check_board(game_id, -5, 43, photo=True)
+    with pytest.raises(e.ForeignButton):  # nor in another chat
+        await other.check_board(game_id, -6, 41, photo=True)
+    await other.check_board(game_id, -5, 41)
     assert [b.message_id for b in await service.boards(game_id)] == [41]
+    # another game's board is never adopted as this one's
+    _, second = await _start(service, users)
+    with pytest.raises(e.ForeignButton):
+        await service.check_board(second.stored.id, -5, 41, photo=True)
