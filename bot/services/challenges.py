@@ -473,16 +473,18 @@ class Challenges:
     ) -> Challenge:
         """The challenged user declines, or the challenger withdraws the challenge, by a
         button drawn for ``version`` (None: as it is now) in chat ``where`` (None: where it
-        was made), which outside a group needs ``is_member``.
+        was made), which outside a group needs ``is_member``. An open challenge names nobody:
+        only its challenger can close it (anyone else just does not accept it).
 
         :raises: :exc:`TermsChanged`, :exc:`NotAMember`, :exc:`NotForYou`.
         """
         async with self._one_at_a_time(challenge_id):
             challenge = await self._open_challenge(challenge_id, version)
             await self.check_member(challenge, user_id, where=where, is_member=is_member)
+            named = challenge.target_id is not None or challenge.target_username is not None
             if user_id == challenge.challenger_id:
                 status = ChallengeStatus.CANCELLED
-            elif self._is_target(challenge, user_id, await self._users.get(user_id)):
+            elif named and self._is_target(challenge, user_id, await self._users.get(user_id)):
                 status = ChallengeStatus.DECLINED
             else:
                 raise NotForYou()

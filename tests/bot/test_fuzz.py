@@ -258,9 +258,9 @@ async def test_a_strangers_own_answer_to_a_resign_question_edits_nothing(cast: C
     fake.send_text(alice, cast.group, "/resign")
     await cast.harness.idle()
     question = fake.last_message(cast.group)
-    game = ResignAction.unpack(question.buttons[0].callback_data or "").game
+    drawn = ResignAction.unpack(question.buttons[0].callback_data or "")
     for sure in (False, True):
-        forged = ResignAction(game=game, user=carol.id, sure=sure).pack()
+        forged = ResignAction(game=drawn.game, user=carol.id, asked=drawn.asked, sure=sure).pack()
         answer = await fake.next_answer_to(fake.tap(carol, question, forged, check=False))
         await cast.harness.idle()
         assert answer.show_alert and answer.text is not None

@@ -180,7 +180,7 @@ async def test_play_takes_the_terms_in_words(bot_harness: BotHarness) -> None:
     text = fake.last_message(group).text
     assert "short nardy" in text
     assert "match to 5 · with the doubling cube · stake 100 chips, PRO" in text
-    fake.send_text(alice, group, "/play @bob")
+    fake.send_text(alice, group, "/play")  # Bob's invitation is still open: one to anybody
     await harness.settle()
     assert "single game · no cube\n" in fake.last_message(group).text
 

@@ -176,7 +176,7 @@ async def test_play_and_rules_take_every_variant_in_words(harness: BotHarness) -
         "short anti_three cube": ("short nardy", "anti three dice · with the doubling cube"),
     }
     for words, (variant, terms) in expected.items():
-        fake.send_text(alice, group, f"/play @bob {words}")
+        fake.send_text(alice, group, f"/play {words}")  # open: one invitation to Bob at a time
         await harness.settle()
         text = fake.last_message(group).text or ""
         assert variant in text and terms in text, (words, text)

@@ -11,7 +11,7 @@ import pytest
 from bot.services import GameService
 from bot.services import errors as e
 from bot.services.challenges import CHALLENGE_SECONDS
-from bot.storage import Store, User
+from bot.storage import ChallengeStatus, Store, User
 
 from .conftest import Clock
 
@@ -105,3 +105,17 @@ async def test_rematch_tapped_twice_makes_one(
         await service.challenges.rematch(game_id, boris, chat_id=GROUP, locale="en")
     await service.challenges.rematch(game_id, anna, chat_id=GROUP, locale="en")  # the other way
     assert await _count(store) == 3
+
+
+async def test_only_its_challenger_closes_an_open_challenge(
+    world: tuple[GameService, Clock, list[User]],
+) -> None:
+    """An open challenge names nobody: a member's ✖ Decline is refused (it used to close it as
+    "? declined the challenge"), the challenger's withdraws it."""
+    service, _clock, (anna, boris, _vera) = world
+    challenge = await service.challenges.open(chat_id=-5, challenger=anna, locale="en")
+    with pytest.raises(e.NotForYou):
+        await service.challenges.decline(challenge.id, boris.id)
+    assert (await service.challenges.get(challenge.id)).is_open
+    withdrawn = await service.challenges.decline(challenge.id, anna.id)
+    assert withdrawn.status is ChallengeStatus.CANCELLED
