@@ -40,6 +40,7 @@ class TurnPlan:
     """
 
     __slots__ = (
+        "__weakref__",  # the plans alive are found by weak reference (bot.engine.stepwise)
         "_new_board",
         "moves",
         "_lefts",
