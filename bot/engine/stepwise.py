@@ -102,8 +102,7 @@ def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleS
     tap then finds what the previous taps learnt. A plan is a cache of answers that depend on
     nothing but its key, so sharing it changes no result; the latest used are kept, at most
     :data:`PLANS_KEPT` and :data:`PLAN_NODES_KEPT`, and any other still held elsewhere is found
-    too (the list is guarded by a lock; a plan's own answers are deterministic, so threads that
-    share one at worst search a node twice)."""
+    too (the list is guarded by a lock, and threads that share a plan ask it one at a time)."""
 
     def new_plan() -> TurnPlan:
         variant = find_variant(position.variant)
