@@ -60,17 +60,6 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-SWITCH_INTERVAL: Final = 0.001
-"""Seconds a thread may keep the interpreter (the GIL) while another waits for it: 1 ms, not
-Python's 5. The event loop shares the interpreter with the threads that search heavy turns (a
-crazy gul-bara cascade's first look takes seconds, see :mod:`bot.services.games`), and it waits
-up to this long each time it wakes for a socket or a timer. ``bench/heavy_turns.py`` (10 games
-tapped flat out on the 2 shared cores, medians of 3 runs) measured the other games' answers
-while a cascade was searched at p50 218 ms, p99 480 ms with 1 ms against 531 and 1,062 ms with
-5 ms (without a cascade 118 and 231 ms); a thread that has the interpreter to itself is not
-interrupted at all."""
-
-
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     """uvloop's event loop where it is installed (every platform but Windows): asyncio's API
     with its machinery in C (libuv). A tap's database round trips, HTTP requests and task
@@ -100,7 +89,6 @@ def main() -> None:
     from bot.web import CannotListen
 
     tune_garbage_collector()
-    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
             runner.run(run(settings))

@@ -23,7 +23,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Final
+from typing import Any, Final
 
 from .dice import Dice, MoveList
 from .errors import IllegalTurnError
@@ -95,6 +95,39 @@ class _Plans:
 
 _plans = _Plans()
 
+Planner = Callable[[PlanKey], "TurnPlan | None"]
+"""Where :func:`plan_for` finds a turn's plan before its own cache: a plan for the key (one
+searched elsewhere, say), or None to search it here."""
+_planner: Planner | None = None
+
+
+def set_planner(planner: Planner | None) -> None:
+    """Makes :func:`plan_for` ask ``planner`` first (None: nobody). A bot searches its heavy
+    turns in another process this way (:mod:`bot.services.planner`): the engine itself does no
+    I/O."""
+    global _planner
+    _planner = planner
+
+
+PLANS_ANSWERED: Final = 16
+"""How many turns' plans :func:`answer` keeps (the latest asked), whatever their size: in a
+process that searches heavy turns for a bot, every cascade being tapped at once."""
+_answered: OrderedDict[PlanKey, TurnPlan] = OrderedDict()
+
+
+def answer(key: PlanKey, question: str, args: tuple[Any, ...]) -> Any:
+    """The answer of the plan of turn ``key`` to ``question`` (the name of one of its methods
+    or properties) with ``args``: what a process that searches turns for another computes
+    (:mod:`bot.services.planner`), from plans it keeps (:data:`PLANS_ANSWERED`)."""
+    plan = _answered.get(key)
+    if plan is None:
+        plan = _answered[key] = plan_for(*key)
+        while len(_answered) > PLANS_ANSWERED:
+            _answered.popitem(last=False)
+    _answered.move_to_end(key)
+    found = getattr(plan, question)
+    return found(*args) if callable(found) else found
+
 
 def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleSet) -> TurnPlan:
     """The search of one turn, shared by every :class:`TurnInput` of it, also across separate
@@ -103,6 +136,11 @@ def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleS
     nothing but its key, so sharing it changes no result; the latest used are kept, at most
     :data:`PLANS_KEPT` and :data:`PLAN_NODES_KEPT`, and any other still held elsewhere is found
     too (the list is guarded by a lock, and threads that share a plan ask it one at a time)."""
+
+    if _planner is not None:
+        found = _planner((position, moves, first_turn, rules))
+        if found is not None:
+            return found
 
     def new_plan() -> TurnPlan:
         variant = find_variant(position.variant)
