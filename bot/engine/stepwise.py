@@ -86,6 +86,13 @@ class _Plans:
         with self._lock:
             return [plan for plan, _ in self._kept.values()]
 
+    def drop(self, key: PlanKey) -> None:
+        """Lets go of the plan kept for ``key``, if any."""
+        with self._lock:
+            kept = self._kept.pop(key, None)
+            if kept is not None:
+                self._nodes -= kept[1]
+
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
@@ -110,9 +117,17 @@ def set_planner(planner: Planner | None) -> None:
 
 
 PLANS_ANSWERED: Final = 16
-"""How many turns' plans :func:`answer` keeps (the latest asked), whatever their size: in a
-process that searches heavy turns for a bot, every cascade being tapped at once."""
+"""How many turns' plans :func:`answer` keeps at most (the latest asked), whatever their size,
+until they are forgotten (:func:`forget`): in a process that searches heavy turns for a bot,
+every cascade being tapped at once."""
 _answered: OrderedDict[PlanKey, TurnPlan] = OrderedDict()
+
+
+def forget(key: PlanKey) -> None:
+    """Drops the plan :func:`answer` keeps for ``key`` (its turn has ended), from the cache of
+    :func:`plan_for` too."""
+    _answered.pop(key, None)
+    _plans.drop(key)
 
 
 def answer(key: PlanKey, question: str, args: tuple[Any, ...]) -> Any:

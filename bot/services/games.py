@@ -90,6 +90,7 @@ from .errors import (
     StaleAction,
 )
 from .inline import InlineGames
+from .planner import RemotePlan
 from .ratings import rate_game
 from .replays import Replays
 from .users import SHARED_SECONDS, Users
@@ -798,16 +799,24 @@ class GameService:
         """Holds the plan of ``current``, the turn being tapped in game ``game_id`` (its turn
         ended when there is none), in place of the game's plan before; at most
         :data:`TURN_PLANS_HELD`, the least recently shown let go first."""
+        before = self._plans.pop(game_id, None)
+        if before is not None and (current is None or current.plan is not before):
+            _let_go(before)
         if current is None:
-            self._plans.pop(game_id, None)
             return
         self._plans[game_id] = current.plan
-        self._plans.move_to_end(game_id)
         while len(self._plans) > TURN_PLANS_HELD:
-            self._plans.popitem(last=False)
+            _let_go(self._plans.popitem(last=False)[1])
 
 
 _NOBODY: Final = User(0, None, "?", None)
+
+
+def _let_go(plan: TurnPlan) -> None:
+    """Lets go of a turn's plan: a heavy turn's, kept by the planner's process, is dropped
+    there too (a plan of this process goes once nothing holds it)."""
+    if isinstance(plan, RemotePlan):
+        plan.forget()
 
 
 def _playing_side(stored: StoredGame, user_id: int) -> Side:

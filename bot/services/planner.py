@@ -7,9 +7,10 @@ interpreter lock for the event loop's every other turn: each socket or database 
 the loop waits for costs it another wait for the lock, and ``bench/heavy_turns.py`` measured
 the other games' taps at p99 734 ms meanwhile (60 ms without a cascade). A :class:`Planner`
 searches the turns of move lists longer than :data:`HEAVY_MOVES` (the cascades) in one worker
-process instead, which keeps their plans (:func:`bot.engine.stepwise.answer`): each question
-about such a turn (its options after some steps, its finishes, whether a path is complete...)
-goes there and its answer comes back, small, and is kept here too. The thread that asks waits
+process instead, which keeps their plans until their turns end, at most 16 at once
+(:func:`bot.engine.stepwise.answer`, :func:`~bot.engine.stepwise.forget`): each question about
+such a turn (its options after some steps, its finishes, whether a path is complete...) goes
+there and its answer comes back, small, and is kept here too. The thread that asks waits
 without the lock, and the event loop runs on: the bench measured p99 82 ms (31 ms without a
 cascade; 20 games tapped every 0.5 s on 2 busy cores). The engine asks a planner first when
 one is set (:func:`bot.engine.stepwise.set_planner`); the bot's composition root sets it.
@@ -21,6 +22,7 @@ the process.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import threading
 from collections import OrderedDict
@@ -29,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final, cast
 
 from bot.engine import Played, Position, TurnPlan
-from bot.engine.stepwise import PlanKey, answer
+from bot.engine.stepwise import PlanKey, answer, forget
 
 Path = tuple[Played, ...]
 
@@ -81,6 +83,10 @@ class RemotePlan(TurnPlan):
     def check(self, path: Path) -> Position | None:
         return cast("Position | None", self._ask("check", path))
 
+    def forget(self) -> None:
+        """Its turn has ended: the worker drops the plan, and the planner these answers."""
+        self._planner.forget(self._key)
+
 
 class Planner:
     """Searches heavy turns in a worker process (spawned on first use, so that it shares
@@ -114,6 +120,16 @@ class Planner:
                 self._pool = ProcessPoolExecutor(1, mp_context=context)
             pool = self._pool
         return pool.submit(answer, key, question, args).result()
+
+    def forget(self, key: PlanKey) -> None:
+        """Drops the turn ``key``: here at once, in the worker when it comes to it (nobody
+        waits for that)."""
+        with self._lock:
+            self._plans.pop(key, None)
+            pool = self._pool
+        if pool is not None:
+            with contextlib.suppress(RuntimeError):  # shut down meanwhile: nothing to drop
+                pool.submit(forget, key)
 
     def close(self) -> None:
         """Stops the worker (waiting for a question in progress)."""

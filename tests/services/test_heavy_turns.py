@@ -105,6 +105,12 @@ async def test_a_cascade_being_searched_holds_up_no_other_game(
     assert plan.nodes == 0
     [key] = [key for key in planner._plans if key[0] == cascade.game.position]
     assert planner.ask(key, "nodes", ()) > 20_000
+    # kept there while other games are tapped, dropped when the turn ends
+    for index, other in enumerate(others):
+        others[index] = await _tap_other(service, other)
+    assert planner.ask(key, "nodes", ()) > 20_000
+    await service.resign(cascade.stored.id, users[1].id)
+    assert planner.ask(key, "nodes", ()) == 0  # a new plan there, nothing searched yet
 
 
 async def test_a_tapped_games_plan_is_kept_until_its_turn_ends(
