@@ -11,9 +11,10 @@ process instead, which keeps their plans until their turns end, at most 16 at on
 (:func:`bot.engine.stepwise.answer`, :func:`~bot.engine.stepwise.forget`): each question about
 such a turn (its options after some steps, its finishes, whether a path is complete...) goes
 there and its answer comes back, small, and is kept here too. The thread that asks waits
-without the lock, and the event loop runs on: the bench measured p99 82 ms (31 ms without a
-cascade; 20 games tapped every 0.5 s on 2 busy cores). The engine asks a planner first when
-one is set (:func:`bot.engine.stepwise.set_planner`); the bot's composition root sets it.
+without the lock, and the event loop runs on: the bench measured p99 48 ms (27 ms without a
+cascade; 20 games tapped every 0.5 s on 2 busy cores, medians of 3 runs). The engine asks a
+planner first when one is set (:func:`bot.engine.stepwise.set_planner`); the bot's composition
+root sets it.
 
 Only a thread may ask (a tap's engine work, or a snapshot's
 :meth:`~.games.GameSnapshot.prepare`): the event loop reads the answers kept, never waits for
