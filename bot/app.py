@@ -40,6 +40,7 @@ from aiogram.utils.i18n import I18n
 
 from bot import logs
 from bot.config import Settings
+from bot.engine import stepwise
 from bot.handlers import get_routers
 from bot.handlers.basic import command_menu
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
@@ -59,6 +60,7 @@ from bot.services import GameService, ScoreService
 from bot.services.analysis import Analyses
 from bot.services.computer import Brain
 from bot.services.leagues import LeagueService
+from bot.services.planner import Planner
 from bot.storage import Store, open_database
 from bot.telegram_link import Outage, TelegramLink, TelegramSession
 from bot.timers import Timers
@@ -92,6 +94,8 @@ async def build_services(
     thinking = brain or Brain(settings.computer_workers)
     analyses: Analyses | None = None
     service: GameService | None = None
+    planner = Planner()  # heavy turns searched in a process of their own
+    stepwise.set_planner(planner.plan)
     try:
         store = Store(database)
         dice = dice or random.SystemRandom()  # a seeded one only in tests
@@ -118,6 +122,8 @@ async def build_services(
             await analyses.close()
         if own_brain:
             await asyncio.to_thread(thinking.close)
+        stepwise.set_planner(None)
+        await asyncio.to_thread(planner.close)
         await database.close()
 
 

@@ -181,12 +181,16 @@ class InviteOption(enum.IntEnum):
 
 
 class InlineInvite(CallbackData, prefix="i"):
-    """A tap on an invitation posted in inline mode. Its buttons are drawn before the challenge
-    exists, so they name only the challenger; the challenge is the one of the tapped inline
-    message, and the service checks that it is this challenger's."""
+    """A tap on an invitation posted in inline mode. Its first buttons are drawn before the
+    challenge exists, so they name only the challenger; the challenge is the one of the tapped
+    inline message, and the service checks that it is this challenger's. Once the challenge is
+    made the bot edits the invitation to show its dice commitment, with buttons whose ``seal``
+    is the start of that commitment (see :func:`bot.services.inline.seal`): a Join is taken
+    only from a message that showed it (0: drawn before there was one)."""
 
     challenger: Id
     option: Annotated[InviteOption, _CHOICE]
+    seal: Id = 0
 
 
 class InlineTop(CallbackData, prefix="k"):

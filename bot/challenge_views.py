@@ -80,11 +80,17 @@ def challenge_text(
         foot = _("Press ▶ Start when the terms suit you.")
     else:
         foot = _("The challenge expires in 15 minutes.")
-    if challenge.dice_commitment is not None:  # fixed before anyone accepts: see bot.engine.fair
-        foot += "\n🔒 " + _(
-            "Fair dice {commitment}…: the seed is fixed now, shown after the game"
-        ).format(commitment=challenge.dice_commitment[:16])
+    if challenge.dice_commitment is not None:
+        foot += "\n" + commitment_line(challenge.dice_commitment, _)
     return f"⚔ {head}\n{details}\n{' · '.join(terms)}\n" + foot
+
+
+def commitment_line(commitment: str, _: Translate) -> str:
+    """The line that shows a challenge's dice commitment (its first 16 hex digits) before
+    anyone can accept it: the seed is fixed from then on (see :mod:`bot.engine.fair`)."""
+    return "🔒 " + _("Fair dice {commitment}…: the seed is fixed now, shown after the game").format(
+        commitment=commitment[:16]
+    )
 
 
 def _match_name(length: int, _: Translate) -> str:

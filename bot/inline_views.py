@@ -13,6 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import views
 from bot.callbacks import Analyse, InlineInvite, InlineTop, InviteOption, NextGame
+from bot.challenge_views import commitment_line
 from bot.engine import DiceMode, Side, resolve_rules
 from bot.i18n import N_
 from bot.numbers import COUNT_DIGITS, parse_number
@@ -152,10 +153,17 @@ def offer_description(terms: Terms, move_seconds: int, _: Translate) -> str:
 
 
 def invitation_text(
-    challenger: User, target_username: str | None, terms: Terms, move_seconds: int, _: Translate
+    challenger: User,
+    target_username: str | None,
+    terms: Terms,
+    move_seconds: int,
+    _: Translate,
+    *,
+    commitment: str | None = None,
 ) -> str:
     """The invitation an inline result posts: who invites (whom), to which game; only the
-    friend named may join, or the first other person to tap; everyone else watches."""
+    friend named may join, or the first other person to tap; everyone else watches. Once its
+    challenge is made, the same with the challenge's dice ``commitment``."""
     name = views.player_name(challenger)
     if target_username:
         friend = echo("@" + target_username)
@@ -173,14 +181,18 @@ def invitation_text(
         duration=views.duration(move_seconds, _),
     )
     foot = _("Everyone in the chat can watch. The invitation expires in 15 minutes.")
+    if commitment is not None:
+        foot += "\n" + commitment_line(commitment, _)
     return f"⚔ {head}\n{details}\n{_terms_line(terms, move_seconds, _)}\n{foot}"
 
 
-def invitation_keyboard(challenger_id: int, _: Translate) -> InlineKeyboardMarkup:
-    """✅ Join and ✖ Decline (the challenger withdraws, the friend named declines)."""
+def invitation_keyboard(challenger_id: int, _: Translate, seal: int = 0) -> InlineKeyboardMarkup:
+    """✅ Join and ✖ Decline (the challenger withdraws, the friend named declines); ``seal``:
+    the :func:`~bot.services.inline.seal` of the commitment the message shows, 0 before it
+    shows one."""
 
     def button(text: str, option: InviteOption) -> InlineKeyboardButton:
-        data = InlineInvite(challenger=challenger_id, option=option).pack()
+        data = InlineInvite(challenger=challenger_id, option=option, seal=seal).pack()
         return InlineKeyboardButton(text=text, callback_data=data)
 
     return InlineKeyboardMarkup(

@@ -70,6 +70,10 @@ REFUSALS: Final = {
         "The bot has not received this invitation yet: try again in a moment. If this keeps "
         "happening, the bot's operator must turn on inline feedback in @BotFather."
     ),
+    "commitment_not_shown": N_(
+        "Wait a moment: the invitation is getting its 🔒 dice commitment. Tap ✅ Join once it "
+        "shows."
+    ),
     "watching": N_("You are watching this game: only its two players can tap."),
     "not_your_game": N_("Game #{game} is not yours, and it was not played in this chat."),
     "not_verifiable": N_(

@@ -19,14 +19,15 @@ nodes it has not met yet, even when the turn has thousands of distinct results.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import Final
+from typing import Any, Final
 
 from .dice import Dice, MoveList
 from .errors import IllegalTurnError
+from .lazy import lazy
 from .moves import Played, Turn
 from .position import Position
 from .rules import Board, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
@@ -38,7 +39,9 @@ a bot has being tapped at once, so that each game's next tap finds its turn's se
 PLAN_NODES_KEPT: Final = 20_000
 """How many searched nodes the kept plans may hold together (about 0.7 kB each, so about
 14 MB): a long nardy turn searches a few dozen, but one crazy gul-bara cascade can search tens
-of thousands. The latest plan is kept whatever its size."""
+of thousands (one searched 107,306 nodes in 2.8 s). The latest plan is kept whatever its size;
+a plan pushed out is still found while anyone holds it (a bot holds each game's until its turn
+ends), so only plans nobody holds count against this."""
 
 PlanKey = tuple[Position, MoveList, bool, RuleSet]
 
@@ -46,19 +49,25 @@ PlanKey = tuple[Position, MoveList, bool, RuleSet]
 class _Plans:
     """The kept plans, the latest used last, each with its nodes as counted when it was last
     looked up (plans grow as they are asked, after the look-up that hands them out), so that
-    keeping them within :data:`PLAN_NODES_KEPT` costs no walk over all of them."""
+    keeping them within :data:`PLAN_NODES_KEPT` costs no walk over all of them; and, by weak
+    reference, every plan still alive, kept or not: one that a holder keeps alive (a game whose
+    turn is being tapped) is found again after the budget pushed it out, and kept again."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[PlanKey, tuple[TurnPlan, int]] = OrderedDict()
+        self._alive: weakref.WeakValueDictionary[PlanKey, TurnPlan] = weakref.WeakValueDictionary()
         self._nodes = 0
         self._lock = threading.Lock()
 
     def get(self, key: PlanKey, new: Callable[[], TurnPlan]) -> TurnPlan:
-        """The plan kept for ``key``, else a new one (``new()``), kept from now on."""
+        """The plan kept for ``key``, else the one still alive for it, else a new one
+        (``new()``), kept from now on."""
         with self._lock:
             kept = self._kept.get(key)
             if kept is None:
-                plan, counted = new(), 0
+                found, counted = self._alive.get(key), 0
+                plan = found if found is not None else new()
+                self._alive[key] = plan
             else:
                 plan, counted = kept
                 self._kept.move_to_end(key)
@@ -77,13 +86,62 @@ class _Plans:
         with self._lock:
             return [plan for plan, _ in self._kept.values()]
 
+    def drop(self, key: PlanKey) -> None:
+        """Lets go of the plan kept for ``key``, if any."""
+        with self._lock:
+            kept = self._kept.pop(key, None)
+            if kept is not None:
+                self._nodes -= kept[1]
+
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
+            self._alive.clear()
             self._nodes = 0
 
 
 _plans = _Plans()
+
+Planner = Callable[[PlanKey], "TurnPlan | None"]
+"""Where :func:`plan_for` finds a turn's plan before its own cache: a plan for the key (one
+searched elsewhere, say), or None to search it here."""
+_planner: Planner | None = None
+
+
+def set_planner(planner: Planner | None) -> None:
+    """Makes :func:`plan_for` ask ``planner`` first (None: nobody). A bot searches its heavy
+    turns in another process this way (:mod:`bot.services.planner`): the engine itself does no
+    I/O."""
+    global _planner
+    _planner = planner
+
+
+PLANS_ANSWERED: Final = 16
+"""How many turns' plans :func:`answer` keeps at most (the latest asked), whatever their size,
+until they are forgotten (:func:`forget`): in a process that searches heavy turns for a bot,
+every cascade being tapped at once."""
+_answered: OrderedDict[PlanKey, TurnPlan] = OrderedDict()
+
+
+def forget(key: PlanKey) -> None:
+    """Drops the plan :func:`answer` keeps for ``key`` (its turn has ended), from the cache of
+    :func:`plan_for` too."""
+    _answered.pop(key, None)
+    _plans.drop(key)
+
+
+def answer(key: PlanKey, question: str, args: tuple[Any, ...]) -> Any:
+    """The answer of the plan of turn ``key`` to ``question`` (the name of one of its methods
+    or properties) with ``args``: what a process that searches turns for another computes
+    (:mod:`bot.services.planner`), from plans it keeps (:data:`PLANS_ANSWERED`)."""
+    plan = _answered.get(key)
+    if plan is None:
+        plan = _answered[key] = plan_for(*key)
+        while len(_answered) > PLANS_ANSWERED:
+            _answered.popitem(last=False)
+    _answered.move_to_end(key)
+    found = getattr(plan, question)
+    return found(*args) if callable(found) else found
 
 
 def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleSet) -> TurnPlan:
@@ -91,8 +149,13 @@ def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleS
     :meth:`TurnInput.begin` calls: a bot that rebuilds the input from the stored taps on each
     tap then finds what the previous taps learnt. A plan is a cache of answers that depend on
     nothing but its key, so sharing it changes no result; the latest used are kept, at most
-    :data:`PLANS_KEPT` and :data:`PLAN_NODES_KEPT` (the list is guarded by a lock; a plan's own
-    answers are deterministic, so threads that share one at worst search a node twice)."""
+    :data:`PLANS_KEPT` and :data:`PLAN_NODES_KEPT`, and any other still held elsewhere is found
+    too (the list is guarded by a lock, and threads that share a plan ask it one at a time)."""
+
+    if _planner is not None:
+        found = _planner((position, moves, first_turn, rules))
+        if found is not None:
+            return found
 
     def new_plan() -> TurnPlan:
         variant = find_variant(position.variant)
@@ -165,17 +228,17 @@ class TurnInput:
         """Every step chosen so far, in order."""
         return tuple(step for tap in self.taps for step in tap)
 
-    @cached_property
+    @lazy
     def turns(self) -> tuple[Turn, ...]:
         """Every legal complete turn (listed on first use: a cascade can have thousands)."""
         return turns_for(self.position, self.moves, first_turn=self.first_turn, rules=self.rules)
 
-    @cached_property
+    @lazy
     def options(self) -> tuple[Played, ...]:
         """The next steps (each with the die it plays) that lead to a legal complete turn."""
         return self.plan.options(self.played)
 
-    @cached_property
+    @lazy
     def is_complete(self) -> bool:
         """True when the chosen steps make a legal complete turn (a pass is complete at once)."""
         return self.plan.is_complete(self.played)

@@ -5,7 +5,8 @@ that chat, and its game is played in that message (see :mod:`bot.services.inline
   per game on offer (:func:`bot.inline_views.offers`); each posts an invitation with ✅ Join and
   ✖ Decline. Naming yourself or a bot answers no games but a button that says why.
 - The chosen result (inline feedback must be on) makes the challenge, by the inline message's
-  id; nothing is edited, the invitation already says everything.
+  id, and the invitation is edited to show the challenge's dice commitment, with buttons that
+  carry its seal: a ✅ Join from the buttons as posted, before the commitment showed, is refused.
 - ✅ Join starts the game in the inline message (the publisher's inline board kind edits it into
   the board), ✖ Decline closes the invitation. After the start the board's buttons are a group
   board's: the two players' taps play, anyone else is told they watch.
@@ -46,6 +47,7 @@ from bot.services import GameError, GameService, ScoreService
 from bot.services.analysis import Analyses
 from bot.services.challenges import VARIANT_CHOICES
 from bot.services.errors import BotChallenge, NotAPlayer, SelfChallenge, StaleAction, Watching
+from bot.services.inline import seal
 from bot.storage import User
 from bot.texts import VARIANT_WORDS, explain
 
@@ -115,28 +117,42 @@ async def on_inline_query(query: InlineQuery, game_service: GameService, player:
 
 
 async def on_chosen_result(
-    chosen: ChosenInlineResult, game_service: GameService, player: User, bot: Bot
+    chosen: ChosenInlineResult,
+    game_service: GameService,
+    publisher: BoardPublisher,
+    player: User,
+    bot: Bot,
 ) -> None:
     """A user posted one of the offered invitations: the challenge it shows is made now, by
-    its inline message. A result the bot did not offer is only logged."""
+    its inline message, and the invitation then shows the challenge's dice commitment, the
+    buttons its seal (before that no Join is taken). A result the bot did not offer is only
+    logged."""
     terms = inline_views.terms_of_result(chosen.result_id)
     inline_message_id = chosen.inline_message_id
     if terms is None or inline_message_id is None:
         logger.warning("chosen inline result %r is not one the bot offers", chosen.result_id)
         return
+    friend = _friend(chosen.query)
     try:
-        await game_service.inline.invite(
+        challenge = await game_service.inline.invite(
             inline_message_id=inline_message_id,
             challenger=player,
-            target_username=_friend(chosen.query),
+            target_username=friend,
             locale=current_locale(),
             terms=terms,
         )
     except GameError as error:  # no button to answer: the invitation itself says why
-        with contextlib.suppress(TelegramBadRequest):
-            await bot.edit_message_text(
-                explain(error), inline_message_id=inline_message_id, reply_markup=None
-            )
+        text, markup = explain(error), None
+    else:
+        move_seconds = terms.move_seconds or game_service.move_seconds
+        text = inline_views.invitation_text(
+            player, friend, terms, move_seconds, _, commitment=challenge.dice_commitment
+        )
+        markup = inline_views.invitation_keyboard(player.id, _, seal(challenge))
+    await publisher.limiter.wait(pace_key(None, inline_message_id))
+    # a chosen result reported twice finds its message edited already: "not modified"
+    with contextlib.suppress(TelegramBadRequest):
+        await bot.edit_message_text(text, inline_message_id=inline_message_id, reply_markup=markup)
 
 
 async def on_invitation_button(
@@ -158,6 +174,7 @@ async def on_invitation_button(
             challenger,
             player,
             chat_instance=callback.chat_instance,
+            shown_seal=callback_data.seal,
             dice_client=callback.id,  # the Join tap's id: the client value of the game's dice
         )
         publisher.publish(snapshot)

@@ -141,6 +141,13 @@ class InvitationNotFound(GameError):
     code = "invitation_not_found"
 
 
+class CommitmentNotShown(GameError):
+    """A Join tapped on an inline invitation as it was posted, before the bot had edited it to
+    show the challenge's dice commitment: only a Join from a message that showed it counts."""
+
+    code = "commitment_not_shown"
+
+
 class Watching(GameError):
     """A tap on an inline game by someone who does not play it: they watch."""
 

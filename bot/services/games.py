@@ -19,6 +19,14 @@ falls due is acted on by whichever worker claims it first; the others skip it.
 A result is saved in one transaction with its chips (:func:`.chips.settle`), the match score and
 both players' ratings: a crash leaves all of them or none, and a replayed result pays nothing.
 
+The engine's work for an action (the turn searches behind a tap, a roll's forced turns, what a
+board shows) runs on a thread (:func:`asyncio.to_thread`), never on the event loop: a crazy
+gul-bara cascade's first look can search 100,000 nodes for seconds (in the bot, in a process of
+its own: :mod:`.planner`), and the taps of every other game are answered meanwhile. Each game's
+turn plan (:class:`~bot.engine.rules.TurnPlan`) is held until its turn ends
+(:data:`TURN_PLANS_HELD`), so the engine's shared cache, which keeps only a budget of nodes,
+never makes a game's next tap search its turn again.
+
 Every game's dice are provably fair (:mod:`bot.engine.fair`): :meth:`GameService.start` draws
 the game's secret seed (with :mod:`secrets` when the service's random source is a
 :class:`random.SystemRandom`, as in production; from a seeded one in tests and benchmarks, so
@@ -33,10 +41,10 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from functools import cached_property
 from typing import Final
 
 from bot import logs
@@ -51,8 +59,10 @@ from bot.engine import (
     StakeMode,
     Turn,
     TurnInput,
+    TurnPlan,
 )
 from bot.engine.fair import SEED_BYTES, check_client
+from bot.engine.lazy import lazy
 from bot.storage import (
     Board,
     DiceProof,
@@ -82,6 +92,7 @@ from .errors import (
 )
 from .inline import InlineGames
 from .locks import KeyedLocks
+from .planner import RemotePlan
 from .ratings import rate_game
 from .replays import Replays
 from .users import SHARED_SECONDS, Users
@@ -110,6 +121,11 @@ BOARDS_REMEMBERED: Final = 10_000
 """How many boards :class:`GameService` remembers as having a message (then it starts afresh):
 enough for every game being played at once; one it forgot costs a read on its next tap."""
 
+TURN_PLANS_HELD: Final = 1_000
+"""How many games' turn plans :class:`GameService` holds at most (the latest tapped or shown):
+each game being played's, until its turn ends, so its next tap finds what the last one
+searched however many other games were tapped between; most plans hold a few dozen nodes."""
+
 WHOLE_TURN_BUTTONS: Final = 16
 """At most this many ways to finish a turn are offered as one button each (one tap finishes the
 turn); with more, the player taps step by step until they are few enough. 16 keeps a board's
@@ -133,18 +149,30 @@ class GameSnapshot:
     def game(self) -> Game:
         return self.stored.game
 
-    @cached_property
+    @lazy
     def turn_input(self) -> TurnInput | None:
         """The turn being tapped (None when the game is over or nobody has dice); worked out
         once per snapshot, since the caption, the buttons and the picture all need it."""
         return turn_input(self.stored)
 
-    @cached_property
+    @lazy
     def finishes(self) -> tuple[tuple[Played, ...], ...] | None:
         """The ways to finish the turn being tapped, when there are at most
         :data:`WHOLE_TURN_BUTTONS` (the keyboard's whole-turn buttons), else None."""
         current = self.turn_input
         return None if current is None else current.finishes(WHOLE_TURN_BUTTONS)
+
+    def prepare(self) -> None:
+        """Works out what the views ask of the turn being tapped (its finishes, else its next
+        steps; whether it is complete; the position it has reached), so that showing the
+        snapshot searches nothing: called on a thread, as the turn's first look can take
+        seconds."""
+        current = self.turn_input
+        if current is None:
+            return
+        if self.finishes is None:
+            _ = current.options
+        _ = current.is_complete, current.current
 
     def user(self, side: Side) -> User:
         return self.white if side is Side.WHITE else self.black
@@ -176,6 +204,8 @@ class GameService:
         self.computer_waits = asyncio.Event()
         """Set when a saved game waits for the computer: the timers' loop looks at once."""
         self._locks: KeyedLocks[int] = KeyedLocks()
+        # the plan of the turn being tapped, by game, the latest last (see TURN_PLANS_HELD)
+        self._plans: OrderedDict[int, TurnPlan] = OrderedDict()
         self.users = Users(store, clock=clock)
         self.chats = Chats(store, clock=clock)
         """Group settings (the language a group's admins chose)."""
@@ -310,12 +340,16 @@ class GameService:
         seed = dice_seed if dice_seed is not None else self.new_dice_seed()
         proof = DiceProof.new(seed, self._client(dice_client))
         dice = flow.GameDice(proof, self._rng)
-        if start is not None:
-            set_up = Game.setup(start, rules=rule_set, cube=cube, dice_mode=dice_mode)
-            game = dice.roll(set_up)
-        else:
-            game = dice.start(variant, rules=rule_set, cube=cube, dice_mode=dice_mode)
-        game, history, last_turn = flow.play_automatic(game, (), dice)
+
+        def opened() -> tuple[Game, tuple[str, ...], tuple[Played, ...]]:
+            if start is not None:
+                set_up = Game.setup(start, rules=rule_set, cube=cube, dice_mode=dice_mode)
+                game = dice.roll(set_up)
+            else:
+                game = dice.start(variant, rules=rule_set, cube=cube, dice_mode=dice_mode)
+            return flow.play_automatic(game, (), dice)
+
+        game, history, last_turn = await asyncio.to_thread(opened)
         waits_for = black_id if game.to_act is Side.BLACK else white_id
         pause = self.computer_pause if computer_level(waits_for) else move_seconds
         return await self._store.games.create(
@@ -372,29 +406,35 @@ class GameService:
         """Plays the ``index``-th offered step of the turn being tapped, and with it a remainder
         that can be played one way only; in quick mode a step that completes the turn
         confirms it."""
-        async with self._one_at_a_time(game_id):
-            stored, turn_input = await self._mover_input(game_id, user_id, version)
-            if not 0 <= index < len(turn_input.options):
+
+        def step(current: TurnInput) -> TurnInput:
+            if not 0 <= index < len(current.options):
                 raise StaleAction()
-            chosen = turn_input.play(turn_input.options[index]).with_forced()
+            return _worked_out(current.play(current.options[index]).with_forced())
+
+        async with self._one_at_a_time(game_id):
+            stored, chosen = await self._mover_input(game_id, user_id, version, step)
             return await self._after_tap(stored, chosen, user_id, version)
 
     async def finish(self, game_id: int, user_id: int, version: int, index: int) -> GameSnapshot:
         """Finishes the turn being tapped the ``index``-th way of
         :attr:`GameSnapshot.finishes` (a whole-turn button); in quick mode this confirms it."""
-        async with self._one_at_a_time(game_id):
-            stored, turn_input = await self._mover_input(game_id, user_id, version)
-            finishes = turn_input.finishes(WHOLE_TURN_BUTTONS)
+
+        def finished(current: TurnInput) -> TurnInput:
+            finishes = current.finishes(WHOLE_TURN_BUTTONS)
             if finishes is None or not 0 <= index < len(finishes):
                 raise StaleAction()
-            chosen = turn_input.finish(finishes[index])
+            return _worked_out(current.finish(finishes[index]))
+
+        async with self._one_at_a_time(game_id):
+            stored, chosen = await self._mover_input(game_id, user_id, version, finished)
             return await self._after_tap(stored, chosen, user_id, version)
 
     async def undo(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """Takes back the last tap of this turn (a step with its forced remainder, or a
         finish)."""
         async with self._one_at_a_time(game_id):
-            stored, turn_input = await self._mover_input(game_id, user_id, version)
+            stored, turn_input = await self._mover_input(game_id, user_id, version, _worked_out)
             if not turn_input.taps:
                 raise StaleAction()
             return await self._save(
@@ -405,7 +445,7 @@ class GameService:
         """Commits the tapped turn, then rolls for the next player (playing passes and forced
         turns for them)."""
         async with self._one_at_a_time(game_id):
-            stored, turn_input = await self._mover_input(game_id, user_id, version)
+            stored, turn_input = await self._mover_input(game_id, user_id, version, _worked_out)
             if not turn_input.is_complete:
                 raise StaleAction()
             return await self._commit(stored, turn_input, version)
@@ -426,7 +466,10 @@ class GameService:
     ) -> GameSnapshot:
         """Plays the complete ``turn_input`` and rolls for the next player, in one save: the
         board's next edit shows the turn and the next roll together."""
-        moved_on = flow.played(stored, turn_input.turn(), self._rng, self._clock())
+        now = self._clock()
+        moved_on = await asyncio.to_thread(
+            lambda: flow.played(stored, turn_input.turn(), self._rng, now)
+        )
         return await self._save(moved_on, version)
 
     async def roll(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
@@ -445,7 +488,8 @@ class GameService:
                 raise NotYourTurn()
             if stored.version != version:
                 raise StaleAction()
-            return await self._save(flow.struck(stored, value, self._rng, self._clock()), version)
+            moved_on = await asyncio.to_thread(flow.struck, stored, value, self._rng, self._clock())
+            return await self._save(moved_on, version)
 
     async def double(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The player to move offers to double."""
@@ -467,7 +511,9 @@ class GameService:
                 raise NotYourTurn()
             if stored.version != version:
                 raise StaleAction()
-            moved_on = flow.acted(stored, Action(action), self._rng, self._clock())
+            moved_on = await asyncio.to_thread(
+                flow.acted, stored, Action(action), self._rng, self._clock()
+            )
             return await self._save(moved_on, version)
 
     async def computer_move(self, game_id: int) -> GameSnapshot | None:
@@ -495,7 +541,9 @@ class GameService:
             if current.version != stored.version:
                 return None  # resigned, or already answered by another call
             try:
-                moved_on = flow.decided(current, decision, self._rng, self._clock())
+                moved_on = await asyncio.to_thread(
+                    flow.decided, current, decision, self._rng, self._clock()
+                )
                 return await self._save(moved_on, stored.version)
             except StaleAction:
                 return None
@@ -513,11 +561,11 @@ class GameService:
             raise NoHints()
         if side is not stored.game.turn:
             raise NotYourTurn()
-        tapped = turn_input(stored)
+        tapped = await asyncio.to_thread(turn_input, stored)
         if stored.version != version or tapped is None:
             raise StaleAction()
         hint = await self.brain.hint(stored.game)
-        return hint, tapped.turn() if tapped.is_complete else None
+        return hint, await asyncio.to_thread(_turn_if_complete, tapped)
 
     async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
         """``user_id`` resigns the game, at any moment of it."""
@@ -724,18 +772,28 @@ class GameService:
         return stored
 
     async def _mover_input(
-        self, game_id: int, user_id: int, version: int
+        self, game_id: int, user_id: int, version: int, then: Callable[[TurnInput], TurnInput]
     ) -> tuple[StoredGame, TurnInput]:
+        """The game and ``then`` of its turn being tapped by ``user_id`` (the tapped input
+        rebuilt and ``then`` applied on a thread, searches and all).
+
+        :raises: :exc:`NotAPlayer`, :exc:`GameFinished`, :exc:`NotYourTurn`,
+            :exc:`StaleAction`, and what ``then`` raises.
+        """
         stored = await self._get(game_id)
         side = _playing_side(stored, user_id)
         if side is not stored.game.turn:
             raise NotYourTurn()
         if stored.version != version:
             raise StaleAction()
-        tapped = turn_input(stored)
-        if tapped is None:
-            raise StaleAction()
-        return stored, tapped
+
+        def worked_out() -> TurnInput:
+            tapped = turn_input(stored)
+            if tapped is None:
+                raise StaleAction()
+            return then(tapped)
+
+        return stored, await asyncio.to_thread(worked_out)
 
     async def _save(
         self, stored: StoredGame, version: int, *, durable: bool = True
@@ -802,10 +860,33 @@ class GameService:
             score = await self._store.games.head_to_head(*pair)
             self._scores[pair] = (score, now)
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
-        return GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score, match)
+        snapshot = GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score, match)
+        await asyncio.to_thread(snapshot.prepare)
+        self._hold(stored.id, snapshot.turn_input)
+        return snapshot
+
+    def _hold(self, game_id: int, current: TurnInput | None) -> None:
+        """Holds the plan of ``current``, the turn being tapped in game ``game_id`` (its turn
+        ended when there is none), in place of the game's plan before; at most
+        :data:`TURN_PLANS_HELD`, the least recently shown let go first."""
+        before = self._plans.pop(game_id, None)
+        if before is not None and (current is None or current.plan is not before):
+            _let_go(before)
+        if current is None:
+            return
+        self._plans[game_id] = current.plan
+        while len(self._plans) > TURN_PLANS_HELD:
+            _let_go(self._plans.popitem(last=False)[1])
 
 
 _NOBODY: Final = User(0, None, "?", None)
+
+
+def _let_go(plan: TurnPlan) -> None:
+    """Lets go of a turn's plan: a heavy turn's, kept by the planner's process, is dropped
+    there too (a plan of this process goes once nothing holds it)."""
+    if isinstance(plan, RemotePlan):
+        plan.forget()
 
 
 def _playing_side(stored: StoredGame, user_id: int) -> Side:
@@ -819,6 +900,18 @@ def _playing_side(stored: StoredGame, user_id: int) -> Side:
     if stored.game.is_over:
         raise GameFinished()
     return side
+
+
+def _worked_out(current: TurnInput) -> TurnInput:
+    """``current`` with whether it is complete worked out (a search, the first time): what the
+    service asks next, on the thread that made the input."""
+    _ = current.is_complete
+    return current
+
+
+def _turn_if_complete(current: TurnInput) -> Turn | None:
+    """The turn ``current`` has tapped when it is complete, else None."""
+    return current.turn() if current.is_complete else None
 
 
 def turn_input(stored: StoredGame) -> TurnInput | None:

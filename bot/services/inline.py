@@ -9,6 +9,12 @@ so they carry only the challenger's id, which is checked against the challenge f
 message's id. The game is then played in that message like a group game: the two players tap,
 everyone else watches.
 
+The challenge draws the game's dice seed, and the bot then edits the invitation to show its
+commitment (see :mod:`bot.engine.fair`), with buttons that carry its :func:`seal`: a Join is
+taken only with the seal of the challenge, so only from a message that showed the commitment,
+before the Join tap's id (the dice's client value) existed. A Join from the buttons as posted
+(seal 0) is refused with :exc:`~.errors.CommitmentNotShown`.
+
 Telegram names the chat of an inline message only by its ``chat_instance`` (in callback
 queries, not in the chosen result): the Join tap records it on the game, for the pace of the
 board's edits and for that chat's leaderboard.
@@ -17,15 +23,34 @@ board's edits and for that chat's leaderboard.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bot.storage import Challenge, ChallengeStatus, IntegrityError, Store, User
 
-from .errors import ChallengeClosed, InvitationNotFound, NotForYou, StaleAction, Watching
+from .errors import (
+    ChallengeClosed,
+    CommitmentNotShown,
+    InvitationNotFound,
+    NotForYou,
+    StaleAction,
+    Watching,
+)
 
 if TYPE_CHECKING:
     from .challenges import Challenges, Terms
     from .games import GameSnapshot
+
+SEAL_DIGITS: Final = 12
+"""Hex digits of the commitment a seal holds: 48 bits, which no one guesses, in 15 decimal
+digits of callback data."""
+
+
+def seal(challenge: Challenge) -> int:
+    """The number that a Join drawn under ``challenge``'s commitment carries: the commitment's
+    first :data:`SEAL_DIGITS` hex digits (0 for a challenge without one, which no Join may
+    carry)."""
+    shown = challenge.dice_commitment
+    return int(shown[:SEAL_DIGITS], 16) if shown is not None else 0
 
 
 class InlineGames:
@@ -89,17 +114,23 @@ class InlineGames:
         user: User,
         *,
         chat_instance: str,
+        shown_seal: int,
         dice_client: str | None = None,
     ) -> tuple[Challenge, GameSnapshot]:
         """``user`` joins the invitation: the game starts in its inline message, in the chat
         ``chat_instance``, with the id of the Join tap, ``dice_client``, as its fair dice's
-        client value. Whoever else taps Join once someone joined is told they watch.
+        client value; ``shown_seal`` is the :func:`seal` of the commitment the tapped message
+        showed. Whoever else taps Join once someone joined is told they watch.
 
-        :raises: :exc:`InvitationNotFound`, :exc:`StaleAction`, :exc:`Watching`, and what
-            :meth:`Challenges.accept` raises (:exc:`~.errors.OwnChallenge`,
+        :raises: :exc:`InvitationNotFound`, :exc:`StaleAction` (also for a seal that is not
+            the challenge's: forged), :exc:`CommitmentNotShown` (seal 0), :exc:`Watching`, and
+            what :meth:`Challenges.accept` raises (:exc:`~.errors.OwnChallenge`,
             :exc:`~.errors.NotForYou`, :exc:`ChallengeClosed`).
         """
         challenge = await self.invitation(inline_message_id, challenger_id)
+        # a closed invitation says so, whatever its buttons showed
+        if challenge.status is ChallengeStatus.OPEN and shown_seal != seal(challenge):
+            raise CommitmentNotShown() if shown_seal == 0 else StaleAction()
         try:
             return await self._challenges.accept(
                 challenge.id, user, chat_instance=chat_instance, dice_client=dice_client

@@ -17,6 +17,7 @@ from bot.callbacks import (
     Replay,
     ResignAction,
 )
+from bot.services.inline import SEAL_DIGITS
 
 BIG_ID = 2**52  # Telegram user ids fit in 52 bits; game ids are SQLite rowids far below
 BIG_VERSION = 10**9
@@ -28,7 +29,7 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
         ChallengeAction(challenge=BIG_ID, version=BIG_VERSION, option=ChallengeOption.TIME),
         ResignAction(game=BIG_ID, user=BIG_ID, asked=2**31, sure=True),
         Rematch(game=BIG_ID),
-        InlineInvite(challenger=BIG_ID, option=InviteOption.DECLINE),
+        InlineInvite(challenger=BIG_ID, option=InviteOption.DECLINE, seal=16**SEAL_DIGITS - 1),
         Replay(game=BIG_ID),
         PlayFrom(game=BIG_ID, moves=10**6, computer=False),
     ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import statistics
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -30,7 +31,7 @@ from tests.support.fake_telegram import (
 )
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import first_choice, is_over, mover, play_turn, tap_and_wait, version
+from .gameplay import ask, first_choice, is_over, mover, play_turn, tap_and_wait, version
 
 Players = tuple[FakeUser, FakeUser, FakeUser, FakeChat]
 logger = logging.getLogger(__name__)
@@ -168,19 +169,52 @@ async def test_an_inline_game_played_to_the_end_with_a_watcher(
     assert fake.requests_for("answerInlineQuery")[0].params["cache_time"] == "30"
 
 
+async def test_an_invitation_shows_its_dice_commitment_before_anyone_can_join(
+    harness: BotHarness,
+) -> None:
+    fake = harness.fake
+    alice, bob, _carol, chat = _people(fake)
+    asked = fake.inline_query(alice, "short", chat=chat)
+    answer = await fake.next_inline_answer(asked)
+    invitation = fake.choose_inline_result(asked, answer.results[0]["id"])
+    posted = invitation.button("✅ Join").callback_data or ""  # drawn before the challenge
+    assert "🔒" not in (invitation.text or "")
+    await fake.wait_for(lambda: "🔒" in (invitation.text or ""), description="the commitment")
+    shown = re.search(r"🔒 Fair dice ([0-9a-f]{16})…", invitation.text or "")
+    assert shown is not None, invitation.text
+    assert "invites you to a game" in (invitation.text or "")  # the rest of it unchanged
+    edited = invitation.edit_count
+    # a Join from the buttons as posted, before the commitment showed, counts for nothing; a
+    # seal that is not the commitment's is forged
+    early = await fake.next_answer_to(fake.tap(bob, invitation, posted, check=False))
+    assert early.show_alert and "commitment" in (early.text or "")
+    forged = InlineInvite(challenger=alice.id, option=InviteOption.JOIN, seal=1).pack()
+    refused = await fake.next_answer_to(fake.tap(bob, invitation, forged, check=False))
+    assert refused.show_alert
+    await harness.settle()
+    assert invitation.edit_count == edited and invitation.photo is None
+    await _join(fake, bob, invitation)
+    # the game plays the seed whose commitment the invitation showed before the Join
+    game = GameAction.unpack(first_choice(invitation).pack()).game
+    verified = await ask(harness, bob, fake.private_chat(bob), f"/verify {game}")
+    commitment = re.findall(r"\b[0-9a-f]{64}\b", verified.text or "")
+    assert len(commitment) == 1 and commitment[0].startswith(shown.group(1)), verified.text
+
+
 async def test_a_reserved_invitation_is_for_the_friend_alone(harness: BotHarness) -> None:
     fake = harness.fake
     alice, bob, carol, chat = _people(fake)
     _answer, invitation = await _invite(harness, alice, chat, "@bob short")
     assert "only @bob can join" in (invitation.text or "")
     assert "short nardy" in (invitation.text or "")
+    edited = invitation.edit_count  # the commitment added
     for user in (carol,):
         refused = await fake.next_answer_to(fake.press(user, invitation, "✅ Join"))
         assert refused.show_alert and "someone else" in (refused.text or "")
         refused = await fake.next_answer_to(fake.press(user, invitation, "✖ Decline"))
         assert refused.show_alert and "someone else" in (refused.text or "")
     await harness.settle()
-    assert invitation.edit_count == 0 and invitation.photo is None
+    assert invitation.edit_count == edited and invitation.photo is None
     fake.press(bob, invitation, "✖ Decline")
     await fake.wait_for(lambda: "declined" in (invitation.text or ""))
     assert not invitation.buttons
@@ -201,6 +235,7 @@ async def test_stale_forged_and_repeated_taps_on_an_inline_board_change_nothing(
     fake = harness.fake
     alice, bob, _carol, chat = _people(fake)
     _answer, invitation = await _invite(harness, alice, chat)
+    invited = invitation.edit_count  # the edit that showed the dice commitment
     join = fake.press(bob, invitation, "✅ Join")
     await fake.wait_for(lambda: invitation.photo is not None, timeout=10)
     fake.redeliver(join.update_id)  # a Join delivered twice starts one game
@@ -223,7 +258,8 @@ async def test_stale_forged_and_repeated_taps_on_an_inline_board_change_nothing(
     stale = await fake.next_answer_to(fake.tap(player, invitation, step.pack(), check=False))
     assert stale.show_alert and "out of date" in (stale.text or "")
     await harness.settle()
-    assert len([r for r in fake.requests_for("sendPhoto") if r.ok]) == invitation.edit_count
+    pictures = len([r for r in fake.requests_for("sendPhoto") if r.ok])
+    assert pictures == invitation.edit_count - invited
 
 
 async def test_an_inline_board_keeps_to_the_pace_of_its_chat(
@@ -239,10 +275,13 @@ async def test_an_inline_board_keeps_to_the_pace_of_its_chat(
     ) as harness:
         alice, bob, _carol, chat = _people(fake)
         _answer, invitation = await _invite(harness, alice, chat)
+        # the edit that shows the dice commitment comes before any tap names the chat (a
+        # chosen result has no chat_instance): paced by the message itself, apart
+        invited = len(_edits(fake, invitation))
         await _join(fake, bob, invitation)
-        while len(_edits(fake, invitation)) < 9 and not is_over(invitation):
+        while len(_edits(fake, invitation)) < invited + 9 and not is_over(invitation):
             await play_turn(fake, invitation, [alice, bob])
-    times = [r.at for r in _edits(fake, invitation)]
+    times = [r.at for r in _edits(fake, invitation)][invited:]
     assert len(times) >= 8
     rate, burst = per_minute / 60, 3
     for first in range(len(times)):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
 
 from bot.engine import Dice, IllegalTurnError, MoveList, Played, Position, TurnInput, stepwise
@@ -137,6 +140,33 @@ def test_plans_are_kept_for_many_games_within_their_node_budget(
     assert stepwise._plans.values() == [again.plan] and again.plan is cascade.plan
     later = _begin("short w / 24:15 / 24:15", (3, 1))
     assert list(stepwise._plans.values()) == [later.plan]
+
+
+def test_a_held_plan_pushed_out_of_the_budget_is_found_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a bot holds the plan of each game whose turn is being tapped: taps in other games push
+    # a cascade's plan out of the budget, but its next tap finds the same plan, searched already
+    stepwise._plans.clear()
+    monkeypatch.setattr(stepwise, "PLAN_NODES_KEPT", 100)
+
+    def tap_cascade() -> TurnInput:
+        return TurnInput.begin(
+            Position.from_text(CASCADE), Dice(1, 1), first_turn=False, rules=None
+        )
+
+    held = tap_cascade()
+    assert held.finishes(16) is None and held.plan.nodes > 100
+    assert tap_cascade().plan is held.plan  # its nodes counted at this look-up
+    others = [_begin(f"long w / 24:{15 - n} {23 - n}:{n} / 24:15", (6, 5)) for n in range(1, 4)]
+    assert held.plan not in stepwise._plans.values()  # pushed out...
+    assert tap_cascade().plan is held.plan  # ...and found again while held
+    # a plan nobody holds goes with the budget: finding plans alive keeps none alive
+    gone = weakref.ref(others[0].plan)
+    del others
+    _begin("short w / 24:15 / 24:15", (3, 1))
+    gc.collect()
+    assert gone() is None
 
 
 def test_a_remainder_is_tapped_like_a_roll() -> None:

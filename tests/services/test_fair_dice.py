@@ -24,6 +24,7 @@ from bot.services import GameService, GameSnapshot, ScoreService, Terms, flow
 from bot.services import errors as e
 from bot.services.dice_stats import chi_square_survival, dice_stats
 from bot.services.export import moves_text
+from bot.services.inline import seal
 from bot.storage import DiceProof, Store, StoredGame, User
 
 from .conftest import Clock
@@ -388,7 +389,7 @@ async def test_the_tap_that_starts_a_game_is_its_client_value_everywhere(
     """Accept (tested above), an inline invitation's Join, a match's Next game."""
     service, _, users = world
     anna, boris, _vera = users
-    await service.inline.invite(
+    made = await service.inline.invite(
         inline_message_id="BAAAA0002FakeInline",
         challenger=anna,
         target_username=None,
@@ -396,7 +397,12 @@ async def test_the_tap_that_starts_a_game_is_its_client_value_everywhere(
         terms=Terms(match_length=3),
     )
     _, joined = await service.inline.join(
-        "BAAAA0002FakeInline", anna.id, boris, chat_instance="-55", dice_client="4000000777"
+        "BAAAA0002FakeInline",
+        anna.id,
+        boris,
+        chat_instance="-55",
+        shown_seal=seal(made),
+        dice_client="4000000777",
     )
     assert joined.stored.dice_proof is not None
     assert joined.stored.dice_proof.client == "4000000777"

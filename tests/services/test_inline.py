@@ -7,6 +7,7 @@ import pytest
 
 from bot.services import GameService, ScoreService, Terms
 from bot.services.errors import (
+    CommitmentNotShown,
     InvitationNotFound,
     NotAPlayer,
     NotForYou,
@@ -14,6 +15,7 @@ from bot.services.errors import (
     StaleAction,
     Watching,
 )
+from bot.services.inline import seal
 from bot.storage import ChallengeStatus, User
 
 INLINE = "BAAAA0001FakeInline"
@@ -31,24 +33,37 @@ async def test_an_open_invitation_is_joined_once_and_then_watched(world, scores)
         inline_message_id=INLINE, challenger=anna, target_username=None, locale="ru", terms=terms
     )  # the chosen result reported twice
     assert again.id == made.id and made.chat_id == 0 and made.inline_message_id == INLINE
+    shown = seal(made)  # what the invitation's buttons carry once it shows the commitment
+    assert shown > 0 and made.dice_commitment is not None
+    assert shown == int(made.dice_commitment[:12], 16)
     with pytest.raises(InvitationNotFound):
-        await service.inline.join("no such message", anna.id, boris, chat_instance=CHAT)
+        await service.inline.join(
+            "no such message", anna.id, boris, chat_instance=CHAT, shown_seal=0
+        )
     with pytest.raises(StaleAction):  # a button naming someone else's invitation
-        await service.inline.join(INLINE, boris.id, boris, chat_instance=CHAT)
+        await service.inline.join(INLINE, boris.id, boris, chat_instance=CHAT, shown_seal=shown)
     with pytest.raises(OwnChallenge):
-        await service.inline.join(INLINE, anna.id, anna, chat_instance=CHAT)
+        await service.inline.join(INLINE, anna.id, anna, chat_instance=CHAT, shown_seal=shown)
+    # a Join drawn before the commitment showed, or with a seal that is not the commitment's
+    with pytest.raises(CommitmentNotShown):
+        await service.inline.join(INLINE, anna.id, boris, chat_instance=CHAT, shown_seal=0)
+    with pytest.raises(StaleAction):
+        await service.inline.join(INLINE, anna.id, boris, chat_instance=CHAT, shown_seal=shown ^ 1)
+    assert (await service.challenges.get(made.id)).status is ChallengeStatus.OPEN
     with pytest.raises(StaleAction):  # an inline invitation is joined on its own message only
         await service.challenges.accept(made.id, boris)
     with pytest.raises(NotForYou):  # an open invitation is not Vera's to close
         await service.inline.decline(INLINE, anna.id, vera.id)
-    closed, snapshot = await service.inline.join(INLINE, anna.id, boris, chat_instance=CHAT)
+    closed, snapshot = await service.inline.join(
+        INLINE, anna.id, boris, chat_instance=CHAT, shown_seal=shown
+    )
     assert closed.status is ChallengeStatus.ACCEPTED
     stored = snapshot.stored
     assert (stored.chat_id, stored.chat_instance, stored.white_id) == (0, CHAT, anna.id)
     [board] = await service.boards(stored.id)
     assert (board.chat_id, board.message_id, board.inline_message_id) == (0, None, INLINE)
     with pytest.raises(Watching):  # Vera came too late
-        await service.inline.join(INLINE, anna.id, vera, chat_instance=CHAT)
+        await service.inline.join(INLINE, anna.id, vera, chat_instance=CHAT, shown_seal=shown)
     with pytest.raises(NotAPlayer):
         await service.resign(stored.id, vera.id)
     # the match goes on in the same inline message, in the same chat
@@ -77,7 +92,7 @@ async def test_a_reserved_invitation_is_the_friends_alone(world) -> None:  # typ
     )
     assert made.stake == 0  # no chips in a chat that is not the bot's
     for refused in (
-        service.inline.join(INLINE, anna.id, vera, chat_instance=CHAT),
+        service.inline.join(INLINE, anna.id, vera, chat_instance=CHAT, shown_seal=seal(made)),
         service.inline.decline(INLINE, anna.id, vera.id),
     ):
         with pytest.raises(NotForYou):
@@ -89,7 +104,7 @@ async def test_a_reserved_invitation_is_the_friends_alone(world) -> None:  # typ
 async def test_a_stranger_named_in_an_invitation_joins_once_seen(world) -> None:  # type: ignore[no-untyped-def]
     service: GameService
     service, _clock, (anna, _boris, _vera) = world
-    await service.inline.invite(
+    made = await service.inline.invite(
         inline_message_id=INLINE,
         challenger=anna,
         target_username="dasha",
@@ -97,7 +112,9 @@ async def test_a_stranger_named_in_an_invitation_joins_once_seen(world) -> None:
         terms=Terms(),
     )
     dasha: User = await service.users.see(4, username="Dasha", first_name="D", language_code=None)
-    _closed, snapshot = await service.inline.join(INLINE, anna.id, dasha, chat_instance=CHAT)
+    _closed, snapshot = await service.inline.join(
+        INLINE, anna.id, dasha, chat_instance=CHAT, shown_seal=seal(made)
+    )
     assert snapshot.stored.black_id == dasha.id
 
 
@@ -110,11 +127,13 @@ async def test_scores_of_inline_games_are_kept_per_chat_instance(  # type: ignor
         ((anna, boris, "chat-1"), (anna, vera, "chat-2"), (boris, vera, "chat-1"))
     ):
         inline = f"inline-{number}"
-        await service.inline.invite(
+        made = await service.inline.invite(
             inline_message_id=inline, challenger=host, target_username=None, locale="en",
             terms=Terms(),
         )  # fmt: skip
-        _closed, snapshot = await service.inline.join(inline, host.id, guest, chat_instance=chat)
+        _closed, snapshot = await service.inline.join(
+            inline, host.id, guest, chat_instance=chat, shown_seal=seal(made)
+        )
         await service.resign(snapshot.stored.id, guest.id)  # the host wins
     standings = await scores.top_in_instance("chat-1")
     assert [(s.user.id, s.wins, s.games) for s in standings][:1] == [(anna.id, 1, 1)]

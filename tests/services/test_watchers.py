@@ -15,6 +15,7 @@ from bot.services.errors import (
     WatchingGroupGame,
     WatchingOwnGame,
 )
+from bot.services.inline import seal
 from bot.services.watchers import MAX_WATCHERS
 from bot.storage import User
 
@@ -49,14 +50,16 @@ async def test_who_may_watch_which_game(world) -> None:  # type: ignore[no-untyp
     _, in_group = await service.challenges.accept(group.id, boris)
     with pytest.raises(WatchingGroupGame):
         await service.watchers.watch(in_group.stored.id, vera.id)
-    await service.inline.invite(
+    made = await service.inline.invite(
         inline_message_id="BAAAA0001Fake",
         challenger=anna,
         target_username=None,
         locale="en",
         terms=Terms(),
     )
-    _, inline = await service.inline.join("BAAAA0001Fake", anna.id, boris, chat_instance="-77")
+    _, inline = await service.inline.join(
+        "BAAAA0001Fake", anna.id, boris, chat_instance="-77", shown_seal=seal(made)
+    )
     assert inline.stored.chat_id == 0  # no chat, but not between private chats either
     with pytest.raises(WatchingGroupGame):
         await service.watchers.watch(inline.stored.id, vera.id)

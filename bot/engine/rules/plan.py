@@ -18,9 +18,11 @@ was the lower one.
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Callable, Hashable, Mapping
 from itertools import combinations
-from typing import Any, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from ..dice import MoveList
 from ..moves import Played
@@ -29,6 +31,24 @@ from .common import Board, played_rank
 from .ruleset import RuleSet
 
 Path = tuple[Played, ...]
+_Asked = ParamSpec("_Asked")
+_Answer = TypeVar("_Answer")
+
+
+def _one_thread_at_a_time(
+    question: Callable[Concatenate[TurnPlan, _Asked], _Answer],
+) -> Callable[Concatenate[TurnPlan, _Asked], _Answer]:
+    """Makes ``question`` hold the plan's lock while it searches: a plan is shared by every game
+    in the same turn (openings are), and games are searched on threads; numbering completions
+    (``_final_positions``) is not safe with two searches at once. A second thread waits for
+    the first, then finds its answers kept."""
+
+    @functools.wraps(question)
+    def asked(plan: TurnPlan, /, *args: _Asked.args, **kwargs: _Asked.kwargs) -> _Answer:
+        with plan._lock:
+            return question(plan, *args, **kwargs)
+
+    return asked
 
 
 class TurnPlan:
@@ -36,10 +56,13 @@ class TurnPlan:
 
     ``new_board`` makes a fresh search board of the position (the variant's
     :meth:`~bot.engine.rules.Variant.board`). Answers are kept, so one plan may serve every tap
-    of a turn; it is not thread-safe, and it is a cache, never part of a value's identity.
+    of a turn; its questions are asked one thread at a time (a lock), and it is a cache, never
+    part of a value's identity.
     """
 
     __slots__ = (
+        "__weakref__",  # the plans alive are found by weak reference (bot.engine.stepwise)
+        "_lock",
         "_new_board",
         "moves",
         "_lefts",
@@ -58,6 +81,7 @@ class TurnPlan:
 
     def __init__(self, new_board: Callable[[], Board], moves: MoveList, rules: RuleSet) -> None:
         self._new_board = new_board
+        self._lock = threading.RLock()
         self.moves = moves
         values = moves.values
         ordered = moves.ordered or values.count(values[0]) == len(values)
@@ -158,6 +182,7 @@ class TurnPlan:
         return best
 
     @property
+    @_one_thread_at_a_time
     def best(self) -> int:
         """The rank of a legal complete turn; 0 means the side cannot move (a pass)."""
         if self._best is None:
@@ -187,6 +212,7 @@ class TurnPlan:
 
     # Questions about a partial turn (``path``: its steps so far, each legal); each answer is
     # kept (see _answers).
+    @_one_thread_at_a_time
     def is_complete(self, path: Path) -> bool:
         """Whether ``path`` is a legal complete turn (the empty path when the side passes)."""
         key = ("complete", path, 0)
@@ -202,6 +228,7 @@ class TurnPlan:
         _, left = self._board(path)
         return left == best
 
+    @_one_thread_at_a_time
     def options(self, path: Path) -> tuple[Played, ...]:
         """The next steps after ``path`` that lead on to a legal complete turn, each with its
         die and whether it hits, in the order of the move list and the board's steps."""
@@ -224,6 +251,7 @@ class TurnPlan:
             board.unmake(src, dst, hit)
         return tuple(found)
 
+    @_one_thread_at_a_time
     def current(self, path: Path) -> Position:
         """The position after ``path``, the opponent to move (as a search board gives it)."""
         key = ("current", path, 0)
@@ -233,6 +261,7 @@ class TurnPlan:
             known = self._answers[key] = board.position()
         return cast(Position, known)
 
+    @_one_thread_at_a_time
     def finishes(self, path: Path, limit: int) -> Mapping[Position, Path] | None:
         """The distinct ways to complete the turn after ``path``: the remaining steps by the
         position they reach; None when there are more than ``limit``.
@@ -338,6 +367,7 @@ class TurnPlan:
         memo[key] = (limit, found)
         return found
 
+    @_one_thread_at_a_time
     def check(self, path: Path) -> Position | None:
         """The position a legal complete turn ``path`` reaches (the opponent to move), or None
         if ``path`` is not one. The empty path is legal only when the side cannot move."""
