@@ -154,15 +154,7 @@ def reference_moves(
     variant, mover = position.variant, position.turn
     me0 = list(position.checkers(mover))
     theirs0 = list(position.checkers(mover.other))
-    head_limit = 1
-    if variant in LONG_FAMILY and first_turn and double:
-        point, one_can = 24, True
-        for value in values:
-            point -= value
-            if point < 1 or theirs0[_opp("long", point)]:
-                one_can = False
-                break
-        head_limit = 1 if one_can else 2
+    head_limit = _head_limit(position, values, first_turn, double)
     sequences = []  # (path, state, order)
     visited = [0]
 
@@ -214,6 +206,52 @@ def reference_moves(
             left = tuple(left_list)
         out.setdefault(Position(variant, mover.other, tuple(white), tuple(black)), set()).add(left)
     return out
+
+
+def _head_limit(position, values, first_turn, double):
+    """How many checkers may leave the head: two on a long-family first turn whose double one
+    head checker cannot play in full (every point it would stop on on the board and free)."""
+    if position.variant not in LONG_FAMILY or not (first_turn and double):
+        return 1
+    theirs = position.checkers(position.turn.other)
+    point = 24
+    for value in values:
+        point -= value
+        if point < 1 or theirs[_opp("long", point)]:
+            return 2
+    return 1
+
+
+def reference_legal_sequence(
+    position: Position,
+    values: tuple[int, ...],
+    ordered: bool,
+    first_turn: bool,
+    double: bool,
+    rules: RuleSet,
+    steps: list[tuple[int, int]],
+) -> bool:
+    """Whether ``steps`` (``(src, dst)`` in playing order) can be played one after another by
+    the side to move, the n-th playing the n-th move of ``values`` (of some order of them when
+    not ``ordered``), each legal after the ones before it. Says nothing of the full-use rules:
+    only that every single step of the sequence is allowed where it stands."""
+    variant = position.variant
+    me0 = list(position.checkers(position.turn))
+    theirs0 = list(position.checkers(position.turn.other))
+    head_limit = _head_limit(position, values, first_turn, double)
+    orders = [values] if ordered else sorted(set(permutations(values)))
+    for order in orders:
+        if len(steps) > len(order):
+            continue
+        state = _State(me0, theirs0, 0, [], me0[0])
+        for (src, dst), die in zip(steps, order[: len(steps)], strict=True):
+            after = _step(variant, state, src, die, head_limit, rules)
+            if after is None or after[1][1] != dst:
+                break
+            state = after[0]
+        else:
+            return True
+    return False
 
 
 def reference_turns(

@@ -1,11 +1,13 @@
 """The CLI's answers in the gul-bara variants against the literal reference (``reference.py``):
 remainder requests and cascades, every rule set, entry by entry.
 
-Each answer is checked three ways: its positions are the reference's, each position carries the
-remainders the reference gives it, and each entry's ``moves``, replayed checker by checker from
-the request's position, reach that entry's position (a check of its own, which knows nothing of
-the engine's search). A remainder of which nothing can be played is one entry with no moves,
-the unchanged position and ``"remainder": []`` (``shared/engine-cli.md``).
+Each answer is checked four ways: its positions are the reference's, each position carries the
+remainders the reference gives it, each entry's ``moves``, replayed checker by checker from the
+request's position, reach that entry's position (a check of its own, which knows nothing of the
+engine's search), and each of those steps is legal where it stands, playing the next move of the
+list (of some order of a non-double's dice) by the reference's rules. A remainder of which nothing
+can be played is one entry with no moves, the unchanged position and ``"remainder": []``
+(``shared/engine-cli.md``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,13 @@ from bot.engine import Dice, Game, Position, RuleSet, Side, resolve_rules
 from bot.engine.cli import answer_line, request
 from bot.engine.rules.crazy_gulbara import cascade
 
-from .reference import TooBig, reference_remainder_turns, reference_remainders
+from .reference import (
+    TooBig,
+    move_values,
+    reference_legal_sequence,
+    reference_remainder_turns,
+    reference_remainders,
+)
 from .strategies import dice, played_positions, positions
 
 BUDGET = 6_000
@@ -80,11 +88,13 @@ def _check(line: str) -> None:
     rules = resolve_rules(req["variant"], req.get("rules"))
     try:
         if "remainder" in req:
-            found = reference_remainder_turns(start, tuple(req["remainder"]), rules, BUDGET)
-            expected = {p: {()} for p in found}
+            values, ordered, first, double = tuple(req["remainder"]), True, False, False
+            expected = {p: {()} for p in reference_remainder_turns(start, values, rules, BUDGET)}
         else:
             roll = Dice(*req["dice"])
-            expected = reference_remainders(start, roll, req["first_turn"], rules, BUDGET)
+            values, ordered = move_values(req["variant"], roll, rules)
+            first, double = req["first_turn"], roll.is_double
+            expected = reference_remainders(start, roll, first, rules, BUDGET)
     except TooBig:
         assume(False)
         return
@@ -96,6 +106,10 @@ def _check(line: str) -> None:
     for entry in entries:
         reached = _position(req["variant"], mover.other, entry)
         assert _replayed(req, entry) == reached, f"{entry['moves']} do not reach their position"
+        steps = [(src, dst) for src, dst in entry["moves"]]
+        assert reference_legal_sequence(start, values, ordered, first, double, rules, steps), (
+            f"{entry['moves']}: a step is not legal where it stands"
+        )
         got.setdefault(reached, set()).add(tuple(entry["remainder"]))
     if not expected:  # nothing can be played: one entry, no moves, the position unchanged
         (entry,) = entries
