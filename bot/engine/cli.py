@@ -19,6 +19,9 @@ from .rules import find_variant, legal_turns, resolve_rules, turns_for
 from .types import BAR, CHECKERS, OFF, Side
 
 _KEYS = tuple(str(p) for p in range(25))
+_POINTS = {str(p): p for p in range(1, 25)}
+"""A side's point keys as the contract writes them (``"1"`` … ``"24"``): ``"01"``, ``" 7"`` or
+``"²"`` name no point."""
 _POINT_TEXT = tuple(tuple(f'"{p}":{n}' for n in range(CHECKERS + 1)) for p in range(25))
 """``_POINT_TEXT[point][count]``: one entry of a side's points as JSON text."""
 _SIDES = {"white": Side.WHITE, "black": Side.BLACK}
@@ -188,11 +191,12 @@ def _side(request: dict[str, Any], name: str, bar: int, off: int) -> tuple[int, 
         raise BadRequest(f"{name} is an object of point: count, not {points!r}")
     slots = [0] * 26
     for key, count in points.items():
-        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= 24):
+        point = _POINTS.get(key)
+        if point is None:
             raise BadRequest(f"{name}: point {key!r} is outside 1..24")
         if type(count) is not int or count < 0:
             raise BadRequest(f"{name}: point {key} has count {count!r}")
-        slots[int(key)] += count
+        slots[point] = count
     slots[BAR] = bar
     slots[OFF] = off
     total = sum(slots)

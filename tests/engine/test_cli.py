@@ -276,6 +276,10 @@ SHORT = (
         (GOOD.replace('{"24":15},"black"', '{"24":14,"12":1},"black"'), "both colours"),
         (GOOD.replace('{"24":15},"black"', '{"24":14,"25":1},"black"'), "outside 1..24"),
         (GOOD.replace('{"24":15},"black"', '{"24":14,"0":1},"black"'), "outside 1..24"),
+        # only the contract's own keys: no other digits, no leading zero, no spaces
+        (GOOD.replace('{"24":15},"black"', '{"²":15},"black"'), "point '²' is outside 1..24"),
+        (GOOD.replace('{"24":15},"black"', '{"24":14,"01":1},"black"'), "point '01' is outside"),
+        (GOOD.replace('{"24":15},"black"', '{"24":14," 1":1},"black"'), "point ' 1' is outside"),
         (GOOD.replace("[6,5]", "[7,5]"), "dice are two values 1..6"),
         (GOOD.replace("[6,5]", "[6]"), "dice are two values 1..6"),
         (GOOD.replace('"white","white"', '"red","white"'), "turn is 'white' or 'black'"),
