@@ -368,7 +368,11 @@ class Challenges:
             return
         if shows is None and await self._store.games.shown_by(chat_id, message_id) is None:
             for shown in await self._store.challenges.messages(challenge_id):
-                if shown.chat_id == chat_id and shown.message_id is None:
+                if shown.chat_id != chat_id:
+                    continue
+                if shown.message_id == message_id:
+                    return  # its sender recorded it between the two look-ups
+                if shown.message_id is None:
                     await self._store.challenges.show(
                         challenge_id, chat_id, message_id, shown.locale
                     )
