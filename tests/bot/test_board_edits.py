@@ -166,7 +166,7 @@ async def test_a_whole_turn_is_one_tap_and_quick_mode_confirms_it(harness: BotHa
     players = [alice, bob]
     for user in players:
         fake.send_text(user, group, "/quick")
-    await harness.settle()
+    await harness.idle()
     assert "Quick mode is on" in fake.last_message(group).text
     turns = 0
     while turns < 6:
@@ -177,7 +177,7 @@ async def test_a_whole_turn_is_one_tap_and_quick_mode_confirms_it(harness: BotHa
             continue
         before = board.edit_count
         await tap_and_wait(fake, user, board, finishes[-1])
-        await harness.settle()
+        await harness.idle()  # every board the tap scheduled is shown, at the group's pace
         # one tap, one edit: the turn is played and the next roll is on the board
         assert board.edit_count == before + 1
         assert not any(b.move is Move.CONFIRM for b in game_buttons(board))
