@@ -13,7 +13,6 @@ that ends with it, under both limits; a held one would have reached a limit.
 from __future__ import annotations
 
 import asyncio
-import random
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,11 +21,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Cube, Game, Side, StakeMode
+from bot.engine import Cube, Side, StakeMode
 from bot.services import chips
 from bot.storage import ChipsStatus, Store, StoredGame, open_database
 from tests.conftest import BACKENDS
 from tests.support.postgres import PostgresServer
+
+from .staked import settle_and_save, staked_game
 
 START = 1_000_000.0
 WINDOW = chips.DUMP_WINDOW_SECONDS
@@ -48,26 +49,10 @@ async def _play(
         await store.users.upsert(
             user, username=None, first_name=f"P{user}", language_code=None, now=now
         )
-    game = Game.start("long", random.Random(loser * 7 + winner))
-    stored = await store.games.create(
-        chat_id=-1,
-        white_id=loser,
-        black_id=winner,
-        game=game,
-        move_seconds=60,
-        deadline=None,
-        locale="en",
-        boards=[],
-        now=now,
-        stake=stake,
-        stake_mode=mode,
-    )
+    game, stored = await staked_game(store, loser, winner, stake=stake, mode=mode, now=now)
     ended = replace(game, cube=Cube(cube, Side.WHITE)).resign(Side.WHITE)
     history = tuple(f"{side} 3-1 8/5 6/5" for _ in range(chips.MIN_LOSER_TURNS) for side in "wb")
-    async with store.transaction():
-        settled = await chips.settle(store, replace(stored, game=ended, history=history), now)
-        await store.games.save(settled, expected_version=stored.version, now=now)
-    return settled
+    return await settle_and_save(store, replace(stored, game=ended, history=history), now)
 
 
 @dataclass(frozen=True, slots=True)

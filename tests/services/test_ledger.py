@@ -11,7 +11,6 @@ once.
 from __future__ import annotations
 
 import asyncio
-import random
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -20,11 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Cube, Game, Side, StakeMode
+from bot.engine import Cube, Side, StakeMode
 from bot.services import chips
 from bot.storage import IntegrityError, Store, VersionConflict, open_database
 from tests.conftest import BACKENDS
 from tests.support.postgres import PostgresServer
+
+from .staked import settle_and_save, staked_game
 
 PLAYERS = (1, 2, 3, 4)
 
@@ -73,20 +74,7 @@ async def _scenario(path: Path | str, steps: list[tuple]) -> None:  # type: igno
             )
         for (white, black), stake, mode, end, turns, cube, replay, wait in steps:
             now += wait
-            game = Game.start("long", random.Random(white * 7 + black))
-            stored = await store.games.create(
-                chat_id=-1,
-                white_id=white,
-                black_id=black,
-                game=game,
-                move_seconds=60,
-                deadline=None,
-                locale="en",
-                boards=[],
-                now=now,
-                stake=stake,
-                stake_mode=mode,
-            )
+            game, stored = await staked_game(store, white, black, stake=stake, mode=mode, now=now)
             history = tuple(f"{side} 3-1 8/5 6/5" for _ in range(turns) for side in "wb")
             if end == "drop":
                 owner = game.turn if cube > 1 else None
@@ -95,9 +83,7 @@ async def _scenario(path: Path | str, steps: list[tuple]) -> None:  # type: igno
                 ended = replace(game, cube=Cube(cube, Side.WHITE))
                 ended = ended.resign(Side.BLACK) if end == "resign" else ended.timeout()
             finished = replace(stored, game=ended, history=history)
-            async with store.transaction():
-                settled = await chips.settle(store, finished, now)
-                await store.games.save(settled, expected_version=stored.version, now=now)
+            settled = await settle_and_save(store, finished, now)
             await _check(store)
             if replay:  # the same result settled again: refused as a whole, nothing changes
                 try:
