@@ -38,12 +38,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._process import bot_process, pin  # noqa: E402
 from bench.bot_load import Table, open_tables, percentile, redrawn  # noqa: E402
 from bot.callbacks import GameAction, Move  # noqa: E402
-from bot.engine import Dice, Game, Position, Side, StakeMode  # noqa: E402
+from bot.engine import Dice, Game, Position  # noqa: E402
 from bot.services import GameService  # noqa: E402
 from bot.services.games import WHOLE_TURN_BUTTONS  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
 from tests.bot.gameplay import game_buttons, mover  # noqa: E402
-from tests.support.cascades import CLIENT, HEAVY_BEFORE, HEAVY_STEPS, heavy_seed  # noqa: E402
+from tests.support.cascades import HEAVY_BEFORE, HEAVY_STEPS, start_heavy_game  # noqa: E402
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
 
 
@@ -77,22 +77,8 @@ async def store_heavy_game(
     for user in (white, black):
         await service.users.see(user.id, username=user.username, first_name=user.first_name,
                                 language_code="en")  # fmt: skip
-    await service.start(
-        chat_id=group.id,
-        white_id=white.id,
-        black_id=black.id,
-        variant="crazy_gulbara",
-        rule_set="international",
-        cube=False,
-        move_seconds=3600,
-        locale="en",
-        boards=[(group.id, Side.WHITE)],
-        stake=0,
-        stake_mode=StakeMode.RULES,
-        match_id=None,
-        dice_client=CLIENT,
-        dice_seed=heavy_seed(),
-        start=Position.from_text(HEAVY_BEFORE),
+    await start_heavy_game(
+        service, chat_id=group.id, white_id=white.id, black_id=black.id, move_seconds=3600
     )
     await db.close()
 

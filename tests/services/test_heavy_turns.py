@@ -12,11 +12,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.engine import Dice, Position, Side, StakeMode, TurnInput, stepwise
+from bot.engine import Dice, Position, TurnInput, stepwise
 from bot.services import GameService, GameSnapshot
 from bot.services.planner import Planner, RemotePlan
 from bot.storage import User
-from tests.support.cascades import CLIENT, HEAVY_BEFORE, heavy_seed
+from tests.support.cascades import start_heavy_game
 
 
 async def _tap_step(
@@ -45,22 +45,8 @@ async def _ready(
 ) -> tuple[GameSnapshot, list[GameSnapshot]]:
     """The heavy game with white's turn tapped, to be confirmed, and three other games."""
     anna, boris, vera = users
-    heavy = await service.start(
-        chat_id=-5,
-        white_id=anna.id,
-        black_id=boris.id,
-        variant="crazy_gulbara",
-        rule_set="international",
-        cube=False,
-        move_seconds=60,
-        locale="en",
-        boards=[(-5, Side.WHITE)],
-        stake=0,
-        stake_mode=StakeMode.RULES,
-        match_id=None,
-        dice_client=CLIENT,
-        dice_seed=heavy_seed(),
-        start=Position.from_text(HEAVY_BEFORE),
+    heavy = await start_heavy_game(
+        service, chat_id=-5, white_id=anna.id, black_id=boris.id, move_seconds=60
     )
     snapshot = await service.snapshot(heavy.id)
     snapshot = await _tap_step(service, snapshot, 4, 2)

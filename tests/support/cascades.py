@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.engine import derive_die
+from bot.engine import Position, Side, StakeMode, derive_die
+from bot.services import GameService
+from bot.storage import StoredGame
 
 HEAVY_BEFORE: Final = "crazy_gulbara w / 24:3 21:1 19:1 9:2 4:3 1:5 / 1:9 off:6"
 """Set up with international rules, white rolls 2-1 and plays 4/2 2/1 (:data:`HEAVY_STEPS`);
@@ -27,3 +29,27 @@ def heavy_seed() -> bytes:
         if dice[:2] == [2, 1] and dice[2] != dice[3] and dice[4:] == [1, 1]:
             return seed
     raise AssertionError("no seed gives those dice")
+
+
+async def start_heavy_game(
+    service: GameService, *, chat_id: int, white_id: int, black_id: int, move_seconds: int
+) -> StoredGame:
+    """Starts the game of :data:`HEAVY_BEFORE` in ``chat_id`` (white's board there), its dice
+    those of :func:`heavy_seed`: white's 2-1 to play first."""
+    return await service.start(
+        chat_id=chat_id,
+        white_id=white_id,
+        black_id=black_id,
+        variant="crazy_gulbara",
+        rule_set="international",
+        cube=False,
+        move_seconds=move_seconds,
+        locale="en",
+        boards=[(chat_id, Side.WHITE)],
+        stake=0,
+        stake_mode=StakeMode.RULES,
+        match_id=None,
+        dice_client=CLIENT,
+        dice_seed=heavy_seed(),
+        start=Position.from_text(HEAVY_BEFORE),
+    )
