@@ -2,7 +2,7 @@
 
 Plays seeded games of long and short nardy between two computer players at ``--level`` (3 by
 default: the bot's usual opponent, so the games are as long as people's), then makes each one's
-replay exactly as the bot does (``bot.replay_views`` frames and durations, drawn and encoded by
+replay exactly as the bot does (``bot.views.replays`` frames and durations, drawn and encoded by
 ``render.render_animation``) ``--runs`` times, and prints for each variant the medians over the
 games (each game's time being its median over the runs): moves, bytes of the GIF, seconds to
 make it, and the share of the 2 MB a typical long game must stay under. Figures only, no
@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai.computer import Computer  # noqa: E402
 from bot.engine import Game, Turn  # noqa: E402
-from bot.replay_views import SCALE, THEME, replay_durations, replay_frames  # noqa: E402
+from bot.model import StoredGame, User  # noqa: E402
 from bot.services.replays import Move, Replayed  # noqa: E402
-from bot.storage import StoredGame, User  # noqa: E402
+from bot.views.replays import SCALE, THEME, replay_durations, replay_frames  # noqa: E402
 from render import render_animation  # noqa: E402
 from render.layout import layout  # noqa: E402
 

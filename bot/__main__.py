@@ -85,7 +85,7 @@ def main() -> None:
     from aiogram.utils.token import TokenValidationError
 
     from bot.app import WebhookRefused, run
-    from bot.telegram_link import TokenRefused
+    from bot.messages.link import TokenRefused
     from bot.web import CannotListen
 
     tune_garbage_collector()

@@ -5,7 +5,7 @@ both ``python -m bot`` and the end-to-end tests call.
 
 When Telegram cannot be reached :func:`run` keeps trying (one log line per attempt, see
 :meth:`TelegramLink.connect`), and once it runs every call goes through the
-:class:`~bot.telegram_link.TelegramLink`, which waits out outages. Outages and the clock follow
+:class:`~bot.messages.link.TelegramLink`, which waits out outages. Outages and the clock follow
 a chess-clock rule: no player loses on time because Telegram was unreachable. While an outage
 lasts the timers enforce no deadline (:class:`~bot.timers.Timers`); when it ends, before any
 update received after it is handled, every running game's deadline that fell after the outage
@@ -43,10 +43,7 @@ from bot.config import Settings
 from bot.engine import stepwise
 from bot.handlers import get_routers
 from bot.handlers.basic import command_menu
-from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
-from bot.league import LeaguePublisher
-from bot.metrics import Metrics
-from bot.middlewares import (
+from bot.handlers.middlewares import (
     CallbackAnswers,
     GameErrorAlerts,
     HandleOnce,
@@ -54,15 +51,18 @@ from bot.middlewares import (
     RememberUsers,
     TapThrottle,
 )
-from bot.pace import BoardPace, RateLimiter, SharedRateLimiter
-from bot.publisher import BoardPublisher
+from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
+from bot.messages.boards import BoardPublisher
+from bot.messages.league import LeaguePublisher
+from bot.messages.link import Outage, TelegramLink, TelegramSession
+from bot.messages.pace import BoardPace, RateLimiter, SharedRateLimiter
+from bot.metrics import Metrics
 from bot.services import GameService, ScoreService
 from bot.services.analysis import Analyses
 from bot.services.computer import Brain
 from bot.services.leagues import LeagueService
 from bot.services.planner import Planner
 from bot.storage import Store, open_database
-from bot.telegram_link import Outage, TelegramLink, TelegramSession
 from bot.timers import Timers
 from bot.web import Webhook, WebServer
 
@@ -272,7 +272,7 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
     once the bot is ready for its first update (:func:`_serve_webhook`).
 
     These calls are safe to repeat, so during an outage they wait for Telegram (see
-    :mod:`bot.telegram_link`). A flood wait, or a failure that persists while Telegram answers
+    :mod:`bot.messages.link`). A flood wait, or a failure that persists while Telegram answers
     other calls, is logged, not fatal: the menu is a convenience.
     """
     menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE)]
@@ -321,7 +321,7 @@ async def run(
     :param services_factory: opens the services for the handlers (default :func:`build_services`).
     :param tracker: counts updates in flight; tests pass one to observe the bot.
     :param link: the link to Telegram (its backoff schedules); tests pass a fast one.
-    :raises: :exc:`~bot.telegram_link.TokenRefused` if Telegram refuses the token, at start-up
+    :raises: :exc:`~bot.messages.link.TokenRefused` if Telegram refuses the token, at start-up
         or later; :exc:`WebhookRefused` if it refuses the webhook.
     """
     tracker = tracker or UpdateTracker()

@@ -44,7 +44,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 if TYPE_CHECKING:
-    from bot.storage import User as StoredUser
+    from bot.model import User as StoredUser
 
 LOCALES_DIR: Final = Path(__file__).parent / "locales"
 DOMAIN: Final = "messages"

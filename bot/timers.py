@@ -5,7 +5,7 @@ Deadlines live in the database, so they keep running across restarts; this loop 
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
 show a countdown: the caption names the deadline once.
 
-While Telegram is unreachable (an outage of the :class:`~bot.telegram_link.TelegramLink`) the
+While Telegram is unreachable (an outage of the :class:`~bot.messages.link.TelegramLink`) the
 loop enforces nothing: a player whose taps cannot reach the bot does not lose on time, and the
 deadlines are moved later when the outage ends (see :mod:`bot.app`).
 """
@@ -23,13 +23,15 @@ from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError
 from aiogram.types import ReplyParameters
 from aiogram.utils.i18n import I18n
 
-from bot import logs, progress_views, views
+from bot import logs
 from bot.handlers.lobby import close_challenge_messages
 from bot.i18n import locale_of
-from bot.publisher import BoardPublisher
+from bot.messages.boards import BoardPublisher
+from bot.messages.link import TelegramLink
+from bot.model import User
 from bot.services import GameService, GameSnapshot
-from bot.storage import User
-from bot.telegram_link import TelegramLink
+from bot.views.common import translator
+from bot.views.progress import board_link, reminder_text
 
 logger = logging.getLogger(__name__)
 
@@ -95,10 +97,10 @@ class Timers:
     async def _remind(self, snapshot: GameSnapshot, player: User) -> None:
         """Tells ``player`` in private that half their time for the move is gone: as a reply
         to the board when it is in that chat, else with a link to it where there is one."""
-        _ = views.translator(self._i18n, locale_of(player))
+        _ = translator(self._i18n, locale_of(player))
         boards = await self._service.boards(snapshot.stored.id)
         here = next((b for b in boards if b.chat_id == player.id and b.message_id), None)
-        link = next((url for b in boards if (url := progress_views.board_link(b))), None)
+        link = next((url for b in boards if (url := board_link(b))), None)
         reply = None
         if here is not None and here.message_id is not None:
             reply = ReplyParameters(message_id=here.message_id, allow_sending_without_reply=True)
@@ -106,7 +108,7 @@ class Timers:
         try:
             await self._bot.send_message(
                 player.id,
-                progress_views.reminder_text(snapshot, player, None if reply else link, _),
+                reminder_text(snapshot, player, None if reply else link, _),
                 reply_parameters=reply,
             )
         except TelegramForbiddenError:

@@ -9,14 +9,14 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot import views
-from bot.analysis_report import send_analysis
 from bot.callbacks import Analyse
+from bot.messages.analysis import send_analysis
+from bot.messages.boards import BoardPublisher
+from bot.model import User
 from bot.numbers import parse_number
-from bot.publisher import BoardPublisher
 from bot.services.analysis import Analyses
 from bot.services.errors import GameNotFound, StaleAction
-from bot.storage import User
+from bot.views.common import translator
 
 
 def create_router() -> Router:
@@ -51,7 +51,7 @@ async def on_analyse(
         game_id,
         user_id=player.id,
         chat_id=message.chat.id,
-        _=views.translator(i18n, i18n.current_locale),
+        _=translator(i18n, i18n.current_locale),
     )
 
 
@@ -81,6 +81,6 @@ async def on_analysis_button(
         callback_data.game,
         user_id=player.id,
         chat_id=callback.message.chat.id,
-        _=views.translator(i18n, i18n.current_locale),
+        _=translator(i18n, i18n.current_locale),
         on_start=answer,
     )

@@ -8,12 +8,12 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.dice_views import dice_stats_text, verify_text
 from bot.handlers.scores import subject
+from bot.model import User
 from bot.numbers import parse_number
 from bot.services import GameService, ScoreService
 from bot.services.errors import GameNotFound
-from bot.storage import User
+from bot.views.dice import dice_stats_text, verify_text
 
 
 def create_router() -> Router:

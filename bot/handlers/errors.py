@@ -9,8 +9,8 @@ from aiogram.types import ErrorEvent
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import N_, reader_locale
+from bot.messages.link import TelegramSendUncertain
 from bot.services import GameService
-from bot.telegram_link import TelegramSendUncertain
 
 logger = logging.getLogger(__name__)
 
@@ -24,7 +24,8 @@ def create_router() -> Router:
 
 async def on_error(event: ErrorEvent, i18n: I18n, game_service: GameService | None = None) -> bool:
     """Logs the failure with its update and answers a command with a short apology; a press
-    gets its answer from :class:`~bot.middlewares.CallbackAnswers` anyway (the spinner stops).
+    gets its answer from :class:`~bot.handlers.middlewares.CallbackAnswers` anyway (the spinner
+    stops).
     Error events run outside the language middleware, so the locale is worked out here (the
     group's, else the sender's).
 

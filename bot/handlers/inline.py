@@ -2,7 +2,7 @@
 that chat, and its game is played in that message (see :mod:`bot.services.inline`).
 
 - An inline query (``@bot``, ``@bot short 5``, ``@bot @friend``) is answered with one article
-  per game on offer (:func:`bot.inline_views.offers`); each posts an invitation with ✅ Join and
+  per game on offer (:func:`bot.views.inline.offers`); each posts an invitation with ✅ Join and
   ✖ Decline. Naming yourself or a bot answers no games but a button that says why.
 - The chosen result (inline feedback must be on) makes the challenge, by the inline message's
   id, and the invitation is edited to show the challenge's dice commitment, with buttons that
@@ -35,21 +35,31 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot import inline_views, views
-from bot.analysis_report import send_analysis
 from bot.callbacks import Analyse, GameAction, InlineInvite, InlineTop, InviteOption
 from bot.handlers.lobby import close_challenge_messages, terms_of
 from bot.handlers.play import on_game_button
 from bot.i18n import current_locale
-from bot.inline_boards import pace_key
-from bot.publisher import BoardPublisher
+from bot.messages.analysis import send_analysis
+from bot.messages.boards import BoardPublisher
+from bot.messages.inline import pace_key
+from bot.model import User
 from bot.services import GameError, GameService, ScoreService
 from bot.services.analysis import Analyses
 from bot.services.challenges import VARIANT_CHOICES
 from bot.services.errors import BotChallenge, NotAPlayer, SelfChallenge, StaleAction, Watching
 from bot.services.inline import seal
-from bot.storage import User
-from bot.texts import VARIANT_WORDS, explain
+from bot.views.common import translator
+from bot.views.inline import (
+    invitation_keyboard,
+    invitation_text,
+    leaderboard_text,
+    offer_description,
+    offer_title,
+    offers,
+    result_id,
+    terms_of_result,
+)
+from bot.views.texts import VARIANT_WORDS, explain
 
 logger = logging.getLogger(__name__)
 
@@ -101,16 +111,16 @@ async def on_inline_query(query: InlineQuery, game_service: GameService, player:
     named = any(word in VARIANT_WORDS for word in words)
     variants = (asked.variant,) if named else VARIANT_CHOICES
     results: list[InlineQueryResultUnion] = []
-    for terms in inline_views.offers(asked, variants):
+    for terms in offers(asked, variants):
         move_seconds = terms.move_seconds or game_service.move_seconds
-        text = inline_views.invitation_text(player, friend, terms, move_seconds, _)
+        text = invitation_text(player, friend, terms, move_seconds, _)
         results.append(
             InlineQueryResultArticle(
-                id=inline_views.result_id(terms),
-                title=inline_views.offer_title(terms, _),
-                description=inline_views.offer_description(terms, move_seconds, _),
+                id=result_id(terms),
+                title=offer_title(terms, _),
+                description=offer_description(terms, move_seconds, _),
                 input_message_content=InputTextMessageContent(message_text=text),
-                reply_markup=inline_views.invitation_keyboard(player.id, _),
+                reply_markup=invitation_keyboard(player.id, _),
             )
         )
     await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True)
@@ -127,7 +137,7 @@ async def on_chosen_result(
     its inline message, and the invitation then shows the challenge's dice commitment, the
     buttons its seal (before that no Join is taken). A result the bot did not offer is only
     logged."""
-    terms = inline_views.terms_of_result(chosen.result_id)
+    terms = terms_of_result(chosen.result_id)
     inline_message_id = chosen.inline_message_id
     if terms is None or inline_message_id is None:
         logger.warning("chosen inline result %r is not one the bot offers", chosen.result_id)
@@ -145,10 +155,10 @@ async def on_chosen_result(
         text, markup = explain(error), None
     else:
         move_seconds = terms.move_seconds or game_service.move_seconds
-        text = inline_views.invitation_text(
+        text = invitation_text(
             player, friend, terms, move_seconds, _, commitment=challenge.dice_commitment
         )
-        markup = inline_views.invitation_keyboard(player.id, _, seal(challenge))
+        markup = invitation_keyboard(player.id, _, seal(challenge))
     await publisher.limiter.wait(pace_key(None, inline_message_id))
     # a chosen result reported twice finds its message edited already: "not modified"
     with contextlib.suppress(TelegramBadRequest):
@@ -210,7 +220,7 @@ async def on_leaderboard(
     """🏆: the leaderboard of the inline games of the chat the button is in, as an alert (the
     bot cannot write there)."""
     standings = await score_service.top_in_instance(callback.chat_instance)
-    callback_answer.text = inline_views.leaderboard_text(standings, _)
+    callback_answer.text = leaderboard_text(standings, _)
     callback_answer.show_alert = True
 
 
@@ -245,6 +255,6 @@ async def on_inline_analysis(
         callback_data.game,
         user_id=player.id,
         chat_id=player.id,
-        _=views.translator(i18n, i18n.current_locale),
+        _=translator(i18n, i18n.current_locale),
         on_start=answer,
     )

@@ -21,16 +21,16 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot import views
 from bot.callbacks import Language, PickLanguage
 from bot.handlers.basic import command_menu
 from bot.handlers.league import ADMINS, check_admin
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_
-from bot.league import LeaguePublisher
+from bot.messages.league import LeaguePublisher
+from bot.model import User
 from bot.services import GameService
 from bot.services.errors import NotAnAdmin, StaleAction
-from bot.storage import User
-from bot.texts import echo
+from bot.views.common import translator
+from bot.views.texts import echo
 
 logger = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ async def _choose(
     """Stores ``locale`` for the message's group or for ``player`` (in a private chat), sets
     that chat's command menu in it, and returns the confirmation, in it."""
     chat_id = message.chat.id
-    said = views.translator(i18n, locale)
+    said = translator(i18n, locale)
     if message.chat.type == ChatType.PRIVATE:
         if player is None:
             raise StaleAction()

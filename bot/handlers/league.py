@@ -2,7 +2,7 @@
 ``/flags``.
 
 The league's standings are one message the bot pins and keeps up to date after every game of
-the group (:mod:`bot.league`); only the group's admins start and stop it or read the flags.
+the group (:mod:`bot.messages.league`); only the group's admins start and stop it or read the flags.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
-from bot import views
 from bot.i18n import current_locale
-from bot.league import LeaguePublisher
+from bot.messages.league import LeaguePublisher
 from bot.services.errors import NotAnAdmin
 from bot.services.leagues import HeldTransfer, LeagueService
+from bot.views.common import player_name
 
 ADMINS = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
 
@@ -86,8 +86,8 @@ def flag_line(transfer: HeldTransfer) -> str:
         "({payments} payments, {paid} chips one way in 24 h), {date}"
     ).format(
         game=flag.game_id,
-        loser=views.player_name(transfer.loser),
-        winner=views.player_name(transfer.winner),
+        loser=player_name(transfer.loser),
+        winner=player_name(transfer.winner),
         amount=flag.amount,
         payments=flag.payments,
         paid=flag.paid,

@@ -30,7 +30,6 @@ from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot import challenge_views, views
 from bot.callbacks import ChallengeAction, ChallengeOption, PlayComputer
 from bot.engine import (
     POSITION_ID_LENGTH,
@@ -41,8 +40,9 @@ from bot.engine import (
     StakeMode,
 )
 from bot.i18n import current_locale, locale_of
+from bot.messages.boards import BoardPublisher
+from bot.model import Challenge, ChallengeStatus, User
 from bot.numbers import COUNT_DIGITS, parse_number
-from bot.publisher import BoardPublisher
 from bot.services import GameService, Terms
 from bot.services.challenges import (
     DEFAULT_LEVEL,
@@ -59,8 +59,9 @@ from bot.services.errors import (
     StaleAction,
     TermsChanged,
 )
-from bot.storage import Challenge, ChallengeStatus, User
-from bot.texts import DICE_WORDS, VARIANT_WORDS
+from bot.views.challenges import challenge_keyboard, challenge_text, terms_changed_text
+from bot.views.common import SIDE_MARKS, Translate, player_name, translator
+from bot.views.texts import DICE_WORDS, VARIANT_WORDS
 from render import FILE_NAME, BoardView
 
 INVITE_PREFIX = "c"
@@ -332,14 +333,14 @@ def challenge_message(
     challenger: User,
     target: User | None,
     chat_id: int,
-    _: views.Translate,
+    _: Translate,
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The text and buttons of a message that shows ``challenge`` in ``chat_id``: in the
     private chat of the one it challenges, it speaks to them ("you")."""
     addressed = None if target is not None and chat_id == target.id else target
     return (
-        challenge_views.challenge_text(challenge, challenger, _, target=addressed),
-        challenge_views.challenge_keyboard(challenge, _),
+        challenge_text(challenge, challenger, _, target=addressed),
+        challenge_keyboard(challenge, _),
     )
 
 
@@ -424,7 +425,7 @@ async def _post_with_link(
         and await send_invitation(bot, i18n, game_service, challenge, player, reachable, publisher)
     ):
         note = _("I have sent the invitation to {name}. You can also forward this link: {link}")
-        await sent.reply(note.format(name=views.player_name(reachable), link=link))
+        await sent.reply(note.format(name=player_name(reachable), link=link))
     else:
         note = _("Forward this link to your friend: opening it shows them the challenge.\n{link}")
         await sent.reply(note.format(link=link))
@@ -443,7 +444,7 @@ async def send_invitation(
     starts from first, for a challenge from a position); returns False (and remembers it) when
     they have blocked the bot."""
     locale = locale_of(to)
-    their = views.translator(i18n, locale)
+    their = translator(i18n, locale)
     try:
         if challenge.start is not None and publisher is not None:
             await bot.send_photo(
@@ -570,7 +571,7 @@ async def on_challenge_button(
             challenge_id, player.id, version, OPTION_NAMES[option]
         )
     except TermsChanged as changed:
-        callback_answer.text = challenge_views.terms_changed_text(changed.drawn, changed.current, _)
+        callback_answer.text = terms_changed_text(changed.drawn, changed.current, _)
         callback_answer.show_alert = True
         return
     await show_challenge_messages(bot, challenge, game_service, i18n)
@@ -587,7 +588,7 @@ async def show_challenge_messages(
     challenger: User = found
     target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
 
-    def draw(chat_id: int, _: views.Translate) -> tuple[str, InlineKeyboardMarkup | None]:
+    def draw(chat_id: int, _: Translate) -> tuple[str, InlineKeyboardMarkup | None]:
         return challenge_message(challenge, challenger, target, chat_id, _)
 
     await _edit_messages(bot, challenge, game_service, i18n, draw)
@@ -598,12 +599,12 @@ async def _edit_messages(
     challenge: Challenge,
     game_service: GameService,
     i18n: I18n,
-    draw: Callable[[int, views.Translate], tuple[str, InlineKeyboardMarkup | None]],
+    draw: Callable[[int, Translate], tuple[str, InlineKeyboardMarkup | None]],
 ) -> None:
     """Edits every message of the challenge to what ``draw`` gives for its chat, in its own
     language. A message that is gone or unchanged is left alone."""
     for shown in await game_service.challenges.messages(challenge.id):
-        text, markup = draw(shown.chat_id, views.translator(i18n, shown.locale))
+        text, markup = draw(shown.chat_id, translator(i18n, shown.locale))
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await bot.edit_message_text(
                 text, chat_id=shown.chat_id, message_id=shown.message_id, reply_markup=markup
@@ -614,12 +615,12 @@ async def _names(challenge: Challenge, game_service: GameService) -> tuple[str, 
     challenger = await game_service.users.get(challenge.challenger_id)
     target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
     return (
-        views.player_name(challenger) if challenger else "?",
-        views.player_name(target) if target else "?",
+        player_name(challenger) if challenger else "?",
+        player_name(target) if target else "?",
     )
 
 
-def closed_text(challenge: Challenge, names: tuple[str, str], _: views.Translate) -> str:
+def closed_text(challenge: Challenge, names: tuple[str, str], _: Translate) -> str:
     """What a challenge message says once it is closed."""
     challenger, target = names
     if challenge.status is ChallengeStatus.ACCEPTED:
@@ -641,7 +642,7 @@ async def close_challenge_messages(
     unchanged is left alone."""
     names = await _names(challenge, game_service)
     if challenge.inline_message_id is not None:
-        text = closed_text(challenge, names, views.translator(i18n, challenge.locale))
+        text = closed_text(challenge, names, translator(i18n, challenge.locale))
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await bot.edit_message_text(
                 text, inline_message_id=challenge.inline_message_id, reply_markup=None
@@ -660,7 +661,7 @@ async def start_picture(
     start: Position,
     challenger: User,
     other: User | None,
-    _: views.Translate,
+    _: Translate,
 ) -> BufferedInputFile:
     """The board a challenge starts from, drawn on the publisher's drawing thread: the
     challenger's side (the side to move) at the bottom, with the names known."""
@@ -674,8 +675,8 @@ async def start_picture(
     return BufferedInputFile(await publisher.draw(start, view), FILE_NAME)
 
 
-def start_caption(start: Position, _: views.Translate) -> str:
+def start_caption(start: Position, _: Translate) -> str:
     """The caption of the board a challenge starts from: its ID, to copy."""
     return "▶ " + _("The game starts here: position {id}, {mark} to move.").format(
-        id=html.code(start.to_id()), mark=views.SIDE_MARKS[start.turn]
+        id=html.code(start.to_id()), mark=SIDE_MARKS[start.turn]
     )

@@ -14,11 +14,11 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot import progress_views, views
 from bot.callbacks import GameAction, Move, NextGame, Rematch, ResignAction
 from bot.handlers.lobby import post_challenge, send_invitation
 from bot.i18n import current_locale
-from bot.publisher import BoardPublisher
+from bot.messages.boards import BoardPublisher
+from bot.model import User
 from bot.services import GameService
 from bot.services.errors import (
     ForeignButton,
@@ -27,7 +27,9 @@ from bot.services.errors import (
     NotYourQuestion,
     StaleAction,
 )
-from bot.storage import User
+from bot.views.boards import analysis_keyboard, hint_text
+from bot.views.common import player_name
+from bot.views.progress import board_link, games_text
 
 
 def create_router() -> Router:
@@ -48,9 +50,9 @@ async def on_games(message: Message, game_service: GameService, player: User) ->
     found = []
     for stored in await game_service.active_games(player.id):
         boards = await game_service.boards(stored.id)
-        link = next((url for board in boards if (url := progress_views.board_link(board))), None)
+        link = next((url for board in boards if (url := board_link(board))), None)
         found.append((await game_service.snapshot_of(stored), link))
-    await message.answer(progress_views.games_text(found, player, _), disable_web_page_preview=True)
+    await message.answer(games_text(found, player, _), disable_web_page_preview=True)
 
 
 async def on_game_button(
@@ -69,7 +71,7 @@ async def on_game_button(
     await check_board(callback, game_service, game_id)
     if move is Move.HINT:
         hint, tapped = await game_service.hint(game_id, player.id, version)
-        callback_answer.text = views.hint_text(hint, tapped, _)
+        callback_answer.text = hint_text(hint, tapped, _)
         callback_answer.show_alert = True
         return
     try:
@@ -153,7 +155,7 @@ async def on_resign(message: Message, game_service: GameService, player: User) -
     await message.reply(
         _("Resign game #{game} against {name}? You lose {points} pt.").format(
             game=stored.id,
-            name=views.player_name(opponent) if opponent else "?",
+            name=player_name(opponent) if opponent else "?",
             points=points,
         ),
         reply_markup=builder.as_markup(),
@@ -242,5 +244,5 @@ async def on_next_game(
     if isinstance(callback.message, Message):
         with contextlib.suppress(TelegramBadRequest):
             await callback.message.edit_reply_markup(
-                reply_markup=views.analysis_keyboard(callback_data.game, _)
+                reply_markup=analysis_keyboard(callback_data.game, _)
             )

@@ -20,13 +20,18 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot import views
 from bot.callbacks import PlayFrom, Replay
 from bot.engine import Side
 from bot.handlers.lobby import play_computer, post_open_challenge
+from bot.messages.boards import BoardPublisher, show_in_place
+from bot.model import StoredGame, User
 from bot.numbers import parse_number
-from bot.publisher import BoardPublisher, show_in_place
-from bot.replay_views import (
+from bot.services import GameService, Terms
+from bot.services.challenges import DEFAULT_LEVEL
+from bot.services.errors import GameNotFound, StaleAction
+from bot.services.replays import Replays, moves_in
+from bot.views.common import Translate, translator
+from bot.views.replays import (
     THEME,
     position_caption,
     position_view,
@@ -34,11 +39,6 @@ from bot.replay_views import (
     replay_durations,
     replay_frames,
 )
-from bot.services import GameService, Terms
-from bot.services.challenges import DEFAULT_LEVEL
-from bot.services.errors import GameNotFound, StaleAction
-from bot.services.replays import Replays, moves_in
-from bot.storage import StoredGame, User
 from render import FILE_NAME
 from render.layout import layout
 
@@ -97,7 +97,7 @@ async def on_replay(
     """🎞 Replay: the finished game as an animation in the chat where it was tapped (for its
     players anywhere, anyone in the group it was played in). Refused (an alert, nothing sent)
     for a game not over, not there, not the presser's to see, or beyond the presser's or the
-    group's allowance (:class:`~bot.pace.OnDemand`)."""
+    group's allowance (:class:`~bot.messages.pace.OnDemand`)."""
     if not isinstance(callback.message, Message):
         raise StaleAction()  # a message too old to read: no chat to send the replay to
     chat_id = callback.message.chat.id
@@ -107,9 +107,7 @@ async def on_replay(
     callback_answer.disable()
     await callback.answer("🎞 " + _("The replay is on its way."))
     locale = i18n.current_locale
-    await send_replay(
-        bot, replays, publisher, stored, chat_id, locale, views.translator(i18n, locale)
-    )
+    await send_replay(bot, replays, publisher, stored, chat_id, locale, translator(i18n, locale))
 
 
 async def send_replay(
@@ -119,7 +117,7 @@ async def send_replay(
     stored: StoredGame,
     chat_id: int,
     locale: str,
-    _: views.Translate,
+    _: Translate,
 ) -> None:
     """Sends the replay of finished game ``stored`` to ``chat_id`` in ``locale``: by the file
     id Telegram gave it before, else drawn now and uploaded (and its file id kept). Paced as
@@ -203,7 +201,7 @@ async def on_play_from(
     """▶ under a worst move of an analysis: a game from the board before that move, the
     presser playing its side to move, against the computer or as a challenge anyone here may
     accept (in a private chat, with a link to forward). Within the presser's and the group's
-    allowance of messages on demand (:class:`~bot.pace.OnDemand`)."""
+    allowance of messages on demand (:class:`~bot.messages.pace.OnDemand`)."""
     if not isinstance(callback.message, Message):
         raise StaleAction()
     message = callback.message

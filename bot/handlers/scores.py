@@ -12,8 +12,11 @@ from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import MovesFile
+from bot.model import User
 from bot.numbers import parse_number
-from bot.score_views import (
+from bot.services import GameService, ScoreService
+from bot.services.errors import GameNotFound, StaleAction
+from bot.views.scores import (
     HISTORY_GAMES,
     chips_text,
     file_buttons,
@@ -23,10 +26,7 @@ from bot.score_views import (
     score_text,
     stats_text,
 )
-from bot.services import GameService, ScoreService
-from bot.services.errors import GameNotFound, StaleAction
-from bot.storage import User
-from bot.texts import RULES, VARIANT_WORDS, echo
+from bot.views.texts import RULES, VARIANT_WORDS, echo
 
 LEDGER_LINES: Final = 5
 """Balance changes that ``/chips`` shows."""

@@ -13,12 +13,12 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
-from bot import views
+from bot.messages.boards import BoardPublisher
+from bot.model import User
 from bot.numbers import parse_number
-from bot.publisher import BoardPublisher
 from bot.services import GameService
 from bot.services.errors import GameFinished, GameNotFound
-from bot.storage import User
+from bot.views.boards import WATCH_PREFIX, result_line
 
 
 def create_router() -> Router:
@@ -26,7 +26,7 @@ def create_router() -> Router:
     router = Router(name=__name__)
     router.message.register(
         on_start_watching,
-        CommandStart(deep_link=True, magic=F.args.regexp(rf"^{views.WATCH_PREFIX}[0-9]+$")),
+        CommandStart(deep_link=True, magic=F.args.regexp(rf"^{WATCH_PREFIX}[0-9]+$")),
     )
     router.message.register(on_unwatch, Command("unwatch"))
     return router
@@ -44,14 +44,14 @@ async def on_start_watching(
     if message.chat.type != ChatType.PRIVATE:
         await message.answer(_("Watching works in a private chat with me: open the link there."))
         return
-    game_id = parse_number((command.args or "").removeprefix(views.WATCH_PREFIX))
+    game_id = parse_number((command.args or "").removeprefix(WATCH_PREFIX))
     if game_id is None:
         raise GameNotFound()
     try:
         snapshot, added = await game_service.watchers.watch(game_id, player.id)
     except GameFinished:
         over = await game_service.snapshot(game_id)
-        await message.answer(views.result_line(over, _) + " " + _("Nothing is left to watch."))
+        await message.answer(result_line(over, _) + " " + _("Nothing is left to watch."))
         return
     if not added:
         await message.answer(

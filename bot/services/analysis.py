@@ -24,7 +24,8 @@ from typing import Final, TypeAlias
 
 from bot.ai.analysis import Review, Summary, states, summarise
 from bot.engine import Game, NardyError, RecordError, Side, Turn, TurnRecord
-from bot.storage import Store, StoredGame, User
+from bot.model import StoredGame, User
+from bot.storage import Store
 
 from .computer import Brain
 from .errors import AlreadyAnalysing, GameNotFound, GameNotOver, NotAnalysable, NotAPlayer

@@ -36,16 +36,15 @@ from bot.engine import (
     find_variant,
     resolve_rules,
 )
-from bot.storage import (
+from bot.model import (
     COMPUTER_LEVELS,
     Challenge,
     ChallengeMessage,
     ChallengeStatus,
-    Store,
     User,
-    VersionConflict,
     computer_id,
 )
+from bot.storage import Store, VersionConflict
 
 from . import chips
 from .errors import (

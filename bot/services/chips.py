@@ -25,7 +25,8 @@ from dataclasses import replace
 from typing import Final
 
 from bot.engine import Outcome, Side, chips_due
-from bot.storage import ChipsStatus, Store, StoredGame
+from bot.model import ChipsStatus, StoredGame
+from bot.storage import Store
 
 START_CHIPS: Final = 1000
 """Every user's first balance."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.storage import Challenge
+    from bot.model import Challenge
 
 
 class GameError(Exception):
@@ -93,7 +93,8 @@ class NotEnoughChips(GameError):
 
 class TooSoon(GameError):
     """A replay, an analysis or another message on demand beyond the asker's or the group's
-    allowance (:class:`bot.pace.OnDemand`); ``params``: ``seconds`` until one is allowed."""
+    allowance (:class:`~bot.messages.pace.OnDemand`);
+    ``params``: ``seconds`` until one is allowed."""
 
     code = "too_soon"
 

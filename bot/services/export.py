@@ -47,7 +47,7 @@ from bot.engine.verify import (
     SET_UP_KEY,
     SET_UP_VALUE,
 )
-from bot.storage import MatchRecord, StoredGame, User
+from bot.model import MatchRecord, StoredGame, User
 
 OUTCOME_WORDS: Final = {
     Outcome.OIN: "oin",

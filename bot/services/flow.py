@@ -31,7 +31,7 @@ from bot.engine import (
     RuleSet,
     Turn,
 )
-from bot.storage import DiceProof, StoredGame
+from bot.model import DiceProof, StoredGame
 
 from .errors import StaleAction
 

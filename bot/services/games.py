@@ -63,17 +63,8 @@ from bot.engine import (
 )
 from bot.engine.fair import SEED_BYTES, check_client
 from bot.engine.lazy import lazy
-from bot.storage import (
-    Board,
-    DiceProof,
-    MatchRecord,
-    Store,
-    StoredGame,
-    Tally,
-    User,
-    VersionConflict,
-    computer_level,
-)
+from bot.model import Board, DiceProof, MatchRecord, StoredGame, Tally, User, computer_level
+from bot.storage import Store, VersionConflict
 
 from . import chips, flow
 from .challenges import CHALLENGE_SECONDS, Challenges
@@ -672,7 +663,7 @@ class GameService:
         """Makes sure a tap on a button of game ``game_id`` came from one of its players'
         boards: message ``message_id`` in ``chat_id``, or the inline message. A ``photo`` in a
         chat where the game's board has no message yet, and that shows no other game, is that
-        board: its sending got no answer (see ``bot.publisher.show_in_place``) but it arrived
+        board: its sending got no answer (see ``bot.messages.boards.show_in_place``) but it arrived
         after all, and it is recorded, to be edited from now on instead of sent a second time.
         A board seen before costs no read.
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
-from bot.storage import Challenge, ChallengeStatus, IntegrityError, Store, User
+from bot.model import Challenge, ChallengeStatus, User
+from bot.storage import IntegrityError, Store
 
 from .errors import (
     ChallengeClosed,

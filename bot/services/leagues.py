@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from bot.storage import ChipFlag, League, Rating, Standing, Store, User
+from bot.model import ChipFlag, League, Rating, Standing, User
+from bot.storage import Store
 
 from .scores import ScoreService
 

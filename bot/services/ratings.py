@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import glicko2
 
-from bot.storage import Rating
+from bot.model import Rating
 
 
 def _player(rating: Rating) -> glicko2.Player:

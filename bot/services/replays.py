@@ -17,7 +17,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from bot.engine import Game, GameOverError, Position, RecordError, Side, Turn, TurnRecord
-from bot.storage import Store, StoredGame, User
+from bot.model import StoredGame, User
+from bot.storage import Store
 
 from .analysis import replay
 from .errors import (

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.engine import Side
-from bot.storage import (
+from bot.model import (
     ChipFlag,
     FinishedGame,
     LedgerEntry,
@@ -20,10 +20,10 @@ from bot.storage import (
     RatedPlayer,
     Rating,
     Standing,
-    Store,
     Tally,
     User,
 )
+from bot.storage import Store
 
 from . import chips
 from .dice_stats import DiceStats, dice_stats

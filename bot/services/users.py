@@ -10,7 +10,8 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from bot.storage import Store, User
+from bot.model import User
+from bot.storage import Store
 
 SHARED_SECONDS: Final = 2.0
 """How long a worker sharing its database trusts a user it read (another worker's change of

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from bot.storage import Store, WatchResult
+from bot.model import WatchResult
+from bot.storage import Store
 
 from .errors import (
     GameFinished,

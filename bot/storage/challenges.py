@@ -7,9 +7,9 @@ from dataclasses import replace
 from typing import TypedDict
 
 from bot.engine import DiceMode, Position, StakeMode
+from bot.model import Challenge, ChallengeMessage, ChallengeStatus
 
 from .database import Database, Row, VersionConflict
-from .models import Challenge, ChallengeMessage, ChallengeStatus
 
 _KEEP_TERMS = """INSERT INTO challenge_terms
         SELECT id, version, target_id, variant, rule_set, move_seconds, match_length, cube,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .models import ChipFlag, LedgerEntry
+from bot.model import ChipFlag, LedgerEntry
 
 PLAYER: Final = "player"
 """The lock on a player's wallet and ratings (see :meth:`.Store.lock_players`)."""

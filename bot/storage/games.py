@@ -21,9 +21,9 @@ from bot.engine import (
     StakeMode,
     resolve_rules,
 )
+from bot.model import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally, WatchResult
 
 from .database import Database, IntegrityError, Row, VersionConflict
-from .models import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally, WatchResult
 from .users import user_from_row
 
 

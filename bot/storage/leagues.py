@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .models import League
+from bot.model import League
 
 if TYPE_CHECKING:
     from .database import Database

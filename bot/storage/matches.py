@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.engine import Match
-
-from .models import MatchRecord
+from bot.model import MatchRecord
 
 if TYPE_CHECKING:
     from .database import Database, Row

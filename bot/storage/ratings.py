@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .models import Rating
+from bot.model import Rating
 
 if TYPE_CHECKING:
     from .database import Database, Row

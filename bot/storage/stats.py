@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from bot.engine import Outcome, Result, Roll, Side
+from bot.model import ComputerRecord, FinishedGame, PlayerRolls, PlayerStats, RatedPlayer, User
 
 from .games import COUNTED
 from .matches import match_from_row
-from .models import ComputerRecord, FinishedGame, PlayerRolls, PlayerStats, RatedPlayer, User
 from .ratings import rating_from_row
 
 if TYPE_CHECKING:

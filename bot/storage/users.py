@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from bot.model import User
+
 from .database import Database, Row
-from .models import User
 
 
 class UserRepository:

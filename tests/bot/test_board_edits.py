@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bot.callbacks import GameAction, Move
+from bot.handlers.middlewares import TapThrottle
 from bot.i18n import create_i18n
-from bot.middlewares import TapThrottle
 from bot.services import GameService
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser

@@ -1,7 +1,7 @@
 """Names and words users choose reach messages as written: escaped for Telegram's HTML, never
 markup. Three layers: every template of every catalog filled with hostile text the way the bot
-fills it (:func:`bot.texts.echo`), every refusal as a message and as an alert, and the real bot
-through the fake Bot API (which parses every HTML message as Telegram does and refuses what
+fills it (:func:`~bot.views.texts.echo`), every refusal as a message and as an alert, and the real
+bot through the fake Bot API (which parses every HTML message as Telegram does and refuses what
 Telegram refuses), a game from challenge to rematch between players with hostile names, one
 language each."""
 
@@ -16,7 +16,7 @@ import pytest
 from bot.callbacks import ChallengeAction, ChallengeOption, ResignAction
 from bot.i18n import LOCALES, create_i18n, read_catalog
 from bot.services import GameError
-from bot.texts import REFUSALS, echo, explain
+from bot.views.texts import REFUSALS, echo, explain
 from tests.support.fake_telegram import FakeMessage
 from tests.support.harness import BotHarness
 from tests.support.telegram_html import parse_html

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot import views
 from bot.callbacks import Language, Move, PickLanguage
 from bot.i18n import LANGUAGE_NAMES, create_i18n
 from bot.services import GameService
 from bot.storage import Store, open_database
+from bot.views.boards import board_position, board_view
+from bot.views.common import translator
 from render import render_board
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeUser
 from tests.support.harness import BotHarness
@@ -59,11 +60,11 @@ async def _drawn(database_path: Path, game_id: int, locale: str) -> bytes:
         service = GameService(Store(database), random.Random(0))
         snapshot = await service.snapshot(game_id)
         [board] = await service.boards(game_id)
-        view = views.board_view(snapshot, board.viewer, views.translator(I18N, locale))
+        view = board_view(snapshot, board.viewer, translator(I18N, locale))
         if locale != "en":  # the view carries the catalog's words, not the English ones
             assert view.pip_label == said(locale, "pips") != "pips"
             assert view.result is not None and said(locale, "resignation") in view.result
-        return render_board(views.board_position(snapshot), view=view)
+        return render_board(board_position(snapshot), view=view)
     finally:
         await database.close()
 

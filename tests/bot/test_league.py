@@ -17,13 +17,14 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
 from bot.i18n import create_i18n
-from bot.league import RULE, LeaguePublisher, standings_text
-from bot.pace import RateLimiter
-from bot.publisher import BoardPublisher
+from bot.messages.boards import BoardPublisher
+from bot.messages.league import RULE, LeaguePublisher, standings_text
+from bot.messages.pace import RateLimiter
+from bot.model import Rating, Standing, User
 from bot.services import GameService, GameSnapshot, ScoreService
 from bot.services.leagues import LeagueLine, LeagueService
-from bot.storage import Rating, Standing, Store, User, open_database
-from bot.views import translator
+from bot.storage import Store, open_database
+from bot.views.common import translator
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 

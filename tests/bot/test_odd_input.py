@@ -10,7 +10,7 @@ from typing import Final
 
 import pytest
 
-from bot.texts import ECHO_LENGTH
+from bot.views.texts import ECHO_LENGTH
 from tests.support.fake_telegram import FakeChat, FakeUser
 from tests.support.harness import BotHarness
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import Move
-from bot.pace import ON_DEMAND_PER_GROUP, ON_DEMAND_PER_USER, OnDemand, RateLimiter
+from bot.messages.pace import ON_DEMAND_PER_GROUP, ON_DEMAND_PER_USER, OnDemand, RateLimiter
 from bot.services.errors import GameNotFound, TooSoon
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot

@@ -22,7 +22,7 @@ from aiohttp import ClientConnectorError, ServerDisconnectedError
 from aiohttp.client_reqrep import ConnectionKey
 
 from bot.app import DRAIN_SECONDS, run
-from bot.telegram_link import (
+from bot.messages.link import (
     Backoff,
     Failure,
     TelegramGatewayError,

@@ -12,8 +12,8 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
 from bot.i18n import create_i18n
-from bot.pace import RateLimiter
-from bot.publisher import BoardPublisher
+from bot.messages.boards import BoardPublisher
+from bot.messages.pace import RateLimiter
 from bot.services import GameService, GameSnapshot
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeTelegram

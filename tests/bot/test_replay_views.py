@@ -13,7 +13,11 @@ from PIL import Image
 
 from bot.engine import DiceMode, RecordError, Side, TurnRecord
 from bot.i18n import create_i18n
-from bot.replay_views import (
+from bot.services import GameService, GameSnapshot, Terms
+from bot.services.replays import moves_in
+from bot.storage import Store, open_database
+from bot.views.common import translator
+from bot.views.replays import (
     FIRST_MS,
     LAST_MS,
     MOVE_MS,
@@ -22,10 +26,6 @@ from bot.replay_views import (
     replay_durations,
     replay_frames,
 )
-from bot.services import GameService, GameSnapshot, Terms
-from bot.services.replays import moves_in
-from bot.storage import Store, open_database
-from bot.views import translator
 from render import render_animation
 
 

@@ -15,8 +15,9 @@ from PIL import Image
 
 from bot.callbacks import PlayFrom, Replay
 from bot.engine import Game, Position, Side, TurnRecord, resolve_rules
-from bot.replay_views import FIRST_MS, LAST_MS, MOVE_MS
-from bot.storage import Store, StoredGame, open_database
+from bot.model import StoredGame
+from bot.storage import Store, open_database
+from bot.views.replays import FIRST_MS, LAST_MS, MOVE_MS
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from bot.callbacks import MovesFile
 from bot.engine import Match, Outcome, Result, Side
 from bot.i18n import create_i18n
-from bot.score_views import history_text
-from bot.storage import FinishedGame, User
+from bot.model import FinishedGame, User
+from bot.views.scores import history_text
 from tests.support.fake_telegram import FakeChat, FakeUser
 from tests.support.harness import BotHarness
 

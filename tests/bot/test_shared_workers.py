@@ -22,12 +22,13 @@ from aiogram.client.telegram import TelegramAPIServer
 
 from bot.callbacks import GameAction
 from bot.i18n import create_i18n
-from bot.pace import SharedRateLimiter
-from bot.publisher import BoardPublisher
+from bot.messages.boards import BoardPublisher
+from bot.messages.pace import SharedRateLimiter
+from bot.model import User
 from bot.services import GameService, GameSnapshot, Terms
 from bot.services import errors as e
 from bot.services.coordination import Coordination
-from bot.storage import Store, User, open_database
+from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeTelegram
 from tests.support.postgres import PostgresServer
 

@@ -41,7 +41,7 @@ from bot.i18n import (
     locale_for,
     read_catalog,
 )
-from bot.telegram_link import TokenRefused
+from bot.messages.link import TokenRefused
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import BotHarness, make_settings, running_bot
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.model import User
 from bot.services import GameService, ScoreService
-from bot.storage import Store, User, open_database
+from bot.storage import Store, open_database
 
 
 class Clock:

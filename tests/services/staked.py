@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 
 from bot.engine import Game, StakeMode
+from bot.model import StoredGame
 from bot.services import chips
-from bot.storage import Store, StoredGame
+from bot.storage import Store
 
 
 async def staked_game(

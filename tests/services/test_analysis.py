@@ -10,11 +10,12 @@ import pytest
 
 from bot.ai.analysis import Review, review
 from bot.engine import Game, RecordError, Side, Turn, TurnRecord
+from bot.model import StoredGame, User
 from bot.services import GameService
 from bot.services import errors as e
 from bot.services.analysis import PART, Analyses, replay
 from bot.services.computer import Brain
-from bot.storage import Store, StoredGame, User
+from bot.storage import Store
 
 TURNS = 45
 

@@ -12,10 +12,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.model import Challenge, ChallengeStatus
 from bot.services import GameService
 from bot.services import errors as e
 from bot.services.games import GameSnapshot
-from bot.storage import Challenge, ChallengeStatus, Store, open_database
+from bot.storage import Store, open_database
 
 OPTIONS = ("variant", "rules", "time", "match", "cube", "dice", "stake", "stake_mode", "hints")
 

@@ -22,8 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Cube, Side, StakeMode
+from bot.model import ChipsStatus, StoredGame
 from bot.services import chips
-from bot.storage import ChipsStatus, Store, StoredGame, open_database
+from bot.storage import Store, open_database
 from tests.conftest import BACKENDS
 from tests.support.postgres import PostgresServer
 

@@ -20,12 +20,13 @@ from bot.ai import Action
 from bot.engine import DiceMode, Game, Side, derive_die
 from bot.engine.fair import CLIENT_VALUE
 from bot.engine.verify import MovesFileError, read_moves_file, verify
+from bot.model import DiceProof, StoredGame, User
 from bot.services import GameService, GameSnapshot, ScoreService, Terms, flow
 from bot.services import errors as e
 from bot.services.dice_stats import chi_square_survival, dice_stats
 from bot.services.export import moves_text
 from bot.services.inline import seal
-from bot.storage import DiceProof, Store, StoredGame, User
+from bot.storage import Store
 
 from .conftest import Clock
 

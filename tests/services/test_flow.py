@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 
-from bot import views
 from bot.engine import Game, Position, Side, resolve_rules
 from bot.i18n import create_i18n
 from bot.services.flow import GameDice, play_automatic
+from bot.views.boards import history_text
+from bot.views.common import translator
 
 
 def test_a_remainder_that_cannot_be_played_is_lost_and_the_mover_rolls() -> None:
@@ -27,4 +28,4 @@ def test_a_remainder_that_cannot_be_played_is_lost_and_the_mover_rolls() -> None
         ("en", "⚫ cannot play the remainder 6 6: it is lost"),
         ("ru", "⚫ не может сыграть остаток 6 6: он пропадает"),
     ):
-        assert views.history_text(history[0], views.translator(i18n, locale)) == text
+        assert history_text(history[0], translator(i18n, locale)) == text

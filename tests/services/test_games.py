@@ -7,9 +7,9 @@ import random
 import pytest
 
 from bot.engine import DiceMode, Outcome, Side
+from bot.model import ChallengeStatus, User
 from bot.services import GameService, Terms
 from bot.services import errors as e
-from bot.storage import ChallengeStatus, User
 
 
 async def _start(service: GameService, users: list[User]):  # type: ignore[no-untyped-def]

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 
 from bot.engine import Dice, Position, TurnInput, stepwise
+from bot.model import User
 from bot.services import GameService, GameSnapshot
 from bot.services.planner import Planner, RemotePlan
-from bot.storage import User
 from tests.support.cascades import start_heavy_game
 
 

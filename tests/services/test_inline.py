@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.model import ChallengeStatus, User
 from bot.services import GameService, ScoreService, Terms
 from bot.services.errors import (
     CommitmentNotShown,
@@ -16,7 +17,6 @@ from bot.services.errors import (
     Watching,
 )
 from bot.services.inline import seal
-from bot.storage import ChallengeStatus, User
 
 INLINE = "BAAAA0001FakeInline"
 CHAT = "-5557779991"

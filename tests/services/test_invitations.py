@@ -8,10 +8,11 @@ import asyncio
 
 import pytest
 
+from bot.model import ChallengeStatus, User
 from bot.services import GameService
 from bot.services import errors as e
 from bot.services.challenges import CHALLENGE_SECONDS
-from bot.storage import ChallengeStatus, Store, User
+from bot.storage import Store
 
 from .conftest import Clock
 

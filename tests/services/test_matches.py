@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Outcome, StakeMode
+from bot.model import ChipsStatus, User
 from bot.services import GameService, GameSnapshot, ScoreService, Terms
 from bot.services import errors as e
 from bot.services.chips import START_CHIPS
-from bot.storage import ChipsStatus, Store, User
+from bot.storage import Store
 
 from .conftest import Clock
 

@@ -11,10 +11,11 @@ import pytest
 
 from bot.engine import Game, Position, Side, TurnRecord, starting_position
 from bot.engine.verify import verify
+from bot.model import ChallengeStatus, User
 from bot.services import GameService, ScoreService, Terms
 from bot.services import errors as e
 from bot.services.replays import rebuilt
-from bot.storage import ChallengeStatus, Store, User
+from bot.storage import Store
 
 from ..engine.strategies import MODES, advance
 from .conftest import Clock

@@ -19,9 +19,10 @@ from bot.engine import (
     parse_steps,
     resolve_rules,
 )
+from bot.model import User
 from bot.services import GameService, GameSnapshot, ScoreService
 from bot.services import errors as e
-from bot.storage import Store, User
+from bot.storage import Store
 
 from .conftest import Clock
 

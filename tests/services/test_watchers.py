@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.model import User
 from bot.services import GameService, Terms
 from bot.services.errors import (
     GameFinished,
@@ -17,7 +18,6 @@ from bot.services.errors import (
 )
 from bot.services.inline import seal
 from bot.services.watchers import MAX_WATCHERS
-from bot.storage import User
 
 
 async def _private_game(

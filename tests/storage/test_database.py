@@ -14,14 +14,8 @@ import asyncpg
 import pytest
 
 from bot.engine import Game, Played, Side
-from bot.storage import (
-    SchemaTooNew,
-    Store,
-    VersionConflict,
-    WatchResult,
-    is_postgres_url,
-    open_database,
-)
+from bot.model import WatchResult
+from bot.storage import SchemaTooNew, Store, VersionConflict, is_postgres_url, open_database
 from bot.storage.games import decode_steps, decode_taps, encode_steps, encode_taps
 from bot.storage.migrations import MIGRATIONS, for_postgres
 from bot.storage.postgres import numbered

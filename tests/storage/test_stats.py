@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Match, Outcome, Side, starting_position
-from bot.storage import PlayerStats, Rating, Store, open_database
+from bot.model import PlayerStats, Rating
+from bot.storage import Store, open_database
 
 ANNA, BORIS, VERA, GLEB = 1, 2, 3, 4
 GROUP, OTHER_GROUP = -5, -7

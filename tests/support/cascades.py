@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Final
 
 from bot.engine import Position, Side, StakeMode, derive_die
+from bot.model import StoredGame
 from bot.services import GameService
-from bot.storage import StoredGame
 
 HEAVY_BEFORE: Final = "crazy_gulbara w / 24:3 21:1 19:1 9:2 4:3 1:5 / 1:9 off:6"
 """Set up with international rules, white rolls 2-1 and plays 4/2 2/1 (:data:`HEAVY_STEPS`);

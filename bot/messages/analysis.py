@@ -1,6 +1,6 @@
 """Sends a game's analysis to a chat: a progress note edited as the analysis goes, then the
 summary in the note's place and each person's worst moves as pictures (with buttons to play on
-from the board before each), paced as messages on demand (:class:`~bot.pace.OnDemand`: behind
+from the board before each), paced as messages on demand (:class:`~.pace.OnDemand`: behind
 the boards, within the asker's allowance) and drawn on the boards' drawing thread.
 
 The note is sent on the first progress report and edited at most once per report (a part of
@@ -22,7 +22,10 @@ from typing import Final
 from aiogram import Bot
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
-from bot.analysis_views import (
+from bot.messages.boards import BoardPublisher, show_in_place
+from bot.messages.pace import Pace
+from bot.services.analysis import Analyses
+from bot.views.analysis import (
     progress_text,
     summary_text,
     worst_caption,
@@ -31,10 +34,7 @@ from bot.analysis_views import (
     worst_position,
     worst_view,
 )
-from bot.pace import Pace
-from bot.publisher import BoardPublisher, show_in_place
-from bot.services.analysis import Analyses
-from bot.views import Translate
+from bot.views.common import Translate
 from render import FILE_NAME
 
 logger = logging.getLogger(__name__)
@@ -142,7 +142,7 @@ async def send_analysis(
     :meth:`Analyses.analyse`, whose refusals it raises before sending anything) and sends the
     results there: the progress note, the summary, the worst moves. One request of the
     user's and the group's allowance of messages on demand, paced behind the boards
-    (:class:`~bot.pace.OnDemand`).
+    (:class:`~.pace.OnDemand`).
 
     :raises: :exc:`~bot.services.errors.TooSoon` beyond the allowance, before anything else.
     """

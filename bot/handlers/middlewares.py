@@ -24,7 +24,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.i18n import N_, user_locale
 from bot.metrics import Metrics
 from bot.services import GameError, GameService
-from bot.texts import explain
+from bot.views.texts import explain
 
 logger = logging.getLogger(__name__)
 

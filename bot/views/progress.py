@@ -8,9 +8,9 @@ from typing import Final
 from aiogram import html
 
 from bot.engine import Side
+from bot.model import Board, User
 from bot.services import GameSnapshot
-from bot.storage import Board, User
-from bot.views import VARIANT_NAMES, Translate, moment, player_name
+from bot.views.common import VARIANT_NAMES, Translate, moment, player_name
 
 SUPERGROUP_BASE: Final = 1_000_000_000_000
 """A supergroup's chat id is -(10¹² + n), and links to its messages take n."""

@@ -3,7 +3,7 @@
 One message per board, edited in place. :meth:`BoardPublisher.publish` only notes the newest
 snapshot of a game and returns at once (a tap is answered without waiting for the picture); one
 worker per game then draws and sends it, and if more changes arrive meanwhile only the latest
-is sent: edits are coalesced. Sends are paced per chat and overall (:mod:`bot.pace`), and
+is sent: edits are coalesced. Sends are paced per chat and overall (:mod:`bot.messages.pace`), and
 Telegram's own answers are honoured: retry_after, "not modified", a deleted message (posted
 again), a blocked bot, a group that became a supergroup.
 
@@ -14,8 +14,8 @@ board behind it, one board after another; a state handed over meanwhile replaces
 shown for the boards left, and the next round brings the others up to it: a watcher who is
 behind skips states, and a board is edited at most once a state. Each state is drawn once per
 language and uploaded once (then sent by its file id). Watchers' messages take their slots
-from :meth:`~bot.pace.BoardPace.spare`: only a slot that is free now, within
-:data:`~bot.pace.WATCHERS_SHARE` of the overall pace and never the rest of it, so they never
+from :meth:`~.pace.BoardPace.spare`: only a slot that is free now, within
+:data:`~.pace.WATCHERS_SHARE` of the overall pace and never the rest of it, so they never
 push a player's edit back (50 watchers catch up with a state in about 4 s at Telegram's 30
 messages a second).
 
@@ -24,7 +24,7 @@ a game's boards are shown by one worker at a time, the holder of the game's boar
 shows the newest saved state until none is newer, so the changes saved by every worker are
 coalesced and edits of one message never overtake each other; a worker that finds the lease
 held waits until the boards show its change (or the lease is free). The pace is shared
-through the database (:class:`~bot.pace.SharedRateLimiter`), and :meth:`BoardPublisher.sweep`
+through the database (:class:`~.pace.SharedRateLimiter`), and :meth:`BoardPublisher.sweep`
 shows, now and then, what a worker that died saved but did not show. A game's watchers'
 boards are shown by one worker at a time too, under a lease of their own (``watchers <id>``,
 never the board lease, so the players' boards never wait for watchers): a worker that finds it
@@ -34,7 +34,7 @@ are being edited).
 
 Boards are of two kinds: a message in a chat the bot writes to (a group, a private chat), sent
 and edited here; and an inline game's inline message, which the bot can only edit, through a
-picture stored elsewhere (:mod:`bot.inline_boards`). Everything above holds for both (a
+picture stored elsewhere (:mod:`bot.messages.inline`). Everything above holds for both (a
 watcher's board is of the first kind).
 """
 
@@ -63,16 +63,18 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPho
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 
-from bot import logs, views
+from bot import logs
 from bot.engine import VARIANTS, Position, Side, starting_position
 from bot.i18n import DEFAULT_LOCALE, locale_of
-from bot.inline_boards import InlineBoards
+from bot.messages.inline import InlineBoards
+from bot.messages.link import EditMediaUnread, Superseded, TelegramSendUncertain, abandon_when
+from bot.messages.pace import WATCHERS_SHARE, BoardPace, OnDemand, Pace, RateLimiter
 from bot.metrics import Metrics
-from bot.pace import WATCHERS_SHARE, BoardPace, OnDemand, Pace, RateLimiter
+from bot.model import Board
 from bot.services import GameService, GameSnapshot
 from bot.services.coordination import POLL_SECONDS
-from bot.storage import Board
-from bot.telegram_link import EditMediaUnread, Superseded, TelegramSendUncertain, abandon_when
+from bot.views.boards import board_position, board_view, caption, keyboard, watch_payload
+from bot.views.common import translator
 from render import FILE_NAME, BoardView, render_animation, render_board
 
 logger = logging.getLogger(__name__)
@@ -120,14 +122,14 @@ async def show_in_place(
     Returns True when the message shows it (edited, sent, or already so), False when the chat
     refuses the bot or the tries ran out.
 
-    Outages: with the bot's :class:`~bot.telegram_link.TelegramLink` an edit, or a send that
+    Outages: with the bot's :class:`~bot.messages.link.TelegramLink` an edit, or a send that
     surely did not reach Telegram, waits inside the call for as long as Telegram is unreachable
     (with backoff), so the attempts here are not used up by an outage. Once ``superseded()`` is
     true (a newer state of the same message waits) such a waiting call is abandoned and this
     returns False: the newer state is shown instead.
 
     A send that may have reached Telegram (a timeout, a reset, a 500 or 504:
-    :class:`~bot.telegram_link.TelegramSendUncertain`) is not sent again, so a chat never gets
+    :class:`~bot.messages.link.TelegramSendUncertain`) is not sent again, so a chat never gets
     the message twice; nothing is recorded and this returns False. If Telegram did post it, the
     message shows this state without the bot knowing its id: a press on its buttons makes it the
     board again (``bot.handlers.play``), otherwise the next state (or the catch-up after a
@@ -196,7 +198,7 @@ class BoardPublisher:
         watchers_share: float = WATCHERS_SHARE,
     ) -> None:
         """``storage_chats``: where inline games' pictures are uploaded (see
-        :mod:`bot.inline_boards`); none gives them text boards."""
+        :mod:`bot.messages.inline`); none gives them text boards."""
         self._bot = bot
         self._service = service
         self._coordination = service.coordination
@@ -206,7 +208,7 @@ class BoardPublisher:
         self._watchers_pace = self._limiter.spare(watchers_share)
         self.on_demand = OnDemand(self._watchers_pace)
         """Replays, analyses and the other messages users ask for: their allowances and their
-        pace, which yields to the boards' (see :mod:`bot.pace`)."""
+        pace, which yields to the boards' (see :mod:`bot.messages.pace`)."""
         self._pending: dict[int, GameSnapshot] = {}
         self._watched: dict[int, GameSnapshot] = {}  # game id -> the newest state for watchers
         self._watching: dict[int, asyncio.Task[None]] = {}  # game id -> its watchers' worker
@@ -517,11 +519,11 @@ class BoardPublisher:
         locale = locale_of(watcher) if watcher is not None else DEFAULT_LOCALE
         face = faces.get(locale)
         if face is None:
-            _ = views.translator(self._i18n, locale)
+            _ = translator(self._i18n, locale)
             picture = await self._draw(
-                views.board_position(snapshot), views.board_view(snapshot, Side.WHITE, _)
+                board_position(snapshot), board_view(snapshot, Side.WHITE, _)
             )
-            face = faces[locale] = _Face(views.caption(snapshot, _, watcher=True), picture)
+            face = faces[locale] = _Face(caption(snapshot, _, watcher=True), picture)
 
         def media() -> str | BufferedInputFile:
             return face.file_id or BufferedInputFile(face.picture, FILE_NAME)
@@ -566,7 +568,7 @@ class BoardPublisher:
         stored = snapshot.stored
         if not stored.between_private_chats or not stored.watchable or snapshot.game.is_over:
             return None
-        return await create_start_link(self._bot, views.watch_payload(stored.id))
+        return await create_start_link(self._bot, watch_payload(stored.id))
 
     def _superseded(self, snapshot: GameSnapshot) -> bool:
         """Whether a newer state of the game waits to be shown (an older one need not be)."""
@@ -581,13 +583,11 @@ class BoardPublisher:
         return locale_of(snapshot.user(board.viewer))
 
     async def _show_board(self, snapshot: GameSnapshot, board: Board) -> bool:
-        _ = views.translator(self._i18n, await self._locale(snapshot, board))
-        text = views.caption(snapshot, _, watch_link=await self._watch_link(snapshot))
+        _ = translator(self._i18n, await self._locale(snapshot, board))
+        text = caption(snapshot, _, watch_link=await self._watch_link(snapshot))
         viewer = None if snapshot.stored.chat_id else board.viewer
-        markup = views.keyboard(snapshot, viewer, _)
-        picture = await self._draw(
-            views.board_position(snapshot), views.board_view(snapshot, board.viewer, _)
-        )
+        markup = keyboard(snapshot, viewer, _)
+        picture = await self._draw(board_position(snapshot), board_view(snapshot, board.viewer, _))
 
         async def send(chat_id: int) -> int:
             return await self._send(chat_id, picture, text, markup)

@@ -11,7 +11,7 @@ from bot.ai.analysis import BLUNDER, ERROR, Review
 from bot.callbacks import PlayFrom
 from bot.engine import Position, Side, steps_text
 from bot.services.analysis import Analysis
-from bot.views import SIDE_MARKS, Translate, player_name
+from bot.views.common import SIDE_MARKS, Translate, player_name
 from render import BoardView
 
 SIDES = (Side.WHITE, Side.BLACK)

@@ -7,13 +7,10 @@ locale (a group's board uses the locale of the challenge).
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Callable
 from typing import Final
 
 from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-from aiogram.utils.i18n import I18n
 
 from bot.ai import Hint
 from bot.callbacks import (
@@ -27,79 +24,33 @@ from bot.callbacks import (
 from bot.engine import (
     DiceMode,
     Game,
-    Outcome,
     Played,
     Position,
     RecordError,
     Side,
-    StakeMode,
     Turn,
     TurnRecord,
     steps_text,
 )
-from bot.i18n import N_
+from bot.model import ChipsStatus
 from bot.services import GameSnapshot
-from bot.storage import ChipsStatus, User
-from bot.texts import echo
+from bot.views.common import (
+    DICE_MODE_NAMES,
+    OUTCOME_NAMES,
+    RULE_SET_NAMES,
+    SIDE_MARKS,
+    STAKE_MODE_NAMES,
+    VARIANT_NAMES,
+    Translate,
+    duration,
+    moment,
+    player_name,
+)
 from render import BoardView
-
-Translate = Callable[[str], str]
 
 STEPS_PER_ROW: Final = 4
 WATCH_PREFIX: Final = "w"
 """Deep-link payloads ``w<game id>`` make the one who opens them a watcher of the game."""
-
-OUTCOME_NAMES: Final = {
-    Outcome.OIN: N_("oin"),
-    Outcome.MARS: N_("mars"),
-    Outcome.KOKS: N_("koks"),
-    Outcome.HOME_MARS: N_("home mars"),
-    Outcome.RESIGN: N_("resignation"),
-    Outcome.TIMEOUT: N_("time ran out"),
-    Outcome.DROP: N_("double dropped"),
-}
-VARIANT_NAMES: Final = {
-    "long": N_("long nardy"),
-    "short": N_("short nardy"),
-    "abkhaz": N_("Abkhaz nardy"),
-    "gulbara": N_("gul-bara"),
-    "crazy_gulbara": N_("crazy gul-bara"),
-}
-RULE_SET_NAMES: Final = {
-    "classic": N_("classic"),
-    "sheshbesh": N_("Shesh Besh"),
-    "karzar": N_("karzar"),
-    "standard": N_("standard"),
-    "international": N_("international (four of each)"),
-}
-DICE_MODE_NAMES: Final = {
-    DiceMode.TWO: N_("two dice"),
-    DiceMode.THREE: N_("three dice"),
-    DiceMode.ANTI_THREE: N_("anti three dice"),
-}
-STAKE_MODE_NAMES: Final = {
-    StakeMode.RULES: N_("by the rules"),
-    StakeMode.AMATEUR: N_("amateur"),
-    StakeMode.PRO: N_("PRO"),
-}
-SIDE_MARKS: Final = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
-
-
-def translator(i18n: I18n, locale: str) -> Translate:
-    """Returns ``_`` for ``locale``: gettext outside a handler's context."""
-
-    def translate(message: str) -> str:
-        return i18n.gettext(message, locale=locale)
-
-    return translate
-
-
-def player_name(user: User) -> str:
-    """How a player is named in captions: @username, else the first name (as
-    :func:`bot.texts.echo` shows a user's text: escaped, isolated when right-to-left); the
-    computer as 🤖 and its level in stars."""
-    name = echo(user.mention)
-    return f"🤖 {name}" if user.computer_level is not None else name
 
 
 def caption(
@@ -242,24 +193,6 @@ def result_line(snapshot: GameSnapshot, _: Translate) -> str:
         outcome=_(OUTCOME_NAMES[result.outcome]),
         points=result.points,
     )
-
-
-def duration(seconds: int, _: Translate) -> str:
-    """A move time in its largest whole unit: ``90 s``, ``5 min``, ``12 h``, ``3 d``."""
-    if seconds % 86_400 == 0:
-        return _("{n} d").format(n=seconds // 86_400)
-    if seconds % 3600 == 0:
-        return _("{n} h").format(n=seconds // 3600)
-    if seconds % 60 == 0 and seconds > 300:
-        return _("{n} min").format(n=seconds // 60)
-    return _("{n} s").format(n=seconds)
-
-
-def moment(at: float, move_seconds: int) -> str:
-    """A deadline, in UTC: the time of day for a game played at one sitting, the date too for
-    a correspondence game (a move time of an hour or more)."""
-    form = "%Y-%m-%d %H:%M" if move_seconds >= 3600 else "%H:%M:%S"
-    return dt.datetime.fromtimestamp(at, dt.UTC).strftime(form)
 
 
 COMMITMENT_SHOWN: Final = 16

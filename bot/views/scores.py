@@ -13,23 +13,14 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot import views
 from bot.ai import level as computer_level
 from bot.callbacks import MovesFile
 from bot.engine import Side
 from bot.i18n import N_
+from bot.model import FinishedGame, MatchRecord, PlayerStats, RatedPlayer, Standing, Tally, User
 from bot.services.chips import DAILY_FLOOR
 from bot.services.scores import ChipStatement
-from bot.storage import (
-    FinishedGame,
-    MatchRecord,
-    PlayerStats,
-    RatedPlayer,
-    Standing,
-    Tally,
-    User,
-)
-from bot.views import Translate
+from bot.views.common import OUTCOME_NAMES, VARIANT_NAMES, Translate, player_name
 
 HISTORY_GAMES: Final = 10
 """Games that ``/history`` lists, each with its file button."""
@@ -40,11 +31,11 @@ LEDGER_KINDS: Final = {"grant": N_("starting grant"), "top_up": N_("daily top-up
 def stats_text(user: User, stats: PlayerStats, chips: int) -> str:
     """``/stats``'s answer. Home mars is counted apart from mars and shown on a line of its own
     when there was one (the rule sets that know it score it above mars)."""
-    lines = [html.bold(_("Statistics of {name}").format(name=views.player_name(user)))]
+    lines = [html.bold(_("Statistics of {name}").format(name=player_name(user)))]
     for variant, rating in stats.ratings:
         lines.append(
             _("Rating, {variant}: {rating} ±{deviation} ({games} games)").format(
-                variant=_(views.VARIANT_NAMES.get(variant, variant)),
+                variant=_(VARIANT_NAMES.get(variant, variant)),
                 rating=round(rating.rating),
                 deviation=round(rating.deviation),
                 games=rating.games,
@@ -112,8 +103,8 @@ def score_text(me: User, other: User, tally: Tally, latest: tuple[MatchRecord, S
             "{me} — {other}: {won}:{lost} in games, {points_won}:{points_lost} in points "
             "({games} games)."
         ).format(
-            me=views.player_name(me),
-            other=views.player_name(other),
+            me=player_name(me),
+            other=player_name(other),
             won=tally.wins,
             lost=tally.games - tally.wins,
             points_won=tally.points_won,
@@ -139,7 +130,7 @@ def leaderboard_text(standings: list[Standing]) -> str:
     """``/top``'s answer: the chat's players by net points."""
     lines = [html.bold(_("Leaderboard"))]
     for place, standing in enumerate(standings, start=1):
-        lines.append(standing_line(place, standing, views.player_name(standing.user), _))
+        lines.append(standing_line(place, standing, player_name(standing.user), _))
     return "\n".join(lines)
 
 
@@ -153,7 +144,7 @@ def standing_line(place: int, standing: Standing, name: str, _: Translate) -> st
 
 def rating_text(variant: str, players: list[RatedPlayer]) -> str:
     """``/top rating``'s answer."""
-    variant_name = _(views.VARIANT_NAMES[variant])
+    variant_name = _(VARIANT_NAMES[variant])
     if not players:
         return _("Nobody here has a rating in {variant} yet. Finish a game with /play.").format(
             variant=variant_name
@@ -163,7 +154,7 @@ def rating_text(variant: str, players: list[RatedPlayer]) -> str:
         lines.append(
             _("{place}. {name}: {rating} ±{deviation}, {games} games").format(
                 place=place,
-                name=views.player_name(rated.user),
+                name=player_name(rated.user),
                 rating=round(rated.rating.rating),
                 deviation=round(rated.rating.deviation),
                 games=rated.rating.games,
@@ -185,8 +176,8 @@ def history_text(title: str, games: list[FinishedGame]) -> str:
         values = {
             "match": game.match_id,
             "length": match.length,
-            "white": views.player_name(game.white),
-            "black": views.player_name(game.black),
+            "white": player_name(game.white),
+            "black": player_name(game.black),
             "white_score": match.white,
             "black_score": match.black,
         }
@@ -196,9 +187,7 @@ def history_text(title: str, games: list[FinishedGame]) -> str:
                 "in progress"
             )
         else:
-            values["winner"] = views.player_name(
-                game.white if match.winner is Side.WHITE else game.black
-            )
+            values["winner"] = player_name(game.white if match.winner is Side.WHITE else game.black)
             text = _(
                 "Match #{match} to {length}: {white} {white_score}:{black_score} {black}, "
                 "won by {winner}"
@@ -217,11 +206,11 @@ def game_line(game: FinishedGame) -> str:
     parts = [
         f"#{game.id}",
         dt.datetime.fromtimestamp(game.finished_at, dt.UTC).strftime("%Y-%m-%d"),
-        f"⚪ {views.player_name(game.white)} — ⚫ {views.player_name(game.black)}",
-        _(views.VARIANT_NAMES.get(game.variant, game.variant)),
+        f"⚪ {player_name(game.white)} — ⚫ {player_name(game.black)}",
+        _(VARIANT_NAMES.get(game.variant, game.variant)),
         _("{winner} wins: {outcome}, {points} pt.").format(
-            winner=views.player_name(winner),
-            outcome=_(views.OUTCOME_NAMES[result.outcome]),
+            winner=player_name(winner),
+            outcome=_(OUTCOME_NAMES[result.outcome]),
             points=result.points,
         )
         + (f" ×{game.cube}" if game.cube > 1 else ""),
@@ -246,7 +235,7 @@ def chips_text(statement: ChipStatement) -> str:
     """``/chips``'s answer: the balance, then one line per change, newest first."""
     lines = [html.bold(_("Your chips: {chips}").format(chips=statement.balance))]
     for entry, other in statement.entries:
-        name = views.player_name(other) if other else "?"
+        name = player_name(other) if other else "?"
         if entry.kind == "game" and entry.delta >= 0:
             what = _("game #{game} won against {name}").format(game=entry.game_id, name=name)
         elif entry.kind == "game":

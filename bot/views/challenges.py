@@ -13,10 +13,9 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 from bot.ai import level as computer_level
 from bot.callbacks import ChallengeAction, ChallengeOption
 from bot.engine import DiceMode
+from bot.model import Challenge, User
 from bot.services.challenges import has_cube, has_dice_modes
-from bot.storage import Challenge, User
-from bot.texts import echo
-from bot.views import (
+from bot.views.common import (
     DICE_MODE_NAMES,
     RULE_SET_NAMES,
     SIDE_MARKS,
@@ -26,6 +25,7 @@ from bot.views import (
     duration,
     player_name,
 )
+from bot.views.texts import echo
 
 
 def challenge_text(

@@ -8,7 +8,7 @@ from typing import Final
 
 from aiogram import html
 
-from bot import views
+from bot.model import User
 from bot.services.dice_stats import (
     DEGREES_OF_FREEDOM,
     FAIR_DOUBLES,
@@ -17,7 +17,7 @@ from bot.services.dice_stats import (
     DiceStats,
 )
 from bot.services.scores import DiceCheck
-from bot.storage import User
+from bot.views.common import Translate, player_name
 
 FACE_MARKS: Final = ("⚀", "⚁", "⚂", "⚃", "⚄", "⚅")
 UNUSUAL: Final = 0.05
@@ -38,7 +38,7 @@ print([die(n) for n in range({dice})])"""
 :mod:`bot.engine.fair`), filled in with the game's values: code, so not translated."""
 
 
-def verify_text(check: DiceCheck, _: views.Translate) -> str:
+def verify_text(check: DiceCheck, _: Translate) -> str:
     """``/verify``'s answer: the commitment and the client value; for a finished game the seed
     too, the formula with a program that recomputes every die, and the command that checks the
     moves file; for a game being played, that the seed comes at the end."""
@@ -92,10 +92,10 @@ def verify_text(check: DiceCheck, _: views.Translate) -> str:
     return "\n".join(lines)
 
 
-def dice_stats_text(user: User, stats: DiceStats, _: views.Translate) -> str:
+def dice_stats_text(user: User, stats: DiceStats, _: Translate) -> str:
     """``/dice``'s answer: how many games and dice, doubles and average pips against fair dice,
     each face's count against the expected one, and the chi-square figure in plain words."""
-    name = views.player_name(user)
+    name = player_name(user)
     title = "🎲 " + html.bold(_("Dice of {name}").format(name=name))
     if not stats.dice:
         return "\n".join(

@@ -1,4 +1,4 @@
-"""Boards kept in inline messages: the inline board kind of :class:`bot.publisher.BoardPublisher`.
+"""Boards kept in inline messages: the inline board kind of :class:`.boards.BoardPublisher`.
 
 An inline game is played in the invitation a user posted through the bot, in a chat the bot
 may not be in: the bot can only edit that message, by its ``inline_message_id``. Telegram
@@ -14,7 +14,7 @@ picture takes a detour:
   takes a group's pace, about 20 uploads a minute for all inline games together; several
   storage chats take turns.
 * **Without one**, the board is text: the caption and each side's checkers by point
-  (:func:`bot.inline_views.text_board`), edited with ``editMessageText``. Every game can be
+  (:func:`bot.views.inline.text_board`), edited with ``editMessageText``. Every game can be
   played either way; a picture that cannot be stored is never a reason to refuse a game.
 
 Edits are paced like a group's, about 20 a minute, per chat: the bot knows that chat only by
@@ -46,15 +46,17 @@ from aiogram.exceptions import (
 from aiogram.types import BufferedInputFile, InputMediaPhoto
 from aiogram.utils.i18n import I18n
 
-from bot import inline_views, views
 from bot.engine import Position, Side
+from bot.messages.link import Superseded, abandon_when
+from bot.model import Board
 from bot.services import GameSnapshot
-from bot.storage import Board
-from bot.telegram_link import Superseded, abandon_when
+from bot.views.boards import board_position, board_view, caption
+from bot.views.common import translator
+from bot.views.inline import board_keyboard, text_board
 from render import FILE_NAME, BoardView
 
 if TYPE_CHECKING:
-    from bot.pace import Pace
+    from bot.messages.pace import Pace
 
 logger = logging.getLogger(__name__)
 
@@ -116,11 +118,11 @@ class InlineBoards:
         out or a newer state is waiting meanwhile."""
         inline_message_id = board.inline_message_id
         assert inline_message_id is not None, "not an inline board"
-        _ = views.translator(self._i18n, snapshot.stored.locale)
-        markup = inline_views.board_keyboard(snapshot, _)
+        _ = translator(self._i18n, snapshot.stored.locale)
+        markup = board_keyboard(snapshot, _)
         key = pace_key(snapshot.stored.chat_instance, inline_message_id)
         if not self.storage_chats:
-            text = inline_views.text_board(snapshot, _)
+            text = text_board(snapshot, _)
 
             async def edit_text() -> None:
                 await self._limiter.wait(key)
@@ -130,10 +132,8 @@ class InlineBoards:
 
             return await self._keep_trying(snapshot, edit_text)
 
-        picture = await self._draw(
-            views.board_position(snapshot), views.board_view(snapshot, Side.WHITE, _)
-        )
-        caption = views.caption(snapshot, _)
+        picture = await self._draw(board_position(snapshot), board_view(snapshot, Side.WHITE, _))
+        shown = caption(snapshot, _)
         storage_chat_id = next(self._turns)
         upload: tuple[str, int] | None = None  # its file id, its message in the storage chat
 
@@ -143,7 +143,7 @@ class InlineBoards:
                 upload = await self._upload(storage_chat_id, picture)
             await self._limiter.wait(key)
             await self._bot.edit_message_media(
-                media=InputMediaPhoto(media=upload[0], caption=caption),
+                media=InputMediaPhoto(media=upload[0], caption=shown),
                 inline_message_id=inline_message_id,
                 reply_markup=markup,
             )

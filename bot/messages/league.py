@@ -3,7 +3,7 @@
 One message per league, pinned silently and edited in place. :meth:`LeaguePublisher.refresh`
 (called when a group game ends) only notes the group and returns at once; one worker per group
 then waits :data:`SETTLE_SECONDS`, so results close together make one edit, takes its turn from
-the :class:`~bot.pace.RateLimiter` the boards of that group use, reads the standings and
+the :class:`~bot.messages.pace.RateLimiter` the boards of that group use, reads the standings and
 edits the message. Refreshes that arrive meanwhile are coalesced into the next edit.
 
 A deleted message is posted again, pinned and recorded; where the bot may not pin, the message
@@ -26,13 +26,13 @@ from aiogram.exceptions import (
 )
 from aiogram.utils.i18n import I18n
 
-from bot.pace import Pace, RateLimiter
-from bot.publisher import show_in_place
+from bot.messages.boards import show_in_place
+from bot.messages.pace import Pace, RateLimiter
+from bot.model import League
 from bot.services import GameService, GameSnapshot
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.services.locks import KeyedLocks
-from bot.storage import League
-from bot.views import Translate, player_name, translator
+from bot.views.common import Translate, player_name, translator
 
 logger = logging.getLogger(__name__)
 

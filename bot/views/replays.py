@@ -16,9 +16,9 @@ from typing import Final
 from aiogram import html
 
 from bot.engine import Position, Side
+from bot.model import StoredGame, User
 from bot.services.replays import Move, Replayed
-from bot.storage import StoredGame, User
-from bot.views import OUTCOME_NAMES, SIDE_MARKS, VARIANT_NAMES, Translate, player_name
+from bot.views.common import OUTCOME_NAMES, SIDE_MARKS, VARIANT_NAMES, Translate, player_name
 from render import DEFAULT_THEME, BoardView
 
 SCALE: Final = 0.6

@@ -1,6 +1,6 @@
 """What inline mode shows: the games offered for an inline query (each result's id is its
 terms), the invitation they post, and the buttons and text of a board kept in an inline
-message. Pure functions, like :mod:`bot.views`, whose captions and game buttons inline boards
+message. Pure functions, like :mod:`bot.views.boards`, whose captions and game buttons inline boards
 share.
 """
 
@@ -11,13 +11,11 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import views
 from bot.callbacks import Analyse, InlineInvite, InlineTop, InviteOption, NextGame
-from bot.challenge_views import commitment_line
 from bot.engine import DiceMode, Side, resolve_rules
 from bot.i18n import N_
+from bot.model import Standing, User
 from bot.numbers import COUNT_DIGITS, parse_number
-from bot.score_views import standing_line
 from bot.services import GameSnapshot, Terms
 from bot.services.challenges import (
     MATCH_CHOICES,
@@ -26,10 +24,21 @@ from bot.services.challenges import (
     has_cube,
     has_dice_modes,
 )
-from bot.storage import Standing, User
-from bot.texts import echo
+from bot.views.boards import board_position, caption, keyboard
+from bot.views.challenges import commitment_line
+from bot.views.common import (
+    DICE_MODE_NAMES,
+    RULE_SET_NAMES,
+    SIDE_MARKS,
+    VARIANT_NAMES,
+    Translate,
+    duration,
+    player_name,
+)
+from bot.views.scores import standing_line
+from bot.views.texts import echo
 
-Translate = views.Translate
+Translate = Translate
 
 RESULT_PREFIX: Final = "v1"
 """Result ids are ``v1:<variant>:<match>:<dice mode>:<cube 0|1>:<seconds, 0 = default>``: what
@@ -132,10 +141,10 @@ def _terms_line(terms: Terms, move_seconds: int, _: Translate) -> str:
         _("match to {length}").format(length=terms.match_length)
         if terms.match_length
         else _("single game"),
-        views.duration(move_seconds, _),
+        duration(move_seconds, _),
     ]
     if terms.dice_mode is not DiceMode.TWO:
-        parts.append(_(views.DICE_MODE_NAMES[terms.dice_mode]))
+        parts.append(_(DICE_MODE_NAMES[terms.dice_mode]))
     if terms.cube:
         parts.append(_("with the doubling cube"))
     return " · ".join(parts)
@@ -143,7 +152,7 @@ def _terms_line(terms: Terms, move_seconds: int, _: Translate) -> str:
 
 def offer_title(terms: Terms, _: Translate) -> str:
     """An inline result's title: the variant."""
-    name = _(views.VARIANT_NAMES[terms.variant])
+    name = _(VARIANT_NAMES[terms.variant])
     return name[:1].upper() + name[1:]
 
 
@@ -164,7 +173,7 @@ def invitation_text(
     """The invitation an inline result posts: who invites (whom), to which game; only the
     friend named may join, or the first other person to tap; everyone else watches. Once its
     challenge is made, the same with the challenge's dice ``commitment``."""
-    name = views.player_name(challenger)
+    name = player_name(challenger)
     if target_username:
         friend = echo("@" + target_username)
         head = _("{challenger} invites {friend} to a game: only {friend} can join.").format(
@@ -176,9 +185,9 @@ def invitation_text(
         )
     rules = resolve_rules(terms.variant, None).name
     details = _("{variant} · rules: {rules} · {duration} per move").format(
-        variant=_(views.VARIANT_NAMES[terms.variant]),
-        rules=_(views.RULE_SET_NAMES[rules]),
-        duration=views.duration(move_seconds, _),
+        variant=_(VARIANT_NAMES[terms.variant]),
+        rules=_(RULE_SET_NAMES[rules]),
+        duration=duration(move_seconds, _),
     )
     foot = _("Everyone in the chat can watch. The invitation expires in 15 minutes.")
     if commitment is not None:
@@ -212,7 +221,7 @@ def board_keyboard(snapshot: GameSnapshot, _: Translate) -> InlineKeyboardMarkup
     and 📊 Analysis (sent privately: the bot cannot write here)."""
     stored, game = snapshot.stored, snapshot.game
     if not game.is_over:
-        return views.keyboard(snapshot, None, _)
+        return keyboard(snapshot, None, _)
     analysis = InlineKeyboardButton(
         text="📊 " + _("Analysis"), callback_data=Analyse(game=stored.id).pack()
     )
@@ -238,8 +247,8 @@ def text_board(snapshot: GameSnapshot, _: Translate) -> str:
     """A board in words, for inline games when the bot has no chat to store pictures in: the
     caption, then each side's checkers by point in its own numbering (as the buttons name
     them), with the bar, the checkers borne off and the pips."""
-    position = views.board_position(snapshot)
-    lines = [views.caption(snapshot, _), ""]
+    position = board_position(snapshot)
+    lines = [caption(snapshot, _), ""]
     for side in (Side.WHITE, Side.BLACK):
         slots = position.checkers(side)
         points = [f"{point}:{slots[point]}" for point in range(24, 0, -1) if slots[point]]
@@ -248,7 +257,7 @@ def text_board(snapshot: GameSnapshot, _: Translate) -> str:
         if slots[0]:
             points.append(f"off:{slots[0]}")
         pips = f"{position.pip_count(side)} {_('pips')}"
-        lines.append(f"{views.SIDE_MARKS[side]} <code>{' '.join(points)}</code> · {pips}")
+        lines.append(f"{SIDE_MARKS[side]} <code>{' '.join(points)}</code> · {pips}")
     lines.append("<i>" + _("Points in each side's own numbering, as on the buttons.") + "</i>")
     return "\n".join(lines)
 
