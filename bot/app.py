@@ -21,7 +21,7 @@ import contextlib
 import logging
 import random
 import signal
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Final, TypeAlias
 
@@ -57,11 +57,10 @@ from bot.messages.league import LeaguePublisher
 from bot.messages.link import Outage, TelegramLink, TelegramSession
 from bot.messages.pace import BoardPace, RateLimiter, SharedRateLimiter
 from bot.metrics import Metrics
-from bot.services import GameService, ScoreService
-from bot.services.analysis import Analyses
+from bot.services import GameService
 from bot.services.computer import Brain
-from bot.services.leagues import LeagueService
 from bot.services.planner import Planner
+from bot.services.root import Services, compose
 from bot.storage import Store, open_database
 from bot.timers import Timers
 from bot.web import Webhook, WebServer
@@ -72,7 +71,6 @@ DRAIN_SECONDS: Final = 10.0
 """How long a stopping bot waits for updates still being handled and boards still being sent;
 then whatever still waits for Telegram is cancelled."""
 
-Services: TypeAlias = Mapping[str, Any]
 ServicesFactory: TypeAlias = Callable[[Settings], AbstractAsyncContextManager[Services]]
 UpdateObserver: TypeAlias = Callable[[int, BaseException | None], None]
 Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -82,44 +80,33 @@ Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 async def build_services(
     settings: Settings, *, dice: random.Random | None = None, brain: Brain | None = None
 ) -> AsyncIterator[Services]:
-    """Opens the database and builds the services; stops the analyses under way and closes the
-    database (and the computer's worker processes, unless ``brain`` was given) after polling.
+    """Opens the database and composes the services (:func:`bot.services.root.compose`);
+    stops the analyses under way and closes the database (and the computer's worker processes,
+    unless ``brain`` was given) after polling.
 
-    Each key becomes workflow data of the dispatcher, so a handler declaring
-    ``game_service: GameService`` receives ``services["game_service"]``; ``store`` is for the
-    web server's health check and gauges.
+    Each field of :class:`~bot.services.root.Services` becomes workflow data of the
+    dispatcher by its name, so a handler declaring ``games: GameService`` receives
+    ``services.game_service``.
     """
     database = await open_database(settings.database)
     own_brain = brain is None
     thinking = brain or Brain(settings.computer_workers)
-    analyses: Analyses | None = None
-    service: GameService | None = None
+    services: Services | None = None
     planner = Planner()  # heavy turns searched in a process of their own
     stepwise.set_planner(planner.plan)
     try:
-        store = Store(database)
-        dice = dice or random.SystemRandom()  # a seeded one only in tests
-        service = GameService(
-            store,
-            dice,
+        services = compose(
+            Store(database),
+            dice or random.SystemRandom(),  # a seeded one only in tests
+            thinking,
             move_seconds=settings.move_seconds,
-            brain=thinking,
             computer_pause=settings.computer_pause_seconds,
         )
-        scores = ScoreService(store)
-        analyses = Analyses(store, thinking)
-        yield {
-            "store": store,
-            "game_service": service,
-            "score_service": scores,
-            "league_service": LeagueService(store, scores),
-            "analyses": analyses,
-        }
+        yield services
     finally:
-        if service is not None:
-            await service.coordination.close()
-        if analyses is not None:
-            await analyses.close()
+        if services is not None:
+            await services.coordination.close()
+            await services.analyses.close()
         if own_brain:
             await asyncio.to_thread(thinking.close)
         stepwise.set_planner(None)
@@ -347,39 +334,41 @@ async def _run(
     metrics = Metrics()  # one per bot instance: a restarted bot counts from zero
     link.metrics = metrics
     i18n = create_i18n()
-    extras: dict[str, Any] = {"metrics": metrics}
-    timers = None
-    service = services.get("game_service")
-    if isinstance(service, GameService):
-        private = (3.0, settings.private_messages_per_second)
-        group = (3.0, settings.group_messages_per_minute / 60)
-        overall = (30.0, settings.messages_per_second)
-        limiter: BoardPace = (
-            SharedRateLimiter(service.coordination, private=private, group=group, overall=overall)
-            if service.coordination.shared
-            else RateLimiter(private=private, group=group, overall=overall)
-        )
-        publisher = BoardPublisher(
-            bot,
-            service,
-            i18n,
-            limiter=limiter,
-            metrics=metrics,
-            storage_chats=settings.storage_chat_id,
-        )
-        timers = Timers(service, publisher, bot, i18n, link=link)
-        extras["publisher"] = publisher
-        league_service = services.get("league_service")
-        if isinstance(league_service, LeagueService):
-            leagues = LeaguePublisher(bot, league_service, service, i18n, limiter=limiter)
-            publisher.on_result.append(leagues.on_result)  # a group game's result
-            extras["league_publisher"] = leagues
-        link.on_restored.append(_postponer(service))
-    dispatcher = create_dispatcher(settings, i18n=i18n, outermost=tracker, **services, **extras)
-    if timers is not None:
-        dispatcher.startup.register(extras["publisher"].warm_up)
-        dispatcher.startup.register(extras["publisher"].catch_up)
-        dispatcher.startup.register(timers.start)
+    private = (3.0, settings.private_messages_per_second)
+    group = (3.0, settings.group_messages_per_minute / 60)
+    overall = (30.0, settings.messages_per_second)
+    coordination = services.coordination
+    limiter: BoardPace = (
+        SharedRateLimiter(coordination, private=private, group=group, overall=overall)
+        if coordination.shared
+        else RateLimiter(private=private, group=group, overall=overall)
+    )
+    publisher = BoardPublisher(
+        bot,
+        services,
+        i18n,
+        limiter=limiter,
+        metrics=metrics,
+        storage_chats=settings.storage_chat_id,
+    )
+    timers = Timers(services, publisher, bot, i18n, link=link)
+    leagues = LeaguePublisher(
+        bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
+    )
+    publisher.on_result.append(leagues.on_result)  # a group game's result
+    link.on_restored.append(_postponer(services.game_service))
+    dispatcher = create_dispatcher(
+        settings,
+        i18n=i18n,
+        outermost=tracker,
+        metrics=metrics,
+        publisher=publisher,
+        league_publisher=leagues,
+        **services.by_name(),
+    )
+    dispatcher.startup.register(publisher.warm_up)
+    dispatcher.startup.register(publisher.catch_up)
+    dispatcher.startup.register(timers.start)
     webhook = None
     if settings.webhook_url and settings.webhook_secret is not None:
         webhook = Webhook(
@@ -391,12 +380,11 @@ async def _run(
         )
     server = None
     if settings.web_port is not None:
-        store = services.get("store")
         server = WebServer(
             host=settings.webhook_host,
             port=settings.web_port,
             metrics=metrics,
-            store=store if isinstance(store, Store) else None,
+            store=services.store,
             mode="webhook" if webhook is not None else "polling",
             webhook=webhook,
             telegram_reachable=link.reachable,
@@ -419,17 +407,14 @@ async def _run(
     finally:
         if deadline is None:
             deadline = loop.time() + DRAIN_SECONDS
-        if timers is not None:
-            await timers.stop()
-            await extras["publisher"].drain(max(0.0, deadline - loop.time()))
-        if "league_publisher" in extras:  # after the boards: their results refresh it
-            await extras["league_publisher"].drain(max(0.0, deadline - loop.time()))
+        await timers.stop()
+        await publisher.drain(max(0.0, deadline - loop.time()))
+        # after the boards: their results refresh it
+        await leagues.drain(max(0.0, deadline - loop.time()))
         link.close()  # what still waits for Telegram now gives up (its task is cancelled)
         await asyncio.sleep(0)
-        if timers is not None:
-            extras["publisher"].close()
-        if "league_publisher" in extras:
-            await extras["league_publisher"].close()
+        publisher.close()
+        await leagues.close()
         if server is not None:
             await server.close()
         await bot.session.close()

@@ -133,7 +133,7 @@ class LanguageMiddleware(I18nMiddleware):
     Register it with ``LanguageMiddleware(i18n).setup(dispatcher)`` after the middleware that
     hands handlers the stored ``player`` (whose choice it reads): it becomes an outer middleware
     of every event type, so filters and handlers of all routers run in the locale. The group's
-    language comes from ``game_service.chats`` (kept in memory), when there is a game service.
+    language comes from the ``chats`` service (kept in memory), when there is one.
     """
 
     async def get_locale(self, event: TelegramObject, data: dict[str, Any]) -> str:
@@ -141,7 +141,7 @@ class LanguageMiddleware(I18nMiddleware):
             chat=data.get("event_chat"),
             user=data.get("event_from_user"),
             player=data.get("player"),
-            chats=getattr(data.get("game_service"), "chats", None),
+            chats=data.get("chats"),
         )
 
 

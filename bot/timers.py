@@ -29,7 +29,8 @@ from bot.i18n import locale_of
 from bot.messages.boards import BoardPublisher
 from bot.messages.link import TelegramLink
 from bot.model import User
-from bot.services import GameService, GameSnapshot
+from bot.services import GameSnapshot
+from bot.services.root import Services
 from bot.views.common import translator
 from bot.views.progress import board_link, reminder_text
 
@@ -45,7 +46,7 @@ class Timers:
 
     def __init__(
         self,
-        service: GameService,
+        services: Services,
         publisher: BoardPublisher,
         bot: Bot,
         i18n: I18n,
@@ -53,7 +54,12 @@ class Timers:
         *,
         link: TelegramLink | None = None,
     ) -> None:
-        self._service = service
+        self._games = services.game_service
+        self._challenges = services.challenges
+        self._boards = services.board_messages
+        self._users = services.users
+        self._coordination = services.coordination
+        self._services = services
         self._publisher = publisher
         self._bot = bot
         self._i18n = i18n
@@ -83,14 +89,16 @@ class Timers:
             await self._look()
 
     async def _look(self) -> None:
-        for snapshot in await self._service.timeouts():
+        for snapshot in await self._games.timeouts():
             self._publisher.publish(snapshot)
-        for challenge in await self._service.challenges.expire():
-            await close_challenge_messages(self._bot, challenge, self._service, self._i18n)
-        for snapshot, player in await self._service.reminders():
+        for challenge in await self._challenges.expire():
+            await close_challenge_messages(
+                self._bot, challenge, self._challenges, self._users, self._i18n
+            )
+        for snapshot, player in await self._games.reminders():
             await self._remind(snapshot, player)
         now = time.monotonic()
-        if self._service.coordination.shared and now - self._swept_at >= SWEEP_SECONDS:
+        if self._coordination.shared and now - self._swept_at >= SWEEP_SECONDS:
             self._swept_at = now
             await self._publisher.sweep()
 
@@ -98,7 +106,7 @@ class Timers:
         """Tells ``player`` in private that half their time for the move is gone: as a reply
         to the board when it is in that chat, else with a link to it where there is one."""
         _ = translator(self._i18n, locale_of(player))
-        boards = await self._service.boards(snapshot.stored.id)
+        boards = await self._boards.boards(snapshot.stored.id)
         here = next((b for b in boards if b.chat_id == player.id and b.message_id), None)
         link = next((url for b in boards if (url := board_link(b))), None)
         reply = None
@@ -112,14 +120,14 @@ class Timers:
                 reply_parameters=reply,
             )
         except TelegramForbiddenError:
-            await self._service.users.mark_blocked(player.id)
+            await self._users.mark_blocked(player.id)
         except TelegramAPIError as error:
             logger.warning(
                 "could not remind user %d of game %d: %s", player.id, snapshot.stored.id, error
             )
 
     async def _run(self) -> None:
-        waits = self._service.computer_waits
+        waits = self._games.computer_waits
         while True:
             try:
                 await self.tick()

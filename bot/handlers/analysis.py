@@ -14,7 +14,7 @@ from bot.messages.analysis import send_analysis
 from bot.messages.boards import BoardPublisher
 from bot.model import User
 from bot.numbers import parse_number
-from bot.services.analysis import Analyses
+from bot.services import Analyses
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.common import translator
 

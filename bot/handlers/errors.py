@@ -10,7 +10,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.i18n import N_, reader_locale
 from bot.messages.link import TelegramSendUncertain
-from bot.services import GameService
+from bot.services import Chats, Users
 
 logger = logging.getLogger(__name__)
 
@@ -22,7 +22,12 @@ def create_router() -> Router:
     return router
 
 
-async def on_error(event: ErrorEvent, i18n: I18n, game_service: GameService | None = None) -> bool:
+async def on_error(
+    event: ErrorEvent,
+    i18n: I18n,
+    users: Users | None = None,
+    chats: Chats | None = None,
+) -> bool:
     """Logs the failure with its update and answers a command with a short apology; a press
     gets its answer from :class:`~bot.handlers.middlewares.CallbackAnswers` anyway (the spinner
     stops).
@@ -44,12 +49,12 @@ async def on_error(event: ErrorEvent, i18n: I18n, game_service: GameService | No
     if message is not None:
         sender = message.from_user
         try:  # the apology is a courtesy: Telegram, or the database, may be what failed
-            player = await game_service.users.get(sender.id) if game_service and sender else None
+            player = await users.get(sender.id) if users and sender else None
             locale = await reader_locale(
                 chat=message.chat,
                 user=sender,
                 player=player,
-                chats=game_service.chats if game_service else None,
+                chats=chats,
             )
             await message.answer(
                 i18n.gettext(N_("Something went wrong. Please try again."), locale=locale)

@@ -43,8 +43,17 @@ from bot.messages.analysis import send_analysis
 from bot.messages.boards import BoardPublisher
 from bot.messages.inline import pace_key
 from bot.model import User
-from bot.services import GameError, GameService, ScoreService
-from bot.services.analysis import Analyses
+from bot.services import (
+    Analyses,
+    BoardMessages,
+    Challenges,
+    GameError,
+    GameService,
+    InlineGames,
+    Lobby,
+    ScoreService,
+    Users,
+)
 from bot.services.challenges import VARIANT_CHOICES
 from bot.services.errors import BotChallenge, NotAPlayer, SelfChallenge, StaleAction, Watching
 from bot.services.inline import seal
@@ -129,6 +138,7 @@ async def on_inline_query(query: InlineQuery, game_service: GameService, player:
 async def on_chosen_result(
     chosen: ChosenInlineResult,
     game_service: GameService,
+    inline_games: InlineGames,
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
@@ -144,7 +154,7 @@ async def on_chosen_result(
         return
     friend = _friend(chosen.query)
     try:
-        challenge = await game_service.inline.invite(
+        challenge = await inline_games.invite(
             inline_message_id=inline_message_id,
             challenger=player,
             target_username=friend,
@@ -169,6 +179,10 @@ async def on_invitation_button(
     callback: CallbackQuery,
     callback_data: InlineInvite,
     game_service: GameService,
+    lobby: Lobby,
+    inline_games: InlineGames,
+    challenges: Challenges,
+    users: Users,
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
@@ -179,7 +193,7 @@ async def on_invitation_button(
     assert inline_message_id is not None  # the router's filter
     challenger = callback_data.challenger
     if callback_data.option is InviteOption.JOIN:
-        _challenge, snapshot = await game_service.inline.join(
+        _challenge, snapshot = await lobby.join(
             inline_message_id,
             challenger,
             player,
@@ -191,15 +205,16 @@ async def on_invitation_button(
         return
     if callback_data.option is not InviteOption.DECLINE:
         raise StaleAction()
-    challenge = await game_service.inline.decline(inline_message_id, challenger, player.id)
+    challenge = await inline_games.decline(inline_message_id, challenger, player.id)
     await publisher.limiter.wait(pace_key(callback.chat_instance, inline_message_id))
-    await close_challenge_messages(bot, challenge, game_service, i18n)
+    await close_challenge_messages(bot, challenge, challenges, users, i18n)
 
 
 async def on_inline_game_button(
     callback: CallbackQuery,
     callback_data: GameAction,
     game_service: GameService,
+    board_messages: BoardMessages,
     publisher: BoardPublisher,
     player: User,
     callback_answer: CallbackAnswer,
@@ -208,7 +223,13 @@ async def on_inline_game_button(
     play is told they watch."""
     try:
         await on_game_button(
-            callback, callback_data, game_service, publisher, player, callback_answer
+            callback,
+            callback_data,
+            game_service,
+            board_messages,
+            publisher,
+            player,
+            callback_answer,
         )
     except NotAPlayer:
         raise Watching() from None

@@ -27,7 +27,7 @@ from bot.handlers.league import ADMINS, check_admin
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_
 from bot.messages.league import LeaguePublisher
 from bot.model import User
-from bot.services import GameService
+from bot.services import Chats, GameService, Users
 from bot.services.errors import NotAnAdmin, StaleAction
 from bot.views.common import translator
 from bot.views.texts import echo
@@ -68,6 +68,8 @@ async def on_language(
     bot: Bot,
     i18n: I18n,
     game_service: GameService,
+    chats: Chats,
+    users: Users,
     player: User | None = None,
     league_publisher: LeaguePublisher | None = None,
 ) -> None:
@@ -87,12 +89,12 @@ async def on_language(
                 reply_markup=language_keyboard(current),
             )
             return
-        text = await _choose(bot, i18n, game_service, league_publisher, message, player, locale)
+        text = await _choose(bot, i18n, users, chats, league_publisher, message, player, locale)
         await message.answer(text)
         return
     if not group:
         text = _("🌐 Your language: {language}. Choose another:")
-    elif await game_service.chats.locale(message.chat.id) is not None:
+    elif await chats.locale(message.chat.id) is not None:
         text = _("🌐 This group's language: {language}. Admins can choose another:")
     else:
         text = _(
@@ -110,6 +112,8 @@ async def on_pick_language(
     bot: Bot,
     i18n: I18n,
     game_service: GameService,
+    chats: Chats,
+    users: Users,
     player: User,
     league_publisher: LeaguePublisher | None = None,
 ) -> None:
@@ -123,7 +127,7 @@ async def on_pick_language(
         if member.status not in ADMINS:
             raise NotAnAdmin()
     text = await _choose(
-        bot, i18n, game_service, league_publisher, message, player, callback_data.language.locale
+        bot, i18n, users, chats, league_publisher, message, player, callback_data.language.locale
     )
     await message.edit_text(text, reply_markup=None)
 
@@ -131,7 +135,8 @@ async def on_pick_language(
 async def _choose(
     bot: Bot,
     i18n: I18n,
-    game_service: GameService,
+    users: Users,
+    chats: Chats,
     league_publisher: LeaguePublisher | None,
     message: Message,
     player: User | None,
@@ -144,10 +149,10 @@ async def _choose(
     if message.chat.type == ChatType.PRIVATE:
         if player is None:
             raise StaleAction()
-        await game_service.users.set_locale(player.id, locale)
+        await users.set_locale(player.id, locale)
         text = said(N_("✅ Your language is now {language}."))
     else:
-        await game_service.chats.set_locale(chat_id, locale)
+        await chats.set_locale(chat_id, locale)
         if league_publisher is not None:
             league_publisher.refresh(chat_id)  # the pinned standings follow, if there are any
         text = said(

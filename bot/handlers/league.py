@@ -17,8 +17,9 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.i18n import current_locale
 from bot.messages.league import LeaguePublisher
+from bot.services import LeagueService
 from bot.services.errors import NotAnAdmin
-from bot.services.leagues import HeldTransfer, LeagueService
+from bot.services.leagues import HeldTransfer
 from bot.views.common import player_name
 
 ADMINS = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})

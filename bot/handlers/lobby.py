@@ -43,7 +43,7 @@ from bot.i18n import current_locale, locale_of
 from bot.messages.boards import BoardPublisher
 from bot.model import Challenge, ChallengeStatus, User
 from bot.numbers import COUNT_DIGITS, parse_number
-from bot.services import GameService, Terms
+from bot.services import Challenges, GameService, Lobby, Replays, Terms, Users
 from bot.services.challenges import (
     DEFAULT_LEVEL,
     LEVEL_CHOICES,
@@ -150,7 +150,7 @@ def _args(command: CommandObject) -> str:
 
 
 async def _start(
-    args: str, game_service: GameService, player: User, chat_id: int
+    args: str, replays: Replays, player: User, chat_id: int
 ) -> tuple[Position | None, str]:
     """The position named after ``from`` in ``/play``'s words (a position ID, or a finished
     game's number and a move: ``from 12 30`` is game #12's board after move 30, ``from 12``
@@ -177,7 +177,7 @@ async def _start(
     elif (game_id := parse_number(first.lstrip("#"))) is not None:
         moves = parse_number(spec[1], COUNT_DIGITS) if len(spec) > 1 else None
         used += moves is not None
-        _, position = await game_service.replays.position_after(
+        _, position = await replays.position_after(
             game_id, moves, user_id=player.id, chat_id=chat_id
         )
     else:
@@ -227,27 +227,30 @@ async def on_play(
     message: Message,
     command: CommandObject,
     game_service: GameService,
+    users: Users,
+    challenges: Challenges,
+    replays: Replays,
     publisher: BoardPublisher,
     player: User,
 ) -> None:
     """``/play`` in a group: a challenge to the user named (or replied to), or to anyone;
     ``/play bot``: a game with the computer; ``/play from …`` (``/from …``): from a position."""
-    start, args = await _start(_args(command), game_service, player, message.chat.id)
+    start, args = await _start(_args(command), replays, player, message.chat.id)
     level, words = _computer(_words(args))
     terms = replace(terms_of(words), start=start)
     if level is not None:
-        await play_computer(message, player, game_service, level, terms, publisher)
+        await play_computer(message, player, challenges, users, level, terms, publisher)
         return
     who, username = _target(message, command)
     target = None
     if who is not None and not who.is_bot:
-        target = await game_service.users.see(
+        target = await users.see(
             who.id,
             username=who.username,
             first_name=who.first_name,
             language_code=who.language_code,
         )
-    challenge = await game_service.challenges.open(
+    challenge = await challenges.open(
         chat_id=message.chat.id,
         challenger=player,
         target=target,
@@ -256,47 +259,49 @@ async def on_play(
         locale=current_locale(),
         terms=terms,
     )
-    await post_challenge(message, challenge, player, game_service, publisher)
+    await post_challenge(message, challenge, player, users, challenges, publisher)
 
 
 async def play_computer(
     message: Message,
     player: User,
-    game_service: GameService,
+    challenges: Challenges,
+    users: Users,
     level: int,
     terms: Terms,
     publisher: BoardPublisher | None = None,
 ) -> None:
     """Posts a challenge to the computer in the message's chat, for ``player`` to start."""
-    challenge = await game_service.challenges.against_computer(
+    challenge = await challenges.against_computer(
         chat_id=message.chat.id,
         challenger=player,
         level=level,
         locale=current_locale(),
         terms=terms,
     )
-    await post_challenge(message, challenge, player, game_service, publisher)
+    await post_challenge(message, challenge, player, users, challenges, publisher)
 
 
 async def on_play_computer_button(
-    callback: CallbackQuery, game_service: GameService, player: User
+    callback: CallbackQuery, challenges: Challenges, users: Users, player: User
 ) -> None:
     """ "🤖 Play the computer" under /start or /help: a challenge to the computer, there."""
     if not isinstance(callback.message, Message):
         raise ChallengeNotFound()
-    await play_computer(callback.message, player, game_service, DEFAULT_LEVEL, Terms())
+    await play_computer(callback.message, player, challenges, users, DEFAULT_LEVEL, Terms())
 
 
 async def post_challenge(
     message: Message,
     challenge: Challenge,
     challenger: User,
-    game_service: GameService,
+    users: Users,
+    challenges: Challenges,
     publisher: BoardPublisher | None = None,
 ) -> Message:
     """Posts the challenge in the message's chat and remembers which message shows it; a
     challenge from a position shows that board first (drawn by ``publisher``)."""
-    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+    target = await users.get(challenge.target_id) if challenge.target_id else None
     if challenge.start is not None and publisher is not None:
         await message.answer_photo(
             await start_picture(publisher, challenge.start, challenger, target, _),
@@ -304,7 +309,7 @@ async def post_challenge(
         )
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
     return await _send_shown(
-        game_service,
+        challenges,
         challenge,
         message.chat.id,
         current_locale(),
@@ -313,7 +318,7 @@ async def post_challenge(
 
 
 async def _send_shown(
-    game_service: GameService,
+    challenges: Challenges,
     challenge: Challenge,
     chat_id: int,
     locale: str,
@@ -322,9 +327,9 @@ async def _send_shown(
     """Sends a message of the challenge in ``chat_id`` (written in ``locale``) and records it
     as one of the challenge's, as being sent first: a tap on it that comes before its id is
     recorded counts all the same (see :meth:`~bot.services.challenges.Challenges.show`)."""
-    await game_service.challenges.show(challenge, chat_id, None, locale)
+    await challenges.show(challenge, chat_id, None, locale)
     sent = await send()
-    await game_service.challenges.show(challenge, chat_id, sent.message_id, locale)
+    await challenges.show(challenge, chat_id, sent.message_id, locale)
     return sent
 
 
@@ -348,6 +353,9 @@ async def on_play_private(
     message: Message,
     command: CommandObject,
     game_service: GameService,
+    challenges: Challenges,
+    replays: Replays,
+    users: Users,
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
@@ -357,33 +365,36 @@ async def on_play_private(
     bot can write to them, and always gives a link to forward. ``/play`` alone gives a link
     anyone can open. ``/play bot``: a game with the computer, here. ``/play from …``
     (``/from …``): from a position."""
-    start, args = await _start(_args(command), game_service, player, message.chat.id)
+    start, args = await _start(_args(command), replays, player, message.chat.id)
     level, words = _computer(_words(args))
     terms = replace(terms_of(words), start=start)
     if level is not None:
-        await play_computer(message, player, game_service, level, terms, publisher)
+        await play_computer(message, player, challenges, users, level, terms, publisher)
         return
     who, username = _target(message, command)
     is_bot = bool(who and who.is_bot)
     username = username or (who.username if who else None)
     if username:
-        challenge, reachable = await game_service.challenges.private_invitation(
+        challenge, reachable = await challenges.private_invitation(
             challenger=player,
             target_username=username,
             locale=current_locale(),
             terms=terms,
         )
         await _post_with_link(
-            message, challenge, player, game_service, publisher, bot, i18n, reachable
+            message, challenge, player, users, challenges, publisher, bot, i18n, reachable
         )
         return
-    await post_open_challenge(message, player, game_service, publisher, bot, terms, is_bot=is_bot)
+    await post_open_challenge(
+        message, player, challenges, users, publisher, bot, terms, is_bot=is_bot
+    )
 
 
 async def post_open_challenge(
     message: Message,
     player: User,
-    game_service: GameService,
+    challenges: Challenges,
+    users: Users,
     publisher: BoardPublisher,
     bot: Bot,
     terms: Terms,
@@ -392,7 +403,7 @@ async def post_open_challenge(
 ) -> None:
     """A challenge anyone may accept, posted in the message's chat: in a private chat with a
     link to forward."""
-    challenge = await game_service.challenges.open(
+    challenge = await challenges.open(
         chat_id=message.chat.id,
         challenger=player,
         target_is_bot=is_bot,
@@ -400,16 +411,17 @@ async def post_open_challenge(
         terms=terms,
     )
     if message.chat.type != ChatType.PRIVATE:
-        await post_challenge(message, challenge, player, game_service, publisher)
+        await post_challenge(message, challenge, player, users, challenges, publisher)
         return
-    await _post_with_link(message, challenge, player, game_service, publisher, bot, None, None)
+    await _post_with_link(message, challenge, player, users, challenges, publisher, bot, None, None)
 
 
 async def _post_with_link(
     message: Message,
     challenge: Challenge,
     player: User,
-    game_service: GameService,
+    users: Users,
+    challenges: Challenges,
     publisher: BoardPublisher,
     bot: Bot,
     i18n: I18n | None,
@@ -417,12 +429,14 @@ async def _post_with_link(
 ) -> None:
     """Posts a challenge made in a private chat, sends the invitation to ``reachable`` (when
     the bot can write to them) and gives the link to forward."""
-    sent = await post_challenge(message, challenge, player, game_service, publisher)
+    sent = await post_challenge(message, challenge, player, users, challenges, publisher)
     link = await create_start_link(bot, f"{INVITE_PREFIX}{challenge.id}")
     if (
         reachable is not None
         and i18n is not None
-        and await send_invitation(bot, i18n, game_service, challenge, player, reachable, publisher)
+        and await send_invitation(
+            bot, i18n, users, challenges, challenge, player, reachable, publisher
+        )
     ):
         note = _("I have sent the invitation to {name}. You can also forward this link: {link}")
         await sent.reply(note.format(name=player_name(reachable), link=link))
@@ -434,7 +448,8 @@ async def _post_with_link(
 async def send_invitation(
     bot: Bot,
     i18n: I18n,
-    game_service: GameService,
+    users: Users,
+    challenges: Challenges,
     challenge: Challenge,
     challenger: User,
     to: User,
@@ -454,14 +469,14 @@ async def send_invitation(
             )
         text, markup = challenge_message(challenge, challenger, to, to.id, their)
         await _send_shown(
-            game_service,
+            challenges,
             challenge,
             to.id,
             locale,
             lambda: bot.send_message(to.id, text, reply_markup=markup),
         )
     except TelegramForbiddenError:
-        await game_service.users.mark_blocked(to.id)
+        await users.mark_blocked(to.id)
         return False
     return True
 
@@ -470,6 +485,8 @@ async def on_start_invitation(
     message: Message,
     command: CommandObject,
     game_service: GameService,
+    users: Users,
+    challenges: Challenges,
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
@@ -480,15 +497,15 @@ async def on_start_invitation(
     try:
         if challenge_id is None:
             raise ChallengeNotFound()
-        challenge = await game_service.challenges.get(challenge_id)
+        challenge = await challenges.get(challenge_id)
     except ChallengeNotFound:
         await message.answer(_("This challenge does not exist."))
         return
-    challenger = await game_service.users.get(challenge.challenger_id)
+    challenger = await users.get(challenge.challenger_id)
     if not challenge.is_open or challenger is None:
         await message.answer(_("This challenge is closed: accepted, declined or expired."))
         return
-    await game_service.challenges.check_member(
+    await challenges.check_member(
         challenge, player.id, where=message.chat.id, is_member=member_check(bot)
     )
     if challenge.start is not None:
@@ -496,10 +513,10 @@ async def on_start_invitation(
             await start_picture(publisher, challenge.start, challenger, player, _),
             caption=start_caption(challenge.start, _),
         )
-    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+    target = await users.get(challenge.target_id) if challenge.target_id else None
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
     await _send_shown(
-        game_service,
+        challenges,
         challenge,
         message.chat.id,
         current_locale(),
@@ -528,7 +545,9 @@ def member_check(bot: Bot) -> MemberCheck:
 async def on_challenge_button(
     callback: CallbackQuery,
     callback_data: ChallengeAction,
-    game_service: GameService,
+    challenges: Challenges,
+    lobby: Lobby,
+    users: Users,
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
@@ -543,12 +562,12 @@ async def on_challenge_button(
     message = callback.message
     if not isinstance(message, Message):
         raise ForeignButton()  # challenges are never posted inline with these buttons
-    await game_service.challenges.check_shown(challenge_id, message.chat.id, message.message_id)
-    challenges, where, is_member = game_service.challenges, message.chat.id, member_check(bot)
+    await challenges.check_shown(challenge_id, message.chat.id, message.message_id)
+    where, is_member = message.chat.id, member_check(bot)
     try:
         if option is ChallengeOption.ACCEPT:
             # the tap's id, which nobody knew before it, is the client value of the game's dice
-            challenge, snapshot = await challenges.accept(
+            challenge, snapshot = await lobby.accept(
                 challenge_id,
                 player,
                 version,
@@ -556,14 +575,14 @@ async def on_challenge_button(
                 is_member=is_member,
                 dice_client=callback.id,
             )
-            await close_challenge_messages(bot, challenge, game_service, i18n)
+            await close_challenge_messages(bot, challenge, challenges, users, i18n)
             publisher.publish(snapshot)
             return
         if option is ChallengeOption.DECLINE:
             challenge = await challenges.decline(
                 challenge_id, player.id, version, where=where, is_member=is_member
             )
-            await close_challenge_messages(bot, challenge, game_service, i18n)
+            await close_challenge_messages(bot, challenge, challenges, users, i18n)
             return
         if option not in OPTION_NAMES:
             raise StaleAction()
@@ -574,36 +593,40 @@ async def on_challenge_button(
         callback_answer.text = terms_changed_text(changed.drawn, changed.current, _)
         callback_answer.show_alert = True
         return
-    await show_challenge_messages(bot, challenge, game_service, i18n)
+    await show_challenge_messages(bot, challenge, users, challenges, i18n)
 
 
 async def show_challenge_messages(
-    bot: Bot, challenge: Challenge, game_service: GameService, i18n: I18n
+    bot: Bot,
+    challenge: Challenge,
+    users: Users,
+    challenges: Challenges,
+    i18n: I18n,
 ) -> None:
     """Edits every message of the open challenge to show its terms now, with buttons for its
     version."""
-    found = await game_service.users.get(challenge.challenger_id)
+    found = await users.get(challenge.challenger_id)
     if found is None:
         return
     challenger: User = found
-    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+    target = await users.get(challenge.target_id) if challenge.target_id else None
 
     def draw(chat_id: int, _: Translate) -> tuple[str, InlineKeyboardMarkup | None]:
         return challenge_message(challenge, challenger, target, chat_id, _)
 
-    await _edit_messages(bot, challenge, game_service, i18n, draw)
+    await _edit_messages(bot, challenge, challenges, i18n, draw)
 
 
 async def _edit_messages(
     bot: Bot,
     challenge: Challenge,
-    game_service: GameService,
+    challenges: Challenges,
     i18n: I18n,
     draw: Callable[[int, Translate], tuple[str, InlineKeyboardMarkup | None]],
 ) -> None:
     """Edits every message of the challenge to what ``draw`` gives for its chat, in its own
     language. A message that is gone or unchanged is left alone."""
-    for shown in await game_service.challenges.messages(challenge.id):
+    for shown in await challenges.messages(challenge.id):
         text, markup = draw(shown.chat_id, translator(i18n, shown.locale))
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await bot.edit_message_text(
@@ -611,9 +634,9 @@ async def _edit_messages(
             )
 
 
-async def _names(challenge: Challenge, game_service: GameService) -> tuple[str, str]:
-    challenger = await game_service.users.get(challenge.challenger_id)
-    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+async def _names(challenge: Challenge, users: Users) -> tuple[str, str]:
+    challenger = await users.get(challenge.challenger_id)
+    target = await users.get(challenge.target_id) if challenge.target_id else None
     return (
         player_name(challenger) if challenger else "?",
         player_name(target) if target else "?",
@@ -635,12 +658,16 @@ def closed_text(challenge: Challenge, names: tuple[str, str], _: Translate) -> s
 
 
 async def close_challenge_messages(
-    bot: Bot, challenge: Challenge, game_service: GameService, i18n: I18n
+    bot: Bot,
+    challenge: Challenge,
+    challenges: Challenges,
+    users: Users,
+    i18n: I18n,
 ) -> None:
     """Edits every message of the challenge (an inline invitation's by its inline message), each
     in its own language, to say how it closed, without buttons. A message that is gone or
     unchanged is left alone."""
-    names = await _names(challenge, game_service)
+    names = await _names(challenge, users)
     if challenge.inline_message_id is not None:
         text = closed_text(challenge, names, translator(i18n, challenge.locale))
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
@@ -650,7 +677,7 @@ async def close_challenge_messages(
     await _edit_messages(
         bot,
         challenge,
-        game_service,
+        challenges,
         i18n,
         lambda _chat, _: (closed_text(challenge, names, _), None),
     )

@@ -23,7 +23,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.i18n import N_, user_locale
 from bot.metrics import Metrics
-from bot.services import GameError, GameService
+from bot.services import GameError, GameService, Users
 from bot.views.texts import explain
 
 logger = logging.getLogger(__name__)
@@ -111,8 +111,8 @@ class TapThrottle(BaseMiddleware):
         metrics: Metrics | None = data.get("metrics")
         if metrics is not None:
             metrics.tap("throttled")
-        service: GameService | None = data.get("game_service")
-        known = await service.users.get(query.from_user.id) if service is not None else None
+        users: Users | None = data.get("users")
+        known = await users.get(query.from_user.id) if users is not None else None
         locale = user_locale(known.locale if known else None, query.from_user.language_code)
         answer = query.answer(self._i18n.gettext(TOO_FAST_TEXT, locale=locale))
         return await _give(answer, data, in_response=self.in_response)
@@ -167,14 +167,14 @@ class RememberUsers(BaseMiddleware):
         self._known: dict[int, tuple[str | None, str, str | None, bool]] = {}
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-        service: GameService | None = data.get("game_service")
+        users: Users | None = data.get("users")
         user: User | None = data.get("event_from_user")
         chat: Chat | None = data.get("event_chat")
-        if service is not None and user is not None and not user.is_bot:
+        if users is not None and user is not None and not user.is_bot:
             private = chat is not None and chat.type == "private"
             key = (user.username, user.first_name, user.language_code, private)
             if self._known.get(user.id) != key:
-                data["player"] = await service.users.see(
+                data["player"] = await users.see(
                     user.id,
                     username=user.username,
                     first_name=user.first_name,
@@ -183,7 +183,7 @@ class RememberUsers(BaseMiddleware):
                 )
                 self._known[user.id] = key
             else:
-                data["player"] = await service.users.get(user.id)
+                data["player"] = await users.get(user.id)
         return await handler(event, data)
 
 

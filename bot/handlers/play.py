@@ -19,7 +19,7 @@ from bot.handlers.lobby import post_challenge, send_invitation
 from bot.i18n import current_locale
 from bot.messages.boards import BoardPublisher
 from bot.model import User
-from bot.services import GameService
+from bot.services import BoardMessages, Challenges, GameService, Lobby, Users
 from bot.services.errors import (
     ForeignButton,
     GameNotFound,
@@ -45,11 +45,13 @@ def create_router() -> Router:
     return router
 
 
-async def on_games(message: Message, game_service: GameService, player: User) -> None:
+async def on_games(
+    message: Message, game_service: GameService, board_messages: BoardMessages, player: User
+) -> None:
     """``/games``: the player's games in progress anywhere, with links to their boards."""
     found = []
     for stored in await game_service.active_games(player.id):
-        boards = await game_service.boards(stored.id)
+        boards = await board_messages.boards(stored.id)
         link = next((url for board in boards if (url := board_link(board))), None)
         found.append((await game_service.snapshot_of(stored), link))
     await message.answer(games_text(found, player, _), disable_web_page_preview=True)
@@ -59,6 +61,7 @@ async def on_game_button(
     callback: CallbackQuery,
     callback_data: GameAction,
     game_service: GameService,
+    board_messages: BoardMessages,
     publisher: BoardPublisher,
     player: User,
     callback_answer: CallbackAnswer,
@@ -68,7 +71,7 @@ async def on_game_button(
     show it yet (the bot stopped before it could edit it): a board that is current is left
     alone. A hint is an alert and changes nothing."""
     game_id, version, move = callback_data.game, callback_data.version, callback_data.move
-    await check_board(callback, game_service, game_id)
+    await check_board(callback, board_messages, game_id)
     if move is Move.HINT:
         hint, tapped = await game_service.hint(game_id, player.id, version)
         callback_answer.text = hint_text(hint, tapped, _)
@@ -99,7 +102,7 @@ async def on_game_button(
     publisher.publish(snapshot)
 
 
-async def check_board(callback: CallbackQuery, game_service: GameService, game_id: int) -> None:
+async def check_board(callback: CallbackQuery, board_messages: BoardMessages, game_id: int) -> None:
     """Makes sure the tap came from a board of game ``game_id`` (see
     :meth:`GameService.check_board`, which also adopts a board whose sending got no answer).
 
@@ -107,23 +110,21 @@ async def check_board(callback: CallbackQuery, game_service: GameService, game_i
     """
     message = callback.message
     if callback.inline_message_id is not None:  # an inline game's board
-        await game_service.check_board(
+        await board_messages.check_board(
             game_id, 0, None, inline_message_id=callback.inline_message_id
         )
     elif message is not None:
         photo = isinstance(message, Message) and bool(message.photo)  # a board is a photo
-        await game_service.check_board(game_id, message.chat.id, message.message_id, photo=photo)
+        await board_messages.check_board(game_id, message.chat.id, message.message_id, photo=photo)
     else:
         raise ForeignButton()
 
 
-async def on_quick(
-    message: Message, command: CommandObject, game_service: GameService, player: User
-) -> None:
+async def on_quick(message: Message, command: CommandObject, users: Users, player: User) -> None:
     """``/quick`` turns quick mode on (``/quick off`` turns it off): the tap that completes a
     turn confirms it, one board edit less per turn, no Undo after that tap."""
     quick = (command.args or "").strip().lower() not in {"off", "выкл", "0", "no", "нет"}
-    await game_service.users.set_quick(player.id, quick)
+    await users.set_quick(player.id, quick)
     if quick:
         text = _(
             "⚡ Quick mode is on: the tap that completes your turn also confirms it. "
@@ -134,7 +135,9 @@ async def on_quick(
     await message.answer(text)
 
 
-async def on_resign(message: Message, game_service: GameService, player: User) -> None:
+async def on_resign(
+    message: Message, game_service: GameService, users: Users, player: User
+) -> None:
     """``/resign``: asks to confirm resigning the player's game in this chat; in the private
     chat with the bot also an inline game (the bot cannot read the chat it is played in)."""
     chat = message.chat.id
@@ -146,7 +149,7 @@ async def on_resign(message: Message, game_service: GameService, player: User) -
         return
     stored = games[0]
     opponent_id = stored.black_id if stored.white_id == player.id else stored.white_id
-    opponent = await game_service.users.get(opponent_id)
+    opponent = await users.get(opponent_id)
     points = stored.game.rules.resign * stored.game.cube_value
     builder = InlineKeyboardBuilder()
     for sure, text in ((True, "🏳 " + _("Yes, resign")), (False, _("No, play on"))):
@@ -201,6 +204,10 @@ async def on_rematch(
     callback: CallbackQuery,
     callback_data: Rematch,
     game_service: GameService,
+    lobby: Lobby,
+    board_messages: BoardMessages,
+    users: Users,
+    challenges: Challenges,
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
@@ -208,7 +215,7 @@ async def on_rematch(
 ) -> None:
     """Rematch, on the finished game's board: a new challenge to the same opponent with the
     same options, posted where the board is."""
-    await check_board(callback, game_service, callback_data.game)
+    await check_board(callback, board_messages, callback_data.game)
     snapshot = await game_service.snapshot(callback_data.game)
     stored = snapshot.stored
     side = stored.side_of(player.id)
@@ -220,24 +227,23 @@ async def on_rematch(
         raise GameNotFound()  # no chat to post the challenge in (an inline board's is 🔁)
     opponent = snapshot.user(side.other)
     chat_id = stored.chat_id or player.id
-    challenge = await game_service.challenges.rematch(
-        stored.id, player, chat_id=chat_id, locale=current_locale()
-    )
-    await post_challenge(callback.message, challenge, player, game_service, publisher)
+    challenge = await lobby.rematch(stored.id, player, chat_id=chat_id, locale=current_locale())
+    await post_challenge(callback.message, challenge, player, users, challenges, publisher)
     if not stored.chat_id and opponent.private_chat and not opponent.blocked:
-        await send_invitation(bot, i18n, game_service, challenge, player, opponent, publisher)
+        await send_invitation(bot, i18n, users, challenges, challenge, player, opponent, publisher)
 
 
 async def on_next_game(
     callback: CallbackQuery,
     callback_data: NextGame,
     game_service: GameService,
+    board_messages: BoardMessages,
     publisher: BoardPublisher,
     player: User,
 ) -> None:
     """Next game of a match: either player starts it; the new game gets new board messages
     and the finished game's board keeps only its 📊 Analysis button."""
-    await check_board(callback, game_service, callback_data.game)
+    await check_board(callback, board_messages, callback_data.game)
     publisher.publish(
         await game_service.next_game(callback_data.game, player.id, dice_client=callback.id)
     )

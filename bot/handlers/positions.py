@@ -26,10 +26,10 @@ from bot.handlers.lobby import play_computer, post_open_challenge
 from bot.messages.boards import BoardPublisher, show_in_place
 from bot.model import StoredGame, User
 from bot.numbers import parse_number
-from bot.services import GameService, Terms
+from bot.services import Challenges, GameService, Replays, Terms, Users
 from bot.services.challenges import DEFAULT_LEVEL
 from bot.services.errors import GameNotFound, StaleAction
-from bot.services.replays import Replays, moves_in
+from bot.services.replays import moves_in
 from bot.views.common import Translate, translator
 from bot.views.replays import (
     THEME,
@@ -58,6 +58,7 @@ async def on_position(
     message: Message,
     command: CommandObject,
     game_service: GameService,
+    replays: Replays,
     publisher: BoardPublisher,
     player: User,
 ) -> None:
@@ -68,7 +69,7 @@ async def on_position(
     game_id = parse_number(args)
     if args and game_id is None:
         raise GameNotFound()
-    stored = await game_service.replays.current(game_id, user_id=player.id, chat_id=message.chat.id)
+    stored = await replays.current(game_id, user_id=player.id, chat_id=message.chat.id)
     snapshot = await game_service.snapshot_of(stored)
     white, black = snapshot.white, snapshot.black
     viewer = stored.side_of(player.id) or Side.WHITE
@@ -88,7 +89,7 @@ async def on_replay(
     callback: CallbackQuery,
     callback_data: Replay,
     callback_answer: CallbackAnswer,
-    game_service: GameService,
+    replays: Replays,
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
@@ -101,7 +102,6 @@ async def on_replay(
     if not isinstance(callback.message, Message):
         raise StaleAction()  # a message too old to read: no chat to send the replay to
     chat_id = callback.message.chat.id
-    replays = game_service.replays
     with publisher.on_demand.spend(player.id, chat_id):
         stored = await replays.finished_game(callback_data.game, user_id=player.id, chat_id=chat_id)
     callback_answer.disable()
@@ -193,7 +193,9 @@ async def _send(
 async def on_play_from(
     callback: CallbackQuery,
     callback_data: PlayFrom,
-    game_service: GameService,
+    replays: Replays,
+    challenges: Challenges,
+    users: Users,
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
@@ -206,11 +208,11 @@ async def on_play_from(
         raise StaleAction()
     message = callback.message
     with publisher.on_demand.spend(player.id, message.chat.id):
-        _game, start = await game_service.replays.position_after(
+        _game, start = await replays.position_after(
             callback_data.game, callback_data.moves, user_id=player.id, chat_id=message.chat.id
         )
         terms = Terms(start=start)
         if callback_data.computer:
-            await play_computer(message, player, game_service, DEFAULT_LEVEL, terms, publisher)
+            await play_computer(message, player, challenges, users, DEFAULT_LEVEL, terms, publisher)
         else:
-            await post_open_challenge(message, player, game_service, publisher, bot, terms)
+            await post_open_challenge(message, player, challenges, users, publisher, bot, terms)

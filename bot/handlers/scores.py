@@ -14,7 +14,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import MovesFile
 from bot.model import User
 from bot.numbers import parse_number
-from bot.services import GameService, ScoreService
+from bot.services import GameService, ScoreService, Users
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.scores import (
     HISTORY_GAMES,
@@ -48,15 +48,13 @@ def create_router() -> Router:
     return router
 
 
-async def named_user(
-    message: Message, command: CommandObject, game_service: GameService
-) -> User | str | None:
+async def named_user(message: Message, command: CommandObject, users: Users) -> User | str | None:
     """The user a command names: the author of the message it replies to, or an @mention or
     username in its arguments. Returns the name as given when nobody the bot knows has it, and
     None when the command names nobody."""
     reply = message.reply_to_message
     if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
-        return await game_service.users.get(reply.from_user.id)
+        return await users.get(reply.from_user.id)
     name = next(
         (
             e.extract_from(message.text or "")
@@ -67,7 +65,7 @@ async def named_user(
     )
     if not name:
         return None
-    return await game_service.users.by_username(name) or name
+    return await users.by_username(name) or name
 
 
 async def unknown_user(message: Message, name: str) -> None:
@@ -79,11 +77,11 @@ async def unknown_user(message: Message, name: str) -> None:
 
 
 async def subject(
-    message: Message, command: CommandObject, game_service: GameService, player: User
+    message: Message, command: CommandObject, game_service: GameService, users: Users, player: User
 ) -> User | None:
     """Whom a command such as ``/stats`` is about: the user it names, else its author; None
     (the chat told so) when it names somebody the bot does not know."""
-    named = await named_user(message, command, game_service)
+    named = await named_user(message, command, users)
     if isinstance(named, str):
         await unknown_user(message, named)
         return None
@@ -94,12 +92,13 @@ async def on_score(
     message: Message,
     command: CommandObject,
     game_service: GameService,
+    users: Users,
     score_service: ScoreService,
     player: User,
 ) -> None:
     """``/score @user`` (or as a reply): your tally against that user. ``/score`` alone: the
     score of your current game's two players."""
-    other = await named_user(message, command, game_service)
+    other = await named_user(message, command, users)
     if isinstance(other, str):
         await unknown_user(message, other)
         return
@@ -109,7 +108,7 @@ async def on_score(
             await message.answer(_("Name a player: /score @username"))
             return
         stored = games[0]
-        other = await game_service.users.get(
+        other = await users.get(
             stored.black_id if stored.white_id == player.id else stored.white_id
         )
         if other is None:
@@ -123,11 +122,12 @@ async def on_stats(
     message: Message,
     command: CommandObject,
     game_service: GameService,
+    users: Users,
     score_service: ScoreService,
     player: User,
 ) -> None:
     """``/stats``: your record; ``/stats @user`` (or as a reply): theirs."""
-    user = await subject(message, command, game_service, player)
+    user = await subject(message, command, game_service, users, player)
     if user is None:
         return
     stats = await score_service.stats(user.id)

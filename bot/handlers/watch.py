@@ -16,7 +16,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.messages.boards import BoardPublisher
 from bot.model import User
 from bot.numbers import parse_number
-from bot.services import GameService
+from bot.services import GameService, Lobby, Watchers
 from bot.services.errors import GameFinished, GameNotFound
 from bot.views.boards import WATCH_PREFIX, result_line
 
@@ -36,6 +36,7 @@ async def on_start_watching(
     message: Message,
     command: CommandObject,
     game_service: GameService,
+    lobby: Lobby,
     publisher: BoardPublisher,
     player: User,
 ) -> None:
@@ -48,7 +49,7 @@ async def on_start_watching(
     if game_id is None:
         raise GameNotFound()
     try:
-        snapshot, added = await game_service.watchers.watch(game_id, player.id)
+        snapshot, added = await lobby.watch(game_id, player.id)
     except GameFinished:
         over = await game_service.snapshot(game_id)
         await message.answer(result_line(over, _) + " " + _("Nothing is left to watch."))
@@ -64,7 +65,7 @@ async def on_start_watching(
 
 
 async def on_unwatch(
-    message: Message, command: CommandObject, game_service: GameService, player: User
+    message: Message, command: CommandObject, watchers: Watchers, player: User
 ) -> None:
     """``/unwatch``: stops watching every game; ``/unwatch 12``: game #12 only. The boards keep
     the last state they showed."""
@@ -75,7 +76,7 @@ async def on_unwatch(
             _("Send /unwatch to stop watching every game, or /unwatch 12 for game #12.")
         )
         return
-    stopped = await game_service.watchers.unwatch(player.id, number)
+    stopped = await watchers.unwatch(player.id, number)
     if stopped:
         games = ", ".join(f"#{game}" for game in stopped)
         await message.answer(_("You no longer watch: {games}.").format(games=games))

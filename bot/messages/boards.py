@@ -71,8 +71,9 @@ from bot.messages.link import EditMediaUnread, Superseded, TelegramSendUncertain
 from bot.messages.pace import WATCHERS_SHARE, BoardPace, OnDemand, Pace, RateLimiter
 from bot.metrics import Metrics
 from bot.model import Board
-from bot.services import GameService, GameSnapshot
+from bot.services import GameSnapshot
 from bot.services.coordination import POLL_SECONDS
+from bot.services.root import Services
 from bot.views.boards import board_position, board_view, caption, keyboard, watch_payload
 from bot.views.common import translator
 from render import FILE_NAME, BoardView, render_animation, render_board
@@ -189,7 +190,7 @@ class BoardPublisher:
     def __init__(
         self,
         bot: Bot,
-        service: GameService,
+        services: Services,
         i18n: I18n,
         *,
         limiter: BoardPace | None = None,
@@ -197,11 +198,16 @@ class BoardPublisher:
         storage_chats: tuple[int, ...] = (),
         watchers_share: float = WATCHERS_SHARE,
     ) -> None:
-        """``storage_chats``: where inline games' pictures are uploaded (see
-        :mod:`bot.messages.inline`); none gives them text boards."""
+        """``services``: the games it shows, the records of their messages, the users and
+        watchers it writes to, the groups' languages. ``storage_chats``: where inline games'
+        pictures are uploaded (see :mod:`bot.messages.inline`); none gives them text boards."""
         self._bot = bot
-        self._service = service
-        self._coordination = service.coordination
+        self._games = services.game_service
+        self._boards = services.board_messages
+        self._users = services.users
+        self._watchers = services.watchers
+        self._chats = services.chats
+        self._coordination = services.coordination
         self._i18n = i18n
         self._limiter = limiter or RateLimiter()
         self._metrics = metrics
@@ -362,22 +368,22 @@ class BoardPublisher:
                     while latest is not None and latest.stored.version > shown:
                         await self._show(latest)
                         shown = latest.stored.version
-                        newest = await self._service.version(game_id)
+                        newest = await self._games.version(game_id)
                         latest = None
                         if newest is not None and newest > shown:
-                            latest = await self._service.snapshot(game_id)
+                            latest = await self._games.snapshot(game_id)
                     return shown
-            boards = await self._service.boards(game_id)
+            boards = await self._boards.boards(game_id)
             if all((b.shown_version or -1) >= version for b in boards if not b.watcher):
                 return version  # the holder showed it (or a newer one); watchers: not waited for
             await asyncio.sleep(POLL_SECONDS)
-            latest = await self._service.snapshot(game_id)
+            latest = await self._games.snapshot(game_id)
 
     async def sweep(self) -> None:
         """Shows the boards that a worker saved a change for and then died without showing:
         games behind their boards whose lease nobody holds (called now and then by the timers,
         with several workers only)."""
-        behind = await self._service.behind()
+        behind = await self._boards.behind()
         # a board that cannot be shown (a chat gone, a bot blocked) is tried once per state
         self._swept = {
             game_id: self._swept[game_id] for game_id in behind if game_id in self._swept
@@ -387,7 +393,7 @@ class BoardPublisher:
                 continue
             await self._coordination.release(f"board {game_id}")
             try:
-                snapshot = await self._service.snapshot(game_id)
+                snapshot = await self._games.snapshot(game_id)
                 if self._swept.get(game_id) == snapshot.stored.version:
                     continue
                 self._swept[game_id] = snapshot.stored.version
@@ -405,11 +411,11 @@ class BoardPublisher:
 
     async def _catch_up(self) -> None:
         waiting: set[asyncio.Task[None]] = set()
-        for game_id in await self._service.behind():
+        for game_id in await self._boards.behind():
             while len(waiting) >= CATCH_UP_AT_ONCE:
                 _, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             try:
-                self.publish(await self._service.snapshot(game_id))
+                self.publish(await self._games.snapshot(game_id))
             except Exception:
                 logger.exception("could not catch up game %d", game_id)
                 continue
@@ -421,8 +427,7 @@ class BoardPublisher:
         """Shows ``snapshot`` on each players' board of its game that does not show it yet
         (a board already current is left alone: a refused or repeated tap costs no edit), then
         hands it to the game's watchers' worker, without waiting for it. The first board to
-        show a move starts the move's clock (:meth:`~bot.services.GameService.start_clock`:
-        later, when it was held back by Telegram's pace); the boards of the taps within the
+        show a move starts the move's clock (:meth:`.BoardMessages.start_clock`: later, when it was held back by Telegram's pace); the boards of the taps within the
         move do not, so tapping never buys time."""
         game_id, version, deadline = snapshot.stored.id, snapshot.stored.version, None
         if snapshot.game.is_over:
@@ -430,7 +435,7 @@ class BoardPublisher:
         elif (snapshot.stored.deadline or -math.inf) > self._clocks.get(game_id, -math.inf):
             deadline = snapshot.stored.deadline  # later than the last move's: a new move
         watched = False
-        for board in await self._service.boards(game_id):
+        for board in await self._boards.boards(game_id):
             if board.watcher:
                 watched = True
                 continue
@@ -445,10 +450,10 @@ class BoardPublisher:
                 if deadline is not None:
                     # a move's first board: its clock starts now (before the board is recorded
                     # as shown, so that a look at the deadlines in between finds it started)
-                    clock = await self._service.start_clock(snapshot.stored)
+                    clock = await self._boards.start_clock(snapshot.stored)
                     self._clocks[game_id] = deadline if clock is None else clock
                     deadline = None
-                await self._service.set_board_shown(board, version)
+                await self._boards.set_board_shown(board, version)
         if watched:
             self.show_watchers(snapshot)
 
@@ -477,8 +482,8 @@ class BoardPublisher:
                 if not self._coordination.shared:
                     return
                 # a change that another worker showed its players while this one held the lease
-                latest = await self._service.snapshot(game_id)
-                boards = await self._service.boards(game_id)
+                latest = await self._games.snapshot(game_id)
+                boards = await self._boards.boards(game_id)
                 if all(
                     (b.shown_version or -1) >= latest.stored.version for b in boards if b.watcher
                 ):
@@ -494,7 +499,7 @@ class BoardPublisher:
         to it."""
         game_id = snapshot.stored.id
         faces: dict[str, _Face] = {}
-        for board in await self._service.boards(game_id):
+        for board in await self._boards.boards(game_id):
             if not board.watcher:
                 continue
             newer = self._watched.get(game_id)
@@ -505,7 +510,7 @@ class BoardPublisher:
                 continue
             try:
                 if await self._show_watcher_board(snapshot, board, faces):
-                    await self._service.set_board_shown(board, version)
+                    await self._boards.set_board_shown(board, version)
             except Exception:  # one watcher's chat refusing it is no reason to stop the others
                 logger.exception("could not show game %d to watcher %d", game_id, board.chat_id)
 
@@ -515,7 +520,7 @@ class BoardPublisher:
         """Shows ``snapshot`` on a watcher's ``board``: white's side at the bottom, no buttons,
         in the watcher's language; drawn once per language (``faces``), uploaded once, then
         sent by the photo's file id. A watcher who blocked the bot watches no more."""
-        watcher = await self._service.users.get(board.chat_id)
+        watcher = await self._users.get(board.chat_id)
         locale = locale_of(watcher) if watcher is not None else DEFAULT_LOCALE
         face = faces.get(locale)
         if face is None:
@@ -543,11 +548,11 @@ class BoardPublisher:
                 face.file_id = face.file_id or _file_id(edited)
 
         async def sent(chat_id: int, message_id: int) -> None:
-            await self._service.set_board_message(board.game_id, chat_id, message_id)
+            await self._boards.set_board_message(board.game_id, chat_id, message_id)
 
         async def forbidden(chat_id: int) -> None:
-            await self._service.users.mark_blocked(chat_id)
-            await self._service.watchers.unwatch(chat_id, board.game_id)
+            await self._users.mark_blocked(chat_id)
+            await self._watchers.unwatch(chat_id, board.game_id)
 
         return await show_in_place(
             board.chat_id,
@@ -556,7 +561,7 @@ class BoardPublisher:
             edit=edit,
             limiter=self._watchers_pace,
             on_sent=sent,
-            on_moved=self._service.move_chat,
+            on_moved=self._chats.move_chat,
             on_forbidden=forbidden,
             what=f"game {board.game_id} to a watcher",
             superseded=functools.partial(_newer_waits, self._watched, snapshot),
@@ -579,7 +584,7 @@ class BoardPublisher:
         reader's."""
         chat_id = snapshot.stored.chat_id
         if chat_id:
-            return await self._service.chats.locale(chat_id) or snapshot.stored.locale
+            return await self._chats.locale(chat_id) or snapshot.stored.locale
         return locale_of(snapshot.user(board.viewer))
 
     async def _show_board(self, snapshot: GameSnapshot, board: Board) -> bool:
@@ -596,11 +601,11 @@ class BoardPublisher:
             await self._edit(chat_id, message_id, picture, text, markup)
 
         async def sent(chat_id: int, message_id: int) -> None:
-            await self._service.set_board_message(board.game_id, chat_id, message_id)
+            await self._boards.set_board_message(board.game_id, chat_id, message_id)
 
         async def forbidden(chat_id: int) -> None:
             if chat_id > 0:
-                await self._service.users.mark_blocked(chat_id)
+                await self._users.mark_blocked(chat_id)
 
         return await show_in_place(
             board.chat_id,
@@ -609,7 +614,7 @@ class BoardPublisher:
             edit=edit,
             limiter=self._limiter,
             on_sent=sent,
-            on_moved=self._service.move_chat,
+            on_moved=self._chats.move_chat,
             on_forbidden=forbidden,
             what=f"game {board.game_id}",
             # a newer state waits: an outage need not delay the board for this one

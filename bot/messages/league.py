@@ -29,7 +29,9 @@ from aiogram.utils.i18n import I18n
 from bot.messages.boards import show_in_place
 from bot.messages.pace import Pace, RateLimiter
 from bot.model import League
-from bot.services import GameService, GameSnapshot
+from bot.services import GameSnapshot
+from bot.services.chats import Chats
+from bot.services.coordination import Coordination
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.services.locks import KeyedLocks
 from bot.views.common import Translate, player_name, translator
@@ -73,7 +75,8 @@ class LeaguePublisher:
         self,
         bot: Bot,
         leagues: LeagueService,
-        games: GameService,
+        chats: Chats,
+        coordination: Coordination,
         i18n: I18n,
         *,
         limiter: Pace | None = None,
@@ -82,7 +85,8 @@ class LeaguePublisher:
     ) -> None:
         self._bot = bot
         self._leagues = leagues
-        self._games = games
+        self._chats = chats
+        self._coordination = coordination
         self._i18n = i18n
         self._limiter = limiter or RateLimiter()
         self._clock = clock
@@ -97,7 +101,7 @@ class LeaguePublisher:
     async def _one_at_a_time(self, chat_id: int) -> AsyncIterator[None]:
         """One change of the group's league message at a time, in this process and (with
         several workers) in all: each reads the standings only once it holds it."""
-        async with self._locks.hold(chat_id), self._games.coordination.holding(f"league {chat_id}"):
+        async with self._locks.hold(chat_id), self._coordination.holding(f"league {chat_id}"):
             yield
 
     def on_result(self, snapshot: GameSnapshot) -> None:
@@ -198,14 +202,14 @@ class LeaguePublisher:
             edit=edit,
             limiter=self._limiter,
             on_sent=sent,
-            on_moved=self._games.move_chat,
+            on_moved=self._chats.move_chat,
             what="the league",
         )
 
     async def _text(self, league: League) -> str:
         """The standings in the group's language, else the league's (its starter's)."""
         lines = await self._leagues.standings(league.chat_id)
-        locale = await self._games.chats.locale(league.chat_id) or league.locale
+        locale = await self._chats.locale(league.chat_id) or league.locale
         return standings_text(lines, translator(self._i18n, locale), now=self._clock())
 
     async def _pin(self, chat_id: int, message_id: int) -> bool:

@@ -1,5 +1,7 @@
 """Challenges: a player invites another (or anyone) to a game on some terms, which the
-challenger can change until someone accepts; accepting starts the game. No Telegram here.
+challenger can change until someone accepts; accepting starts the game (the lobby's
+:meth:`~.lobby.Lobby.accept` starts it while :meth:`Challenges.accepting` holds the
+challenge). No Telegram here.
 
 A challenge to the computer (its target is the computer at a level, see
 :func:`bot.storage.computer_id`) is started by the challenger, once the terms suit them; it
@@ -26,7 +28,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import Final, TypeVar
 
 from bot.engine import (
     DiceMode,
@@ -41,6 +43,7 @@ from bot.model import (
     Challenge,
     ChallengeMessage,
     ChallengeStatus,
+    StoredGame,
     User,
     computer_id,
 )
@@ -65,10 +68,8 @@ from .errors import (
 )
 from .locks import KeyedLocks
 from .replays import playable
+from .seeds import DiceSeeds
 from .users import Users
-
-if TYPE_CHECKING:
-    from .games import GameService, GameSnapshot
 
 CHALLENGE_SECONDS: Final = 15 * 60
 """How long a challenge stays open."""
@@ -122,6 +123,23 @@ class Terms:
     variant's start. It decides the variant, and makes a single game without a stake."""
 
 
+@dataclass(frozen=True, slots=True)
+class Acceptance:
+    """A challenge being accepted (:meth:`Challenges.accepting`): who plays which side, the
+    game's chat (0 between private chats or in an inline message) and its boards."""
+
+    challenge: Challenge
+    opponent_id: int
+    """Who accepted: the challenger's opponent (the computer in a challenge to it)."""
+    white_id: int
+    black_id: int
+    chat_id: int
+    boards: list[tuple[int, Side]]
+    """(chat, side at the bottom) of each board to send."""
+    chat_instance: str | None
+    """The chat an inline invitation's game is played in."""
+
+
 def has_dice_modes(variant: str) -> bool:
     """Whether ``variant`` offers dice modes (the short family)."""
     return find_variant(variant).family == "short"
@@ -139,14 +157,16 @@ class Challenges:
         self,
         store: Store,
         users: Users,
-        games: GameService,
+        seeds: DiceSeeds,
         *,
+        move_seconds: int,
         clock: Callable[[], float] = time.time,
         challenge_seconds: int = CHALLENGE_SECONDS,
     ) -> None:
         self._store = store
         self._users = users
-        self._games = games
+        self._seeds = seeds
+        self._move_seconds = move_seconds  # the bot's default time per move
         self._clock = clock
         self._challenge_seconds = challenge_seconds
         self._locks: KeyedLocks[int] = KeyedLocks()
@@ -244,7 +264,7 @@ class Challenges:
                 target_username=username,
                 variant=terms.variant,
                 rule_set=resolve_rules(terms.variant, None).name,
-                move_seconds=terms.move_seconds or self._games.move_seconds,
+                move_seconds=terms.move_seconds or self._move_seconds,
                 locale=locale,
                 expires_at=now + self._challenge_seconds,
                 now=now,
@@ -255,7 +275,7 @@ class Challenges:
                 dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
                 hints=terms.hints,
                 inline_message_id=inline_message_id,
-                dice_seed=self._games.new_dice_seed(),
+                dice_seed=self._seeds.new_seed(),
                 watchable=terms.watchable,
                 start=terms.start,
             )
@@ -293,14 +313,15 @@ class Challenges:
         reachable = target if target and target.private_chat and not target.blocked else None
         return challenge, reachable
 
-    async def rematch(self, game_id: int, player: User, *, chat_id: int, locale: str) -> Challenge:
-        """A new challenge from ``player`` to the opponent of a finished game, same options
-        (and the same start, for a game played on from a position).
+    async def rematch(
+        self, stored: StoredGame, player: User, *, chat_id: int, locale: str
+    ) -> Challenge:
+        """A new challenge from ``player`` to the opponent of the finished game ``stored``, same
+        options (and the same start, for a game played on from a position).
 
         :raises: :exc:`NotAPlayer`, :exc:`StaleAction` if the game is not over;
             :exc:`InvitationPending` while the player's earlier challenge to them is open.
         """
-        stored = await self._games.stored(game_id)
         side = stored.side_of(player.id)
         if side is None:
             raise NotAPlayer()
@@ -327,7 +348,7 @@ class Challenges:
                 stake_mode=stored.stake_mode,
                 dice_mode=stored.game.dice_mode,
                 hints=stored.hints,
-                dice_seed=self._games.new_dice_seed(),
+                dice_seed=self._seeds.new_seed(),
                 watchable=stored.watchable,
                 start=stored.start,  # played on from a position: again from there
             )
@@ -438,7 +459,7 @@ class Challenges:
                 rule_sets = RULE_SET_CHOICES[challenge.variant]
                 changed = replace(challenge, rule_set=_next(rule_sets, challenge.rule_set))
             elif option == "time":
-                times = tuple(sorted({*TIME_CHOICES, self._games.move_seconds}))
+                times = tuple(sorted({*TIME_CHOICES, self._move_seconds}))
                 changed = replace(challenge, move_seconds=_next(times, challenge.move_seconds))
             elif option == "match":
                 changed = replace(
@@ -493,7 +514,8 @@ class Challenges:
                 raise NotForYou()
             return await self._save_challenge(replace(challenge, status=status), challenge.version)
 
-    async def accept(
+    @asynccontextmanager
+    async def accepting(
         self,
         challenge_id: int,
         user: User,
@@ -502,15 +524,14 @@ class Challenges:
         where: int | None = None,
         is_member: MemberCheck | None = None,
         chat_instance: str | None = None,
-        dice_client: str | None = None,
-    ) -> tuple[Challenge, GameSnapshot]:
-        """``user`` accepts: the game starts with the options as they are now (challenger white,
-        the opening roll decides who moves first; from a position, the challenger plays its
-        side to move, which rolls first) and the challenge is closed. A challenge to the
-        computer is started by its challenger. An inline invitation's game is played in its
-        inline message, in the chat Telegram's ``chat_instance`` of the accepting tap names.
-        ``dice_client``: the id of the accepting tap, the client value of the game's fair dice
-        (:meth:`GameService.start`).
+    ) -> AsyncIterator[Acceptance]:
+        """Holds the challenge while ``user`` accepts it: yields who plays which side and where
+        the boards go, for the caller (:meth:`.lobby.Lobby.accept`) to start the game and
+        then :meth:`close_accepted` the challenge, in one transaction, before leaving. The
+        challenger plays white; from a position, the challenger plays its side to move, which
+        rolls first. A challenge to the computer is started by its challenger. An inline
+        invitation's game is played in its inline message, in the chat Telegram's
+        ``chat_instance`` of the accepting tap names.
 
         ``version``: the one the Accept button was drawn for (None: the terms as they are, for
         an inline invitation, whose terms never change); ``where``: the chat of the tap (None:
@@ -518,7 +539,7 @@ class Challenges:
         ``is_member``.
 
         :raises: :exc:`OwnChallenge`, :exc:`NotForYou`, :exc:`ChallengeClosed`,
-            :exc:`TermsChanged`, :exc:`NotAMember`.
+            :exc:`TermsChanged`, :exc:`NotAMember`, :exc:`NotEnoughChips`.
         """
         async with self._one_at_a_time(challenge_id):
             challenge = await self._open_challenge(challenge_id, version)
@@ -537,14 +558,13 @@ class Challenges:
                 if not self._is_target(challenge, user.id, user):
                     raise NotForYou()
                 opponent_id = user.id
-            now = self._clock()
             if challenge.stake:
+                now = self._clock()
                 for player_id in (challenge.challenger_id, user.id):
                     held = await chips.balance(self._store, player_id, now)
                     if held < challenge.stake:
                         player = await self._users.get(player_id)
                         raise NotEnoughChips(name=player.mention if player else "?", chips=held)
-            # the challenger plays white, or from a position the side to move there
             mine = challenge.start.turn if challenge.start is not None else Side.WHITE
             white_id, black_id = (
                 (challenge.challenger_id, opponent_id)
@@ -552,6 +572,7 @@ class Challenges:
                 else (opponent_id, challenge.challenger_id)
             )
             private = challenge.chat_id == challenge.challenger_id
+            boards: list[tuple[int, Side]]
             if challenge.inline_message_id is not None:
                 boards = []  # the inline message is its only board
             elif not private:
@@ -560,44 +581,29 @@ class Challenges:
                 boards = [(challenge.challenger_id, mine)]
             else:
                 boards = [(challenge.challenger_id, mine), (user.id, mine.other)]
-            async with self._store.transaction(durable=True):
-                match = None
-                if challenge.match_length:
-                    match = await self._store.matches.create(
-                        length=challenge.match_length, cube=challenge.cube, now=now
-                    )
-                stored = await self._games.start(
-                    chat_id=0 if private else challenge.chat_id,
-                    white_id=white_id,
-                    black_id=black_id,
-                    variant=challenge.variant,
-                    rule_set=challenge.rule_set,
-                    cube=challenge.cube,
-                    move_seconds=challenge.move_seconds,
-                    locale=challenge.locale,
-                    boards=boards,
-                    stake=challenge.stake,
-                    stake_mode=challenge.stake_mode,
-                    match_id=match.id if match else None,
-                    dice_mode=challenge.dice_mode,
-                    hints=challenge.hints,
-                    inline_board=challenge.inline_message_id,
-                    chat_instance=chat_instance if challenge.inline_message_id else None,
-                    dice_client=dice_client,
-                    dice_seed=challenge.dice_seed,
-                    watchable=challenge.watchable,
-                    start=challenge.start,
-                )
-                closed = await self._save_challenge(
-                    replace(
-                        challenge,
-                        status=ChallengeStatus.ACCEPTED,
-                        target_id=opponent_id,
-                        game_id=stored.id,
-                    ),
-                    challenge.version,
-                )
-            return closed, await self._games.snapshot_of(stored)
+            yield Acceptance(
+                challenge=challenge,
+                opponent_id=opponent_id,
+                white_id=white_id,
+                black_id=black_id,
+                chat_id=0 if private else challenge.chat_id,
+                boards=boards,
+                chat_instance=chat_instance if challenge.inline_message_id else None,
+            )
+
+    async def close_accepted(self, accepted: Acceptance, game_id: int) -> Challenge:
+        """Closes the challenge of ``accepted`` as accepted, its game ``game_id``; inside
+        :meth:`accepting`. Returns it closed."""
+        challenge = accepted.challenge
+        return await self._save_challenge(
+            replace(
+                challenge,
+                status=ChallengeStatus.ACCEPTED,
+                target_id=accepted.opponent_id,
+                game_id=game_id,
+            ),
+            challenge.version,
+        )
 
     async def expire(self) -> list[Challenge]:
         """Closes the challenges whose time ran out; returns them as closed."""

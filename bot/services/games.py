@@ -1,8 +1,9 @@
 """The game service: games from their start to their result, with turns tapped step by step, the
-cube, matches, timeouts, the computer's moves, and what results pay. Users, group settings and
-challenges have services of their own (:mod:`.users`, :mod:`.chats`, :mod:`.challenges`), which
-:class:`GameService` holds; how a game moves on after each step is :mod:`.flow`'s; invitations
-posted in inline mode are :mod:`.inline`'s. No Telegram here.
+cube, matches, timeouts, the computer's moves, and what results pay. How a game moves on after
+each step is :mod:`.flow`'s; the messages that show a game are recorded by :mod:`.boards`; what
+leads to a game (challenges, inline invitations, watching) is the :mod:`.lobby`'s, which starts
+games here. The service is given the users, the dice seeds, the coordination of workers and the
+computer's brain (see :mod:`bot.services.root`), and builds no other service. No Telegram here.
 
 A player is a person or the computer (a user with a reserved id, see
 :func:`bot.storage.computer_level`). When a game waits for the computer its deadline is set
@@ -39,10 +40,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Final
@@ -51,7 +51,6 @@ from bot import logs
 from bot.ai import Action, Hint
 from bot.engine import (
     DiceMode,
-    FairDiceError,
     Game,
     Played,
     Position,
@@ -61,18 +60,14 @@ from bot.engine import (
     TurnInput,
     TurnPlan,
 )
-from bot.engine.fair import SEED_BYTES, check_client
 from bot.engine.lazy import lazy
-from bot.model import Board, DiceProof, MatchRecord, StoredGame, Tally, User, computer_level
+from bot.model import DiceProof, MatchRecord, StoredGame, Tally, User, computer_level
 from bot.storage import Store, VersionConflict
 
 from . import chips, flow
-from .challenges import CHALLENGE_SECONDS, Challenges
-from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
 from .errors import (
-    ForeignButton,
     GameFinished,
     GameNotFound,
     NoHints,
@@ -81,13 +76,11 @@ from .errors import (
     NotYourTurn,
     StaleAction,
 )
-from .inline import InlineGames
 from .locks import KeyedLocks
 from .planner import RemotePlan
 from .ratings import rate_game
-from .replays import Replays
+from .seeds import DiceSeeds
 from .users import SHARED_SECONDS, Users
-from .watchers import Watchers
 
 logger = logging.getLogger(__name__)
 
@@ -102,15 +95,6 @@ THINKING_SECONDS: Final = 15.0
 """How long the computer's turn stays claimed by the worker thinking about it (a turn takes
 0.05 s at level 5, 0.3 s in the slowest variants): if that worker dies, another answers after
 this."""
-
-CLOCK_SLACK_SECONDS: Final = 1.0
-"""A board shown this much or more after its move's clock started restarts the clock
-(:meth:`GameService.start_clock`); a board shown sooner costs no write, and its player at most
-this much of the move's time."""
-
-BOARDS_REMEMBERED: Final = 10_000
-"""How many boards :class:`GameService` remembers as having a message (then it starts afresh):
-enough for every game being played at once; one it forgot costs a read on its next tap."""
 
 TURN_PLANS_HELD: Final = 1_000
 """How many games' turn plans :class:`GameService` holds at most (the latest tapped or shown):
@@ -178,47 +162,33 @@ class GameService:
         store: Store,
         rng: random.Random,
         *,
+        users: Users,
+        seeds: DiceSeeds,
+        coordination: Coordination,
+        brain: Brain,
         move_seconds: int = 90,
         clock: Callable[[], float] = time.time,
-        challenge_seconds: int = CHALLENGE_SECONDS,
-        brain: Brain | None = None,
         computer_pause: float = COMPUTER_PAUSE,
     ) -> None:
         self._store = store
         self._rng = rng
+        self._users = users
+        self._seeds = seeds
+        self._coordination = coordination
         self._clock = clock
         self.move_seconds = move_seconds
         """The default time per move (a challenge may choose another)."""
-        self.brain = brain if brain is not None else Brain()
-        """The computer's thinking (a process pool)."""
+        self._brain = brain
         self.computer_pause = computer_pause
         self.computer_waits = asyncio.Event()
         """Set when a saved game waits for the computer: the timers' loop looks at once."""
         self._locks: KeyedLocks[int] = KeyedLocks()
         # the plan of the turn being tapped, by game, the latest last (see TURN_PLANS_HELD)
         self._plans: OrderedDict[int, TurnPlan] = OrderedDict()
-        self.users = Users(store, clock=clock)
-        self.chats = Chats(store, clock=clock)
-        """Group settings (the language a group's admins chose)."""
-        self.challenges = Challenges(
-            store, self.users, self, clock=clock, challenge_seconds=challenge_seconds
-        )
-        self.inline = InlineGames(store, self.challenges)
-        """Invitations posted in inline mode, and their games."""
-        self.watchers = Watchers(store, self)
         # Head-to-head scores for the captions, with when each was read. Only one process
         # writes an SQLite file, so there the cache knows every result; with several workers
         # another may record one, so a score is read again after SHARED_SECONDS.
         self._scores: dict[tuple[int, int], tuple[Tally, float]] = {}
-        self.coordination = Coordination(store, shared=store.shared, clock=clock)
-        """Claims and pace shared with the other workers of the database."""
-        self.replays = Replays(store)
-        """Finished games move by move, positions to play on from, replays' file ids."""
-        # (game, chat, message id or inline message id) of players' boards. A player's board
-        # keeps its row, and its message id, once recorded, is only replaced by another one
-        # when the bot sends it again, the old one being gone: a message remembered here has
-        # been the game's own board, which spares each tap a read (see check_board).
-        self._boards_seen: set[tuple[int, int, int | str]] = set()
 
     @asynccontextmanager
     async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
@@ -302,6 +272,7 @@ class GameService:
         stake: int,
         stake_mode: StakeMode,
         match_id: int | None,
+        match_length: int = 0,
         game_no: int = 1,
         dice_mode: DiceMode = DiceMode.TWO,
         hints: bool = False,
@@ -324,12 +295,19 @@ class GameService:
         before it (a value made up here when there is none, or when it is not one, see
         :data:`bot.engine.fair.CLIENT_VALUE`).
 
+        ``match_length``: a new match to that many points, whose first game this is (with
+        ``match_id`` None); 0 for a single game or a match's next game.
+
         :raises: :exc:`~bot.engine.GameOverError` for a ``start`` where a side has borne off
             every checker.
         """
         now = self._clock()
-        seed = dice_seed if dice_seed is not None else self.new_dice_seed()
-        proof = DiceProof.new(seed, self._client(dice_client))
+        if match_length and match_id is None:
+            match_id = (
+                await self._store.matches.create(length=match_length, cube=cube, now=now)
+            ).id
+        seed = dice_seed if dice_seed is not None else self._seeds.new_seed()
+        proof = DiceProof.new(seed, self._seeds.client(dice_client))
         dice = flow.GameDice(proof, self._rng)
 
         def opened() -> tuple[Game, tuple[str, ...], tuple[Played, ...]]:
@@ -366,28 +344,6 @@ class GameService:
             watchable=watchable,
             start=start,
         )
-
-    def new_dice_seed(self) -> bytes:
-        """A new secret seed for a game's fair dice."""
-        return self._secret(SEED_BYTES)
-
-    def _secret(self, size: int) -> bytes:
-        """``size`` random bytes: from :mod:`secrets` when the random source is the system's
-        (production), else from the seeded source (tests and benchmarks replay)."""
-        if isinstance(self._rng, random.SystemRandom):
-            return secrets.token_bytes(size)
-        return self._rng.randbytes(size)
-
-    def _client(self, given: str | None) -> str:
-        """The client value of a new game's dice: ``given`` (a tap's id) when it is one, else
-        one made up (a game started without a tap: tests, benchmarks)."""
-        if given is not None:
-            try:
-                check_client(given)
-                return given
-            except FairDiceError:
-                logger.warning("a client value that is not one (%d characters)", len(given))
-        return "made-" + self._secret(8).hex()
 
     async def snapshot(self, game_id: int) -> GameSnapshot:
         """The game as it stands."""
@@ -447,7 +403,7 @@ class GameService:
         """Saves a tap: the turn committed at once when it is complete and the player plays in
         quick mode, else the taps so far."""
         if chosen.is_complete:
-            player = await self.users.get(user_id)
+            player = await self._users.get(user_id)
             if player is not None and player.quick:
                 return await self._commit(stored, chosen, version)
         return await self._save(replace(stored, input=chosen.taps), version, durable=False)
@@ -526,7 +482,7 @@ class GameService:
         game = stored.game
         level = stored.level(game.to_act)
         assert level is not None
-        decision = await self.brain.decide(game, level, self._rng.getrandbits(32))
+        decision = await self._brain.decide(game, level, self._rng.getrandbits(32))
         async with self._one_at_a_time(game_id):
             current = await self._get(game_id)
             if current.version != stored.version:
@@ -555,7 +511,7 @@ class GameService:
         tapped = await asyncio.to_thread(turn_input, stored)
         if stored.version != version or tapped is None:
             raise StaleAction()
-        hint = await self.brain.hint(stored.game)
+        hint = await self._brain.hint(stored.game)
         return hint, await asyncio.to_thread(_turn_if_complete, tapped)
 
     async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
@@ -628,7 +584,7 @@ class GameService:
                 continue
             if not await self._store.games.claim_reminder(game_id, stored.version, stored.deadline):
                 continue
-            player = await self.users.get(stored.player(stored.game.to_act))
+            player = await self._users.get(stored.player(stored.game.to_act))
             if player is not None and player.private_chat and not player.blocked:
                 found.append((await self._snapshot(stored), player))
         return found
@@ -641,96 +597,6 @@ class GameService:
         """The game's current version (None if there is no such game)."""
         return await self._store.games.version(game_id)
 
-    async def boards(self, game_id: int) -> list[Board]:
-        """The messages that show the game: its players' (or its group's) and its watchers'."""
-        boards = await self._store.games.boards(game_id)
-        self._remember_boards(boards)
-        return boards
-
-    async def set_board_message(self, game_id: int, chat_id: int, message_id: int) -> None:
-        """Records the message that now shows the game in ``chat_id``."""
-        await self._store.games.set_board_message(game_id, chat_id, message_id)
-
-    async def check_board(
-        self,
-        game_id: int,
-        chat_id: int,
-        message_id: int | None,
-        *,
-        inline_message_id: str | None = None,
-        photo: bool = False,
-    ) -> None:
-        """Makes sure a tap on a button of game ``game_id`` came from one of its players'
-        boards: message ``message_id`` in ``chat_id``, or the inline message. A ``photo`` in a
-        chat where the game's board has no message yet, and that shows no other game, is that
-        board: its sending got no answer (see ``bot.messages.boards.show_in_place``) but it arrived
-        after all, and it is recorded, to be edited from now on instead of sent a second time.
-        A board seen before costs no read.
-
-        :raises: :exc:`ForeignButton` for any other message: forged data, or the buttons of one
-            game tapped on the board of another.
-        """
-        tapped = inline_message_id if inline_message_id is not None else message_id
-        if tapped is None:
-            raise ForeignButton()
-        if (game_id, chat_id, tapped) in self._boards_seen:
-            return
-        boards = [b for b in await self.boards(game_id) if b.chat_id == chat_id and not b.watcher]
-        if any(tapped in (board.message_id, board.inline_message_id) for board in boards):
-            return
-        if message_id is not None and boards:
-            board = boards[0]  # one a chat
-            shows = await self._store.games.shown_by(chat_id, message_id)
-            adopted = shows is None and board.message_id is None and photo
-            if adopted:
-                await self.set_board_message(game_id, chat_id, message_id)
-            if adopted or shows == game_id:  # or recorded by its sender since the read
-                self._remember_boards([replace(board, message_id=message_id)])
-                return
-        raise ForeignButton()
-
-    def _remember_boards(self, boards: Iterable[Board]) -> None:
-        if len(self._boards_seen) > BOARDS_REMEMBERED:
-            self._boards_seen.clear()
-        for board in boards:
-            shown_by = board.inline_message_id or board.message_id
-            if shown_by is not None and not board.watcher:
-                self._boards_seen.add((board.game_id, board.chat_id, shown_by))
-
-    async def start_clock(self, stored: StoredGame) -> float | None:
-        """Starts the clock of the move that ``stored`` waits for, when the first of its
-        players' boards to show that move has just been shown (the publisher knows which):
-        its deadline becomes a whole move's time from now, if that is
-        :data:`CLOCK_SLACK_SECONDS` or more later than it was (the board waited for
-        Telegram's pace) and the game is still at that version. Returns the move's deadline
-        now (``stored``'s when it did not move). The caption keeps the deadline it was drawn
-        with, so a player has more time than it says, never less. Not for the computer's
-        turns, whose pause is no player's time."""
-        if stored.deadline is None or stored.computer_to_act:
-            return stored.deadline
-        until = self._clock() + stored.move_seconds
-        if until - stored.deadline < CLOCK_SLACK_SECONDS:
-            return stored.deadline
-        if not await self._store.games.start_clock(stored.id, stored.version, until):
-            return stored.deadline  # the game moved on meanwhile: its new move has its clock
-        return until
-
-    async def set_board_shown(self, board: Board, version: int) -> None:
-        """Records that ``board`` (its message) now shows ``version`` of its game."""
-        await self._store.games.set_board_shown(board.game_id, board.chat_id, version)
-
-    async def behind(self, within: float = 24 * 3600) -> list[int]:
-        """The ids of games with a board not known to show their latest version (the bot
-        stopped between saving a change and showing it): unfinished ones, and ones finished
-        ``within`` seconds."""
-        return await self._store.games.behind(self._clock() - within)
-
-    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Follows a group that became a supergroup."""
-        await self._store.games.move_chat(old_chat_id, new_chat_id)
-        await self._store.leagues.move_chat(old_chat_id, new_chat_id)
-        await self.chats.move_chat(old_chat_id, new_chat_id)
-
     async def postpone_deadlines(self, since: float, seconds: float) -> int:
         """Stops the clocks for a time the players could not reach the bot (a Telegram outage
         from ``since`` lasting ``seconds``): every running game's deadline after ``since`` moves
@@ -738,7 +604,7 @@ class GameService:
         many games it moved. With several workers, the first to report the outage moves them;
         the others' reports of it (they saw it too, each with its own timing) move nothing."""
         async with self._store.transaction():
-            if not await self.coordination.outage_ended(since, since + seconds):
+            if not await self._coordination.outage_ended(since, since + seconds):
                 return 0
             return await self._store.games.postpone_deadlines(since, seconds)
 
@@ -837,8 +703,8 @@ class GameService:
         await ratings.set(loser, variant, lost)
 
     async def _snapshot(self, stored: StoredGame) -> GameSnapshot:
-        white = await self.users.get(stored.white_id)
-        black = await self.users.get(stored.black_id)
+        white = await self._users.get(stored.white_id)
+        black = await self._users.get(stored.black_id)
         pair = (stored.white_id, stored.black_id)
         if stored.game.is_over:  # a result changes the score between the two
             self._scores.pop(pair, None)

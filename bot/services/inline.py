@@ -23,23 +23,17 @@ board's edits and for that chat's leaderboard.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from bot.model import Challenge, ChallengeStatus, User
+from bot.model import Challenge, User
 from bot.storage import IntegrityError, Store
 
+from .challenges import Challenges, Terms
 from .errors import (
-    ChallengeClosed,
-    CommitmentNotShown,
     InvitationNotFound,
     NotForYou,
     StaleAction,
-    Watching,
 )
-
-if TYPE_CHECKING:
-    from .challenges import Challenges, Terms
-    from .games import GameSnapshot
 
 SEAL_DIGITS: Final = 12
 """Hex digits of the commitment a seal holds: 48 bits, which no one guesses, in 15 decimal
@@ -107,43 +101,6 @@ class InlineGames:
         if challenge.challenger_id != challenger_id:
             raise StaleAction()
         return challenge
-
-    async def join(
-        self,
-        inline_message_id: str,
-        challenger_id: int,
-        user: User,
-        *,
-        chat_instance: str,
-        shown_seal: int,
-        dice_client: str | None = None,
-    ) -> tuple[Challenge, GameSnapshot]:
-        """``user`` joins the invitation: the game starts in its inline message, in the chat
-        ``chat_instance``, with the id of the Join tap, ``dice_client``, as its fair dice's
-        client value; ``shown_seal`` is the :func:`seal` of the commitment the tapped message
-        showed. Whoever else taps Join once someone joined is told they watch.
-
-        :raises: :exc:`InvitationNotFound`, :exc:`StaleAction` (also for a seal that is not
-            the challenge's: forged), :exc:`CommitmentNotShown` (seal 0), :exc:`Watching`, and
-            what :meth:`Challenges.accept` raises (:exc:`~.errors.OwnChallenge`,
-            :exc:`~.errors.NotForYou`, :exc:`ChallengeClosed`).
-        """
-        challenge = await self.invitation(inline_message_id, challenger_id)
-        # a closed invitation says so, whatever its buttons showed
-        if challenge.status is ChallengeStatus.OPEN and shown_seal != seal(challenge):
-            raise CommitmentNotShown() if shown_seal == 0 else StaleAction()
-        try:
-            return await self._challenges.accept(
-                challenge.id, user, chat_instance=chat_instance, dice_client=dice_client
-            )
-        except ChallengeClosed:
-            current = await self._challenges.get(challenge.id)
-            if current.status is ChallengeStatus.ACCEPTED and user.id not in (
-                current.challenger_id,
-                current.target_id,
-            ):
-                raise Watching() from None  # someone else joined first
-            raise
 
     async def decline(self, inline_message_id: str, challenger_id: int, user_id: int) -> Challenge:
         """The challenger withdraws the invitation, or the friend it is reserved for declines;

@@ -11,9 +11,9 @@ open game, as anyone in a group sees a group's board.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from bot.model import WatchResult
+from bot.model import StoredGame, WatchResult
 from bot.storage import Store
 
 from .errors import (
@@ -24,32 +24,25 @@ from .errors import (
     WatchingOwnGame,
 )
 
-if TYPE_CHECKING:
-    from .games import GameService, GameSnapshot
-
 MAX_WATCHERS: Final = 50
 """Watchers a game may have. Each one costs an edit of every change, at the watchers' share
 of Telegram's overall pace (a third of 30 a second: 50 watchers catch up in about 4 s)."""
 
 
 class Watchers:
-    """Who watches which game (ids in, snapshots out)."""
+    """Who watches which game (game ids and domain values in and out)."""
 
-    def __init__(self, store: Store, games: GameService) -> None:
+    def __init__(self, store: Store) -> None:
         self._store = store
-        self._games = games
 
-    async def watch(self, game_id: int, user_id: int) -> tuple[GameSnapshot, bool]:
-        """Makes ``user_id`` a watcher of game ``game_id``, in their private chat; returns the
-        game as it stands and whether they were not watching it yet (watching twice changes
-        nothing).
+    async def add(self, stored: StoredGame, user_id: int) -> bool:
+        """Makes ``user_id`` a watcher of game ``stored``, in their private chat; returns
+        whether they were not watching it yet (watching twice changes nothing).
 
-        :raises: :exc:`GameNotFound`; :exc:`WatchingGroupGame` (a group's or an inline
-            game); :exc:`WatchingOwnGame` for
-            one of its players; :exc:`PrivateGame`; :exc:`GameFinished`;
+        :raises: :exc:`WatchingGroupGame` (a group's or an inline game); :exc:`WatchingOwnGame`
+            for one of its players; :exc:`PrivateGame`; :exc:`GameFinished`;
             :exc:`TooManyWatchers` when it has :data:`MAX_WATCHERS`. A refusal changes nothing.
         """
-        stored = await self._games.stored(game_id)
         if not stored.between_private_chats:  # a group's or an inline message's board
             raise WatchingGroupGame()
         if stored.side_of(user_id) is not None:
@@ -58,11 +51,10 @@ class Watchers:
             raise PrivateGame()
         if stored.game.is_over:
             raise GameFinished()
-        added = await self._store.games.add_watcher(game_id, user_id, limit=MAX_WATCHERS)
+        added = await self._store.games.add_watcher(stored.id, user_id, limit=MAX_WATCHERS)
         if added is WatchResult.FULL:
             raise TooManyWatchers(limit=MAX_WATCHERS)
-        # read after the board was added: a change saved later is shown to it by the publisher
-        return await self._games.snapshot(game_id), added is WatchResult.ADDED
+        return added is WatchResult.ADDED
 
     async def unwatch(self, user_id: int, game_id: int | None = None) -> list[int]:
         """Stops ``user_id`` watching game ``game_id`` (every game, without one); returns the

@@ -1,0 +1,135 @@
+"""The composition root of the services: each one built once, here, and handed to the others
+it needs. No service builds another or holds the one that holds it; the arrows point one way:
+
+    users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers
+    game service  <- users, seeds, coordination, the brain
+    challenges    <- users, seeds
+    inline games  <- challenges
+    leagues       <- scores
+    lobby         <- game service, challenges, inline games, watchers
+
+(each with the store as well).
+
+:class:`Services` is what the bot's composition (:func:`bot.app.build_services`) puts into the
+dispatcher: each field becomes workflow data by its name, so a handler that declares
+``lobby: Lobby`` gets :attr:`Services.lobby` (aiogram's dependency injection by name). The
+names are the ones handlers use: ``game_service``, ``board_messages``, ``inline_games``,
+``score_service`` and ``league_service`` rather than shorter ones that would shadow the
+locals handlers name ``games``, ``boards``, ``scores``. Tests
+compose the same way, with a seeded random source and a clock of their own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage import Store
+
+from .analysis import Analyses
+from .boards import BoardMessages
+from .challenges import CHALLENGE_SECONDS, Challenges
+from .chats import Chats
+from .computer import Brain
+from .coordination import Coordination
+from .games import COMPUTER_PAUSE, GameService
+from .inline import InlineGames
+from .leagues import LeagueService
+from .lobby import Lobby
+from .replays import Replays
+from .scores import ScoreService
+from .seeds import DiceSeeds
+from .users import Users
+from .watchers import Watchers
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """Every service of one bot process, by the name handlers receive it under."""
+
+    store: Store
+    """For the web server's health check and gauges; handlers never take it."""
+    users: Users
+    chats: Chats
+    """Group settings (the language a group's admins chose)."""
+    coordination: Coordination
+    """Claims and pace shared with the other workers of the database."""
+    game_service: GameService
+    board_messages: BoardMessages
+    """Which messages show which game, and which version each shows."""
+    challenges: Challenges
+    inline_games: InlineGames
+    """Invitations posted in inline mode."""
+    watchers: Watchers
+    lobby: Lobby
+    """Accept, join, rematch, watch: what leads to a game."""
+    replays: Replays
+    """Finished games move by move, positions to play on from, replays' file ids."""
+    score_service: ScoreService
+    league_service: LeagueService
+    analyses: Analyses
+
+    def by_name(self) -> dict[str, Any]:
+        """The services as the dispatcher's workflow data: each by its field's name."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+
+
+def compose(
+    store: Store,
+    rng: random.Random,
+    brain: Brain,
+    *,
+    move_seconds: int = 90,
+    clock: Callable[[], float] = time.time,
+    challenge_seconds: int = CHALLENGE_SECONDS,
+    computer_pause: float = COMPUTER_PAUSE,
+) -> Services:
+    """Builds every service over ``store``: dice from ``rng`` (a :class:`random.SystemRandom`
+    in production, a seeded one in tests), the computer's moves from ``brain``, time from
+    ``clock``; ``move_seconds`` is the default time per move, ``challenge_seconds`` how long a
+    challenge stays open, ``computer_pause`` the pause before the computer's answer."""
+    users = Users(store, clock=clock)
+    seeds = DiceSeeds(rng)
+    coordination = Coordination(store, shared=store.shared, clock=clock)
+    games = GameService(
+        store,
+        rng,
+        users=users,
+        seeds=seeds,
+        coordination=coordination,
+        brain=brain,
+        move_seconds=move_seconds,
+        clock=clock,
+        computer_pause=computer_pause,
+    )
+    challenges = Challenges(
+        store,
+        users,
+        seeds,
+        move_seconds=move_seconds,
+        clock=clock,
+        challenge_seconds=challenge_seconds,
+    )
+    inline = InlineGames(store, challenges)
+    watchers = Watchers(store)
+    scores = ScoreService(store, clock=clock)
+    return Services(
+        store=store,
+        users=users,
+        chats=Chats(store, clock=clock),
+        coordination=coordination,
+        game_service=games,
+        board_messages=BoardMessages(store, clock=clock),
+        challenges=challenges,
+        inline_games=inline,
+        watchers=watchers,
+        lobby=Lobby(store, games, challenges, inline, watchers),
+        replays=Replays(store),
+        score_service=scores,
+        league_service=LeagueService(store, scores, clock=clock),
+        analyses=Analyses(store, brain),
+    )
