@@ -59,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._process import UNPACED, bot_process, pin  # noqa: E402
 from bot.callbacks import Move  # noqa: E402
 from bot.engine import starting_position  # noqa: E402
-from bot.services import GameService  # noqa: E402
+from bot.services import compose  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
 from render import IMAGE_FORMAT, render_image  # noqa: E402
 from render.theme import DEFAULT_THEME  # noqa: E402
@@ -74,19 +74,21 @@ async def store_games(target: Path | str, count: int) -> None:
     ``target`` (an SQLite file or a PostgreSQL URL), their boards recorded as shown."""
     db = await open_database(target)
     store = Store(db)
-    service = GameService(store, random.Random(1), move_seconds=3600)
+    services = compose(store, random.Random(1), move_seconds=3600)
     for index in range(count):
-        a = await service.users.see(
+        a = await services.users.see(
             10_000_000 + 2 * index, username=None, first_name="A", language_code="en"
         )
-        b = await service.users.see(
+        b = await services.users.see(
             10_000_001 + 2 * index, username=None, first_name="B", language_code="ru"
         )
-        challenge = await service.challenges.open(
+        challenge = await services.challenges.open(
             chat_id=-(9_000_000 + index), challenger=a, target=b, locale="en"
         )
-        _, snapshot = await service.challenges.accept(challenge.id, b)
-        for board in await service.boards(snapshot.stored.id):  # as if shown before the bench
+        _, snapshot = await services.lobby.accept(challenge.id, b)
+        for board in await services.board_messages.boards(
+            snapshot.stored.id
+        ):  # as if shown before the bench
             await store.games.set_board_shown(
                 board.game_id, board.chat_id, snapshot.stored.version, message_id=1
             )

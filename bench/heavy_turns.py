@@ -39,7 +39,7 @@ from bench._process import bot_process, pin  # noqa: E402
 from bench.bot_load import Table, open_tables, percentile, redrawn  # noqa: E402
 from bot.callbacks import GameAction, Move  # noqa: E402
 from bot.engine import Dice, Game, Position  # noqa: E402
-from bot.services import GameService  # noqa: E402
+from bot.services import compose  # noqa: E402
 from bot.services.games import WHOLE_TURN_BUTTONS  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
 from tests.bot.gameplay import game_buttons, mover  # noqa: E402
@@ -73,9 +73,10 @@ async def store_heavy_game(
     """Writes the heavy game into ``database``, its board in ``group`` not shown yet (the bot
     shows it when it starts)."""
     db = await open_database(database)
-    service = GameService(Store(db), random.Random(1), move_seconds=3600)
+    services = compose(Store(db), random.Random(1), move_seconds=3600)
+    service = services.game_service
     for user in (white, black):
-        await service.users.see(user.id, username=user.username, first_name=user.first_name,
+        await services.users.see(user.id, username=user.username, first_name=user.first_name,
                                 language_code="en")  # fmt: skip
     await start_heavy_game(
         service, chat_id=group.id, white_id=white.id, black_id=black.id, move_seconds=3600

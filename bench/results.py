@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.services import GameService, GameSnapshot  # noqa: E402
+from bot.services import GameService, GameSnapshot, compose  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
 from bot.storage.database import Params  # noqa: E402
 
@@ -66,23 +66,24 @@ async def run(
     """Returns the seconds of each resignation, each Confirm and each whole turn."""
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "bench.sqlite3")
-        service = GameService(store_type(db), random.Random(5), move_seconds=60)
-        alice = await service.users.see(1, username="a", first_name="A", language_code=None)
-        bob = await service.users.see(2, username="b", first_name="B", language_code=None)
+        services = compose(store_type(db), random.Random(5), move_seconds=60)
+        service = services.game_service
+        alice = await services.users.see(1, username="a", first_name="A", language_code=None)
+        bob = await services.users.see(2, username="b", first_name="B", language_code=None)
         ends: list[float] = []
         turns: list[float] = []
         confirms: list[float] = []
         for _ in range(games):
-            challenge = await service.challenges.open(
+            challenge = await services.challenges.open(
                 chat_id=-1, challenger=alice, target=bob, locale="en"
             )
             for option, value in options.items():
                 while getattr(challenge, option) != value:
                     name = {"match_length": "match"}.get(option, option)
-                    challenge = await service.challenges.change_option(
+                    challenge = await services.challenges.change_option(
                         challenge.id, alice.id, challenge.version, name
                     )
-            _, snapshot = await service.challenges.accept(challenge.id, bob)
+            _, snapshot = await services.lobby.accept(challenge.id, bob)
             for _ in range(6):
                 if snapshot.game.is_over:
                     break

@@ -427,8 +427,9 @@ class BoardPublisher:
         """Shows ``snapshot`` on each players' board of its game that does not show it yet
         (a board already current is left alone: a refused or repeated tap costs no edit), then
         hands it to the game's watchers' worker, without waiting for it. The first board to
-        show a move starts the move's clock (:meth:`.BoardMessages.start_clock`: later, when it was held back by Telegram's pace); the boards of the taps within the
-        move do not, so tapping never buys time."""
+        show a move starts the move's clock (:meth:`.BoardMessages.start_clock`: later, when
+        it was held back by Telegram's pace); the boards of the taps within the move do not,
+        so tapping never buys time."""
         game_id, version, deadline = snapshot.stored.id, snapshot.stored.version, None
         if snapshot.game.is_over:
             self._clocks.pop(game_id, None)

@@ -81,7 +81,7 @@ class Services:
 def compose(
     store: Store,
     rng: random.Random,
-    brain: Brain,
+    brain: Brain | None = None,
     *,
     move_seconds: int = 90,
     clock: Callable[[], float] = time.time,
@@ -91,7 +91,9 @@ def compose(
     """Builds every service over ``store``: dice from ``rng`` (a :class:`random.SystemRandom`
     in production, a seeded one in tests), the computer's moves from ``brain``, time from
     ``clock``; ``move_seconds`` is the default time per move, ``challenge_seconds`` how long a
-    challenge stays open, ``computer_pause`` the pause before the computer's answer."""
+    challenge stays open, ``computer_pause`` the pause before the computer's answer. Without
+    ``brain``, a :class:`Brain` of its own (a process pool started on its first decision)."""
+    brain = brain if brain is not None else Brain()
     users = Users(store, clock=clock)
     seeds = DiceSeeds(rng)
     coordination = Coordination(store, shared=store.shared, clock=clock)

@@ -1,12 +1,17 @@
 """Fixtures that run the real bot against a fake Telegram server (see tests/support/harness.py).
 
-Override ``services_factory`` in a test module to hand the handlers fake or prepared services::
+Override ``services_factory`` in a test module to hand the handlers prepared services (a
+seeded dice source, a clock of the test's own)::
 
     @pytest.fixture
     def services_factory() -> ServicesFactory:
         @asynccontextmanager
-        async def factory(settings: Settings) -> AsyncIterator[dict[str, Any]]:
-            yield {"game_service": FakeGameService()}
+        async def factory(settings: Settings) -> AsyncIterator[Services]:
+            database = await open_database(settings.database)
+            try:
+                yield compose(Store(database), random.Random(1), clock=clock)
+            finally:
+                await database.close()
         return factory
 """
 

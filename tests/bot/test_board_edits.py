@@ -15,7 +15,7 @@ import pytest
 from bot.callbacks import GameAction, Move
 from bot.handlers.middlewares import TapThrottle
 from bot.i18n import create_i18n
-from bot.services import GameService
+from bot.services import compose
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
@@ -131,7 +131,8 @@ async def test_a_board_left_behind_by_a_stop_catches_up_once_at_start(
     # The bot saved a turn and stopped before it could edit the board: play that turn here.
     db = await open_database(database_path)
     try:
-        service = GameService(Store(db), random.Random(3), move_seconds=300)
+        services = compose(Store(db), random.Random(3), move_seconds=300)
+        service = services.game_service
         [game] = await service.active_games(alice.id)
         snapshot = await service.snapshot(game.id)
         user = snapshot.user(snapshot.game.turn)

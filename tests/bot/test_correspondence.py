@@ -7,13 +7,12 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
 
 from bot.app import ServicesFactory
 from bot.config import Settings
-from bot.services import GameService, ScoreService
+from bot.services import Services, compose
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
@@ -41,12 +40,12 @@ def services_factory(clock: Clock) -> ServicesFactory:
     """The game and score services of ``bot.app.build_services``, on the test's clock."""
 
     @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[dict[str, Any]]:
+    async def factory(settings: Settings) -> AsyncIterator[Services]:
         db = await open_database(settings.database)
         try:
             store = Store(db)
-            service = GameService(store, random.Random(4), move_seconds=90, clock=clock)
-            yield {"game_service": service, "score_service": ScoreService(store, clock=clock)}
+            services = compose(store, random.Random(4), move_seconds=90, clock=clock)
+            yield services
         finally:
             await db.close()
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
 
 from bot.app import ServicesFactory
 from bot.config import Settings
-from bot.services import GameService
+from bot.services import Services, compose
 from bot.storage import Store, open_database
 from tests.support.harness import BotHarness
 
@@ -21,16 +20,16 @@ def services_factory() -> ServicesFactory:
     """The production services, with challenges that expire after one second."""
 
     @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[dict[str, Any]]:
+    async def factory(settings: Settings) -> AsyncIterator[Services]:
         db = await open_database(settings.database_path)
         try:
-            service = GameService(
+            services = compose(
                 Store(db),
                 random.Random(1),
                 move_seconds=settings.move_seconds,
                 challenge_seconds=1,
             )
-            yield {"game_service": service}
+            yield services
         finally:
             await db.close()
 

@@ -12,14 +12,13 @@ import statistics
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.app import ServicesFactory
 from bot.callbacks import GameAction, InlineInvite, InviteOption, Move
 from bot.config import Settings
-from bot.services import GameService
+from bot.services import Services, compose
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import (
     FakeChat,
@@ -361,11 +360,11 @@ def expiring() -> ServicesFactory:
     """The production services, with challenges that expire after one second."""
 
     @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[dict[str, Any]]:
+    async def factory(settings: Settings) -> AsyncIterator[Services]:
         db = await open_database(settings.database_path)
         try:
-            service = GameService(Store(db), random.Random(1), challenge_seconds=1)
-            yield {"game_service": service}
+            services = compose(Store(db), random.Random(1), challenge_seconds=1)
+            yield services
         finally:
             await db.close()
 

@@ -12,7 +12,7 @@ import pytest
 
 from bot.callbacks import Language, Move, PickLanguage
 from bot.i18n import LANGUAGE_NAMES, create_i18n
-from bot.services import GameService
+from bot.services import compose
 from bot.storage import Store, open_database
 from bot.views.boards import board_position, board_view
 from bot.views.common import translator
@@ -57,9 +57,10 @@ async def _drawn(database_path: Path, game_id: int, locale: str) -> bytes:
     the bot's own database file."""
     database = await open_database(database_path)
     try:
-        service = GameService(Store(database), random.Random(0))
+        services = compose(Store(database), random.Random(0))
+        service = services.game_service
         snapshot = await service.snapshot(game_id)
-        [board] = await service.boards(game_id)
+        [board] = await services.board_messages.boards(game_id)
         view = board_view(snapshot, board.viewer, translator(I18N, locale))
         if locale != "en":  # the view carries the catalog's words, not the English ones
             assert view.pip_label == said(locale, "pips") != "pips"

@@ -21,7 +21,7 @@ from bot.messages.boards import BoardPublisher
 from bot.messages.league import RULE, LeaguePublisher, standings_text
 from bot.messages.pace import RateLimiter
 from bot.model import Rating, Standing, User
-from bot.services import GameService, GameSnapshot, ScoreService
+from bot.services import GameSnapshot, Services, compose
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.storage import Store, open_database
 from bot.views.common import translator
@@ -247,7 +247,7 @@ class Clock:
 
 @dataclass
 class World:
-    games: GameService
+    services: Services
     leagues: LeagueService
     bot: Bot
     group: FakeChat
@@ -258,23 +258,25 @@ class World:
 async def world(tmp_path: Path, fake_telegram: FakeTelegram) -> AsyncIterator[World]:
     db = await open_database(tmp_path / "l.sqlite3")
     store = Store(db)
-    games = GameService(store, random.Random(5), move_seconds=600)
+    services = compose(store, random.Random(5), move_seconds=600)
+    service = services.game_service
+    games = services.game_service
     fake = fake_telegram
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
     group = fake.create_group("club", [alice, bob], bot_is_admin=True)
     users = [
-        await games.users.see(
+        await services.users.see(
             u.id, username=u.username, first_name=u.first_name, language_code="en"
         )
         for u in (alice, bob)
     ]
-    challenge = await games.challenges.open(
+    challenge = await services.challenges.open(
         chat_id=group.id, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await games.challenges.accept(challenge.id, users[1])
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
     bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
-    yield World(games, LeagueService(store, ScoreService(store)), bot, group, snapshot)
+    yield World(services, services.league_service, bot, group, snapshot)
     await bot.session.close()
     await db.close()
 
@@ -285,11 +287,19 @@ async def test_refreshes_close_together_make_one_edit_paced_with_the_boards(
     clock = Clock()
     limiter = RateLimiter(clock=clock, group=(2, 1 / 3600))  # two messages, then an hour each
     publisher = LeaguePublisher(
-        world.bot, world.leagues, world.games, create_i18n(), limiter=limiter, settle_seconds=3600
+        world.bot,
+        world.leagues,
+        world.services.chats,
+        world.services.coordination,
+        create_i18n(),
+        limiter=limiter,
+        settle_seconds=3600,
     )
     assert await publisher.post(await world.leagues.start(world.group.id, "en"))
     standings = fake_telegram.last_message(world.group)
-    await world.games.resign(world.snapshot.stored.id, world.snapshot.stored.white_id)
+    await world.services.game_service.resign(
+        world.snapshot.stored.id, world.snapshot.stored.white_id
+    )
     for _ in range(5):  # the worker is settling meanwhile
         publisher.refresh(world.group.id)
         await asyncio.sleep(0)
@@ -303,7 +313,13 @@ async def test_a_refresh_waiting_for_its_turn_is_cancelled_cleanly(
 ) -> None:
     limiter = RateLimiter(group=(1, 1 / 3600))
     publisher = LeaguePublisher(
-        world.bot, world.leagues, world.games, create_i18n(), limiter=limiter, settle_seconds=0
+        world.bot,
+        world.leagues,
+        world.services.chats,
+        world.services.coordination,
+        create_i18n(),
+        limiter=limiter,
+        settle_seconds=0,
     )
     await publisher.post(await world.leagues.start(world.group.id, "en"))
     standings = fake_telegram.last_message(world.group)
@@ -316,11 +332,13 @@ async def test_a_refresh_waiting_for_its_turn_is_cancelled_cleanly(
 async def test_the_board_publisher_reports_results_of_group_games(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
-    publisher = BoardPublisher(world.bot, world.games, create_i18n())
+    publisher = BoardPublisher(world.bot, world.services, create_i18n())
     results: list[GameSnapshot] = []
     publisher.on_result.append(results.append)
     publisher.publish(world.snapshot)
-    over = await world.games.resign(world.snapshot.stored.id, world.snapshot.stored.white_id)
+    over = await world.services.game_service.resign(
+        world.snapshot.stored.id, world.snapshot.stored.white_id
+    )
     publisher.publish(over)
     private = replace(over, stored=replace(over.stored, chat_id=0, version=over.stored.version + 1))
     publisher.publish(private)

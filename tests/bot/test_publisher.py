@@ -14,7 +14,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from bot.i18n import create_i18n
 from bot.messages.boards import BoardPublisher
 from bot.messages.pace import RateLimiter
-from bot.services import GameService, GameSnapshot
+from bot.services import GameService, GameSnapshot, compose
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeTelegram
 
@@ -43,23 +43,24 @@ async def world(
     tmp_path: Path, fake_telegram: FakeTelegram
 ) -> AsyncIterator[tuple[GameService, Bot, FakeChat, GameSnapshot]]:
     db = await open_database(tmp_path / "p.sqlite3")
-    service = GameService(Store(db), random.Random(5), move_seconds=600)
+    services = compose(Store(db), random.Random(5), move_seconds=600)
+    service = services.game_service
     fake = fake_telegram
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
     group = fake.create_group("club", [alice, bob])
     users = [
-        await service.users.see(
+        await services.users.see(
             u.id, username=u.username, first_name=u.first_name, language_code="en"
         )
         for u in (alice, bob)
     ]
-    challenge = await service.challenges.open(
+    challenge = await services.challenges.open(
         chat_id=group.id, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
     bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
-    yield service, bot, group, snapshot
+    yield services, bot, group, snapshot
     await bot.session.close()
     await db.close()
 
@@ -79,10 +80,11 @@ async def _taps(service: GameService, snapshot: GameSnapshot, count: int) -> lis
 
 
 async def test_edits_are_coalesced_when_the_chat_is_busy(world, fake_telegram) -> None:  # type: ignore[no-untyped-def]
-    service, bot, group, snapshot = world
+    services, bot, group, snapshot = world
+    service = services.game_service
     clock = Clock()
     limiter = RateLimiter(clock=clock, group=(1, 1 / 3600))  # one message, then an hour's wait
-    publisher = BoardPublisher(bot, service, create_i18n(), limiter=limiter)
+    publisher = BoardPublisher(bot, services, create_i18n(), limiter=limiter)
     publisher.publish(snapshot)
     await publisher.drain()
     board = fake_telegram.last_message(group)
@@ -97,9 +99,10 @@ async def test_edits_are_coalesced_when_the_chat_is_busy(world, fake_telegram) -
 async def test_retry_after_is_honoured_and_a_deleted_board_is_posted_again(  # type: ignore[no-untyped-def]
     world, fake_telegram
 ) -> None:
-    service, bot, group, snapshot = world
+    services, bot, group, snapshot = world
+    service = services.game_service
     unpaced = RateLimiter(group=(100, 100.0))  # only Telegram's own retry_after slows it
-    publisher = BoardPublisher(bot, service, create_i18n(), limiter=unpaced)
+    publisher = BoardPublisher(bot, services, create_i18n(), limiter=unpaced)
     publisher.publish(snapshot)
     await publisher.drain()
     board = fake_telegram.last_message(group)
@@ -115,13 +118,14 @@ async def test_retry_after_is_honoured_and_a_deleted_board_is_posted_again(  # t
     await publisher.drain()
     reposted = fake_telegram.last_message(group)
     assert reposted is not board and reposted.photo is not None
-    boards = await service.boards(snapshot.stored.id)
+    boards = await services.board_messages.boards(snapshot.stored.id)
     assert boards[0].message_id == reposted.message_id
 
 
 async def test_an_old_snapshot_never_replaces_a_newer_one(world, fake_telegram) -> None:  # type: ignore[no-untyped-def]
-    service, bot, group, snapshot = world
-    publisher = BoardPublisher(bot, service, create_i18n())
+    services, bot, group, snapshot = world
+    service = services.game_service
+    publisher = BoardPublisher(bot, services, create_i18n())
     [newer] = await _taps(service, snapshot, 1)
     publisher.publish(newer)
     publisher.publish(snapshot)  # late, older

@@ -13,7 +13,7 @@ import pytest
 from bot.app import ServicesFactory, build_services
 from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move
 from bot.config import Settings
-from bot.services import GameService
+from bot.services import Services
 from tests.support.harness import BotHarness
 
 FORGED = 300
@@ -22,7 +22,7 @@ IDS_EACH = 4
 
 @pytest.fixture
 def built() -> dict[str, Any]:
-    """The services the running bot was built with (filled in when it starts)."""
+    """The services the running bot was built with (``"services"``, when it starts)."""
     return {}
 
 
@@ -33,7 +33,7 @@ def services_factory(built: dict[str, Any]) -> ServicesFactory:
     @asynccontextmanager
     async def factory(settings: Settings) -> AsyncIterator[Any]:
         async with build_services(settings) as services:
-            built.update(services)
+            built["services"] = services
             yield services
 
     return factory
@@ -61,8 +61,8 @@ async def test_forged_ids_leave_no_lock_behind(
                     or "does not belong" in (answer.text or "")
                 )
     await harness.settle()
-    service: GameService = built["game_service"]
-    assert (len(service._locks), len(service.challenges._locks)) == (0, 0)
+    services: Services = built["services"]
+    assert (len(services.game_service._locks), len(services.challenges._locks)) == (0, 0)
 
 
 async def test_five_invitations_to_bob_send_him_one(bot_harness: BotHarness) -> None:

@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.engine import DiceMode, RecordError, Side, TurnRecord
 from bot.i18n import create_i18n
-from bot.services import GameService, GameSnapshot, Terms
+from bot.services import GameService, GameSnapshot, Terms, compose
 from bot.services.replays import moves_in
 from bot.storage import Store, open_database
 from bot.views.common import translator
@@ -82,19 +82,20 @@ async def test_one_frame_per_turn_with_its_roll_and_steps(
     tmp_path: Path, variant: str, mode: DiceMode, seed: int
 ) -> None:
     db = await open_database(tmp_path / "r.sqlite3")
-    service = GameService(Store(db), random.Random(seed), move_seconds=90)
-    alice = await service.users.see(1, username="alice", first_name="A", language_code="en")
-    bob = await service.users.see(2, username="bob", first_name="B", language_code="ru")
-    challenge = await service.challenges.open(
+    services = compose(Store(db), random.Random(seed), move_seconds=90)
+    service = services.game_service
+    alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
+    bob = await services.users.see(2, username="bob", first_name="B", language_code="ru")
+    challenge = await services.challenges.open(
         chat_id=-5,
         challenger=alice,
         target=bob,
         locale="en",
         terms=Terms(variant=variant, dice_mode=mode),
     )
-    _, snapshot = await service.challenges.accept(challenge.id, bob)
+    _, snapshot = await services.lobby.accept(challenge.id, bob)
     finished = await _play_out(service, snapshot, random.Random(seed))
-    replayed = await service.replays.finished(finished.stored.id, user_id=1, chat_id=1)
+    replayed = await services.replays.finished(finished.stored.id, user_id=1, chat_id=1)
     _ = translator(create_i18n(), "ru")
     frames = replay_frames(replayed, _)
     records = _records(finished.stored.history)
@@ -131,11 +132,13 @@ async def test_one_frame_per_turn_with_its_roll_and_steps(
 
 async def test_the_position_caption_gives_the_id_to_copy(tmp_path: Path) -> None:
     db = await open_database(tmp_path / "p.sqlite3")
-    service = GameService(Store(db), random.Random(3), move_seconds=90)
-    alice = await service.users.see(1, username="alice", first_name="A", language_code="en")
-    bob = await service.users.see(2, username="bob", first_name="B", language_code="en")
-    challenge = await service.challenges.open(chat_id=-5, challenger=alice, target=bob, locale="en")
-    _, snapshot = await service.challenges.accept(challenge.id, bob)
+    services = compose(Store(db), random.Random(3), move_seconds=90)
+    alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
+    bob = await services.users.see(2, username="bob", first_name="B", language_code="en")
+    challenge = await services.challenges.open(
+        chat_id=-5, challenger=alice, target=bob, locale="en"
+    )
+    _, snapshot = await services.lobby.accept(challenge.id, bob)
     stored = snapshot.stored
     caption = position_caption(stored, alice, bob, translator(create_i18n(), "en"))
     position_id = stored.game.position.to_id()

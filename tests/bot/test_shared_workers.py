@@ -25,7 +25,7 @@ from bot.i18n import create_i18n
 from bot.messages.boards import BoardPublisher
 from bot.messages.pace import SharedRateLimiter
 from bot.model import User
-from bot.services import GameService, GameSnapshot, Terms
+from bot.services import GameService, GameSnapshot, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.coordination import Coordination
 from bot.storage import Store, open_database
@@ -44,7 +44,11 @@ class Clock:
 @dataclass
 class Worker:
     store: Store
-    service: GameService
+    services: Services
+
+    @property
+    def service(self) -> GameService:
+        return self.services.game_service
 
 
 @pytest.fixture
@@ -55,25 +59,25 @@ async def workers(postgres: PostgresServer) -> AsyncIterator[tuple[Worker, Worke
     for seed in (1, 2):
         store = Store(await open_database(url))
         made.append(
-            Worker(store, GameService(store, random.Random(seed), move_seconds=60, clock=clock))
+            Worker(store, compose(store, random.Random(seed), move_seconds=60, clock=clock))
         )
     yield made[0], made[1], clock
     for worker in made:
         await worker.store.close()
 
 
-async def _players(service: GameService) -> list[User]:
+async def _players(services: Services) -> list[User]:
     return [
-        await service.users.see(i, username=name, first_name=name.title(), language_code="en")
+        await services.users.see(i, username=name, first_name=name.title(), language_code="en")
         for i, name in ((1, "anna"), (2, "boris"))
     ]
 
 
-async def _game(service: GameService, users: list[User], chat_id: int = -5) -> GameSnapshot:
-    challenge = await service.challenges.open(
+async def _game(services: Services, users: list[User], chat_id: int = -5) -> GameSnapshot:
+    challenge = await services.challenges.open(
         chat_id=chat_id, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
     return snapshot
 
 
@@ -94,8 +98,8 @@ async def _play(service: GameService, snapshot: GameSnapshot, turns: int) -> Gam
 
 async def test_the_same_tap_on_two_workers_is_applied_once(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, _ = workers
-    users = await _players(one.service)
-    snapshot = await _game(one.service, users)
+    users = await _players(one.services)
+    snapshot = await _game(one.services, users)
     while snapshot.turn_input is None:  # a forced opening: the next player's turn
         snapshot = await one.service.snapshot(snapshot.stored.id)
     game_id, version = snapshot.stored.id, snapshot.stored.version
@@ -118,8 +122,8 @@ async def test_an_update_is_claimed_by_one_worker_only(workers) -> None:  # type
 
 async def test_a_deadline_fires_once_across_workers_and_rates_once(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, clock = workers
-    users = await _players(one.service)
-    games = [await _play(one.service, await _game(one.service, users), 8) for _ in range(3)]
+    users = await _players(one.services)
+    games = [await _play(one.service, await _game(one.services, users), 8) for _ in range(3)]
     # every player to move has run out of time, and the grace of a board not shown (none is)
     clock.now += 121
     ended = await asyncio.gather(one.service.timeouts(), two.service.timeouts())
@@ -133,17 +137,17 @@ async def test_a_deadline_fires_once_across_workers_and_rates_once(workers) -> N
 
 async def test_results_of_concurrent_games_keep_chips_and_ratings_whole(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, _ = workers
-    users = await _players(one.service)
+    users = await _players(one.services)
     games = []
     for _ in range(6):
-        challenge = await one.service.challenges.open(
+        challenge = await one.services.challenges.open(
             chat_id=-5, challenger=users[0], target=users[1], locale="en"
         )
         for _ in range(2):  # a stake of 50
-            challenge = await one.service.challenges.change_option(
+            challenge = await one.services.challenges.change_option(
                 challenge.id, users[0].id, challenge.version, "stake"
             )
-        _, snapshot = await two.service.challenges.accept(challenge.id, users[1])
+        _, snapshot = await two.services.lobby.accept(challenge.id, users[1])
         games.append(await _play(two.service, snapshot, 8))  # past an early concession
     assert {g.stored.stake for g in games} == {50}
     # both players resign half the games each, on alternate workers, all at once
@@ -165,11 +169,11 @@ async def test_results_of_concurrent_games_keep_chips_and_ratings_whole(workers)
 
 async def test_the_computer_answers_once_across_workers(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, clock = workers
-    [anna, _] = await _players(one.service)
-    challenge = await one.service.challenges.against_computer(
+    [anna, _] = await _players(one.services)
+    challenge = await one.services.challenges.against_computer(
         chat_id=anna.id, challenger=anna, level=1, locale="en"
     )
-    _, snapshot = await one.service.challenges.accept(challenge.id, anna)
+    _, snapshot = await one.services.lobby.accept(challenge.id, anna)
     if not snapshot.stored.computer_to_act:  # anna opens: she plays her turn
         snapshot = await _play(one.service, snapshot, 1)
     assert snapshot.stored.computer_to_act
@@ -187,8 +191,8 @@ async def test_the_computer_answers_once_across_workers(workers) -> None:  # typ
 
 async def test_an_outage_is_made_up_for_once(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, clock = workers
-    users = await _players(one.service)
-    snapshot = await _game(one.service, users)
+    users = await _players(one.services)
+    snapshot = await _game(one.services, users)
     deadline = snapshot.stored.deadline
     assert deadline is not None
     began = clock.now - 5
@@ -242,20 +246,20 @@ async def test_two_workers_boards_never_go_back_and_end_on_the_last_state(
     bob = fake.create_user("Boris", username="boris")
     group: FakeChat = fake.create_group("club", [alice, bob])
     users = [
-        await one.service.users.see(
+        await one.services.users.see(
             u.id, username=u.username, first_name=u.first_name, language_code="en"
         )
         for u in (alice, bob)
     ]
-    snapshot = await _game(one.service, users, chat_id=group.id)
+    snapshot = await _game(one.services, users, chat_id=group.id)
     while snapshot.turn_input is None:
         snapshot = await one.service.snapshot(snapshot.stored.id)
     bots, publishers = [], []
     for worker in (one, two):
         bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
-        pace = SharedRateLimiter(worker.service.coordination, group=(100, 100.0))
+        pace = SharedRateLimiter(worker.services.coordination, group=(100, 100.0))
         bots.append(bot)
-        publishers.append(BoardPublisher(bot, worker.service, create_i18n(), limiter=pace))
+        publishers.append(BoardPublisher(bot, worker.services, create_i18n(), limiter=pace))
     publishers[0].publish(snapshot)
     await publishers[0].drain()
     board = fake.last_message(group)
@@ -285,29 +289,29 @@ async def test_two_workers_boards_never_go_back_and_end_on_the_last_state(
 
 async def test_a_users_choice_on_one_worker_reaches_the_other(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, clock = workers
-    [anna, _] = await _players(one.service)
-    assert not (await two.service.users.get(anna.id)).quick  # type: ignore[union-attr]
-    await one.service.users.set_quick(anna.id, True)
+    [anna, _] = await _players(one.services)
+    assert not (await two.services.users.get(anna.id)).quick  # type: ignore[union-attr]
+    await one.services.users.set_quick(anna.id, True)
     clock.now += 3  # past what a worker trusts a user it read
-    assert (await two.service.users.get(anna.id)).quick  # type: ignore[union-attr]
+    assert (await two.services.users.get(anna.id)).quick  # type: ignore[union-attr]
 
 
 async def test_a_correspondence_reminder_is_sent_by_one_worker_once(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, clock = workers
     users = [
-        await one.service.users.see(
+        await one.services.users.see(
             i, username=name, first_name=name.title(), language_code="en", private_chat=True
         )
         for i, name in ((1, "anna"), (2, "boris"))
     ]
-    challenge = await one.service.challenges.open(
+    challenge = await one.services.challenges.open(
         chat_id=-5,
         challenger=users[0],
         target=users[1],
         locale="en",
         terms=Terms(move_seconds=3600),
     )
-    _, snapshot = await two.service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await two.services.lobby.accept(challenge.id, users[1])
     clock.now += 29 * 60
     assert await one.service.reminders() == [] and await two.service.reminders() == []
     clock.now += 2 * 60  # past half the hour
@@ -332,20 +336,20 @@ async def test_a_lease_held_for_a_block_outlives_its_length_and_ends_with_it(wor
 
 async def test_languages_chosen_on_one_worker_reach_the_other(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, clock = workers
-    [anna, _] = await _players(one.service)
-    assert (await two.service.users.get(anna.id)).locale is None  # type: ignore[union-attr]
-    assert await two.service.chats.locale(-5) is None  # both read and kept in memory
-    await one.service.users.set_locale(anna.id, "hy")
-    await one.service.chats.set_locale(-5, "ka")
-    assert await one.service.chats.locale(-5) == "ka"  # the worker that chose knows at once
+    [anna, _] = await _players(one.services)
+    assert (await two.services.users.get(anna.id)).locale is None  # type: ignore[union-attr]
+    assert await two.services.chats.locale(-5) is None  # both read and kept in memory
+    await one.services.users.set_locale(anna.id, "hy")
+    await one.services.chats.set_locale(-5, "ka")
+    assert await one.services.chats.locale(-5) == "ka"  # the worker that chose knows at once
     clock.now += 3  # past what a worker trusts what it read
-    assert (await two.service.users.get(anna.id)).locale == "hy"  # type: ignore[union-attr]
-    assert await two.service.chats.locale(-5) == "ka"
+    assert (await two.services.users.get(anna.id)).locale == "hy"  # type: ignore[union-attr]
+    assert await two.services.chats.locale(-5) == "ka"
 
 
 async def test_watchers_share_of_the_shared_pace_leaves_the_others_theirs(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, clock = workers
-    a, b = one.service.coordination, two.service.coordination
+    a, b = one.services.coordination, two.services.coordination
     private, overall = (3.0, 1.0), (30.0, 30.0)
 
     async def spare(worker: Coordination, chat_id: int) -> float:
@@ -372,20 +376,20 @@ async def test_watchers_on_two_workers_never_hold_up_the_players_boards(
     for person in people:
         fake.private_chat(person).started = True
     users = [
-        await one.service.users.see(
+        await one.services.users.see(
             u.id, username=u.username, first_name=u.first_name, language_code="en"
         )
         for u in people
     ]
-    challenge = await one.service.challenges.open(
+    challenge = await one.services.challenges.open(
         chat_id=users[0].id, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await one.service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await one.services.lobby.accept(challenge.id, users[1])
     game_id = snapshot.stored.id
     while snapshot.turn_input is None:
         snapshot = await one.service.snapshot(game_id)
     for watcher in users[2:]:
-        await two.service.watchers.watch(game_id, watcher.id)
+        await two.services.lobby.watch(game_id, watcher.id)
     bots, publishers = [], []
     for worker in (one, two):
         bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
@@ -394,7 +398,7 @@ async def test_watchers_on_two_workers_never_hold_up_the_players_boards(
         real_time = Coordination(worker.store, shared=True, clock=time.time)
         pace = SharedRateLimiter(real_time, private=(3, 20.0), overall=(100, 100.0))
         bots.append(bot)
-        publishers.append(BoardPublisher(bot, worker.service, create_i18n(), limiter=pace))
+        publishers.append(BoardPublisher(bot, worker.services, create_i18n(), limiter=pace))
     publishers[0].publish(snapshot)
     await publishers[0].drain()
     white = fake.last_message(fake.private_chat(people[0]))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.engine import Played, Side
 from bot.i18n import create_i18n
-from bot.services import GameService, GameSnapshot
+from bot.services import GameSnapshot, compose
 from bot.storage import Store, open_database
 from bot.views.boards import board_position, board_view, caption, finish_label, keyboard
 from bot.views.common import translator
@@ -17,11 +17,14 @@ from render import render_board
 async def test_two_drawings_of_one_state_are_identical(tmp_path: Path) -> None:
     db = await open_database(tmp_path / "v.sqlite3")
     clock = [1_000_000.0]
-    service = GameService(Store(db), random.Random(8), move_seconds=90, clock=lambda: clock[0])
-    alice = await service.users.see(1, username="alice", first_name="A", language_code="en")
-    bob = await service.users.see(2, username="bob", first_name="B", language_code="ru")
-    challenge = await service.challenges.open(chat_id=-5, challenger=alice, target=bob, locale="ru")
-    _, snapshot = await service.challenges.accept(challenge.id, bob)
+    services = compose(Store(db), random.Random(8), move_seconds=90, clock=lambda: clock[0])
+    service = services.game_service
+    alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
+    bob = await services.users.see(2, username="bob", first_name="B", language_code="ru")
+    challenge = await services.challenges.open(
+        chat_id=-5, challenger=alice, target=bob, locale="ru"
+    )
+    _, snapshot = await services.lobby.accept(challenge.id, bob)
     _ = translator(create_i18n(), "ru")
 
     def drawing(shown: GameSnapshot) -> tuple[object, ...]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import User
-from bot.services import GameService, ScoreService
+from bot.services import ScoreService, Services, compose
 from bot.storage import Store, open_database
 
 
@@ -35,13 +35,14 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def world(store: Store, clock: Clock) -> tuple[GameService, Clock, list[User]]:
-    service = GameService(store, random.Random(11), move_seconds=60, clock=clock)
+async def world(store: Store, clock: Clock) -> tuple[Services, Clock, list[User]]:
+    """The services (with a seeded dice source and ``clock``), the clock, three users."""
+    services = compose(store, random.Random(11), move_seconds=60, clock=clock)
     users = [
-        await service.users.see(i, username=name, first_name=name.title(), language_code="ru")
+        await services.users.see(i, username=name, first_name=name.title(), language_code="ru")
         for i, name in ((1, "anna"), (2, "boris"), (3, "vera"))
     ]
-    return service, clock, users
+    return services, clock, users
 
 
 @pytest.fixture

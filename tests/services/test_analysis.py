@@ -11,7 +11,7 @@ import pytest
 from bot.ai.analysis import Review, review
 from bot.engine import Game, RecordError, Side, Turn, TurnRecord
 from bot.model import StoredGame, User
-from bot.services import GameService
+from bot.services import Services
 from bot.services import errors as e
 from bot.services.analysis import PART, Analyses, replay
 from bot.services.computer import Brain
@@ -35,13 +35,14 @@ class InProcessBrain(Brain):
         return review(played, indices)
 
 
-async def _group_game(service: GameService, users: list[User], turns: int) -> StoredGame:
+async def _group_game(services: Services, users: list[User], turns: int) -> StoredGame:
     """A game of anna and boris in group -5, ``turns`` turns played (the first step offered,
     each time), still going."""
-    challenge = await service.challenges.open(
+    service = services.game_service
+    challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
     for _ in range(turns):
         mover = snapshot.stored.player(snapshot.game.turn)
         while snapshot.turn_input is not None and not snapshot.turn_input.is_complete:
@@ -52,10 +53,11 @@ async def _group_game(service: GameService, users: list[User], turns: int) -> St
 
 
 async def test_an_analysis_in_parts_shared_and_kept(world, store: Store) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
+    services, _, users = world
+    service = services.game_service
     brain = InProcessBrain()
     analyses = Analyses(store, brain)
-    stored = await _group_game(service, users, TURNS)
+    stored = await _group_game(services, users, TURNS)
     with pytest.raises(e.GameNotOver):
         await analyses.analyse(stored.id, user_id=users[0].id, chat_id=users[0].id)
     with pytest.raises(e.GameNotFound):
@@ -120,8 +122,9 @@ async def test_an_analysis_in_parts_shared_and_kept(world, store: Store) -> None
 
 
 async def test_the_replay_skips_what_moves_no_checker(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
-    stored = await _group_game(service, users, 4)
+    services, _, users = world
+    service = services.game_service
+    stored = await _group_game(services, users, 4)
     await service.resign(stored.id, users[0].id)
     finished = await service.stored(stored.id)
     assert finished.history[-1].endswith(" resign")

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.model import Challenge, ChallengeStatus
-from bot.services import GameService
+from bot.services import compose
 from bot.services import errors as e
 from bot.services.games import GameSnapshot
 from bot.storage import Store, open_database
@@ -57,18 +57,18 @@ async def _scenario(path: Path, changes: list[str], drawn_at: int) -> None:
     db = await open_database(path)
     store = Store(db)
     try:
-        service = GameService(store, random.Random(5), move_seconds=60)
+        services = compose(store, random.Random(5), move_seconds=60)
         anna, boris = [
-            await service.users.see(i, username=name, first_name=name, language_code="en")
+            await services.users.see(i, username=name, first_name=name, language_code="en")
             for i, name in ((1, "anna"), (2, "boris"))
         ]
-        challenge = await service.challenges.open(
+        challenge = await services.challenges.open(
             chat_id=-5, challenger=anna, target=boris, locale="en"
         )
         versions = [challenge]
         for option in changes:
             try:
-                challenge = await service.challenges.change_option(
+                challenge = await services.challenges.change_option(
                     challenge.id, anna.id, challenge.version, option
                 )
             except e.StaleAction:
@@ -76,12 +76,12 @@ async def _scenario(path: Path, changes: list[str], drawn_at: int) -> None:
             versions.append(challenge)
         drawn = versions[drawn_at % len(versions)]
         try:
-            closed, snapshot = await service.challenges.accept(challenge.id, boris, drawn.version)
+            closed, snapshot = await services.lobby.accept(challenge.id, boris, drawn.version)
         except e.TermsChanged as refused:
             assert _offered(drawn) != _offered(challenge)
             assert _offered(refused.drawn) == _offered(drawn)
             assert refused.current == challenge
-            assert await service.challenges.get(challenge.id) == challenge  # nothing changed
+            assert await services.challenges.get(challenge.id) == challenge  # nothing changed
             return
         assert closed.status is ChallengeStatus.ACCEPTED
         assert await _played(store, snapshot) == _offered(drawn) == _offered(challenge)

@@ -21,7 +21,7 @@ from bot.engine import DiceMode, Game, Side, derive_die
 from bot.engine.fair import CLIENT_VALUE
 from bot.engine.verify import MovesFileError, read_moves_file, verify
 from bot.model import DiceProof, StoredGame, User
-from bot.services import GameService, GameSnapshot, ScoreService, Terms, flow
+from bot.services import GameService, GameSnapshot, ScoreService, Services, Terms, compose, flow
 from bot.services import errors as e
 from bot.services.dice_stats import chi_square_survival, dice_stats
 from bot.services.export import moves_text
@@ -231,11 +231,11 @@ def test_the_seed_is_written_only_once_the_game_is_over(finished: StoredGame) ->
 # --- through the game service, on both backends -------------------------------------------
 
 
-async def _accept(service: GameService, users: list[User], client: str | None) -> GameSnapshot:
-    challenge = await service.challenges.open(
+async def _accept(services: Services, users: list[User], client: str | None) -> GameSnapshot:
+    challenge = await services.challenges.open(
         chat_id=GROUP, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1], dice_client=client)
+    _, snapshot = await services.lobby.accept(challenge.id, users[1], dice_client=client)
     return snapshot
 
 
@@ -259,16 +259,17 @@ async def _play(
 
 
 async def test_dice_go_on_after_a_restart_and_verify_at_the_end(store: Store, clock: Clock) -> None:
-    first = GameService(store, random.Random(21), move_seconds=60, clock=clock)
+    first = compose(store, random.Random(21), move_seconds=60, clock=clock)
     users = [
         await first.users.see(i, username=n, first_name=n.title(), language_code="en")
         for i, n in ((1, "anna"), (2, "boris"))
     ]
-    snapshot = await _play(first, await _accept(first, users, "AgADBAAD-42"), random.Random(1), 12)
+    accepted = await _accept(first, users, "AgADBAAD-42")
+    snapshot = await _play(first.game_service, accepted, random.Random(1), 12)
     proof = snapshot.stored.dice_proof
     assert proof is not None and proof.client == "AgADBAAD-42" and proof.rolls
     # another process with another random source: the game's dice do not depend on it
-    second = GameService(store, random.Random(999), move_seconds=60, clock=clock)
+    second = compose(store, random.Random(999), move_seconds=60, clock=clock).game_service
     reloaded = await second.snapshot(snapshot.stored.id)
     assert reloaded.stored.dice_proof == proof
     done = await _play(second, reloaded, random.Random(2), 3000)
@@ -280,7 +281,7 @@ async def test_dice_go_on_after_a_restart_and_verify_at_the_end(store: Store, cl
 
 
 async def test_seeds_and_client_values(store: Store, clock: Clock) -> None:
-    seeded = [GameService(store, random.Random(5), clock=clock) for _ in range(2)]
+    seeded = [compose(store, random.Random(5), clock=clock) for _ in range(2)]
     users = [
         await seeded[0].users.see(i, username=n, first_name=n, language_code="en")
         for i, n in ((1, "anna"), (2, "boris"))
@@ -292,7 +293,7 @@ async def test_seeds_and_client_values(store: Store, clock: Clock) -> None:
     refused = await _accept(seeded[0], users, "not one")  # a space: not a client value
     assert refused.stored.dice_proof is not None
     assert refused.stored.dice_proof.client.startswith("made-")
-    production = GameService(store, random.SystemRandom(), clock=clock)
+    production = compose(store, random.SystemRandom(), clock=clock)
     drawn = [(await _accept(production, users, "77")).stored.dice_proof for _ in range(2)]
     assert all(p is not None and len(p.seed) == 32 and p.client == "77" for p in drawn)
     assert drawn[0] is not None and drawn[1] is not None and drawn[0].seed != drawn[1].seed
@@ -301,9 +302,10 @@ async def test_seeds_and_client_values(store: Store, clock: Clock) -> None:
 async def test_dice_check_shows_the_seed_only_at_the_end_and_only_to_whom_it_may(
     world: tuple[GameService, Clock, list[User]], scores: ScoreService
 ) -> None:
-    service, _, users = world
+    services, _, users = world
+    service = services.game_service
     anna, boris, vera = users
-    snapshot = await _accept(service, users, "123456789")
+    snapshot = await _accept(services, users, "123456789")
     game_id = snapshot.stored.id
     proof = snapshot.stored.dice_proof
     assert proof is not None
@@ -323,7 +325,8 @@ async def test_dice_check_shows_the_seed_only_at_the_end_and_only_to_whom_it_may
 async def test_a_game_from_before_fair_dice_rolls_on_and_is_not_verifiable(
     world: tuple[GameService, Clock, list[User]], store: Store, scores: ScoreService
 ) -> None:
-    service, _, users = world
+    services, _, users = world
+    service = services.game_service
     old = await store.games.create(
         chat_id=GROUP, white_id=1, black_id=2, game=Game.start("long", random.Random(8)),
         move_seconds=60, deadline=None, locale="en", boards=[(GROUP, Side.WHITE)], now=0.0,
@@ -338,12 +341,13 @@ async def test_a_game_from_before_fair_dice_rolls_on_and_is_not_verifiable(
 async def test_dice_stats_count_the_players_own_rolls_of_finished_games(
     world: tuple[GameService, Clock, list[User]], scores: ScoreService
 ) -> None:
-    service, _, users = world
+    services, _, users = world
+    service = services.game_service
     anna, boris, _vera = users
-    ended = await _accept(service, users, "1")
+    ended = await _accept(services, users, "1")
     ended = await _play(service, ended, random.Random(7), 10)
     ended = await service.resign(ended.stored.id, boris.id)
-    await _play(service, await _accept(service, users, "2"), random.Random(8), 4)  # unfinished
+    await _play(service, await _accept(services, users, "2"), random.Random(8), 4)  # unfinished
     proof = ended.stored.dice_proof
     assert proof is not None
     own = [r.values for r in proof.rolls if r.side is Side.WHITE]  # anna plays white
@@ -388,16 +392,17 @@ async def test_the_tap_that_starts_a_game_is_its_client_value_everywhere(
     world: tuple[GameService, Clock, list[User]],
 ) -> None:
     """Accept (tested above), an inline invitation's Join, a match's Next game."""
-    service, _, users = world
+    services, _, users = world
+    service = services.game_service
     anna, boris, _vera = users
-    made = await service.inline.invite(
+    made = await services.inline_games.invite(
         inline_message_id="BAAAA0002FakeInline",
         challenger=anna,
         target_username=None,
         locale="en",
         terms=Terms(match_length=3),
     )
-    _, joined = await service.inline.join(
+    _, joined = await services.lobby.join(
         "BAAAA0002FakeInline",
         anna.id,
         boris,

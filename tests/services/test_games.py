@@ -8,15 +8,15 @@ import pytest
 
 from bot.engine import DiceMode, Outcome, Side
 from bot.model import ChallengeStatus, User
-from bot.services import GameService, Terms
+from bot.services import GameService, Services, Terms, compose
 from bot.services import errors as e
 
 
-async def _start(service: GameService, users: list[User]):  # type: ignore[no-untyped-def]
-    challenge = await service.challenges.open(
+async def _start(services: Services, users: list[User]):  # type: ignore[no-untyped-def]
+    challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="ru"
     )
-    return await service.challenges.accept(challenge.id, users[1])
+    return await services.lobby.accept(challenge.id, users[1])
 
 
 async def _play_turn(service: GameService, snapshot):  # type: ignore[no-untyped-def]
@@ -27,34 +27,37 @@ async def _play_turn(service: GameService, snapshot):  # type: ignore[no-untyped
 
 
 async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
+    services, _, users = world
+    service = services.game_service
     with pytest.raises(e.SelfChallenge):
-        await service.challenges.open(
+        await services.challenges.open(
             chat_id=-5, challenger=users[0], target_username="anna", locale="en"
         )
     with pytest.raises(e.BotChallenge):
-        await service.challenges.open(
+        await services.challenges.open(
             chat_id=-5, challenger=users[0], target_username="helperbot", locale="en"
         )
-    challenge = await service.challenges.open(
+    challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="ru"
     )
     with pytest.raises(e.OwnChallenge):
-        await service.challenges.accept(challenge.id, users[0])
+        await services.lobby.accept(challenge.id, users[0])
     with pytest.raises(e.NotForYou):
-        await service.challenges.accept(challenge.id, users[2])
-    changed = await service.challenges.change_option(
+        await services.lobby.accept(challenge.id, users[2])
+    changed = await services.challenges.change_option(
         challenge.id, users[0].id, challenge.version, "variant"
     )
     assert changed.variant == "short"
     with pytest.raises(e.StaleAction):  # an option button drawn for the old version
-        await service.challenges.change_option(challenge.id, users[0].id, challenge.version, "time")
+        await services.challenges.change_option(
+            challenge.id, users[0].id, challenge.version, "time"
+        )
     with pytest.raises(e.NotChallenger):
-        await service.challenges.change_option(challenge.id, users[1].id, changed.version, "time")
-    closed, snapshot = await service.challenges.accept(challenge.id, users[1])
+        await services.challenges.change_option(challenge.id, users[1].id, changed.version, "time")
+    closed, snapshot = await services.lobby.accept(challenge.id, users[1])
     assert closed.status is ChallengeStatus.ACCEPTED and snapshot.game.variant == "short"
     with pytest.raises(e.ChallengeClosed):
-        await service.challenges.accept(challenge.id, users[1])
+        await services.lobby.accept(challenge.id, users[1])
 
     game_id, version = snapshot.stored.id, snapshot.stored.version
     mover = snapshot.stored.player(snapshot.game.turn)
@@ -74,8 +77,9 @@ async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untype
 
 
 async def test_a_whole_game_to_the_end_and_its_score(world, scores) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
-    _, snapshot = await _start(service, users)
+    services, _, users = world
+    service = services.game_service
+    _, snapshot = await _start(services, users)
     for _ in range(1000):
         if snapshot.game.is_over:
             break
@@ -96,8 +100,9 @@ async def test_a_whole_game_to_the_end_and_its_score(world, scores) -> None:  # 
 
 
 async def test_undo_and_resign(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
-    _, snapshot = await _start(service, users)
+    services, _, users = world
+    service = services.game_service
+    _, snapshot = await _start(services, users)
     game_id = snapshot.stored.id
     mover = snapshot.stored.player(snapshot.game.turn)
     tapped = await service.choose(game_id, mover, snapshot.stored.version, 0)
@@ -110,18 +115,19 @@ async def test_undo_and_resign(world) -> None:  # type: ignore[no-untyped-def]
     assert resigned.game.result.outcome is Outcome.RESIGN
 
 
-async def _shown(service: GameService, snapshot) -> None:  # type: ignore[no-untyped-def]
+async def _shown(services: Services, snapshot) -> None:  # type: ignore[no-untyped-def]
     """Records each players' board of the game as showing ``snapshot``, the first board of a
     move, as the publisher does once Telegram took the edit (the clock first)."""
-    await service.start_clock(snapshot.stored)
-    for board in await service.boards(snapshot.stored.id):
-        await service.set_board_shown(board, snapshot.stored.version)
+    await services.board_messages.start_clock(snapshot.stored)
+    for board in await services.board_messages.boards(snapshot.stored.id):
+        await services.board_messages.set_board_shown(board, snapshot.stored.version)
 
 
 async def test_timeout_loses_for_the_player_to_move(world) -> None:  # type: ignore[no-untyped-def]
-    service, clock, users = world
-    _, snapshot = await _start(service, users)
-    await _shown(service, snapshot)
+    services, clock, users = world
+    service = services.game_service
+    _, snapshot = await _start(services, users)
+    await _shown(services, snapshot)
     assert await service.timeouts() == []
     clock.now += 61
     ended = await service.timeouts()
@@ -135,13 +141,14 @@ async def test_timeout_loses_for_the_player_to_move(world) -> None:  # type: ign
 async def test_no_move_runs_out_before_its_board_is_shown(world) -> None:  # type: ignore[no-untyped-def]
     """A board held back by Telegram's pace: the deadline passes, but nobody could see the
     move, so the game goes on; shown 50 s late, the move gets its whole minute from then."""
-    service, clock, users = world
-    _, snapshot = await _start(service, users)
+    services, clock, users = world
+    service = services.game_service
+    _, snapshot = await _start(services, users)
     started = clock.now
     clock.now = started + 110  # the deadline (60 s) passed; the board still does not show it
     assert await service.timeouts() == []
     assert not (await service.snapshot(snapshot.stored.id)).game.is_over
-    await _shown(service, snapshot)  # shown at last: the clock starts now
+    await _shown(services, snapshot)  # shown at last: the clock starts now
     assert (await service.stored(snapshot.stored.id)).deadline == started + 110 + 60
     clock.now = started + 169
     assert await service.timeouts() == []
@@ -152,9 +159,10 @@ async def test_no_move_runs_out_before_its_board_is_shown(world) -> None:  # typ
 
 async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world) -> None:  # type: ignore[no-untyped-def]
     """The player saw the move and tapped a step: a board behind that tap holds nothing."""
-    service, clock, users = world
-    _, snapshot = await _start(service, users)
-    await _shown(service, snapshot)
+    services, clock, users = world
+    service = services.game_service
+    _, snapshot = await _start(services, users)
+    await _shown(services, snapshot)
     mover = snapshot.stored.player(snapshot.game.turn)
     await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)  # not shown
     clock.now += 61
@@ -164,18 +172,20 @@ async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world) ->
 
 async def test_a_board_shown_in_time_keeps_the_clock(world) -> None:  # type: ignore[no-untyped-def]
     """A board shown within a second of its move costs no write: the deadline stays."""
-    service, clock, users = world
-    _, snapshot = await _start(service, users)
+    services, clock, users = world
+    service = services.game_service
+    _, snapshot = await _start(services, users)
     clock.now += 0.5
-    await _shown(service, snapshot)
+    await _shown(services, snapshot)
     assert (await service.stored(snapshot.stored.id)).deadline == snapshot.stored.deadline
 
 
 async def test_a_board_that_cannot_be_shown_holds_the_game_one_move_time_more(world) -> None:  # type: ignore[no-untyped-def]
     """A chat gone (the board never shown): the move runs out one move's time after its
     deadline, so a game nobody can see still ends."""
-    service, clock, users = world
-    _, snapshot = await _start(service, users)
+    services, clock, users = world
+    service = services.game_service
+    _, snapshot = await _start(services, users)
     assert snapshot.stored.deadline is not None
     clock.now = snapshot.stored.deadline + 59
     assert await service.timeouts() == []
@@ -185,40 +195,41 @@ async def test_a_board_that_cannot_be_shown_holds_the_game_one_move_time_more(wo
 
 
 async def test_challenges_expire(world) -> None:  # type: ignore[no-untyped-def]
-    service, clock, users = world
-    challenge = await service.challenges.open(chat_id=-5, challenger=users[0], locale="en")
+    services, clock, users = world
+    challenge = await services.challenges.open(chat_id=-5, challenger=users[0], locale="en")
     clock.now += 15 * 60 + 1
     with pytest.raises(e.ChallengeClosed):
-        await service.challenges.accept(challenge.id, users[2])
-    expired = await service.challenges.expire()
+        await services.lobby.accept(challenge.id, users[2])
+    expired = await services.challenges.expire()
     assert [c.id for c in expired] == [challenge.id]
     assert expired[0].status is ChallengeStatus.EXPIRED
 
 
 async def test_unseen_username_can_accept_once_seen(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
-    challenge = await service.challenges.open(
+    services, _, users = world
+    challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target_username="@Gleb", locale="en"
     )
     assert challenge.target_username == "gleb" and challenge.target_id is None
     with pytest.raises(e.NotForYou):
-        await service.challenges.accept(challenge.id, users[2])
-    gleb = await service.users.see(4, username="Gleb", first_name="Gleb", language_code=None)
-    closed, snapshot = await service.challenges.accept(challenge.id, gleb)
+        await services.lobby.accept(challenge.id, users[2])
+    gleb = await services.users.see(4, username="Gleb", first_name="Gleb", language_code=None)
+    closed, snapshot = await services.lobby.accept(challenge.id, gleb)
     assert closed.target_id == 4 and snapshot.stored.black_id == 4
 
 
 async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
+    services, _, users = world
+    service = services.game_service
     anna, boris = users[0], users[1]
-    challenge = await service.challenges.open(
+    challenge = await services.challenges.open(
         chat_id=-5, challenger=anna, target=boris, locale="en", terms=Terms(cube=True)
     )
     with pytest.raises(e.StaleAction):  # long nardy has no dice modes
-        await service.challenges.change_option(challenge.id, anna.id, challenge.version, "dice")
+        await services.challenges.change_option(challenge.id, anna.id, challenge.version, "dice")
     seen = [(challenge.variant, challenge.rule_set, challenge.cube)]
     for _ in range(4):
-        challenge = await service.challenges.change_option(
+        challenge = await services.challenges.change_option(
             challenge.id, anna.id, challenge.version, "variant"
         )
         seen.append((challenge.variant, challenge.rule_set, challenge.cube))
@@ -230,22 +241,22 @@ async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world
         ("crazy_gulbara", "classic", False),
     ]
     with pytest.raises(e.StaleAction):
-        await service.challenges.change_option(challenge.id, anna.id, challenge.version, "cube")
-    rules = await service.challenges.change_option(
+        await services.challenges.change_option(challenge.id, anna.id, challenge.version, "cube")
+    rules = await services.challenges.change_option(
         challenge.id, anna.id, challenge.version, "rules"
     )
     assert rules.rule_set == "international"
     # back round to long, then on to short: the dice modes cycle there
-    short = await service.challenges.change_option(rules.id, anna.id, rules.version, "variant")
-    short = await service.challenges.change_option(short.id, anna.id, short.version, "variant")
+    short = await services.challenges.change_option(rules.id, anna.id, rules.version, "variant")
+    short = await services.challenges.change_option(short.id, anna.id, short.version, "variant")
     assert short.variant == "short" and short.dice_mode is DiceMode.TWO
     modes = []
     for _ in range(3):
-        short = await service.challenges.change_option(short.id, anna.id, short.version, "dice")
+        short = await services.challenges.change_option(short.id, anna.id, short.version, "dice")
         modes.append(short.dice_mode)
     assert modes == [DiceMode.THREE, DiceMode.ANTI_THREE, DiceMode.TWO]
-    short = await service.challenges.change_option(short.id, anna.id, short.version, "dice")
-    _, snapshot = await service.challenges.accept(short.id, boris)
+    short = await services.challenges.change_option(short.id, anna.id, short.version, "dice")
+    _, snapshot = await services.lobby.accept(short.id, boris)
     assert snapshot.game.dice_mode is DiceMode.THREE and snapshot.game.variant == "short"
     assert snapshot.game.dice is not None and snapshot.game.dice.third is not None
     again = await service.snapshot(snapshot.stored.id)  # read back from the database
@@ -253,15 +264,16 @@ async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world
 
 
 async def test_an_anti_three_strike_is_refused_to_all_but_the_striker(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
-    challenge = await service.challenges.open(
+    services, _, users = world
+    service = services.game_service
+    challenge = await services.challenges.open(
         chat_id=-5,
         challenger=users[0],
         target=users[1],
         locale="en",
         terms=Terms(variant="abkhaz", dice_mode=DiceMode.ANTI_THREE),
     )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
     for _ in range(40):  # play until a strike is pending
         if snapshot.game.strike_pending:
             break
@@ -282,26 +294,26 @@ async def test_an_anti_three_strike_is_refused_to_all_but_the_striker(world) -> 
 
 
 async def test_a_pressed_board_becomes_the_board_only_where_none_is_known(world, store) -> None:  # type: ignore[no-untyped-def]
-    service, clock, users = world
-    _, snapshot = await _start(service, users)
+    services, clock, users = world
+    _, snapshot = await _start(services, users)
     game_id = snapshot.stored.id
     # the board's sending got no answer, but it arrived: the pressed message becomes the board
     with pytest.raises(e.ForeignButton):  # a text message is no board
-        await service.check_board(game_id, -5, 41)
-    await service.check_board(game_id, -5, 41, photo=True)
-    assert [b.message_id for b in await service.boards(game_id)] == [41]
-    await service.check_board(game_id, -5, 41)
+        await services.board_messages.check_board(game_id, -5, 41)
+    await services.board_messages.check_board(game_id, -5, 41, photo=True)
+    assert [b.message_id for b in await services.board_messages.boards(game_id)] == [41]
+    await services.board_messages.check_board(game_id, -5, 41)
     with pytest.raises(e.ForeignButton):  # a press on an older message changes nothing
-        await service.check_board(game_id, -5, 42, photo=True)
+        await services.board_messages.check_board(game_id, -5, 42, photo=True)
     # nor in another process on the same database, which has not seen the board yet
-    other = GameService(store, random.Random(1), clock=clock)
+    other = compose(store, random.Random(1), clock=clock).board_messages
     with pytest.raises(e.ForeignButton):
         await other.check_board(game_id, -5, 43, photo=True)
     with pytest.raises(e.ForeignButton):  # nor in another chat
         await other.check_board(game_id, -6, 41, photo=True)
     await other.check_board(game_id, -5, 41)
-    assert [b.message_id for b in await service.boards(game_id)] == [41]
+    assert [b.message_id for b in await services.board_messages.boards(game_id)] == [41]
     # another game's board is never adopted as this one's
-    _, second = await _start(service, users)
+    _, second = await _start(services, users)
     with pytest.raises(e.ForeignButton):
-        await service.check_board(second.stored.id, -5, 41, photo=True)
+        await services.board_messages.check_board(second.stored.id, -5, 41, photo=True)

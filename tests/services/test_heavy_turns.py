@@ -14,7 +14,7 @@ import pytest
 
 from bot.engine import Dice, Position, TurnInput, stepwise
 from bot.model import User
-from bot.services import GameService, GameSnapshot
+from bot.services import GameService, GameSnapshot, Services
 from bot.services.planner import Planner, RemotePlan
 from tests.support.cascades import start_heavy_game
 
@@ -40,10 +40,9 @@ def planner() -> Iterator[Planner]:
     found.close()
 
 
-async def _ready(
-    service: GameService, users: list[User]
-) -> tuple[GameSnapshot, list[GameSnapshot]]:
+async def _ready(services: Services, users: list[User]) -> tuple[GameSnapshot, list[GameSnapshot]]:
     """The heavy game with white's turn tapped, to be confirmed, and three other games."""
+    service = services.game_service
     anna, boris, vera = users
     heavy = await start_heavy_game(
         service, chat_id=-5, white_id=anna.id, black_id=boris.id, move_seconds=60
@@ -54,10 +53,10 @@ async def _ready(
     assert snapshot.turn_input is not None and snapshot.turn_input.is_complete
     others = []
     for chat, (a, b) in enumerate(((anna, vera), (boris, vera), (vera, anna)), start=10):
-        challenge = await service.challenges.open(
+        challenge = await services.challenges.open(
             chat_id=-chat, challenger=a, target=b, locale="en"
         )
-        others.append((await service.challenges.accept(challenge.id, b))[1])
+        others.append((await services.lobby.accept(challenge.id, b))[1])
     return snapshot, others
 
 
@@ -70,8 +69,9 @@ def _is_the_cascade(snapshot: GameSnapshot) -> bool:
 async def test_a_cascade_being_searched_holds_up_no_other_game(
     world: tuple[GameService, object, list[User]], planner: Planner
 ) -> None:
-    service, _clock, users = world
-    snapshot, others = await _ready(service, users)
+    services, _clock, users = world
+    service = services.game_service
+    snapshot, others = await _ready(services, users)
     stored = snapshot.stored
     # Confirm: black's forced turn, then white's cascade, searched while it is being shown
     confirm = asyncio.create_task(service.confirm(stored.id, users[0].id, stored.version))
@@ -104,9 +104,10 @@ async def test_a_tapped_games_plan_is_kept_until_its_turn_ends(
 ) -> None:
     # without a planner the turn is searched on a thread of this process, and the service
     # holds its plan while the engine's cache keeps only 20,000 nodes of plans nobody holds
-    service, _clock, users = world
+    services, _clock, users = world
+    service = services.game_service
     stepwise._plans.clear()
-    snapshot, others = await _ready(service, users)
+    snapshot, others = await _ready(services, users)
     stored = snapshot.stored
     cascade = await service.confirm(stored.id, users[0].id, stored.version)
     assert _is_the_cascade(cascade) and cascade.turn_input is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.model import ChallengeStatus, User
-from bot.services import GameService, ScoreService, Terms
+from bot.services import ScoreService, Terms
 from bot.services.errors import (
     CommitmentNotShown,
     InvitationNotFound,
@@ -23,13 +23,13 @@ CHAT = "-5557779991"
 
 
 async def test_an_open_invitation_is_joined_once_and_then_watched(world, scores) -> None:  # type: ignore[no-untyped-def]
-    service: GameService
-    service, _clock, (anna, boris, vera) = world
+    services, _clock, (anna, boris, vera) = world
+    service = services.game_service
     terms = Terms(variant="short", match_length=3)
-    made = await service.inline.invite(
+    made = await services.inline_games.invite(
         inline_message_id=INLINE, challenger=anna, target_username=None, locale="ru", terms=terms
     )
-    again = await service.inline.invite(
+    again = await services.inline_games.invite(
         inline_message_id=INLINE, challenger=anna, target_username=None, locale="ru", terms=terms
     )  # the chosen result reported twice
     assert again.id == made.id and made.chat_id == 0 and made.inline_message_id == INLINE
@@ -37,33 +37,33 @@ async def test_an_open_invitation_is_joined_once_and_then_watched(world, scores)
     assert shown > 0 and made.dice_commitment is not None
     assert shown == int(made.dice_commitment[:12], 16)
     with pytest.raises(InvitationNotFound):
-        await service.inline.join(
+        await services.lobby.join(
             "no such message", anna.id, boris, chat_instance=CHAT, shown_seal=0
         )
     with pytest.raises(StaleAction):  # a button naming someone else's invitation
-        await service.inline.join(INLINE, boris.id, boris, chat_instance=CHAT, shown_seal=shown)
+        await services.lobby.join(INLINE, boris.id, boris, chat_instance=CHAT, shown_seal=shown)
     with pytest.raises(OwnChallenge):
-        await service.inline.join(INLINE, anna.id, anna, chat_instance=CHAT, shown_seal=shown)
+        await services.lobby.join(INLINE, anna.id, anna, chat_instance=CHAT, shown_seal=shown)
     # a Join drawn before the commitment showed, or with a seal that is not the commitment's
     with pytest.raises(CommitmentNotShown):
-        await service.inline.join(INLINE, anna.id, boris, chat_instance=CHAT, shown_seal=0)
+        await services.lobby.join(INLINE, anna.id, boris, chat_instance=CHAT, shown_seal=0)
     with pytest.raises(StaleAction):
-        await service.inline.join(INLINE, anna.id, boris, chat_instance=CHAT, shown_seal=shown ^ 1)
-    assert (await service.challenges.get(made.id)).status is ChallengeStatus.OPEN
+        await services.lobby.join(INLINE, anna.id, boris, chat_instance=CHAT, shown_seal=shown ^ 1)
+    assert (await services.challenges.get(made.id)).status is ChallengeStatus.OPEN
     with pytest.raises(StaleAction):  # an inline invitation is joined on its own message only
-        await service.challenges.accept(made.id, boris)
+        await services.lobby.accept(made.id, boris)
     with pytest.raises(NotForYou):  # an open invitation is not Vera's to close
-        await service.inline.decline(INLINE, anna.id, vera.id)
-    closed, snapshot = await service.inline.join(
+        await services.inline_games.decline(INLINE, anna.id, vera.id)
+    closed, snapshot = await services.lobby.join(
         INLINE, anna.id, boris, chat_instance=CHAT, shown_seal=shown
     )
     assert closed.status is ChallengeStatus.ACCEPTED
     stored = snapshot.stored
     assert (stored.chat_id, stored.chat_instance, stored.white_id) == (0, CHAT, anna.id)
-    [board] = await service.boards(stored.id)
+    [board] = await services.board_messages.boards(stored.id)
     assert (board.chat_id, board.message_id, board.inline_message_id) == (0, None, INLINE)
     with pytest.raises(Watching):  # Vera came too late
-        await service.inline.join(INLINE, anna.id, vera, chat_instance=CHAT, shown_seal=shown)
+        await services.lobby.join(INLINE, anna.id, vera, chat_instance=CHAT, shown_seal=shown)
     with pytest.raises(NotAPlayer):
         await service.resign(stored.id, vera.id)
     # the match goes on in the same inline message, in the same chat
@@ -71,7 +71,7 @@ async def test_an_open_invitation_is_joined_once_and_then_watched(world, scores)
     await service.resign(stored.id, loser)
     following = await service.next_game(stored.id, loser)
     assert following.stored.chat_instance == CHAT
-    [board] = await service.boards(following.stored.id)
+    [board] = await services.board_messages.boards(following.stored.id)
     assert board.inline_message_id == INLINE and board.shown_version is None
     # counted in this chat's leaderboard (and in no group's)
     [first, second] = await scores.top_in_instance(CHAT)
@@ -81,9 +81,8 @@ async def test_an_open_invitation_is_joined_once_and_then_watched(world, scores)
 
 
 async def test_a_reserved_invitation_is_the_friends_alone(world) -> None:  # type: ignore[no-untyped-def]
-    service: GameService
-    service, _clock, (anna, boris, vera) = world
-    made = await service.inline.invite(
+    services, _clock, (anna, boris, vera) = world
+    made = await services.inline_games.invite(
         inline_message_id=INLINE,
         challenger=anna,
         target_username="boris",
@@ -92,27 +91,26 @@ async def test_a_reserved_invitation_is_the_friends_alone(world) -> None:  # typ
     )
     assert made.stake == 0  # no chips in a chat that is not the bot's
     for refused in (
-        service.inline.join(INLINE, anna.id, vera, chat_instance=CHAT, shown_seal=seal(made)),
-        service.inline.decline(INLINE, anna.id, vera.id),
+        services.lobby.join(INLINE, anna.id, vera, chat_instance=CHAT, shown_seal=seal(made)),
+        services.inline_games.decline(INLINE, anna.id, vera.id),
     ):
         with pytest.raises(NotForYou):
             await refused
-    declined = await service.inline.decline(INLINE, anna.id, boris.id)
+    declined = await services.inline_games.decline(INLINE, anna.id, boris.id)
     assert declined.status is ChallengeStatus.DECLINED
 
 
 async def test_a_stranger_named_in_an_invitation_joins_once_seen(world) -> None:  # type: ignore[no-untyped-def]
-    service: GameService
-    service, _clock, (anna, _boris, _vera) = world
-    made = await service.inline.invite(
+    services, _clock, (anna, _boris, _vera) = world
+    made = await services.inline_games.invite(
         inline_message_id=INLINE,
         challenger=anna,
         target_username="dasha",
         locale="en",
         terms=Terms(),
     )
-    dasha: User = await service.users.see(4, username="Dasha", first_name="D", language_code=None)
-    _closed, snapshot = await service.inline.join(
+    dasha: User = await services.users.see(4, username="Dasha", first_name="D", language_code=None)
+    _closed, snapshot = await services.lobby.join(
         INLINE, anna.id, dasha, chat_instance=CHAT, shown_seal=seal(made)
     )
     assert snapshot.stored.black_id == dasha.id
@@ -121,17 +119,17 @@ async def test_a_stranger_named_in_an_invitation_joins_once_seen(world) -> None:
 async def test_scores_of_inline_games_are_kept_per_chat_instance(  # type: ignore[no-untyped-def]
     world, scores: ScoreService
 ) -> None:
-    service: GameService
-    service, _clock, (anna, boris, vera) = world
+    services, _clock, (anna, boris, vera) = world
+    service = services.game_service
     for number, (host, guest, chat) in enumerate(
         ((anna, boris, "chat-1"), (anna, vera, "chat-2"), (boris, vera, "chat-1"))
     ):
         inline = f"inline-{number}"
-        made = await service.inline.invite(
+        made = await services.inline_games.invite(
             inline_message_id=inline, challenger=host, target_username=None, locale="en",
             terms=Terms(),
         )  # fmt: skip
-        _closed, snapshot = await service.inline.join(
+        _closed, snapshot = await services.lobby.join(
             inline, host.id, guest, chat_instance=chat, shown_seal=seal(made)
         )
         await service.resign(snapshot.stored.id, guest.id)  # the host wins

@@ -28,59 +28,61 @@ async def _count(store: Store) -> int:
 async def test_a_second_invitation_waits_for_the_first_to_close(
     world: tuple[GameService, Clock, list[User]], store: Store
 ) -> None:
-    service, clock, (anna, boris, vera) = world
-    first = await service.challenges.open(chat_id=GROUP, challenger=anna, target=boris, locale="en")
+    services, clock, (anna, boris, vera) = world
+    first = await services.challenges.open(
+        chat_id=GROUP, challenger=anna, target=boris, locale="en"
+    )
     for chat_id in (GROUP, -6, anna.id):  # here, in another group, privately
         with pytest.raises(e.InvitationPending):
-            await service.challenges.open(
+            await services.challenges.open(
                 chat_id=chat_id, challenger=anna, target=boris, locale="en"
             )
     with pytest.raises(e.InvitationPending):  # nor by the username while Boris's is open
-        await service.challenges.private_invitation(
+        await services.challenges.private_invitation(
             challenger=anna, target_username="@Boris", locale="en"
         )
     assert await _count(store) == 1
     # others are not held up: Boris inviting Anna, Anna inviting Vera, anyone, the computer
-    await service.challenges.open(chat_id=GROUP, challenger=boris, target=anna, locale="en")
-    await service.challenges.open(chat_id=GROUP, challenger=anna, target=vera, locale="en")
+    await services.challenges.open(chat_id=GROUP, challenger=boris, target=anna, locale="en")
+    await services.challenges.open(chat_id=GROUP, challenger=anna, target=vera, locale="en")
     for _ in range(2):
-        await service.challenges.open(chat_id=GROUP, challenger=anna, locale="en")
-        await service.challenges.against_computer(
+        await services.challenges.open(chat_id=GROUP, challenger=anna, locale="en")
+        await services.challenges.against_computer(
             chat_id=GROUP, challenger=anna, level=1, locale="en"
         )
     assert await _count(store) == 7
     # withdrawn: Anna may invite Boris again; that one runs out: again
-    await service.challenges.decline(first.id, anna.id)
-    await service.challenges.open(chat_id=GROUP, challenger=anna, target=boris, locale="en")
+    await services.challenges.decline(first.id, anna.id)
+    await services.challenges.open(chat_id=GROUP, challenger=anna, target=boris, locale="en")
     clock.now += CHALLENGE_SECONDS
-    await service.challenges.open(chat_id=GROUP, challenger=anna, target=boris, locale="en")
+    await services.challenges.open(chat_id=GROUP, challenger=anna, target=boris, locale="en")
     assert await _count(store) == 9
 
 
 async def test_an_invitation_to_a_username_not_seen_yet_counts_once_they_are(
     world: tuple[GameService, Clock, list[User]], store: Store
 ) -> None:
-    service, _, (anna, *_) = world
-    await service.challenges.open(
+    services, _, (anna, *_) = world
+    await services.challenges.open(
         chat_id=GROUP, challenger=anna, target_username="@Dmitri", locale="en"
     )
     with pytest.raises(e.InvitationPending):
-        await service.challenges.open(
+        await services.challenges.open(
             chat_id=GROUP, challenger=anna, target_username="dmitri", locale="en"
         )
-    dmitri = await service.users.see(4, username="dmitri", first_name="Dmitri", language_code="ru")
+    dmitri = await services.users.see(4, username="dmitri", first_name="Dmitri", language_code="ru")
     with pytest.raises(e.InvitationPending):
-        await service.challenges.open(chat_id=GROUP, challenger=anna, target=dmitri, locale="en")
+        await services.challenges.open(chat_id=GROUP, challenger=anna, target=dmitri, locale="en")
     assert await _count(store) == 1
 
 
 async def test_five_invitations_at_once_make_one(
     world: tuple[GameService, Clock, list[User]], store: Store
 ) -> None:
-    service, _, (anna, boris, _) = world
+    services, _, (anna, boris, _) = world
     made = await asyncio.gather(
         *(
-            service.challenges.private_invitation(
+            services.challenges.private_invitation(
                 challenger=anna, target_username="boris", locale="en"
             )
             for _ in range(5)
@@ -94,17 +96,18 @@ async def test_five_invitations_at_once_make_one(
 async def test_rematch_tapped_twice_makes_one(
     world: tuple[GameService, Clock, list[User]], store: Store
 ) -> None:
-    service, _, (anna, boris, _) = world
-    challenge = await service.challenges.open(
+    services, _, (anna, boris, _) = world
+    service = services.game_service
+    challenge = await services.challenges.open(
         chat_id=GROUP, challenger=anna, target=boris, locale="en"
     )
-    _, snapshot = await service.challenges.accept(challenge.id, boris)
+    _, snapshot = await services.lobby.accept(challenge.id, boris)
     await service.resign(snapshot.stored.id, boris.id)
     game_id = snapshot.stored.id
-    await service.challenges.rematch(game_id, boris, chat_id=GROUP, locale="en")
+    await services.lobby.rematch(game_id, boris, chat_id=GROUP, locale="en")
     with pytest.raises(e.InvitationPending):
-        await service.challenges.rematch(game_id, boris, chat_id=GROUP, locale="en")
-    await service.challenges.rematch(game_id, anna, chat_id=GROUP, locale="en")  # the other way
+        await services.lobby.rematch(game_id, boris, chat_id=GROUP, locale="en")
+    await services.lobby.rematch(game_id, anna, chat_id=GROUP, locale="en")  # the other way
     assert await _count(store) == 3
 
 
@@ -113,10 +116,10 @@ async def test_only_its_challenger_closes_an_open_challenge(
 ) -> None:
     """An open challenge names nobody: a member's ✖ Decline is refused (it used to close it as
     "? declined the challenge"), the challenger's withdraws it."""
-    service, _clock, (anna, boris, _vera) = world
-    challenge = await service.challenges.open(chat_id=-5, challenger=anna, locale="en")
+    services, _clock, (anna, boris, _vera) = world
+    challenge = await services.challenges.open(chat_id=-5, challenger=anna, locale="en")
     with pytest.raises(e.NotForYou):
-        await service.challenges.decline(challenge.id, boris.id)
-    assert (await service.challenges.get(challenge.id)).is_open
-    withdrawn = await service.challenges.decline(challenge.id, anna.id)
+        await services.challenges.decline(challenge.id, boris.id)
+    assert (await services.challenges.get(challenge.id)).is_open
+    withdrawn = await services.challenges.decline(challenge.id, anna.id)
     assert withdrawn.status is ChallengeStatus.CANCELLED

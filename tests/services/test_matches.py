@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine import Outcome, StakeMode
 from bot.model import ChipsStatus, User
-from bot.services import GameService, GameSnapshot, ScoreService, Terms
+from bot.services import GameService, GameSnapshot, ScoreService, Services, Terms
 from bot.services import errors as e
 from bot.services.chips import START_CHIPS
 from bot.storage import Store
@@ -15,19 +15,19 @@ from .conftest import Clock
 
 
 async def _challenge(
-    service: GameService, users: list[User], **terms: int | str | bool
+    services: Services, users: list[User], **terms: int | str | bool
 ) -> GameSnapshot:
     """users[0] challenges users[1] on ``terms`` (see :class:`Terms`); users[1] accepts."""
     if "stake_mode" in terms:
         terms["stake_mode"] = StakeMode(terms["stake_mode"])
-    challenge = await service.challenges.open(
+    challenge = await services.challenges.open(
         chat_id=-5,
         challenger=users[0],
         target=users[1],
         locale="en",
         terms=Terms(**terms),  # type: ignore[arg-type]
     )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
     return snapshot
 
 
@@ -67,8 +67,9 @@ def _mover(snapshot: GameSnapshot) -> int:
 async def test_double_take_redouble_drop_scores_and_pays(
     world: tuple[GameService, object, list[User]], scores: ScoreService
 ) -> None:
-    service, _, users = world
-    snapshot = await _challenge(service, users, cube=True, stake=100, stake_mode="pro")
+    services, _, users = world
+    service = services.game_service
+    snapshot = await _challenge(services, users, cube=True, stake=100, stake_mode="pro")
     assert snapshot.stored.stake == 100 and snapshot.stored.stake_mode is StakeMode.PRO
     snapshot = await _turns(service, snapshot, 6)  # both sides past the early-concession rule
     snapshot = await _until_double(service, snapshot)
@@ -102,8 +103,9 @@ async def test_double_take_redouble_drop_scores_and_pays(
 async def test_a_match_to_3_with_the_crawford_game(
     world: tuple[GameService, object, list[User]],
 ) -> None:
-    service, _, users = world
-    first = await _challenge(service, users, match_length=3, cube=True)
+    services, _, users = world
+    service = services.game_service
+    first = await _challenge(services, users, match_length=3, cube=True)
     assert first.match is not None and first.match.match.length == 3
     assert first.game.cube is not None
     # game 1: black resigns at once: 2 points (classic) for white
@@ -131,15 +133,16 @@ async def test_a_match_to_3_with_the_crawford_game(
     assert match.finished_at is not None
     with pytest.raises(e.NoNextGame):
         await service.next_game(third.stored.id, users[0].id)
-    rematch = await service.challenges.rematch(third.stored.id, users[1], chat_id=-5, locale="en")
+    rematch = await services.lobby.rematch(third.stored.id, users[1], chat_id=-5, locale="en")
     assert (rematch.match_length, rematch.cube) == (3, True)
 
 
 async def test_an_early_resignation_moves_no_chips_and_is_not_rated(
     world: tuple[GameService, object, list[User]], scores: ScoreService
 ) -> None:
-    service, _, users = world
-    snapshot = await _challenge(service, users, stake=50)
+    services, _, users = world
+    service = services.game_service
+    snapshot = await _challenge(services, users, stake=50)
     over = await service.resign(snapshot.stored.id, users[1].id)
     assert (over.stored.chips, over.stored.chips_status) == (0, ChipsStatus.VOID)
     assert await scores.balance(users[1].id) == START_CHIPS
@@ -148,10 +151,11 @@ async def test_an_early_resignation_moves_no_chips_and_is_not_rated(
 
 
 async def _lost_by(
-    service: GameService, challenger: User, opponent: User, loser: User, **options: int | str
+    services: Services, challenger: User, opponent: User, loser: User, **options: int | str
 ) -> GameSnapshot:
     """A game from ``challenger`` to ``opponent`` that ``loser`` resigns after a few turns."""
-    snapshot = await _challenge(service, [challenger, opponent], **options)
+    service = services.game_service
+    snapshot = await _challenge(services, [challenger, opponent], **options)
     snapshot = await _turns(service, snapshot, 6)
     return await service.resign(snapshot.stored.id, loser.id)
 
@@ -159,11 +163,11 @@ async def _lost_by(
 async def test_ten_one_way_payments_in_a_day_are_held_and_flagged(
     world: tuple[GameService, object, list[User]], scores: ScoreService
 ) -> None:
-    service, _, users = world
+    services, _, users = world
     anna, boris, _vera = users
     settled = [
         (
-            (over := await _lost_by(service, anna, boris, boris, stake=10)).stored.chips,
+            (over := await _lost_by(services, anna, boris, boris, stake=10)).stored.chips,
             over.stored.chips_status,
         )
         for _ in range(10)
@@ -180,41 +184,41 @@ async def test_ten_one_way_payments_in_a_day_are_held_and_flagged(
 async def test_a_thousand_chips_net_one_way_are_held_and_a_game_back_offsets_only_its_own(
     world: tuple[GameService, object, list[User]], scores: ScoreService, clock: Clock
 ) -> None:
-    service, _, users = world
+    services, _, users = world
     anna, boris, _vera = users
     pro = {"stake": 500, "stake_mode": "pro"}  # resigning pays as a mars: 2 × 500
-    first = await _lost_by(service, anna, boris, boris, **pro)
+    first = await _lost_by(services, anna, boris, boris, **pro)
     assert (first.stored.chips, first.stored.chips_status) == (1000, ChipsStatus.HELD)  # limit
     assert await scores.balance(boris.id) == 1000  # held chips stay with the loser
     # anna pays boris 20: the net flow boris → anna is -20, so 980 more may pass, not more
-    assert (await _lost_by(service, anna, boris, anna, stake=10)).stored.chips == 20
-    second = await _lost_by(service, anna, boris, boris, **pro)
+    assert (await _lost_by(services, anna, boris, anna, stake=10)).stored.chips == 20
+    second = await _lost_by(services, anna, boris, boris, **pro)
     assert (second.stored.chips, second.stored.chips_status) == (1000, ChipsStatus.PAID)
-    third = await _lost_by(service, anna, boris, boris, stake=10)
+    third = await _lost_by(services, anna, boris, boris, stake=10)
     assert (third.stored.chips, third.stored.chips_status) == (20, ChipsStatus.HELD)
     # a day later the window starts afresh
     clock.now += 24 * 3600 + 1
-    fourth = await _lost_by(service, anna, boris, boris, stake=10)
+    fourth = await _lost_by(services, anna, boris, boris, stake=10)
     assert fourth.stored.chips_status is ChipsStatus.PAID
 
 
 async def test_a_stake_is_at_most_what_the_challenger_holds(
     world: tuple[GameService, object, list[User]], store: Store
 ) -> None:
-    service, _, users = world
-    challenge = await service.challenges.open(
+    services, _, users = world
+    challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
     )
     seen = []
     for _ in range(6):
-        challenge = await service.challenges.change_option(
+        challenge = await services.challenges.change_option(
             challenge.id, users[0].id, challenge.version, "stake"
         )
         seen.append(challenge.stake)
     assert seen == [10, 50, 100, 500, 0, 10]  # the first look grants 1000 chips
     await store.database.write("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
     for _ in range(3):
-        challenge = await service.challenges.change_option(
+        challenge = await services.challenges.change_option(
             challenge.id, users[0].id, challenge.version, "stake"
         )
         seen.append(challenge.stake)
@@ -224,8 +228,9 @@ async def test_a_stake_is_at_most_what_the_challenger_holds(
 async def test_cube_buttons_out_of_turn_or_out_of_date_change_nothing(
     world: tuple[GameService, object, list[User]],
 ) -> None:
-    service, _, users = world
-    snapshot = await _challenge(service, users, cube=True)
+    services, _, users = world
+    service = services.game_service
+    snapshot = await _challenge(services, users, cube=True)
     while snapshot.game.dice is None:  # turns were forced: roll for the next one
         snapshot = await service.roll(snapshot.stored.id, _mover(snapshot), snapshot.stored.version)
     stored = snapshot.stored
@@ -251,18 +256,18 @@ async def test_cube_buttons_out_of_turn_or_out_of_date_change_nothing(
 async def test_a_challenge_with_terms_checks_the_stake(
     world: tuple[GameService, object, list[User]], store: Store
 ) -> None:
-    service, _, users = world
+    services, _, users = world
     terms = Terms(variant="short", match_length=7, cube=True, stake=100, stake_mode=StakeMode.PRO)
-    challenge = await service.challenges.open(
+    challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en", terms=terms
     )
     assert (challenge.variant, challenge.match_length, challenge.cube) == ("short", 7, True)
     assert (challenge.stake, challenge.stake_mode) == (100, StakeMode.PRO)
     await store.database.write("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
     with pytest.raises(e.NotEnoughChips):
-        await service.challenges.open(chat_id=-5, challenger=users[0], locale="en", terms=terms)
+        await services.challenges.open(chat_id=-5, challenger=users[0], locale="en", terms=terms)
     with pytest.raises(ValueError, match="not a choice"):
-        await service.challenges.open(
+        await services.challenges.open(
             chat_id=-5, challenger=users[0], locale="en", terms=Terms(match_length=4)
         )
 
@@ -270,8 +275,9 @@ async def test_a_challenge_with_terms_checks_the_stake(
 async def test_an_unanswered_double_loses_on_time_for_the_player_who_had_to_answer(
     world: tuple[GameService, Clock, list[User]],
 ) -> None:
-    service, clock, users = world
-    snapshot = await _until_double(service, await _challenge(service, users, cube=True))
+    services, clock, users = world
+    service = services.game_service
+    snapshot = await _until_double(service, await _challenge(services, users, cube=True))
     doubler = snapshot.game.turn
     offered = await service.double(snapshot.stored.id, _mover(snapshot), snapshot.stored.version)
     assert offered.stored.deadline is not None

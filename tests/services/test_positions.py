@@ -12,7 +12,7 @@ import pytest
 from bot.engine import Game, Position, Side, TurnRecord, starting_position
 from bot.engine.verify import verify
 from bot.model import ChallengeStatus, User
-from bot.services import GameService, ScoreService, Terms
+from bot.services import ScoreService, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.replays import rebuilt
 from bot.storage import Store
@@ -36,15 +36,15 @@ def _position(variant: str, plies: int, seed: int = 1) -> Position:
     return game.position
 
 
-async def _from(service: GameService, users: list[User], start: Position, **terms: object):  # type: ignore[no-untyped-def]
-    challenge = await service.challenges.open(
+async def _from(services: Services, users: list[User], start: Position, **terms: object):  # type: ignore[no-untyped-def]
+    challenge = await services.challenges.open(
         chat_id=GROUP,
         challenger=users[0],
         target=users[1],
         locale="en",
         terms=Terms(start=start, **terms),  # type: ignore[arg-type]
     )
-    return challenge, await service.challenges.accept(challenge.id, users[1])
+    return challenge, await services.lobby.accept(challenge.id, users[1])
 
 
 @pytest.mark.parametrize("variant", list(MODES))
@@ -52,9 +52,9 @@ async def _from(service: GameService, users: list[User], start: Position, **term
 async def test_a_game_from_a_position_starts_there_with_its_side_to_move_rolling(
     world, variant: str, side: Side
 ) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
+    services, _, users = world
     start = Position.from_id(_position(variant, 14).with_turn(side).to_id())
-    challenge, (closed, snapshot) = await _from(service, users, start, match_length=5, stake=10)
+    challenge, (closed, snapshot) = await _from(services, users, start, match_length=5, stake=10)
     assert challenge.start == start and challenge.variant == variant
     assert (challenge.match_length, challenge.stake) == (0, 0)  # one game, for nothing
     assert closed.status is ChallengeStatus.ACCEPTED
@@ -74,9 +74,9 @@ async def test_a_game_from_a_position_starts_there_with_its_side_to_move_rolling
 
 
 async def test_the_first_turn_exception_holds_for_a_side_still_on_its_head(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
+    services, _, users = world
     start = Position.from_text("long b / 24:14 18:1 / 24:15")
-    _, (_, snapshot) = await _from(service, users, start)
+    _, (_, snapshot) = await _from(services, users, start)
     stored = snapshot.stored
     if stored.history:  # black's first roll was forced (one checker off the head): played
         _, moves = rebuilt(stored)
@@ -87,8 +87,8 @@ async def test_the_first_turn_exception_holds_for_a_side_still_on_its_head(world
 
 
 async def test_options_a_position_decides_are_refused_and_change_nothing(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
-    challenge = await service.challenges.open(
+    services, _, users = world
+    challenge = await services.challenges.open(
         chat_id=GROUP,
         challenger=users[0],
         locale="en",
@@ -96,20 +96,20 @@ async def test_options_a_position_decides_are_refused_and_change_nothing(world) 
     )
     for option in ("variant", "match", "stake", "stake_mode"):
         with pytest.raises(e.StaleAction):
-            await service.challenges.change_option(
+            await services.challenges.change_option(
                 challenge.id, users[0].id, challenge.version, option
             )
-    assert await service.challenges.get(challenge.id) == challenge
-    changed = await service.challenges.change_option(
+    assert await services.challenges.get(challenge.id) == challenge
+    changed = await services.challenges.change_option(
         challenge.id, users[0].id, challenge.version, "dice"
     )
     assert changed.dice_mode.value == "three" and changed.start == challenge.start
 
 
 async def test_a_position_where_the_game_is_over_is_refused(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
+    services, _, users = world
     with pytest.raises(e.PositionOver):
-        await service.challenges.open(
+        await services.challenges.open(
             chat_id=GROUP,
             challenger=users[0],
             locale="en",
@@ -120,7 +120,7 @@ async def test_a_position_where_the_game_is_over_is_refused(world) -> None:  # t
 async def test_a_position_where_neither_side_can_ever_move_is_refused(  # type: ignore[no-untyped-def]
     world, store: Store
 ) -> None:
-    service, _, users = world
+    services, _, users = world
     shut_out = "bar:1 13:2 6:2 5:2 4:2 3:2 2:2 1:2"  # on the bar, facing a closed board
     for start in (
         Position.from_id("LbbYDAAtttgMAC"),
@@ -128,7 +128,7 @@ async def test_a_position_where_neither_side_can_ever_move_is_refused(  # type: 
         Position.from_text(f"abkhaz w / {shut_out} / {shut_out}"),
     ):
         with pytest.raises(e.PositionDeadlocked):
-            await service.challenges.open(
+            await services.challenges.open(
                 chat_id=GROUP, challenger=users[0], locale="en", terms=Terms(start=start)
             )
     row = await store.database.fetch_one("SELECT COUNT(*) FROM challenges")
@@ -138,15 +138,16 @@ async def test_a_position_where_neither_side_can_ever_move_is_refused(  # type: 
 async def test_a_game_from_a_position_is_not_rated_pays_nothing_and_says_so(
     store: Store, clock: Clock
 ) -> None:
-    service = GameService(store, random.Random(5), move_seconds=60, clock=clock)
+    services = compose(store, random.Random(5), move_seconds=60, clock=clock)
+    service = services.game_service
     scores = ScoreService(store, clock=clock)
     users = [
-        await service.users.see(i, username=name, first_name=name.title(), language_code="en")
+        await services.users.see(i, username=name, first_name=name.title(), language_code="en")
         for i, name in ((1, "anna"), (2, "boris"))
     ]
     balances = [await scores.balance(u.id) for u in users]
     start = _position("long", 30)
-    _, (_, snapshot) = await _from(service, users, start, stake=10)
+    _, (_, snapshot) = await _from(services, users, start, stake=10)
     finished = await play_out(service, snapshot, random.Random(3))
     assert finished.game.is_over and finished.stored.chips_status is None
     for user in users:
@@ -171,23 +172,22 @@ async def test_a_game_from_a_position_is_not_rated_pays_nothing_and_says_so(
     )
     assert not verify(tampered).ok
     # a rematch starts from the same position
-    rematch = await service.challenges.rematch(
-        finished.stored.id, users[1], chat_id=GROUP, locale="en"
-    )
+    rematch = await services.lobby.rematch(finished.stored.id, users[1], chat_id=GROUP, locale="en")
     assert rematch.start == start and rematch.challenger_id == users[1].id
 
 
 async def test_a_finished_game_move_by_move_and_who_may_see_it(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
-    challenge = await service.challenges.open(
+    services, _, users = world
+    service = services.game_service
+    challenge = await services.challenges.open(
         chat_id=GROUP, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
     game_id = snapshot.stored.id
     with pytest.raises(e.GameStillPlayed):
-        await service.replays.finished(game_id, user_id=users[0].id, chat_id=GROUP)
+        await services.replays.finished(game_id, user_id=users[0].id, chat_id=GROUP)
     finished = await play_out(service, snapshot, random.Random(8))
-    replays = service.replays
+    replays = services.replays
     found = await replays.finished(game_id, user_id=users[2].id, chat_id=GROUP)  # onlooker
     turns = sum(1 for line in finished.stored.history if line.split()[1][0].isdigit())
     assert len(found.moves) == turns > 10
@@ -214,14 +214,14 @@ async def test_a_finished_game_move_by_move_and_who_may_see_it(world) -> None:  
 
 
 async def test_which_game_position_asks_about(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
-    replays = service.replays
+    services, _, users = world
+    replays = services.replays
     with pytest.raises(e.NoGameHere):
         await replays.current(None, user_id=users[0].id, chat_id=GROUP)
-    challenge = await service.challenges.open(
+    challenge = await services.challenges.open(
         chat_id=GROUP, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
     game_id = snapshot.stored.id
     for user in users:  # players and an onlooker, in the group
         assert (await replays.current(None, user_id=user.id, chat_id=GROUP)).id == game_id
@@ -236,12 +236,12 @@ async def test_which_game_position_asks_about(world) -> None:  # type: ignore[no
 
 
 async def test_replay_file_ids_are_kept_per_game_and_language(world) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
-    challenge = await service.challenges.open(
+    services, _, users = world
+    challenge = await services.challenges.open(
         chat_id=GROUP, challenger=users[0], target=users[1], locale="en"
     )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1])
-    game_id, replays = snapshot.stored.id, service.replays
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
+    game_id, replays = snapshot.stored.id, services.replays
     assert await replays.file_id(game_id, "en") is None
     await replays.remember(game_id, "en", "A1")
     await replays.remember(game_id, "ru", "R1")

@@ -20,7 +20,7 @@ from bot.engine import (
     resolve_rules,
 )
 from bot.model import User
-from bot.services import GameService, GameSnapshot, ScoreService
+from bot.services import GameService, GameSnapshot, ScoreService, Services, compose
 from bot.services import errors as e
 from bot.storage import Store
 
@@ -123,17 +123,17 @@ async def play_out(
 
 
 async def _new_game(
-    service: GameService, users: list[User], options: tuple[str, ...] = ()
+    services: Services, users: list[User], options: tuple[str, ...] = ()
 ) -> GameSnapshot:
     """Anna challenges Boris in the group, cycling each of ``options`` once; Boris accepts."""
-    challenge = await service.challenges.open(
+    challenge = await services.challenges.open(
         chat_id=GROUP, challenger=users[0], target=users[1], locale="en"
     )
     for option in options:
-        challenge = await service.challenges.change_option(
+        challenge = await services.challenges.change_option(
             challenge.id, users[0].id, challenge.version, option
         )
-    _, snapshot = await service.challenges.accept(challenge.id, users[1])
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
     return snapshot
 
 
@@ -153,13 +153,14 @@ async def _new_game(
 async def test_a_moves_file_replays_to_the_final_position(
     store: Store, clock: Clock, seed: int, options: tuple[str, ...]
 ) -> None:
-    service = GameService(store, random.Random(seed), move_seconds=60, clock=clock)
+    services = compose(store, random.Random(seed), move_seconds=60, clock=clock)
+    service = services.game_service
     scores = ScoreService(store, clock=clock)
     users = [
-        await service.users.see(i, username=name, first_name=name.title(), language_code="en")
+        await services.users.see(i, username=name, first_name=name.title(), language_code="en")
         for i, name in ((1, "anna"), (2, "boris"), (3, "vera"))
     ]
-    snapshot = await _new_game(service, users, options)
+    snapshot = await _new_game(services, users, options)
     clock.now += 600
     finished = await play_out(service, snapshot, random.Random(seed))
     stored = finished.stored
@@ -193,9 +194,10 @@ async def test_a_moves_file_replays_to_the_final_position(
 
 
 async def test_a_moves_file_after_a_resignation_and_who_may_have_it(world, scores) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
+    services, _, users = world
+    service = services.game_service
     anna, boris, vera = users
-    snapshot = await _new_game(service, users)
+    snapshot = await _new_game(services, users)
     game_id = snapshot.stored.id
     with pytest.raises(e.StaleAction):  # not over yet
         await scores.moves_file(game_id, user_id=anna.id, chat_id=anna.id)
@@ -217,10 +219,13 @@ async def test_a_moves_file_after_a_resignation_and_who_may_have_it(world, score
 
 
 async def test_a_game_between_private_chats_is_only_for_its_players(world, scores) -> None:  # type: ignore[no-untyped-def]
-    service, _, users = world
+    services, _, users = world
+    service = services.game_service
     anna, boris, vera = users
-    challenge = await service.challenges.open(chat_id=0, challenger=anna, target=boris, locale="en")
-    _, snapshot = await service.challenges.accept(challenge.id, boris)
+    challenge = await services.challenges.open(
+        chat_id=0, challenger=anna, target=boris, locale="en"
+    )
+    _, snapshot = await services.lobby.accept(challenge.id, boris)
     await service.resign(snapshot.stored.id, anna.id)
     assert (await scores.moves_file(snapshot.stored.id, user_id=anna.id, chat_id=anna.id)).data
     with pytest.raises(e.NotAPlayer):  # chat 0 is nobody's group
@@ -228,13 +233,14 @@ async def test_a_game_between_private_chats_is_only_for_its_players(world, score
 
 
 async def test_the_chip_statement_names_the_other_player(store: Store, clock: Clock) -> None:
-    service = GameService(store, random.Random(21), move_seconds=60, clock=clock)
+    services = compose(store, random.Random(21), move_seconds=60, clock=clock)
+    service = services.game_service
     scores = ScoreService(store, clock=clock)
     users = [
-        await service.users.see(i, username=name, first_name=name.title(), language_code="en")
+        await services.users.see(i, username=name, first_name=name.title(), language_code="en")
         for i, name in ((1, "anna"), (2, "boris"))
     ]
-    snapshot = await _new_game(service, users, ("stake",))  # 10 chips, by the rules
+    snapshot = await _new_game(services, users, ("stake",))  # 10 chips, by the rules
     finished = await play_out(service, snapshot, random.Random(21))
     result = finished.game.result
     assert result is not None and finished.stored.chips_status is not None
@@ -253,6 +259,6 @@ async def test_the_chip_statement_names_the_other_player(store: Store, clock: Cl
     assert [(entry.delta, other.id if other else None) for entry, other in lost.entries] == [
         (-paid, winner)
     ]
-    newcomer = await service.users.see(3, username="vera", first_name="Vera", language_code="en")
+    newcomer = await services.users.see(3, username="vera", first_name="Vera", language_code="en")
     first_look = await scores.chip_statement(newcomer.id)
     assert first_look.balance == 1000 and [e.kind for e, _ in first_look.entries] == ["grant"]
