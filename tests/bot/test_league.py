@@ -259,8 +259,6 @@ async def world(tmp_path: Path, fake_telegram: FakeTelegram) -> AsyncIterator[Wo
     db = await open_database(tmp_path / "l.sqlite3")
     store = Store(db)
     services = compose(store, random.Random(5), move_seconds=600)
-    service = services.game_service
-    games = services.game_service
     fake = fake_telegram
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")

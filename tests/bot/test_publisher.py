@@ -14,7 +14,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from bot.i18n import create_i18n
 from bot.messages.boards import BoardPublisher
 from bot.messages.pace import RateLimiter
-from bot.services import GameService, GameSnapshot, compose
+from bot.services import GameService, GameSnapshot, Services, compose
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeTelegram
 
@@ -41,7 +41,7 @@ def test_rate_limiter_paces_groups_and_private_chats() -> None:
 @pytest.fixture
 async def world(
     tmp_path: Path, fake_telegram: FakeTelegram
-) -> AsyncIterator[tuple[GameService, Bot, FakeChat, GameSnapshot]]:
+) -> AsyncIterator[tuple[Services, Bot, FakeChat, GameSnapshot]]:
     db = await open_database(tmp_path / "p.sqlite3")
     services = compose(Store(db), random.Random(5), move_seconds=600)
     service = services.game_service

@@ -27,6 +27,7 @@ from bot.messages.pace import SharedRateLimiter
 from bot.model import User
 from bot.services import GameService, GameSnapshot, Services, Terms, compose
 from bot.services import errors as e
+from bot.services.computer import Brain
 from bot.services.coordination import Coordination
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeTelegram
@@ -45,6 +46,7 @@ class Clock:
 class Worker:
     store: Store
     services: Services
+    brain: Brain
 
     @property
     def service(self) -> GameService:
@@ -58,11 +60,12 @@ async def workers(postgres: PostgresServer) -> AsyncIterator[tuple[Worker, Worke
     made = []
     for seed in (1, 2):
         store = Store(await open_database(url))
-        made.append(
-            Worker(store, compose(store, random.Random(seed), move_seconds=60, clock=clock))
-        )
+        brain = Brain()
+        services = compose(store, random.Random(seed), brain, move_seconds=60, clock=clock)
+        made.append(Worker(store, services, brain))
     yield made[0], made[1], clock
     for worker in made:
+        worker.brain.close()
         await worker.store.close()
 
 
@@ -185,8 +188,6 @@ async def test_the_computer_answers_once_across_workers(workers) -> None:  # typ
     assert len([a for a in answers if a is not None]) == 1
     after = await one.service.snapshot(snapshot.stored.id)
     assert after.stored.version > version
-    for worker in (one, two):
-        worker.service.brain.close()
 
 
 async def test_an_outage_is_made_up_for_once(workers) -> None:  # type: ignore[no-untyped-def]
