@@ -44,7 +44,6 @@ async def world(
 ) -> AsyncIterator[tuple[Services, Bot, FakeChat, GameSnapshot]]:
     db = await open_database(tmp_path / "p.sqlite3")
     services = compose(Store(db), random.Random(5), move_seconds=600)
-    service = services.game_service
     fake = fake_telegram
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
