@@ -20,8 +20,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from bot.engine import CHECKERS, Position, RuleSet, Side, score
-from bot.engine.position import FAMILY
+from bot.engine import CHECKERS, Family, Position, RuleSet, Side, find_variant, score
 
 from .features import checkers, encode, remainders
 from .network import LOSE_KOKS, LOSE_MARS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
@@ -33,7 +32,7 @@ WEIGHTS: Final = Path(__file__).with_name("weights")
 class Evaluator:
     """One family's net and the arithmetic around it."""
 
-    def __init__(self, family: str, network: Network) -> None:
+    def __init__(self, family: Family, network: Network) -> None:
         self.family = family
         self.network = network
 
@@ -104,5 +103,5 @@ def _finished(position: Position, rules: RuleSet) -> tuple[Side, int] | None:
 @cache
 def evaluator(variant: str) -> Evaluator:
     """The shipped evaluator for ``variant``'s family (loaded once per process)."""
-    family = FAMILY[variant]
+    family = find_variant(variant).family
     return Evaluator(family, Network.load(WEIGHTS / f"{family}.npz"))

@@ -26,23 +26,23 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from bot.engine import Position, Side, opponent_point
+from bot.engine import Family, Position, Side, opponent_point
 
 FEATURES: Final = 210
 """The length of one encoded position."""
 
 _POINTS: Final = np.arange(1, 25)
-_PIP_SCALE: Final = {"long": 360.0, "short": 167.0}
+_PIP_SCALE: Final = {Family.LONG: 360.0, Family.SHORT: 167.0}
 """The pips of the starting position: pip counts are scaled by them."""
 _BITS: Final = (1 << np.arange(24, dtype=np.int64)).astype(np.int64)
 
 
-def _mapping(family: str) -> NDArray[np.intp]:
+def _mapping(family: Family) -> NDArray[np.intp]:
     """The opponent's own point number for each of the mover's points 1..24."""
     return np.array([opponent_point(family, p) for p in range(1, 25)], dtype=np.intp)
 
 
-_MAPS: Final = {family: _mapping(family) for family in ("long", "short")}
+_MAPS: Final = {family: _mapping(family) for family in Family}
 
 
 def checkers(
@@ -85,12 +85,12 @@ def _longest_run(board: NDArray[np.int64]) -> NDArray[np.float32]:
 
 
 def encode(
-    family: str,
+    family: Family,
     own: NDArray[np.int64],
     theirs: NDArray[np.int64],
     pending: NDArray[np.float32] | None = None,
 ) -> NDArray[np.float32]:
-    """Encodes positions of the ``"long"`` or ``"short"`` family (see the module docstring).
+    """Encodes positions of ``family`` (see the module docstring).
 
     :param own: ``(n, 26)`` checker counts of the side to move, its own numbering.
     :param theirs: ``(n, 26)`` the opponent's, in the opponent's numbering.
@@ -132,11 +132,11 @@ def encode(
     return np.concatenate(columns, axis=1)
 
 
-def _race(family: str, own: NDArray[np.int64], theirs: NDArray[np.int64]) -> NDArray[np.float32]:
+def _race(family: Family, own: NDArray[np.int64], theirs: NDArray[np.int64]) -> NDArray[np.float32]:
     """1 where no checker can meet an opponent's again (short family: each side's rearmost
     checker is past the other's), else 0; always 0 in the long family, where sides pass by
     blocking rather than hitting."""
-    if family == "long":
+    if family == Family.LONG:
         return np.zeros(own.shape[0], dtype=np.float32)
     slots = np.arange(26)
     own_back = ((own > 0) * slots)[:, 1:].max(axis=1)

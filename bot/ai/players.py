@@ -13,8 +13,7 @@ from typing import Final, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from bot.engine import Game, Turn
-from bot.engine.position import FAMILY
+from bot.engine import Family, Game, Turn, find_variant
 
 from .features import _MAPS, _longest_run, checkers
 
@@ -59,7 +58,7 @@ class HeuristicPlayer:
 
     def scores(self, game: Game, turns: tuple[Turn, ...]) -> NDArray[np.float64]:
         own, theirs = _sides(game, turns)
-        family = FAMILY[game.variant]
+        family = find_variant(game.variant).family
         slots = np.arange(26)
         pip_lead = (theirs * slots).sum(axis=1) - (own * slots).sum(axis=1)
         board = own[:, 1:25]
@@ -70,7 +69,7 @@ class HeuristicPlayer:
             + 4.0 * _longest_run(board)
             - 3.0 * _longest_run(theirs[:, 1:25])
         ).astype(np.float64)
-        if family == "long":
+        if family is Family.LONG:
             occupied = (board >= 1).sum(axis=1)
             long_score: NDArray[np.float64] = (
                 score + 1.5 * occupied - 1.0 * np.maximum(own[:, 24] - 2, 0)
@@ -78,7 +77,7 @@ class HeuristicPlayer:
             return long_score
         # short: hits and blots. An own blot is exposed when an opponent checker is behind it
         # (lower on the mover's numbering, where the opponent comes from).
-        theirs_mine = theirs[:, _MAPS["short"]]
+        theirs_mine = theirs[:, _MAPS[Family.SHORT]]
         their_back = np.where(theirs[:, 25] > 0, 0, _lowest(theirs_mine))
         points = np.arange(1, 25)
         exposed = ((board == 1) & (points[None, :] > their_back[:, None])).sum(axis=1)
@@ -141,7 +140,7 @@ class PubEvalPlayer:
     name = "pubeval"
 
     def choose(self, game: Game, rng: random.Random) -> Turn | None:
-        if FAMILY[game.variant] != "short":
+        if find_variant(game.variant).family is not Family.SHORT:
             raise ValueError("pubeval plays the short board only")
         turns = game.legal_turns()
         if not turns:
@@ -159,7 +158,7 @@ def pubeval_inputs(own: NDArray[np.int64], theirs: NDArray[np.int64]) -> NDArray
     opponent checker, one own, two or more own, exactly three own, (n-3)/2 beyond three own),
     then the opponent's checkers on the bar, halved, and the mover's checkers off / 15."""
     n = own.shape[0]
-    theirs_mine = theirs[:, _MAPS["short"]]  # opponent on the mover's points 1..24
+    theirs_mine = theirs[:, _MAPS[Family.SHORT]]  # opponent on the mover's points 1..24
     mine = own[:, 1:25][:, ::-1]  # points 24..1
     their = theirs_mine[:, ::-1]
     x = np.zeros((n, 24, 5), dtype=np.float64)

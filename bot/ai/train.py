@@ -29,8 +29,7 @@ from typing import Final
 
 import numpy as np
 
-from bot.engine import Game, Side
-from bot.engine.position import FAMILY
+from bot.engine import Family, Game, Side, find_variant
 
 from .arena import duel
 from .computer import Computer
@@ -40,8 +39,13 @@ from .network import OUTPUTS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
 from .players import HeuristicPlayer
 from .search import ply0
 
-VARIANTS: Final = {"long": ("long", "long", "gulbara"), "short": ("short", "short", "abkhaz")}
-"""The variants each family's self-play games cycle through."""
+VARIANTS: Final = {
+    Family.LONG: ("long", "long", "gulbara"),
+    Family.SHORT: ("short", "short", "abkhaz"),
+}
+"""The variants each family's self-play games cycle through: a mix chosen for training (the
+family's first variant twice as often; crazy gul-bara's positions are gul-bara's), not a list
+of the family's variants, which :data:`bot.engine.VARIANTS` has."""
 
 
 def outcome_vector(game: Game, side: Side) -> Array:
@@ -53,7 +57,10 @@ def outcome_vector(game: Game, side: Side) -> Array:
     assert result is not None
     loser = game.position.checkers(result.winner.other)
     mars = loser[0] == 0
-    back = loser[24] if FAMILY[game.variant] == "long" else loser[25] + sum(loser[19:25])
+    if find_variant(game.variant).family is Family.LONG:
+        back = loser[24]
+    else:
+        back = loser[25] + sum(loser[19:25])
     koks = mars and back > 0
     target = np.zeros(OUTPUTS, dtype=np.float32)
     target[WIN] = 1.0
@@ -81,7 +88,7 @@ def self_play(net: Evaluator, variant: str, rng: random.Random) -> tuple[list[Ga
     return seen, game
 
 
-def encode_states(family: str, states: Sequence[Game]) -> Array:
+def encode_states(family: Family, states: Sequence[Game]) -> Array:
     own, theirs = checkers([g.position for g in states], [g.turn for g in states])
     return encode(family, own, theirs, remainders([g.remainder for g in states]))
 
@@ -100,7 +107,7 @@ def returns(values: Array, movers: list[Side], end: Game, lam: float) -> Array:
 
 
 def train(
-    family: str,
+    family: Family,
     games: int,
     seed: int,
     *,
@@ -158,7 +165,7 @@ def _earlier(start: Network | None) -> str:
 
 def _describe(
     network: Network,
-    family: str,
+    family: Family,
     games: int,
     seed: int,
     rate: float,
@@ -167,7 +174,7 @@ def _describe(
     earlier: str,
 ) -> Network:
     network.info = {
-        "family": family,
+        "family": str(family),
         "games": str(games),
         "seed": str(seed),
         "hidden": str(network.hidden),
@@ -182,7 +189,7 @@ def _describe(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ai.train", description=__doc__)
-    parser.add_argument("--family", choices=sorted(VARIANTS), required=True)
+    parser.add_argument("--family", choices=[family.value for family in Family], required=True)
     parser.add_argument("--games", type=int, default=30000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", type=int, default=64)
@@ -194,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = Network.load(args.start) if args.start else None
     network = train(
-        args.family,
+        Family(args.family),
         args.games,
         args.seed,
         hidden=args.hidden,

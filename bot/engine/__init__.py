@@ -48,7 +48,7 @@ from .rules import (
 )
 from .stakes import StakeMode, chips_due
 from .stepwise import TurnInput
-from .types import BAR, CHECKERS, OFF, Point, Side
+from .types import BAR, CHECKERS, OFF, Family, Point, Side
 
 __all__ = [
     "BAR",
@@ -63,6 +63,7 @@ __all__ = [
     "DiceMode",
     "DiceSource",
     "FairDice",
+    "Family",
     "FairDiceError",
     "Game",
     "GameOverError",

@@ -50,7 +50,7 @@ from .position import FAMILY, Position
 from .record import TurnRecord
 from .rules import Outcome, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
 from .stepwise import TurnInput, plan_for
-from .types import CHECKERS, Side
+from .types import CHECKERS, Family, Side
 
 HOME = range(1, 7)
 
@@ -100,7 +100,7 @@ class Game:
 
     def __post_init__(self) -> None:
         mode = DiceMode(self.dice_mode)
-        if mode is not DiceMode.TWO and FAMILY.get(self.variant) != "short":
+        if mode is not DiceMode.TWO and mode not in find_variant(self.variant).dice_modes:
             raise InvalidDiceError(f"{self.variant} is played with two dice, not {mode.value}")
         three = mode is DiceMode.THREE
         if self.rules.three_dice != three:
@@ -145,7 +145,7 @@ class Game:
                 break
         starter = Side.WHITE if white > black else Side.BLACK
         position = found.starting_position().with_turn(starter)
-        if found.family == "short":
+        if found.family is Family.SHORT:
             high, low = max(white, black), min(white, black)
             dice = Dice(high, low, roll_die(rng)) if mode is DiceMode.THREE else Dice(high, low)
         else:
@@ -601,7 +601,7 @@ def _result(variant: str, rules: RuleSet, position: Position, winner: Side, cube
     loser = position.checkers(winner.other)
     if loser[0]:
         outcome = Outcome.OIN
-    elif FAMILY[variant] == "long":
+    elif FAMILY[variant] is Family.LONG:
         if rules.home_mars is not None and sum(loser[p] for p in HOME) == CHECKERS:
             outcome = Outcome.HOME_MARS
         elif rules.koks is not None and loser[24]:

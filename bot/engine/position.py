@@ -19,20 +19,20 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .errors import InvalidPositionError
-from .types import BAR, CHECKERS, OFF, Point, Side
+from .types import BAR, CHECKERS, OFF, Family, Point, Side
 
 VARIANTS: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
 """Variant names the position format knows (the rules live in :mod:`bot.engine.rules`)."""
 
-FAMILY: Final[dict[str, str]] = {
-    "long": "long",
-    "gulbara": "long",
-    "crazy_gulbara": "long",
-    "short": "short",
-    "abkhaz": "short",
+FAMILY: Final[dict[str, Family]] = {
+    "long": Family.LONG,
+    "gulbara": Family.LONG,
+    "crazy_gulbara": Family.LONG,
+    "short": Family.SHORT,
+    "abkhaz": Family.SHORT,
 }
-"""The board each variant is played on: ``"long"`` (both sides the same way round, no bar) or
-``"short"`` (towards each other, hits and the bar). The numbering follows the family."""
+"""The board each variant is played on (:class:`~bot.engine.types.Family`); the numbering
+follows it. The variants' own :attr:`~bot.engine.rules.Variant.family` says the same."""
 
 _SLOTS: Final = 26
 
@@ -50,7 +50,7 @@ def opponent_point(variant: str, point: Point) -> Point:
     """
     if point in (OFF, BAR):
         return point
-    if FAMILY.get(variant, variant) == "long":
+    if FAMILY.get(variant, variant) == Family.LONG:
         return (point + 11) % 24 + 1
     return 25 - point
 
@@ -64,7 +64,7 @@ def _short_map() -> tuple[int, ...]:
 
 
 OPPONENT_POINT: Final[dict[str, tuple[int, ...]]] = {
-    name: _long_map() if family == "long" else _short_map() for name, family in FAMILY.items()
+    name: _long_map() if family is Family.LONG else _short_map() for name, family in FAMILY.items()
 }
 """``OPPONENT_POINT[variant][p]``: :func:`opponent_point` as a lookup table."""
 
@@ -238,7 +238,7 @@ def _validate(position: Position) -> None:
             raise InvalidPositionError(f"{name} has a negative or non-integer count: {slots}")
         if sum(slots) != CHECKERS:
             raise InvalidPositionError(f"{name} has {sum(slots)} checkers, not {CHECKERS}")
-    if family == "long" and (position.white[BAR] or position.black[BAR]):
+    if family is Family.LONG and (position.white[BAR] or position.black[BAR]):
         raise InvalidPositionError(f"{position.variant} nardy has no bar: nothing is ever hit")
     mapping = OPPONENT_POINT[position.variant]
     for point in range(1, 25):

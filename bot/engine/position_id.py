@@ -42,7 +42,7 @@ from typing import Final
 
 from .errors import InvalidPositionError
 from .position import FAMILY, Position
-from .types import BAR, CHECKERS, OFF, Side
+from .types import BAR, CHECKERS, OFF, Family, Side
 
 ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 """base64url's 64 characters, each standing for its index."""
@@ -58,7 +58,7 @@ _VALUES: Final = {char: value for value, char in enumerate(ALPHABET)}
 
 def _slots(variant: str) -> range:
     """The slots written for each side: its points 1..24, and the bar on the short board."""
-    return range(1, BAR + 1) if FAMILY[variant] == "short" else range(1, 25)
+    return range(1, BAR + 1) if FAMILY[variant] is Family.SHORT else range(1, 25)
 
 
 def encode(position: Position) -> str:

@@ -27,3 +27,16 @@ class Side(enum.Enum):
 
     def __str__(self) -> str:
         return self.name.lower()
+
+
+class Family(enum.StrEnum):
+    """The board a variant is played on, which its numbering and its scoring follow.
+
+    ``LONG``: both sides go the same way round from heads at opposite corners, no hits, no bar
+    (long nardy, gul-bara, crazy gul-bara). ``SHORT``: the sides go towards each other, a
+    single checker is hit to the bar (short and Abkhaz nardy). A :class:`~enum.StrEnum`, so a
+    family is also its name (``Family.LONG == "long"``), as in the weights files' ``info``.
+    """
+
+    LONG = "long"
+    SHORT = "short"

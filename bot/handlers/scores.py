@@ -15,6 +15,7 @@ from bot.callbacks import MovesFile
 from bot.model import User
 from bot.numbers import parse_number
 from bot.services import GameService, ScoreService, Users
+from bot.services.challenges import has_dice_modes
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.scores import (
     HISTORY_GAMES,
@@ -219,7 +220,7 @@ async def on_rules(message: Message, command: CommandObject) -> None:
     words = (command.args or "").lower().split()
     variant = next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long")
     parts = [_(RULES[variant])]
-    if variant in ("short", "abkhaz"):
+    if has_dice_modes(variant):
         parts.append(_(RULES["dice"]))
     parts.append(_(RULES["cube"]))
     await message.answer("\n\n".join(parts))

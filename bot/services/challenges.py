@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Final, TypeVar
 
 from bot.engine import (
+    VARIANTS,
     DiceMode,
     Position,
     Side,
@@ -74,13 +75,12 @@ from .users import Users
 CHALLENGE_SECONDS: Final = 15 * 60
 """How long a challenge stays open."""
 
-VARIANT_CHOICES: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
-"""Every game of the rule texts, in the order the challenge's variant button cycles them."""
+VARIANT_CHOICES: Final = tuple(VARIANTS)
+"""Every variant of the engine's registry, in its order, which the challenge's variant button
+cycles; the first, long nardy, is the one a challenge plays when it names none."""
 RULE_SET_CHOICES: Final = {
     variant: tuple(find_variant(variant).rule_sets) for variant in VARIANT_CHOICES
 }
-DICE_MODE_CHOICES: Final = tuple(DiceMode)
-"""Dice modes of the short variants (short and Abkhaz nardy): two, three, anti three."""
 TIME_CHOICES: Final = (30, 60, 90, 180, 300, 3600, 43_200, 86_400, 259_200)
 """Move times a challenger can pick, in seconds (the configured default joins them): seconds
 for a game played at one sitting, and 1 hour, 12 hours, 1 day and 3 days for a correspondence
@@ -141,8 +141,8 @@ class Acceptance:
 
 
 def has_dice_modes(variant: str) -> bool:
-    """Whether ``variant`` offers dice modes (the short family)."""
-    return find_variant(variant).family == "short"
+    """Whether ``variant`` offers a choice of dice modes (the short family's do)."""
+    return len(find_variant(variant).dice_modes) > 1
 
 
 def has_cube(variant: str) -> bool:
@@ -472,9 +472,8 @@ class Challenges:
             elif option == "dice":
                 if not has_dice_modes(challenge.variant):
                     raise StaleAction()
-                changed = replace(
-                    challenge, dice_mode=_next(DICE_MODE_CHOICES, challenge.dice_mode)
-                )
+                dice_modes = find_variant(challenge.variant).dice_modes
+                changed = replace(challenge, dice_mode=_next(dice_modes, challenge.dice_mode))
             elif option == "stake":
                 held = await chips.balance(self._store, user_id, self._clock())
                 stakes = tuple(s for s in chips.STAKE_CHOICES if s <= held)

@@ -33,6 +33,7 @@ VARIANT_NAMES: Final = {
     "gulbara": N_("gul-bara"),
     "crazy_gulbara": N_("crazy gul-bara"),
 }
+"""Each variant's name, by its name in the engine's registry (which orders them)."""
 RULE_SET_NAMES: Final = {
     "classic": N_("classic"),
     "sheshbesh": N_("Shesh Besh"),
@@ -40,11 +41,13 @@ RULE_SET_NAMES: Final = {
     "standard": N_("standard"),
     "international": N_("international (four of each)"),
 }
+"""Each rule set's name, by its name in the variants' rule sets (several variants share one)."""
 DICE_MODE_NAMES: Final = {
     DiceMode.TWO: N_("two dice"),
     DiceMode.THREE: N_("three dice"),
     DiceMode.ANTI_THREE: N_("anti three dice"),
 }
+"""Each dice mode's name (the modes a variant offers are its ``dice_modes``)."""
 STAKE_MODE_NAMES: Final = {
     StakeMode.RULES: N_("by the rules"),
     StakeMode.AMATEUR: N_("amateur"),

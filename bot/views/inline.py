@@ -45,13 +45,9 @@ RESULT_PREFIX: Final = "v1"
 the chosen result reports back, so they say everything the invitation offers."""
 MATCHES_OFFERED: Final = (0, 5, 7)
 """Besides every variant as a single game, the first variant offered as a match to 5 and 7."""
-VARIANT_QUERY_WORDS: Final = {
-    "short": "short",
-    "abkhaz": "abkhaz",
-    "gulbara": "gulbara",
-    "crazy_gulbara": "crazy_gulbara",
-}
-"""The word that asks an inline query for a variant (long nardy is what none asks for)."""
+VARIANT_QUERY_WORDS: Final = {name: name for name in VARIANT_CHOICES[1:]}
+"""The word that asks an inline query for a variant: its registry name (long nardy, the first,
+is what none asks for)."""
 ALERT_LENGTH: Final = 200
 """Telegram's limit for the text of a callback query's answer."""
 NO_STANDINGS: Final = N_("No finished games in this chat yet.")

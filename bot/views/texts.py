@@ -12,23 +12,22 @@ from aiogram.utils.i18n import gettext as _
 from bot.engine import DiceMode
 from bot.i18n import N_
 from bot.services import GameError
+from bot.services.challenges import VARIANT_CHOICES
 
 VARIANT_WORDS: Final = {
-    "short": "short",
+    **{name: name for name in VARIANT_CHOICES[1:]},
     "короткие": "short",
     "короткая": "short",
-    "abkhaz": "abkhaz",
     "абхазские": "abkhaz",
     "абхазская": "abkhaz",
-    "gulbara": "gulbara",
     "гюльбар": "gulbara",
     "гульбара": "gulbara",
-    "crazy_gulbara": "crazy_gulbara",
     "crazy": "crazy_gulbara",
     "бешеный": "crazy_gulbara",
     "бешеный_гюльбар": "crazy_gulbara",
 }
-"""Words of ``/play`` that choose a variant (long nardy without one). ``crazy gulbara`` and
+"""Words of ``/play`` that choose a variant: each variant's registry name but the first's (long
+nardy, played when no word names one), and other words for them. ``crazy gulbara`` and
 ``бешеный гюльбар`` read as crazy gul-bara: the first word decides."""
 DICE_WORDS: Final = {
     "three_dice": DiceMode.THREE,
@@ -231,3 +230,5 @@ RULES: Final = {
         "three turns move no chips."
     ),
 }
+"""``/rules``: each variant's rules by its registry name, the dice modes' (shown with the
+variants that offer them) and the matches', cube's and chips' (shown with every variant)."""

@@ -9,7 +9,8 @@ from bot.ai.arena import duel
 from bot.ai.computer import Computer
 from bot.ai.evaluator import Evaluator
 from bot.ai.network import Network
-from bot.ai.train import train
+from bot.ai.train import VARIANTS, train
+from bot.engine import Family, find_variant
 
 SEED = 11
 
@@ -42,3 +43,9 @@ def test_the_same_seed_trains_the_same_weights() -> None:
     for name in ("w1", "b1", "w2", "b2"):
         assert np.array_equal(getattr(first, name), getattr(again, name))
     assert not np.array_equal(first.w1, other.w1)
+
+
+def test_each_family_trains_on_variants_of_its_own() -> None:
+    assert set(VARIANTS) == set(Family)
+    for family, variants in VARIANTS.items():
+        assert all(find_variant(name).family is family for name in variants)

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ..dice import Dice, MoveList
+from ..dice import Dice, DiceMode, MoveList
 from ..errors import InvalidPositionError
 from ..moves import Played, Turn, make_turns
 from ..position import Position
+from ..types import Family
 from .abkhaz import AbkhazBoard, AbkhazNardy
 from .common import Board, played_rank, search_turns
 from .crazy_gulbara import CrazyGulBara, cascade
@@ -50,9 +51,9 @@ class Variant(Protocol):
     def name(self) -> str: ...
 
     @property
-    def family(self) -> str:
-        """The board it is played on: ``"long"`` (same way round, no bar) or ``"short"``
-        (towards each other, hits, the bar); the numbering and the scoring follow it."""
+    def family(self) -> Family:
+        """The board it is played on (:class:`~bot.engine.types.Family`): the numbering and
+        the scoring follow it."""
         ...
 
     @property
@@ -69,6 +70,12 @@ class Variant(Protocol):
     @property
     def has_cube(self) -> bool:
         """Whether games of the variant may be played with the doubling cube."""
+        ...
+
+    @property
+    def dice_modes(self) -> tuple[DiceMode, ...]:
+        """The dice modes games of the variant may be played with, two dice first (the
+        default); a variant with only ``TWO`` offers no choice."""
         ...
 
     @property
@@ -98,6 +105,9 @@ VARIANTS: dict[str, Variant] = {
     "gulbara": GulBara(),
     "crazy_gulbara": CrazyGulBara(),
 }
+"""Every variant by its name, in the order the bot offers them: long nardy first (the game a
+challenge plays when it names none), then short nardy, Abkhaz nardy, gul-bara and crazy
+gul-bara. The names are those of :data:`bot.engine.position.VARIANTS`, in the same order."""
 
 
 def find_variant(name: str) -> Variant:

@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final
 
-from ..dice import Dice, MoveList
+from ..dice import Dice, DiceMode, MoveList
 from ..position import Position
-from ..types import Side
+from ..types import Family, Side
 from .ruleset import ABKHAZ_RULE_SETS, RuleSet
 from .short import ShortBoard, ShortNardy, short_moves
 
@@ -119,11 +119,12 @@ class AbkhazNardy:
     movement (a :class:`.short.ShortNardy` inside) with the home-hit restrictions."""
 
     name: Final = "abkhaz"
-    family: Final = "short"
+    family: Final = Family.SHORT
     rule_sets: Final = ABKHAZ_RULE_SETS
     default_rule_set: Final = "standard"
     switches: Final = frozenset({"three_dice"})
     has_cube: Final = True  # [003 7.1]: «Куб Даве применяется»
+    dice_modes: Final[tuple[DiceMode, ...]] = tuple(DiceMode)  # as short nardy
     chains: Final = False
 
     def __init__(self) -> None:

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..dice import Dice, MoveList
+from ..dice import Dice, DiceMode, MoveList
 from ..position import Position
+from ..types import Family
 from .gulbara import long_start
 from .long import LongBoard, LongNardy, two_dice
 from .ruleset import CRAZY_GULBARA_RULE_SETS, RuleSet
@@ -40,11 +41,12 @@ class CrazyGulBara:
     board (a :class:`.long.LongNardy` inside), remainders, and a cascade for a double."""
 
     name: Final = "crazy_gulbara"
-    family: Final = "long"
+    family: Final = Family.LONG
     rule_sets: Final = CRAZY_GULBARA_RULE_SETS
     default_rule_set: Final = "classic"
     switches: Final = frozenset({"four_per_value"})
     has_cube: Final = False
+    dice_modes: Final[tuple[DiceMode, ...]] = (DiceMode.TWO,)
     chains: Final = False
 
     def __init__(self) -> None:

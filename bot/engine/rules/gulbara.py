@@ -35,9 +35,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..dice import Dice, MoveList
+from ..dice import Dice, DiceMode, MoveList
 from ..position import Position
-from ..types import Side
+from ..types import Family, Side
 from .long import LongBoard, LongNardy, two_dice
 from .ruleset import GULBARA_RULE_SETS, RuleSet
 
@@ -47,11 +47,12 @@ class GulBara:
     :class:`.long.LongNardy` inside) with remainders and chains of doubles."""
 
     name: Final = "gulbara"
-    family: Final = "long"
+    family: Final = Family.LONG
     rule_sets: Final = GULBARA_RULE_SETS
     default_rule_set: Final = "classic"
     switches: Final[frozenset[str]] = frozenset()
     has_cube: Final = False
+    dice_modes: Final[tuple[DiceMode, ...]] = (DiceMode.TWO,)
     chains: Final = True
     """A fully played double rolls again."""
 

@@ -26,10 +26,10 @@ from itertools import compress
 from operator import itemgetter
 from typing import Final
 
-from ..dice import Dice, MoveList
+from ..dice import Dice, DiceMode, MoveList
 from ..errors import InvalidDiceError
 from ..position import _SET_SLOTS, OPPONENT_POINT, Position
-from ..types import CHECKERS, Side
+from ..types import CHECKERS, Family, Side
 from .common import STEPS
 from .ruleset import LONG_RULE_SETS, RuleSet
 
@@ -226,11 +226,12 @@ class LongNardy:
     """Long nardy behind the :class:`~bot.engine.rules.Variant` interface."""
 
     name: Final = "long"
-    family: Final = "long"
+    family: Final = Family.LONG
     rule_sets: Final = LONG_RULE_SETS
     default_rule_set: Final = "classic"
     switches: Final = frozenset({"higher_die_first", "karzar_block"})
     has_cube: Final = True  # the bot's choice: the cube is offered in both classic variants
+    dice_modes: Final[tuple[DiceMode, ...]] = (DiceMode.TWO,)
     chains: Final = False
 
     def starting_position(self) -> Position:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final
 
-from ..dice import Dice, MoveList
+from ..dice import Dice, DiceMode, MoveList
 from ..errors import InvalidDiceError
 from ..position import _SET_SLOTS, Position
-from ..types import BAR, CHECKERS, Side
+from ..types import BAR, CHECKERS, Family, Side
 from .common import STEPS
 from .ruleset import SHORT_RULE_SETS, RuleSet
 
@@ -178,11 +178,12 @@ class ShortNardy:
     """Short nardy behind the :class:`~bot.engine.rules.Variant` interface."""
 
     name: Final = "short"
-    family: Final = "short"
+    family: Final = Family.SHORT
     rule_sets: Final = SHORT_RULE_SETS
     default_rule_set: Final = "standard"
     switches: Final = frozenset({"three_dice"})
     has_cube: Final = True  # [003]
+    dice_modes: Final[tuple[DiceMode, ...]] = tuple(DiceMode)  # rules.md "Dice modes"
     chains: Final = False
 
     def starting_position(self) -> Position:
