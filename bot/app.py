@@ -42,7 +42,6 @@ from bot import logs
 from bot.config import Settings
 from bot.engine import stepwise
 from bot.handlers import get_routers
-from bot.handlers.basic import command_menu
 from bot.handlers.middlewares import (
     CallbackAnswers,
     GameErrorAlerts,
@@ -63,6 +62,7 @@ from bot.services.planner import Planner
 from bot.services.root import Services, compose
 from bot.storage import Store, open_database
 from bot.timers import Timers
+from bot.views.commands import command_menu
 from bot.web import Webhook, WebServer
 
 logger = logging.getLogger(__name__)

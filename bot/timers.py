@@ -24,9 +24,9 @@ from aiogram.types import ReplyParameters
 from aiogram.utils.i18n import I18n
 
 from bot import logs
-from bot.handlers.lobby import close_challenge_messages
 from bot.i18n import locale_of
 from bot.messages.boards import BoardPublisher
+from bot.messages.challenges import close_challenge_messages
 from bot.messages.link import TelegramLink
 from bot.model import User
 from bot.services import GameSnapshot

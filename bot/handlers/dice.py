@@ -8,7 +8,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.handlers.scores import subject
+from bot.messages.members import subject
 from bot.model import User
 from bot.numbers import parse_number
 from bot.services import GameService, ScoreService, Users

@@ -35,12 +35,11 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import Analyse, GameAction, InlineInvite, InlineTop, InviteOption
-from bot.handlers.lobby import close_challenge_messages, terms_of
-from bot.handlers.play import on_game_button
+from bot.callbacks import Analyse, InlineInvite, InlineTop, InviteOption
 from bot.i18n import current_locale
 from bot.messages.analysis import send_analysis
 from bot.messages.boards import BoardPublisher
+from bot.messages.challenges import close_challenge_messages
 from bot.messages.inline import pace_key
 from bot.model import User
 from bot.services import (
@@ -55,7 +54,7 @@ from bot.services import (
     Users,
 )
 from bot.services.challenges import VARIANT_CHOICES
-from bot.services.errors import BotChallenge, NotAPlayer, SelfChallenge, StaleAction, Watching
+from bot.services.errors import BotChallenge, SelfChallenge, StaleAction
 from bot.services.inline import seal
 from bot.views.common import translator
 from bot.views.inline import (
@@ -69,6 +68,7 @@ from bot.views.inline import (
     terms_of_result,
 )
 from bot.views.texts import VARIANT_WORDS, explain
+from bot.views.words import terms_of
 
 logger = logging.getLogger(__name__)
 
@@ -87,10 +87,9 @@ def create_router() -> Router:
     router.chosen_inline_result.register(on_chosen_result)
     on_inline = F.inline_message_id
     # checked once for the router, before any handler's: a tap on any other message (most
-    # updates: every tap on a board) passes the router by without its four callback filters
+    # updates: every tap on a board) passes the router by without its three callback filters
     router.callback_query.filter(on_inline)
     router.callback_query.register(on_invitation_button, InlineInvite.filter(), on_inline)
-    router.callback_query.register(on_inline_game_button, GameAction.filter(), on_inline)
     router.callback_query.register(on_leaderboard, InlineTop.filter(), on_inline)
     router.callback_query.register(on_inline_analysis, Analyse.filter(), on_inline)
     return router
@@ -208,31 +207,6 @@ async def on_invitation_button(
     challenge = await inline_games.decline(inline_message_id, challenger, player.id)
     await publisher.limiter.wait(pace_key(callback.chat_instance, inline_message_id))
     await close_challenge_messages(bot, challenge, challenges, users, i18n)
-
-
-async def on_inline_game_button(
-    callback: CallbackQuery,
-    callback_data: GameAction,
-    game_service: GameService,
-    board_messages: BoardMessages,
-    publisher: BoardPublisher,
-    player: User,
-    callback_answer: CallbackAnswer,
-) -> None:
-    """A tap on an inline game's board: played as on a group's board; someone who does not
-    play is told they watch."""
-    try:
-        await on_game_button(
-            callback,
-            callback_data,
-            game_service,
-            board_messages,
-            publisher,
-            player,
-            callback_answer,
-        )
-    except NotAPlayer:
-        raise Watching() from None
 
 
 async def on_leaderboard(

@@ -22,13 +22,13 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import Language, PickLanguage
-from bot.handlers.basic import command_menu
-from bot.handlers.league import ADMINS, check_admin
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_
 from bot.messages.league import LeaguePublisher
+from bot.messages.members import ADMINS, check_admin
 from bot.model import User
 from bot.services import Chats, GameService, Users
 from bot.services.errors import NotAnAdmin, StaleAction
+from bot.views.commands import command_menu
 from bot.views.common import translator
 from bot.views.texts import echo
 

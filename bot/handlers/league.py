@@ -10,19 +10,16 @@ from __future__ import annotations
 import datetime as dt
 
 from aiogram import Bot, Router, html
-from aiogram.enums import ChatMemberStatus, ChatType
+from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.i18n import current_locale
 from bot.messages.league import LeaguePublisher
-from bot.services import LeagueService
-from bot.services.errors import NotAnAdmin
-from bot.services.leagues import HeldTransfer
+from bot.messages.members import check_admin
+from bot.services.leagues import HeldTransfer, LeagueService
 from bot.views.common import player_name
-
-ADMINS = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
 
 
 def create_router() -> Router:
@@ -94,18 +91,3 @@ def flag_line(transfer: HeldTransfer) -> str:
         paid=flag.paid,
         date=dt.datetime.fromtimestamp(flag.created_at, dt.UTC).strftime("%Y-%m-%d"),
     )
-
-
-async def check_admin(message: Message, bot: Bot) -> None:
-    """Lets the group's creator and administrators through (an anonymous admin writes as the
-    group itself).
-
-    :raises: :exc:`~bot.services.errors.NotAnAdmin` for anyone else.
-    """
-    if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
-        return
-    if message.from_user is None:
-        raise NotAnAdmin()
-    member = await bot.get_chat_member(message.chat.id, message.from_user.id)
-    if member.status not in ADMINS:
-        raise NotAnAdmin()

@@ -1,56 +1,38 @@
-"""Challenges: ``/play`` in groups and private chats, their buttons, and invitation links."""
+"""Challenges: ``/play`` in groups and private chats, their buttons, invitation links, and
+"play from here" under the worst moves of an analysis. The challenges' messages are sent and
+kept in step by :mod:`bot.messages.challenges`."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Final
 
-from aiogram import Bot, F, Router, html
+from aiogram import Bot, F, Router
 from aiogram.enums import ChatType, MessageEntityType
-from aiogram.exceptions import (
-    TelegramBadRequest,
-    TelegramForbiddenError,
-    TelegramMigrateToChat,
-)
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import (
-    BufferedInputFile,
-    CallbackQuery,
-    ChatMemberBanned,
-    ChatMemberLeft,
-    ChatMemberRestricted,
-    InlineKeyboardMarkup,
-    Message,
-)
+from aiogram.types import CallbackQuery, Message
 from aiogram.types import User as TgUser
 from aiogram.utils.callback_answer import CallbackAnswer
-from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ChallengeAction, ChallengeOption, PlayComputer
-from bot.engine import (
-    POSITION_ID_LENGTH,
-    DiceMode,
-    InvalidPositionError,
-    Position,
-    Side,
-    StakeMode,
-)
-from bot.i18n import current_locale, locale_of
+from bot.callbacks import ChallengeAction, ChallengeOption, PlayComputer, PlayFrom
+from bot.engine import POSITION_ID_LENGTH, InvalidPositionError, Position
+from bot.i18n import current_locale
 from bot.messages.boards import BoardPublisher
-from bot.model import Challenge, ChallengeStatus, User
-from bot.numbers import COUNT_DIGITS, parse_number
-from bot.services import Challenges, GameService, Lobby, Replays, Terms, Users
-from bot.services.challenges import (
-    DEFAULT_LEVEL,
-    LEVEL_CHOICES,
-    MATCH_CHOICES,
-    MemberCheck,
+from bot.messages.challenges import (
+    close_challenge_messages,
+    post_challenge,
+    post_with_link,
+    send_shown,
+    show_challenge_messages,
+    start_picture,
 )
-from bot.services.chips import STAKE_CHOICES
+from bot.messages.members import member_check
+from bot.model import User
+from bot.numbers import COUNT_DIGITS, parse_number
+from bot.services import GameService, Terms
+from bot.services.challenges import DEFAULT_LEVEL
 from bot.services.errors import (
     ChallengeNotFound,
     ForeignButton,
@@ -59,13 +41,8 @@ from bot.services.errors import (
     StaleAction,
     TermsChanged,
 )
-from bot.views.challenges import challenge_keyboard, challenge_text, terms_changed_text
-from bot.views.common import SIDE_MARKS, Translate, player_name, translator
-from bot.views.texts import DICE_WORDS, VARIANT_WORDS
-from render import FILE_NAME, BoardView
-
-INVITE_PREFIX = "c"
-"""Deep-link payloads ``c<challenge id>`` open a challenge in a private chat."""
+from bot.views.challenges import INVITE_PREFIX, challenge_message, start_caption, terms_changed_text
+from bot.views.words import FROM_WORD, computer_asked, play_args, play_words, terms_of
 
 OPTION_NAMES: Final = {
     ChallengeOption.VARIANT: "variant",
@@ -95,6 +72,7 @@ def create_router() -> Router:
     router.message.register(on_play_private, play, F.chat.type == ChatType.PRIVATE)
     router.callback_query.register(on_challenge_button, ChallengeAction.filter())
     router.callback_query.register(on_play_computer_button, PlayComputer.filter())
+    router.callback_query.register(on_play_from, PlayFrom.filter())
     return router
 
 
@@ -111,42 +89,6 @@ def _target(message: Message, command: CommandObject) -> tuple[TgUser | None, st
             return None, entity.extract_from(message.text or "").lstrip("@")
     names = [word.lstrip("@") for word in (command.args or "").split() if word.startswith("@")]
     return None, names[0] if names else None
-
-
-CUBE_WORDS: Final = frozenset({"cube", "куб", "кубом"})
-TIME_WORDS: Final = {
-    **dict.fromkeys(("1h", "1ч"), 3600),
-    **dict.fromkeys(("12h", "12ч"), 43_200),
-    **dict.fromkeys(("1d", "1д", "day", "день"), 86_400),
-    **dict.fromkeys(("3d", "3д"), 259_200),
-}
-"""Correspondence move times: an hour, 12 hours, a day, three days."""
-MODE_WORDS: Final = {
-    "pro": StakeMode.PRO,
-    "про": StakeMode.PRO,
-    "amateur": StakeMode.AMATEUR,
-    "любительский": StakeMode.AMATEUR,
-    "любительская": StakeMode.AMATEUR,
-}
-
-
-COMPUTER_WORDS: Final = frozenset({"bot", "computer", "ai", "бот", "компьютер", "комп"})
-LEVEL_WORDS: Final = frozenset({"level", "lvl", "уровень", "ур"})
-PRIVATE_WORDS: Final = frozenset({"private", "приватная", "приватно", "закрытая"})
-"""A game between private chats that its players keep to themselves: no Watch link."""
-
-
-def _words(args: str) -> list[str]:
-    return [word.lower() for word in args.split() if not word.startswith("@")]
-
-
-FROM_WORD: Final = "from"
-
-
-def _args(command: CommandObject) -> str:
-    """The command's words, ``/from X …`` read as ``/play from X …``."""
-    args = command.args or ""
-    return f"{FROM_WORD} {args}" if command.command.lower() == FROM_WORD else args
 
 
 async def _start(
@@ -185,44 +127,6 @@ async def _start(
     return position, " ".join(words[:index] + spec[used:])
 
 
-def _computer(words: list[str]) -> tuple[int | None, list[str]]:
-    """``/play bot`` (or ``computer``, ``бот``, ``компьютер``): the computer's level, written
-    ``level 4`` or ``уровень 4`` (:data:`DEFAULT_LEVEL` without one), and the other words;
-    None when the computer is not asked for."""
-    if not COMPUTER_WORDS.intersection(words):
-        return None, words
-    rest = [w for w in words if w not in COMPUTER_WORDS]
-    level = DEFAULT_LEVEL
-    for index, word in enumerate(rest[:-1]):
-        following = rest[index + 1]
-        chosen = parse_number(following, COUNT_DIGITS)
-        if word in LEVEL_WORDS and chosen in LEVEL_CHOICES:
-            level = chosen
-            rest = rest[:index] + rest[index + 2 :]
-            break
-    return level, rest
-
-
-def terms_of(words: list[str]) -> Terms:
-    """The terms written after ``/play``, in any order: a variant (``short``, ``abkhaz``,
-    ``gulbara``, ``crazy_gulbara``, or in Russian); a dice mode of the short variants
-    (``three_dice``, ``anti_three``); 3, 5, 7 or 9 for a match; ``cube``; 10, 50, 100 or 500
-    for a stake, with ``pro`` or ``amateur``; ``1h``, ``12h``, ``1d`` or ``3d`` a move for a
-    correspondence game; ``private`` (``приватная``, ``закрытая``) for a game between private
-    chats that nobody may watch. Anything else is left to the challenge's buttons."""
-    numbers = [n for word in words if (n := parse_number(word, COUNT_DIGITS)) is not None]
-    return Terms(
-        variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long"),
-        dice_mode=next((DICE_WORDS[w] for w in words if w in DICE_WORDS), DiceMode.TWO),
-        match_length=next((n for n in numbers if n in MATCH_CHOICES), 0),
-        cube=bool(CUBE_WORDS.intersection(words)),
-        stake=next((n for n in numbers if n in STAKE_CHOICES), 0),
-        stake_mode=next((MODE_WORDS[w] for w in words if w in MODE_WORDS), StakeMode.RULES),
-        move_seconds=next((TIME_WORDS[w] for w in words if w in TIME_WORDS), None),
-        watchable=not PRIVATE_WORDS.intersection(words),
-    )
-
-
 async def on_play(
     message: Message,
     command: CommandObject,
@@ -235,8 +139,8 @@ async def on_play(
 ) -> None:
     """``/play`` in a group: a challenge to the user named (or replied to), or to anyone;
     ``/play bot``: a game with the computer; ``/play from …`` (``/from …``): from a position."""
-    start, args = await _start(_args(command), replays, player, message.chat.id)
-    level, words = _computer(_words(args))
+    start, args = await _start(play_args(command), game_service, player, message.chat.id)
+    level, words = computer_asked(play_words(args))
     terms = replace(terms_of(words), start=start)
     if level is not None:
         await play_computer(message, player, challenges, users, level, terms, publisher)
@@ -291,64 +195,6 @@ async def on_play_computer_button(
     await play_computer(callback.message, player, challenges, users, DEFAULT_LEVEL, Terms())
 
 
-async def post_challenge(
-    message: Message,
-    challenge: Challenge,
-    challenger: User,
-    users: Users,
-    challenges: Challenges,
-    publisher: BoardPublisher | None = None,
-) -> Message:
-    """Posts the challenge in the message's chat and remembers which message shows it; a
-    challenge from a position shows that board first (drawn by ``publisher``)."""
-    target = await users.get(challenge.target_id) if challenge.target_id else None
-    if challenge.start is not None and publisher is not None:
-        await message.answer_photo(
-            await start_picture(publisher, challenge.start, challenger, target, _),
-            caption=start_caption(challenge.start, _),
-        )
-    text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
-    return await _send_shown(
-        challenges,
-        challenge,
-        message.chat.id,
-        current_locale(),
-        lambda: message.answer(text, reply_markup=markup),
-    )
-
-
-async def _send_shown(
-    challenges: Challenges,
-    challenge: Challenge,
-    chat_id: int,
-    locale: str,
-    send: Callable[[], Awaitable[Message]],
-) -> Message:
-    """Sends a message of the challenge in ``chat_id`` (written in ``locale``) and records it
-    as one of the challenge's, as being sent first: a tap on it that comes before its id is
-    recorded counts all the same (see :meth:`~bot.services.challenges.Challenges.show`)."""
-    await challenges.show(challenge, chat_id, None, locale)
-    sent = await send()
-    await challenges.show(challenge, chat_id, sent.message_id, locale)
-    return sent
-
-
-def challenge_message(
-    challenge: Challenge,
-    challenger: User,
-    target: User | None,
-    chat_id: int,
-    _: Translate,
-) -> tuple[str, InlineKeyboardMarkup]:
-    """The text and buttons of a message that shows ``challenge`` in ``chat_id``: in the
-    private chat of the one it challenges, it speaks to them ("you")."""
-    addressed = None if target is not None and chat_id == target.id else target
-    return (
-        challenge_text(challenge, challenger, _, target=addressed),
-        challenge_keyboard(challenge, _),
-    )
-
-
 async def on_play_private(
     message: Message,
     command: CommandObject,
@@ -365,8 +211,8 @@ async def on_play_private(
     bot can write to them, and always gives a link to forward. ``/play`` alone gives a link
     anyone can open. ``/play bot``: a game with the computer, here. ``/play from …``
     (``/from …``): from a position."""
-    start, args = await _start(_args(command), replays, player, message.chat.id)
-    level, words = _computer(_words(args))
+    start, args = await _start(play_args(command), game_service, player, message.chat.id)
+    level, words = computer_asked(play_words(args))
     terms = replace(terms_of(words), start=start)
     if level is not None:
         await play_computer(message, player, challenges, users, level, terms, publisher)
@@ -381,8 +227,8 @@ async def on_play_private(
             locale=current_locale(),
             terms=terms,
         )
-        await _post_with_link(
-            message, challenge, player, users, challenges, publisher, bot, i18n, reachable
+        await post_with_link(
+            message, challenge, player, game_service, publisher, bot, i18n, reachable
         )
         return
     await post_open_challenge(
@@ -413,72 +259,7 @@ async def post_open_challenge(
     if message.chat.type != ChatType.PRIVATE:
         await post_challenge(message, challenge, player, users, challenges, publisher)
         return
-    await _post_with_link(message, challenge, player, users, challenges, publisher, bot, None, None)
-
-
-async def _post_with_link(
-    message: Message,
-    challenge: Challenge,
-    player: User,
-    users: Users,
-    challenges: Challenges,
-    publisher: BoardPublisher,
-    bot: Bot,
-    i18n: I18n | None,
-    reachable: User | None,
-) -> None:
-    """Posts a challenge made in a private chat, sends the invitation to ``reachable`` (when
-    the bot can write to them) and gives the link to forward."""
-    sent = await post_challenge(message, challenge, player, users, challenges, publisher)
-    link = await create_start_link(bot, f"{INVITE_PREFIX}{challenge.id}")
-    if (
-        reachable is not None
-        and i18n is not None
-        and await send_invitation(
-            bot, i18n, users, challenges, challenge, player, reachable, publisher
-        )
-    ):
-        note = _("I have sent the invitation to {name}. You can also forward this link: {link}")
-        await sent.reply(note.format(name=player_name(reachable), link=link))
-    else:
-        note = _("Forward this link to your friend: opening it shows them the challenge.\n{link}")
-        await sent.reply(note.format(link=link))
-
-
-async def send_invitation(
-    bot: Bot,
-    i18n: I18n,
-    users: Users,
-    challenges: Challenges,
-    challenge: Challenge,
-    challenger: User,
-    to: User,
-    publisher: BoardPublisher | None = None,
-) -> bool:
-    """Sends the challenge to ``to`` in their private chat, in their language (the board it
-    starts from first, for a challenge from a position); returns False (and remembers it) when
-    they have blocked the bot."""
-    locale = locale_of(to)
-    their = translator(i18n, locale)
-    try:
-        if challenge.start is not None and publisher is not None:
-            await bot.send_photo(
-                to.id,
-                await start_picture(publisher, challenge.start, challenger, to, their),
-                caption=start_caption(challenge.start, their),
-            )
-        text, markup = challenge_message(challenge, challenger, to, to.id, their)
-        await _send_shown(
-            challenges,
-            challenge,
-            to.id,
-            locale,
-            lambda: bot.send_message(to.id, text, reply_markup=markup),
-        )
-    except TelegramForbiddenError:
-        await users.mark_blocked(to.id)
-        return False
-    return True
+    await post_with_link(message, challenge, player, game_service, publisher, bot, None, None)
 
 
 async def on_start_invitation(
@@ -515,31 +296,13 @@ async def on_start_invitation(
         )
     target = await users.get(challenge.target_id) if challenge.target_id else None
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
-    await _send_shown(
-        challenges,
+    await send_shown(
+        game_service,
         challenge,
         message.chat.id,
         current_locale(),
         lambda: message.answer(text, reply_markup=markup),
     )
-
-
-def member_check(bot: Bot) -> MemberCheck:
-    """Whether a user is a member of a group now, as Telegram's getChatMember says (one who
-    left or was banned is not; a restricted one is while still in the group). A user Telegram
-    does not know there, a group the bot is no longer in, or one that has become a supergroup
-    since, counts as not a member."""
-
-    async def is_member(chat_id: int, user_id: int) -> bool:
-        try:
-            member = await bot.get_chat_member(chat_id, user_id)
-        except (TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat):
-            return False
-        if isinstance(member, ChatMemberRestricted):
-            return member.is_member
-        return not isinstance(member, ChatMemberLeft | ChatMemberBanned)
-
-    return is_member
 
 
 async def on_challenge_button(
@@ -596,114 +359,27 @@ async def on_challenge_button(
     await show_challenge_messages(bot, challenge, users, challenges, i18n)
 
 
-async def show_challenge_messages(
-    bot: Bot,
-    challenge: Challenge,
-    users: Users,
-    challenges: Challenges,
-    i18n: I18n,
-) -> None:
-    """Edits every message of the open challenge to show its terms now, with buttons for its
-    version."""
-    found = await users.get(challenge.challenger_id)
-    if found is None:
-        return
-    challenger: User = found
-    target = await users.get(challenge.target_id) if challenge.target_id else None
-
-    def draw(chat_id: int, _: Translate) -> tuple[str, InlineKeyboardMarkup | None]:
-        return challenge_message(challenge, challenger, target, chat_id, _)
-
-    await _edit_messages(bot, challenge, challenges, i18n, draw)
-
-
-async def _edit_messages(
-    bot: Bot,
-    challenge: Challenge,
-    challenges: Challenges,
-    i18n: I18n,
-    draw: Callable[[int, Translate], tuple[str, InlineKeyboardMarkup | None]],
-) -> None:
-    """Edits every message of the challenge to what ``draw`` gives for its chat, in its own
-    language. A message that is gone or unchanged is left alone."""
-    for shown in await challenges.messages(challenge.id):
-        text, markup = draw(shown.chat_id, translator(i18n, shown.locale))
-        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-            await bot.edit_message_text(
-                text, chat_id=shown.chat_id, message_id=shown.message_id, reply_markup=markup
-            )
-
-
-async def _names(challenge: Challenge, users: Users) -> tuple[str, str]:
-    challenger = await users.get(challenge.challenger_id)
-    target = await users.get(challenge.target_id) if challenge.target_id else None
-    return (
-        player_name(challenger) if challenger else "?",
-        player_name(target) if target else "?",
-    )
-
-
-def closed_text(challenge: Challenge, names: tuple[str, str], _: Translate) -> str:
-    """What a challenge message says once it is closed."""
-    challenger, target = names
-    if challenge.status is ChallengeStatus.ACCEPTED:
-        text = _("⚔ {challenger} — {target}: the game has started.")
-    elif challenge.status is ChallengeStatus.DECLINED:
-        text = _("{target} declined the challenge of {challenger}.")
-    elif challenge.status is ChallengeStatus.CANCELLED:
-        text = _("{challenger} withdrew the challenge.")
-    else:
-        text = _("The challenge of {challenger} has expired.")
-    return text.format(challenger=challenger, target=target)
-
-
-async def close_challenge_messages(
-    bot: Bot,
-    challenge: Challenge,
-    challenges: Challenges,
-    users: Users,
-    i18n: I18n,
-) -> None:
-    """Edits every message of the challenge (an inline invitation's by its inline message), each
-    in its own language, to say how it closed, without buttons. A message that is gone or
-    unchanged is left alone."""
-    names = await _names(challenge, users)
-    if challenge.inline_message_id is not None:
-        text = closed_text(challenge, names, translator(i18n, challenge.locale))
-        with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
-            await bot.edit_message_text(
-                text, inline_message_id=challenge.inline_message_id, reply_markup=None
-            )
-    await _edit_messages(
-        bot,
-        challenge,
-        challenges,
-        i18n,
-        lambda _chat, _: (closed_text(challenge, names, _), None),
-    )
-
-
-async def start_picture(
+async def on_play_from(
+    callback: CallbackQuery,
+    callback_data: PlayFrom,
+    game_service: GameService,
     publisher: BoardPublisher,
-    start: Position,
-    challenger: User,
-    other: User | None,
-    _: Translate,
-) -> BufferedInputFile:
-    """The board a challenge starts from, drawn on the publisher's drawing thread: the
-    challenger's side (the side to move) at the bottom, with the names known."""
-    names = {start.turn: challenger.mention, start.turn.other: other.mention if other else ""}
-    view = BoardView(
-        bottom=start.turn,
-        white_name=names[Side.WHITE],
-        black_name=names[Side.BLACK],
-        pip_label=_("pips"),
-    )
-    return BufferedInputFile(await publisher.draw(start, view), FILE_NAME)
-
-
-def start_caption(start: Position, _: Translate) -> str:
-    """The caption of the board a challenge starts from: its ID, to copy."""
-    return "▶ " + _("The game starts here: position {id}, {mark} to move.").format(
-        id=html.code(start.to_id()), mark=SIDE_MARKS[start.turn]
-    )
+    player: User,
+    bot: Bot,
+) -> None:
+    """▶ under a worst move of an analysis: a game from the board before that move, the
+    presser playing its side to move, against the computer or as a challenge anyone here may
+    accept (in a private chat, with a link to forward). Within the presser's and the group's
+    allowance of messages on demand (:class:`~bot.messages.pace.OnDemand`)."""
+    if not isinstance(callback.message, Message):
+        raise StaleAction()
+    message = callback.message
+    with publisher.on_demand.spend(player.id, message.chat.id):
+        _game, start = await game_service.replays.position_after(
+            callback_data.game, callback_data.moves, user_id=player.id, chat_id=message.chat.id
+        )
+        terms = Terms(start=start)
+        if callback_data.computer:
+            await play_computer(message, player, game_service, DEFAULT_LEVEL, terms, publisher)
+        else:
+            await post_open_challenge(message, player, game_service, publisher, bot, terms)

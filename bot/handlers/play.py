@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from aiogram import Bot, Router
+from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
@@ -15,9 +15,9 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import GameAction, Move, NextGame, Rematch, ResignAction
-from bot.handlers.lobby import post_challenge, send_invitation
 from bot.i18n import current_locale
 from bot.messages.boards import BoardPublisher
+from bot.messages.challenges import post_challenge, send_invitation
 from bot.model import User
 from bot.services import BoardMessages, Challenges, GameService, Lobby, Users
 from bot.services.errors import (
@@ -26,6 +26,7 @@ from bot.services.errors import (
     NotAPlayer,
     NotYourQuestion,
     StaleAction,
+    Watching,
 )
 from bot.views.boards import analysis_keyboard, hint_text
 from bot.views.common import player_name
@@ -35,6 +36,8 @@ from bot.views.progress import board_link, games_text
 def create_router() -> Router:
     """Returns a new router with the game handlers."""
     router = Router(name=__name__)
+    # an inline game's board first: the taps on inline messages that the inline router leaves
+    router.callback_query.register(on_inline_game_button, F.inline_message_id, GameAction.filter())
     router.callback_query.register(on_game_button, GameAction.filter())
     router.message.register(on_quick, Command("quick"))
     router.message.register(on_resign, Command("resign"))
@@ -102,7 +105,25 @@ async def on_game_button(
     publisher.publish(snapshot)
 
 
-async def check_board(callback: CallbackQuery, board_messages: BoardMessages, game_id: int) -> None:
+async def on_inline_game_button(
+    callback: CallbackQuery,
+    callback_data: GameAction,
+    game_service: GameService,
+    publisher: BoardPublisher,
+    player: User,
+    callback_answer: CallbackAnswer,
+) -> None:
+    """A tap on an inline game's board: played as on a group's board; someone who does not
+    play is told they watch."""
+    try:
+        await on_game_button(
+            callback, callback_data, game_service, publisher, player, callback_answer
+        )
+    except NotAPlayer:
+        raise Watching() from None
+
+
+async def check_board(callback: CallbackQuery, game_service: GameService, game_id: int) -> None:
     """Makes sure the tap came from a board of game ``game_id`` (see
     :meth:`GameService.check_board`, which also adopts a board whose sending got no answer).
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Final
 
 from aiogram import Bot, Router
-from aiogram.enums import ChatType, MessageEntityType
+from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import MovesFile
+from bot.messages.members import named_user, subject, unknown_user
 from bot.model import User
 from bot.numbers import parse_number
 from bot.services import GameService, ScoreService, Users
@@ -27,7 +28,7 @@ from bot.views.scores import (
     score_text,
     stats_text,
 )
-from bot.views.texts import RULES, VARIANT_WORDS, echo
+from bot.views.texts import RULES, VARIANT_WORDS
 
 LEDGER_LINES: Final = 5
 """Balance changes that ``/chips`` shows."""
@@ -47,46 +48,6 @@ def create_router() -> Router:
     router.message.register(on_chips, Command("chips"))
     router.message.register(on_rules, Command("rules"))
     return router
-
-
-async def named_user(message: Message, command: CommandObject, users: Users) -> User | str | None:
-    """The user a command names: the author of the message it replies to, or an @mention or
-    username in its arguments. Returns the name as given when nobody the bot knows has it, and
-    None when the command names nobody."""
-    reply = message.reply_to_message
-    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
-        return await users.get(reply.from_user.id)
-    name = next(
-        (
-            e.extract_from(message.text or "")
-            for e in message.entities or []
-            if e.type == MessageEntityType.MENTION
-        ),
-        (command.args or "").strip(),
-    )
-    if not name:
-        return None
-    return await users.by_username(name) or name
-
-
-async def unknown_user(message: Message, name: str) -> None:
-    await message.answer(
-        _("I do not know {name} yet: they have not played or written here.").format(
-            name=echo(name if name.startswith("@") else "@" + name)
-        )
-    )
-
-
-async def subject(
-    message: Message, command: CommandObject, game_service: GameService, users: Users, player: User
-) -> User | None:
-    """Whom a command such as ``/stats`` is about: the user it names, else its author; None
-    (the chat told so) when it names somebody the bot does not know."""
-    named = await named_user(message, command, users)
-    if isinstance(named, str):
-        await unknown_user(message, named)
-        return None
-    return named or player
 
 
 async def on_score(

@@ -22,7 +22,8 @@ from typing import Final
 from aiogram import Bot
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
-from bot.messages.boards import BoardPublisher, show_in_place
+from bot.messages.boards import BoardPublisher
+from bot.messages.kept import KeptMessage, KeptText
 from bot.messages.pace import Pace
 from bot.services.analysis import Analyses
 from bot.views.analysis import (
@@ -43,10 +44,11 @@ MIN_EDIT_SECONDS: Final = 1.0
 """The least time between two changes of a progress note."""
 
 
-class ProgressNote:
+class ProgressNote(KeptText):
     """The "📊 Analysing game #12… 20/85 turns" message of one request (see the module
-    docstring). ``on_start`` runs once, before the note is first sent or the results are (a
-    tap's answer, so that its spinner stops while the analysis runs)."""
+    docstring), a text kept in place, its group followed into a supergroup. ``on_start`` runs
+    once, before the note is first sent or the results are (a tap's answer, so that its spinner
+    stops while the analysis runs)."""
 
     def __init__(
         self,
@@ -59,14 +61,12 @@ class ProgressNote:
         on_start: Callable[[], Awaitable[None]] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.chat_id = chat_id
-        self._bot = bot
+        super().__init__(bot, chat_id, text="", what=f"the analysis of game {game_id}")
         self._game_id = game_id
         self._ = _
         self._limiter = limiter
         self._on_start = on_start
         self._clock = clock
-        self._message_id: int | None = None
         self._changed_at = -math.inf
         self._showing: asyncio.Task[None] | None = None
 
@@ -81,7 +81,7 @@ class ProgressNote:
         task of its own (or not at all: too soon after the last change, or the last report)."""
         if self._showing is not None and not self._showing.done():
             return
-        if self._message_id is not None and (
+        if self.message_id is not None and (
             done >= total or self._clock() - self._changed_at < MIN_EDIT_SECONDS
         ):
             return
@@ -98,33 +98,12 @@ class ProgressNote:
 
     async def _show(self, text: str) -> None:
         await self.started()
-
-        async def send(chat_id: int) -> int:
-            return (await self._bot.send_message(chat_id, text)).message_id
-
-        async def edit(chat_id: int, message_id: int) -> None:
-            await self._bot.edit_message_text(text, chat_id=chat_id, message_id=message_id)
-
-        async def sent(chat_id: int, message_id: int) -> None:
-            self._message_id = message_id
-
+        self.text = text
         try:
-            await show_in_place(
-                self.chat_id,
-                self._message_id,
-                send=send,
-                edit=edit,
-                limiter=self._limiter,
-                on_sent=sent,
-                on_moved=self.moved,
-                what=f"the analysis of game {self._game_id}",
-            )
+            await self.show(self._limiter)
         except Exception:
             logger.exception("could not show the analysis of game %d", self._game_id)
         self._changed_at = self._clock()
-
-    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
-        self.chat_id = new_chat_id
 
 
 async def send_analysis(
@@ -157,32 +136,35 @@ async def send_analysis(
         picture = await publisher.draw(worst_position(review), worst_view(analysis, review, _))
         caption = worst_caption(analysis, review, _)
         markup = worst_keyboard(analysis, review, _)
+        await _WorstMove(bot, note, picture, caption, markup, game_id).show(pace)
 
-        async def send(
-            chat_id: int,
-            picture: bytes = picture,
-            caption: str = caption,
-            markup: InlineKeyboardMarkup = markup,
-        ) -> int:
-            photo = BufferedInputFile(picture, FILE_NAME)
-            sent = await bot.send_photo(chat_id, photo, caption=caption, reply_markup=markup)
-            return sent.message_id
 
-        await show_in_place(
-            note.chat_id,
-            None,
-            send=send,
-            edit=_no_edit,
-            limiter=pace,
-            on_sent=_nothing,
-            on_moved=note.moved,
-            what=f"a move of game {game_id}'s analysis",
+class _WorstMove(KeptMessage):
+    """The picture of one of the worst moves, with its buttons: sent once, never edited, in
+    the note's chat (which it follows into a supergroup, for the pictures after it too)."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        note: ProgressNote,
+        picture: bytes,
+        caption: str,
+        markup: InlineKeyboardMarkup,
+        game_id: int,
+    ) -> None:
+        super().__init__(note.chat_id, what=f"a move of game {game_id}'s analysis")
+        self._bot = bot
+        self._note = note
+        self._picture = picture
+        self._caption = caption
+        self._markup = markup
+
+    async def send(self, chat_id: int) -> int:
+        photo = BufferedInputFile(self._picture, FILE_NAME)
+        sent = await self._bot.send_photo(
+            chat_id, photo, caption=self._caption, reply_markup=self._markup
         )
+        return sent.message_id
 
-
-async def _no_edit(chat_id: int, message_id: int) -> None:
-    """A picture of a move is sent once and never edited."""
-
-
-async def _nothing(chat_id: int, message_id: int) -> None:
-    """Nothing to record about a message that is never edited."""
+    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        self._note.chat_id = new_chat_id

@@ -45,20 +45,12 @@ import functools
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
 from aiogram import Bot
-from aiogram.exceptions import (
-    TelegramBadRequest,
-    TelegramForbiddenError,
-    TelegramMigrateToChat,
-    TelegramNetworkError,
-    TelegramRetryAfter,
-    TelegramServerError,
-)
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
@@ -67,7 +59,8 @@ from bot import logs
 from bot.engine import VARIANTS, Position, Side, starting_position
 from bot.i18n import DEFAULT_LOCALE, locale_of
 from bot.messages.inline import InlineBoards
-from bot.messages.link import EditMediaUnread, Superseded, TelegramSendUncertain, abandon_when
+from bot.messages.kept import KeptMessage
+from bot.messages.link import EditMediaUnread
 from bot.messages.pace import WATCHERS_SHARE, BoardPace, OnDemand, Pace, RateLimiter
 from bot.metrics import Metrics
 from bot.model import Board
@@ -83,105 +76,9 @@ logger = logging.getLogger(__name__)
 CATCH_UP_AT_ONCE: Final = 4
 """Games whose boards :meth:`BoardPublisher.catch_up` brings up to date at the same time."""
 
-ATTEMPTS: Final = 5
-"""Tries per board message before giving up on one state (a later state is tried afresh)."""
-
-GONE_CHATS: Final = ("chat not found", "group chat was deactivated", "bot was kicked")
-"""Refusals that mean the chat itself is no longer there for the bot: nothing to retry."""
-
-GONE_MESSAGES: Final = (
-    "message to edit not found",
-    "message can't be edited",
-    "message_id_invalid",
-    "message not found",
-)
-
 
 SWEEP_AT_ONCE: Final = 8
 """Games behind their boards that one :meth:`BoardPublisher.sweep` takes on."""
-
-
-async def show_in_place(
-    chat_id: int,
-    message_id: int | None,
-    *,
-    send: Callable[[int], Awaitable[int]],
-    edit: Callable[[int, int], Awaitable[None]],
-    limiter: Pace,
-    on_sent: Callable[[int, int], Awaitable[None]],
-    on_moved: Callable[[int, int], Awaitable[None]],
-    on_forbidden: Callable[[int], Awaitable[None]] | None = None,
-    what: str = "a message",
-    superseded: Callable[[], bool] | None = None,
-) -> bool:
-    """Shows a message kept in place: edits ``message_id`` in ``chat_id``, or sends a new one
-    (``send`` returns its id, ``on_sent`` records it) when there is none or it is gone. Each try
-    waits for the ``limiter``; a flood wait is waited out, a group that became a supergroup is
-    followed (``on_moved``), "not modified" counts as shown, a chat that refuses the bot ends it
-    (``on_forbidden``), network and server errors are tried again, :data:`ATTEMPTS` times in all.
-
-    Returns True when the message shows it (edited, sent, or already so), False when the chat
-    refuses the bot or the tries ran out.
-
-    Outages: with the bot's :class:`~bot.messages.link.TelegramLink` an edit, or a send that
-    surely did not reach Telegram, waits inside the call for as long as Telegram is unreachable
-    (with backoff), so the attempts here are not used up by an outage. Once ``superseded()`` is
-    true (a newer state of the same message waits) such a waiting call is abandoned and this
-    returns False: the newer state is shown instead.
-
-    A send that may have reached Telegram (a timeout, a reset, a 500 or 504:
-    :class:`~bot.messages.link.TelegramSendUncertain`) is not sent again, so a chat never gets
-    the message twice; nothing is recorded and this returns False. If Telegram did post it, the
-    message shows this state without the bot knowing its id: a press on its buttons makes it the
-    board again (``bot.handlers.play``), otherwise the next state (or the catch-up after a
-    restart) is sent as a new message and the orphan keeps an older state whose buttons answer
-    "stale". If Telegram did not post it, the board is sent then as usual.
-
-    :raises: :exc:`TelegramBadRequest` for any other refusal.
-    """
-    with abandon_when(superseded):
-        for _attempt in range(ATTEMPTS):
-            await limiter.wait(chat_id)
-            try:
-                if message_id is None:
-                    message_id = await send(chat_id)
-                    await on_sent(chat_id, message_id)
-                else:
-                    await edit(chat_id, message_id)
-                return True
-            except TelegramRetryAfter as error:
-                await asyncio.sleep(error.retry_after)
-            except TelegramMigrateToChat as error:
-                await on_moved(chat_id, error.migrate_to_chat_id)
-                chat_id = error.migrate_to_chat_id
-            except TelegramBadRequest as error:
-                description = error.message.lower()
-                if "message is not modified" in description:
-                    return True
-                if any(gone in description for gone in GONE_CHATS):
-                    logger.info("chat %d is gone (%s); %s not shown", chat_id, description, what)
-                    return False
-                if message_id is not None and any(m in description for m in GONE_MESSAGES):
-                    message_id = None  # deleted by someone: send it again
-                    continue
-                raise
-            except TelegramForbiddenError:
-                logger.info("chat %d does not accept messages from the bot", chat_id)
-                if on_forbidden is not None:
-                    await on_forbidden(chat_id)
-                return False
-            except Superseded:
-                return False
-            except TelegramSendUncertain as error:
-                logger.warning(
-                    "%s may be in chat %d or not; not sent again: %s", what, chat_id, error
-                )
-                return False
-            except (TelegramNetworkError, TelegramServerError) as error:
-                logger.warning("Telegram failed (%s); retrying", error)
-                await asyncio.sleep(1.0)
-        logger.error("gave up showing %s in chat %d", what, chat_id)
-        return False
 
 
 class BoardPublisher:
@@ -531,42 +428,14 @@ class BoardPublisher:
             )
             face = faces[locale] = _Face(caption(snapshot, _, watcher=True), picture)
 
-        def media() -> str | BufferedInputFile:
-            return face.file_id or BufferedInputFile(face.picture, FILE_NAME)
-
-        async def send(chat_id: int) -> int:
-            message = await self._bot.send_photo(chat_id, media(), caption=face.caption)
-            face.file_id = face.file_id or _file_id(message)
-            return message.message_id
-
-        async def edit(chat_id: int, message_id: int) -> None:
-            edited = await self._bot.edit_message_media(
-                chat_id=chat_id,
-                message_id=message_id,
-                media=InputMediaPhoto(media=media(), caption=face.caption),
-            )
-            if isinstance(edited, Message):
-                face.file_id = face.file_id or _file_id(edited)
-
-        async def sent(chat_id: int, message_id: int) -> None:
-            await self._boards.set_board_message(board.game_id, chat_id, message_id)
-
-        async def forbidden(chat_id: int) -> None:
-            await self._users.mark_blocked(chat_id)
-            await self._watchers.unwatch(chat_id, board.game_id)
-
-        return await show_in_place(
-            board.chat_id,
-            board.message_id,
-            send=send,
-            edit=edit,
-            limiter=self._watchers_pace,
-            on_sent=sent,
-            on_moved=self._chats.move_chat,
-            on_forbidden=forbidden,
-            what=f"game {board.game_id} to a watcher",
+        watched = _WatcherBoard(
+            self._bot,
+            self._service,
+            board,
+            face,
             superseded=functools.partial(_newer_waits, self._watched, snapshot),
         )
+        return await watched.show(self._watchers_pace)
 
     async def _watch_link(self, snapshot: GameSnapshot) -> str | None:
         """The game's Watch link, for its players' boards while it goes on: a game between
@@ -595,57 +464,16 @@ class BoardPublisher:
         markup = keyboard(snapshot, viewer, _)
         picture = await self._draw(board_position(snapshot), board_view(snapshot, board.viewer, _))
 
-        async def send(chat_id: int) -> int:
-            return await self._send(chat_id, picture, text, markup)
-
-        async def edit(chat_id: int, message_id: int) -> None:
-            await self._edit(chat_id, message_id, picture, text, markup)
-
-        async def sent(chat_id: int, message_id: int) -> None:
-            await self._boards.set_board_message(board.game_id, chat_id, message_id)
-
-        async def forbidden(chat_id: int) -> None:
-            if chat_id > 0:
-                await self._users.mark_blocked(chat_id)
-
-        return await show_in_place(
-            board.chat_id,
-            board.message_id,
-            send=send,
-            edit=edit,
-            limiter=self._limiter,
-            on_sent=sent,
-            on_moved=self._chats.move_chat,
-            on_forbidden=forbidden,
-            what=f"game {board.game_id}",
+        shown = _PlayerBoard(
+            self._bot,
+            self._service,
+            board,
+            _Face(text, picture),
+            markup,
             # a newer state waits: an outage need not delay the board for this one
             superseded=functools.partial(self._superseded, snapshot),
         )
-
-    async def _send(
-        self, chat_id: int, picture: bytes, text: str, markup: InlineKeyboardMarkup
-    ) -> int:
-        message = await self._bot.send_photo(
-            chat_id, BufferedInputFile(picture, FILE_NAME), caption=text, reply_markup=markup
-        )
-        return message.message_id
-
-    async def _edit(
-        self,
-        chat_id: int,
-        message_id: int,
-        picture: bytes,
-        text: str,
-        markup: InlineKeyboardMarkup,
-    ) -> None:
-        await self._bot(
-            EditMediaUnread(
-                chat_id=chat_id,
-                message_id=message_id,
-                media=InputMediaPhoto(media=BufferedInputFile(picture, FILE_NAME), caption=text),
-                reply_markup=markup,
-            )
-        )
+        return await shown.show(self._limiter)
 
 
 def _newer_waits(waiting: dict[int, GameSnapshot], snapshot: GameSnapshot) -> bool:
@@ -668,3 +496,128 @@ class _Face:
 def _file_id(message: Message) -> str | None:
     """The file id of a sent photo (its largest size), to send it again without uploading."""
     return message.photo[-1].file_id if message.photo else None
+
+
+class _Board(KeptMessage):
+    """A board of a game in a chat the bot writes to: recorded as the board's message when
+    sent, its chat followed into a supergroup; not shown once a newer state of the game waits
+    (``superseded``)."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        service: GameService,
+        board: Board,
+        face: _Face,
+        *,
+        what: str,
+        superseded: Callable[[], bool],
+    ) -> None:
+        super().__init__(board.chat_id, board.message_id, what=what)
+        self._bot = bot
+        self._service = service
+        self._game_id = board.game_id
+        self._face = face
+        self._newer_waits = superseded
+
+    async def sent(self, chat_id: int, message_id: int) -> None:
+        await self._service.set_board_message(self._game_id, chat_id, message_id)
+
+    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self._service.move_chat(old_chat_id, new_chat_id)
+
+    def superseded(self) -> bool:
+        return self._newer_waits()
+
+
+class _PlayerBoard(_Board):
+    """A players' board: its picture, uploaded each time, with its caption and buttons; a
+    private chat that refuses the bot marks its user as having blocked it."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        service: GameService,
+        board: Board,
+        face: _Face,
+        markup: InlineKeyboardMarkup,
+        *,
+        superseded: Callable[[], bool],
+    ) -> None:
+        super().__init__(
+            bot, service, board, face, what=f"game {board.game_id}", superseded=superseded
+        )
+        self._markup = markup
+
+    async def send(self, chat_id: int) -> int:
+        message = await self._bot.send_photo(
+            chat_id,
+            BufferedInputFile(self._face.picture, FILE_NAME),
+            caption=self._face.caption,
+            reply_markup=self._markup,
+        )
+        return message.message_id
+
+    async def edit(self, chat_id: int, message_id: int) -> None:
+        await self._bot(
+            EditMediaUnread(
+                chat_id=chat_id,
+                message_id=message_id,
+                media=InputMediaPhoto(
+                    media=BufferedInputFile(self._face.picture, FILE_NAME),
+                    caption=self._face.caption,
+                ),
+                reply_markup=self._markup,
+            )
+        )
+
+    async def forbidden(self, chat_id: int) -> None:
+        if chat_id > 0:
+            await self._service.users.mark_blocked(chat_id)
+
+
+class _WatcherBoard(_Board):
+    """A watcher's board: the state as the watchers who read its language see it (``face``),
+    uploaded once, then sent by the photo's file id; a watcher who blocked the bot watches no
+    more."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        service: GameService,
+        board: Board,
+        face: _Face,
+        *,
+        superseded: Callable[[], bool],
+    ) -> None:
+        super().__init__(
+            bot,
+            service,
+            board,
+            face,
+            what=f"game {board.game_id} to a watcher",
+            superseded=superseded,
+        )
+
+    def _media(self) -> str | BufferedInputFile:
+        return self._face.file_id or BufferedInputFile(self._face.picture, FILE_NAME)
+
+    async def send(self, chat_id: int) -> int:
+        face = self._face
+        message = await self._bot.send_photo(chat_id, self._media(), caption=face.caption)
+        face.file_id = face.file_id or _file_id(message)
+        return message.message_id
+
+    async def edit(self, chat_id: int, message_id: int) -> None:
+        face = self._face
+        edited = await self._bot.edit_message_media(
+            chat_id=chat_id,
+            message_id=message_id,
+            media=InputMediaPhoto(media=self._media(), caption=face.caption),
+        )
+        if isinstance(edited, Message):
+            face.file_id = face.file_id or _file_id(edited)
+
+    async def forbidden(self, chat_id: int) -> None:
+        await self._service.users.mark_blocked(chat_id)
+        await self._service.watchers.unwatch(chat_id, self._game_id)

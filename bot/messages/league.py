@@ -26,7 +26,7 @@ from aiogram.exceptions import (
 )
 from aiogram.utils.i18n import I18n
 
-from bot.messages.boards import show_in_place
+from bot.messages.kept import KeptText
 from bot.messages.pace import Pace, RateLimiter
 from bot.model import League
 from bot.services import GameSnapshot
@@ -182,29 +182,8 @@ class LeaguePublisher:
         league = await self._leagues.get(chat_id)
         if league is None:
             return
-        text = await self._text(league)
-
-        async def send(chat_id: int) -> int:
-            message = await self._bot.send_message(chat_id, text, disable_notification=True)
-            return message.message_id
-
-        async def edit(chat_id: int, message_id: int) -> None:
-            await self._bot.edit_message_text(text, chat_id=chat_id, message_id=message_id)
-
-        async def sent(chat_id: int, message_id: int) -> None:
-            await self._leagues.set_message(chat_id, message_id)
-            await self._pin(chat_id, message_id)
-
-        await show_in_place(
-            chat_id,
-            league.message_id,
-            send=send,
-            edit=edit,
-            limiter=self._limiter,
-            on_sent=sent,
-            on_moved=self._chats.move_chat,
-            what="the league",
-        )
+        standings = _Standings(self, chat_id, league.message_id, await self._text(league))
+        await standings.show(self._limiter)
 
     async def _text(self, league: League) -> str:
         """The standings in the group's language, else the league's (its starter's)."""
@@ -226,3 +205,23 @@ class LeaguePublisher:
         except TelegramAPIError:
             with contextlib.suppress(TelegramAPIError):  # too old to delete: at least unpin it
                 await self._bot.unpin_chat_message(chat_id, message_id=message_id)
+
+
+class _Standings(KeptText):
+    """A league's standings message: sent silently, recorded as the league's and pinned; its
+    group followed into a supergroup."""
+
+    def __init__(
+        self, publisher: LeaguePublisher, chat_id: int, message_id: int | None, text: str
+    ) -> None:
+        super().__init__(
+            publisher._bot, chat_id, message_id, text=text, what="the league", silent=True
+        )
+        self._publisher = publisher
+
+    async def sent(self, chat_id: int, message_id: int) -> None:
+        await self._publisher._leagues.set_message(chat_id, message_id)
+        await self._publisher._pin(chat_id, message_id)
+
+    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self._publisher._games.move_chat(old_chat_id, new_chat_id)

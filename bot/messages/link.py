@@ -30,7 +30,7 @@ backoff and jitter (:class:`Backoff`), waking early when another call gets throu
 * every other call, i.e. a send (sendMessage, sendPhoto, sendDocument...), is repeated only after
   a failure of the "surely not sent" kind. After a "maybe sent" failure it is not repeated, so
   that one message is never posted twice: the caller gets :class:`TelegramSendUncertain`. (What
-  this means for a board: :func:`bot.messages.boards.show_in_place`.)
+  this means for a board: :meth:`bot.messages.kept.KeptMessage.show`.)
 
 A safe call that keeps failing while other calls get answers (Telegram is up; this request is the
 problem) gives up after :data:`ATTEMPTS_WHILE_UP` tries and raises its last error; getUpdates

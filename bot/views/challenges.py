@@ -12,8 +12,8 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.ai import level as computer_level
 from bot.callbacks import ChallengeAction, ChallengeOption
-from bot.engine import DiceMode
-from bot.model import Challenge, User
+from bot.engine import DiceMode, Position
+from bot.model import Challenge, ChallengeStatus, User
 from bot.services.challenges import has_cube, has_dice_modes
 from bot.views.common import (
     DICE_MODE_NAMES,
@@ -26,6 +26,9 @@ from bot.views.common import (
     player_name,
 )
 from bot.views.texts import echo
+
+INVITE_PREFIX: Final = "c"
+"""Deep-link payloads ``c<challenge id>`` open a challenge in a private chat."""
 
 
 def challenge_text(
@@ -179,3 +182,40 @@ def terms_changed_text(drawn: Challenge, current: Challenge, _: Translate) -> st
         if len(text) <= ALERT_LENGTH:
             break
     return text[:ALERT_LENGTH]
+
+
+def challenge_message(
+    challenge: Challenge,
+    challenger: User,
+    target: User | None,
+    chat_id: int,
+    _: Translate,
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The text and buttons of a message that shows ``challenge`` in ``chat_id``: in the
+    private chat of the one it challenges, it speaks to them ("you")."""
+    addressed = None if target is not None and chat_id == target.id else target
+    return (
+        challenge_text(challenge, challenger, _, target=addressed),
+        challenge_keyboard(challenge, _),
+    )
+
+
+def closed_text(challenge: Challenge, names: tuple[str, str], _: Translate) -> str:
+    """What a challenge message says once it is closed."""
+    challenger, target = names
+    if challenge.status is ChallengeStatus.ACCEPTED:
+        text = _("⚔ {challenger} — {target}: the game has started.")
+    elif challenge.status is ChallengeStatus.DECLINED:
+        text = _("{target} declined the challenge of {challenger}.")
+    elif challenge.status is ChallengeStatus.CANCELLED:
+        text = _("{challenger} withdrew the challenge.")
+    else:
+        text = _("The challenge of {challenger} has expired.")
+    return text.format(challenger=challenger, target=target)
+
+
+def start_caption(start: Position, _: Translate) -> str:
+    """The caption of the board a challenge starts from: its ID, to copy."""
+    return "▶ " + _("The game starts here: position {id}, {mark} to move.").format(
+        id=html.code(start.to_id()), mark=SIDE_MARKS[start.turn]
+    )

@@ -29,8 +29,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.callbacks import ChallengeAction, ChallengeOption, ResignAction
-from bot.handlers.basic import COMMANDS
 from bot.numbers import parse_number
+from bot.views.commands import COMMANDS
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 

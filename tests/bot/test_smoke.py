@@ -30,7 +30,6 @@ from bot.__main__ import GC_THRESHOLDS, event_loop_factory, load_settings, tune_
 from bot.app import run
 from bot.config import Settings, parse_sqlite_url
 from bot.handlers import get_routers
-from bot.handlers.basic import COMMANDS
 from bot.i18n import (
     DEFAULT_LOCALE,
     LANGUAGE_CODES,
@@ -42,6 +41,7 @@ from bot.i18n import (
     read_catalog,
 )
 from bot.messages.link import TokenRefused
+from bot.views.commands import COMMANDS
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import BotHarness, make_settings, running_bot
 

@@ -1,0 +1,47 @@
+"""The bot's command menu: each command with its description, in the reader's language."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from aiogram.types import BotCommand
+from aiogram.utils.i18n import I18n
+
+from bot.i18n import N_
+
+COMMANDS: Final[tuple[tuple[str, str], ...]] = (
+    ("start", N_("Start the bot")),
+    ("help", N_("List of commands")),
+    ("rules", N_("Rules: /rules short, abkhaz, gulbara, crazy_gulbara")),
+    ("play", N_("Start a new game (/play bot: with the computer)")),
+    ("resign", N_("Resign the current game")),
+    ("games", N_("Your games in progress, with links to their boards")),
+    ("unwatch", N_("Stop watching games (/unwatch 12: game #12 only)")),
+    ("quick", N_("Quick mode: the tap that completes your turn confirms it (/quick off)")),
+    ("score", N_("Score of the current game")),
+    ("stats", N_("Your statistics (/stats @user: someone else's)")),
+    ("top", N_("Best players (/top rating: by rating)")),
+    ("history", N_("Latest games, with their moves as files")),
+    ("moves", N_("The moves of a game as a file: /moves 12")),
+    ("analyse", N_("📊 Analysis of a finished game: /analyse 12")),
+    ("verify", N_("How to check a game's dice: /verify 12")),
+    ("dice", N_("Your dice statistics (/dice @user: someone else's)")),
+    ("position", N_("The position ID of the game here, with its board")),
+    ("from", N_("Play on from a position: /from <ID>, or /from 12 30 (game #12 after move 30)")),
+    ("chips", N_("Your chips and their latest changes")),
+    ("league", N_("The group's league: pinned standings (/league off ends it)")),
+    ("flags", N_("Chip transfers held back in the group (admins)")),
+    ("language", N_("Choose your language (in a group: the group's, for admins)")),
+)
+"""The bot's command menu, in order: (command, English description as msgid).
+
+``bot.app`` registers it with setMyCommands in every language and ``/help`` prints it.
+"""
+
+
+def command_menu(i18n: I18n, locale: str) -> list[BotCommand]:
+    """Returns the command menu with descriptions in ``locale``."""
+    return [
+        BotCommand(command=command, description=i18n.gettext(description, locale=locale))
+        for command, description in COMMANDS
+    ]
