@@ -93,7 +93,7 @@ class Timers:
             self._publisher.publish(snapshot)
         for challenge in await self._challenges.expire():
             await close_challenge_messages(
-                self._bot, challenge, self._challenges, self._users, self._i18n
+                self._bot, challenge, self._users, self._challenges, self._i18n
             )
         for snapshot, player in await self._games.reminders():
             await self._remind(snapshot, player)

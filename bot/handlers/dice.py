@@ -11,7 +11,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.messages.members import subject
 from bot.model import User
 from bot.numbers import parse_number
-from bot.services import GameService, ScoreService, Users
+from bot.services import ScoreService, Users
 from bot.services.errors import GameNotFound
 from bot.views.dice import dice_stats_text, verify_text
 
@@ -45,13 +45,12 @@ async def on_verify(
 async def on_dice(
     message: Message,
     command: CommandObject,
-    game_service: GameService,
     users: Users,
     score_service: ScoreService,
     player: User,
 ) -> None:
     """``/dice``: your dice statistics; ``/dice @user`` (or as a reply): theirs."""
-    user = await subject(message, command, game_service, users, player)
+    user = await subject(message, command, users, player)
     if user is None:
         return
     await message.answer(dice_stats_text(user, await score_service.dice_stats(user.id), _))

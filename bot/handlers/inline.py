@@ -44,7 +44,6 @@ from bot.messages.inline import pace_key
 from bot.model import User
 from bot.services import (
     Analyses,
-    BoardMessages,
     Challenges,
     GameError,
     GameService,
@@ -177,7 +176,6 @@ async def on_chosen_result(
 async def on_invitation_button(
     callback: CallbackQuery,
     callback_data: InlineInvite,
-    game_service: GameService,
     lobby: Lobby,
     inline_games: InlineGames,
     challenges: Challenges,
@@ -206,7 +204,7 @@ async def on_invitation_button(
         raise StaleAction()
     challenge = await inline_games.decline(inline_message_id, challenger, player.id)
     await publisher.limiter.wait(pace_key(callback.chat_instance, inline_message_id))
-    await close_challenge_messages(bot, challenge, challenges, users, i18n)
+    await close_challenge_messages(bot, challenge, users, challenges, i18n)
 
 
 async def on_leaderboard(

@@ -26,7 +26,7 @@ from bot.i18n import LANGUAGE_NAMES, LOCALES, N_
 from bot.messages.league import LeaguePublisher
 from bot.messages.members import ADMINS, check_admin
 from bot.model import User
-from bot.services import Chats, GameService, Users
+from bot.services import Chats, Users
 from bot.services.errors import NotAnAdmin, StaleAction
 from bot.views.commands import command_menu
 from bot.views.common import translator
@@ -67,7 +67,6 @@ async def on_language(
     command: CommandObject,
     bot: Bot,
     i18n: I18n,
-    game_service: GameService,
     chats: Chats,
     users: Users,
     player: User | None = None,
@@ -111,7 +110,6 @@ async def on_pick_language(
     callback_data: PickLanguage,
     bot: Bot,
     i18n: I18n,
-    game_service: GameService,
     chats: Chats,
     users: Users,
     player: User,

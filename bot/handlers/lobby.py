@@ -31,7 +31,7 @@ from bot.messages.challenges import (
 from bot.messages.members import member_check
 from bot.model import User
 from bot.numbers import COUNT_DIGITS, parse_number
-from bot.services import GameService, Terms
+from bot.services import Challenges, Lobby, Replays, Terms, Users
 from bot.services.challenges import DEFAULT_LEVEL
 from bot.services.errors import (
     ChallengeNotFound,
@@ -130,7 +130,6 @@ async def _start(
 async def on_play(
     message: Message,
     command: CommandObject,
-    game_service: GameService,
     users: Users,
     challenges: Challenges,
     replays: Replays,
@@ -139,7 +138,7 @@ async def on_play(
 ) -> None:
     """``/play`` in a group: a challenge to the user named (or replied to), or to anyone;
     ``/play bot``: a game with the computer; ``/play from …`` (``/from …``): from a position."""
-    start, args = await _start(play_args(command), game_service, player, message.chat.id)
+    start, args = await _start(play_args(command), replays, player, message.chat.id)
     level, words = computer_asked(play_words(args))
     terms = replace(terms_of(words), start=start)
     if level is not None:
@@ -198,7 +197,6 @@ async def on_play_computer_button(
 async def on_play_private(
     message: Message,
     command: CommandObject,
-    game_service: GameService,
     challenges: Challenges,
     replays: Replays,
     users: Users,
@@ -211,7 +209,7 @@ async def on_play_private(
     bot can write to them, and always gives a link to forward. ``/play`` alone gives a link
     anyone can open. ``/play bot``: a game with the computer, here. ``/play from …``
     (``/from …``): from a position."""
-    start, args = await _start(play_args(command), game_service, player, message.chat.id)
+    start, args = await _start(play_args(command), replays, player, message.chat.id)
     level, words = computer_asked(play_words(args))
     terms = replace(terms_of(words), start=start)
     if level is not None:
@@ -228,7 +226,7 @@ async def on_play_private(
             terms=terms,
         )
         await post_with_link(
-            message, challenge, player, game_service, publisher, bot, i18n, reachable
+            message, challenge, player, users, challenges, publisher, bot, i18n, reachable
         )
         return
     await post_open_challenge(
@@ -259,13 +257,12 @@ async def post_open_challenge(
     if message.chat.type != ChatType.PRIVATE:
         await post_challenge(message, challenge, player, users, challenges, publisher)
         return
-    await post_with_link(message, challenge, player, game_service, publisher, bot, None, None)
+    await post_with_link(message, challenge, player, users, challenges, publisher, bot, None, None)
 
 
 async def on_start_invitation(
     message: Message,
     command: CommandObject,
-    game_service: GameService,
     users: Users,
     challenges: Challenges,
     publisher: BoardPublisher,
@@ -297,7 +294,7 @@ async def on_start_invitation(
     target = await users.get(challenge.target_id) if challenge.target_id else None
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
     await send_shown(
-        game_service,
+        challenges,
         challenge,
         message.chat.id,
         current_locale(),
@@ -338,14 +335,14 @@ async def on_challenge_button(
                 is_member=is_member,
                 dice_client=callback.id,
             )
-            await close_challenge_messages(bot, challenge, challenges, users, i18n)
+            await close_challenge_messages(bot, challenge, users, challenges, i18n)
             publisher.publish(snapshot)
             return
         if option is ChallengeOption.DECLINE:
             challenge = await challenges.decline(
                 challenge_id, player.id, version, where=where, is_member=is_member
             )
-            await close_challenge_messages(bot, challenge, challenges, users, i18n)
+            await close_challenge_messages(bot, challenge, users, challenges, i18n)
             return
         if option not in OPTION_NAMES:
             raise StaleAction()
@@ -362,7 +359,9 @@ async def on_challenge_button(
 async def on_play_from(
     callback: CallbackQuery,
     callback_data: PlayFrom,
-    game_service: GameService,
+    replays: Replays,
+    challenges: Challenges,
+    users: Users,
     publisher: BoardPublisher,
     player: User,
     bot: Bot,
@@ -375,11 +374,11 @@ async def on_play_from(
         raise StaleAction()
     message = callback.message
     with publisher.on_demand.spend(player.id, message.chat.id):
-        _game, start = await game_service.replays.position_after(
+        _game, start = await replays.position_after(
             callback_data.game, callback_data.moves, user_id=player.id, chat_id=message.chat.id
         )
         terms = Terms(start=start)
         if callback_data.computer:
-            await play_computer(message, player, game_service, DEFAULT_LEVEL, terms, publisher)
+            await play_computer(message, player, challenges, users, DEFAULT_LEVEL, terms, publisher)
         else:
-            await post_open_challenge(message, player, game_service, publisher, bot, terms)
+            await post_open_challenge(message, player, challenges, users, publisher, bot, terms)

@@ -109,6 +109,7 @@ async def on_inline_game_button(
     callback: CallbackQuery,
     callback_data: GameAction,
     game_service: GameService,
+    board_messages: BoardMessages,
     publisher: BoardPublisher,
     player: User,
     callback_answer: CallbackAnswer,
@@ -117,15 +118,21 @@ async def on_inline_game_button(
     play is told they watch."""
     try:
         await on_game_button(
-            callback, callback_data, game_service, publisher, player, callback_answer
+            callback,
+            callback_data,
+            game_service,
+            board_messages,
+            publisher,
+            player,
+            callback_answer,
         )
     except NotAPlayer:
         raise Watching() from None
 
 
-async def check_board(callback: CallbackQuery, game_service: GameService, game_id: int) -> None:
+async def check_board(callback: CallbackQuery, board_messages: BoardMessages, game_id: int) -> None:
     """Makes sure the tap came from a board of game ``game_id`` (see
-    :meth:`GameService.check_board`, which also adopts a board whose sending got no answer).
+    :meth:`BoardMessages.check_board`, which also adopts a board whose sending got no answer).
 
     :raises: :exc:`ForeignButton` otherwise: the buttons of one game count only on its boards.
     """

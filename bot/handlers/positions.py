@@ -18,7 +18,7 @@ from bot.messages.boards import BoardPublisher
 from bot.messages.replays import send_replay
 from bot.model import User
 from bot.numbers import parse_number
-from bot.services import GameService
+from bot.services import GameService, Replays
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.common import translator
 from bot.views.replays import position_caption, position_view

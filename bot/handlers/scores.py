@@ -83,13 +83,12 @@ async def on_score(
 async def on_stats(
     message: Message,
     command: CommandObject,
-    game_service: GameService,
     users: Users,
     score_service: ScoreService,
     player: User,
 ) -> None:
     """``/stats``: your record; ``/stats @user`` (or as a reply): theirs."""
-    user = await subject(message, command, game_service, users, player)
+    user = await subject(message, command, users, player)
     if user is None:
         return
     stats = await score_service.stats(user.id)

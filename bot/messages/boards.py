@@ -99,6 +99,7 @@ class BoardPublisher:
         watchers it writes to, the groups' languages. ``storage_chats``: where inline games'
         pictures are uploaded (see :mod:`bot.messages.inline`); none gives them text boards."""
         self._bot = bot
+        self._services = services
         self._games = services.game_service
         self._boards = services.board_messages
         self._users = services.users
@@ -430,7 +431,7 @@ class BoardPublisher:
 
         watched = _WatcherBoard(
             self._bot,
-            self._service,
+            self._services,
             board,
             face,
             superseded=functools.partial(_newer_waits, self._watched, snapshot),
@@ -466,7 +467,7 @@ class BoardPublisher:
 
         shown = _PlayerBoard(
             self._bot,
-            self._service,
+            self._services,
             board,
             _Face(text, picture),
             markup,
@@ -506,7 +507,7 @@ class _Board(KeptMessage):
     def __init__(
         self,
         bot: Bot,
-        service: GameService,
+        services: Services,
         board: Board,
         face: _Face,
         *,
@@ -515,16 +516,16 @@ class _Board(KeptMessage):
     ) -> None:
         super().__init__(board.chat_id, board.message_id, what=what)
         self._bot = bot
-        self._service = service
+        self._services = services
         self._game_id = board.game_id
         self._face = face
         self._newer_waits = superseded
 
     async def sent(self, chat_id: int, message_id: int) -> None:
-        await self._service.set_board_message(self._game_id, chat_id, message_id)
+        await self._services.board_messages.set_board_message(self._game_id, chat_id, message_id)
 
     async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
-        await self._service.move_chat(old_chat_id, new_chat_id)
+        await self._services.chats.move_chat(old_chat_id, new_chat_id)
 
     def superseded(self) -> bool:
         return self._newer_waits()
@@ -537,7 +538,7 @@ class _PlayerBoard(_Board):
     def __init__(
         self,
         bot: Bot,
-        service: GameService,
+        services: Services,
         board: Board,
         face: _Face,
         markup: InlineKeyboardMarkup,
@@ -545,7 +546,7 @@ class _PlayerBoard(_Board):
         superseded: Callable[[], bool],
     ) -> None:
         super().__init__(
-            bot, service, board, face, what=f"game {board.game_id}", superseded=superseded
+            bot, services, board, face, what=f"game {board.game_id}", superseded=superseded
         )
         self._markup = markup
 
@@ -573,7 +574,7 @@ class _PlayerBoard(_Board):
 
     async def forbidden(self, chat_id: int) -> None:
         if chat_id > 0:
-            await self._service.users.mark_blocked(chat_id)
+            await self._services.users.mark_blocked(chat_id)
 
 
 class _WatcherBoard(_Board):
@@ -584,7 +585,7 @@ class _WatcherBoard(_Board):
     def __init__(
         self,
         bot: Bot,
-        service: GameService,
+        services: Services,
         board: Board,
         face: _Face,
         *,
@@ -592,7 +593,7 @@ class _WatcherBoard(_Board):
     ) -> None:
         super().__init__(
             bot,
-            service,
+            services,
             board,
             face,
             what=f"game {board.game_id} to a watcher",
@@ -619,5 +620,5 @@ class _WatcherBoard(_Board):
             face.file_id = face.file_id or _file_id(edited)
 
     async def forbidden(self, chat_id: int) -> None:
-        await self._service.users.mark_blocked(chat_id)
-        await self._service.watchers.unwatch(chat_id, self._game_id)
+        await self._services.users.mark_blocked(chat_id)
+        await self._services.watchers.unwatch(chat_id, self._game_id)

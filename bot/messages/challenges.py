@@ -23,7 +23,7 @@ from bot.engine import Position, Side
 from bot.i18n import current_locale, locale_of
 from bot.messages.boards import BoardPublisher
 from bot.model import Challenge, User
-from bot.services import GameService
+from bot.services import Challenges, Users
 from bot.views.challenges import INVITE_PREFIX, challenge_message, closed_text, start_caption
 from bot.views.common import Translate, player_name, translator
 from render import FILE_NAME, BoardView
@@ -33,12 +33,13 @@ async def post_challenge(
     message: Message,
     challenge: Challenge,
     challenger: User,
-    game_service: GameService,
+    users: Users,
+    challenges: Challenges,
     publisher: BoardPublisher | None = None,
 ) -> Message:
     """Posts the challenge in the message's chat and remembers which message shows it; a
     challenge from a position shows that board first (drawn by ``publisher``)."""
-    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+    target = await users.get(challenge.target_id) if challenge.target_id else None
     if challenge.start is not None and publisher is not None:
         await message.answer_photo(
             await start_picture(publisher, challenge.start, challenger, target, _),
@@ -46,7 +47,7 @@ async def post_challenge(
         )
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
     return await send_shown(
-        game_service,
+        challenges,
         challenge,
         message.chat.id,
         current_locale(),
@@ -55,7 +56,7 @@ async def post_challenge(
 
 
 async def send_shown(
-    game_service: GameService,
+    challenges: Challenges,
     challenge: Challenge,
     chat_id: int,
     locale: str,
@@ -64,9 +65,9 @@ async def send_shown(
     """Sends a message of the challenge in ``chat_id`` (written in ``locale``) and records it
     as one of the challenge's, as being sent first: a tap on it that comes before its id is
     recorded counts all the same (see :meth:`~bot.services.challenges.Challenges.show`)."""
-    await game_service.challenges.show(challenge, chat_id, None, locale)
+    await challenges.show(challenge, chat_id, None, locale)
     sent = await send()
-    await game_service.challenges.show(challenge, chat_id, sent.message_id, locale)
+    await challenges.show(challenge, chat_id, sent.message_id, locale)
     return sent
 
 
@@ -74,7 +75,8 @@ async def post_with_link(
     message: Message,
     challenge: Challenge,
     player: User,
-    game_service: GameService,
+    users: Users,
+    challenges: Challenges,
     publisher: BoardPublisher,
     bot: Bot,
     i18n: I18n | None,
@@ -82,12 +84,14 @@ async def post_with_link(
 ) -> None:
     """Posts a challenge made in a private chat, sends the invitation to ``reachable`` (when
     the bot can write to them) and gives the link to forward."""
-    sent = await post_challenge(message, challenge, player, game_service, publisher)
+    sent = await post_challenge(message, challenge, player, users, challenges, publisher)
     link = await create_start_link(bot, f"{INVITE_PREFIX}{challenge.id}")
     if (
         reachable is not None
         and i18n is not None
-        and await send_invitation(bot, i18n, game_service, challenge, player, reachable, publisher)
+        and await send_invitation(
+            bot, i18n, users, challenges, challenge, player, reachable, publisher
+        )
     ):
         note = _("I have sent the invitation to {name}. You can also forward this link: {link}")
         await sent.reply(note.format(name=player_name(reachable), link=link))
@@ -99,7 +103,8 @@ async def post_with_link(
 async def send_invitation(
     bot: Bot,
     i18n: I18n,
-    game_service: GameService,
+    users: Users,
+    challenges: Challenges,
     challenge: Challenge,
     challenger: User,
     to: User,
@@ -119,45 +124,45 @@ async def send_invitation(
             )
         text, markup = challenge_message(challenge, challenger, to, to.id, their)
         await send_shown(
-            game_service,
+            challenges,
             challenge,
             to.id,
             locale,
             lambda: bot.send_message(to.id, text, reply_markup=markup),
         )
     except TelegramForbiddenError:
-        await game_service.users.mark_blocked(to.id)
+        await users.mark_blocked(to.id)
         return False
     return True
 
 
 async def show_challenge_messages(
-    bot: Bot, challenge: Challenge, game_service: GameService, i18n: I18n
+    bot: Bot, challenge: Challenge, users: Users, challenges: Challenges, i18n: I18n
 ) -> None:
     """Edits every message of the open challenge to show its terms now, with buttons for its
     version."""
-    found = await game_service.users.get(challenge.challenger_id)
+    found = await users.get(challenge.challenger_id)
     if found is None:
         return
     challenger: User = found
-    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+    target = await users.get(challenge.target_id) if challenge.target_id else None
 
     def draw(chat_id: int, _: Translate) -> tuple[str, InlineKeyboardMarkup | None]:
         return challenge_message(challenge, challenger, target, chat_id, _)
 
-    await _edit_messages(bot, challenge, game_service, i18n, draw)
+    await _edit_messages(bot, challenge, challenges, i18n, draw)
 
 
 async def _edit_messages(
     bot: Bot,
     challenge: Challenge,
-    game_service: GameService,
+    challenges: Challenges,
     i18n: I18n,
     draw: Callable[[int, Translate], tuple[str, InlineKeyboardMarkup | None]],
 ) -> None:
     """Edits every message of the challenge to what ``draw`` gives for its chat, in its own
     language. A message that is gone or unchanged is left alone."""
-    for shown in await game_service.challenges.messages(challenge.id):
+    for shown in await challenges.messages(challenge.id):
         text, markup = draw(shown.chat_id, translator(i18n, shown.locale))
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await bot.edit_message_text(
@@ -165,9 +170,9 @@ async def _edit_messages(
             )
 
 
-async def _names(challenge: Challenge, game_service: GameService) -> tuple[str, str]:
-    challenger = await game_service.users.get(challenge.challenger_id)
-    target = await game_service.users.get(challenge.target_id) if challenge.target_id else None
+async def _names(challenge: Challenge, users: Users) -> tuple[str, str]:
+    challenger = await users.get(challenge.challenger_id)
+    target = await users.get(challenge.target_id) if challenge.target_id else None
     return (
         player_name(challenger) if challenger else "?",
         player_name(target) if target else "?",
@@ -175,12 +180,12 @@ async def _names(challenge: Challenge, game_service: GameService) -> tuple[str, 
 
 
 async def close_challenge_messages(
-    bot: Bot, challenge: Challenge, game_service: GameService, i18n: I18n
+    bot: Bot, challenge: Challenge, users: Users, challenges: Challenges, i18n: I18n
 ) -> None:
     """Edits every message of the challenge (an inline invitation's by its inline message), each
     in its own language, to say how it closed, without buttons. A message that is gone or
     unchanged is left alone."""
-    names = await _names(challenge, game_service)
+    names = await _names(challenge, users)
     if challenge.inline_message_id is not None:
         text = closed_text(challenge, names, translator(i18n, challenge.locale))
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
@@ -190,7 +195,7 @@ async def close_challenge_messages(
     await _edit_messages(
         bot,
         challenge,
-        game_service,
+        challenges,
         i18n,
         lambda _chat, _: (closed_text(challenge, names, _), None),
     )

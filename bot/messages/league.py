@@ -224,4 +224,4 @@ class _Standings(KeptText):
         await self._publisher._pin(chat_id, message_id)
 
     async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
-        await self._publisher._games.move_chat(old_chat_id, new_chat_id)
+        await self._publisher._chats.move_chat(old_chat_id, new_chat_id)

@@ -22,7 +22,7 @@ from aiogram.types import (
 from aiogram.utils.i18n import gettext as _
 
 from bot.model import User
-from bot.services import GameService
+from bot.services import Users
 from bot.services.challenges import MemberCheck
 from bot.services.errors import NotAnAdmin
 from bot.views.texts import echo
@@ -30,15 +30,13 @@ from bot.views.texts import echo
 ADMINS: Final = frozenset({ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR})
 
 
-async def named_user(
-    message: Message, command: CommandObject, game_service: GameService
-) -> User | str | None:
+async def named_user(message: Message, command: CommandObject, users: Users) -> User | str | None:
     """The user a command names: the author of the message it replies to, or an @mention or
     username in its arguments. Returns the name as given when nobody the bot knows has it, and
     None when the command names nobody."""
     reply = message.reply_to_message
     if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
-        return await game_service.users.get(reply.from_user.id)
+        return await users.get(reply.from_user.id)
     name = next(
         (
             e.extract_from(message.text or "")
@@ -49,7 +47,7 @@ async def named_user(
     )
     if not name:
         return None
-    return await game_service.users.by_username(name) or name
+    return await users.by_username(name) or name
 
 
 async def unknown_user(message: Message, name: str) -> None:
@@ -62,11 +60,11 @@ async def unknown_user(message: Message, name: str) -> None:
 
 
 async def subject(
-    message: Message, command: CommandObject, game_service: GameService, player: User
+    message: Message, command: CommandObject, users: Users, player: User
 ) -> User | None:
     """Whom a command such as ``/stats`` is about: the user it names, else its author; None
     (the chat told so) when it names somebody the bot does not know."""
-    named = await named_user(message, command, game_service)
+    named = await named_user(message, command, users)
     if isinstance(named, str):
         await unknown_user(message, named)
         return None
