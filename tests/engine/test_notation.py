@@ -121,8 +121,8 @@ def test_the_documented_examples_are_what_the_games_write() -> None:
     assert len(examples) == 3
     for text in examples:
         assert Game.from_text(text).to_text() == text
-    crazy = Game.from_text(examples[0])
-    assert crazy.turn is Side.WHITE and crazy.dice == Dice(3, 4) and crazy.moved == {Side.BLACK}
+    first = Game.from_text(examples[0])
+    assert first.turn is Side.WHITE and first.dice == Dice(3, 4) and first.moved == {Side.BLACK}
     struck = Game.from_text(examples[1])
     assert struck.dice_mode is DiceMode.ANTI_THREE and struck.struck == 5
     assert struck.cube == Cube(2, Side.BLACK)
