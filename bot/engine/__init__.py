@@ -7,7 +7,9 @@ Positions have two text forms: the notation (:meth:`Position.to_text`, to read) 
 position ID (:meth:`Position.to_id`, 14 characters to share: the variant in 3 bits, the side to
 move in 1, each side's checkers per point in unary as in GNU Backgammon's key, in base64url; the
 exact format is in :mod:`bot.engine.position_id`). :meth:`Game.setup` starts a game at any
-position.
+position. A whole game has one text form too, everything in it on one line
+(:meth:`Game.to_text`, :meth:`Game.from_text`; the form is in :mod:`bot.engine.notation`), and
+so has a turn being input, its steps with their dice (:func:`taps_text`, :func:`parse_taps`).
 
 Standard library only, no I/O, no clock, no global randomness: dice come from an injected
 source, a :class:`random.Random` or a game's provably fair :class:`~bot.engine.fair.FairDice`
@@ -18,7 +20,7 @@ value, but for the dice sources.
 from __future__ import annotations
 
 from .cube import MAX_CUBE, Cube, CubeError, Match
-from .dice import Dice, DiceMode, DiceSource, MoveList, roll, roll_die
+from .dice import Dice, DiceMode, DiceSource, MoveList, moves_text, parse_moves, roll, roll_die
 from .errors import (
     GameOverError,
     IllegalTurnError,
@@ -28,7 +30,18 @@ from .errors import (
 )
 from .fair import FairDice, FairDiceError, Roll, commitment, derive_die
 from .game import Game, Result, score
-from .moves import Played, Step, Turn, parse_steps, steps_text
+from .moves import (
+    Played,
+    Step,
+    Turn,
+    parse_played,
+    parse_steps,
+    parse_taps,
+    played_text,
+    steps_text,
+    taps_text,
+)
+from .notation import NotationError, opening_text, parse_opening
 from .position import Position, opponent_point
 from .position_id import LENGTH as POSITION_ID_LENGTH
 from .record import RecordError, TurnRecord
@@ -73,6 +86,7 @@ __all__ = [
     "Match",
     "MoveList",
     "NardyError",
+    "NotationError",
     "Outcome",
     "Played",
     "Point",
@@ -96,8 +110,15 @@ __all__ = [
     "derive_die",
     "find_variant",
     "legal_turns",
+    "moves_text",
+    "opening_text",
     "opponent_point",
+    "parse_moves",
+    "parse_opening",
+    "parse_played",
     "parse_steps",
+    "parse_taps",
+    "played_text",
     "remainder_turns",
     "resolve_rules",
     "roll",
@@ -105,6 +126,7 @@ __all__ = [
     "score",
     "starting_position",
     "steps_text",
+    "taps_text",
     "turns_for",
 ]
 

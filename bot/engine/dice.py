@@ -10,6 +10,7 @@ cascade of crazy gul-bara, say) is a :class:`MoveList`, which the variant makes 
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -105,6 +106,29 @@ class Dice:
         return "-".join(str(v) for v in self.values)
 
 
+_MOVES_RE = re.compile(r"[1-6](,[1-6])*")
+
+
+def moves_text(values: tuple[int, ...]) -> str:
+    """Writes a list of moves (a gul-bara remainder) as ``5,6,6``: the form of history lines
+    and of a game's text.
+
+    >>> moves_text((5, 6, 6))
+    '5,6,6'
+    """
+    return ",".join(map(str, values))
+
+
+def parse_moves(text: str) -> tuple[int, ...]:
+    """Reads what :func:`moves_text` writes (at least one move).
+
+    :raises: :exc:`InvalidDiceError` if ``text`` is not moves of 1..6 separated by commas.
+    """
+    if not _MOVES_RE.fullmatch(text.strip()):
+        raise InvalidDiceError(f"moves are written like '5,6,6', not {text!r}")
+    return tuple(int(v) for v in text.strip().split(","))
+
+
 class DiceMode(enum.Enum):
     """How many dice a side rolls in the short variants (rules.md "Dice modes").
 
@@ -179,7 +203,7 @@ class MoveList:
         return tuple(left)
 
     def __str__(self) -> str:
-        return ",".join(str(v) for v in self.values)
+        return moves_text(self.values)
 
 
 def _all_rolls() -> list[Dice]:

@@ -202,6 +202,30 @@ class Game:
             dice_mode=mode,
         )
 
+    def to_text(self) -> str:
+        """The game as one line of text, everything in it (the form is in
+        :mod:`bot.engine.notation`); :meth:`from_text` reads it back, equal.
+
+        >>> Game.setup(Position.from_text("short w / 6:15 / 6:15"), cube=True).to_text()
+        'short w / 6:15 / 6:15 | rules standard | ply 0 | moved wb | cube 1'
+
+        :raises: :exc:`~bot.engine.notation.NotationError` for a rule set that is no preset of
+            the variant (nor one changed from a preset).
+        """
+        from .notation import game_text
+
+        return game_text(self)
+
+    @classmethod
+    def from_text(cls, text: str) -> Game:
+        """Reads the text :meth:`to_text` writes.
+
+        :raises: :exc:`~bot.engine.notation.NotationError` for text that is not a game.
+        """
+        from .notation import parse_game
+
+        return parse_game(text)
+
     @property
     def turn(self) -> Side:
         """The side to move (the winner once the game is over)."""

@@ -4,11 +4,17 @@ Move text follows GNU Backgammon, in the mover's own numbering: ``24/18 18/13``;
 in a row is written once with its count, ``13/7(2)``; bearing off is ``6/off``, entering from
 the bar ``bar/22``, and a step that hits is marked ``*``: ``13/7*``. Steps appear in the order
 played.
+
+Steps with their dice (:class:`Played`: a turn being input, kept between taps) have a text of
+their own, which keeps each step's die (bearing off with a higher die needs it):
+:func:`played_text` and :func:`parse_played`, and for the taps of a turn, each one or more
+steps, :func:`taps_text` and :func:`parse_taps`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -154,3 +160,56 @@ def parse_steps(text: str) -> tuple[Step, ...]:
             raise IllegalTurnError(f"{word!r} does not move a checker forward")
         steps += [Step(src, dst, hit=bool(star))] * int(repeat or 1)
     return tuple(steps)
+
+
+_PLAYED_RE = re.compile(r"(\d{1,2})/(\d{1,2})/([1-6])/([01])")
+
+
+def played_text(played: Iterable[Played]) -> str:
+    """Writes steps with their dice as ``src/dst/die/hit`` words, in the mover's numbering
+    (0 off, 25 bar; hit 0 or 1); no steps is the empty text.
+
+    >>> played_text([Played(24, 18, 6), Played(3, 0, 5), Played(13, 7, 6, True)])
+    '24/18/6/0 3/0/5/0 13/7/6/1'
+    """
+    return " ".join(f"{p.src}/{p.dst}/{p.die}/{int(p.hit)}" for p in played)
+
+
+def parse_played(text: str) -> tuple[Played, ...]:
+    """Reads what :func:`played_text` writes.
+
+    :raises: :exc:`IllegalTurnError` if a word is not a step with its die, or does not move a
+        checker forward.
+    """
+    steps: list[Played] = []
+    for word in text.split():
+        match = _PLAYED_RE.fullmatch(word)
+        if not match:
+            raise IllegalTurnError(f"{word!r} is not a step with its die like '24/18/6/0'")
+        src, dst, die, hit = (int(part) for part in match.groups())
+        if not (1 <= src <= BAR and 0 <= dst <= 24 and dst < src):
+            raise IllegalTurnError(f"{word!r} does not move a checker forward")
+        steps.append(Played(src, dst, die, bool(hit)))
+    return tuple(steps)
+
+
+def taps_text(taps: Iterable[tuple[Played, ...]]) -> str:
+    """Writes a turn's taps so far, each its steps (:func:`played_text`) ended by ``|``.
+
+    >>> taps_text([(Played(24, 18, 6), Played(18, 13, 5)), (Played(13, 7, 6, True),)])
+    '24/18/6/0 18/13/5/0|13/7/6/1|'
+    """
+    return "".join(played_text(tap) + "|" for tap in taps)
+
+
+def parse_taps(text: str) -> tuple[tuple[Played, ...], ...]:
+    """Reads what :func:`taps_text` writes.
+
+    :raises: :exc:`IllegalTurnError` if a tap is not steps with their dice, or the last one is
+        not ended by ``|``.
+    """
+    if not text.strip():
+        return ()
+    if not text.rstrip().endswith("|"):
+        raise IllegalTurnError(f"each tap is ended by '|': {text!r}")
+    return tuple(parse_played(tap) for tap in text.rstrip().split("|")[:-1])

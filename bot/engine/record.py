@@ -25,13 +25,12 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from .dice import Dice
-from .errors import NardyError
+from .dice import Dice, moves_text, parse_moves
+from .errors import InvalidDiceError, NardyError
 from .moves import Step, parse_steps, steps_text
 from .types import Side
 
 _DICE_RE: Final = re.compile(r"^[1-6]-[1-6](-[1-6])?$")
-_MOVES_RE: Final = re.compile(r"^[1-6](,[1-6])*$")
 _STRUCK_RE: Final = re.compile(r"^x([1-6])$")
 _STEP_RE: Final = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})\*?(\(\d{1,2}\))?$")
 _NOTE_RE: Final = re.compile(r"^[a-z][a-z_]*$")
@@ -42,14 +41,11 @@ class RecordError(NardyError, ValueError):
     """Raised for text that is not a history line."""
 
 
-def _moves_text(values: tuple[int, ...]) -> str:
-    return ",".join(str(v) for v in values)
-
-
 def _moves(text: str) -> tuple[int, ...]:
-    if not _MOVES_RE.match(text):
-        raise RecordError(f"moves are written like '5,6,6', not {text!r}")
-    return tuple(int(v) for v in text.split(","))
+    try:
+        return parse_moves(text)
+    except InvalidDiceError as error:
+        raise RecordError(str(error)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +93,11 @@ class TurnRecord:
             if self.struck is not None:
                 words.append(f"x{self.struck}")
         else:
-            words += ["remainder", _moves_text(self.remainder)]
+            words += ["remainder", moves_text(self.remainder)]
         if self.steps:
             words.append(steps_text(self.steps))
         if self.left:
-            words += ["left", _moves_text(self.left)]
+            words += ["left", moves_text(self.left)]
         if self.note:
             words.append(self.note)
         return " ".join(words)

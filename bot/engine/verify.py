@@ -7,8 +7,10 @@ item a line. What this reads of it:
   fair dice (:mod:`.fair`): ``Dice commitment`` (SHA-256 of the seed, hex), ``Dice client
   value``, ``Dice seed`` (hex, written once the game is over);
 - ``start <position>`` (the winner of the opening roll to move, or, after ``# Set up: from a
-  position, not rated``, the position the game was set up at), ``opening 5-2`` (white's
-  die, black's; none in a game set up at a position), the history lines
+  position, not rated``, the position the game was set up at; :meth:`Position.from_text
+  <bot.engine.position.Position.from_text>`), ``opening 5-2`` (white's die, black's:
+  :func:`~bot.engine.notation.parse_opening`; none in a game set up at a position), the
+  history lines
   (:class:`~bot.engine.record.TurnRecord`, and ``w double 2``, ``b take``, ``b drop``,
   ``w resign``, ``b timeout``), ``end <position>``;
 - one ``roll <number> <side> <dice>`` line for every roll of the game, in order
@@ -41,6 +43,7 @@ from .dice import Dice, DiceMode
 from .errors import NardyError
 from .fair import FairDice, FairDiceError, Roll, check_client, commitment, derive_die
 from .game import Game
+from .notation import parse_opening
 from .position import Position
 from .record import RecordError, TurnRecord
 from .types import Side
@@ -52,8 +55,11 @@ CLIENT_KEY: Final = "Dice client value"
 SEED_KEY: Final = "Dice seed"
 SET_UP_KEY: Final = "Set up"
 SET_UP_VALUE: Final = "from a position, not rated"
+START_WORD: Final = "start"
+OPENING_WORD: Final = "opening"
+END_WORD: Final = "end"
 ROLL_WORD: Final = "roll"
-"""Header keys and the roll lines' first word, as the moves file writes them. ``# Set up: from
+"""Header keys and the lines' first words, as the moves file writes them. ``# Set up: from
 a position, not rated`` marks a game played on from a position (``Game.setup``): its ``start``
 is that position, it has no opening roll, and its first roll is its side to move's."""
 ENDINGS: Final = frozenset({"resign", "timeout", "drop"})
@@ -62,7 +68,6 @@ CUBE_WORDS: Final = frozenset({"double", "take"})
 """History lines' words that change nothing but the cube (the replay plays without one)."""
 
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
-_OPENING: Final = re.compile(r"([1-6])-([1-6])")
 
 
 class MovesFileError(NardyError, ValueError):
@@ -111,16 +116,13 @@ def read_moves_file(text: str) -> MovesFile:
                 key, colon, value = line[1:].strip().partition(": ")
                 if colon:
                     header[key] = value.strip()
-            elif word == "start" and start is None:
+            elif word == START_WORD and start is None:
                 start = Position.from_text(rest)
             elif start is None:
                 raise MovesFileError("the first line after the header is 'start <position>'")
-            elif word == "opening" and opening is None and not history:
-                found = _OPENING.fullmatch(rest)
-                if found is None:
-                    raise MovesFileError(f"an opening roll is written 'opening 5-2', not {line!r}")
-                opening = (int(found.group(1)), int(found.group(2)))
-            elif word == "end" and end is None:
+            elif word == OPENING_WORD and opening is None and not history:
+                opening = parse_opening(rest)
+            elif word == END_WORD and end is None:
                 end = Position.from_text(rest)
             elif word == ROLL_WORD:
                 if end is None:

@@ -10,7 +10,8 @@ The file is UTF-8 text, one item a line:
   (:meth:`bot.engine.Position.to_text`), the winner of the opening roll to move; or, for a game
   played on from a position (header ``# Set up: from a position, not rated``), that position
   with its side to move, which rolled first.
-- ``opening 5-2``: the opening roll, white's die first (not in a game from a position).
+- ``opening 5-2``: the opening roll, white's die first (:func:`bot.engine.opening_text`; not
+  in a game from a position).
 - The game's history as stored, one line each: a turn ``w 5-2 24/19 13/11`` (side, dice, steps
   in the mover's own numbering as :func:`bot.engine.steps_text` writes them; ``pass`` when
   there was no legal turn; ``forced`` at the end when the bot played the only one), or
@@ -36,16 +37,19 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Final
 
-from bot.engine import Cube, Game, Outcome, Position, Side, starting_position
+from bot.engine import Cube, Game, Outcome, Position, Side, opening_text, starting_position
 from bot.engine.verify import (
     CLIENT_KEY,
     COMMITMENT_KEY,
     DICE_MODE_KEY,
+    END_WORD,
+    OPENING_WORD,
     ROLL_WORD,
     RULE_SET_KEY,
     SEED_KEY,
     SET_UP_KEY,
     SET_UP_VALUE,
+    START_WORD,
 )
 from bot.model import MatchRecord, StoredGame, User
 
@@ -120,11 +124,11 @@ def moves_text(
         lines.append(f"# {SET_UP_KEY}: {SET_UP_VALUE}")
     lines.append(f"# Start position ID: {start.position.to_id()}")
     lines.append(f"# End position ID: {game.position.to_id()}")
-    lines.append(f"start {start.position.to_text()}")
+    lines.append(f"{START_WORD} {start.position.to_text()}")
     if game.opening is not None:
-        lines.append(f"opening {game.opening[0]}-{game.opening[1]}")
+        lines.append(f"{OPENING_WORD} {opening_text(game.opening)}")
     lines += stored.history
-    lines.append(f"end {game.position.to_text()}")
+    lines.append(f"{END_WORD} {game.position.to_text()}")
     if proof is not None:
         lines += [f"{ROLL_WORD} {roll}" for roll in proof.rolls]
     return "\n".join(lines) + "\n"

@@ -1,4 +1,13 @@
-"""Games and their board messages; rows <-> engine values in the engine's notation."""
+"""Games and their board messages; rows <-> engine values in the engine's notation.
+
+A game row keeps the :class:`~bot.engine.Game` in one column, ``game``, as its text
+(:meth:`Game.to_text <bot.engine.Game.to_text>`, read back with :meth:`Game.from_text
+<bot.engine.Game.from_text>`); the turn being input (``input``) and the last turn's steps
+(``last_turn``) in the engine's text for steps with their dice (:func:`~bot.engine.taps_text`,
+:func:`~bot.engine.played_text`). ``variant``, ``rule_set``, ``winner``, ``outcome`` and
+``points`` are copies of the game's, written with it, for the queries that filter and sum by
+them (scores, statistics, unfinished games); a game is never read from them.
+"""
 
 from __future__ import annotations
 
@@ -8,50 +17,21 @@ from dataclasses import replace
 from typing import Any, Final
 
 from bot.engine import (
-    Cube,
-    Dice,
-    DiceMode,
     Game,
-    Outcome,
     Played,
     Position,
-    Result,
     Roll,
     Side,
     StakeMode,
-    resolve_rules,
+    parse_played,
+    parse_taps,
+    played_text,
+    taps_text,
 )
 from bot.model import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally, WatchResult
 
 from .database import Database, IntegrityError, Row, VersionConflict
 from .users import user_from_row
-
-
-def encode_steps(steps: Iterable[Played]) -> str:
-    """Writes played steps as ``src/dst/die/hit`` words (hit 0 or 1)."""
-    return " ".join(f"{p.src}/{p.dst}/{p.die}/{int(p.hit)}" for p in steps)
-
-
-def encode_taps(taps: Iterable[tuple[Played, ...]]) -> str:
-    """Writes taps as their steps (:func:`encode_steps`), each tap ended by ``|``."""
-    return "".join(encode_steps(tap) + "|" for tap in taps)
-
-
-def decode_taps(text: str) -> tuple[tuple[Played, ...], ...]:
-    """Reads what :func:`encode_taps` wrote; text without ``|`` (schema 2 and before, when each
-    tap was one step) is one tap per step."""
-    if "|" not in text:
-        return tuple((step,) for step in decode_steps(text))
-    return tuple(decode_steps(tap) for tap in text.split("|")[:-1])
-
-
-def decode_steps(text: str) -> tuple[Played, ...]:
-    """Reads what :func:`encode_steps` wrote."""
-    steps = []
-    for word in text.split():
-        src, dst, die, hit = (int(part) for part in word.split("/"))
-        steps.append(Played(src, dst, die, bool(hit)))
-    return tuple(steps)
 
 
 class GameRepository:
@@ -95,14 +75,13 @@ class GameRepository:
         async with self._store.transaction(durable=True):
             try:
                 game_id = await self._store.insert(
-                    """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set,
-                           position, dice, moved, ply, opening, history, last_turn,
-                           move_seconds, deadline, locale, created_at, match_id, game_no, cube,
-                           stake, stake_mode, dice_mode, remainder, chain, struck, hints,
-                           chat_instance, dice_seed, dice_commitment, dice_client, dice_rolls,
-                           watchable, start)
+                    """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set, game,
+                           winner, outcome, points, history, last_turn, move_seconds,
+                           deadline, locale, created_at, match_id, game_no, stake, stake_mode,
+                           hints, chat_instance, dice_seed, dice_commitment, dice_client,
+                           dice_rolls, watchable, start)
                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                               ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               ?, ?, ?, ?, ?, ?)
                        RETURNING id""",
                     (
                         chat_id,
@@ -110,26 +89,18 @@ class GameRepository:
                         black_id,
                         game.variant,
                         game.rules.name,
-                        game.position.to_text(),
-                        _dice_text(game.dice),
-                        _moved_text(game.moved),
-                        game.ply,
-                        f"{game.opening[0]}-{game.opening[1]}" if game.opening else None,
+                        game.to_text(),
+                        *_result_columns(game),
                         "\n".join(history),
-                        encode_steps(last_turn),
+                        played_text(last_turn),
                         move_seconds,
                         deadline,
                         locale,
                         now,
                         match_id,
                         game_no,
-                        _cube_text(game.cube),
                         stake,
                         stake_mode.value,
-                        game.dice_mode.value,
-                        _moves_text(game.remainder),
-                        game.chain,
-                        game.struck,
                         int(hints),
                         chat_instance,
                         dice_proof.seed.hex() if dice_proof else None,
@@ -179,31 +150,20 @@ class GameRepository:
         deadline = None if result else stored.deadline
         finished_at = now if result and stored.finished_at is None else stored.finished_at
         changed = await self._store.write(  # a confirmed turn survives a power cut (durable)
-            """UPDATE games SET position = ?, dice = ?, moved = ?, ply = ?, input = ?,
-                   last_turn = ?, history = ?, winner = ?, outcome = ?, points = ?,
-                   deadline = ?, finished_at = ?, cube = ?, chips = ?, chips_status = ?,
-                   remainder = ?, chain = ?, struck = ?, dice_rolls = ?,
-                   version = version + 1
+            """UPDATE games SET game = ?, winner = ?, outcome = ?, points = ?, input = ?,
+                   last_turn = ?, history = ?, deadline = ?, finished_at = ?, chips = ?,
+                   chips_status = ?, dice_rolls = ?, version = version + 1
                WHERE id = ? AND version = ?""",
             (
-                game.position.to_text(),
-                _dice_text(game.dice),
-                _moved_text(game.moved),
-                game.ply,
-                encode_taps(stored.input),
-                encode_steps(stored.last_turn),
+                game.to_text(),
+                *_result_columns(game),
+                taps_text(stored.input),
+                played_text(stored.last_turn),
                 "\n".join(stored.history),
-                result.winner.value if result else None,
-                result.outcome.value if result else None,
-                result.points if result else None,
                 deadline,
                 finished_at,
-                _cube_text(game.cube),
                 stored.chips,
                 stored.chips_status.value if stored.chips_status else None,
-                _moves_text(game.remainder),
-                game.chain,
-                game.struck,
                 _rolls_text(stored.dice_proof),
                 stored.id,
                 expected_version,
@@ -503,26 +463,12 @@ _LOST = (
 )
 
 
-def _cube_text(cube: Cube | None) -> str | None:
-    if cube is None:
-        return None
-    owner = cube.owner.value if cube.owner else "-"
-    return f"{cube.value} {owner}" + (" offered" if cube.offered else "")
-
-
-def _cube(text: str | None) -> Cube | None:
-    if text is None:
-        return None
-    value, owner, *offered = text.split()
-    return Cube(int(value), None if owner == "-" else Side(owner), bool(offered))
-
-
-def _dice_text(dice: Dice | None) -> str | None:
-    return str(dice) if dice else None
-
-
-def _moves_text(moves: tuple[int, ...]) -> str:
-    return ",".join(map(str, moves))
+def _result_columns(game: Game) -> tuple[str | None, str | None, int | None]:
+    """The game's result as the ``winner``, ``outcome`` and ``points`` columns have it."""
+    result = game.result
+    if result is None:
+        return None, None, None
+    return result.winner.value, result.outcome.value, result.points
 
 
 def _rolls_text(proof: DiceProof | None) -> str:
@@ -545,46 +491,20 @@ _roll = functools.lru_cache(maxsize=4096)(Roll.from_text)
 """A roll from its line, kept: a game is read on every tap with every roll it has made (eighty
 and more in a long game), and the same lines come back (a roll is immutable)."""
 
-_position = functools.lru_cache(maxsize=1024)(Position.from_text)
-"""A position from its text, kept: the taps of one turn read the same one again."""
-
-
-def _moved_text(moved: frozenset[Side]) -> str:
-    return "".join(side.value for side in (Side.WHITE, Side.BLACK) if side in moved)
+_read_game = functools.lru_cache(maxsize=1024)(Game.from_text)
+"""A game from its text, kept: the taps of one turn read the same one again (a game is
+immutable)."""
 
 
 def _game(row: Row) -> StoredGame:
-    variant = row["variant"]
-    result = None
-    if row["winner"]:
-        result = Result(Side(row["winner"]), Outcome(row["outcome"]), row["points"])
-    opening = None
-    if row["opening"]:
-        white_die, black_die = row["opening"].split("-")
-        opening = (int(white_die), int(black_die))
-    game = Game(
-        variant=variant,
-        rules=resolve_rules(variant, row["rule_set"]),
-        position=_position(row["position"]),
-        dice=Dice.from_text(row["dice"]) if row["dice"] else None,
-        moved=frozenset(Side(c) for c in row["moved"]),
-        ply=row["ply"],
-        result=result,
-        opening=opening,
-        cube=_cube(row["cube"]),
-        dice_mode=DiceMode(row["dice_mode"]),
-        remainder=tuple(int(v) for v in row["remainder"].split(",") if v),
-        chain=row["chain"],
-        struck=row["struck"],
-    )
     return StoredGame(
         id=row["id"],
         chat_id=row["chat_id"],
         white_id=row["white_id"],
         black_id=row["black_id"],
-        game=game,
-        input=decode_taps(row["input"]),
-        last_turn=decode_steps(row["last_turn"]),
+        game=_read_game(row["game"]),
+        input=parse_taps(row["input"]),
+        last_turn=parse_played(row["last_turn"]),
         history=tuple(row["history"].splitlines()) if row["history"] else (),
         move_seconds=row["move_seconds"],
         deadline=row["deadline"],

@@ -335,6 +335,42 @@ MIGRATIONS: Final[tuple[str, ...]] = (
                stake, stake_mode, dice_mode, hints, watchable
         FROM challenges WHERE status = 'open';
     """,
+    # 13: a game in one column, in the engine's text (bot/engine/notation.py), instead of a
+    # column a field with codecs of the storage's own; taps always ended by '|'
+    """
+    -- The game: position, rule set, dice mode, ply, moved sides, opening roll, dice, struck
+    -- die, remainder, chain, cube and result, one line (Game.to_text). variant, rule_set,
+    -- winner, outcome and points stay as copies of it that queries filter and sum by.
+    ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT '';
+    UPDATE games SET game = position
+        || ' | rules ' || rule_set
+        || CASE dice_mode WHEN 'two' THEN '' ELSE ' | mode ' || dice_mode END
+        || ' | ply ' || CAST(ply AS TEXT)
+        || CASE moved WHEN '' THEN '' ELSE ' | moved ' || moved END
+        || COALESCE(' | opening ' || opening, '')
+        || COALESCE(' | dice ' || dice, '')
+        || COALESCE(' | struck ' || CAST(struck AS TEXT), '')
+        || CASE remainder WHEN '' THEN '' ELSE ' | remainder ' || remainder END
+        || CASE chain WHEN 0 THEN '' ELSE ' | chain ' || CAST(chain AS TEXT) END
+        -- '1 -' (centred) was the cube's text: 'cube 1', 'cube 1 offered', 'cube 2 b'
+        || COALESCE(' | cube ' || RTRIM(REPLACE(cube || ' ', ' - ', ' ')), '')
+        || CASE WHEN winner IS NULL THEN ''
+                ELSE ' | result ' || winner || ' ' || outcome || ' ' || CAST(points AS TEXT)
+           END;
+    ALTER TABLE games DROP COLUMN position;
+    ALTER TABLE games DROP COLUMN dice;
+    ALTER TABLE games DROP COLUMN moved;
+    ALTER TABLE games DROP COLUMN ply;
+    ALTER TABLE games DROP COLUMN opening;
+    ALTER TABLE games DROP COLUMN cube;
+    ALTER TABLE games DROP COLUMN dice_mode;
+    ALTER TABLE games DROP COLUMN remainder;
+    ALTER TABLE games DROP COLUMN chain;
+    ALTER TABLE games DROP COLUMN struck;
+    -- input tapped under schema 2 and before, one step a tap: each step its own tap now
+    UPDATE games SET input = REPLACE(input, ' ', '|') || '|'
+        WHERE input <> '' AND input NOT LIKE '%|%';
+    """,
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from bot.engine import Outcome, Result, Roll, Side
+from bot.engine import Game, Outcome, Result, Roll, Side
 from bot.model import ComputerRecord, FinishedGame, PlayerRolls, PlayerStats, RatedPlayer, User
 
 from .games import COUNTED
@@ -54,7 +54,7 @@ _COMPUTER: Final = f"""
 """The player's games with the computer, per level (the computer's id is minus its level)."""
 
 _RECENT: Final = """
-    SELECT g.id, g.chat_id, g.variant, g.rule_set, g.winner, g.outcome, g.points, g.cube,
+    SELECT g.id, g.chat_id, g.variant, g.rule_set, g.winner, g.outcome, g.points, g.game,
            g.finished_at, g.match_id, g.game_no,
            w.id AS w_id, w.username AS w_username, w.first_name AS w_first_name,
            w.language_code AS w_language_code,
@@ -180,7 +180,7 @@ def _finished(row: Row) -> FinishedGame:
         variant=row["variant"],
         rule_set=row["rule_set"],
         result=Result(Side(row["winner"]), Outcome(row["outcome"]), row["points"]),
-        cube=int(row["cube"].split()[0]) if row["cube"] else 1,
+        cube=Game.from_text(row["game"]).cube_value,
         finished_at=row["finished_at"] or 0.0,
         match_id=row["match_id"],
         game_no=row["game_no"],

@@ -115,3 +115,30 @@ def played_positions(
 
 
 rule_sets = st.sampled_from(["classic", "sheshbesh", "karzar"])
+
+
+def walk(game: Game, rng: random.Random, turns: int) -> list[Game]:
+    """Every state of ``game`` played on with random choices for up to ``turns`` turns: the
+    rolls, strikes and turns (remainders, chains and cascades as they come), and where the
+    game has a cube, doubles now and then, taken or dropped; a game not over by then is
+    resigned or lost on time half the time. The states a stored game can be in, in order."""
+    states = [game]
+    for _ in range(turns):
+        if game.is_over:
+            return states
+        if game.can_double and rng.random() < 0.15:
+            game = game.double()
+            states.append(game)
+            game = game.drop() if rng.random() < 0.2 else game.take()
+        elif game.needs_roll:
+            game = game.roll(rng)
+        elif game.strike_pending:
+            assert game.dice is not None
+            game = game.strike(rng.choice(game.dice.values))
+        else:
+            turn = random_turn(game, rng)
+            game = game.play(turn) if turn.played else game.pass_turn()
+        states.append(game)
+    if not game.is_over and rng.random() < 0.5:
+        states.append(game.resign(rng.choice(list(Side))) if rng.random() < 0.5 else game.timeout())
+    return states

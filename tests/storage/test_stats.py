@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Match, Outcome, Side, starting_position
+from bot.engine import Cube, Game, Match, Outcome, Result, Side, resolve_rules, starting_position
 from bot.model import PlayerStats, Rating
 from bot.storage import Store, open_database
 
@@ -43,28 +43,38 @@ async def _game(
     finished: float | None = None,
     chat_id: int = GROUP,
     variant: str = "long",
-    cube: str | None = None,
+    cube: Cube | None = None,
     match_id: int | None = None,
     game_no: int = 1,
 ) -> int:
+    rules = "classic" if variant == "long" else "standard"
+    result = Result(Side(winner), Outcome(outcome), points or 0) if winner and outcome else None
+    game = Game(
+        variant,
+        resolve_rules(variant, rules),
+        starting_position(variant),
+        moved=frozenset(Side),
+        ply=10,
+        result=result,
+        cube=cube,
+    )
     return await store.database.insert(
-        """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set, position, moved,
-               ply, move_seconds, locale, created_at, winner, outcome, points, finished_at,
-               cube, match_id, game_no)
-           VALUES (?, ?, ?, ?, ?, ?, 'wb', 10, 60, 'en', 0, ?, ?, ?, ?, ?, ?, ?)
+        """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set, game,
+               move_seconds, locale, created_at, winner, outcome, points, finished_at,
+               match_id, game_no)
+           VALUES (?, ?, ?, ?, ?, ?, 60, 'en', 0, ?, ?, ?, ?, ?, ?)
            RETURNING id""",
         (
             chat_id,
             white,
             black,
             variant,
-            "classic" if variant == "long" else "standard",
-            starting_position(variant).to_text(),
+            rules,
+            game.to_text(),
             winner,
             outcome,
             points,
             finished,
-            cube,
             match_id,
             game_no,
         ),
@@ -92,7 +102,7 @@ async def _anna_and_boris(store: Store) -> None:
     await _game(store, ANNA, BORIS, "w", "mars", 2, finished=1)
     await _game(store, ANNA, BORIS, None)
     await _game(store, BORIS, ANNA, "b", "oin", 1, finished=2)
-    await _game(store, ANNA, BORIS, "w", "oin", 2, finished=6, cube="2 b")
+    await _game(store, ANNA, BORIS, "w", "oin", 2, finished=6, cube=Cube(2, Side.BLACK))
     await _game(store, ANNA, VERA, "w", "koks", 3, finished=4)
     await _game(store, BORIS, ANNA, "w", "mars", 2, finished=7)
     await _game(store, ANNA, BORIS, "b", "koks", 3, finished=3)
@@ -167,7 +177,7 @@ async def test_latest_games_of_a_chat_and_of_a_player(store: Store) -> None:
     match = await store.matches.create(length=7, cube=True, now=0)
     await store.matches.save(match.id, Match(7, 7, 5), now=20)
     first = await _game(
-        store, ANNA, GLEB, "w", "mars", 4, finished=11, cube="2 w", match_id=match.id
+        store, ANNA, GLEB, "w", "mars", 4, finished=11, cube=Cube(2, Side.WHITE), match_id=match.id
     )
     last = await _game(
         store,
