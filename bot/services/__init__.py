@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .challenges import Challenges, Terms
+from bot.model import Terms
+
+from .challenges import Challenges
 from .errors import GameError
 from .games import GameService, GameSnapshot
 from .scores import ScoreService
@@ -14,6 +16,6 @@ __all__ = [
     "GameService",
     "GameSnapshot",
     "ScoreService",
-    "Terms",
+    "Terms",  # the model's, named here too for the callers that make challenges
     "Users",
 ]

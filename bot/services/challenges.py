@@ -25,12 +25,11 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from bot.engine import (
     DiceMode,
-    Position,
     Side,
     StakeMode,
     find_variant,
@@ -41,6 +40,7 @@ from bot.model import (
     Challenge,
     ChallengeMessage,
     ChallengeStatus,
+    Terms,
     User,
     computer_id,
 )
@@ -98,28 +98,6 @@ T = TypeVar("T")
 
 MemberCheck = Callable[[int, int], Awaitable[bool]]
 """Whether user (the second id) is a member of group chat (the first id) now."""
-
-
-@dataclass(frozen=True, slots=True)
-class Terms:
-    """What a challenge offers besides its players: the variant, a single game or a match to
-    ``match_length``, the cube, and a stake in chips with the table that prices it."""
-
-    variant: str = "long"
-    match_length: int = 0
-    cube: bool = False
-    stake: int = 0
-    stake_mode: StakeMode = StakeMode.RULES
-    dice_mode: DiceMode = DiceMode.TWO
-    hints: bool = False
-    """Both players may ask for hints (between people; always on against the computer)."""
-    move_seconds: int | None = None
-    """The time for a move, one of :data:`TIME_CHOICES`; None: the bot's default."""
-    watchable: bool = True
-    """A game between private chats is open to watchers (False: the players keep it private)."""
-    start: Position | None = None
-    """The position to start at, its side to move played by the challenger; None: the
-    variant's start. It decides the variant, and makes a single game without a stake."""
 
 
 def has_dice_modes(variant: str) -> bool:
@@ -236,28 +214,25 @@ class Challenges:
             if held < terms.stake:
                 raise NotEnoughChips(name=challenger.mention, chips=held)
         username = None if target else (target_username or "").lstrip("@").lower() or None
+        settled = replace(
+            terms,
+            rule_set=resolve_rules(terms.variant, terms.rule_set).name,
+            move_seconds=terms.move_seconds or self._games.move_seconds,
+            cube=terms.cube and has_cube(terms.variant),
+            dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
+        )
         async with self._only_invitation(challenger.id, target, username):
             return await self._store.challenges.create(
                 chat_id=chat_id,
                 challenger_id=challenger.id,
                 target_id=target.id if target else None,
                 target_username=username,
-                variant=terms.variant,
-                rule_set=resolve_rules(terms.variant, None).name,
-                move_seconds=terms.move_seconds or self._games.move_seconds,
+                terms=settled,
                 locale=locale,
                 expires_at=now + self._challenge_seconds,
                 now=now,
-                match_length=terms.match_length,
-                cube=terms.cube and has_cube(terms.variant),
-                stake=terms.stake,
-                stake_mode=terms.stake_mode,
-                dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
-                hints=terms.hints,
                 inline_message_id=inline_message_id,
                 dice_seed=self._games.new_dice_seed(),
-                watchable=terms.watchable,
-                start=terms.start,
             )
 
     async def against_computer(
@@ -315,21 +290,12 @@ class Challenges:
                 challenger_id=player.id,
                 target_id=opponent.id if opponent else None,
                 target_username=None,
-                variant=stored.game.variant,
-                rule_set=stored.game.rules.name,
-                move_seconds=stored.move_seconds,
+                # the same terms; played on from a position: again from there
+                terms=stored.terms(match),
                 locale=locale,
                 expires_at=now + self._challenge_seconds,
                 now=now,
-                match_length=match.match.length if match else 0,
-                cube=match.cube if match else stored.game.cube is not None,
-                stake=stored.stake,
-                stake_mode=stored.stake_mode,
-                dice_mode=stored.game.dice_mode,
-                hints=stored.hints,
                 dice_seed=self._games.new_dice_seed(),
-                watchable=stored.watchable,
-                start=stored.start,  # played on from a position: again from there
             )
 
     async def get(self, challenge_id: int) -> Challenge:
@@ -412,57 +378,55 @@ class Challenges:
             computer = challenge.computer_level
             if option in ("stake", "stake_mode", "hints") and computer is not None:
                 raise StaleAction()  # not offered against the computer
-            if option in FIXED_BY_START and challenge.start is not None:
+            if option in FIXED_BY_START and challenge.terms.start is not None:
                 raise StaleAction()  # the position decides the variant; a single free game
+            terms, target_id = challenge.terms, challenge.target_id
             if option == "level":
                 if computer is None:
                     raise StaleAction()
                 level = _next(LEVEL_CHOICES, computer)
-                changed = replace(challenge, target_id=computer_id(level))
+                target_id = computer_id(level)
             elif option == "hints":
-                changed = replace(challenge, hints=not challenge.hints)
+                terms = replace(terms, hints=not terms.hints)
             elif option == "watchable":
                 if not challenge.in_private_chat:
                     raise StaleAction()  # a group sees its board: nothing to keep private
-                changed = replace(challenge, watchable=not challenge.watchable)
+                terms = replace(terms, watchable=not terms.watchable)
             elif option == "variant":
-                variant = _next(VARIANT_CHOICES, challenge.variant)
-                changed = replace(
-                    challenge,
+                variant = _next(VARIANT_CHOICES, terms.variant)
+                terms = replace(
+                    terms,
                     variant=variant,
                     rule_set=RULE_SET_CHOICES[variant][0],
-                    cube=challenge.cube and has_cube(variant),
-                    dice_mode=challenge.dice_mode if has_dice_modes(variant) else DiceMode.TWO,
+                    cube=terms.cube and has_cube(variant),
+                    dice_mode=terms.dice_mode if has_dice_modes(variant) else DiceMode.TWO,
                 )
             elif option == "rules":
-                rule_sets = RULE_SET_CHOICES[challenge.variant]
-                changed = replace(challenge, rule_set=_next(rule_sets, challenge.rule_set))
+                rule_sets = RULE_SET_CHOICES[terms.variant]
+                terms = replace(terms, rule_set=_next(rule_sets, terms.rule_set))
             elif option == "time":
                 times = tuple(sorted({*TIME_CHOICES, self._games.move_seconds}))
-                changed = replace(challenge, move_seconds=_next(times, challenge.move_seconds))
+                terms = replace(terms, move_seconds=_next(times, challenge.move_seconds))
             elif option == "match":
-                changed = replace(
-                    challenge, match_length=_next(MATCH_CHOICES, challenge.match_length)
-                )
+                terms = replace(terms, match_length=_next(MATCH_CHOICES, terms.match_length))
             elif option == "cube":
-                if not has_cube(challenge.variant):
+                if not has_cube(terms.variant):
                     raise StaleAction()  # the button is not offered for this variant
-                changed = replace(challenge, cube=not challenge.cube)
+                terms = replace(terms, cube=not terms.cube)
             elif option == "dice":
-                if not has_dice_modes(challenge.variant):
+                if not has_dice_modes(terms.variant):
                     raise StaleAction()
-                changed = replace(
-                    challenge, dice_mode=_next(DICE_MODE_CHOICES, challenge.dice_mode)
-                )
+                terms = replace(terms, dice_mode=_next(DICE_MODE_CHOICES, terms.dice_mode))
             elif option == "stake":
                 held = await chips.balance(self._store, user_id, self._clock())
                 stakes = tuple(s for s in chips.STAKE_CHOICES if s <= held)
-                changed = replace(challenge, stake=_next(stakes, challenge.stake))
+                terms = replace(terms, stake=_next(stakes, terms.stake))
             elif option == "stake_mode":
                 modes = STAKE_MODE_CHOICES
-                changed = replace(challenge, stake_mode=_next(modes, challenge.stake_mode))
+                terms = replace(terms, stake_mode=_next(modes, terms.stake_mode))
             else:
                 raise StaleAction()
+            changed = replace(challenge, target_id=target_id, terms=terms)
             return await self._save_challenge(changed, challenge.version)
 
     async def decline(
@@ -538,14 +502,15 @@ class Challenges:
                     raise NotForYou()
                 opponent_id = user.id
             now = self._clock()
-            if challenge.stake:
+            terms = challenge.terms
+            if terms.stake:
                 for player_id in (challenge.challenger_id, user.id):
                     held = await chips.balance(self._store, player_id, now)
-                    if held < challenge.stake:
+                    if held < terms.stake:
                         player = await self._users.get(player_id)
                         raise NotEnoughChips(name=player.mention if player else "?", chips=held)
             # the challenger plays white, or from a position the side to move there
-            mine = challenge.start.turn if challenge.start is not None else Side.WHITE
+            mine = terms.start.turn if terms.start is not None else Side.WHITE
             white_id, black_id = (
                 (challenge.challenger_id, opponent_id)
                 if mine is Side.WHITE
@@ -562,31 +527,22 @@ class Challenges:
                 boards = [(challenge.challenger_id, mine), (user.id, mine.other)]
             async with self._store.transaction(durable=True):
                 match = None
-                if challenge.match_length:
+                if terms.match_length:
                     match = await self._store.matches.create(
-                        length=challenge.match_length, cube=challenge.cube, now=now
+                        length=terms.match_length, cube=terms.cube, now=now
                     )
                 stored = await self._games.start(
                     chat_id=0 if private else challenge.chat_id,
                     white_id=white_id,
                     black_id=black_id,
-                    variant=challenge.variant,
-                    rule_set=challenge.rule_set,
-                    cube=challenge.cube,
-                    move_seconds=challenge.move_seconds,
+                    terms=terms,
                     locale=challenge.locale,
                     boards=boards,
-                    stake=challenge.stake,
-                    stake_mode=challenge.stake_mode,
                     match_id=match.id if match else None,
-                    dice_mode=challenge.dice_mode,
-                    hints=challenge.hints,
                     inline_board=challenge.inline_message_id,
                     chat_instance=chat_instance if challenge.inline_message_id else None,
                     dice_client=dice_client,
                     dice_seed=challenge.dice_seed,
-                    watchable=challenge.watchable,
-                    start=challenge.start,
                 )
                 closed = await self._save_challenge(
                     replace(

@@ -50,20 +50,26 @@ from typing import Final
 from bot import logs
 from bot.ai import Action, Hint
 from bot.engine import (
-    DiceMode,
     FairDiceError,
     Game,
     Played,
-    Position,
     Side,
-    StakeMode,
     Turn,
     TurnInput,
     TurnPlan,
 )
 from bot.engine.fair import SEED_BYTES, check_client
 from bot.engine.lazy import lazy
-from bot.model import Board, DiceProof, MatchRecord, StoredGame, Tally, User, computer_level
+from bot.model import (
+    Board,
+    DiceProof,
+    MatchRecord,
+    StoredGame,
+    Tally,
+    Terms,
+    User,
+    computer_level,
+)
 from bot.storage import Store, VersionConflict
 
 from . import chips, flow
@@ -266,22 +272,16 @@ class GameService:
                     chat_id=stored.chat_id,
                     white_id=stored.white_id,
                     black_id=stored.black_id,
-                    variant=stored.game.variant,
-                    rule_set=stored.game.rules.name,
-                    cube=match.cube and match.match.cube_allowed,
-                    move_seconds=stored.move_seconds,
+                    terms=replace(
+                        stored.terms(match), cube=match.cube and match.match.cube_allowed
+                    ),
                     locale=stored.locale,
                     boards=boards,
-                    stake=stored.stake,
-                    stake_mode=stored.stake_mode,
                     match_id=match.id,
                     game_no=stored.game_no + 1,
-                    dice_mode=stored.game.dice_mode,
-                    hints=stored.hints,
                     inline_board=inline,
                     chat_instance=stored.chat_instance,
                     dice_client=dice_client,
-                    watchable=stored.watchable,
                 )
             except VersionConflict:  # the other player was quicker
                 raise NoNextGame() from None
@@ -293,28 +293,21 @@ class GameService:
         chat_id: int,
         white_id: int,
         black_id: int,
-        variant: str,
-        rule_set: str,
-        cube: bool,
-        move_seconds: int,
+        terms: Terms,
         locale: str,
         boards: list[tuple[int, Side]],
-        stake: int,
-        stake_mode: StakeMode,
         match_id: int | None,
         game_no: int = 1,
-        dice_mode: DiceMode = DiceMode.TWO,
-        hints: bool = False,
         inline_board: str | None = None,
         chat_instance: str | None = None,
         dice_client: str | None = None,
         dice_seed: bytes | None = None,
-        watchable: bool = True,
-        start: Position | None = None,
     ) -> StoredGame:
-        """Rolls a new game's opening (playing forced turns) and stores it; an inline game
-        with its ``inline_board`` (the inline message) and ``chat_instance``; a game set up at
-        ``start`` has no opening roll: its side to move rolls first.
+        """Rolls a new game's opening (playing forced turns) on ``terms`` and stores it;
+        an inline game with its ``inline_board`` (the inline message) and ``chat_instance``; a
+        game set up at the terms' ``start`` has no opening roll: its side to move rolls first.
+        A move time of None is the bot's default; the match is ``match_id``'s (the terms'
+        ``match_length`` is not read here).
 
         ``dice_seed``: the seed drawn (and committed to) with the challenge, before the client
         value existed; a new one when there is none (the next game of a match).
@@ -331,13 +324,15 @@ class GameService:
         seed = dice_seed if dice_seed is not None else self.new_dice_seed()
         proof = DiceProof.new(seed, self._client(dice_client))
         dice = flow.GameDice(proof, self._rng)
+        start, rules, cube, dice_mode = terms.start, terms.rule_set, terms.cube, terms.dice_mode
+        move_seconds = terms.move_seconds or self.move_seconds
 
         def opened() -> tuple[Game, tuple[str, ...], tuple[Played, ...]]:
             if start is not None:
-                set_up = Game.setup(start, rules=rule_set, cube=cube, dice_mode=dice_mode)
+                set_up = Game.setup(start, rules=rules, cube=cube, dice_mode=dice_mode)
                 game = dice.roll(set_up)
             else:
-                game = dice.start(variant, rules=rule_set, cube=cube, dice_mode=dice_mode)
+                game = dice.start(terms.variant, rules=rules, cube=cube, dice_mode=dice_mode)
             return flow.play_automatic(game, (), dice)
 
         game, history, last_turn = await asyncio.to_thread(opened)
@@ -357,13 +352,13 @@ class GameService:
             last_turn=last_turn,
             match_id=match_id,
             game_no=game_no,
-            stake=stake,
-            stake_mode=stake_mode,
-            hints=hints,
+            stake=terms.stake,
+            stake_mode=terms.stake_mode,
+            hints=terms.hints,
             inline_board=inline_board,
             chat_instance=chat_instance,
             dice_proof=dice.proof,
-            watchable=watchable,
+            watchable=terms.watchable,
             start=start,
         )
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
-from bot.model import Challenge, ChallengeStatus, User
+from bot.model import Challenge, ChallengeStatus, Terms, User
 from bot.storage import IntegrityError, Store
 
 from .errors import (
@@ -38,7 +38,7 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .challenges import Challenges, Terms
+    from .challenges import Challenges
     from .games import GameSnapshot
 
 SEAL_DIGITS: Final = 12
