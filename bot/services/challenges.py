@@ -2,7 +2,7 @@
 challenger can change until someone accepts; accepting starts the game. No Telegram here.
 
 A challenge to the computer (its target is the computer at a level, see
-:func:`bot.storage.computer_id`) is started by the challenger, once the terms suit them; it
+:func:`bot.model.computer_id`) is started by the challenger, once the terms suit them; it
 has a level to choose, hints, and no stake.
 
 A challenge may name the position to start at ("play from here": a position of a finished
@@ -40,11 +40,12 @@ from bot.model import (
     Challenge,
     ChallengeMessage,
     ChallengeStatus,
+    Store,
     Terms,
     User,
+    VersionConflict,
     computer_id,
 )
-from bot.storage import Store, VersionConflict
 
 from . import chips
 from .errors import (

@@ -5,14 +5,14 @@ challenges have services of their own (:mod:`.users`, :mod:`.chats`, :mod:`.chal
 posted in inline mode are :mod:`.inline`'s. No Telegram here.
 
 A player is a person or the computer (a user with a reserved id, see
-:func:`bot.storage.computer_level`). When a game waits for the computer its deadline is set
+:func:`bot.model.computer_level`). When a game waits for the computer its deadline is set
 :attr:`GameService.computer_pause` seconds ahead, and the computer acts when that deadline
 passes, like a timeout: the person sees what changed before the computer answers, and a game
 left waiting by a restart is answered after it. Games with the computer change no ratings.
 
 Every action names the game and the ``version`` its button was drawn for. Actions
 on one game run one at a time (a lock per game, held across every worker that shares the
-database: :meth:`~bot.storage.Store.exclusive`), and the write checks the version again in the
+database: :meth:`~bot.model.Store.exclusive`), and the write checks the version again in the
 database, so a stale, replayed or forged tap is refused and changes nothing. A deadline that
 falls due is acted on by whichever worker claims it first; the others skip it.
 
@@ -31,7 +31,7 @@ Every game's dice are provably fair (:mod:`bot.engine.fair`): :meth:`GameService
 the game's secret seed (with :mod:`secrets` when the service's random source is a
 :class:`random.SystemRandom`, as in production; from a seeded one in tests and benchmarks, so
 that they replay) and takes the client value of the tap that started the game, and every roll is
-derived from them and recorded in the game's :class:`~bot.storage.DiceProof`.
+derived from them and recorded in the game's :class:`~bot.model.DiceProof`.
 """
 
 from __future__ import annotations
@@ -64,13 +64,14 @@ from bot.model import (
     Board,
     DiceProof,
     MatchRecord,
+    Store,
     StoredGame,
     Tally,
     Terms,
     User,
+    VersionConflict,
     computer_level,
 )
-from bot.storage import Store, VersionConflict
 
 from . import chips, flow
 from .challenges import CHALLENGE_SECONDS, Challenges

@@ -25,8 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
-from bot.model import Challenge, ChallengeStatus, Terms, User
-from bot.storage import IntegrityError, Store
+from bot.model import Challenge, ChallengeStatus, IntegrityError, Store, Terms, User
 
 from .errors import (
     ChallengeClosed,
