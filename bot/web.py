@@ -44,7 +44,7 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 
 from bot.metrics import CONTENT_TYPE, Metrics
-from bot.storage import Store
+from bot.model import Store
 
 logger = logging.getLogger(__name__)
 

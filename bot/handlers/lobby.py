@@ -286,10 +286,10 @@ async def on_start_invitation(
     await challenges.check_member(
         challenge, player.id, where=message.chat.id, is_member=member_check(bot)
     )
-    if challenge.start is not None:
+    if challenge.terms.start is not None:
         await message.answer_photo(
-            await start_picture(publisher, challenge.start, challenger, player, _),
-            caption=start_caption(challenge.start, _),
+            await start_picture(publisher, challenge.terms.start, challenger, player, _),
+            caption=start_caption(challenge.terms.start, _),
         )
     target = await users.get(challenge.target_id) if challenge.target_id else None
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)

@@ -40,10 +40,10 @@ async def post_challenge(
     """Posts the challenge in the message's chat and remembers which message shows it; a
     challenge from a position shows that board first (drawn by ``publisher``)."""
     target = await users.get(challenge.target_id) if challenge.target_id else None
-    if challenge.start is not None and publisher is not None:
+    if challenge.terms.start is not None and publisher is not None:
         await message.answer_photo(
-            await start_picture(publisher, challenge.start, challenger, target, _),
-            caption=start_caption(challenge.start, _),
+            await start_picture(publisher, challenge.terms.start, challenger, target, _),
+            caption=start_caption(challenge.terms.start, _),
         )
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
     return await send_shown(
@@ -116,11 +116,11 @@ async def send_invitation(
     locale = locale_of(to)
     their = translator(i18n, locale)
     try:
-        if challenge.start is not None and publisher is not None:
+        if challenge.terms.start is not None and publisher is not None:
             await bot.send_photo(
                 to.id,
-                await start_picture(publisher, challenge.start, challenger, to, their),
-                caption=start_caption(challenge.start, their),
+                await start_picture(publisher, challenge.terms.start, challenger, to, their),
+                caption=start_caption(challenge.terms.start, their),
             )
         text, markup = challenge_message(challenge, challenger, to, to.id, their)
         await send_shown(

@@ -1,6 +1,6 @@
 """The bot's domain model: the records of users, games, challenges, matches, ratings, leagues and
-chips that the services work with and storage keeps (:mod:`bot.storage` implements their
-repositories)."""
+chips that the services work with and storage keeps, and the repositories' protocols, which
+:mod:`bot.storage` implements (see :mod:`.repositories`)."""
 
 from __future__ import annotations
 
@@ -25,10 +25,29 @@ from .records import (
     Standing,
     StoredGame,
     Tally,
+    Terms,
     User,
     WatchResult,
     computer_id,
     computer_level,
+)
+from .repositories import (
+    OVERALL,
+    WATCHERS,
+    ChallengeRepository,
+    ChatRepository,
+    ChipRepository,
+    CoordinationRepository,
+    GameRepository,
+    IntegrityError,
+    LeagueRepository,
+    MatchRepository,
+    RatingRepository,
+    StatsRepository,
+    Store,
+    UpdateRepository,
+    UserRepository,
+    VersionConflict,
 )
 
 __all__ = [
@@ -36,23 +55,40 @@ __all__ = [
     "COMPUTER_LEVELS",
     "Challenge",
     "ChallengeMessage",
+    "ChallengeRepository",
     "ChallengeStatus",
+    "ChatRepository",
     "ChipFlag",
+    "ChipRepository",
     "ChipsStatus",
     "ComputerRecord",
+    "CoordinationRepository",
     "DiceProof",
     "FinishedGame",
+    "GameRepository",
+    "IntegrityError",
     "League",
+    "LeagueRepository",
     "LedgerEntry",
     "MatchRecord",
+    "MatchRepository",
+    "OVERALL",
     "PlayerRolls",
     "PlayerStats",
     "RatedPlayer",
     "Rating",
+    "RatingRepository",
     "Standing",
+    "StatsRepository",
+    "Store",
     "StoredGame",
     "Tally",
+    "Terms",
+    "UpdateRepository",
     "User",
+    "UserRepository",
+    "VersionConflict",
+    "WATCHERS",
     "WatchResult",
     "computer_id",
     "computer_level",

@@ -15,9 +15,11 @@ from bot.engine import (
     Position,
     Result,
     Roll,
+    RuleSet,
     Side,
     StakeMode,
     commitment,
+    resolve_rules,
 )
 
 
@@ -75,22 +77,18 @@ class User:
 
 
 @dataclass(frozen=True, slots=True)
-class Challenge:
-    """An invitation to play, open until someone accepts it or it expires."""
+class Terms:
+    """What a challenge offers besides its players: the variant and its rules, a single game or
+    a match to ``match_length``, the cube, the dice, the time for a move, a stake in chips with
+    the table that prices it, hints, watchers, and the position to start at.
 
-    id: int
-    chat_id: int
-    challenger_id: int
-    target_id: int | None
-    target_username: str | None
-    variant: str
-    rule_set: str
-    move_seconds: int
-    locale: str
-    status: ChallengeStatus
-    expires_at: float
-    game_id: int | None
-    version: int
+    Asked for (``/play``, an inline query), the rule set and the move time may be left to the
+    defaults; a :class:`Challenge` holds them settled (the challenge service names both when it
+    opens one), so that every version of a challenge says exactly what its game will be."""
+
+    variant: str = "long"
+    rule_set: str | None = None
+    """The variant's rule set by name; None: the variant's default."""
     match_length: int = 0
     """Points to win a match; 0 for a single game."""
     cube: bool = False
@@ -100,7 +98,40 @@ class Challenge:
     dice_mode: DiceMode = DiceMode.TWO
     """How many dice a roll has (short variants: two, three, or three with a strike)."""
     hints: bool = False
-    """Both players get the 💡 button (always so against the computer)."""
+    """Both players get the 💡 button (between people; always so against the computer)."""
+    move_seconds: int | None = None
+    """The time for a move, in seconds; None: the bot's default."""
+    watchable: bool = True
+    """A game between private chats is open to watchers (a Watch link); False: the players
+    keep it private. Nothing to choose in a group, where everyone sees the board."""
+    start: Position | None = None
+    """The position the game starts at ("play from here"), its side to move rolling first and
+    played by the challenger; None: the variant's start after an opening roll. It decides the
+    variant, and makes a single game without a stake."""
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set :attr:`rule_set` names (the variant's default for None)."""
+        return resolve_rules(self.variant, self.rule_set)
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """An invitation to play, open until someone accepts it or it expires. Its ``terms`` are
+    settled: they name the rule set and the move time. A version of it may change its terms
+    and its ``target_id`` (the computer's level), nothing else."""
+
+    id: int
+    chat_id: int
+    challenger_id: int
+    target_id: int | None
+    target_username: str | None
+    terms: Terms
+    locale: str
+    status: ChallengeStatus
+    expires_at: float
+    game_id: int | None
+    version: int
     inline_message_id: str | None = None
     """The inline message that shows the invitation, posted through the challenger in a chat
     the bot may not be in (inline mode); its game is played in that message. None elsewhere."""
@@ -109,13 +140,13 @@ class Challenge:
     commitment is shown before anyone accepts (and so before the client value, the accepting
     tap's id, exists); None for challenges made before it. Never shown: see
     :attr:`dice_commitment`."""
-    watchable: bool = True
-    """Its game, played between private chats, is open to watchers (a Watch link); False:
-    the players keep it private. Nothing to choose in a group, where everyone sees the board."""
 
-    start: Position | None = None
-    """The position the game starts at ("play from here"), its side to move rolling first and
-    played by the challenger; None: the variant's start after an opening roll."""
+    @property
+    def move_seconds(self) -> int:
+        """The time for a move its terms name (settled: never the default's None)."""
+        seconds = self.terms.move_seconds
+        assert seconds is not None, "a challenge's terms name the move time"
+        return seconds
 
     @property
     def dice_commitment(self) -> str | None:
@@ -202,6 +233,12 @@ class StoredGame:
     each button carries it, so a stale or replayed tap is refused. A game of a match has
     ``match_id`` and its number in the match, ``game_no``. ``chips`` and ``chips_status`` record
     what the result did with the stake.
+
+    It holds no :class:`Terms`: of the terms it was played on, the variant, the rules and the
+    dice are its ``game``'s, the match length and the cube its match's (a :class:`MatchRecord`,
+    which the match's games share), and only the rest is its own (``move_seconds``, ``stake``,
+    ``stake_mode``, ``hints``, ``watchable``, ``start``); a copy of them all would be a second
+    place for each to be wrong in. :meth:`terms` puts them back together.
     """
 
     id: int
@@ -246,6 +283,24 @@ class StoredGame:
     """The position the game started at when it was played on from one (its history replays
     from there, with no opening roll; such games are not rated and pay no chips); None for a
     game from the variant's start."""
+
+    def terms(self, match: MatchRecord | None) -> Terms:
+        """The terms it was played on (``match``: its match, None for a single game): what a
+        rematch offers again, and the next game of its match is played on."""
+        game = self.game
+        return Terms(
+            variant=game.variant,
+            rule_set=game.rules.name,
+            match_length=match.match.length if match else 0,
+            cube=match.cube if match else game.cube is not None,
+            stake=self.stake,
+            stake_mode=self.stake_mode,
+            dice_mode=game.dice_mode,
+            hints=self.hints,
+            move_seconds=self.move_seconds,
+            watchable=self.watchable,
+            start=self.start,
+        )
 
     def player(self, side: Side) -> int:
         """The user id playing ``side``."""

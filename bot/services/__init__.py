@@ -7,9 +7,11 @@ games and watchers; the board messages' bookkeeping is :mod:`.boards`'.
 
 from __future__ import annotations
 
+from bot.model import Terms
+
 from .analysis import Analyses
 from .boards import BoardMessages
-from .challenges import Challenges, Terms
+from .challenges import Challenges
 from .chats import Chats
 from .errors import GameError
 from .games import GameService, GameSnapshot

@@ -24,8 +24,7 @@ from typing import Final, TypeAlias
 
 from bot.ai.analysis import Review, Summary, states, summarise
 from bot.engine import Game, NardyError, RecordError, Side, Turn, TurnRecord
-from bot.model import StoredGame, User
-from bot.storage import Store
+from bot.model import Store, StoredGame, User
 
 from .computer import Brain
 from .errors import AlreadyAnalysing, GameNotFound, GameNotOver, NotAnalysable, NotAPlayer

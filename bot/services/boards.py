@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Final
 
-from bot.model import Board, StoredGame
-from bot.storage import Store
+from bot.model import Board, Store, StoredGame
 
 from .errors import ForeignButton
 

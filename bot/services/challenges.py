@@ -4,7 +4,7 @@ challenger can change until someone accepts; accepting starts the game (the lobb
 challenge). No Telegram here.
 
 A challenge to the computer (its target is the computer at a level, see
-:func:`bot.storage.computer_id`) is started by the challenger, once the terms suit them; it
+:func:`bot.model.computer_id`) is started by the challenger, once the terms suit them; it
 has a level to choose, hints, and no stake.
 
 A challenge may name the position to start at ("play from here": a position of a finished
@@ -31,9 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Final, TypeVar
 
 from bot.engine import (
-    VARIANTS,
     DiceMode,
-    Position,
     Side,
     StakeMode,
     find_variant,
@@ -44,11 +42,13 @@ from bot.model import (
     Challenge,
     ChallengeMessage,
     ChallengeStatus,
+    Store,
     StoredGame,
+    Terms,
     User,
+    VersionConflict,
     computer_id,
 )
-from bot.storage import Store, VersionConflict
 
 from . import chips
 from .errors import (
@@ -75,12 +75,13 @@ from .users import Users
 CHALLENGE_SECONDS: Final = 15 * 60
 """How long a challenge stays open."""
 
-VARIANT_CHOICES: Final = tuple(VARIANTS)
-"""Every variant of the engine's registry, in its order, which the challenge's variant button
-cycles; the first, long nardy, is the one a challenge plays when it names none."""
+VARIANT_CHOICES: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
+"""Every game of the rule texts, in the order the challenge's variant button cycles them."""
 RULE_SET_CHOICES: Final = {
     variant: tuple(find_variant(variant).rule_sets) for variant in VARIANT_CHOICES
 }
+DICE_MODE_CHOICES: Final = tuple(DiceMode)
+"""Dice modes of the short variants (short and Abkhaz nardy): two, three, anti three."""
 TIME_CHOICES: Final = (30, 60, 90, 180, 300, 3600, 43_200, 86_400, 259_200)
 """Move times a challenger can pick, in seconds (the configured default joins them): seconds
 for a game played at one sitting, and 1 hour, 12 hours, 1 day and 3 days for a correspondence
@@ -102,28 +103,6 @@ MemberCheck = Callable[[int, int], Awaitable[bool]]
 
 
 @dataclass(frozen=True, slots=True)
-class Terms:
-    """What a challenge offers besides its players: the variant, a single game or a match to
-    ``match_length``, the cube, and a stake in chips with the table that prices it."""
-
-    variant: str = "long"
-    match_length: int = 0
-    cube: bool = False
-    stake: int = 0
-    stake_mode: StakeMode = StakeMode.RULES
-    dice_mode: DiceMode = DiceMode.TWO
-    hints: bool = False
-    """Both players may ask for hints (between people; always on against the computer)."""
-    move_seconds: int | None = None
-    """The time for a move, one of :data:`TIME_CHOICES`; None: the bot's default."""
-    watchable: bool = True
-    """A game between private chats is open to watchers (False: the players keep it private)."""
-    start: Position | None = None
-    """The position to start at, its side to move played by the challenger; None: the
-    variant's start. It decides the variant, and makes a single game without a stake."""
-
-
-@dataclass(frozen=True, slots=True)
 class Acceptance:
     """A challenge being accepted (:meth:`Challenges.accepting`): who plays which side, the
     game's chat (0 between private chats or in an inline message) and its boards."""
@@ -141,8 +120,8 @@ class Acceptance:
 
 
 def has_dice_modes(variant: str) -> bool:
-    """Whether ``variant`` offers a choice of dice modes (the short family's do)."""
-    return len(find_variant(variant).dice_modes) > 1
+    """Whether ``variant`` offers dice modes (the short family)."""
+    return find_variant(variant).family == "short"
 
 
 def has_cube(variant: str) -> bool:
@@ -256,28 +235,25 @@ class Challenges:
             if held < terms.stake:
                 raise NotEnoughChips(name=challenger.mention, chips=held)
         username = None if target else (target_username or "").lstrip("@").lower() or None
+        settled = replace(
+            terms,
+            rule_set=resolve_rules(terms.variant, terms.rule_set).name,
+            move_seconds=terms.move_seconds or self._move_seconds,
+            cube=terms.cube and has_cube(terms.variant),
+            dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
+        )
         async with self._only_invitation(challenger.id, target, username):
             return await self._store.challenges.create(
                 chat_id=chat_id,
                 challenger_id=challenger.id,
                 target_id=target.id if target else None,
                 target_username=username,
-                variant=terms.variant,
-                rule_set=resolve_rules(terms.variant, None).name,
-                move_seconds=terms.move_seconds or self._move_seconds,
+                terms=settled,
                 locale=locale,
                 expires_at=now + self._challenge_seconds,
                 now=now,
-                match_length=terms.match_length,
-                cube=terms.cube and has_cube(terms.variant),
-                stake=terms.stake,
-                stake_mode=terms.stake_mode,
-                dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
-                hints=terms.hints,
                 inline_message_id=inline_message_id,
                 dice_seed=self._seeds.new_seed(),
-                watchable=terms.watchable,
-                start=terms.start,
             )
 
     async def against_computer(
@@ -336,21 +312,12 @@ class Challenges:
                 challenger_id=player.id,
                 target_id=opponent.id if opponent else None,
                 target_username=None,
-                variant=stored.game.variant,
-                rule_set=stored.game.rules.name,
-                move_seconds=stored.move_seconds,
+                # the same terms; played on from a position: again from there
+                terms=stored.terms(match),
                 locale=locale,
                 expires_at=now + self._challenge_seconds,
                 now=now,
-                match_length=match.match.length if match else 0,
-                cube=match.cube if match else stored.game.cube is not None,
-                stake=stored.stake,
-                stake_mode=stored.stake_mode,
-                dice_mode=stored.game.dice_mode,
-                hints=stored.hints,
                 dice_seed=self._seeds.new_seed(),
-                watchable=stored.watchable,
-                start=stored.start,  # played on from a position: again from there
             )
 
     async def get(self, challenge_id: int) -> Challenge:
@@ -433,56 +400,55 @@ class Challenges:
             computer = challenge.computer_level
             if option in ("stake", "stake_mode", "hints") and computer is not None:
                 raise StaleAction()  # not offered against the computer
-            if option in FIXED_BY_START and challenge.start is not None:
+            if option in FIXED_BY_START and challenge.terms.start is not None:
                 raise StaleAction()  # the position decides the variant; a single free game
+            terms, target_id = challenge.terms, challenge.target_id
             if option == "level":
                 if computer is None:
                     raise StaleAction()
                 level = _next(LEVEL_CHOICES, computer)
-                changed = replace(challenge, target_id=computer_id(level))
+                target_id = computer_id(level)
             elif option == "hints":
-                changed = replace(challenge, hints=not challenge.hints)
+                terms = replace(terms, hints=not terms.hints)
             elif option == "watchable":
                 if not challenge.in_private_chat:
                     raise StaleAction()  # a group sees its board: nothing to keep private
-                changed = replace(challenge, watchable=not challenge.watchable)
+                terms = replace(terms, watchable=not terms.watchable)
             elif option == "variant":
-                variant = _next(VARIANT_CHOICES, challenge.variant)
-                changed = replace(
-                    challenge,
+                variant = _next(VARIANT_CHOICES, terms.variant)
+                terms = replace(
+                    terms,
                     variant=variant,
                     rule_set=RULE_SET_CHOICES[variant][0],
-                    cube=challenge.cube and has_cube(variant),
-                    dice_mode=challenge.dice_mode if has_dice_modes(variant) else DiceMode.TWO,
+                    cube=terms.cube and has_cube(variant),
+                    dice_mode=terms.dice_mode if has_dice_modes(variant) else DiceMode.TWO,
                 )
             elif option == "rules":
-                rule_sets = RULE_SET_CHOICES[challenge.variant]
-                changed = replace(challenge, rule_set=_next(rule_sets, challenge.rule_set))
+                rule_sets = RULE_SET_CHOICES[terms.variant]
+                terms = replace(terms, rule_set=_next(rule_sets, terms.rule_set))
             elif option == "time":
                 times = tuple(sorted({*TIME_CHOICES, self._move_seconds}))
-                changed = replace(challenge, move_seconds=_next(times, challenge.move_seconds))
+                terms = replace(terms, move_seconds=_next(times, challenge.move_seconds))
             elif option == "match":
-                changed = replace(
-                    challenge, match_length=_next(MATCH_CHOICES, challenge.match_length)
-                )
+                terms = replace(terms, match_length=_next(MATCH_CHOICES, terms.match_length))
             elif option == "cube":
-                if not has_cube(challenge.variant):
+                if not has_cube(terms.variant):
                     raise StaleAction()  # the button is not offered for this variant
-                changed = replace(challenge, cube=not challenge.cube)
+                terms = replace(terms, cube=not terms.cube)
             elif option == "dice":
-                if not has_dice_modes(challenge.variant):
+                if not has_dice_modes(terms.variant):
                     raise StaleAction()
-                dice_modes = find_variant(challenge.variant).dice_modes
-                changed = replace(challenge, dice_mode=_next(dice_modes, challenge.dice_mode))
+                terms = replace(terms, dice_mode=_next(DICE_MODE_CHOICES, terms.dice_mode))
             elif option == "stake":
                 held = await chips.balance(self._store, user_id, self._clock())
                 stakes = tuple(s for s in chips.STAKE_CHOICES if s <= held)
-                changed = replace(challenge, stake=_next(stakes, challenge.stake))
+                terms = replace(terms, stake=_next(stakes, terms.stake))
             elif option == "stake_mode":
                 modes = STAKE_MODE_CHOICES
-                changed = replace(challenge, stake_mode=_next(modes, challenge.stake_mode))
+                terms = replace(terms, stake_mode=_next(modes, terms.stake_mode))
             else:
                 raise StaleAction()
+            changed = replace(challenge, target_id=target_id, terms=terms)
             return await self._save_challenge(changed, challenge.version)
 
     async def decline(
@@ -557,14 +523,15 @@ class Challenges:
                 if not self._is_target(challenge, user.id, user):
                     raise NotForYou()
                 opponent_id = user.id
-            if challenge.stake:
+            terms = challenge.terms
+            if terms.stake:
                 now = self._clock()
                 for player_id in (challenge.challenger_id, user.id):
                     held = await chips.balance(self._store, player_id, now)
-                    if held < challenge.stake:
+                    if held < terms.stake:
                         player = await self._users.get(player_id)
                         raise NotEnoughChips(name=player.mention if player else "?", chips=held)
-            mine = challenge.start.turn if challenge.start is not None else Side.WHITE
+            mine = terms.start.turn if terms.start is not None else Side.WHITE
             white_id, black_id = (
                 (challenge.challenger_id, opponent_id)
                 if mine is Side.WHITE

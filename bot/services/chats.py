@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from bot.storage import Store
+from bot.model import Store
 
 from .users import SHARED_SECONDS
 

@@ -25,8 +25,7 @@ from dataclasses import replace
 from typing import Final
 
 from bot.engine import Outcome, Side, chips_due
-from bot.model import ChipsStatus, StoredGame
-from bot.storage import Store
+from bot.model import ChipsStatus, Store, StoredGame
 
 START_CHIPS: Final = 1000
 """Every user's first balance."""

@@ -19,8 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Final
 
-from bot.storage import Store
-from bot.storage.coordination import OVERALL, WATCHERS
+from bot.model import OVERALL, WATCHERS, Store
 
 logger = logging.getLogger(__name__)
 

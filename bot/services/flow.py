@@ -38,7 +38,7 @@ from .errors import StaleAction
 
 class GameDice:
     """The dice one step of a game rolls with, and the rolls it made: the game's fair dice
-    when it has a :class:`~bot.storage.DiceProof` (the step's rolls then join it), else
+    when it has a :class:`~bot.model.DiceProof` (the step's rolls then join it), else
     ``rng``."""
 
     def __init__(self, proof: DiceProof | None, rng: random.Random) -> None:

@@ -6,14 +6,14 @@ games here. The service is given the users, the dice seeds, the coordination of 
 computer's brain (see :mod:`bot.services.root`), and builds no other service. No Telegram here.
 
 A player is a person or the computer (a user with a reserved id, see
-:func:`bot.storage.computer_level`). When a game waits for the computer its deadline is set
+:func:`bot.model.computer_level`). When a game waits for the computer its deadline is set
 :attr:`GameService.computer_pause` seconds ahead, and the computer acts when that deadline
 passes, like a timeout: the person sees what changed before the computer answers, and a game
 left waiting by a restart is answered after it. Games with the computer change no ratings.
 
 Every action names the game and the ``version`` its button was drawn for. Actions
 on one game run one at a time (a lock per game, held across every worker that shares the
-database: :meth:`~bot.storage.Store.exclusive`), and the write checks the version again in the
+database: :meth:`~bot.model.Store.exclusive`), and the write checks the version again in the
 database, so a stale, replayed or forged tap is refused and changes nothing. A deadline that
 falls due is acted on by whichever worker claims it first; the others skip it.
 
@@ -32,7 +32,7 @@ Every game's dice are provably fair (:mod:`bot.engine.fair`): :meth:`GameService
 the game's secret seed (with :mod:`secrets` when the service's random source is a
 :class:`random.SystemRandom`, as in production; from a seeded one in tests and benchmarks, so
 that they replay) and takes the client value of the tap that started the game, and every roll is
-derived from them and recorded in the game's :class:`~bot.storage.DiceProof`.
+derived from them and recorded in the game's :class:`~bot.model.DiceProof`.
 """
 
 from __future__ import annotations
@@ -50,19 +50,25 @@ from typing import Final
 from bot import logs
 from bot.ai import Action, Hint
 from bot.engine import (
-    DiceMode,
     Game,
     Played,
-    Position,
     Side,
-    StakeMode,
     Turn,
     TurnInput,
     TurnPlan,
 )
 from bot.engine.lazy import lazy
-from bot.model import DiceProof, MatchRecord, StoredGame, Tally, User, computer_level
-from bot.storage import Store, VersionConflict
+from bot.model import (
+    DiceProof,
+    MatchRecord,
+    Store,
+    StoredGame,
+    Tally,
+    Terms,
+    User,
+    VersionConflict,
+    computer_level,
+)
 
 from . import chips, flow
 from .computer import Brain
@@ -236,22 +242,16 @@ class GameService:
                     chat_id=stored.chat_id,
                     white_id=stored.white_id,
                     black_id=stored.black_id,
-                    variant=stored.game.variant,
-                    rule_set=stored.game.rules.name,
-                    cube=match.cube and match.match.cube_allowed,
-                    move_seconds=stored.move_seconds,
+                    terms=replace(
+                        stored.terms(match), cube=match.cube and match.match.cube_allowed
+                    ),
                     locale=stored.locale,
                     boards=boards,
-                    stake=stored.stake,
-                    stake_mode=stored.stake_mode,
                     match_id=match.id,
                     game_no=stored.game_no + 1,
-                    dice_mode=stored.game.dice_mode,
-                    hints=stored.hints,
                     inline_board=inline,
                     chat_instance=stored.chat_instance,
                     dice_client=dice_client,
-                    watchable=stored.watchable,
                 )
             except VersionConflict:  # the other player was quicker
                 raise NoNextGame() from None
@@ -263,29 +263,20 @@ class GameService:
         chat_id: int,
         white_id: int,
         black_id: int,
-        variant: str,
-        rule_set: str,
-        cube: bool,
-        move_seconds: int,
+        terms: Terms,
         locale: str,
         boards: list[tuple[int, Side]],
-        stake: int,
-        stake_mode: StakeMode,
         match_id: int | None,
-        match_length: int = 0,
         game_no: int = 1,
-        dice_mode: DiceMode = DiceMode.TWO,
-        hints: bool = False,
         inline_board: str | None = None,
         chat_instance: str | None = None,
         dice_client: str | None = None,
         dice_seed: bytes | None = None,
-        watchable: bool = True,
-        start: Position | None = None,
     ) -> StoredGame:
-        """Rolls a new game's opening (playing forced turns) and stores it; an inline game
-        with its ``inline_board`` (the inline message) and ``chat_instance``; a game set up at
-        ``start`` has no opening roll: its side to move rolls first.
+        """Rolls a new game's opening (playing forced turns) on ``terms`` and stores it;
+        an inline game with its ``inline_board`` (the inline message) and ``chat_instance``; a
+        game set up at the terms' ``start`` has no opening roll: its side to move rolls first.
+        A move time of None is the bot's default.
 
         ``dice_seed``: the seed drawn (and committed to) with the challenge, before the client
         value existed; a new one when there is none (the next game of a match).
@@ -295,16 +286,18 @@ class GameService:
         before it (a value made up here when there is none, or when it is not one, see
         :data:`bot.engine.fair.CLIENT_VALUE`).
 
-        ``match_length``: a new match to that many points, whose first game this is (with
-        ``match_id`` None); 0 for a single game or a match's next game.
+        ``match_id``: the match of a match's next game; without one, a match of the terms'
+        ``match_length`` (when it is one) is made, whose first game this is.
 
         :raises: :exc:`~bot.engine.GameOverError` for a ``start`` where a side has borne off
             every checker.
         """
         now = self._clock()
-        if match_length and match_id is None:
+        start, rules, cube, dice_mode = terms.start, terms.rule_set, terms.cube, terms.dice_mode
+        move_seconds = terms.move_seconds or self.move_seconds
+        if terms.match_length and match_id is None:
             match_id = (
-                await self._store.matches.create(length=match_length, cube=cube, now=now)
+                await self._store.matches.create(length=terms.match_length, cube=cube, now=now)
             ).id
         seed = dice_seed if dice_seed is not None else self._seeds.new_seed()
         proof = DiceProof.new(seed, self._seeds.client(dice_client))
@@ -312,10 +305,10 @@ class GameService:
 
         def opened() -> tuple[Game, tuple[str, ...], tuple[Played, ...]]:
             if start is not None:
-                set_up = Game.setup(start, rules=rule_set, cube=cube, dice_mode=dice_mode)
+                set_up = Game.setup(start, rules=rules, cube=cube, dice_mode=dice_mode)
                 game = dice.roll(set_up)
             else:
-                game = dice.start(variant, rules=rule_set, cube=cube, dice_mode=dice_mode)
+                game = dice.start(terms.variant, rules=rules, cube=cube, dice_mode=dice_mode)
             return flow.play_automatic(game, (), dice)
 
         game, history, last_turn = await asyncio.to_thread(opened)
@@ -335,13 +328,13 @@ class GameService:
             last_turn=last_turn,
             match_id=match_id,
             game_no=game_no,
-            stake=stake,
-            stake_mode=stake_mode,
-            hints=hints,
+            stake=terms.stake,
+            stake_mode=terms.stake_mode,
+            hints=terms.hints,
             inline_board=inline_board,
             chat_instance=chat_instance,
             dice_proof=dice.proof,
-            watchable=watchable,
+            watchable=terms.watchable,
             start=start,
         )
 

@@ -25,10 +25,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from bot.model import Challenge, User
-from bot.storage import IntegrityError, Store
+from bot.model import Challenge, IntegrityError, Store, Terms, User
 
-from .challenges import Challenges, Terms
+from .challenges import Challenges
 from .errors import (
     InvitationNotFound,
     NotForYou,

@@ -12,8 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from bot.model import ChipFlag, League, Rating, Standing, User
-from bot.storage import Store
+from bot.model import ChipFlag, League, Rating, Standing, Store, User
 
 from .scores import ScoreService
 

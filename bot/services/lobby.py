@@ -8,8 +8,7 @@ service knows none of them. No Telegram here.
 
 from __future__ import annotations
 
-from bot.model import Challenge, ChallengeStatus, User
-from bot.storage import Store
+from bot.model import Challenge, ChallengeStatus, Store, User
 
 from .challenges import Challenges, MemberCheck
 from .errors import ChallengeClosed, CommitmentNotShown, StaleAction, Watching
@@ -70,24 +69,14 @@ class Lobby:
                 chat_id=accepted.chat_id,
                 white_id=accepted.white_id,
                 black_id=accepted.black_id,
-                variant=challenge.variant,
-                rule_set=challenge.rule_set,
-                cube=challenge.cube,
-                move_seconds=challenge.move_seconds,
+                terms=challenge.terms,
                 locale=challenge.locale,
                 boards=accepted.boards,
-                stake=challenge.stake,
-                stake_mode=challenge.stake_mode,
-                match_id=None,
-                match_length=challenge.match_length,
-                dice_mode=challenge.dice_mode,
-                hints=challenge.hints,
+                match_id=None,  # a match of the terms' length, when they make one
                 inline_board=challenge.inline_message_id,
                 chat_instance=accepted.chat_instance,
                 dice_client=dice_client,
                 dice_seed=challenge.dice_seed,
-                watchable=challenge.watchable,
-                start=challenge.start,
             )
             closed = await self._challenges.close_accepted(accepted, stored.id)
         return closed, await self._games.snapshot_of(stored)

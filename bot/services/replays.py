@@ -17,8 +17,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from bot.engine import Game, GameOverError, Position, RecordError, Side, Turn, TurnRecord
-from bot.model import StoredGame, User
-from bot.storage import Store
+from bot.model import Store, StoredGame, User
 
 from .analysis import replay
 from .errors import (

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import Store
+from bot.model import Store
 
 from .analysis import Analyses
 from .boards import BoardMessages

@@ -20,10 +20,10 @@ from bot.model import (
     RatedPlayer,
     Rating,
     Standing,
+    Store,
     Tally,
     User,
 )
-from bot.storage import Store
 
 from . import chips
 from .dice_stats import DiceStats, dice_stats

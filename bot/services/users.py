@@ -10,8 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from bot.model import User
-from bot.storage import Store
+from bot.model import Store, User
 
 SHARED_SECONDS: Final = 2.0
 """How long a worker sharing its database trusts a user it read (another worker's change of

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.model import StoredGame, WatchResult
-from bot.storage import Store
+from bot.model import Store, StoredGame, WatchResult
 
 from .errors import (
     GameFinished,

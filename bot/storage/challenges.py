@@ -4,10 +4,9 @@ and the messages that show them."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypedDict
 
 from bot.engine import DiceMode, Position, StakeMode
-from bot.model import Challenge, ChallengeMessage, ChallengeStatus
+from bot.model import Challenge, ChallengeMessage, ChallengeStatus, Terms
 
 from .database import Database, Row, VersionConflict
 
@@ -33,25 +32,16 @@ class ChallengeRepository:
         challenger_id: int,
         target_id: int | None,
         target_username: str | None,
-        variant: str,
-        rule_set: str,
-        move_seconds: int,
+        terms: Terms,
         locale: str,
         expires_at: float,
         now: float,
-        match_length: int = 0,
-        cube: bool = False,
-        stake: int = 0,
-        stake_mode: StakeMode = StakeMode.RULES,
-        dice_mode: DiceMode = DiceMode.TWO,
-        hints: bool = False,
         inline_message_id: str | None = None,
         dice_seed: bytes | None = None,
-        watchable: bool = True,
-        start: Position | None = None,
     ) -> Challenge:
-        """Stores a new open challenge and returns it (``dice_seed``: the secret seed of the
-        game it will start, whose commitment the challenge shows).
+        """Stores a new open challenge on ``terms`` (settled: they name the rule set and the
+        move time) and returns it (``dice_seed``: the secret seed of the game it will start,
+        whose commitment the challenge shows).
 
         :raises: :exc:`IntegrityError` if another challenge has ``inline_message_id``.
         """
@@ -68,22 +58,22 @@ class ChallengeRepository:
                     challenger_id,
                     target_id,
                     target_username,
-                    variant,
-                    rule_set,
-                    move_seconds,
+                    terms.variant,
+                    terms.rule_set,
+                    terms.move_seconds,
                     locale,
                     expires_at,
                     now,
-                    match_length,
-                    int(cube),
-                    stake,
-                    stake_mode.value,
-                    dice_mode.value,
-                    int(hints),
+                    terms.match_length,
+                    int(terms.cube),
+                    terms.stake,
+                    terms.stake_mode.value,
+                    terms.dice_mode.value,
+                    int(terms.hints),
                     inline_message_id,
                     dice_seed.hex() if dice_seed is not None else None,
-                    int(watchable),
-                    start.to_text() if start is not None else None,
+                    int(terms.watchable),
+                    terms.start.to_text() if terms.start is not None else None,
                 ),
             )
             await self._store.write(_KEEP_TERMS, (challenge_id,))
@@ -109,6 +99,7 @@ class ChallengeRepository:
 
         :raises: :exc:`VersionConflict` otherwise.
         """
+        terms = challenge.terms
         async with self._store.transaction():
             changed = await self._store.write(
                 """UPDATE challenges SET target_id = ?, variant = ?,
@@ -118,18 +109,18 @@ class ChallengeRepository:
                        WHERE id = ? AND version = ?""",
                 (
                     challenge.target_id,
-                    challenge.variant,
-                    challenge.rule_set,
-                    challenge.move_seconds,
+                    terms.variant,
+                    terms.rule_set,
+                    terms.move_seconds,
                     challenge.status.value,
                     challenge.game_id,
-                    challenge.match_length,
-                    int(challenge.cube),
-                    challenge.stake,
-                    challenge.stake_mode.value,
-                    challenge.dice_mode.value,
-                    int(challenge.hints),
-                    int(challenge.watchable),
+                    terms.match_length,
+                    int(terms.cube),
+                    terms.stake,
+                    terms.stake_mode.value,
+                    terms.dice_mode.value,
+                    int(terms.hints),
+                    int(terms.watchable),
                     challenge.id,
                     expected_version,
                 ),
@@ -151,7 +142,12 @@ class ChallengeRepository:
         )
         if row is None:
             return None
-        return replace(challenge, version=version, **_terms(row))
+        return replace(
+            challenge,
+            version=version,
+            target_id=row["target_id"],
+            terms=_terms(row, challenge.terms.start),
+        )
 
     async def show(
         self, challenge_id: int, chat_id: int, message_id: int | None, locale: str
@@ -214,7 +210,9 @@ def _challenge(row: Row) -> Challenge:
         id=row["id"],
         chat_id=row["chat_id"],
         challenger_id=row["challenger_id"],
+        target_id=row["target_id"],
         target_username=row["target_username"],
+        terms=_terms(row, Position.from_text(row["start"]) if row["start"] else None),
         locale=row["locale"],
         status=ChallengeStatus(row["status"]),
         expires_at=row["expires_at"],
@@ -222,39 +220,22 @@ def _challenge(row: Row) -> Challenge:
         version=row["version"],
         inline_message_id=row["inline_message_id"],
         dice_seed=bytes.fromhex(row["dice_seed"]) if row["dice_seed"] else None,
-        start=Position.from_text(row["start"]) if row["start"] else None,
-        **_terms(row),
     )
 
 
-class _Terms(TypedDict):
-    """The fields of a :class:`Challenge` that its versions may change."""
-
-    target_id: int | None
-    variant: str
-    rule_set: str
-    move_seconds: int
-    match_length: int
-    cube: bool
-    stake: int
-    stake_mode: StakeMode
-    dice_mode: DiceMode
-    hints: bool
-    watchable: bool
-
-
-def _terms(row: Row) -> _Terms:
-    """The terms of a challenge (or of one of its versions) in a row."""
-    return {
-        "target_id": row["target_id"],
-        "variant": row["variant"],
-        "rule_set": row["rule_set"],
-        "move_seconds": row["move_seconds"],
-        "match_length": row["match_length"],
-        "cube": bool(row["cube"]),
-        "stake": row["stake"],
-        "stake_mode": StakeMode(row["stake_mode"]),
-        "dice_mode": DiceMode(row["dice_mode"]),
-        "hints": bool(row["hints"]),
-        "watchable": bool(row["watchable"]),
-    }
+def _terms(row: Row, start: Position | None) -> Terms:
+    """The terms of a challenge (or of one of its versions) in a row; ``start`` is the
+    challenge's (no version changes it)."""
+    return Terms(
+        variant=row["variant"],
+        rule_set=row["rule_set"],
+        move_seconds=row["move_seconds"],
+        match_length=row["match_length"],
+        cube=bool(row["cube"]),
+        stake=row["stake"],
+        stake_mode=StakeMode(row["stake_mode"]),
+        dice_mode=DiceMode(row["dice_mode"]),
+        hints=bool(row["hints"]),
+        watchable=bool(row["watchable"]),
+        start=start,
+    )

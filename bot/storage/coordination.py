@@ -8,14 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.model import OVERALL
+
 if TYPE_CHECKING:
     from .database import Database
-
-OVERALL = 0
-"""The pace row of all chats together (no chat has id 0)."""
-WATCHERS = -(2**53)
-"""The pace row of watchers' boards together, within the overall pace (Telegram's chat ids
-take at most 52 bits, so no chat has this one)."""
 
 
 class CoordinationRepository:

@@ -26,6 +26,10 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeAlias
 
+# what a repository raises, the model's: the services catch them without knowing storage
+from bot.model import IntegrityError as IntegrityError
+from bot.model import VersionConflict as VersionConflict
+
 Params: TypeAlias = Sequence[Any] | Mapping[str, Any]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -37,15 +41,6 @@ class Row(Protocol):
     def __getitem__(self, key: int | str, /) -> Any: ...
 
     def keys(self) -> Any: ...
-
-
-class VersionConflict(Exception):
-    """Raised when a row changed since it was read (another tap won the race)."""
-
-
-class IntegrityError(Exception):
-    """A constraint refused a write (a unique key taken, a balance below zero), in either
-    backend; the transaction it was part of is rolled back."""
 
 
 class SchemaTooNew(Exception):

@@ -1,13 +1,17 @@
 """The store: one open :class:`~.database.Database` with a repository per concern, each owning
 its table's SQL (users, group settings, challenges, games and their boards, matches, chips,
 ratings, leagues, statistics, handled updates, and what keeps several workers in step). Services
-are given a :class:`Store`; the repositories know only the :class:`~.database.Database` they
-write through.
+are given a :class:`Store` as the model's :class:`bot.model.Store`, whose protocols it and its
+repositories implement; the repositories know only the :class:`~.database.Database` they write
+through.
 """
 
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING
+
+from bot import model
 
 from .challenges import ChallengeRepository
 from .chats import ChatRepository
@@ -70,3 +74,10 @@ class Store:
     async def close(self) -> None:
         """Closes the database."""
         await self.database.close()
+
+
+if TYPE_CHECKING:
+
+    def _implements(store: Store) -> model.Store:
+        """For ``mypy``: a :class:`Store` is what the services are written against."""
+        return store

@@ -54,31 +54,32 @@ def challenge_text(
         head = _("{challenger} is looking for an opponent! Anyone can accept.").format(
             challenger=name
         )
+    offer = challenge.terms
     details = _("{variant} · rules: {rules} · {duration} per move").format(
-        variant=_(VARIANT_NAMES[challenge.variant]),
-        rules=_(RULE_SET_NAMES[challenge.rule_set]),
+        variant=_(VARIANT_NAMES[offer.variant]),
+        rules=_(RULE_SET_NAMES[offer.rules.name]),
         duration=duration(challenge.move_seconds, _),
     )
-    start = challenge.start
+    start = offer.start
     if start is not None:
         details += "\n▶ " + _(
             "From the position {id}, {mark} to move (the challenger's side): not rated, no chips."
         ).format(id=html.code(start.to_id()), mark=SIDE_MARKS[start.turn])
-    terms = [_match_name(challenge.match_length, _)]
-    if challenge.dice_mode is not DiceMode.TWO:
-        terms.append(_(DICE_MODE_NAMES[challenge.dice_mode]))
-    if has_cube(challenge.variant):
-        terms.append(_("with the doubling cube") if challenge.cube else _("no cube"))
-    if challenge.stake:
+    terms = [_match_name(offer.match_length, _)]
+    if offer.dice_mode is not DiceMode.TWO:
+        terms.append(_(DICE_MODE_NAMES[offer.dice_mode]))
+    if has_cube(offer.variant):
+        terms.append(_("with the doubling cube") if offer.cube else _("no cube"))
+    if offer.stake:
         terms.append(
             _("stake {stake} chips, {mode}").format(
-                stake=challenge.stake, mode=_(STAKE_MODE_NAMES[challenge.stake_mode])
+                stake=offer.stake, mode=_(STAKE_MODE_NAMES[offer.stake_mode])
             )
         )
-    if challenge.hints or level is not None:
+    if offer.hints or level is not None:
         terms.append(_("💡 hints"))
     if challenge.in_private_chat:
-        terms.append(_("👁 open to watchers") if challenge.watchable else _("🔒 private"))
+        terms.append(_("👁 open to watchers") if offer.watchable else _("🔒 private"))
     if level is not None:
         foot = _("Press ▶ Start when the terms suit you.")
     else:
@@ -130,31 +131,30 @@ def option_labels(challenge: Challenge, _: Translate) -> dict[ChallengeOption, s
     shown: against the computer its level and no stake; from a position, neither the variant
     nor a match nor a stake."""
     level = challenge.computer_level
-    start = challenge.start is not None  # the position decides the variant; a single game
+    offer = challenge.terms
+    start = offer.start is not None  # the position decides the variant; a single game
     labels = {}
     if not start:
-        labels[ChallengeOption.VARIANT] = "🎲 " + _(VARIANT_NAMES[challenge.variant])
-    labels[ChallengeOption.RULES] = "📜 " + _(RULE_SET_NAMES[challenge.rule_set])
+        labels[ChallengeOption.VARIANT] = "🎲 " + _(VARIANT_NAMES[offer.variant])
+    labels[ChallengeOption.RULES] = "📜 " + _(RULE_SET_NAMES[offer.rules.name])
     labels[ChallengeOption.TIME] = "⏱ " + duration(challenge.move_seconds, _)
     if not start:
-        labels[ChallengeOption.MATCH] = "🏁 " + _match_name(challenge.match_length, _)
-    if has_dice_modes(challenge.variant):
-        labels[ChallengeOption.DICE] = "🎲 " + _(DICE_MODE_NAMES[challenge.dice_mode])
-    if has_cube(challenge.variant):
-        labels[ChallengeOption.CUBE] = "⏫ " + (_("cube on") if challenge.cube else _("cube off"))
+        labels[ChallengeOption.MATCH] = "🏁 " + _match_name(offer.match_length, _)
+    if has_dice_modes(offer.variant):
+        labels[ChallengeOption.DICE] = "🎲 " + _(DICE_MODE_NAMES[offer.dice_mode])
+    if has_cube(offer.variant):
+        labels[ChallengeOption.CUBE] = "⏫ " + (_("cube on") if offer.cube else _("cube off"))
     if level is not None:
         labels[ChallengeOption.LEVEL] = "🤖 " + _("level {level}").format(level=level)
     else:
-        labels[ChallengeOption.HINTS] = "💡 " + (
-            _("hints on") if challenge.hints else _("hints off")
-        )
+        labels[ChallengeOption.HINTS] = "💡 " + (_("hints on") if offer.hints else _("hints off"))
         if not start:
-            labels[ChallengeOption.STAKE] = "💰 " + _("stake {stake}").format(stake=challenge.stake)
-        if challenge.stake:
-            labels[ChallengeOption.STAKE_MODE] = "⚖ " + _(STAKE_MODE_NAMES[challenge.stake_mode])
+            labels[ChallengeOption.STAKE] = "💰 " + _("stake {stake}").format(stake=offer.stake)
+        if offer.stake:
+            labels[ChallengeOption.STAKE_MODE] = "⚖ " + _(STAKE_MODE_NAMES[offer.stake_mode])
     if challenge.in_private_chat:
         labels[ChallengeOption.WATCH] = (
-            _("👁 open to watchers") if challenge.watchable else _("🔒 private")
+            _("👁 open to watchers") if offer.watchable else _("🔒 private")
         )
     return labels
 

@@ -24,15 +24,15 @@ OPTIONS = ("variant", "rules", "time", "match", "cube", "dice", "stake", "stake_
 def _offered(challenge: Challenge) -> tuple[object, ...]:
     """The terms a challenge offers, as a game started from it must have them."""
     return (
-        challenge.variant,
-        challenge.rule_set,
+        challenge.terms.variant,
+        challenge.terms.rule_set,
         challenge.move_seconds,
-        challenge.match_length,
-        challenge.cube,
-        challenge.stake,
-        challenge.stake_mode,
-        challenge.dice_mode,
-        challenge.hints,
+        challenge.terms.match_length,
+        challenge.terms.cube,
+        challenge.terms.stake,
+        challenge.terms.stake_mode,
+        challenge.terms.dice_mode,
+        challenge.terms.hints,
     )
 
 

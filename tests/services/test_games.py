@@ -47,7 +47,7 @@ async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untype
     changed = await services.challenges.change_option(
         challenge.id, users[0].id, challenge.version, "variant"
     )
-    assert changed.variant == "short"
+    assert changed.terms.variant == "short"
     with pytest.raises(e.StaleAction):  # an option button drawn for the old version
         await services.challenges.change_option(
             challenge.id, users[0].id, challenge.version, "time"
@@ -227,12 +227,12 @@ async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world
     )
     with pytest.raises(e.StaleAction):  # long nardy has no dice modes
         await services.challenges.change_option(challenge.id, anna.id, challenge.version, "dice")
-    seen = [(challenge.variant, challenge.rule_set, challenge.cube)]
+    seen = [(challenge.terms.variant, challenge.terms.rule_set, challenge.terms.cube)]
     for _ in range(4):
         challenge = await services.challenges.change_option(
             challenge.id, anna.id, challenge.version, "variant"
         )
-        seen.append((challenge.variant, challenge.rule_set, challenge.cube))
+        seen.append((challenge.terms.variant, challenge.terms.rule_set, challenge.terms.cube))
     assert seen == [
         ("long", "classic", True),
         ("short", "standard", True),
@@ -245,15 +245,15 @@ async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world
     rules = await services.challenges.change_option(
         challenge.id, anna.id, challenge.version, "rules"
     )
-    assert rules.rule_set == "international"
+    assert rules.terms.rule_set == "international"
     # back round to long, then on to short: the dice modes cycle there
     short = await services.challenges.change_option(rules.id, anna.id, rules.version, "variant")
     short = await services.challenges.change_option(short.id, anna.id, short.version, "variant")
-    assert short.variant == "short" and short.dice_mode is DiceMode.TWO
+    assert short.terms.variant == "short" and short.terms.dice_mode is DiceMode.TWO
     modes = []
     for _ in range(3):
         short = await services.challenges.change_option(short.id, anna.id, short.version, "dice")
-        modes.append(short.dice_mode)
+        modes.append(short.terms.dice_mode)
     assert modes == [DiceMode.THREE, DiceMode.ANTI_THREE, DiceMode.TWO]
     short = await services.challenges.change_option(short.id, anna.id, short.version, "dice")
     _, snapshot = await services.lobby.accept(short.id, boris)

@@ -89,7 +89,7 @@ async def test_a_reserved_invitation_is_the_friends_alone(world) -> None:  # typ
         locale="en",
         terms=Terms(stake=100),
     )
-    assert made.stake == 0  # no chips in a chat that is not the bot's
+    assert made.terms.stake == 0  # no chips in a chat that is not the bot's
     for refused in (
         services.lobby.join(INLINE, anna.id, vera, chat_instance=CHAT, shown_seal=seal(made)),
         services.inline_games.decline(INLINE, anna.id, vera.id),

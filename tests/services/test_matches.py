@@ -134,7 +134,7 @@ async def test_a_match_to_3_with_the_crawford_game(
     with pytest.raises(e.NoNextGame):
         await service.next_game(third.stored.id, users[0].id)
     rematch = await services.lobby.rematch(third.stored.id, users[1], chat_id=-5, locale="en")
-    assert (rematch.match_length, rematch.cube) == (3, True)
+    assert (rematch.terms.match_length, rematch.terms.cube) == (3, True)
 
 
 async def test_an_early_resignation_moves_no_chips_and_is_not_rated(
@@ -214,14 +214,14 @@ async def test_a_stake_is_at_most_what_the_challenger_holds(
         challenge = await services.challenges.change_option(
             challenge.id, users[0].id, challenge.version, "stake"
         )
-        seen.append(challenge.stake)
+        seen.append(challenge.terms.stake)
     assert seen == [10, 50, 100, 500, 0, 10]  # the first look grants 1000 chips
     await store.database.write("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
     for _ in range(3):
         challenge = await services.challenges.change_option(
             challenge.id, users[0].id, challenge.version, "stake"
         )
-        seen.append(challenge.stake)
+        seen.append(challenge.terms.stake)
     assert seen[-3:] == [50, 0, 10]
 
 
@@ -261,8 +261,9 @@ async def test_a_challenge_with_terms_checks_the_stake(
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en", terms=terms
     )
-    assert (challenge.variant, challenge.match_length, challenge.cube) == ("short", 7, True)
-    assert (challenge.stake, challenge.stake_mode) == (100, StakeMode.PRO)
+    offered = challenge.terms
+    assert (offered.variant, offered.match_length, offered.cube) == ("short", 7, True)
+    assert (offered.stake, offered.stake_mode) == (100, StakeMode.PRO)
     await store.database.write("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
     with pytest.raises(e.NotEnoughChips):
         await services.challenges.open(chat_id=-5, challenger=users[0], locale="en", terms=terms)

@@ -55,8 +55,8 @@ async def test_a_game_from_a_position_starts_there_with_its_side_to_move_rolling
     services, _, users = world
     start = Position.from_id(_position(variant, 14).with_turn(side).to_id())
     challenge, (closed, snapshot) = await _from(services, users, start, match_length=5, stake=10)
-    assert challenge.start == start and challenge.variant == variant
-    assert (challenge.match_length, challenge.stake) == (0, 0)  # one game, for nothing
+    assert challenge.terms.start == start and challenge.terms.variant == variant
+    assert (challenge.terms.match_length, challenge.terms.stake) == (0, 0)  # one game, for nothing
     assert closed.status is ChallengeStatus.ACCEPTED
     stored = snapshot.stored
     assert stored.start == start and stored.game.opening is None
@@ -103,7 +103,7 @@ async def test_options_a_position_decides_are_refused_and_change_nothing(world) 
     changed = await services.challenges.change_option(
         challenge.id, users[0].id, challenge.version, "dice"
     )
-    assert changed.dice_mode.value == "three" and changed.start == challenge.start
+    assert changed.terms.dice_mode.value == "three" and changed.terms.start == challenge.terms.start
 
 
 async def test_a_position_where_the_game_is_over_is_refused(world) -> None:  # type: ignore[no-untyped-def]
@@ -173,7 +173,7 @@ async def test_a_game_from_a_position_is_not_rated_pays_nothing_and_says_so(
     assert not verify(tampered).ok
     # a rematch starts from the same position
     rematch = await services.lobby.rematch(finished.stored.id, users[1], chat_id=GROUP, locale="en")
-    assert rematch.start == start and rematch.challenger_id == users[1].id
+    assert rematch.terms.start == start and rematch.challenger_id == users[1].id
 
 
 async def test_a_finished_game_move_by_move_and_who_may_see_it(world) -> None:  # type: ignore[no-untyped-def]

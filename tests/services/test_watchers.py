@@ -88,11 +88,11 @@ async def test_the_challenger_chooses_and_the_next_games_keep_it(world) -> None:
     challenge = await services.challenges.open(
         chat_id=anna.id, challenger=anna, target=boris, locale="en", terms=Terms(match_length=3)
     )
-    assert challenge.watchable
+    assert challenge.terms.watchable
     challenge = await services.challenges.change_option(
         challenge.id, anna.id, challenge.version, "watchable"
     )
-    assert not challenge.watchable
+    assert not challenge.terms.watchable
     group = await services.challenges.open(chat_id=-5, challenger=anna, target=vera, locale="en")
     with pytest.raises(StaleAction):  # a group sees its board: nothing to keep private there
         await services.challenges.change_option(group.id, anna.id, group.version, "watchable")
@@ -108,4 +108,4 @@ async def test_the_challenger_chooses_and_the_next_games_keep_it(world) -> None:
     boards = await services.board_messages.boards(following.stored.id)
     assert [b.chat_id for b in boards] == [anna.id, boris.id]  # watchers watched one game
     rematch = await services.lobby.rematch(snapshot.stored.id, anna, chat_id=anna.id, locale="en")
-    assert rematch.watchable and rematch.in_private_chat
+    assert rematch.terms.watchable and rematch.in_private_chat

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.engine import Position, Side, StakeMode, derive_die
-from bot.model import StoredGame
+from bot.engine import Position, Side, derive_die
+from bot.model import StoredGame, Terms
 from bot.services import GameService
 
 HEAVY_BEFORE: Final = "crazy_gulbara w / 24:3 21:1 19:1 9:2 4:3 1:5 / 1:9 off:6"
@@ -40,16 +40,15 @@ async def start_heavy_game(
         chat_id=chat_id,
         white_id=white_id,
         black_id=black_id,
-        variant="crazy_gulbara",
-        rule_set="international",
-        cube=False,
-        move_seconds=move_seconds,
+        terms=Terms(
+            variant="crazy_gulbara",
+            rule_set="international",
+            move_seconds=move_seconds,
+            start=Position.from_text(HEAVY_BEFORE),
+        ),
         locale="en",
         boards=[(chat_id, Side.WHITE)],
-        stake=0,
-        stake_mode=StakeMode.RULES,
         match_id=None,
         dice_client=CLIENT,
         dice_seed=heavy_seed(),
-        start=Position.from_text(HEAVY_BEFORE),
     )
