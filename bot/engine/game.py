@@ -44,27 +44,17 @@ from dataclasses import dataclass, replace
 
 from .cube import Cube, CubeError
 from .dice import Dice, DiceMode, DiceSource, MoveList, roll, roll_die
-from .errors import GameOverError, IllegalTurnError, InvalidDiceError
+from .errors import GameOverError, IllegalTurnError, InvalidDiceError, NardyError
 from .moves import Turn, steps_text
+from .notation import NotationError, game_text, parse_game
 from .position import FAMILY, Position
 from .record import TurnRecord
+from .result import Result
 from .rules import Outcome, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
 from .stepwise import TurnInput, plan_for
 from .types import CHECKERS, Family, Side
 
 HOME = range(1, 7)
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """How a game ended: the winner, the outcome and the points it scores (times the stake)."""
-
-    winner: Side
-    outcome: Outcome
-    points: int
-
-    def __str__(self) -> str:
-        return f"{self.winner} wins: {self.outcome.value} x{self.points}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,19 +202,20 @@ class Game:
         :raises: :exc:`~bot.engine.notation.NotationError` for a rule set that is no preset of
             the variant (nor one changed from a preset).
         """
-        from .notation import game_text
-
         return game_text(self)
 
     @classmethod
     def from_text(cls, text: str) -> Game:
         """Reads the text :meth:`to_text` writes.
 
-        :raises: :exc:`~bot.engine.notation.NotationError` for text that is not a game.
+        :raises: :exc:`~bot.engine.notation.NotationError` for text that is not a game, or not
+            a game that can be (a dice mode its variant lacks, say).
         """
-        from .notation import parse_game
-
-        return parse_game(text)
+        fields = parse_game(text)
+        try:
+            return cls(**fields)
+        except NardyError as error:
+            raise NotationError(f"not a game: {error}") from None
 
     @property
     def turn(self) -> Side:

@@ -58,17 +58,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import Final, Protocol, TypedDict, TypeVar
 
 from .cube import Cube
 from .dice import Dice, DiceMode, moves_text, parse_moves
 from .errors import NardyError
 from .position import Position
+from .result import Result
 from .rules import Outcome, RuleSet, find_variant, resolve_rules
 from .types import Side
-
-if TYPE_CHECKING:
-    from .game import Game, Result
 
 
 class NotationError(NardyError, ValueError):
@@ -124,7 +122,58 @@ def parse_opening(text: str) -> tuple[int, int]:
     return int(found.group(1)), int(found.group(2))
 
 
-def game_text(game: Game) -> str:
+class GameState(Protocol):
+    """What a game's text holds: every field of a :class:`~bot.engine.game.Game`. The codec
+    reads these and gives them back (:class:`GameFields`), and :class:`Game` builds itself from
+    them, so that this module needs nothing of the class (which calls it)."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def position(self) -> Position: ...
+    @property
+    def dice(self) -> Dice | None: ...
+    @property
+    def moved(self) -> frozenset[Side]: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def result(self) -> Result | None: ...
+    @property
+    def opening(self) -> tuple[int, int] | None: ...
+    @property
+    def cube(self) -> Cube | None: ...
+    @property
+    def dice_mode(self) -> DiceMode: ...
+    @property
+    def remainder(self) -> tuple[int, ...]: ...
+    @property
+    def chain(self) -> int: ...
+    @property
+    def struck(self) -> int | None: ...
+
+
+class GameFields(TypedDict):
+    """A game's fields as :func:`parse_game` reads them: ``Game(**fields)``."""
+
+    variant: str
+    rules: RuleSet
+    position: Position
+    dice: Dice | None
+    moved: frozenset[Side]
+    ply: int
+    result: Result | None
+    opening: tuple[int, int] | None
+    cube: Cube | None
+    dice_mode: DiceMode
+    remainder: tuple[int, ...]
+    chain: int
+    struck: int | None
+
+
+def game_text(game: GameState) -> str:
     """Writes ``game`` as its one line (see the module docstring).
 
     :raises: :exc:`NotationError` for a game no text can hold: a rule set that is no preset of
@@ -156,13 +205,12 @@ def game_text(game: Game) -> str:
     return SEPARATOR.join(items)
 
 
-def parse_game(text: str) -> Game:
-    """Reads what :func:`game_text` writes.
+def parse_game(text: str) -> GameFields:
+    """Reads what :func:`game_text` writes: the game's fields.
 
-    :raises: :exc:`NotationError` if ``text`` is not a game's text, or not a game that can be.
+    :raises: :exc:`NotationError` if ``text`` is not a game's text (whether the fields make a
+        game that can be is :class:`~bot.engine.game.Game`'s to say).
     """
-    from .game import Game
-
     head, *rest = (item.strip() for item in text.split("|"))
     try:
         position = Position.from_text(head)
@@ -185,26 +233,21 @@ def parse_game(text: str) -> Game:
         raise NotationError(f"no {' or '.join(map(repr, missing))} in the game's text {text!r}")
     rules = _item(values, "rules", lambda v: _parse_rules(variant, v), None)
     assert rules is not None  # required, above
-    try:
-        return Game(
-            variant=variant,
-            rules=rules,
-            position=position,
-            dice=_item(values, "dice", Dice.from_text, None),
-            moved=_item(values, "moved", _parse_moved, frozenset()),
-            ply=_item(values, "ply", _number, 0),
-            result=_item(values, "result", _parse_result, None),
-            opening=_item(values, "opening", parse_opening, None),
-            cube=_item(values, "cube", lambda v: _parse_cube(variant, v), None),
-            dice_mode=_item(values, "mode", DiceMode, DiceMode.TWO),
-            remainder=_item(values, "remainder", parse_moves, ()),
-            chain=_item(values, "chain", _number, 0),
-            struck=_item(values, "struck", _die, None),
-        )
-    except NotationError:
-        raise
-    except NardyError as error:
-        raise NotationError(f"not a game: {error}") from None
+    return GameFields(
+        variant=variant,
+        rules=rules,
+        position=position,
+        dice=_item(values, "dice", Dice.from_text, None),
+        moved=_item(values, "moved", _parse_moved, frozenset()),
+        ply=_item(values, "ply", _number, 0),
+        result=_item(values, "result", _parse_result, None),
+        opening=_item(values, "opening", parse_opening, None),
+        cube=_item(values, "cube", lambda v: _parse_cube(variant, v), None),
+        dice_mode=_item(values, "mode", DiceMode, DiceMode.TWO),
+        remainder=_item(values, "remainder", parse_moves, ()),
+        chain=_item(values, "chain", _number, 0),
+        struck=_item(values, "struck", _die, None),
+    )
 
 
 _T = TypeVar("_T")
@@ -222,8 +265,6 @@ def _item(values: dict[str, str], key: str, parse: Callable[[str], _T], default:
 
 
 def _parse_result(text: str) -> Result:
-    from .game import Result
-
     words = text.split()
     if len(words) != 3:
         raise NotationError("a result is written '<w|b> <outcome> <points>'")

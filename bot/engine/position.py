@@ -19,20 +19,10 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .errors import InvalidPositionError
-from .types import BAR, CHECKERS, OFF, Family, Point, Side
+from .position_id import decode, encode
+from .types import BAR, CHECKERS, FAMILY, OFF, VARIANTS, Family, Point, Side
 
-VARIANTS: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
-"""Variant names the position format knows (the rules live in :mod:`bot.engine.rules`)."""
-
-FAMILY: Final[dict[str, Family]] = {
-    "long": Family.LONG,
-    "gulbara": Family.LONG,
-    "crazy_gulbara": Family.LONG,
-    "short": Family.SHORT,
-    "abkhaz": Family.SHORT,
-}
-"""The board each variant is played on (:class:`~bot.engine.types.Family`); the numbering
-follows it. The variants' own :attr:`~bot.engine.rules.Variant.family` says the same."""
+__all__ = ["FAMILY", "OPPONENT_POINT", "VARIANTS", "Position", "opponent_point"]
 
 _SLOTS: Final = 26
 
@@ -182,8 +172,6 @@ class Position:
         >>> Position.from_text("long w / 24:15 / 24:15").to_id()
         'AAAAH__AAAA__4'
         """
-        from .position_id import encode
-
         return encode(self)
 
     @classmethod
@@ -192,9 +180,11 @@ class Position:
 
         :raises: :exc:`InvalidPositionError` if ``text`` is not the ID of a valid position.
         """
-        from .position_id import decode
-
-        return decode(text)
+        variant, turn, white, black = decode(text)
+        try:
+            return cls(variant, turn, white, black)
+        except InvalidPositionError as error:
+            raise InvalidPositionError(f"position ID {text}: {error}") from None
 
     def __str__(self) -> str:
         return self.to_text()

@@ -38,11 +38,10 @@ the ID one word in a link or a command. A gnubg ID is therefore not a nardy ID, 
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Protocol
 
 from .errors import InvalidPositionError
-from .position import FAMILY, Position
-from .types import BAR, CHECKERS, OFF, Family, Side
+from .types import BAR, CHECKERS, FAMILY, OFF, Family, Side
 
 ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 """base64url's 64 characters, each standing for its index."""
@@ -61,7 +60,23 @@ def _slots(variant: str) -> range:
     return range(1, BAR + 1) if FAMILY[variant] is Family.SHORT else range(1, 25)
 
 
-def encode(position: Position) -> str:
+class Checkers(Protocol):
+    """What an ID is made of: a :class:`~bot.engine.position.Position`'s variant, side to move
+    and both sides' checkers (by slot: off, the points 1..24, the bar). The codec reads these
+    and gives them back, and :class:`Position` builds itself from them, so that this module
+    needs nothing of the class (which calls it)."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def turn(self) -> Side: ...
+    @property
+    def white(self) -> tuple[int, ...]: ...
+    @property
+    def black(self) -> tuple[int, ...]: ...
+
+
+def encode(position: Checkers) -> str:
     """Returns the position ID of ``position`` (see the module docstring).
 
     >>> from bot.engine import Position
@@ -79,14 +94,17 @@ def encode(position: Position) -> str:
     return "".join(ALPHABET[value >> shift & 63] for shift in range(BITS - 6, -1, -6))
 
 
-def decode(text: str) -> Position:
-    """Returns the position that the ID ``text`` stands for.
+def decode(text: str) -> tuple[str, Side, tuple[int, ...], tuple[int, ...]]:
+    """Returns what the ID ``text`` stands for: the variant, the side to move, white's and
+    black's checkers by slot (:meth:`Position.from_id <bot.engine.position.Position.from_id>`
+    makes the position of them, and checks it).
 
-    >>> decode("AAAAH__AAAA__4")
-    Position.from_text('long w / 24:15 / 24:15')
+    >>> variant, turn, white, black = decode("AAAAH__AAAA__4")
+    >>> variant, turn, white[24], black[24]
+    ('long', <Side.WHITE: 'w'>, 15, 15)
 
     :raises: :exc:`~bot.engine.errors.InvalidPositionError` if ``text`` is not a position ID
-        (the message says what is wrong), or stands for no valid position.
+        (the message says what is wrong).
     """
     if not isinstance(text, str) or len(text) != LENGTH:
         shown = len(text) if isinstance(text, str) else type(text).__name__
@@ -121,10 +139,7 @@ def decode(text: str) -> Position:
         sides.append(tuple(slots))
     if bits.rest():
         raise InvalidPositionError(f"position ID {text}: bits are left over after the checkers")
-    try:
-        return Position(variant, turn, sides[0], sides[1])
-    except InvalidPositionError as error:
-        raise InvalidPositionError(f"position ID {text}: {error}") from None
+    return variant, turn, sides[0], sides[1]
 
 
 class _Bits:

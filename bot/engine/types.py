@@ -40,3 +40,18 @@ class Family(enum.StrEnum):
 
     LONG = "long"
     SHORT = "short"
+
+
+VARIANTS: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
+"""Variant names the position format knows (the rules live in :mod:`bot.engine.rules`); here,
+beside the numbering, so that :mod:`.position` and :mod:`.position_id` both read them."""
+
+FAMILY: Final[dict[str, Family]] = {
+    "long": Family.LONG,
+    "gulbara": Family.LONG,
+    "crazy_gulbara": Family.LONG,
+    "short": Family.SHORT,
+    "abkhaz": Family.SHORT,
+}
+"""The board each variant is played on (:class:`~bot.engine.types.Family`); the numbering
+follows it. The variants' own :attr:`~bot.engine.rules.Variant.family` says the same."""

@@ -9,8 +9,8 @@ from .database import (
     SchemaTooNew,
     VersionConflict,
     is_postgres_url,
-    open_database,
 )
+from .opening import open_database
 from .store import Store
 
 __all__ = [

@@ -23,7 +23,6 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeAlias
 
 # what a repository raises, the model's: the services catch them without knowing storage
@@ -132,18 +131,3 @@ class Database(ABC):
 def is_postgres_url(url: str) -> bool:
     """True for a ``postgresql://`` (or ``postgres://``) URL."""
     return url.startswith(POSTGRES_SCHEMES)
-
-
-async def open_database(target: Path | str) -> Database:
-    """Opens the database ``target`` names, migrating it to the latest schema: a
-    ``postgresql://`` URL, else an SQLite file's path (created if needed).
-
-    :raises: :exc:`SchemaTooNew` if a newer release has migrated it.
-    """
-    if isinstance(target, str) and is_postgres_url(target):
-        from .postgres import PostgresDatabase  # asyncpg is loaded only for PostgreSQL
-
-        return await PostgresDatabase.open(target)
-    from .sqlite import SqliteDatabase
-
-    return await SqliteDatabase.open(target)

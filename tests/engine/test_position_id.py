@@ -21,7 +21,7 @@ from bot.engine import (
     Side,
     starting_position,
 )
-from bot.engine.position_id import ALPHABET, BITS, VARIANT_CODES, decode
+from bot.engine.position_id import ALPHABET, BITS, VARIANT_CODES
 
 from .strategies import MODES, advance, played_positions, positions
 
@@ -85,8 +85,8 @@ def test_round_trip_of_reachable_positions(played: tuple[Game, object]) -> None:
     for position in (game.position, game.position.with_turn(game.turn.other)):
         found = position.to_id()
         assert len(found) == POSITION_ID_LENGTH
-        assert decode(found) == position
-        assert decode(found).to_text() == position.to_text()
+        assert Position.from_id(found) == position
+        assert Position.from_id(found).to_text() == position.to_text()
 
 
 @settings(max_examples=200, deadline=None)
@@ -134,17 +134,17 @@ def test_ids_differ_by_variant_and_side_to_move() -> None:
 )
 def test_bad_ids_are_refused_clearly(text: str, message: str) -> None:
     with pytest.raises(InvalidPositionError, match=re.escape(message)):
-        decode(text)
+        Position.from_id(text)
 
 
 def test_an_id_of_an_impossible_position_is_refused() -> None:
     # both colours on white's 1 (black's 13 on the long board)
     both = "000" + "0" + "1" * 15 + "0" + "0" * 23 + "0" * 12 + "1" * 15 + "0" + "0" * 11
     with pytest.raises(InvalidPositionError, match="both colours"):
-        decode(_id(both))
+        Position.from_id(_id(both))
     # on the short board the bar is each side's 25th slot
     bar = "001" + "0" + "0" * 24 + "1" * 15 + "0" + "0" * 24 + "1" * 15 + "0"
-    assert decode(_id(bar)) == Position.from_text("short w / bar:15 / bar:15")
+    assert Position.from_id(_id(bar)) == Position.from_text("short w / bar:15 / bar:15")
 
 
 def test_ids_carry_no_bar_for_the_long_board() -> None:
@@ -158,7 +158,7 @@ def test_ids_carry_no_bar_for_the_long_board() -> None:
 @given(st.text(alphabet=ALPHABET, min_size=14, max_size=14))
 def test_any_string_of_id_characters_is_a_position_or_a_clear_error(text: str) -> None:
     try:
-        position = decode(text)
+        position = Position.from_id(text)
     except InvalidPositionError as error:
         assert str(error)
     else:
@@ -171,7 +171,7 @@ def test_any_string_of_id_characters_is_a_position_or_a_clear_error(text: str) -
 @given(st.text(max_size=20))
 def test_any_text_is_a_position_or_a_clear_error(text: str) -> None:
     try:
-        decode(text)
+        Position.from_id(text)
     except InvalidPositionError as error:
         assert str(error)
 
