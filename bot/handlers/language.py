@@ -27,7 +27,7 @@ from bot.messages.league import LeaguePublisher
 from bot.messages.members import ADMINS, check_admin
 from bot.model import User
 from bot.services import Chats, Users
-from bot.services.errors import NotAnAdmin, StaleAction
+from bot.services.errors import ForeignButton, NotAnAdmin, StaleAction
 from bot.views.commands import command_menu
 from bot.views.common import translator
 from bot.views.texts import echo
@@ -118,8 +118,8 @@ async def on_pick_language(
     """A language button: stores the choice (a group's only from one of its admins) and
     turns the message into the confirmation, in the language chosen."""
     message = callback.message
-    if not isinstance(message, Message):
-        raise StaleAction()
+    if not isinstance(message, Message) or not _is_picker(message):
+        raise ForeignButton()  # forged onto another of the bot's messages: it stays as it is
     if message.chat.type != ChatType.PRIVATE:
         member = await bot.get_chat_member(message.chat.id, callback.from_user.id)
         if member.status not in ADMINS:
@@ -128,6 +128,19 @@ async def on_pick_language(
         bot, i18n, users, chats, league_publisher, message, player, callback_data.language.locale
     )
     await message.edit_text(text, reply_markup=None)
+
+
+def _is_picker(message: Message) -> bool:
+    """Whether ``message`` shows the language buttons (:func:`language_keyboard`): the one
+    kind of message a language button may turn into its confirmation. A press brings the
+    message's first button, which is a language on the picker and nothing else."""
+    markup = message.reply_markup  # its first button only (bot.messages.link.read_json)
+    prefix = PickLanguage.__prefix__ + PickLanguage.__separator__
+    return markup is not None and any(
+        (button.callback_data or "").startswith(prefix)
+        for row in markup.inline_keyboard
+        for button in row
+    )
 
 
 async def _choose(

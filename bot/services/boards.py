@@ -63,8 +63,9 @@ class BoardMessages:
         """Makes sure a tap on a button of game ``game_id`` came from one of its players'
         boards: message ``message_id`` in ``chat_id``, or the inline message. A ``photo`` in a
         chat where the game's board has no message yet, and that shows no other game, is that
-        board: its sending got no answer (see ``bot.messages.boards.show_in_place``) but it arrived
-        after all, and it is recorded, to be edited from now on instead of sent a second time.
+        board: its sending got no answer (see :meth:`bot.messages.kept.KeptMessage.show`) but
+        it arrived after all, and it is recorded, to be edited from now on instead of sent a
+        second time.
         A board seen before costs no read.
 
         :raises: :exc:`ForeignButton` for any other message: forged data, or the buttons of one

@@ -13,9 +13,11 @@ import pytest
 from bot.callbacks import Language, Move, PickLanguage
 from bot.i18n import LANGUAGE_NAMES, create_i18n
 from bot.services import compose
+from bot.services.errors import ForeignButton
 from bot.storage import Store, open_database
 from bot.views.boards import board_position, board_view
 from bot.views.common import translator
+from bot.views.texts import REFUSALS
 from render import render_board
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeUser
 from tests.support.harness import BotHarness
@@ -176,6 +178,26 @@ async def test_forged_language_buttons_are_refused_and_change_nothing(
     assert fake.requests_for("setMyCommands", since=mark) == []
     assert (await _say(harness, alice, chat, "/start")).content.startswith("Привіт, Alice!")
     assert PickLanguage(language=Language.UK).pack() == "l:3"  # a real one, for comparison
+
+
+async def test_a_language_button_forged_onto_another_message_is_refused_and_edits_nothing(
+    bot_harness: BotHarness,
+) -> None:
+    """A valid language button's data tapped on a message of the bot's that shows no language
+    buttons (the /start greeting): refused as a foreign button; the message, the language and
+    the menu stay as they are (found by tests/bot/test_fuzz.py)."""
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", language_code="uk")
+    chat = fake.private_chat(alice)
+    greeting = await _say(harness, alice, chat, "/start")
+    shown, mark = greeting.content, fake.mark()
+    forged = PickLanguage(language=Language.RU).pack()
+    answer = await fake.next_answer_to(fake.tap(alice, greeting, forged, check=False))
+    assert answer.show_alert and answer.text == said("uk", REFUSALS[ForeignButton.code])
+    await harness.settle()
+    assert greeting.content == shown and greeting.edit_count == 0
+    assert fake.requests_for("setMyCommands", since=mark) == []
+    assert (await _say(harness, alice, chat, "/start")).content.startswith("Привіт, Alice!")
 
 
 async def test_a_groups_language_is_set_by_its_admins_only_and_its_messages_follow(

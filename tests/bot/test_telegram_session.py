@@ -110,7 +110,7 @@ async def test_an_upload_in_memory_is_one_payload_of_known_length(
     assert isinstance(body, BytesPayload) and body.size is not None  # no chunked encoding
 
 
-async def test_a_pressed_messages_buttons_are_left_out_of_the_update_and_nothing_else(
+async def test_a_pressed_messages_buttons_are_left_out_of_the_update_but_the_first(
     bots: dict[str, Bot], fake_telegram: FakeTelegram
 ) -> None:
     alice = fake_telegram.create_user("Alice")
@@ -128,7 +128,9 @@ async def test_a_pressed_messages_buttons_are_left_out_of_the_update_and_nothing
     assert press.callback_query is not None and press.callback_query.data == "g:1:2:1:4"
     pressed = press.callback_query.message
     assert pressed is not None and pressed.message_id == sent.message_id
-    assert getattr(pressed, "reply_markup", None) is None
+    kept = getattr(pressed, "reply_markup", None)  # the first button: what the message is
+    assert isinstance(kept, InlineKeyboardMarkup)
+    assert [[b.callback_data for b in row] for row in kept.inline_keyboard] == [["g:1:2:1:0"]]
     assert text.message is not None and text.message.text == "/score"
     # aiogram's own session reads the buttons: everything else is the same
     theirs = read["aiogram"][1].callback_query

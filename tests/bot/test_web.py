@@ -10,9 +10,9 @@ from typing import Any
 
 from aiohttp import ClientSession
 
-from bot.app import Services, build_services
+from bot.app import build_services
 from bot.config import Settings
-from bot.storage import Store
+from bot.services import Services
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import free_port, make_settings, running_bot
 
@@ -27,12 +27,12 @@ async def get(url: str) -> tuple[int, Any]:
 async def test_healthz_answers_while_the_database_does_and_503_once_it_is_closed(
     fake_telegram: FakeTelegram, database_path: Path
 ) -> None:
-    kept: dict[str, Any] = {}
+    kept: list[Services] = []
 
     @asynccontextmanager
     async def keeping(settings: Settings) -> AsyncIterator[Services]:
         async with build_services(settings) as services:
-            kept.update(services)
+            kept.append(services)
             yield services
 
     async with running_bot(
@@ -43,8 +43,7 @@ async def test_healthz_answers_while_the_database_does_and_503_once_it_is_closed
             200,
             {"status": "ok", "mode": "webhook", "database": "ok", "telegram": "reachable"},
         )
-        store = kept["store"]
-        assert isinstance(store, Store)
+        store = kept[0].store
         await store.database.close()
         status, body = await get(f"{harness.web_url}/healthz")
         assert status == 503 and body["status"] == "unavailable"
