@@ -48,7 +48,8 @@ from .errors import GameOverError, IllegalTurnError, InvalidDiceError
 from .moves import Turn, steps_text
 from .position import FAMILY, Position
 from .record import TurnRecord
-from .rules import Outcome, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
+from .rules import Outcome, RuleSet, find_variant, resolve_rules, turns_for
+from .rules.plan import TurnPlan
 from .stepwise import TurnInput, plan_for
 from .types import CHECKERS, Side
 
