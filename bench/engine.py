@@ -7,8 +7,12 @@ set of self-play positions (doubles and cascades apart), and random self-play ga
 For crazy gul-bara also a step-by-step tap as the bot makes one (a fresh input with the stored
 taps replayed, its options and finishes(16), the tap played with its forced remainder, and the
 next options and finishes), and full enumerations of cascades, with and without
-``four_per_value``. The figures compare across commits; no assertions (targets live in the
-issue notes).
+``four_per_value``. Per variant and mode also the time per distinct turn listed (the median
+over positions of a position's time over its turns), and for three dice its ratio to the same
+variant's two dice. The CLI (``--only cli``): long and short requests answered in process, the
+command's start-up, and a batch as a whole process (``python -m bot.engine turns`` with its
+requests on stdin, start-up included), each the median of ``--repeat`` runs in CPU time. The
+figures compare across commits; no assertions (targets live in the issue notes).
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -90,6 +96,29 @@ def time_each(cases: list[Case], repeat: int) -> list[float]:
     return [statistics.median(t) for t in per_case]
 
 
+def per_turn(cases: list[Case], micros: list[float]) -> float:
+    """The median over ``cases`` with turns of microseconds per distinct turn listed."""
+    counts = [len(turns_for(p, m, first_turn=f, rules=r)) for p, m, f, r in cases]
+    return statistics.median(t / n for t, n in zip(micros, counts, strict=True) if n)
+
+
+def ratio(name: str, cases: list[Case], two: str, two_cases: list[Case], repeat: int) -> None:
+    """Prints three dice's time per turn against two dice's, timed in turns (two's positions
+    once, then three's, ``repeat`` times): on a busy machine, figures timed a minute apart
+    differ by more than the ratio's margin."""
+    runs: list[list[float]] = []
+    two_runs: list[list[float]] = []
+    for _ in range(repeat):
+        two_runs.append(time_each(two_cases, 1))
+        runs.append(time_each(cases, 1))
+    mine = per_turn(cases, [statistics.median(t) for t in zip(*runs, strict=True)])
+    theirs = per_turn(two_cases, [statistics.median(t) for t in zip(*two_runs, strict=True)])
+    print(
+        f"{name + ' per turn vs two':<34} {mine:.2f} us against {theirs:.2f} us ({two}, "
+        f"timed in turns): {mine / theirs:.2f}x"
+    )
+
+
 def report(name: str, micros: list[float], unit: str = "us") -> None:
     if not micros:
         print(f"{name:<34} n=0")
@@ -147,6 +176,7 @@ def main() -> None:
         f"python {sys.version.split()[0]}, {args.games} seeded self-play games per play, "
         f"median of {args.repeat} runs per position"
     )
+    measured: dict[str, list[Case]] = {}
     for variant, mode, rules in PLAYS:
         name = play_name(variant, mode, rules)
         if args.only and name not in args.only:
@@ -169,25 +199,56 @@ def main() -> None:
             report(f"{name} tap (cascades)", taps(tapped, random.Random(3)), "ms")
         else:
             doubles = [c for c in cases if c[1].double]
-            report(f"{name} all", time_each(cases, args.repeat))
+            micros = time_each(cases, args.repeat)
+            report(f"{name} all", micros)
+            measured[name] = cases
+            print(f"{name + ' per turn':<34} median {per_turn(cases, micros):9.2f} us")
+            two = play_name(variant, "two", rules)
+            if mode == "three" and two in measured:
+                ratio(name, cases, two, measured[two], args.repeat)
             report(f"{name} non-doubles", time_each([c for c in cases if not c[1].double], 3))
             report(f"{name} doubles", time_each(doubles, args.repeat))
         rate = games_per_second(lambda rng, p=(variant, mode, rules): self_play(*p, rng), 3)
         print(f"{name + ' self-play':<34} {rate:8.1f} games/s")
     if not args.only or "cli" in args.only:
+        cli(args.games, args.repeat)
+
+
+def cli(games: int, repeat: int) -> None:
+    """The CLI's figures (see the module docstring)."""
+    root = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-m", "bot.engine", "turns"]
+
+    def whole(text: str) -> float:
+        """The command's CPU seconds (user and system, as the system counts its children's):
+        on a busy machine, its wall time is mostly the wait for a processor."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(command, input=text, cwd=root, capture_output=True, text=True, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+    for variant in ("long", "short"):
         lines = []
-        for game in sample("long", "two", None, args.games, seed=2026):
+        for game in sample(variant, "two", None, games, seed=2026):
             lines.append(json.dumps(request(game.position, game.dice, first_turn=game.first_turn)))
         runs = []
-        for _ in range(args.repeat):
-            start = time.perf_counter()
+        for _ in range(repeat):
+            start = time.process_time()
             for line in lines:
                 answer_line(line)
-            runs.append((time.perf_counter() - start) / len(lines) * 1e6)
+            runs.append((time.process_time() - start) / len(lines) * 1e6)
         print(
-            f"CLI long (JSON in+out) {statistics.median(runs):8.1f} us/request "
-            f"({len(lines)} requests, in process)"
+            f"CLI {variant} (JSON in+out) {statistics.median(runs):8.1f} us/request "
+            f"({len(lines)} requests, in process, CPU time)"
         )
+        batch = "".join(line + "\n" for line in lines)
+        process = statistics.median(whole(batch) for _ in range(repeat)) / len(lines) * 1e6
+        print(
+            f"CLI {variant} batch {process:8.1f} us/request "
+            f"({len(lines)} requests, one whole process, start-up included, CPU time)"
+        )
+    start_up = statistics.median(whole("") for _ in range(max(repeat, 10))) * 1e3
+    print(f"CLI start-up (no requests)     {start_up:8.1f} ms (whole process, CPU time)")
 
 
 if __name__ == "__main__":

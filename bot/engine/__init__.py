@@ -15,123 +15,33 @@ Standard library only, no I/O, no clock, no global randomness: dice come from an
 source, a :class:`random.Random` or a game's provably fair :class:`~bot.engine.fair.FairDice`
 (:mod:`.fair`; :mod:`.verify` checks them from a moves file). Everything here is an immutable
 value, but for the dice sources.
+
+The names are those of :mod:`.public`, loaded on first use (PEP 562's module ``__getattr__``):
+``python -m bot.engine turns`` imports this package before its command, and needs only the
+rules and :mod:`.cli`; importing the whole engine first (games, the fair dice and hashlib,
+records, stakes and fractions, step input) made its start-up take 83 ms of CPU instead of 60
+(where ``PYTHONDONTWRITEBYTECODE`` is set, as in the Dockerfile, every module imported is
+compiled from source at every start). Add a public name to :mod:`.public`, not here.
 """
 
 from __future__ import annotations
 
-from .cube import MAX_CUBE, Cube, CubeError, Match
-from .dice import Dice, DiceMode, DiceSource, MoveList, moves_text, parse_moves, roll, roll_die
-from .errors import (
-    GameOverError,
-    IllegalTurnError,
-    InvalidDiceError,
-    InvalidPositionError,
-    NardyError,
-)
-from .fair import FairDice, FairDiceError, Roll, commitment, derive_die
-from .game import Game, score
-from .moves import (
-    Played,
-    Step,
-    Turn,
-    parse_played,
-    parse_steps,
-    parse_taps,
-    played_text,
-    steps_text,
-    taps_text,
-)
-from .notation import NotationError, opening_text, parse_opening
-from .position import Position, opponent_point
-from .position_id import LENGTH as POSITION_ID_LENGTH
-from .record import RecordError, TurnRecord
-from .result import Result
-from .rules import (
-    VARIANTS,
-    Outcome,
-    RuleSet,
-    TurnPlan,
-    UnknownRuleError,
-    Variant,
-    cascade,
-    find_variant,
-    legal_turns,
-    remainder_turns,
-    resolve_rules,
-    turns_for,
-)
-from .stakes import StakeMode, chips_due
-from .stepwise import TurnInput
-from .types import BAR, CHECKERS, OFF, Family, Point, Side
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "BAR",
-    "CHECKERS",
-    "MAX_CUBE",
-    "OFF",
-    "POSITION_ID_LENGTH",
-    "VARIANTS",
-    "Cube",
-    "CubeError",
-    "Dice",
-    "DiceMode",
-    "DiceSource",
-    "FairDice",
-    "Family",
-    "FairDiceError",
-    "Game",
-    "GameOverError",
-    "IllegalTurnError",
-    "InvalidDiceError",
-    "InvalidPositionError",
-    "Match",
-    "MoveList",
-    "NardyError",
-    "NotationError",
-    "Outcome",
-    "Played",
-    "Point",
-    "Position",
-    "RecordError",
-    "Result",
-    "Roll",
-    "RuleSet",
-    "Side",
-    "StakeMode",
-    "Step",
-    "Turn",
-    "TurnInput",
-    "TurnPlan",
-    "TurnRecord",
-    "UnknownRuleError",
-    "Variant",
-    "cascade",
-    "chips_due",
-    "commitment",
-    "derive_die",
-    "find_variant",
-    "legal_turns",
-    "moves_text",
-    "opening_text",
-    "opponent_point",
-    "parse_moves",
-    "parse_opening",
-    "parse_played",
-    "parse_steps",
-    "parse_taps",
-    "played_text",
-    "remainder_turns",
-    "resolve_rules",
-    "roll",
-    "roll_die",
-    "score",
-    "starting_position",
-    "steps_text",
-    "taps_text",
-    "turns_for",
-]
+if TYPE_CHECKING:
+    from .public import *  # noqa: F403  (the checkers see every name; run time loads them lazily)
+else:
 
+    def __getattr__(name: str) -> object:
+        """Loads :mod:`.public` on the first use of one of its names and keeps them all here,
+        where later reads find them without calling this."""
+        public = import_module(".public", __name__)  # not ``from . import``: that asks here
+        if name != "__all__" and name not in public.__all__:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals().update({key: getattr(public, key) for key in public.__all__})
+        return public.__all__ if name == "__all__" else globals()[name]
 
-def starting_position(variant: str = "long") -> Position:
-    """Returns the starting position of ``variant`` with white to move."""
-    return find_variant(variant).starting_position()
+    def __dir__() -> list[str]:
+        public = import_module(".public", __name__)
+        return sorted({*globals(), *public.__all__})

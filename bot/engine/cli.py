@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import json
 from itertools import compress
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .dice import Dice, DiceMode, MoveList
 from .errors import NardyError
-from .game import Game
 from .moves import Turn
 from .position import VARIANTS, Position
-from .rules import find_variant, legal_turns, resolve_rules, turns_for
+from .rules import RuleSet, find_variant, legal_turns, resolve_rules, turns_for
 from .types import BAR, CHECKERS, OFF, Side
+
+if TYPE_CHECKING:
+    from .game import Game
 
 _KEYS = tuple(str(p) for p in range(25))
 _POINTS = {str(p): p for p in range(1, 25)}
@@ -24,9 +26,14 @@ _POINTS = {str(p): p for p in range(1, 25)}
 ``"²"`` name no point."""
 _POINT_TEXT = tuple(tuple(f'"{p}":{n}' for n in range(CHECKERS + 1)) for p in range(25))
 """``_POINT_TEXT[point][count]``: one entry of a side's points as JSON text."""
+_STEP_TEXT = tuple(tuple(f"[{src},{dst}]" for dst in range(25)) for src in range(26))
+"""``_STEP_TEXT[src][dst]``: a step of an answer's ``moves`` as JSON text."""
 _SIDES = {"white": Side.WHITE, "black": Side.BLACK}
 _BOARD = range(1, 25)
 _BOTH = frozenset(Side)
+_PAIR_KEYS = frozenset({"white", "black"})
+_NO_PAIR: dict[str, int] = {}
+"""An omitted ``bar`` or ``off``: no checkers (read, never written)."""
 _HANDS_ON = frozenset({"gulbara", "crazy_gulbara"})
 """The variants whose answers carry a ``remainder`` and that take ``remainder`` requests."""
 MAX_REMAINDER = 24
@@ -95,7 +102,7 @@ def _legal_turns(request: Any) -> tuple[tuple[Turn, ...], bool]:
     the answer's entries carry a remainder (the gul-bara variants). A gul-bara roll that cannot
     be played at all is one turn with no steps and the whole roll as its remainder; a remainder
     that cannot be played at all is one turn with no steps and nothing left (it is lost)."""
-    _, turns, hands_on = situation(request)
+    _, turns, hands_on = _read(request)
     return turns, hands_on
 
 
@@ -103,6 +110,38 @@ def situation(request: Any) -> tuple[Game, tuple[Turn, ...], bool]:
     """Checks a decoded request and returns the game it describes (the side to move with its
     dice or remainder; both sides have moved before unless ``first_turn``), its legal turns as
     ``turns`` answers them, and whether their entries carry a remainder.
+
+    :raises: :exc:`BadRequest` or an engine :exc:`~bot.engine.errors.NardyError` for bad input.
+    """
+    # imported here, for ``best``: ``turns`` needs no game, and games (with their records,
+    # fair dice and step input) are a third of the engine's import time at the CLI's start
+    from .game import Game
+
+    asked, turns, hands_on = _read(request)
+    position, rule_set = asked.position, asked.rules
+    if asked.dice is None:
+        game = Game(position.variant, rule_set, position, moved=_BOTH, remainder=asked.remainder)
+    else:
+        mode = DiceMode.TWO if asked.dice.third is None else DiceMode.THREE
+        moved = frozenset() if asked.first_turn else _BOTH
+        game = Game(position.variant, rule_set, position, asked.dice, moved=moved, dice_mode=mode)
+    return game, turns, hands_on
+
+
+class _Asked(NamedTuple):
+    """A request as read: what :func:`situation` makes its game of."""
+
+    position: Position
+    rules: RuleSet
+    dice: Dice | None
+    """The roll; None for a remainder request."""
+    remainder: tuple[int, ...]
+    first_turn: bool
+
+
+def _read(request: Any) -> tuple[_Asked, tuple[Turn, ...], bool]:
+    """Checks a decoded request; returns it as read, its legal turns as ``turns`` answers them
+    (see :func:`_legal_turns`), and whether their entries carry a remainder.
 
     :raises: :exc:`BadRequest` or an engine :exc:`~bot.engine.errors.NardyError` for bad input.
     """
@@ -120,10 +159,10 @@ def situation(request: Any) -> tuple[Game, tuple[Turn, ...], bool]:
     rules = request.get("rules") or {}
     if not isinstance(rules, dict):
         raise BadRequest(f"rules is an object of switches, not {rules!r}")
-    bar = _pair(request, "bar")
-    off = _pair(request, "off")
-    white = _side(request, "white", bar["white"], off["white"])
-    black = _side(request, "black", bar["black"], off["black"])
+    bar_white, bar_black = _pair(request, "bar")
+    off_white, off_black = _pair(request, "off")
+    white = _side(request, "white", bar_white, off_white)
+    black = _side(request, "black", bar_black, off_black)
     position = Position(variant, turn, white, black)
     # no switches is the default rule set: skip checking an empty set of them
     rule_set = resolve_rules(variant, rules or None)
@@ -143,11 +182,11 @@ def situation(request: Any) -> tuple[Game, tuple[Turn, ...], bool]:
             raise BadRequest(
                 f"remainder is a list of 1..{MAX_REMAINDER} moves 1..6, not {remainder!r}"
             )
-        moves = MoveList.remainder(tuple(remainder))
-        game = Game(variant, rule_set, position, moved=_BOTH, remainder=tuple(remainder))
-        turns = turns_for(position, moves, first_turn=False, rules=rule_set)
+        handed = tuple(remainder)
+        asked = _Asked(position, rule_set, None, handed, False)
+        turns = turns_for(position, MoveList.remainder(handed), first_turn=False, rules=rule_set)
         # nothing of it can be played: one entry, no moves, and what is left is lost
-        return game, turns or (Turn((), position.with_turn(turn.other), ()),), True
+        return asked, turns or (Turn((), position.with_turn(turn.other), ()),), True
     count = 3 if rule_set.three_dice else 2
     if (
         not isinstance(dice, list)
@@ -160,29 +199,28 @@ def situation(request: Any) -> tuple[Game, tuple[Turn, ...], bool]:
             wanted += "; three dice need the three_dice switch"
         raise BadRequest(f"dice are {wanted}, not {dice!r}")
     roll = Dice(*dice)
-    mode = DiceMode.THREE if count == 3 else DiceMode.TWO
-    moved = frozenset() if first_turn else _BOTH
-    game = Game(variant, rule_set, position, roll, moved=moved, dice_mode=mode)
+    asked = _Asked(position, rule_set, roll, (), first_turn)
     turns = legal_turns(position, roll, first_turn=first_turn, rules=rule_set)
     if hands_on and not turns:
         whole = find_variant(variant).move_list(roll, rule_set).values
-        return game, (Turn((), position.with_turn(turn.other), whole),), True
-    return game, turns, hands_on
+        return asked, (Turn((), position.with_turn(turn.other), whole),), True
+    return asked, turns, hands_on
 
 
 def _error(message: str) -> str:
     return json.dumps({"error": message}, ensure_ascii=False)
 
 
-def _pair(request: dict[str, Any], name: str) -> dict[str, int]:
-    value = request.get(name, {"white": 0, "black": 0})
-    if not isinstance(value, dict) or set(value) - {"white", "black"}:
+def _pair(request: dict[str, Any], name: str) -> tuple[int, int]:
+    """A ``bar`` or ``off`` object as (white's count, black's); omitted is (0, 0)."""
+    value = request.get(name, _NO_PAIR)
+    if not isinstance(value, dict) or not value.keys() <= _PAIR_KEYS:
         raise BadRequest(f"{name} is an object {{'white': n, 'black': n}}, not {value!r}")
-    pair = {"white": value.get("white", 0), "black": value.get("black", 0)}
-    for side, count in pair.items():
+    white, black = value.get("white", 0), value.get("black", 0)
+    for side, count in (("white", white), ("black", black)):
         if type(count) is not int or not 0 <= count <= CHECKERS:
             raise BadRequest(f"{name}.{side} is a count 0..15, not {count!r}")
-    return pair
+    return white, black
 
 
 def _side(request: dict[str, Any], name: str, bar: int, off: int) -> tuple[int, ...]:
@@ -231,31 +269,27 @@ def _turn(turn: Turn, with_remainder: bool) -> dict[str, Any]:
 def _answer_text(turns: tuple[Turn, ...], with_remainder: bool) -> str:
     """``json.dumps(answer(request), separators=(",", ":"))``, byte for byte, written directly:
     building the dicts and encoding them costs three times as much. A side's checkers are
-    written once per request: in long nardy the opponent's side is the same in every turn."""
+    written once per request (in long nardy the opponent's side is the same in every turn), a
+    step's text is looked up, not formatted, and the loop calls no function of its own (a call
+    per side and turn was a tenth of the text's time)."""
     sides: dict[tuple[int, ...], str] = {}
-
-    def side(slots: tuple[int, ...]) -> str:
-        text = sides.get(slots)
-        if text is None:
-            text = sides[slots] = _points_text(slots)
-        return text
-
+    steps = _STEP_TEXT
     parts = []
     for turn in turns:
         white, black = turn.position.white, turn.position.black
-        moves = ",".join([f"[{p.src},{p.dst}]" for p in turn.played])
+        white_text = sides.get(white)
+        if white_text is None:
+            white_text = sides[white] = _points_text(white)
+        black_text = sides.get(black)
+        if black_text is None:
+            black_text = sides[black] = _points_text(black)
+        moves = ",".join([steps[p.src][p.dst] for p in turn.played])
+        end = f',"remainder":[{",".join(map(str, turn.remainder))}]}}' if with_remainder else "}"
         parts.append(
-            f'{{"moves":[{moves}],"white":{side(white)},"black":{side(black)},'
+            f'{{"moves":[{moves}],"white":{white_text},"black":{black_text},'
             f'"bar":{{"white":{white[BAR]},"black":{black[BAR]}}},'
-            f'"off":{{"white":{white[OFF]},"black":{black[OFF]}}}'
+            f'"off":{{"white":{white[OFF]},"black":{black[OFF]}}}{end}'
         )
-    if with_remainder:
-        parts = [
-            f'{part},"remainder":[{",".join(map(str, turn.remainder))}]}}'
-            for part, turn in zip(parts, turns, strict=True)
-        ]
-    else:
-        parts = [part + "}" for part in parts]
     return '{"turns":[' + ",".join(parts) + "]}"
 
 

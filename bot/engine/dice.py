@@ -174,10 +174,11 @@ class MoveList:
     @classmethod
     def of(cls, dice: Dice, *, hands_on: bool = False) -> MoveList:
         """The plain moves of ``dice`` (:attr:`Dice.moves`), in any order (looked up: every
-        search starts here, and these are made once)."""
-        found = (_HANDS_ON if hands_on else _PLAIN).get(dice)
+        search starts here, and each is made once, when first asked for)."""
+        made = _HANDS_ON if hands_on else _PLAIN
+        found = made.get(dice)
         if found is None:
-            found = cls(dice.moves, hands_on=hands_on, double=dice.is_double)
+            found = made[dice] = cls(dice.moves, hands_on=hands_on, double=dice.is_double)
         return found
 
     @classmethod
@@ -206,15 +207,10 @@ class MoveList:
         return moves_text(self.values)
 
 
-def _all_rolls() -> list[Dice]:
-    dice = [Dice(a, b) for a in range(1, 7) for b in range(1, 7)]
-    return dice + [Dice(a, b, c) for a in range(1, 7) for b in range(1, 7) for c in range(1, 7)]
-
-
-_PLAIN: dict[Dice, MoveList] = {d: MoveList(d.moves, double=d.is_double) for d in _all_rolls()}
-_HANDS_ON: dict[Dice, MoveList] = {
-    d: MoveList(d.moves, hands_on=True, double=d.is_double) for d in _all_rolls()
-}
+_PLAIN: dict[Dice, MoveList] = {}
+_HANDS_ON: dict[Dice, MoveList] = {}
+"""The move lists :meth:`MoveList.of` has made, by roll (at most 252 rolls each): filled on
+demand, not at import, which the CLI's start-up waits for."""
 
 
 class DiceSource(Protocol):

@@ -50,7 +50,8 @@ from .notation import NotationError, game_text, parse_game
 from .position import FAMILY, Position
 from .record import TurnRecord
 from .result import Result
-from .rules import Outcome, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
+from .rules import Outcome, RuleSet, find_variant, resolve_rules, turns_for
+from .rules.plan import TurnPlan
 from .stepwise import TurnInput, plan_for
 from .types import CHECKERS, Family, Side
 

@@ -11,7 +11,7 @@ back a whole tap. Nothing here is committed: the finished turn is handed to
 
 It works for every variant and move list: two or three dice, a crazy gul-bara cascade of up to
 24 moves, a gul-bara remainder, the Abkhaz restrictions. No tap lists every legal turn: the
-answers come from a :class:`~bot.engine.rules.TurnPlan` (a search with early exit that keeps
+answers come from a :class:`~bot.engine.rules.plan.TurnPlan` (a search with early exit that keeps
 what it learns), shared by the inputs of one turn, so each tap costs a few searches of the
 nodes it has not met yet, even when the turn has thousands of distinct results.
 """
@@ -30,7 +30,8 @@ from .errors import IllegalTurnError
 from .lazy import lazy
 from .moves import Played, Turn
 from .position import Position
-from .rules import Board, RuleSet, TurnPlan, find_variant, resolve_rules, turns_for
+from .rules import Board, RuleSet, find_variant, resolve_rules, turns_for
+from .rules.plan import TurnPlan
 
 PLANS_KEPT: Final = 256
 """How many turns' searches :func:`plan_for` keeps at most (the latest used): one for each game

@@ -24,7 +24,7 @@ The engine's work for an action (the turn searches behind a tap, a roll's forced
 board shows) runs on a thread (:func:`asyncio.to_thread`), never on the event loop: a crazy
 gul-bara cascade's first look can search 100,000 nodes for seconds (in the bot, in a process of
 its own: :mod:`.planner`), and the taps of every other game are answered meanwhile. Each game's
-turn plan (:class:`~bot.engine.rules.TurnPlan`) is held until its turn ends
+turn plan (:class:`~bot.engine.rules.plan.TurnPlan`) is held until its turn ends
 (:data:`TURN_PLANS_HELD`), so the engine's shared cache, which keeps only a budget of nodes,
 never makes a game's next tap search its turn again.
 

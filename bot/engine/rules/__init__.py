@@ -5,6 +5,9 @@ A variant is a class with a ``name``, its rule sets, the moves a roll gives and 
 here and a line in :data:`VARIANTS`, without touching the others. The new variants reuse the
 old ones' movement by composition: Abkhaz nardy wraps short nardy's board, the gul-bara variants
 play on long nardy's.
+
+:class:`~.plan.TurnPlan` (step-by-step input's search) is imported from :mod:`.plan`, not from
+here: ``python -m bot.engine turns`` loads this package at its start and has no use for it.
 """
 
 from __future__ import annotations
@@ -22,14 +25,12 @@ from .common import Board, played_rank, search_turns
 from .crazy_gulbara import CrazyGulBara, cascade
 from .gulbara import GulBara
 from .long import LongNardy
-from .plan import TurnPlan
 from .ruleset import Outcome, RuleSet, UnknownRuleError
 from .short import ShortNardy
 
 __all__ = [
     "Board",
     "Outcome",
-    "TurnPlan",
     "RuleSet",
     "UnknownRuleError",
     "VARIANTS",
