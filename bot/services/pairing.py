@@ -412,7 +412,7 @@ def scores(results: Iterable[Result]) -> Counter[PlayerId]:
     """Each player's score: a point per win and per bye."""
     total: Counter[PlayerId] = Counter()
     for result in results:
-        total[result.first] += 0
+        total[result.first] += 0  # listed with 0 when they have not won yet
         if result.second is not None:
             total[result.second] += 0
         if result.winner is not None:
@@ -424,7 +424,8 @@ def swiss_round(entrants: Sequence[Entrant], history: Sequence[Result], number: 
     """Round ``number`` of a Swiss tournament, from the results of the rounds before.
 
     ``entrants`` are the players still in (a withdrawn player is left out, their past games
-    stay in ``history``). Players are ranked by score, then rating, then id, and paired from
+    stay in ``history``); ``history`` is every result so far in the order played (colours
+    read the last game). Players are ranked by score, then rating, then id, and paired from
     the top: the highest-ranked player left takes, in this order of preference, the bottom
     half of their score group (the group split in halves when its first player comes up, the
     upper half meeting the lower one board by board), then the rest of the upper half from
@@ -435,8 +436,8 @@ def swiss_round(entrants: Sequence[Entrant], history: Sequence[Result], number: 
     preferred partner is taken, a maximum matching of the repeat-free pairs (:class:`_Matcher`)
     says whether the players left can still be paired as well as before; if not, the next
     preference is tried. When no repeat-free pairing exists at all (a small tournament run
-    for many rounds), the round has as few repeats as can be, each between players who have
-    met the fewest times, chosen in the same order of preference.
+    for many rounds), the round has as few repeats as can be; a player who must repeat tries
+    first whoever they have met the fewest times, in the same order of preference.
 
     With an odd number of players the bye goes first: to the lowest-ranked player who has
     not had one yet (the fewest byes, once everyone has had one) and whose bye leaves the
