@@ -1,7 +1,7 @@
 """``/language``: in a private chat a user's own language, in a group the group's (set by its
 admins only).
 
-The choice is stored (:attr:`bot.storage.User.locale`, :meth:`bot.services.chats.Chats.set_locale`)
+The choice is stored (:attr:`bot.model.User.locale`, :meth:`bot.services.chats.Chats.set_locale`)
 and confirmed in the new language. Telegram keeps a command menu per chat
 (``BotCommandScopeChat``), so the chooser's private chat, or the group, gets its menu in the
 chosen language too, whatever language the Telegram app itself is in.

@@ -2,7 +2,7 @@
 Telegram here.
 
 A game played between private chats is open to watchers unless its players made it private
-at the challenge (:attr:`~bot.storage.StoredGame.watchable`). A watcher gets a board in their
+at the challenge (:attr:`~bot.model.StoredGame.watchable`). A watcher gets a board in their
 private chat (a board row marked as a watcher's), which the publisher shows after the
 players' boards and at a share of the pace of its own; up to :data:`MAX_WATCHERS` a game.
 Watching is by the game's id alone: whoever has the link (or guesses the number) may watch an
