@@ -1,5 +1,7 @@
 """Board images for the nardy bot: :func:`render_board` draws a position as JPEG bytes,
-:func:`render_animation` a sequence of boards as an animated GIF (a game's replay).
+:func:`render_animation` a sequence of boards as an animated GIF (a game's replay), and
+:func:`render_bracket` and :func:`render_table` a tournament's bracket or standings as PNG
+(inputs in :mod:`render.tournament_layout`).
 
 Render draws what it is given and decides no rule. It depends only on Pillow and
 :mod:`bot.engine`, and Pillow is imported only when a board is drawn: :mod:`render.layout` and
@@ -28,6 +30,12 @@ if TYPE_CHECKING:
         render_board,
         render_image,
     )
+    from .tournament import (
+        TOURNAMENT_FILE_NAME,
+        TOURNAMENT_MIME_TYPE,
+        render_bracket,
+        render_table,
+    )
 
 __all__ = [
     "ANIMATION_FILE_NAME",
@@ -36,17 +44,24 @@ __all__ = [
     "FILE_NAME",
     "IMAGE_FORMAT",
     "MIME_TYPE",
+    "TOURNAMENT_FILE_NAME",
+    "TOURNAMENT_MIME_TYPE",
     "BoardView",
     "Theme",
     "render_animation",
     "render_board",
+    "render_bracket",
     "render_image",
+    "render_table",
 ]
 
 _FROM_BOARD = frozenset(
     {"FILE_NAME", "IMAGE_FORMAT", "MIME_TYPE", "BoardView", "render_board", "render_image"}
 )
 _FROM_ANIMATION = frozenset({"ANIMATION_FILE_NAME", "ANIMATION_MIME_TYPE", "render_animation"})
+_FROM_TOURNAMENT = frozenset(
+    {"TOURNAMENT_FILE_NAME", "TOURNAMENT_MIME_TYPE", "render_bracket", "render_table"}
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -58,4 +73,8 @@ def __getattr__(name: str) -> Any:
         from . import animation
 
         return getattr(animation, name)
+    if name in _FROM_TOURNAMENT:
+        from . import tournament
+
+        return getattr(tournament, name)
     raise AttributeError(f"module 'render' has no attribute {name!r}")

@@ -1,0 +1,571 @@
+"""Tournament pictures' geometry and inputs: a knock-out bracket and a standings table.
+
+Pure arithmetic, no Pillow (like :mod:`render.layout`), so that it is tested exactly. The
+picture for the pinned tournament message is drawn by :mod:`render.tournament` from it.
+
+Size. Every picture is :attr:`TournamentTheme.width` wide (1280 px: what Telegram shows of a
+photo's width at most, and a fixed width keeps the pinned picture from jumping as it is edited)
+and grows in height with its content, with fixed font sizes, so that a name reads the same at
+phone size in a 4-player and in a 64-player field:
+
+- a bracket of 2..64 players (64: 32 first-round boxes) is one picture, at most about 2400 px
+  tall, within the 2560 px Telegram keeps of a photo's longer side. Its rounds are columns;
+  the champion's box stands in the final's column, above the final, rather than in a seventh
+  column, so that 64 players' six columns leave a name some 10 letters; longer names end in "…".
+- a table holds at most :data:`ROWS_PER_PAGE` rows; a longer one (a 256-player Swiss) is
+  drawn a page at a time (:func:`page_count`), the page shown in the title band. A round
+  robin cross table (one column per opponent) takes at most :data:`MAX_CROSS` players; a
+  bigger round robin is drawn as a standings table with a column per round, like a Swiss.
+
+Inputs are plain values (the dataclasses below) with every word already translated by the
+caller: render knows no language and no tournament rule; it draws what it is given.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Final, Literal, TypeAlias
+
+from .theme import ASSETS, RGB
+
+Box: TypeAlias = tuple[int, int, int, int]
+"""``(left, top, right, bottom)``; right and bottom are exclusive, as in Pillow."""
+Segment: TypeAlias = tuple[int, int, int, int]
+"""A connector line, horizontal or vertical: ``(x0, y0, x1, y1)``, both ends included."""
+
+MAX_PLAYERS: Final = 64
+"""The largest knock-out field drawn: six rounds."""
+MAX_CROSS: Final = 16
+"""The most players of a round robin cross table (cells stay at least 40 px wide)."""
+MAX_ROUNDS: Final = 12
+"""The most round columns of a standings table."""
+ROWS_PER_PAGE: Final = 32
+"""Rows of a table on one picture; a 256-player Swiss takes 8 pages."""
+
+
+# Inputs.
+
+Outcome: TypeAlias = Literal["win", "loss", "draw", "bye", "playing", "pending"]
+"""A result for one player: won, lost, drawn, had a bye, is playing it now, not begun."""
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """The title band: the tournament's name, its format and the current round, translated,
+    e.g. ``Heading("Spring cup", "Knock-out", "Round 2")``."""
+
+    title: str
+    format: str = ""
+    round: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player in a bracket: the display name (any text; what the font lacks is left out)
+    and the seed, shown before the name when given."""
+
+    name: str
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BracketMatch:
+    """One box of a bracket.
+
+    :param top: the upper player; ``None`` is a bye in the first round (drawn with the
+        bracket's ``bye`` label) and a place not yet decided in later rounds (left blank).
+    :param bottom: the lower player, likewise.
+    :param winner: 0 for ``top``, 1 for ``bottom``, ``None`` while undecided. The winner's row
+        is drawn bold, the loser's dimmed.
+    :param score: the match score as the caller writes it, e.g. ``"3–1"``, drawn at the box's
+        right; empty for none.
+    :param playing: the match is under way: the box is outlined in the accent colour.
+    """
+
+    top: Entrant | None = None
+    bottom: Entrant | None = None
+    winner: Literal[0, 1] | None = None
+    score: str = ""
+    playing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    """A knock-out bracket: ``rounds[0]`` the first round's matches top to bottom (a power of
+    two of them, byes included, in bracket order: the winners of matches ``2k`` and ``2k+1``
+    meet in match ``k`` of the next round), each later round half as many.
+
+    :param round_names: each round's column heading, e.g. ``("Round 1", "Semi-final",
+        "Final")``; missing ones are left blank.
+    :param champion: the winner of the final, once known; drawn in the champion's box.
+    :param champion_label: the word over the champion's name, e.g. "Winner".
+    :param bye: the word in the place of a missing first-round player, e.g. "bye".
+    """
+
+    heading: Heading
+    rounds: tuple[tuple[BracketMatch, ...], ...]
+    round_names: tuple[str, ...] = ()
+    champion: Entrant | None = None
+    champion_label: str = ""
+    bye: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.rounds:
+            raise ValueError("a bracket has at least one round")
+        first = len(self.rounds[0])
+        size = 2 * first
+        if size < 2 or size > MAX_PLAYERS or first & (first - 1):
+            raise ValueError(f"a first round of 1..32 matches, a power of two, not {first}")
+        expected = int(math.log2(size))
+        if len(self.rounds) != expected:
+            raise ValueError(f"{size} places need {expected} rounds, not {len(self.rounds)}")
+        for index, matches in enumerate(self.rounds):
+            if len(matches) != first >> index:
+                raise ValueError(f"round {index + 1} needs {first >> index} matches")
+
+
+@dataclass(frozen=True, slots=True)
+class CrossResult:
+    """A cell of a round robin cross table: the row player's result against the column's.
+
+    :param score: what the cell shows, e.g. ``"1"``, ``"½"`` or ``"3–1"``; empty while the
+        match is not played (a ``"playing"`` cell shows a dot then).
+    """
+
+    outcome: Outcome
+    score: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRobinRow:
+    """A row of a cross table, in the table's order (``rank`` as the caller ranks it: shared
+    places may repeat). ``results[i]`` is against the player of row ``i``, ``None`` for the
+    row's own cell or a pairing without a result yet."""
+
+    rank: int
+    name: str
+    points: str
+    results: tuple[CrossResult | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRobinTable:
+    """A round robin cross table (up to :data:`MAX_CROSS` players): rank, name, a column per
+    opponent (numbered as the rows), the points. ``rank_label``, ``name_label`` and
+    ``points_label`` are the column headings, translated."""
+
+    heading: Heading
+    rows: tuple[RoundRobinRow, ...]
+    points_label: str = ""
+    rank_label: str = "#"
+    name_label: str = ""
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.rows) <= MAX_CROSS:
+            raise ValueError(f"a cross table has 2..{MAX_CROSS} players, not {len(self.rows)}")
+        for row in self.rows:
+            if len(row.results) != len(self.rows):
+                raise ValueError(f"{row.name!r} needs {len(self.rows)} results")
+
+
+@dataclass(frozen=True, slots=True)
+class SwissResult:
+    """One round of a standings row: the outcome and the opponent's number as shown in the
+    rank column (``None`` for a bye or a round not paired). Drawn compactly: ``+5`` won
+    against 5, ``−5`` lost, ``=5`` drawn, ``·5`` playing now, ``5`` paired, the table's
+    ``bye`` word for a bye."""
+
+    outcome: Outcome
+    opponent: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SwissRow:
+    """A row of a standings table, in the table's order; points and Buchholz as the caller
+    formats them (``"2½"``, ``"2.5"``)."""
+
+    rank: int
+    name: str
+    points: str
+    buchholz: str
+    results: tuple[SwissResult, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SwissTable:
+    """A Swiss (or large round robin) standings table: rank, name, points, Buchholz, each
+    round's result. ``round_labels`` head the round columns (e.g. ``("1", "2", "3")``), one
+    per round drawn, at most :data:`MAX_ROUNDS`; every row has that many results (rounds to
+    come are ``"pending"``)."""
+
+    heading: Heading
+    rows: tuple[SwissRow, ...]
+    round_labels: tuple[str, ...] = ()
+    points_label: str = ""
+    buchholz_label: str = ""
+    rank_label: str = "#"
+    name_label: str = ""
+    bye: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.rows:
+            raise ValueError("a standings table has at least one row")
+        if len(self.round_labels) > MAX_ROUNDS:
+            raise ValueError(f"at most {MAX_ROUNDS} rounds, not {len(self.round_labels)}")
+        for row in self.rows:
+            if len(row.results) != len(self.round_labels):
+                raise ValueError(f"{row.name!r} needs {len(self.round_labels)} results")
+
+
+# The look.
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTheme:
+    """Sizes (pixels of the final image), colours and fonts of the tournament pictures."""
+
+    width: int = 1280
+    margin: int = 28
+    title_height: int = 104
+    """The title band: the name on one line, format and round on the next."""
+    title_size: int = 38
+    subtitle_size: int = 24
+    header_height: int = 36
+    """The band of round names over a bracket's columns, of headings over a table."""
+    header_size: int = 19
+    row_height: int = 28
+    """One player's row in a bracket box."""
+    name_size: int = 19
+    seed_size: int = 15
+    seed_width: int = 24
+    score_width: int = 40
+    pad: int = 6
+    """Space between a box's edge and its text."""
+    match_gap: int = 12
+    """Vertical space between two first-round boxes."""
+    column_gap: int = 20
+    """Horizontal space between rounds, where the connectors run."""
+    max_column: int = 300
+    """The widest bracket column: a small bracket is centred, not stretched."""
+    champion_gap: int = 24
+    """Space between the final's box and the champion's box above it."""
+    table_row: int = 40
+    table_size: int = 21
+    rank_width: int = 56
+    points_width: int = 90
+    buchholz_width: int = 130
+    round_width: int = 64
+    """A round column of a standings table, narrowed down to ``min_cell`` for many rounds."""
+    cross_width: int = 60
+    """A cross table's cell, narrowed down to ``min_cell`` for many players."""
+    min_cell: int = 40
+    min_name: int = 200
+    radius: int = 6
+
+    background: RGB = (250, 248, 244)
+    band: RGB = (46, 64, 96)
+    """The title band."""
+    band_text: RGB = (255, 255, 255)
+    band_dim: RGB = (190, 204, 226)
+    header: RGB = (232, 228, 220)
+    header_text: RGB = (70, 66, 60)
+    box: RGB = (255, 255, 255)
+    box_edge: RGB = (196, 190, 180)
+    stripe: RGB = (243, 240, 234)
+    """Every other table row."""
+    divider: RGB = (232, 228, 220)
+    """The line between a bracket box's two rows."""
+    own_cell: RGB = (214, 208, 198)
+    """A cross table's diagonal."""
+    text: RGB = (30, 30, 34)
+    text_dim: RGB = (140, 136, 130)
+    line: RGB = (160, 154, 146)
+    accent: RGB = (214, 120, 20)
+    """A match being played; the champion's box."""
+    win: RGB = (28, 128, 60)
+    loss: RGB = (190, 50, 40)
+    draw: RGB = (90, 110, 160)
+
+    font_regular: str = str(ASSETS / "DejaVuSans.ttf")
+    font_bold: str = str(ASSETS / "DejaVuSans-Bold.ttf")
+
+
+LIGHT: Final = TournamentTheme()
+"""The default look: light, like a printed table."""
+DARK: Final = TournamentTheme(
+    background=(30, 32, 36),
+    band=(16, 18, 22),
+    band_text=(240, 240, 240),
+    band_dim=(150, 156, 168),
+    header=(46, 50, 58),
+    header_text=(200, 200, 206),
+    box=(44, 48, 56),
+    box_edge=(78, 84, 96),
+    stripe=(38, 41, 47),
+    divider=(64, 70, 80),
+    own_cell=(70, 74, 84),
+    text=(236, 236, 240),
+    text_dim=(130, 136, 148),
+    line=(104, 110, 124),
+    accent=(255, 170, 40),
+    win=(96, 200, 120),
+    loss=(240, 110, 96),
+    draw=(140, 170, 230),
+)
+"""The same sizes on a dark ground, for chats in a dark theme."""
+
+
+# The title band.
+
+
+@dataclass(frozen=True, slots=True)
+class TitleBand:
+    """The title band's box and its two text lines' boxes (the page number, when a table has
+    several pages, at the right of the second line)."""
+
+    box: Box
+    title: Box
+    subtitle: Box
+
+
+def title_band(theme: TournamentTheme) -> TitleBand:
+    """Returns the title band at the top of every picture."""
+    t = theme
+    inner = t.width - t.margin
+    title_top = (t.title_height - t.title_size - t.subtitle_size - 16) // 2
+    title = (t.margin, title_top, inner, title_top + t.title_size + 6)
+    subtitle = (t.margin, title[3] + 6, inner, title[3] + 10 + t.subtitle_size)
+    return TitleBand((0, 0, t.width, t.title_height), title, subtitle)
+
+
+# The bracket.
+
+
+@dataclass(frozen=True, slots=True)
+class MatchBox:
+    """A match's box in a bracket and the slots of its text: for each of its two rows (top,
+    bottom) the seed's and the name's, and the score's at the right of the whole box."""
+
+    box: Box
+    rows: tuple[Box, Box]
+    seeds: tuple[Box, Box]
+    names: tuple[Box, Box]
+    score: Box
+
+    @property
+    def centre_y(self) -> int:
+        """Returns the y of the box's middle, where its connectors meet it."""
+        return (self.box[1] + self.box[3]) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class BracketLayout:
+    """The geometry of a bracket of ``size`` places (a power of two, 2..64)."""
+
+    size: int
+    width: int
+    height: int
+    title: TitleBand
+    headers: tuple[Box, ...]
+    """Each round's heading over its column."""
+    matches: tuple[tuple[MatchBox, ...], ...]
+    """``matches[r][k]``: match ``k`` of round ``r``, top to bottom."""
+    champion: MatchBox
+    """The champion's box, above the final: the label in the top row, the name below."""
+    connectors: tuple[Segment, ...]
+    """The lines from each pair of matches to the match of their winners, and from the final
+    up to the champion."""
+
+
+def bracket_size(players: int) -> int:
+    """Returns the places of a bracket for ``players``: the next power of two, at least 2.
+
+    >>> bracket_size(5), bracket_size(8), bracket_size(2)
+    (8, 8, 2)
+    """
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"a knock-out has 2..{MAX_PLAYERS} players, not {players}")
+    return 1 << (players - 1).bit_length()
+
+
+def bracket_layout(size: int, theme: TournamentTheme = LIGHT) -> BracketLayout:
+    """Returns the geometry of a bracket of ``size`` places (see :func:`bracket_size`)."""
+    if size < 2 or size > MAX_PLAYERS or size & (size - 1):
+        raise ValueError(f"a bracket has a power of two of places, 2..{MAX_PLAYERS}, not {size}")
+    t = theme
+    rounds = size.bit_length() - 1
+    span = t.width - 2 * t.margin
+    column = min((span - (rounds - 1) * t.column_gap) // rounds, t.max_column)
+    used = rounds * column + (rounds - 1) * t.column_gap
+    left0 = (t.width - used) // 2
+    box_h = 2 * t.row_height
+    pitch = box_h + t.match_gap
+    header_top = t.title_height + t.margin // 2
+    top = header_top + t.header_height + t.margin // 2
+    first = size // 2
+    total = first * pitch - t.match_gap
+    # The champion's box stands above the final, in the middle of the bracket's height: a
+    # small bracket is pushed down until it fits there.
+    above = (total - box_h) // 2
+    needed = box_h + t.champion_gap
+    top += max(0, needed - above)
+
+    lefts = [left0 + r * (column + t.column_gap) for r in range(rounds)]
+    centres: list[list[int]] = [[top + k * pitch + box_h // 2 for k in range(first)]]
+    for _ in range(1, rounds):
+        previous = centres[-1]
+        centres.append(
+            [(previous[2 * k] + previous[2 * k + 1]) // 2 for k in range(len(previous) // 2)]
+        )
+    matches = tuple(
+        tuple(_match_box(lefts[r], y - box_h // 2, column, t) for y in centres[r])
+        for r in range(rounds)
+    )
+    final = matches[-1][0]
+    champion = _match_box(lefts[-1], final.box[1] - t.champion_gap - box_h, column, t)
+
+    connectors: list[Segment] = []
+    for r in range(1, rounds):
+        middle = lefts[r] - t.column_gap // 2
+        for k, match in enumerate(matches[r]):
+            a, b = matches[r - 1][2 * k], matches[r - 1][2 * k + 1]
+            connectors += [
+                (a.box[2], a.centre_y, middle, a.centre_y),
+                (b.box[2], b.centre_y, middle, b.centre_y),
+                (middle, a.centre_y, middle, b.centre_y),
+                (middle, match.centre_y, match.box[0] - 1, match.centre_y),
+            ]
+    x = (final.box[0] + final.box[2]) // 2
+    connectors.append((x, champion.box[3], x, final.box[1] - 1))
+    headers = tuple(
+        (lefts[r], header_top, lefts[r] + column, header_top + t.header_height)
+        for r in range(rounds)
+    )
+    bottom = matches[0][-1].box[3]
+    return BracketLayout(
+        size=size,
+        width=t.width,
+        height=bottom + t.margin,
+        title=title_band(t),
+        headers=headers,
+        matches=matches,
+        champion=champion,
+        connectors=tuple(connectors),
+    )
+
+
+def _match_box(left: int, top: int, width: int, t: TournamentTheme) -> MatchBox:
+    right = left + width
+    score = (right - t.pad - t.score_width, top, right - t.pad, top + 2 * t.row_height)
+    rows = []
+    seeds = []
+    names = []
+    for i in range(2):
+        y0 = top + i * t.row_height
+        y1 = y0 + t.row_height
+        rows.append((left, y0, right, y1))
+        seeds.append((left + t.pad, y0, left + t.pad + t.seed_width, y1))
+        names.append((seeds[-1][2] + t.pad // 2, y0, score[0] - t.pad, y1))
+    return MatchBox(
+        box=(left, top, right, top + 2 * t.row_height),
+        rows=(rows[0], rows[1]),
+        seeds=(seeds[0], seeds[1]),
+        names=(names[0], names[1]),
+        score=score,
+    )
+
+
+# Tables.
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """The geometry of one page of a table: the heading cells, then each row's cells, left
+    to right in the order of the column widths given to :func:`table_layout`."""
+
+    width: int
+    height: int
+    title: TitleBand
+    header: tuple[Box, ...]
+    rows: tuple[Box, ...]
+    """Each row's whole box (for its stripe)."""
+    cells: tuple[tuple[Box, ...], ...]
+
+
+def page_count(rows: int) -> int:
+    """Returns the pages a table of ``rows`` rows takes (:data:`ROWS_PER_PAGE` a page).
+
+    >>> page_count(7), page_count(256)
+    (1, 8)
+    """
+    return max(1, -(-rows // ROWS_PER_PAGE))
+
+
+def page_rows(rows: int, page: int) -> range:
+    """Returns the indices of the rows on ``page`` (0-based) of a table of ``rows`` rows."""
+    if not 0 <= page < page_count(rows):
+        raise ValueError(f"a table of {rows} rows has no page {page}")
+    return range(page * ROWS_PER_PAGE, min(rows, (page + 1) * ROWS_PER_PAGE))
+
+
+def table_layout(
+    columns: tuple[int | None, ...], rows: int, theme: TournamentTheme = LIGHT
+) -> TableLayout:
+    """Returns the geometry of a table of ``rows`` rows (one page, at most
+    :data:`ROWS_PER_PAGE`) and ``columns`` of these widths; the one ``None`` takes what is
+    left of the width (the names), at least ``min_name``."""
+    if not 1 <= rows <= ROWS_PER_PAGE:
+        raise ValueError(f"a page has 1..{ROWS_PER_PAGE} rows, not {rows}")
+    if list(columns).count(None) != 1:
+        raise ValueError("exactly one column takes the rest of the width")
+    t = theme
+    span = t.width - 2 * t.margin
+    fixed = sum(w for w in columns if w is not None)
+    rest = span - fixed
+    if rest < t.min_name:
+        raise ValueError(f"columns of {fixed} px leave the names {rest} px, under {t.min_name}")
+    widths = [rest if w is None else w for w in columns]
+    edges = [t.margin]
+    for w in widths:
+        edges.append(edges[-1] + w)
+    header_top = t.title_height + t.margin // 2
+    header_bottom = header_top + t.header_height
+    header = tuple((edges[i], header_top, edges[i + 1], header_bottom) for i in range(len(widths)))
+    row_boxes = []
+    cells = []
+    for r in range(rows):
+        y0 = header_bottom + r * t.table_row
+        y1 = y0 + t.table_row
+        row_boxes.append((t.margin, y0, t.width - t.margin, y1))
+        cells.append(tuple((edges[i], y0, edges[i + 1], y1) for i in range(len(widths))))
+    return TableLayout(
+        width=t.width,
+        height=header_bottom + rows * t.table_row + t.margin,
+        title=title_band(t),
+        header=header,
+        rows=tuple(row_boxes),
+        cells=tuple(cells),
+    )
+
+
+def cross_columns(players: int, theme: TournamentTheme = LIGHT) -> tuple[int | None, ...]:
+    """Returns the column widths of a cross table: rank, name, one cell per player, points."""
+    if not 2 <= players <= MAX_CROSS:
+        raise ValueError(f"a cross table has 2..{MAX_CROSS} players, not {players}")
+    t = theme
+    room = t.width - 2 * t.margin - t.rank_width - t.points_width - t.min_name
+    cell = max(t.min_cell, min(t.cross_width, room // players))
+    return (t.rank_width, None, *(cell,) * players, t.points_width)
+
+
+def swiss_columns(rounds: int, theme: TournamentTheme = LIGHT) -> tuple[int | None, ...]:
+    """Returns the column widths of a standings table: rank, name, points, Buchholz, one
+    column per round."""
+    if not 0 <= rounds <= MAX_ROUNDS:
+        raise ValueError(f"a standings table has 0..{MAX_ROUNDS} rounds, not {rounds}")
+    t = theme
+    fixed = t.rank_width + t.points_width + t.buchholz_width
+    room = t.width - 2 * t.margin - fixed - t.min_name
+    cell = max(t.min_cell, min(t.round_width, room // rounds)) if rounds else 0
+    return (t.rank_width, None, t.points_width, t.buchholz_width, *(cell,) * rounds)

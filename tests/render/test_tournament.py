@@ -1,0 +1,344 @@
+"""Tournament pictures: the geometry's properties (hypothesis), every text within its slot as
+the font measures it, and golden pictures.
+
+The golden pictures are the bytes :func:`render_bracket` and :func:`render_table` return for
+the samples of ``tests/render/tournament_samples.py``, kept in tests/golden/tournament/. They are
+compared within a tolerance (another FreeType build, another Pillow's palette); after an
+intended change of the look, look at the new pictures and regenerate::
+
+    NARDY_REGEN_GOLDEN=1 python -m pytest -n0 tests/render/test_tournament.py
+
+On a failure the new picture and a difference map are written to pytest's temporary folder.
+"""
+
+from __future__ import annotations
+
+import doctest
+import io
+import itertools
+import os
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageChops, ImageStat
+
+from render import _text, tournament, tournament_layout
+from render.tournament import (
+    Text,
+    bracket_texts,
+    render_bracket,
+    render_table,
+    table_geometry,
+    table_pages,
+    table_texts,
+)
+from render.tournament_layout import (
+    DARK,
+    LIGHT,
+    MAX_CROSS,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    ROWS_PER_PAGE,
+    Box,
+    Bracket,
+    BracketMatch,
+    Entrant,
+    Heading,
+    TournamentTheme,
+    bracket_layout,
+    bracket_size,
+    cross_columns,
+    page_count,
+    page_rows,
+    swiss_columns,
+    table_layout,
+)
+from tests.render.tournament_samples import knockout, round_robin, seeding, swiss
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "tournament"
+MEAN_LIMIT = 1.5
+"""Largest mean brightness of the difference (0..255)."""
+LOUD = 48
+LOUD_LIMIT = 100
+"""At most this many pixels may differ by more than ``LOUD``: a changed digit of a score is
+some hundreds, a name or a box moved thousands."""
+
+themes = st.builds(
+    lambda width, row, gap: replace(LIGHT, width=width, row_height=row, match_gap=gap),
+    st.integers(1080, 1280),
+    st.integers(24, 34),
+    st.integers(6, 16),
+)
+names = st.text(st.characters(codec="utf-8"), min_size=0, max_size=40) | st.sampled_from(
+    ("Алексей", "გიორგი", "Արամ", "שלמה", "W" * 60, "Ёжик в тумане")
+)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _within(inner: Box, outer: Box) -> bool:
+    return (
+        outer[0] <= inner[0] < inner[2] <= outer[2] and outer[1] <= inner[1] < inner[3] <= outer[3]
+    )
+
+
+def _disjoint(boxes: Iterable[Box]) -> None:
+    for a, b in itertools.combinations(list(boxes), 2):
+        assert not _overlap(a, b), (a, b)
+
+
+# The bracket's geometry.
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, MAX_PLAYERS), themes)
+def test_bracket_geometry(players: int, theme: TournamentTheme) -> None:
+    """Boxes never overlap and lie in the canvas; every match of round r+1 lies right of its
+    two feeders and between them in height; connectors run outside every box."""
+    size = bracket_size(players)
+    geo = bracket_layout(size, theme)
+    canvas = (0, 0, geo.width, geo.height)
+    assert geo.width == theme.width
+    boxes = [m.box for column in geo.matches for m in column] + [geo.champion.box]
+    assert len(geo.matches) == size.bit_length() - 1
+    assert [len(column) for column in geo.matches] == [
+        size >> (r + 1) for r in range(len(geo.matches))
+    ]
+    _disjoint([*boxes, *geo.headers, geo.title.box])
+    for box in [*boxes, *geo.headers, geo.title.box]:
+        assert _within(box, canvas), box
+    for r in range(1, len(geo.matches)):
+        for k, match in enumerate(geo.matches[r]):
+            a, b = geo.matches[r - 1][2 * k], geo.matches[r - 1][2 * k + 1]
+            assert a.centre_y < match.centre_y < b.centre_y
+            assert a.box[2] < match.box[0] and b.box[2] < match.box[0]
+    final = geo.matches[-1][0]
+    assert geo.champion.box[3] < final.box[1] and geo.champion.box[0] == final.box[0]
+    for x0, y0, x1, y1 in geo.connectors:
+        assert x0 == x1 or y0 == y1
+        line = (min(x0, x1), min(y0, y1), max(x0, x1) + 1, max(y0, y1) + 1)
+        assert _within(line, canvas)
+        for box in boxes:
+            inside = (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1)
+            assert not _overlap(line, inside), (line, box)
+    for match in [m for column in geo.matches for m in column] + [geo.champion]:
+        for slot in (*match.rows, *match.seeds, *match.names, match.score):
+            assert _within(slot, match.box), (slot, match.box)
+        _disjoint([match.seeds[0], match.names[0], match.score])
+        _disjoint([match.seeds[1], match.names[1], match.score])
+
+
+def test_bracket_sizes() -> None:
+    assert [bracket_size(n) for n in (2, 3, 4, 5, 8, 9, 33, 64)] == [2, 4, 4, 8, 8, 16, 64, 64]
+    for bad in (1, 65):
+        with pytest.raises(ValueError):
+            bracket_size(bad)
+    with pytest.raises(ValueError):
+        bracket_layout(6)
+    assert bracket_layout(64).height <= 2560  # what Telegram keeps of a photo's longer side
+    assert seeding(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+
+
+def test_bracket_refuses_a_malformed_field() -> None:
+    heading = Heading("Cup")
+    with pytest.raises(ValueError):
+        Bracket(heading, ((BracketMatch(), BracketMatch(), BracketMatch()),))
+    with pytest.raises(ValueError):
+        Bracket(heading, ((BracketMatch(), BracketMatch()),))  # no final
+    Bracket(heading, ((BracketMatch(), BracketMatch()), (BracketMatch(),)))
+
+
+# Tables' geometry.
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, ROWS_PER_PAGE),
+    st.one_of(
+        st.integers(2, MAX_CROSS).map(lambda n: ("cross", n)),
+        st.integers(0, MAX_ROUNDS).map(lambda n: ("swiss", n)),
+    ),
+    st.sampled_from((LIGHT, replace(LIGHT, width=1080), replace(LIGHT, table_row=34))),
+)
+def test_table_geometry(rows: int, kind: tuple[str, int], theme: TournamentTheme) -> None:
+    """Cells tile their row left to right without overlapping, rows follow each other under
+    the heading, all inside the canvas, and the names keep at least ``min_name``."""
+    columns = cross_columns(kind[1], theme) if kind[0] == "cross" else swiss_columns(kind[1], theme)
+    geo = table_layout(columns, rows, theme)
+    canvas = (0, 0, geo.width, geo.height)
+    assert len(geo.cells) == len(geo.rows) == rows
+    for line in (geo.header, *geo.cells):
+        assert len(line) == len(columns)
+        for a, b in itertools.pairwise(line):
+            assert a[2] == b[0] and a[1] == b[1] and a[3] == b[3]
+        assert line[0][0] == theme.margin and line[-1][2] == theme.width - theme.margin
+        assert line[1][2] - line[1][0] >= theme.min_name
+        for box in line:
+            assert _within(box, canvas)
+    assert geo.title.box[3] <= geo.header[0][1] and geo.header[0][3] == geo.rows[0][1]
+    for a, b in itertools.pairwise(geo.rows):
+        assert a[3] == b[1]
+    assert _within(geo.title.title, geo.title.box) and _within(geo.title.subtitle, geo.title.box)
+
+
+def test_pages() -> None:
+    assert [page_count(n) for n in (1, 32, 33, 256)] == [1, 1, 2, 8]
+    assert list(page_rows(40, 1)) == list(range(32, 40))
+    with pytest.raises(ValueError):
+        page_rows(40, 2)
+    with pytest.raises(ValueError):
+        cross_columns(MAX_CROSS + 1)
+    with pytest.raises(ValueError):
+        swiss_columns(MAX_ROUNDS + 1)
+
+
+# Texts.
+
+
+def _fits(texts: Iterable[Text], theme: TournamentTheme) -> int:
+    """Asserts every text fits its slot as the font measures it; returns how many."""
+    count = 0
+    for text in texts:
+        path = theme.font_bold if text.bold else theme.font_regular
+        face = _text.font(path, text.size)
+        width = face.getlength(text.text)
+        left, top, right, bottom = text.slot
+        assert width <= right - left, (text, width)
+        assert text.size <= bottom - top, text
+        count += 1
+    return count
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(names, min_size=2, max_size=16), names, names)
+def test_bracket_texts_fit(players: list[str], title: str, label: str) -> None:
+    """Whatever the names and labels, every text is cut to its slot."""
+    size = bracket_size(len(players))
+    slots: list[Entrant | None] = [Entrant(name, i + 1) for i, name in enumerate(players)]
+    slots += [None] * (size - len(players))
+    first = tuple(BracketMatch(slots[2 * k], slots[2 * k + 1], 0, label) for k in range(size // 2))
+    later = tuple(
+        tuple(BracketMatch(Entrant(label), Entrant(title), 1, "10–10") for _ in range(size >> r))
+        for r in range(2, size.bit_length())
+    )
+    bracket = Bracket(
+        Heading(title, label, label),
+        (first, *later),
+        (label,) * 6,
+        champion=Entrant(title, 64),
+        champion_label=label,
+        bye=label,
+    )
+    assert _fits(bracket_texts(bracket), LIGHT) > 2 * len(players)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(names, min_size=2, max_size=12), names)
+def test_table_texts_fit(players: list[str], label: str) -> None:
+    cross = round_robin(len(players))
+    cross = replace(
+        cross,
+        heading=Heading(label, label, label),
+        rows=tuple(replace(row, name=name) for row, name in zip(cross.rows, players, strict=True)),
+        points_label=label,
+        name_label=label,
+    )
+    assert _fits(table_texts(cross), LIGHT) > len(players)
+    standings = swiss(len(players), 8, 3)
+    standings = replace(
+        standings,
+        rows=tuple(replace(row, name=n) for row, n in zip(standings.rows, players, strict=True)),
+        buchholz_label=label,
+        bye=label,
+    )
+    assert _fits(table_texts(standings, theme=DARK), DARK) > len(players)
+
+
+def test_swiss_cells_are_compact() -> None:
+    table = swiss(7, 3, 3)
+    texts = list(table_texts(table))
+    assert [t.text for t in texts[:2]] == ["Швейцарка клуба", "Швейцарская система · Тур 3 из 3"]
+    geo = table_geometry(table)
+    rounds = geo.header[4][0], geo.header[-1][2]
+    results = {
+        t.text for t in texts if t.slot[1] >= geo.rows[0][1] and rounds[0] <= t.slot[0] < rounds[1]
+    }
+    assert results <= {"своб."} | {f"{s}{n}" for s in "+−=" for n in range(1, 8)}
+    assert "своб." in results
+    assert len(results) > 5
+
+
+def test_right_to_left_names_read_right_to_left() -> None:
+    """The fonts' basic layout puts letters left to right; a Hebrew name is turned to the
+    order it is read in, and other names are left alone."""
+    assert tournament.visual("שלמה כהן") == "ןהכ המלש"
+    assert tournament.visual("Ёжик в тумане") == "Ёжик в тумане"
+    assert tournament.visual("שלמה 12") == "12 המלש"
+    assert tournament.visual("(שלמה)") == "(המלש)"
+    bracket = knockout(8, 0)
+    texts = [t.text for t in bracket_texts(bracket)]
+    assert "המלש" in texts and "Алексей" in texts
+
+
+def test_the_docstring_examples_hold() -> None:
+    assert doctest.testmod(tournament).failed == 0
+    assert doctest.testmod(tournament_layout).failed == 0
+
+
+# Pictures.
+
+
+def test_large_fields_render() -> None:
+    """A 64-player bracket is one picture; a 256-player Swiss is 8 pages, each a PNG."""
+    data = render_bracket(knockout(64, 2), theme=DARK)
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "PNG" and image.size == (1280, bracket_layout(64).height)
+    table = swiss(256, 8, 4)
+    assert table_pages(table) == 8
+    last = render_table(table, page=7)
+    with Image.open(io.BytesIO(last)) as image:
+        assert image.size[1] == table_layout(swiss_columns(8), 32).height
+    assert len(data) < 200_000 and len(last) < 150_000
+    with pytest.raises(ValueError):
+        render_table(table, page=8)
+
+
+SAMPLES = {
+    "knockout-5": lambda: render_bracket(knockout(5, 1)),
+    "knockout-8": lambda: render_bracket(knockout(8, 2, seed=3)),
+    "round-robin-4": lambda: render_table(round_robin(4)),
+    "swiss-7": lambda: render_table(swiss(7, 3, 3)),
+}
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_golden(name: str, tmp_path: Path) -> None:
+    data = SAMPLES[name]()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    path = GOLDEN / f"{name}.png"
+    if os.environ.get("NARDY_REGEN_GOLDEN") == "1":
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        pytest.skip(f"regenerated {path}")
+    assert path.exists(), f"no golden {path}: run with NARDY_REGEN_GOLDEN=1 to create it"
+    with Image.open(io.BytesIO(data)) as fresh, Image.open(path) as stored:
+        image, golden = fresh.convert("RGB"), stored.convert("RGB")
+    assert golden.size == image.size
+    difference = ImageChops.difference(image, golden).convert("L")
+    mean = ImageStat.Stat(difference).mean[0]
+    loud = sum(difference.histogram()[LOUD + 1 :])
+    if mean > MEAN_LIMIT or loud > LOUD_LIMIT:
+        image.save(tmp_path / f"{name}.png")
+        difference.point(lambda v: min(255, v * 4)).save(tmp_path / f"{name}-difference.png")
+        pytest.fail(
+            f"{name} differs from {path}: mean {mean:.2f} (limit {MEAN_LIMIT}), "
+            f"{loud} pixels off by more than {LOUD} (limit {LOUD_LIMIT}); "
+            f"new picture and difference map in {tmp_path}. If the change is intended, "
+            "regenerate with NARDY_REGEN_GOLDEN=1."
+        )
