@@ -29,21 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.services.pairing import (  # noqa: E402
     Entrant,
     Result,
-    Round,
     knockout_bracket,
     round_robin,
     standings,
     swiss_round,
 )
-
-
-def results_of(played: Round, rng: random.Random) -> list[Result]:
-    return [
-        Result.bye(pairing.first)
-        if pairing.second is None
-        else Result(pairing.first, pairing.second, rng.choice(pairing.players))
-        for pairing in played.pairings
-    ]
+from tests.services.pairings import results_of  # noqa: E402
 
 
 def timings(function: Callable[[], object], repeat: int) -> list[float]:

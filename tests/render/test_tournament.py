@@ -16,7 +16,6 @@ from __future__ import annotations
 import doctest
 import io
 import itertools
-import os
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -24,7 +23,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image
 
 from render import _text, tournament, tournament_layout
 from render.tournament import (
@@ -57,16 +56,10 @@ from render.tournament_layout import (
     swiss_columns,
     table_layout,
 )
+from tests.render.golden import assert_like_golden
 from tests.render.tournament_samples import knockout, round_robin, seeding, swiss
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "tournament"
-MEAN_LIMIT = 1.5
-"""Largest mean brightness of the difference (0..255)."""
-LOUD = 48
-LOUD_LIMIT = 100
-"""At most this many pixels may differ by more than ``LOUD``: a changed digit of a score is
-some hundreds, a name or a box moved thousands."""
-
 themes = st.builds(
     lambda width, row, gap: replace(LIGHT, width=width, row_height=row, match_gap=gap),
     st.integers(1080, 1280),
@@ -321,24 +314,8 @@ SAMPLES = {
 def test_golden(name: str, tmp_path: Path) -> None:
     data = SAMPLES[name]()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    path = GOLDEN / f"{name}.png"
-    if os.environ.get("NARDY_REGEN_GOLDEN") == "1":
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        pytest.skip(f"regenerated {path}")
-    assert path.exists(), f"no golden {path}: run with NARDY_REGEN_GOLDEN=1 to create it"
-    with Image.open(io.BytesIO(data)) as fresh, Image.open(path) as stored:
-        image, golden = fresh.convert("RGB"), stored.convert("RGB")
-    assert golden.size == image.size
-    difference = ImageChops.difference(image, golden).convert("L")
-    mean = ImageStat.Stat(difference).mean[0]
-    loud = sum(difference.histogram()[LOUD + 1 :])
-    if mean > MEAN_LIMIT or loud > LOUD_LIMIT:
-        image.save(tmp_path / f"{name}.png")
-        difference.point(lambda v: min(255, v * 4)).save(tmp_path / f"{name}-difference.png")
-        pytest.fail(
-            f"{name} differs from {path}: mean {mean:.2f} (limit {MEAN_LIMIT}), "
-            f"{loud} pixels off by more than {LOUD} (limit {LOUD_LIMIT}); "
-            f"new picture and difference map in {tmp_path}. If the change is intended, "
-            "regenerate with NARDY_REGEN_GOLDEN=1."
+    with Image.open(io.BytesIO(data)) as fresh:
+        fresh.load()
+        assert_like_golden(
+            fresh, GOLDEN / f"{name}.png", tmp_path, save=lambda to: to.write_bytes(data)
         )

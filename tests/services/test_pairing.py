@@ -26,6 +26,7 @@ from bot.services.pairing import (
     swiss_round,
     swiss_rounds,
 )
+from tests.services.pairings import results_of
 
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MANY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -38,15 +39,6 @@ def field(count: int) -> list[Entrant]:
 
 def boards(played: Round) -> list[tuple[int, int | None]]:
     return [(pairing.first, pairing.second) for pairing in played.pairings]
-
-
-def results_of(played: Round, rng: random.Random) -> list[Result]:
-    return [
-        Result.bye(pairing.first)
-        if pairing.second is None
-        else Result(pairing.first, pairing.second, rng.choice(pairing.players))
-        for pairing in played.pairings
-    ]
 
 
 # Knock-out
