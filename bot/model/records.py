@@ -116,6 +116,36 @@ class Terms:
 
 
 @dataclass(frozen=True, slots=True)
+class Seeker:
+    """A player in the pool ("play anyone now"), waiting for anyone with the same terms.
+
+    ``scope`` is the pool: 0 for the private pool of everyone, a group's id for that group's
+    members. Of ``terms`` the pool keeps the variant, rule set, match length, dice mode, move
+    time and stake; the rest are the defaults."""
+
+    user_id: int
+    scope: int
+    terms: Terms
+    rating: float
+    """The player's rating in the variant when they entered."""
+    since: float
+    """When they entered (re-entering with other terms in the same pool keeps it)."""
+    offer_after: int = 60
+    """Seconds of waiting before the bot offers the computer, the player's choice."""
+    offered: bool = False
+    """The computer was offered (each seeker is offered it once)."""
+    version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SeekerChoice:
+    """What a player last looked for in the pool, kept after they leave it."""
+
+    terms: Terms
+    offer_after: int
+
+
+@dataclass(frozen=True, slots=True)
 class Challenge:
     """An invitation to play, open until someone accepts it or it expires. Its ``terms`` are
     settled: they name the rule set and the move time. A version of it may change its terms

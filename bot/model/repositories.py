@@ -31,6 +31,8 @@ from .records import (
     PlayerStats,
     RatedPlayer,
     Rating,
+    Seeker,
+    SeekerChoice,
     Standing,
     StoredGame,
     Tally,
@@ -361,6 +363,42 @@ class RatingRepository(Protocol):
         """Stores the user's rating in ``variant``."""
 
 
+class PoolRepository(Protocol):
+    """The pool of players looking for anyone to play, one row per player, and each player's
+    last choice of terms."""
+
+    async def put(self, seeker: Seeker) -> Seeker:
+        """Enters ``seeker`` (its version ignored), or updates the player's row: new terms,
+        rating and offer time; the row keeps its ``since`` and ``offered`` if it stays in the
+        same scope, else starts afresh. Returns the row as stored, its version moved on."""
+
+    async def get(self, user_id: int) -> Seeker | None:
+        """The player's row, if they are in the pool."""
+
+    async def candidates(self, seeker: Seeker) -> list[Seeker]:
+        """The others in ``seeker``'s scope with the same terms (the stake aside), oldest
+        first."""
+
+    async def remove(self, seeker: Seeker) -> bool:
+        """Deletes the row if it is still at ``seeker``'s version; False when it changed or
+        went."""
+
+    async def leave(self, user_id: int) -> bool:
+        """Deletes the player's row; False if they were not in the pool."""
+
+    async def due(self, now: float) -> list[Seeker]:
+        """Seekers not offered the computer yet who have waited their ``offer_after``."""
+
+    async def mark_offered(self, seeker: Seeker) -> bool:
+        """Marks the computer offered; True only for the one call that marked it."""
+
+    async def choice(self, user_id: int) -> SeekerChoice | None:
+        """What the player last looked for, if ever."""
+
+    async def remember(self, user_id: int, choice: SeekerChoice, now: float) -> None:
+        """Keeps ``choice`` as the player's last."""
+
+
 class LeagueRepository(Protocol):
     """One league per group, with the message that shows its standings."""
 
@@ -478,6 +516,9 @@ class Store(Protocol):
 
     @property
     def leagues(self) -> LeagueRepository: ...
+
+    @property
+    def pool(self) -> PoolRepository: ...
 
     @property
     def stats(self) -> StatsRepository: ...

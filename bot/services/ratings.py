@@ -11,6 +11,9 @@ after twenty games. Left as it is; a library with a fix would be a one-line swap
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Final
+
 import glicko2
 
 from bot.model import Rating
@@ -29,3 +32,21 @@ def _updated(before: Rating, opponent: Rating, won: bool) -> Rating:
 def rate_game(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
     """The two ratings after ``winner`` beat ``loser``."""
     return _updated(winner, loser, True), _updated(loser, winner, False)
+
+
+REPEAT_WINDOW_SECONDS: Final = 30 * 24 * 3600
+"""How far back :func:`repeat_weight` counts the games two accounts played together."""
+
+
+def repeat_weight(
+    earlier: Iterable[float], now: float, window: float = REPEAT_WINDOW_SECONDS
+) -> float:
+    """The weight of a rated game between two accounts at ``now``, given when their earlier
+    rated games together ended (``earlier``): 1/(1+k) for k of them within ``window`` (30
+    days), so the first game counts fully, the second half, the third a third. The same two
+    accounts paired again and again (a friend's second account, a pool that keeps pairing
+    them) move ratings less and less; a month apart, they count fully again.
+
+    Not applied to the ratings yet: the game service would need the pair's recent games."""
+    k = sum(1 for at in earlier if now - window <= at < now)
+    return 1 / (1 + k)

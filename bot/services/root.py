@@ -1,7 +1,8 @@
 """The composition root of the services: each one built once, here, and handed to the others
 it needs. No service builds another or holds the one that holds it; the arrows point one way:
 
-    users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers
+    users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers,
+    the pool
     game service  <- users, seeds, coordination, the brain
     challenges    <- users, seeds
     inline games  <- challenges
@@ -40,6 +41,7 @@ from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
 from .lobby import Lobby
+from .pool import Pool
 from .replays import Replays
 from .scores import ScoreService
 from .seeds import DiceSeeds
@@ -72,6 +74,8 @@ class Services:
     score_service: ScoreService
     league_service: LeagueService
     analyses: Analyses
+    pool: Pool
+    """Players looking for anyone to play: paired, or offered the computer."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -134,4 +138,5 @@ def compose(
         score_service=scores,
         league_service=LeagueService(store, scores, clock=clock),
         analyses=Analyses(store, brain),
+        pool=Pool(store, clock=clock),
     )

@@ -371,6 +371,42 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     UPDATE games SET input = REPLACE(input, ' ', '|') || '|'
         WHERE input <> '' AND input NOT LIKE '%|%';
     """,
+    # 14: the pool of players looking for anyone to play ("play anyone now"), and each
+    # player's last choice of terms, kept after they leave it
+    """
+    -- One row per player in the pool (never two): the pool is the chat's, chat_id 0 for the
+    -- private pool of everyone, a group's id for that group's members. No reference to users:
+    -- a row lives for seconds and is deleted when its player is paired or leaves.
+    CREATE TABLE seekers (
+        user_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        rule_set TEXT,                       -- NULL: the variant's default
+        match_length INTEGER NOT NULL,
+        dice_mode TEXT NOT NULL,
+        move_seconds INTEGER,                -- NULL: the bot's default
+        stake INTEGER NOT NULL,
+        rating REAL NOT NULL,                -- the player's rating in the variant on entering
+        since REAL NOT NULL,
+        offer_after INTEGER NOT NULL,        -- seconds before the computer is offered
+        offered INTEGER NOT NULL DEFAULT 0,  -- the computer was offered (once)
+        version INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX seekers_chat ON seekers (chat_id, variant);
+    CREATE INDEX seekers_due ON seekers (offered, since);
+    -- The terms a player last looked for, offered again next time.
+    CREATE TABLE seeker_choices (
+        user_id INTEGER PRIMARY KEY,
+        variant TEXT NOT NULL,
+        rule_set TEXT,
+        match_length INTEGER NOT NULL,
+        dice_mode TEXT NOT NULL,
+        move_seconds INTEGER,
+        stake INTEGER NOT NULL,
+        offer_after INTEGER NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    """,
 )
 
 

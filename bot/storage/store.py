@@ -1,6 +1,7 @@
 """The store: one open :class:`~.database.Database` with a repository per concern, each owning
 its table's SQL (users, group settings, challenges, games and their boards, matches, chips,
-ratings, leagues, statistics, handled updates, and what keeps several workers in step). Services
+ratings, leagues, the pool of seekers, statistics, handled updates, and what keeps several
+workers in step). Services
 are given a :class:`Store` as the model's :class:`bot.model.Store`, whose protocols it and its
 repositories implement; the repositories know only the :class:`~.database.Database` they write
 through.
@@ -21,6 +22,7 @@ from .database import Database
 from .games import GameRepository
 from .leagues import LeagueRepository
 from .matches import MatchRepository
+from .pool import PoolRepository
 from .ratings import RatingRepository
 from .stats import StatsRepository
 from .updates import UpdateRepository
@@ -40,6 +42,7 @@ class Store:
         self.chips = ChipRepository(database)
         self.ratings = RatingRepository(database)
         self.leagues = LeagueRepository(database)
+        self.pool = PoolRepository(database)
         self.stats = StatsRepository(database)
         self.updates = UpdateRepository(database)
         self.coordination = CoordinationRepository(database)

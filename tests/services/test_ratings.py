@@ -5,7 +5,7 @@ from __future__ import annotations
 import glicko2
 import pytest
 
-from bot.services.ratings import Rating, rate_game
+from bot.services.ratings import REPEAT_WINDOW_SECONDS, Rating, rate_game, repeat_weight
 
 
 def test_glickmans_worked_example_through_three_games() -> None:
@@ -35,3 +35,13 @@ def test_beating_a_much_stronger_player_gains_more_than_beating_a_weaker_one() -
     upset, _ = rate_game(me, Rating(1900, 100))
     expected, _ = rate_game(me, Rating(1100, 100))
     assert upset.rating - me.rating > expected.rating - me.rating > 0
+
+
+def test_repeated_games_between_two_accounts_count_less_within_the_window() -> None:
+    now = 10 * REPEAT_WINDOW_SECONDS
+    assert repeat_weight([], now) == 1
+    assert repeat_weight([now - 60], now) == 1 / 2
+    assert repeat_weight([now - 60, now - 3600, now - 86_400], now) == 1 / 4
+    # a month back and more counts no longer, and nothing from the future counts
+    assert repeat_weight([now - REPEAT_WINDOW_SECONDS - 1, now + 5], now) == 1
+    assert repeat_weight([now - 10] * 9, now, window=5) == 1

@@ -252,7 +252,7 @@ async def test_languages_chosen_by_a_user_and_by_a_group_are_kept(database: Path
     await db.close()
 
 
-@pytest.mark.parametrize("old_version", [1, len(MIGRATIONS) - 1])
+@pytest.mark.parametrize("old_version", [1, 12])  # 12: the last with a game field by field
 async def test_games_of_an_older_schema_keep_playing_after_the_migrations(
     database: Path | str, old_version: int
 ) -> None:

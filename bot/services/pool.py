@@ -1,0 +1,172 @@
+"""The pool: players looking for anyone to play ("play anyone now", issue 24), paired as soon
+as a compatible seeker is there, and offered the computer after a while.
+
+Two seekers are compatible when they are in the same pool (the private pool of everyone, scope
+0, or one group's) with the same variant, rule set, dice mode, match length and move time, and
+their ratings are within :func:`rating_window` of the longer of their two waits: ±100 at once,
+50 more every full 10 s, any difference from 60 s on (nobody waits for ever for a close
+opponent when someone is there). Of the compatible, the closest rating is preferred, then the
+longest wait. The stake is the one both chose, else none.
+
+Entering and pairing hold the pool's scope (in this process, and across workers by the
+database's lock), and both seekers leave the pool in the transaction that makes the pairing,
+each removed only at the version read: one seeker is never paired twice. The pairing says who
+plays whom on what terms; starting the game is the caller's.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from bot.model import COMPUTER_LEVELS, Seeker, SeekerChoice, Store, Terms, VersionConflict
+
+from .locks import KeyedLocks
+
+PRIVATE: Final = 0
+"""The scope of the private pool of everyone (no chat has id 0)."""
+OFFER_AFTER: Final = 60
+"""Seconds of waiting before the computer is offered, unless the player chose otherwise."""
+
+WINDOW_START: Final = 100.0
+WINDOW_STEP: Final = 50.0
+WINDOW_STEP_SECONDS: Final = 10.0
+WINDOW_OPEN_AFTER: Final = 60.0
+
+LEVEL_BOUNDS: Final = (1300.0, 1450.0, 1600.0, 1750.0)
+"""The ratings where the computer's level goes up by one: below 1300 level 1, 1300–1449
+level 2, 1450–1599 level 3 (a new player's 1500), 1600–1749 level 4, 1750 on level 5."""
+
+_ATTEMPTS: Final = 5
+
+
+def rating_window(waited: float) -> float:
+    """The rating difference accepted after ``waited`` seconds (the longer of two waits):
+    100, 50 more every full 10 s, unbounded (``inf``) from 60 s on. Never shrinks as the wait
+    grows."""
+    if waited >= WINDOW_OPEN_AFTER:
+        return math.inf
+    return WINDOW_START + WINDOW_STEP * math.floor(max(waited, 0.0) / WINDOW_STEP_SECONDS)
+
+
+def computer_level_for(rating: float) -> int:
+    """The computer's level (1..5) closest to a player of ``rating``: see
+    :data:`LEVEL_BOUNDS`."""
+    level = COMPUTER_LEVELS[0] + sum(rating >= bound for bound in LEVEL_BOUNDS)
+    assert level in COMPUTER_LEVELS
+    return level
+
+
+def pool_terms(terms: Terms) -> Terms:
+    """What the pool keeps of ``terms``: variant, rule set, match length, dice mode, move time
+    and stake, the rest the defaults."""
+    return Terms(
+        variant=terms.variant,
+        rule_set=terms.rule_set,
+        match_length=terms.match_length,
+        dice_mode=terms.dice_mode,
+        move_seconds=terms.move_seconds,
+        stake=terms.stake,
+    )
+
+
+def best_match(seeker: Seeker, candidates: Sequence[Seeker], now: float) -> Seeker | None:
+    """Of ``candidates`` (same pool, same terms), the one ``seeker`` is paired with: within the
+    window of the longer wait, the closest rating, then the longest wait; None if none is."""
+    fitting = [
+        other
+        for other in candidates
+        if other.user_id != seeker.user_id
+        and abs(other.rating - seeker.rating) <= rating_window(now - min(other.since, seeker.since))
+    ]
+    if not fitting:
+        return None
+    return min(fitting, key=lambda o: (abs(o.rating - seeker.rating), o.since, o.user_id))
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """Two seekers who are to play, both out of the pool: ``waiting`` was there first,
+    ``entering`` just came; ``terms`` are the agreed ones (the stake only if both chose it)."""
+
+    scope: int
+    waiting: Seeker
+    entering: Seeker
+    terms: Terms
+
+
+class Pool:
+    """Enter, leave, and the computer's offer to those who waited long enough."""
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+        self._scopes: KeyedLocks[int] = KeyedLocks()
+
+    async def enter(
+        self,
+        user_id: int,
+        scope: int,
+        terms: Terms,
+        rating: float,
+        now: float | None = None,
+        *,
+        offer_after: int = OFFER_AFTER,
+    ) -> Pairing | None:
+        """Puts the player in ``scope``'s pool (or updates their entry: never two) and pairs
+        them at once with the best compatible seeker, if any; both then leave the pool in the
+        same transaction. Remembers the terms as the player's last choice."""
+        now = self._clock() if now is None else now
+        terms = pool_terms(terms)
+        wanted = Seeker(user_id, scope, terms, rating, now, offer_after)
+        async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
+            for attempt in range(_ATTEMPTS):
+                try:
+                    async with self._store.transaction():
+                        return await self._enter(wanted, now)
+                except VersionConflict:
+                    if attempt == _ATTEMPTS - 1:
+                        raise
+        raise AssertionError("unreachable")
+
+    async def _enter(self, wanted: Seeker, now: float) -> Pairing | None:
+        pool = self._store.pool
+        await pool.remember(wanted.user_id, SeekerChoice(wanted.terms, wanted.offer_after), now)
+        seeker = await pool.put(wanted)
+        other = best_match(seeker, await pool.candidates(seeker), now)
+        if other is None:
+            return None
+        # a row changed by another worker since it was read (its player left, or entered
+        # another pool) rolls the whole pairing back: the loop tries again
+        if not (await pool.remove(other) and await pool.remove(seeker)):
+            raise VersionConflict()
+        stake = seeker.terms.stake if seeker.terms.stake == other.terms.stake else 0
+        return Pairing(seeker.scope, other, seeker, replace(seeker.terms, stake=stake))
+
+    async def leave(self, user_id: int) -> bool:
+        """Takes the player out of the pool (they cancelled, or blocked the bot); False if they
+        were not in it (already paired, or never entered)."""
+        return await self._store.pool.leave(user_id)
+
+    async def seeker(self, user_id: int) -> Seeker | None:
+        """The player's entry, if they are in the pool."""
+        return await self._store.pool.get(user_id)
+
+    async def last_choice(self, user_id: int) -> SeekerChoice | None:
+        """What the player last looked for (to offer it again), if ever."""
+        return await self._store.pool.choice(user_id)
+
+    async def sweep(self, now: float | None = None) -> list[Seeker]:
+        """The seekers who have waited their ``offer_after`` and are due the computer's offer
+        (at :func:`computer_level_for` their rating), each returned once in every worker: the
+        first sweep to mark one gets it. They stay in the pool."""
+        now = self._clock() if now is None else now
+        pool = self._store.pool
+        return [
+            replace(seeker, offered=True)
+            for seeker in await pool.due(now)
+            if await pool.mark_offered(seeker)
+        ]

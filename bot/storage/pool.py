@@ -1,0 +1,165 @@
+"""The pool of players looking for anyone to play (``seekers``), and each player's last choice
+of terms (``seeker_choices``), both of migration 14."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.engine import DiceMode
+from bot.model import Seeker, SeekerChoice, Terms
+
+if TYPE_CHECKING:
+    from .database import Database, Row
+
+_COLUMNS = "user_id, chat_id, variant, rule_set, match_length, dice_mode, move_seconds, stake"
+
+
+class PoolRepository:
+    """One row per player in the pool; a player's last choice outlives their row."""
+
+    def __init__(self, store: Database) -> None:
+        self._store = store
+
+    async def put(self, seeker: Seeker) -> Seeker:
+        """Enters ``seeker`` or updates the player's row (see the model's protocol)."""
+        t = seeker.terms
+        await self._store.write(
+            f"""INSERT INTO seekers ({_COLUMNS}, rating, since, offer_after, offered, version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)
+                ON CONFLICT (user_id) DO UPDATE SET
+                    since = CASE WHEN seekers.chat_id = excluded.chat_id
+                                 THEN seekers.since ELSE excluded.since END,
+                    offered = CASE WHEN seekers.chat_id = excluded.chat_id
+                                   THEN seekers.offered ELSE 0 END,
+                    chat_id = excluded.chat_id, variant = excluded.variant,
+                    rule_set = excluded.rule_set, match_length = excluded.match_length,
+                    dice_mode = excluded.dice_mode, move_seconds = excluded.move_seconds,
+                    stake = excluded.stake, rating = excluded.rating,
+                    offer_after = excluded.offer_after, version = seekers.version + 1""",
+            (
+                seeker.user_id,
+                seeker.scope,
+                t.variant,
+                t.rule_set,
+                t.match_length,
+                t.dice_mode.value,
+                t.move_seconds,
+                t.stake,
+                seeker.rating,
+                seeker.since,
+                seeker.offer_after,
+            ),
+        )
+        stored = await self.get(seeker.user_id)
+        assert stored is not None
+        return stored
+
+    async def get(self, user_id: int) -> Seeker | None:
+        """The player's row, if they are in the pool."""
+        row = await self._store.fetch_one("SELECT * FROM seekers WHERE user_id = ?", (user_id,))
+        return _seeker(row) if row else None
+
+    async def candidates(self, seeker: Seeker) -> list[Seeker]:
+        """The others in the scope with the same terms (the stake aside), oldest first."""
+        t = seeker.terms
+        rows = await self._store.fetch_all(
+            """SELECT * FROM seekers WHERE chat_id = ? AND variant = ? AND user_id <> ?
+                   AND COALESCE(rule_set, '') = ? AND match_length = ? AND dice_mode = ?
+                   AND COALESCE(move_seconds, -1) = ?
+               ORDER BY since, user_id""",
+            (
+                seeker.scope,
+                t.variant,
+                seeker.user_id,
+                t.rule_set or "",
+                t.match_length,
+                t.dice_mode.value,
+                -1 if t.move_seconds is None else t.move_seconds,
+            ),
+        )
+        return [_seeker(row) for row in rows]
+
+    async def remove(self, seeker: Seeker) -> bool:
+        """Deletes the row if it is still at ``seeker``'s version."""
+        changed = await self._store.write(
+            "DELETE FROM seekers WHERE user_id = ? AND version = ?",
+            (seeker.user_id, seeker.version),
+        )
+        return changed == 1
+
+    async def leave(self, user_id: int) -> bool:
+        """Deletes the player's row; False if there was none."""
+        return await self._store.write("DELETE FROM seekers WHERE user_id = ?", (user_id,)) == 1
+
+    async def due(self, now: float) -> list[Seeker]:
+        """Seekers not offered the computer yet who have waited their ``offer_after``."""
+        rows = await self._store.fetch_all(
+            """SELECT * FROM seekers WHERE offered = 0 AND since + offer_after <= ?
+               ORDER BY since, user_id""",
+            (now,),
+        )
+        return [_seeker(row) for row in rows]
+
+    async def mark_offered(self, seeker: Seeker) -> bool:
+        """Marks the computer offered; True only for the call that marked it."""
+        changed = await self._store.write(
+            "UPDATE seekers SET offered = 1 WHERE user_id = ? AND offered = 0",
+            (seeker.user_id,),
+        )
+        return changed == 1
+
+    async def choice(self, user_id: int) -> SeekerChoice | None:
+        """What the player last looked for, if ever."""
+        row = await self._store.fetch_one(
+            "SELECT * FROM seeker_choices WHERE user_id = ?", (user_id,)
+        )
+        return SeekerChoice(_terms(row), row["offer_after"]) if row else None
+
+    async def remember(self, user_id: int, choice: SeekerChoice, now: float) -> None:
+        """Keeps ``choice`` as the player's last."""
+        t = choice.terms
+        await self._store.write(
+            """INSERT INTO seeker_choices (user_id, variant, rule_set, match_length, dice_mode,
+                   move_seconds, stake, offer_after, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (user_id) DO UPDATE SET variant = excluded.variant,
+                   rule_set = excluded.rule_set, match_length = excluded.match_length,
+                   dice_mode = excluded.dice_mode, move_seconds = excluded.move_seconds,
+                   stake = excluded.stake, offer_after = excluded.offer_after,
+                   updated_at = excluded.updated_at""",
+            (
+                user_id,
+                t.variant,
+                t.rule_set,
+                t.match_length,
+                t.dice_mode.value,
+                t.move_seconds,
+                t.stake,
+                choice.offer_after,
+                now,
+            ),
+        )
+
+
+def _terms(row: Row) -> Terms:
+    return Terms(
+        variant=row["variant"],
+        rule_set=row["rule_set"],
+        match_length=row["match_length"],
+        dice_mode=DiceMode(row["dice_mode"]),
+        move_seconds=row["move_seconds"],
+        stake=row["stake"],
+    )
+
+
+def _seeker(row: Row) -> Seeker:
+    return Seeker(
+        user_id=row["user_id"],
+        scope=row["chat_id"],
+        terms=_terms(row),
+        rating=float(row["rating"]),
+        since=float(row["since"]),
+        offer_after=row["offer_after"],
+        offered=row["offered"] != 0,
+        version=row["version"],
+    )

@@ -1,0 +1,213 @@
+"""The pool ("play anyone now"): pairing on the same terms and close ratings, the window that
+widens with the wait, re-entering, leaving, the computer's offer once, groups' pools apart, and
+two workers racing over one PostgreSQL database."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.engine import DiceMode
+from bot.model import Terms
+from bot.services.pool import (
+    Pool,
+    computer_level_for,
+    rating_window,
+)
+from bot.storage import Store, open_database
+from tests.services.conftest import Clock
+from tests.support.postgres import PostgresServer
+
+LONG = Terms()
+SHORT = Terms(variant="short", match_length=3)
+
+
+async def test_two_compatible_seekers_are_paired_and_leave_the_pool(
+    store: Store, clock: Clock
+) -> None:
+    pool = Pool(store, clock=clock)
+    assert await pool.enter(1, 0, LONG, 1500) is None
+    clock.now += 3
+    pairing = await pool.enter(2, 0, LONG, 1550)
+    assert pairing is not None
+    assert (pairing.waiting.user_id, pairing.entering.user_id) == (1, 2)
+    assert pairing.terms == LONG and pairing.scope == 0
+    assert await pool.seeker(1) is None and await pool.seeker(2) is None
+    assert await pool.enter(3, 0, LONG, 1500) is None  # nobody left to pair with
+
+
+async def test_other_terms_are_not_paired_and_stakes_need_both(store: Store, clock: Clock) -> None:
+    pool = Pool(store, clock=clock)
+    await pool.enter(1, 0, LONG, 1500)
+    assert await pool.enter(2, 0, SHORT, 1500) is None
+    assert await pool.enter(3, 0, Terms(dice_mode=DiceMode.THREE), 1500) is None
+    assert await pool.enter(4, 0, Terms(move_seconds=30), 1500) is None
+    assert await pool.enter(5, 0, Terms(match_length=5), 1500) is None
+    staked = await pool.enter(6, 0, Terms(stake=10), 1500)
+    assert staked is not None and staked.terms.stake == 0  # only one chose a stake
+    await pool.enter(7, 0, Terms(stake=10), 1500)
+    both = await pool.enter(8, 0, Terms(stake=10), 1500)
+    assert both is not None and both.terms.stake == 10
+
+
+async def test_the_window_widens_while_they_wait(store: Store, clock: Clock) -> None:
+    pool = Pool(store, clock=clock)
+    await pool.enter(1, 0, LONG, 1500)
+    assert await pool.enter(2, 0, LONG, 1760) is None  # 260 apart: too far at once
+    await pool.leave(2)
+    clock.now += 35  # 1 waited 35 s: ±250
+    assert await pool.enter(2, 0, LONG, 1760) is None
+    await pool.leave(2)
+    clock.now += 15  # 50 s: ±350
+    pairing = await pool.enter(2, 0, LONG, 1760)
+    assert pairing is not None and pairing.waiting.user_id == 1
+    await pool.enter(3, 0, LONG, 1000)
+    clock.now += 60  # a minute: anyone
+    assert await pool.enter(4, 0, LONG, 2400) is not None
+
+
+async def test_the_closest_rating_then_the_longest_wait_is_preferred(
+    store: Store, clock: Clock
+) -> None:
+    pool = Pool(store, clock=clock)
+    await pool.enter(1, 0, LONG, 1440)
+    clock.now += 1
+    await pool.enter(2, 0, SHORT, 1500)  # other terms
+    clock.now += 1
+    await pool.enter(3, 0, LONG, 1550)  # 110 from 1: not paired
+    clock.now += 1
+    pairing = await pool.enter(4, 0, LONG, 1500)
+    assert pairing is not None and pairing.waiting.user_id == 3  # 50 from 1500, 1 is 60
+
+
+async def test_the_longest_wait_breaks_a_tie(store: Store, clock: Clock) -> None:
+    pool = Pool(store, clock=clock)
+    await pool.enter(1, 0, LONG, 1400)
+    clock.now += 1
+    await pool.enter(2, 0, SHORT, 1600)
+    clock.now += 1
+    await pool.enter(3, 0, LONG, 1600)  # 200 from 1: not paired
+    clock.now += 1
+    await pool.enter(5, 0, LONG, 1700)  # 100 from 3: paired with 3
+    await pool.enter(3, 0, LONG, 1600)
+    clock.now += 1
+    pairing = await pool.enter(4, 0, LONG, 1500)  # 1 and 3 both 100 away: 1 waited longer
+    assert pairing is not None and pairing.waiting.user_id == 1
+
+
+async def test_entering_again_updates_the_entry_and_remembers_the_choice(
+    store: Store, clock: Clock
+) -> None:
+    pool = Pool(store, clock=clock)
+    await pool.enter(1, 0, LONG, 1500, offer_after=30)
+    since = clock.now
+    clock.now += 5
+    await pool.enter(1, 0, SHORT, 1510, offer_after=90)
+    seeker = await pool.seeker(1)
+    assert seeker is not None
+    assert (seeker.terms, seeker.rating, seeker.since, seeker.offer_after, seeker.version) == (
+        SHORT,
+        1510,
+        since,
+        90,
+        1,
+    )
+    assert await pool.enter(2, 0, LONG, 1500) is None  # 1 looks for short now
+    assert await pool.enter(3, 0, SHORT, 1500) is not None
+    choice = await pool.last_choice(1)
+    assert choice is not None and (choice.terms, choice.offer_after) == (SHORT, 90)
+    assert await pool.last_choice(9) is None
+
+
+async def test_leaving_takes_the_seeker_out(store: Store, clock: Clock) -> None:
+    pool = Pool(store, clock=clock)
+    await pool.enter(1, 0, LONG, 1500)
+    assert await pool.leave(1) and not await pool.leave(1)
+    assert await pool.enter(2, 0, LONG, 1500) is None
+    assert await pool.last_choice(1) is not None  # kept after leaving
+
+
+async def test_sweep_returns_each_due_seeker_once(store: Store, clock: Clock) -> None:
+    pool = Pool(store, clock=clock)
+    await pool.enter(1, 0, LONG, 1500)
+    await pool.enter(2, 0, SHORT, 1900, offer_after=20)
+    await pool.enter(3, -7, LONG, 1200, offer_after=120)
+    clock.now += 19
+    assert await pool.sweep() == []
+    clock.now += 1
+    assert [s.user_id for s in await pool.sweep()] == [2]
+    clock.now += 40
+    due = await pool.sweep()
+    assert [(s.user_id, s.offered) for s in due] == [(1, True)]
+    assert await pool.sweep() == [] and await pool.sweep(clock.now + 1000) != []
+    assert await pool.sweep(clock.now + 1000) == []
+    offered = await pool.seeker(2)
+    assert offered is not None and offered.offered  # still in the pool
+
+
+def test_computer_levels_follow_the_rating() -> None:
+    assert [computer_level_for(r) for r in (800, 1299, 1300, 1500, 1600, 1749, 1750, 2600)] == [
+        1,
+        1,
+        2,
+        3,
+        4,
+        4,
+        5,
+        5,
+    ]
+
+
+async def test_a_groups_pool_is_apart_from_the_private_one(store: Store, clock: Clock) -> None:
+    pool = Pool(store, clock=clock)
+    await pool.enter(1, -100, LONG, 1500)
+    assert await pool.enter(2, 0, LONG, 1500) is None
+    assert await pool.enter(3, -200, LONG, 1500) is None
+    pairing = await pool.enter(4, -100, LONG, 1500)
+    assert pairing is not None and pairing.waiting.user_id == 1 and pairing.scope == -100
+    # entering another pool moves the entry (never two) and starts the wait afresh
+    clock.now += 10
+    await pool.enter(2, -300, LONG, 1500)
+    moved = await pool.seeker(2)
+    assert moved is not None and moved.scope == -300 and moved.since == clock.now
+
+
+@given(st.floats(-10, 500), st.floats(0, 500))
+def test_the_window_never_shrinks_as_the_wait_grows(waited: float, more: float) -> None:
+    assert rating_window(waited) <= rating_window(waited + more)
+    assert rating_window(waited) >= 100
+
+
+async def test_two_workers_racing_pair_each_seeker_at_most_once(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.new_database()
+    stores = [Store(await open_database(url)) for _ in range(2)]
+    clock = Clock()
+    pools = [Pool(store, clock=clock) for store in stores]
+    rng = random.Random(5)
+    try:
+        for _round in range(3):
+            entries = [
+                pools[user % 2].enter(
+                    user + 100 * _round,
+                    rng.choice((0, 0, -9)),
+                    rng.choice((LONG, LONG, SHORT)),
+                    rng.uniform(1300, 1700),
+                )
+                for user in range(40)
+            ]
+            clock.now += 30
+            pairings = [p for p in await asyncio.gather(*entries) if p is not None]
+            paired = [u for p in pairings for u in (p.waiting.user_id, p.entering.user_id)]
+            assert pairings and len(paired) == len(set(paired))
+            for user in paired:  # the paired left the pool, the rest are in it
+                assert await stores[0].pool.get(user) is None
+            for user in {u + 100 * _round for u in range(40)} - set(paired):
+                assert await stores[1].pool.get(user) is not None
+    finally:
+        for store in stores:
+            await store.close()
