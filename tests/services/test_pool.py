@@ -175,6 +175,15 @@ async def test_a_groups_pool_is_apart_from_the_private_one(store: Store, clock: 
     assert moved is not None and moved.scope == -300 and moved.since == clock.now
 
 
+async def test_many_entering_at_once_on_one_worker_are_paired_once(
+    store: Store, clock: Clock
+) -> None:
+    pool = Pool(store, clock=clock)
+    pairings = await asyncio.gather(*(pool.enter(user, 0, LONG, 1500) for user in range(30)))
+    paired = [u for p in pairings if p for u in (p.waiting.user_id, p.entering.user_id)]
+    assert sorted(paired) == list(range(30))  # all alike: fifteen pairs, each seeker in one
+
+
 @given(st.floats(-10, 500), st.floats(0, 500))
 def test_the_window_never_shrinks_as_the_wait_grows(waited: float, more: float) -> None:
     assert rating_window(waited) <= rating_window(waited + more)
@@ -204,6 +213,9 @@ async def test_two_workers_racing_pair_each_seeker_at_most_once(
             pairings = [p for p in await asyncio.gather(*entries) if p is not None]
             paired = [u for p in pairings for u in (p.waiting.user_id, p.entering.user_id)]
             assert pairings and len(paired) == len(set(paired))
+            for p in pairings:
+                assert p.waiting.scope == p.entering.scope == p.scope
+                assert p.waiting.terms == p.entering.terms == p.terms
             for user in paired:  # the paired left the pool, the rest are in it
                 assert await stores[0].pool.get(user) is None
             for user in {u + 100 * _round for u in range(40)} - set(paired):
