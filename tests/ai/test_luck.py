@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from bot.ai.analysis import review, states
 from bot.ai.computer import Computer
+from bot.ai.evaluator import evaluator
 from bot.ai.luck import game_luck, is_roll, luck, match_luck, roll_values
+from bot.ai.search import ply0
 from bot.engine import Game, Side, Turn
 from tests.ai.games import games
 from tests.ai.test_analysis import self_played
@@ -60,10 +62,14 @@ def test_each_roll_and_forced_rolls(short_game: Played) -> None:
         assert r.side is ready.turn
         assert r.luck == pytest.approx(r.value - r.mean)
     forced = [r for r in rolls if r.forced]
-    for r in forced:  # real value, not zero by convention
-        before = replace(short_game[r.index][0], dice=None, struck=None)
+    assert forced
+    for r in forced:  # the one turn's (or the pass's) real value against the mean
+        ready, turn = short_game[r.index]
+        assert r.value == pytest.approx(float(ply0(evaluator("short"), ready, [turn])[0]))
+        before = replace(ready, dice=None, struck=None)
         values = roll_values(before, ply=0)
         assert r.mean == pytest.approx(sum(p * v for _, p, v in values))
+    assert any(abs(r.luck) > 1e-3 for r in forced)  # not zero by convention
 
 
 def test_pr_of_the_engines_best_play_is_zero(short_game: Played) -> None:
