@@ -10,6 +10,7 @@ Depends on :mod:`bot.engine` and numpy only; knows nothing of Telegram or storag
   computer at a level: its turns, cube decisions, strikes;
 - :mod:`bot.ai.answers`: what it answers (decisions, hints), plain picklable values;
 - :mod:`bot.ai.analysis`: equity lost per turn, errors and blunders of a played game;
+- :mod:`bot.ai.luck`: the luck of each roll, a game's and a match's luck and PR per side;
 - :mod:`bot.ai.players` and :mod:`bot.ai.arena`: yardsticks (random, heuristic, pubeval) and
   paired-dice games between players;
 - :mod:`bot.ai.train`: ``python -m bot.ai.train``, the self-play training that made the nets.
