@@ -22,7 +22,6 @@ class PoolRepository:
 
     async def put(self, seeker: Seeker) -> Seeker:
         """Enters ``seeker`` or updates the player's row (see the model's protocol)."""
-        t = seeker.terms
         await self._store.write(
             f"""INSERT INTO seekers ({_COLUMNS}, rating, since, offer_after, offered, version)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)
@@ -39,12 +38,7 @@ class PoolRepository:
             (
                 seeker.user_id,
                 seeker.scope,
-                t.variant,
-                t.rule_set,
-                t.match_length,
-                t.dice_mode.value,
-                t.move_seconds,
-                t.stake,
+                *_terms_values(seeker.terms),
                 seeker.rating,
                 seeker.since,
                 seeker.offer_after,
@@ -117,7 +111,6 @@ class PoolRepository:
 
     async def remember(self, user_id: int, choice: SeekerChoice, now: float) -> None:
         """Keeps ``choice`` as the player's last."""
-        t = choice.terms
         await self._store.write(
             """INSERT INTO seeker_choices (user_id, variant, rule_set, match_length, dice_mode,
                    move_seconds, stake, offer_after, updated_at)
@@ -129,16 +122,24 @@ class PoolRepository:
                    updated_at = excluded.updated_at""",
             (
                 user_id,
-                t.variant,
-                t.rule_set,
-                t.match_length,
-                t.dice_mode.value,
-                t.move_seconds,
-                t.stake,
+                *_terms_values(choice.terms),
                 choice.offer_after,
                 now,
             ),
         )
+
+
+def _terms_values(terms: Terms) -> tuple[object, ...]:
+    """The terms' columns, in the order of :data:`_COLUMNS` after the user and the scope (and
+    of ``seeker_choices`` after the user); :func:`_terms` reads them back."""
+    return (
+        terms.variant,
+        terms.rule_set,
+        terms.match_length,
+        terms.dice_mode.value,
+        terms.move_seconds,
+        terms.stake,
+    )
 
 
 def _terms(row: Row) -> Terms:
