@@ -287,6 +287,12 @@ class GameRepository(Protocol):
         """Finished games between two players, from ``user_id``'s side (those that count: not the
         games from a chosen position)."""
 
+    async def finished_between(
+        self, user_id: int, other_id: int, variant: str, since: float, *, besides: int
+    ) -> list[StoredGame]:
+        """The games of ``variant`` between two players that ended from ``since`` on, but
+        those from a chosen position (never rated) and game ``besides``."""
+
     async def top(self, chat_id: int, limit: int = 10) -> list[Standing]:
         """The chat's leaderboard: net points (won minus lost), then wins, over the games that count
         (not those from a chosen position)."""

@@ -84,7 +84,7 @@ from .errors import (
 )
 from .locks import KeyedLocks
 from .planner import RemotePlan
-from .ratings import rate_game
+from .ratings import REPEAT_WINDOW_SECONDS, rate_game, repeat_weight
 from .seeds import DiceSeeds
 from .users import SHARED_SECONDS, Users
 
@@ -674,7 +674,8 @@ class GameService:
         return await self._snapshot(saved)
 
     async def _record_result(self, stored: StoredGame, now: float) -> None:
-        """Adds a finished game to its match and, unless conceded early, to the ratings."""
+        """Adds a finished game to its match and, unless conceded early, to the ratings,
+        weighed by the two players' other rated games together of late (:func:`repeat_weight`)."""
         result = stored.game.result
         assert result is not None
         if stored.match_id is not None:
@@ -691,7 +692,21 @@ class GameService:
         variant = stored.game.variant
         winner, loser = stored.player(result.winner), stored.player(result.winner.other)
         ratings = self._store.ratings
-        won, lost = rate_game(await ratings.get(winner, variant), await ratings.get(loser, variant))
+        # the same two accounts again and again count less (a second account, a pool that
+        # keeps pairing them): their rated games of the last 30 days weigh this one
+        together = await self._store.games.finished_between(
+            winner, loser, variant, now - REPEAT_WINDOW_SECONDS, besides=stored.id
+        )
+        earlier = [
+            game.finished_at
+            for game in together
+            if game.finished_at is not None and not chips.is_early_concession(game)
+        ]
+        won, lost = rate_game(
+            await ratings.get(winner, variant),
+            await ratings.get(loser, variant),
+            repeat_weight(earlier, now),
+        )
         await ratings.set(winner, variant, won)
         await ratings.set(loser, variant, lost)
 

@@ -29,9 +29,25 @@ def _updated(before: Rating, opponent: Rating, won: bool) -> Rating:
     return Rating(float(player.rating), float(player.rd), float(player.vol), before.games + 1)
 
 
-def rate_game(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
-    """The two ratings after ``winner`` beat ``loser``."""
-    return _updated(winner, loser, True), _updated(loser, winner, False)
+def rate_game(winner: Rating, loser: Rating, weight: float = 1.0) -> tuple[Rating, Rating]:
+    """The two ratings after ``winner`` beat ``loser``; a game of ``weight`` below 1 (see
+    :func:`repeat_weight`) moves each rating, deviation and volatility that part of the way
+    from where it stood to where a full game would take it."""
+    return (
+        _weighed(winner, _updated(winner, loser, True), weight),
+        _weighed(loser, _updated(loser, winner, False), weight),
+    )
+
+
+def _weighed(before: Rating, after: Rating, weight: float) -> Rating:
+    if weight >= 1:
+        return after
+    return Rating(
+        before.rating + weight * (after.rating - before.rating),
+        before.deviation + weight * (after.deviation - before.deviation),
+        before.volatility + weight * (after.volatility - before.volatility),
+        after.games,
+    )
 
 
 REPEAT_WINDOW_SECONDS: Final = 30 * 24 * 3600
@@ -45,8 +61,7 @@ def repeat_weight(
     rated games together ended (``earlier``): 1/(1+k) for k of them within ``window`` (30
     days), so the first game counts fully, the second half, the third a third. The same two
     accounts paired again and again (a friend's second account, a pool that keeps pairing
-    them) move ratings less and less; a month apart, they count fully again.
-
-    Not applied to the ratings yet: the game service would need the pair's recent games."""
+    them) move ratings less and less; a month apart, they count fully again. The game
+    service weighs every rated game so (``bot.services.games``), wherever it was agreed."""
     k = sum(1 for at in earlier if now - window <= at < now)
     return 1 / (1 + k)

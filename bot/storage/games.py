@@ -397,6 +397,20 @@ class GameRepository:
             {"me": user_id, "other": other_id},
         )
 
+    async def finished_between(
+        self, user_id: int, other_id: int, variant: str, since: float, *, besides: int
+    ) -> list[StoredGame]:
+        """The games of ``variant`` between two players that ended from ``since`` on, but
+        those from a chosen position (never rated) and game ``besides``."""
+        rows = await self._store.fetch_all(
+            f"""SELECT * FROM games
+                WHERE winner IS NOT NULL AND {COUNTED} AND variant = ? AND id <> ?
+                  AND finished_at >= ?
+                  AND ((white_id = ? AND black_id = ?) OR (white_id = ? AND black_id = ?))""",
+            (variant, besides, since, user_id, other_id, other_id, user_id),
+        )
+        return [_game(row) for row in rows]
+
     async def _tally(self, where: str, params: dict[str, Any]) -> Tally:
         row = await self._store.fetch_one(
             f"""SELECT COUNT(*) AS games, {_WINS} AS wins, {_WON} AS won, {_LOST} AS lost

@@ -45,3 +45,15 @@ def test_repeated_games_between_two_accounts_count_less_within_the_window() -> N
     # a month back and more counts no longer, and nothing from the future counts
     assert repeat_weight([now - REPEAT_WINDOW_SECONDS - 1, now + 5], now) == 1
     assert repeat_weight([now - 10] * 9, now, window=5) == 1
+
+
+def test_a_weighed_game_moves_the_ratings_that_part_of_the_way() -> None:
+    before = (Rating(1500, 200), Rating(1600, 80))
+    full, half = rate_game(*before), rate_game(*before, 0.5)
+    for was, moved, halved in zip(before, full, half, strict=True):
+        assert halved.rating - was.rating == pytest.approx((moved.rating - was.rating) / 2)
+        assert halved.deviation - was.deviation == pytest.approx(
+            (moved.deviation - was.deviation) / 2
+        )
+        assert halved.games == moved.games == was.games + 1
+    assert rate_game(*before, 1.0) == full
