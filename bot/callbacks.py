@@ -210,3 +210,34 @@ class PlayFrom(CallbackData, prefix="s"):
     game: Id
     moves: Count
     computer: Flag
+
+
+class FindOption(enum.IntEnum):
+    """What a button of ``/find`` (the terms picker, the wait) does."""
+
+    VARIANT = 1
+    DICE = 2  # two dice, three, or anti three (short variants)
+    MATCH = 3  # a single game or a match to 3, 5, 7, 9
+    TIME = 4  # the time for a move
+    OFFER = 5  # how long to wait before the computer is offered
+    FIND = 6  # 🔎 look for an opponent on the terms shown
+    CANCEL = 7  # stop looking (on the wait)
+    COMPUTER = 8  # take the computer's offer (on the wait)
+
+
+class FindAction(CallbackData, prefix="p"):
+    """A tap on a ``/find`` message, the picker or the wait of ``user``, the only one whose
+    taps count there. The picker keeps no state: each button carries the terms shown, as
+    positions in the choices (``bot.views.pool``), and the one it changes."""
+
+    option: Annotated[FindOption, _CHOICE]
+    user: Id
+    variant: Count = 0
+    dice: Count = 0
+    match: Count = 0
+    time: Count = 0
+    offer: Count = 0
+
+
+class PlayAnyone(CallbackData, prefix="o"):
+    """ "🔎 Play anyone" under /start and a finished game: the ``/find`` picker, there."""

@@ -1,5 +1,6 @@
 """The clock of the bot: turns that ran out of time, the computer's turns, challenges that
-expired, reminders of correspondence games.
+expired, reminders of correspondence games, the computer offered to those who waited in the
+pool (``/find``) long enough.
 
 Deadlines live in the database, so they keep running across restarts; this loop only looks at
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
@@ -28,6 +29,7 @@ from bot.i18n import locale_of
 from bot.messages.boards import BoardPublisher
 from bot.messages.challenges import close_challenge_messages
 from bot.messages.link import TelegramLink
+from bot.messages.pool import offer_computer
 from bot.model import User
 from bot.services import GameSnapshot
 from bot.services.root import Services
@@ -97,6 +99,17 @@ class Timers:
             )
         for snapshot, player in await self._games.reminders():
             await self._remind(snapshot, player)
+        pool = self._services.pool
+        for seeker in await pool.sweep():  # each due seeker once, in whichever worker
+            await offer_computer(
+                seeker,
+                self._bot,
+                self._publisher.limiter,
+                self._i18n,
+                pool=pool,
+                users=self._users,
+                chats=self._services.chats,
+            )
         now = time.monotonic()
         if self._coordination.shared and now - self._swept_at >= SWEEP_SECONDS:
             self._swept_at = now

@@ -15,6 +15,7 @@ from bot.handlers import (
     dice,
     errors,
     fallback,
+    find,
     inline,
     language,
     league,
@@ -35,6 +36,7 @@ def get_routers() -> list[Router]:
         play.create_router(),
         lobby.create_router(),  # before basic: it claims /start links that carry a challenge
         watch.create_router(),  # before basic too: /start links that make a watcher
+        find.create_router(),
         basic.create_router(),
         scores.create_router(),
         dice.create_router(),

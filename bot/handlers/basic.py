@@ -7,7 +7,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import PlayComputer
+from bot.callbacks import PlayAnyone, PlayComputer
 from bot.views.commands import COMMANDS
 
 
@@ -54,4 +54,5 @@ def _computer_button() -> InlineKeyboardMarkup:
     button = InlineKeyboardButton(
         text="🤖 " + _("Play the computer"), callback_data=PlayComputer().pack()
     )
-    return InlineKeyboardMarkup(inline_keyboard=[[button]])
+    anyone = InlineKeyboardButton(text="🔎 " + _("Play anyone"), callback_data=PlayAnyone().pack())
+    return InlineKeyboardMarkup(inline_keyboard=[[button, anyone]])

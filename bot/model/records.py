@@ -135,6 +135,9 @@ class Seeker:
     offered: bool = False
     """The computer was offered (each seeker is offered it once)."""
     version: int = 0
+    message_id: int | None = None
+    """The message that shows their wait ("Looking for an opponent…"), in the private chat
+    (scope 0) or the group: edited when they are paired or offered the computer."""
 
 
 @dataclass(frozen=True, slots=True)

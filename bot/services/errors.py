@@ -262,3 +262,29 @@ class ForeignButton(GameError):
     data, or a button of one message sent on another)."""
 
     code = "foreign_button"
+
+
+class AlreadySeeking(GameError):
+    """``/find`` by a player already in the pool (there or in another chat)."""
+
+    code = "already_seeking"
+
+
+class AlreadyPlaying(GameError):
+    """``/find`` (or the computer's offer) taken by a player who plays a game at one sitting
+    already: one such game at a time, never two started for one person."""
+
+    code = "already_playing"
+
+
+class NotSeeking(GameError):
+    """Cancel, or the computer's offer, tapped by a player no longer in the pool (paired,
+    cancelled, or never there)."""
+
+    code = "not_seeking"
+
+
+class NotYourFind(GameError):
+    """A tap on someone else's ``/find`` picker or wait (in a group, where others see it)."""
+
+    code = "not_your_find"

@@ -1,20 +1,47 @@
 """The lobby: where challenges, inline invitations and watchers meet the games they lead to.
 Accepting a challenge (or joining an inline invitation) starts its game, a finished game offers
-a rematch, and a game between private chats can be watched. Each of these crosses two services,
-so it is done here, above them: :class:`~.challenges.Challenges`, :class:`~.inline.InlineGames`
-and :class:`~.watchers.Watchers` know nothing of :class:`~.games.GameService`, and the game
-service knows none of them. No Telegram here.
+a rematch, a game between private chats can be watched, and a pairing of the pool ("play
+anyone now") or the computer it offers starts a game. Each of these crosses two services, so it
+is done here, above them: :class:`~.challenges.Challenges`, :class:`~.inline.InlineGames`,
+:class:`~.watchers.Watchers` and :class:`~.pool.Pool` know nothing of
+:class:`~.games.GameService`, and the game service knows none of them. No Telegram here.
 """
 
 from __future__ import annotations
 
-from bot.model import Challenge, ChallengeStatus, Store, User
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Final
+
+from bot.engine import Side
+from bot.model import Challenge, ChallengeStatus, Seeker, Store, Terms, User, computer_id
 
 from .challenges import Challenges, MemberCheck
-from .errors import ChallengeClosed, CommitmentNotShown, StaleAction, Watching
-from .games import GameService, GameSnapshot
+from .errors import (
+    AlreadyPlaying,
+    AlreadySeeking,
+    ChallengeClosed,
+    CommitmentNotShown,
+    NotSeeking,
+    StaleAction,
+    Watching,
+)
+from .games import REMIND_FROM_SECONDS, GameService, GameSnapshot
 from .inline import InlineGames, seal
+from .locks import KeyedLocks
+from .pool import OFFER_AFTER, PRIVATE, Pairing, Pool, computer_level_for
 from .watchers import Watchers
+
+_PAIRING_TRIES: Final = 3
+"""Pairings tried for one entrant whose found opponent turned out to be playing already."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A pairing of the pool and the game it started."""
+
+    pairing: Pairing
+    snapshot: GameSnapshot
 
 
 class Lobby:
@@ -27,12 +54,15 @@ class Lobby:
         challenges: Challenges,
         inline: InlineGames,
         watchers: Watchers,
+        pool: Pool,
     ) -> None:
         self._store = store
         self._games = games
         self._challenges = challenges
         self._inline = inline
         self._watchers = watchers
+        self._pool = pool
+        self._seekers: KeyedLocks[int] = KeyedLocks()
 
     async def accept(
         self,
@@ -136,3 +166,150 @@ class Lobby:
         """
         added = await self._watchers.add(await self._games.stored(game_id), user_id)
         return await self._games.snapshot(game_id), added
+
+    # --- the pool: play anyone now -----------------------------------------------------------
+
+    async def find(
+        self,
+        user: User,
+        scope: int,
+        terms: Terms,
+        *,
+        locale: str,
+        offer_after: int = OFFER_AFTER,
+        message_id: int | None = None,
+        dice_client: str | None = None,
+        entering: Callable[[], Awaitable[object]] | None = None,
+    ) -> Found | None:
+        """``user`` looks for anyone to play on ``terms`` in ``scope``'s pool (0: everyone's,
+        in private; a group's id: its members, playing there), ``message_id`` showing their
+        wait. Paired at once, the game starts (see :meth:`start_pairing`) and is returned;
+        else None, and they wait in the pool.
+
+        One entry at a time per player, in every worker: a second tap while the first is
+        entering, or once they are paired, is refused rather than entered again.
+        ``entering`` is awaited once they may enter, before they do (the caller shows the
+        wait then: a pairing made at once, or by the next to enter, is shown after it, and a
+        refused tap shows nothing).
+
+        :raises: :exc:`AlreadySeeking` while they are in the pool; :exc:`AlreadyPlaying` while
+            they play a game at one sitting (correspondence games aside).
+        """
+        async with self._seekers.hold(user.id), self._store.exclusive("seeker", user.id):
+            await self.check_free(user.id)
+            if entering is not None:
+                await entering()
+            rating = (await self._store.ratings.get(user.id, terms.variant)).rating
+            for _attempt in range(_PAIRING_TRIES):
+                pairing = await self._pool.enter(
+                    user.id, scope, terms, rating, offer_after=offer_after, message_id=message_id
+                )
+                if pairing is None:
+                    return None
+                found = await self.start_pairing(pairing, locale=locale, dice_client=dice_client)
+                if found is not None:
+                    return found
+            return None  # opponents found were all busy: waiting in the pool once more
+
+    async def check_free(self, user_id: int) -> None:
+        """Refuses ``/find`` to a player who is waiting or playing already (see :meth:`find`,
+        which asks again, holding the player).
+
+        :raises: :exc:`AlreadySeeking`, :exc:`AlreadyPlaying`.
+        """
+        if await self._pool.seeker(user_id) is not None:
+            raise AlreadySeeking()
+        if await self._playing(user_id):
+            raise AlreadyPlaying()
+
+    async def start_pairing(
+        self, pairing: Pairing, *, locale: str, dice_client: str | None = None
+    ) -> Found | None:
+        """Starts the game of ``pairing``, the one who waited playing white: in private
+        between the two private chats, or in the group of a group's pool. Both players' locks
+        are held while neither is found playing a game at one sitting and the game is made,
+        in one transaction, so two pairings of one person (on two workers) never start two
+        games.
+
+        A waiting player found playing (they accepted a challenge meanwhile) is left out of
+        the pool, and None returned: the entrant is back in the pool. An entrant found playing
+        puts the waiting player back as they were, and raises.
+
+        :raises: :exc:`AlreadyPlaying` (the entrant).
+        """
+        waiting, entering = pairing.waiting, pairing.entering
+        group = pairing.scope != PRIVATE
+        boards = (
+            [(pairing.scope, Side.WHITE)]
+            if group
+            else [(waiting.user_id, Side.WHITE), (entering.user_id, Side.BLACK)]
+        )
+        async with self._store.transaction(durable=True):
+            await self._store.lock_players(waiting.user_id, entering.user_id)
+            entrant_busy = await self._playing(entering.user_id)
+            if not entrant_busy and not await self._playing(waiting.user_id):
+                stored = await self._games.start(
+                    chat_id=pairing.scope if group else 0,
+                    white_id=waiting.user_id,
+                    black_id=entering.user_id,
+                    terms=pairing.terms,
+                    locale=locale,
+                    boards=boards,
+                    match_id=None,
+                    dice_client=dice_client,
+                )
+                return Found(pairing, await self._games.snapshot_of(stored))
+        if entrant_busy:
+            await self._pool.restore(waiting)
+            raise AlreadyPlaying()
+        return None
+
+    async def cancel_seeking(self, user_id: int) -> None:
+        """Takes ``user_id`` out of the pool (Cancel).
+
+        :raises: :exc:`NotSeeking` if they are not in it (paired meanwhile, or cancelled).
+        """
+        if not await self._pool.leave(user_id):
+            raise NotSeeking()
+
+    async def play_offered_computer(
+        self, user: User, *, locale: str, dice_client: str | None = None
+    ) -> tuple[Seeker, GameSnapshot]:
+        """``user``, waiting in the pool, takes the computer's offer: they leave the pool and
+        a game on their terms starts against the computer at the level of their rating
+        (:func:`~.pool.computer_level_for`), where they waited. Returns their entry as it was
+        and the game.
+
+        :raises: :exc:`NotSeeking` if they are no longer in the pool (paired meanwhile, or
+            cancelled); :exc:`AlreadyPlaying` while they play a game at one sitting.
+        """
+        async with self._seekers.hold(user.id), self._store.exclusive("seeker", user.id):
+            seeker = await self._pool.seeker(user.id)
+            if seeker is None:
+                raise NotSeeking()
+            if await self._playing(user.id):
+                raise AlreadyPlaying()
+            opponent = computer_id(computer_level_for(seeker.rating))
+            group = seeker.scope != PRIVATE
+            async with self._store.transaction(durable=True):
+                # leaving and starting in one transaction: a pairing made meanwhile (by another
+                # worker) removed the entry first, and this one is refused
+                if not await self._pool.leave(user.id):
+                    raise NotSeeking()
+                stored = await self._games.start(
+                    chat_id=seeker.scope if group else 0,
+                    white_id=user.id,
+                    black_id=opponent,
+                    terms=seeker.terms,
+                    locale=locale,
+                    boards=[(seeker.scope if group else user.id, Side.WHITE)],
+                    match_id=None,
+                    dice_client=dice_client,
+                )
+        return seeker, await self._games.snapshot_of(stored)
+
+    async def _playing(self, user_id: int) -> bool:
+        """Whether ``user_id`` plays an unfinished game at one sitting (correspondence games,
+        an hour a move or more, go on beside others)."""
+        games = await self._games.active_games(user_id)
+        return any(game.move_seconds < REMIND_FROM_SECONDS for game in games)

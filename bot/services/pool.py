@@ -115,13 +115,15 @@ class Pool:
         now: float | None = None,
         *,
         offer_after: int = OFFER_AFTER,
+        message_id: int | None = None,
     ) -> Pairing | None:
         """Puts the player in ``scope``'s pool (or updates their entry: never two) and pairs
         them at once with the best compatible seeker, if any; both then leave the pool in the
-        same transaction. Remembers the terms as the player's last choice."""
+        same transaction. Remembers the terms as the player's last choice. ``message_id``: the
+        message that shows their wait, kept with the entry (see :attr:`Seeker.message_id`)."""
         now = self._clock() if now is None else now
         terms = pool_terms(terms)
-        wanted = Seeker(user_id, scope, terms, rating, now, offer_after)
+        wanted = Seeker(user_id, scope, terms, rating, now, offer_after, message_id=message_id)
         async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
             for attempt in range(_ATTEMPTS):
                 try:
@@ -150,6 +152,13 @@ class Pool:
         """Takes the player out of the pool (they cancelled, or blocked the bot); False if they
         were not in it (already paired, or never entered)."""
         return await self._store.pool.leave(user_id)
+
+    async def restore(self, seeker: Seeker) -> None:
+        """Puts back a seeker whose pairing fell through (their opponent turned out to be
+        playing already), as they were, their wait's start kept; not paired now: the next to
+        enter may be."""
+        async with self._scopes.hold(seeker.scope), self._store.exclusive("pool", seeker.scope):
+            await self._store.pool.put(replace(seeker, version=0))
 
     async def seeker(self, user_id: int) -> Seeker | None:
         """The player's entry, if they are in the pool."""

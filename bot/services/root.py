@@ -7,7 +7,7 @@ it needs. No service builds another or holds the one that holds it; the arrows p
     challenges    <- users, seeds
     inline games  <- challenges
     leagues       <- scores
-    lobby         <- game service, challenges, inline games, watchers
+    lobby         <- game service, challenges, inline games, watchers, the pool
 
 (each with the store as well).
 
@@ -123,6 +123,7 @@ def compose(
     inline = InlineGames(store, challenges)
     watchers = Watchers(store)
     scores = ScoreService(store, clock=clock)
+    pool = Pool(store, clock=clock)
     return Services(
         store=store,
         users=users,
@@ -133,10 +134,10 @@ def compose(
         challenges=challenges,
         inline_games=inline,
         watchers=watchers,
-        lobby=Lobby(store, games, challenges, inline, watchers),
+        lobby=Lobby(store, games, challenges, inline, watchers, pool),
         replays=Replays(store),
         score_service=scores,
         league_service=LeagueService(store, scores, clock=clock),
         analyses=Analyses(store, brain),
-        pool=Pool(store, clock=clock),
+        pool=pool,
     )

@@ -407,6 +407,11 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         updated_at REAL NOT NULL
     );
     """,
+    # find: the message that shows a seeker's wait ("Looking for an opponent…"), edited when
+    # they are paired or offered the computer, whichever worker pairs them
+    """
+    ALTER TABLE seekers ADD COLUMN message_id INTEGER;  -- NULL: none to edit
+    """,
 )
 
 

@@ -23,8 +23,9 @@ class PoolRepository:
     async def put(self, seeker: Seeker) -> Seeker:
         """Enters ``seeker`` or updates the player's row (see the model's protocol)."""
         await self._store.write(
-            f"""INSERT INTO seekers ({_COLUMNS}, rating, since, offer_after, offered, version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)
+            f"""INSERT INTO seekers ({_COLUMNS}, rating, since, offer_after, message_id,
+                                     offered, version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)
                 ON CONFLICT (user_id) DO UPDATE SET
                     since = CASE WHEN seekers.chat_id = excluded.chat_id
                                  THEN seekers.since ELSE excluded.since END,
@@ -34,7 +35,8 @@ class PoolRepository:
                     rule_set = excluded.rule_set, match_length = excluded.match_length,
                     dice_mode = excluded.dice_mode, move_seconds = excluded.move_seconds,
                     stake = excluded.stake, rating = excluded.rating,
-                    offer_after = excluded.offer_after, version = seekers.version + 1""",
+                    offer_after = excluded.offer_after, message_id = excluded.message_id,
+                    version = seekers.version + 1""",
             (
                 seeker.user_id,
                 seeker.scope,
@@ -42,6 +44,7 @@ class PoolRepository:
                 seeker.rating,
                 seeker.since,
                 seeker.offer_after,
+                seeker.message_id,
             ),
         )
         stored = await self.get(seeker.user_id)
@@ -163,4 +166,5 @@ def _seeker(row: Row) -> Seeker:
         offer_after=row["offer_after"],
         offered=row["offered"] != 0,
         version=row["version"],
+        message_id=row["message_id"],
     )

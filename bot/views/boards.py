@@ -18,6 +18,7 @@ from bot.callbacks import (
     GameAction,
     Move,
     NextGame,
+    PlayAnyone,
     Rematch,
     Replay,
 )
@@ -368,7 +369,7 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
     the offered steps, with Undo and Confirm, for the player to move; Roll and
     Double before a roll when the cube may be turned; Take and Drop for the player a double is
     offered to; Next game after a game of a match, Rematch after anything else, each with 📊
-    Analysis. ``viewer`` is
+    Analysis (and after the last, 🔎 Play anyone: ``/find``). ``viewer`` is
     the reader's side on a private board (None in a group, where everyone sees the buttons and
     the service refuses onlookers).
 
@@ -382,7 +383,8 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
             next_game = _button("▶ " + _("Next game"), NextGame(game=stored.id).pack())
             return _markup([[next_game, analysis], replay])
         rematch = Rematch(game=stored.id).pack()
-        return _markup([[_button("🔁 " + _("Rematch"), rematch), analysis], replay])
+        anyone = _button("🔎 " + _("Play anyone"), PlayAnyone().pack())
+        return _markup([[_button("🔁 " + _("Rematch"), rematch), analysis], [*replay, anyone]])
     if viewer is not None and viewer is not game.to_act or stored.computer_to_act:
         return _markup([])  # nothing to tap for this reader, or the computer is thinking
 

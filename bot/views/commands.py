@@ -14,6 +14,7 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("help", N_("List of commands")),
     ("rules", N_("Rules: /rules short, abkhaz, gulbara, crazy_gulbara")),
     ("play", N_("Start a new game (/play bot: with the computer)")),
+    ("find", N_("Play anyone now: the bot finds you an opponent")),
     ("resign", N_("Resign the current game")),
     ("games", N_("Your games in progress, with links to their boards")),
     ("unwatch", N_("Stop watching games (/unwatch 12: game #12 only)")),

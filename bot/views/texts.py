@@ -106,6 +106,12 @@ REFUSALS: Final = {
         "This challenge was made in a group: only the group's members can take it, or decline it."
     ),
     "foreign_button": N_("This button does not belong to this message: use the message's own."),
+    "already_seeking": N_(
+        "You are looking for an opponent already: wait, or tap ✖ Cancel on that message."
+    ),
+    "already_playing": N_("You are playing a game already: finish it first."),
+    "not_your_find": N_("This is someone else's search: send /find for your own."),
+    "not_seeking": N_("You are not looking for an opponent now: tap 🔎 Find to look again."),
     "from_what": N_(
         "Play on from which position? /from and a position ID (/position shows one), or a "
         "finished game and a move: /from 12 30 is game #12 after move 30."

@@ -106,7 +106,12 @@ async def test_analysis_of_a_game_against_the_computer(
     assert refused == "This game is not over yet: it can be analysed once it has ended."
     await play_to_the_end(harness, board, alice)
     await harness.settle()
-    assert [b.text for b in board.buttons] == ["🔁 Rematch", "📊 Analysis", "🎞 Replay"]
+    assert [b.text for b in board.buttons] == [
+        "🔁 Rematch",
+        "📊 Analysis",
+        "🎞 Replay",
+        "🔎 Play anyone",
+    ]
 
     # the analysis waits at its first part: the note shows 0 of the game's turns
     brain.gate.clear()

@@ -57,7 +57,12 @@ async def test_a_whole_group_game_to_the_end_and_the_score(any_backend_bot: BotH
         await play_turn(fake, board, [alice, bob])
     assert is_over(board), board.caption
     # no move button stays usable
-    assert [b.text for b in board.buttons] == ["🔁 Rematch", "📊 Analysis", "🎞 Replay"]
+    assert [b.text for b in board.buttons] == [
+        "🔁 Rematch",
+        "📊 Analysis",
+        "🎞 Replay",
+        "🔎 Play anyone",
+    ]
     assert len([m for m in fake.messages(group) if m.photo]) == 1  # one board, edited in place
     fake.send_text(alice, group, "/score @bob")
     await harness.settle()

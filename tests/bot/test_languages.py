@@ -120,6 +120,7 @@ async def test_a_game_in_each_new_language(
         "🔁 " + said(locale, "Rematch"),
         "📊 " + said(locale, "Analysis"),
         "🎞 " + said(locale, "Replay"),
+        "🔎 " + said(locale, "Play anyone"),
     ]
     game_id = int(caption.split(" · #")[1].split()[0])
     assert board.photo == await _drawn(database_path, game_id, locale)

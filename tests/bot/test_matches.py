@@ -153,7 +153,12 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
             )
     final = boards[-1].caption or ""
     assert f"@{taker.username} wins the match" in final
-    assert [b.text for b in boards[-1].buttons] == ["🔁 Rematch", "📊 Analysis", "🎞 Replay"]
+    assert [b.text for b in boards[-1].buttons] == [
+        "🔁 Rematch",
+        "📊 Analysis",
+        "🎞 Replay",
+        "🔎 Play anyone",
+    ]
 
     async def score() -> str:
         fake.send_text(taker, group, f"/score @{doubler.username}")

@@ -110,7 +110,12 @@ async def test_a_replay_decodes_to_the_start_and_one_frame_per_move(
 ) -> None:
     fake = harness.fake
     alice, chat, board, game_id = await _finished_game(harness)
-    assert [b.text for b in board.buttons] == ["🔁 Rematch", "📊 Analysis", "🎞 Replay"]
+    assert [b.text for b in board.buttons] == [
+        "🔁 Rematch",
+        "📊 Analysis",
+        "🎞 Replay",
+        "🔎 Play anyone",
+    ]
     moves = len(_boards_of(await _moves_file(harness, alice, chat, game_id))) - 1
     assert moves > 10
 

@@ -1,0 +1,203 @@
+"""Play anyone now through the real bot: ``/find`` in private pairs two strangers and starts
+their game in both private chats, a third is offered the computer (as the computer) after the
+wait and takes it; a second tap and a twice-delivered one start nothing twice; Cancel; ``/find``
+in a group plays there; a seeker who blocked the bot leaves the pool."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+
+from bot.app import ServicesFactory
+from bot.config import Settings
+from bot.services import Services, compose
+from bot.storage import Store, open_database
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import BotHarness
+
+from .gameplay import wait_for_board
+
+LOOKING = "Looking for an opponent… ⏳"
+
+
+class Clock:
+    """The services' time, moved on by the test (the wait before the computer's offer)."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def services_factory(clock: Clock) -> ServicesFactory:
+    """The production services on the test's clock; the computer never answers (its pause is
+    an hour), so no worker process starts."""
+
+    @asynccontextmanager
+    async def factory(settings: Settings) -> AsyncIterator[Services]:
+        db = await open_database(settings.database)
+        try:
+            yield compose(Store(db), random.Random(3), clock=clock, computer_pause=3600)
+        finally:
+            await db.close()
+
+    return factory
+
+
+async def _picker(harness: BotHarness, user: FakeUser, chat: FakeChat) -> FakeMessage:
+    """``user`` sends /find in ``chat``; returns the picker."""
+    harness.fake.send_text(user, chat, "/find")
+    await harness.settle()
+    picker = harness.fake.last_message(chat)
+    assert "Play anyone now" in (picker.text or ""), picker
+    return picker
+
+
+async def _find(harness: BotHarness, user: FakeUser, chat: FakeChat) -> FakeMessage:
+    """``user`` sends /find in ``chat`` and taps 🔎 Find; returns the message (now the wait,
+    or the pairing)."""
+    picker = await _picker(harness, user, chat)
+    harness.fake.press(user, picker, "🔎 Find")
+    await harness.settle()
+    return picker
+
+
+def _boards(fake: FakeTelegram, chat: FakeChat) -> list[FakeMessage]:
+    return [m for m in fake.messages(chat) if m.photo is not None]
+
+
+async def test_two_strangers_are_paired_and_a_third_plays_the_computer(
+    bot_harness: BotHarness, clock: Clock
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice, bob, carol = (
+        fake.create_user(name, username=name.lower(), language_code="en")
+        for name in ("Alice", "Bob", "Carol")
+    )
+    chats = {user.id: fake.private_chat(user) for user in (alice, bob, carol)}
+
+    alice_wait = await _find(harness, alice, chats[alice.id])
+    assert LOOKING in (alice_wait.text or "")
+    assert "long nardy · single game · 90 s per move" in (alice_wait.text or "")
+    assert [b.text for b in alice_wait.buttons] == ["✖ Cancel"]
+    sent_before = len(fake.messages(chats[alice.id]))
+
+    # Bob asks for the same game; he taps Find twice at once (a second tap in flight)
+    bob_picker = await _picker(harness, bob, chats[bob.id])
+    find = bob_picker.button("🔎 Find").callback_data
+    assert find is not None
+    first, second = fake.tap(bob, bob_picker, find), fake.tap(bob, bob_picker, find)
+    answers = [await fake.next_answer_to(tap) for tap in (first, second)]
+    await harness.settle()
+    bob_board = await wait_for_board(fake, chats[bob.id])
+    alice_board = await wait_for_board(fake, chats[alice.id])
+    assert alice_board.caption and bob_board.caption
+    assert "Opponent found: @alice (rating 1500)" in (bob_picker.text or "")
+    assert "Opponent found: @bob (rating 1500)" in (alice_wait.text or "")
+    assert not alice_wait.buttons and not bob_picker.buttons
+    refused = [a for a in answers if a.show_alert]
+    assert len(refused) == 1 and "already" in (refused[0].text or ""), answers
+    # Alice's wait was edited, nothing sent but her board; one game each
+    assert len(fake.messages(chats[alice.id])) == sent_before + 1
+    assert len(_boards(fake, chats[alice.id])) == len(_boards(fake, chats[bob.id])) == 1
+
+    # while playing, Find is refused and the picker stays as it was
+    again = await _picker(harness, alice, chats[alice.id])
+    edits = again.edit_count
+    answer = await fake.next_answer_to(fake.press(alice, again, "🔎 Find"))
+    assert answer.show_alert and "playing a game already" in (answer.text or "")
+    assert again.edit_count == edits
+
+    # Carol wants 3 minutes a move: nobody else does, so after her 60 s the computer is offered
+    carol_picker = await _picker(harness, carol, chats[carol.id])
+    fake.press(carol, carol_picker, "⏱ 90 s")
+    await harness.settle()
+    assert "180 s per move" in (carol_picker.text or "")
+    fake.press(carol, carol_picker, "🔎 Find")
+    await harness.settle()
+    assert LOOKING in (carol_picker.text or "")
+    clock.now += 61
+    offer = await fake.wait_for(
+        lambda: next((b for b in carol_picker.buttons if b.text.startswith("🤖")), None),
+        timeout=5,
+        description="the computer's offer",
+    )
+    assert offer.text == "🤖 Computer, level 3"
+    assert "it is the bot, not a person" in (carol_picker.text or "")
+    assert [b.text for b in carol_picker.buttons] == ["🤖 Computer, level 3", "✖ Cancel"]
+    tap = fake.press(carol, carol_picker, offer.text)
+    await harness.settle()
+    fake.redeliver(tap.update_id)  # Telegram unsure: the same update again
+    await harness.settle()
+    board = await wait_for_board(fake, chats[carol.id])
+    assert "🤖" in (board.caption or "")
+    assert "You play the computer at level 3" in (carol_picker.text or "")
+    assert len(_boards(fake, chats[carol.id])) == 1
+
+
+async def test_cancel_a_group_and_a_seeker_who_blocked_the_bot(
+    bot_harness: BotHarness, clock: Clock
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    dave, erin, frank, gina, hank = (
+        fake.create_user(name, username=name.lower(), language_code="en")
+        for name in ("Dave", "Erin", "Frank", "Gina", "Hank")
+    )
+    # Cancel: the wait becomes the picker again, and Dave is out of the pool
+    dave_wait = await _find(harness, dave, fake.private_chat(dave))
+    cancel = dave_wait.button("✖ Cancel").callback_data
+    assert cancel is not None
+    fake.press(dave, dave_wait, "✖ Cancel")
+    await harness.settle()
+    assert "You stopped looking" in (dave_wait.text or "")
+    assert dave_wait.buttons[0].text == "🔎 Find"
+    edits = dave_wait.edit_count
+    late = await fake.next_answer_to(fake.tap(dave, dave_wait, cancel, check=False))
+    assert late.show_alert and "does not belong to this message" in (late.text or "")
+    assert dave_wait.edit_count == edits
+
+    # in a group: the group's members are paired there, and play there
+    group = fake.create_group("Club", [erin, frank])
+    erin_wait = await _picker(harness, erin, group)
+    answer = await fake.next_answer_to(fake.press(frank, erin_wait, "🔎 Find"))  # Erin's
+    assert answer.show_alert and "someone else's search" in (answer.text or "")
+    assert erin_wait.edit_count == 0
+    fake.press(erin, erin_wait, "🔎 Find")
+    await harness.settle()
+    assert "@erin is looking for an opponent" in (erin_wait.text or "")
+    frank_message = await _find(harness, frank, group)
+    board = await wait_for_board(fake, group)
+    assert board.caption
+    for message in (erin_wait, frank_message):
+        assert "@erin plays @frank: the game starts here!" in (message.text or "")
+    assert not _boards(fake, fake.private_chat(erin))
+
+    # Gina waits, then blocks the bot: at the offer she leaves the pool, so Hank waits alone
+    gina_wait = await _find(harness, gina, fake.private_chat(gina))
+    assert LOOKING in (gina_wait.text or "")
+    fake.block_bot(gina)
+    clock.now += 61
+    gina_id = fake.private_chat(gina).id
+
+    def refused() -> bool:
+        return any(
+            int(r.params.get("chat_id", 0)) == gina_id and r.status == 403
+            for r in fake.requests_for("editMessageText")
+        )
+
+    await fake.wait_for(refused, timeout=5, description="the refused offer")
+    await asyncio.sleep(0.2)  # the refusal handled: Gina out of the pool
+    hank_wait = await _find(harness, hank, fake.private_chat(hank))
+    assert LOOKING in (hank_wait.text or "")
+    assert not _boards(fake, fake.private_chat(hank))
