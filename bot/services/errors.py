@@ -262,3 +262,44 @@ class ForeignButton(GameError):
     data, or a button of one message sent on another)."""
 
     code = "foreign_button"
+
+
+class TournamentNotFound(GameError):
+    code = "tournament_not_found"
+
+
+class TournamentClosed(GameError):
+    """Sign-up is over (started, finished or called off), or the tournament is over."""
+
+    code = "tournament_closed"
+
+
+class NotEntered(GameError):
+    """Leaving a tournament one has not joined."""
+
+    code = "not_entered"
+
+
+class TournamentFull(GameError):
+    """``params``: ``limit``, the most players its format takes."""
+
+    code = "tournament_full"
+
+
+class TooFewPlayers(GameError):
+    """Starting a tournament with fewer than two players."""
+
+    code = "too_few_players"
+
+
+class NotTheCreator(GameError):
+    """Starting or calling off a tournament one did not make."""
+
+    code = "not_the_creator"
+
+
+class NoPrivateChat(GameError):
+    """Joining a tournament before opening a private chat with the bot, where its games are
+    played."""
+
+    code = "no_private_chat"
