@@ -1,5 +1,5 @@
 """The clock of the bot: turns that ran out of time, the computer's turns, challenges that
-expired, reminders of correspondence games.
+expired, reminders of correspondence games, tournaments due to start or to move on.
 
 Deadlines live in the database, so they keep running across restarts; this loop only looks at
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
@@ -28,6 +28,7 @@ from bot.i18n import locale_of
 from bot.messages.boards import BoardPublisher
 from bot.messages.challenges import close_challenge_messages
 from bot.messages.link import TelegramLink
+from bot.messages.tournaments import TournamentPublisher
 from bot.model import User
 from bot.services import GameSnapshot
 from bot.services.root import Services
@@ -67,6 +68,8 @@ class Timers:
         self._link = link
         self._task: asyncio.Task[None] | None = None
         self._swept_at = 0.0
+        self.tournaments: TournamentPublisher | None = None
+        """Tournaments due to start or move on, and their pinned messages (set by the app)."""
 
     async def start(self) -> None:
         """Starts the loop (idempotent); a startup hook of the dispatcher."""
@@ -97,6 +100,8 @@ class Timers:
             )
         for snapshot, player in await self._games.reminders():
             await self._remind(snapshot, player)
+        if self.tournaments is not None:
+            await self.tournaments.tick()
         now = time.monotonic()
         if self._coordination.shared and now - self._swept_at >= SWEEP_SECONDS:
             self._swept_at = now

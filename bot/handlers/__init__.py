@@ -22,6 +22,7 @@ from bot.handlers import (
     play,
     positions,
     scores,
+    tournaments,
     watch,
 )
 
@@ -39,6 +40,7 @@ def get_routers() -> list[Router]:
         scores.create_router(),
         dice.create_router(),
         league.create_router(),
+        tournaments.create_router(),
         language.create_router(),
         analysis.create_router(),
         positions.create_router(),

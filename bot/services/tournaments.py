@@ -199,6 +199,10 @@ class Tournaments:
         self._clock = clock
         self._locks: KeyedLocks[int] = KeyedLocks()
 
+    def now(self) -> float:
+        """The service's clock (start times are counted from it)."""
+        return self._clock()
+
     # --- settings and sign-up --------------------------------------------------------------
 
     async def anyone_creates(self, chat_id: int) -> bool:

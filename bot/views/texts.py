@@ -106,6 +106,16 @@ REFUSALS: Final = {
         "This challenge was made in a group: only the group's members can take it, or decline it."
     ),
     "foreign_button": N_("This button does not belong to this message: use the message's own."),
+    "tournament_not_found": N_("This tournament does not exist."),
+    "tournament_closed": N_("This tournament's sign-up is over."),
+    "not_entered": N_("You have not joined this tournament."),
+    "tournament_full": N_("This tournament is full: it takes {limit} players."),
+    "too_few_players": N_("A tournament needs at least two players to start."),
+    "not_the_creator": N_("Only the tournament's creator can do that."),
+    "no_private_chat": N_(
+        "Tournament games are played in private: open a chat with me (tap my name, then "
+        "Start) and join again."
+    ),
     "from_what": N_(
         "Play on from which position? /from and a position ID (/position shows one), or a "
         "finished game and a move: /from 12 30 is game #12 after move 30."
