@@ -197,6 +197,10 @@ class TournamentRepository(Protocol):
         """Tournaments with something to do: sign-ups whose start time has come, and running
         ones whose current round has every board decided."""
 
+    async def stalled_matches(self) -> list[tuple[int, int]]:
+        """The finished latest games of tournament matches still undecided, with no game of
+        theirs being played, each with its tournament: each match's next game is due."""
+
     async def anyone_creates(self, chat_id: int) -> bool:
         """Whether anyone in the group may make a tournament (else only its admins)."""
 

@@ -51,6 +51,7 @@ from bot.model import (
 
 from . import chips, pairing
 from .errors import (
+    NoNextGame,
     NoPrivateChat,
     NotEnoughChips,
     NotEntered,
@@ -412,6 +413,15 @@ class Tournaments:
                 continue
             if progress is not None:
                 done.append(progress)
+        # a match's next game starts by itself: nobody waits for a ▶ Next tap (nor for a
+        # player who does not come back); a second worker's start is refused (NoNextGame)
+        for tournament_id, game_id in await self._store.tournaments.stalled_matches():
+            stored = await self._games.stored(game_id)
+            try:
+                snapshot = await self._games.next_game(game_id, stored.white_id)
+            except NoNextGame:
+                continue
+            done.append(Progress(await self.get(tournament_id), (snapshot,)))
         return done
 
     async def behind(self) -> list[Tournament]:

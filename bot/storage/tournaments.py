@@ -278,6 +278,20 @@ class TournamentRepository:
         )
         return [row["id"] for row in rows]
 
+    async def stalled_matches(self) -> list[tuple[int, int]]:
+        """The latest games of running tournaments' matches that are undecided and have no
+        game being played: each one's next game is to start."""
+        rows = await self._store.fetch_all(
+            """SELECT p.tournament_id, MAX(g.id) AS game_id FROM tournament_pairings p
+               JOIN tournaments t ON t.id = p.tournament_id
+               JOIN games g ON g.match_id = p.match_id
+               WHERE t.state = 'running' AND p.decided = 0 AND p.match_id IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM games h
+                                 WHERE h.match_id = p.match_id AND h.winner IS NULL)
+               GROUP BY p.tournament_id, p.match_id ORDER BY game_id"""
+        )
+        return [(row["tournament_id"], row["game_id"]) for row in rows]
+
     async def anyone_creates(self, chat_id: int) -> bool:
         row = await self._store.fetch_one(
             "SELECT anyone FROM tournament_settings WHERE chat_id = ?", (chat_id,)

@@ -294,3 +294,35 @@ async def test_two_workers_racing_start_one_round(postgres: PostgresServer) -> N
     assert active == [1] * 6  # one game each: round 2 was started once
     for db in opened:
         await db.close()
+
+
+async def test_a_match_plays_its_next_games_by_itself_until_it_is_won(
+    store: Store, clock: Clock
+) -> None:
+    services = compose(store, random.Random(13), move_seconds=60, clock=clock)
+    players = await _players(services, 2)
+    made = await services.tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.KNOCKOUT,
+        terms=Terms(match_length=3),
+        locale="en",
+        is_admin=True,
+    )
+    for player in players:
+        await services.tournaments.join(made.id, player)
+    started = await services.tournaments.start(made.id, players[0].id)
+    game = started.started[0].stored
+    assert game.match_id is not None
+    played = 0
+    while True:
+        await services.game_service.resign(game.id, 2)  # each resignation gives 1 point
+        played += 1
+        done = await services.tournaments.due()
+        if done[0].tournament.is_over:
+            break
+        [next_game] = done[0].started
+        assert next_game.stored.match_id == game.match_id and next_game.stored.game_no == played + 1
+        assert await services.tournaments.due() == []  # started once
+        game = next_game.stored
+    assert played >= 2 and done[0].tournament.winner_id == 1  # a resignation scores 1 or 2
