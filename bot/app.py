@@ -55,6 +55,7 @@ from bot.messages.boards import BoardPublisher
 from bot.messages.league import LeaguePublisher
 from bot.messages.link import Outage, TelegramLink, TelegramSession
 from bot.messages.pace import BoardPace, RateLimiter, SharedRateLimiter
+from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
 from bot.services import GameService
 from bot.services.computer import Brain
@@ -356,6 +357,16 @@ async def _run(
         bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
     )
     publisher.on_result.append(leagues.on_result)  # a group game's result
+    tournaments = TournamentPublisher(
+        bot,
+        services.tournaments,
+        services.users,
+        services.chats,
+        publisher,
+        i18n,
+        league_refresh=leagues.refresh,
+    )
+    timers.tournaments = tournaments
     link.on_restored.append(_postponer(services.game_service))
     dispatcher = create_dispatcher(
         settings,
@@ -364,6 +375,7 @@ async def _run(
         metrics=metrics,
         publisher=publisher,
         league_publisher=leagues,
+        tournament_publisher=tournaments,
         **services.by_name(),
     )
     dispatcher.startup.register(publisher.warm_up)
@@ -415,6 +427,7 @@ async def _run(
         await asyncio.sleep(0)
         publisher.close()
         await leagues.close()
+        tournaments.close()
         if server is not None:
             await server.close()
         await bot.session.close()

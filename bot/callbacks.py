@@ -241,3 +241,47 @@ class FindAction(CallbackData, prefix="p"):
 
 class PlayAnyone(CallbackData, prefix="o"):
     """ "🔎 Play anyone" under /start and a finished game: the ``/find`` picker, there."""
+
+
+class TournamentOption(enum.IntEnum):
+    """What a button of the tournament creation picker does: a choice moved to its next
+    value, or the tournament made."""
+
+    FORMAT = 1
+    VARIANT = 2
+    DICE = 3
+    MATCH = 4
+    TIME = 5
+    ENTRY = 6
+    START = 7
+    CREATE = 8
+
+
+class TournamentPick(CallbackData, prefix="u"):
+    """A tap on the creation picker, carrying every choice after it (indices into the
+    picker's choices, checked again when read): the picker keeps no state of its own."""
+
+    option: Annotated[TournamentOption, _CHOICE]
+    format: Count
+    variant: Count
+    dice: Count
+    match: Count
+    time: Count
+    entry: Count
+    start: Count
+
+
+class TournamentStep(enum.IntEnum):
+    """What a button of a tournament's sign-up message does."""
+
+    JOIN = 1
+    LEAVE = 2
+    START = 3  # the creator only
+    CANCEL = 4  # the creator only, during sign-up
+
+
+class TournamentAction(CallbackData, prefix="t"):
+    """A tap on a tournament's sign-up message."""
+
+    tournament: Id
+    action: Annotated[TournamentStep, _CHOICE]

@@ -1,6 +1,6 @@
 """The clock of the bot: turns that ran out of time, the computer's turns, challenges that
 expired, reminders of correspondence games, the computer offered to those who waited in the
-pool (``/find``) long enough.
+pool (``/find``) long enough, tournaments due to start or to move on.
 
 Deadlines live in the database, so they keep running across restarts; this loop only looks at
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
@@ -30,6 +30,7 @@ from bot.messages.boards import BoardPublisher
 from bot.messages.challenges import close_challenge_messages
 from bot.messages.link import TelegramLink
 from bot.messages.pool import offer_computer
+from bot.messages.tournaments import TournamentPublisher
 from bot.model import User
 from bot.services import GameSnapshot
 from bot.services.root import Services
@@ -69,6 +70,8 @@ class Timers:
         self._link = link
         self._task: asyncio.Task[None] | None = None
         self._swept_at = 0.0
+        self.tournaments: TournamentPublisher | None = None
+        """Tournaments due to start or move on, and their pinned messages (set by the app)."""
 
     async def start(self) -> None:
         """Starts the loop (idempotent); a startup hook of the dispatcher."""
@@ -110,6 +113,8 @@ class Timers:
                 users=self._users,
                 chats=self._services.chats,
             )
+        if self.tournaments is not None:
+            await self.tournaments.tick()
         now = time.monotonic()
         if self._coordination.shared and now - self._swept_at >= SWEEP_SECONDS:
             self._swept_at = now

@@ -23,6 +23,7 @@ from bot.handlers import (
     play,
     positions,
     scores,
+    tournaments,
     watch,
 )
 
@@ -41,6 +42,7 @@ def get_routers() -> list[Router]:
         scores.create_router(),
         dice.create_router(),
         league.create_router(),
+        tournaments.create_router(),
         language.create_router(),
         analysis.create_router(),
         positions.create_router(),

@@ -52,6 +52,14 @@ from .repositories import (
     UserRepository,
     VersionConflict,
 )
+from .tournaments import (
+    Tournament,
+    TournamentEntrant,
+    TournamentFormat,
+    TournamentPairing,
+    TournamentRepository,
+    TournamentState,
+)
 
 __all__ = [
     "Board",
@@ -90,6 +98,12 @@ __all__ = [
     "StoredGame",
     "Tally",
     "Terms",
+    "Tournament",
+    "TournamentEntrant",
+    "TournamentFormat",
+    "TournamentPairing",
+    "TournamentRepository",
+    "TournamentState",
     "UpdateRepository",
     "User",
     "UserRepository",

@@ -40,6 +40,7 @@ from .records import (
     User,
     WatchResult,
 )
+from .tournaments import TournamentRepository
 
 
 class VersionConflict(Exception):
@@ -534,6 +535,9 @@ class Store(Protocol):
 
     @property
     def coordination(self) -> CoordinationRepository: ...
+
+    @property
+    def tournaments(self) -> TournamentRepository: ...
 
     @property
     def shared(self) -> bool:

@@ -288,3 +288,44 @@ class NotYourFind(GameError):
     """A tap on someone else's ``/find`` picker or wait (in a group, where others see it)."""
 
     code = "not_your_find"
+
+
+class TournamentNotFound(GameError):
+    code = "tournament_not_found"
+
+
+class TournamentClosed(GameError):
+    """Sign-up is over (started, finished or called off), or the tournament is over."""
+
+    code = "tournament_closed"
+
+
+class NotEntered(GameError):
+    """Leaving a tournament one has not joined."""
+
+    code = "not_entered"
+
+
+class TournamentFull(GameError):
+    """``params``: ``limit``, the most players its format takes."""
+
+    code = "tournament_full"
+
+
+class TooFewPlayers(GameError):
+    """Starting a tournament with fewer than two players."""
+
+    code = "too_few_players"
+
+
+class NotTheCreator(GameError):
+    """Starting or calling off a tournament one did not make."""
+
+    code = "not_the_creator"
+
+
+class NoPrivateChat(GameError):
+    """Joining a tournament before opening a private chat with the bot, where its games are
+    played."""
+
+    code = "no_private_chat"

@@ -674,15 +674,23 @@ class GameService:
         return await self._snapshot(saved)
 
     async def _record_result(self, stored: StoredGame, now: float) -> None:
-        """Adds a finished game to its match and, unless conceded early, to the ratings,
-        weighed by the two players' other rated games together of late (:func:`repeat_weight`)."""
+        """Adds a finished game to its match, to its tournament's board and, unless conceded
+        early, to the ratings, weighed by the two players' other rated games together of late
+        (:func:`repeat_weight`)."""
         result = stored.game.result
         assert result is not None
+        match_over = False
         if stored.match_id is not None:
             record = await self._store.matches.get(stored.match_id)
             if record is not None and not record.match.is_over:
                 match = record.match.after_game(result.winner, result.points)
                 await self._store.matches.save(stored.match_id, match, now=now)
+                match_over = match.is_over
+        # a tournament's board is decided by its game (or its match's last), in this
+        # transaction: a result saved once is counted once; early concessions count there
+        await self._store.tournaments.game_result(
+            stored, winner_id=stored.player(result.winner), match_over=match_over
+        )
         if chips.is_early_concession(stored):
             return
         if stored.level(Side.WHITE) or stored.level(Side.BLACK):

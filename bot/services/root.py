@@ -8,6 +8,7 @@ it needs. No service builds another or holds the one that holds it; the arrows p
     inline games  <- challenges
     leagues       <- scores
     lobby         <- game service, challenges, inline games, watchers, the pool
+    tournaments   <- game service
 
 (each with the store as well).
 
@@ -45,6 +46,7 @@ from .pool import Pool
 from .replays import Replays
 from .scores import ScoreService
 from .seeds import DiceSeeds
+from .tournaments import Tournaments
 from .users import Users
 from .watchers import Watchers
 
@@ -76,6 +78,8 @@ class Services:
     analyses: Analyses
     pool: Pool
     """Players looking for anyone to play: paired, or offered the computer."""
+    tournaments: Tournaments
+    """Groups' tournaments: sign-up, rounds played in private, the winner."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -140,4 +144,5 @@ def compose(
         league_service=LeagueService(store, scores, clock=clock),
         analyses=Analyses(store, brain),
         pool=pool,
+        tournaments=Tournaments(store, games, clock=clock),
     )

@@ -423,8 +423,13 @@ class GameRepository:
 
     async def top(self, chat_id: int, limit: int = 10) -> list[Standing]:
         """The chat's leaderboard: net points (won minus lost), then wins, over the games that
-        count (not those from a chosen position)."""
-        return await self._standings("chat_id = :chat", {"chat": chat_id, "limit": limit})
+        count (not those from a chosen position), its tournaments' games among them."""
+        # a group's tournament games are played in private chats, and count in its league
+        return await self._standings(
+            "(chat_id = :chat OR id IN (SELECT game_id FROM tournament_games"
+            " WHERE chat_id = :chat))",
+            {"chat": chat_id, "limit": limit},
+        )
 
     async def top_in_instance(self, chat_instance: str, limit: int = 10) -> list[Standing]:
         """The leaderboard of the inline games played in the chat Telegram calls

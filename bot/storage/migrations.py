@@ -407,10 +407,82 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         updated_at REAL NOT NULL
     );
     """,
-    # find: the message that shows a seeker's wait ("Looking for an opponent…"), edited when
+    # 15: the message that shows a seeker's wait ("Looking for an opponent…"), edited when
     # they are paired or offered the computer, whichever worker pairs them
     """
     ALTER TABLE seekers ADD COLUMN message_id INTEGER;  -- NULL: none to edit
+    """,
+    # 16: tournaments in groups (issue 24): the tournaments, their entrants, their boards
+    # round by round with the game deciding each, the games counted for the group's league,
+    # and who may make one in a group
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,            -- the group
+        creator_id INTEGER NOT NULL REFERENCES users (id),
+        format TEXT NOT NULL,                -- knockout, round_robin, swiss
+        variant TEXT NOT NULL,
+        rule_set TEXT,                       -- NULL: the variant's default
+        dice_mode TEXT NOT NULL,
+        match_length INTEGER NOT NULL,       -- 0: single games
+        move_seconds INTEGER,                -- NULL: the bot's default; a day or more: by mail
+        entry INTEGER NOT NULL,              -- chips paid on joining; the pot is the winner's
+        starts_at REAL,                      -- NULL: started by its creator
+        state TEXT NOT NULL,                 -- signup, running, finished, cancelled
+        rounds INTEGER NOT NULL DEFAULT 0,   -- settled at the start
+        round_no INTEGER NOT NULL DEFAULT 0, -- the current round, 0 before the start
+        winner_id INTEGER REFERENCES users (id),
+        locale TEXT NOT NULL,
+        message_id INTEGER,                  -- the sign-up message
+        pinned_id INTEGER,                   -- the pinned bracket or table
+        version INTEGER NOT NULL DEFAULT 0,  -- up with each change and each result
+        shown_version INTEGER NOT NULL DEFAULT -1,  -- what the pinned message shows
+        created_at REAL NOT NULL,
+        finished_at REAL
+    );
+    CREATE INDEX tournaments_chat ON tournaments (chat_id, created_at);
+    CREATE INDEX tournaments_state ON tournaments (state, starts_at);
+
+    CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        user_id INTEGER NOT NULL REFERENCES users (id),
+        rating REAL NOT NULL DEFAULT 0,      -- the seed: the rating at the start
+        withdrawn INTEGER NOT NULL DEFAULT 0,
+        joined_at REAL NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+
+    -- One row a board of a round; the primary key pairs a round once, whichever worker tries.
+    CREATE TABLE tournament_pairings (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        round_no INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        first_id INTEGER NOT NULL REFERENCES users (id),
+        second_id INTEGER REFERENCES users (id),  -- NULL: a bye
+        game_id INTEGER REFERENCES games (id),    -- the (first) game deciding it
+        match_id INTEGER REFERENCES matches (id),
+        winner_id INTEGER REFERENCES users (id),
+        decided INTEGER NOT NULL DEFAULT 0,       -- NULL winner when decided: double forfeit
+        PRIMARY KEY (tournament_id, round_no, board)
+    );
+    CREATE UNIQUE INDEX tournament_pairings_game ON tournament_pairings (game_id)
+        WHERE game_id IS NOT NULL;
+    CREATE INDEX tournament_pairings_match ON tournament_pairings (match_id)
+        WHERE match_id IS NOT NULL;
+
+    -- Tournament games are played in private chats (chat_id 0): this counts them in their
+    -- group's league and leaderboard.
+    CREATE TABLE tournament_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        chat_id INTEGER NOT NULL
+    );
+    CREATE INDEX tournament_games_chat ON tournament_games (chat_id);
+
+    CREATE TABLE tournament_settings (
+        chat_id INTEGER PRIMARY KEY,
+        anyone INTEGER NOT NULL DEFAULT 0,   -- anyone may make one; 0: the group's admins
+        updated_at REAL NOT NULL
+    );
     """,
 )
 

@@ -31,6 +31,7 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("from", N_("Play on from a position: /from <ID>, or /from 12 30 (game #12 after move 30)")),
     ("chips", N_("Your chips and their latest changes")),
     ("league", N_("The group's league: pinned standings (/league off ends it)")),
+    ("tournament", N_("A tournament in this group: knock-out, round robin or Swiss")),
     ("flags", N_("Chip transfers held back in the group (admins)")),
     ("language", N_("Choose your language (in a group: the group's, for admins)")),
 )

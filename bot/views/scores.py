@@ -25,7 +25,13 @@ from bot.views.common import OUTCOME_NAMES, VARIANT_NAMES, Translate, player_nam
 HISTORY_GAMES: Final = 10
 """Games that ``/history`` lists, each with its file button."""
 FILE_BUTTONS_PER_ROW: Final = 5
-LEDGER_KINDS: Final = {"grant": N_("starting grant"), "top_up": N_("daily top-up")}
+LEDGER_KINDS: Final = {
+    "grant": N_("starting grant"),
+    "top_up": N_("daily top-up"),
+    "tournament_entry": N_("tournament entry"),
+    "tournament_refund": N_("tournament entry back"),
+    "tournament_prize": N_("tournament prize"),
+}
 
 
 def stats_text(user: User, stats: PlayerStats, chips: int) -> str:

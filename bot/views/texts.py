@@ -112,6 +112,16 @@ REFUSALS: Final = {
     "already_playing": N_("You are playing a game already: finish it first."),
     "not_your_find": N_("This is someone else's search: send /find for your own."),
     "not_seeking": N_("You are not looking for an opponent now: tap 🔎 Find to look again."),
+    "tournament_not_found": N_("This tournament does not exist."),
+    "tournament_closed": N_("This tournament's sign-up is over."),
+    "not_entered": N_("You have not joined this tournament."),
+    "tournament_full": N_("This tournament is full: it takes {limit} players."),
+    "too_few_players": N_("A tournament needs at least two players to start."),
+    "not_the_creator": N_("Only the tournament's creator can do that."),
+    "no_private_chat": N_(
+        "Tournament games are played in private: open a chat with me (tap my name, then "
+        "Start) and join again."
+    ),
     "from_what": N_(
         "Play on from which position? /from and a position ID (/position shows one), or a "
         "finished game and a move: /from 12 30 is game #12 after move 30."

@@ -1,0 +1,232 @@
+"""A tournament's messages in Telegram: the sign-up message in the group (edited as players
+join and leave), the one pinned tournament message (the bracket or table as a picture, the
+round, who plays whom with watch links, then the winner; a :class:`KeptMessage` edited in
+place), and each player's line in private before their game's board.
+
+:meth:`TournamentPublisher.tick` is the timers' part: it starts the tournaments that are due
+and moves on those whose round is over (:meth:`~bot.services.tournaments.Tournaments.due`),
+then brings every pinned message that is behind up to date. Which messages are behind is in
+the database (a tournament's version against the version its message shows, claimed by one
+worker), so a message left behind by a restart catches up at the next tick. Pictures are drawn
+on a thread of their own, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+from aiogram.utils.deep_linking import create_start_link
+from aiogram.utils.i18n import I18n
+
+from bot.i18n import locale_of
+from bot.messages.boards import BoardPublisher
+from bot.messages.kept import KeptMessage
+from bot.model import Tournament
+from bot.services import GameSnapshot
+from bot.services.chats import Chats
+from bot.services.tournaments import Overview, Progress, Tournaments
+from bot.services.users import Users
+from bot.views.boards import watch_payload
+from bot.views.common import Translate, translator
+from bot.views.tournaments import (
+    picture,
+    pinned_caption,
+    player_line,
+    signup_keyboard,
+    signup_text,
+)
+from render.tournament import TOURNAMENT_FILE_NAME, render_bracket, render_table
+from render.tournament_layout import Bracket
+
+logger = logging.getLogger(__name__)
+
+
+class TournamentPublisher:
+    """Shows tournaments in their groups and tells players of their games (see the module
+    docstring). Boards go through the board ``publisher``, and every message here waits for
+    its pace."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        tournaments: Tournaments,
+        users: Users,
+        chats: Chats,
+        publisher: BoardPublisher,
+        i18n: I18n,
+        *,
+        league_refresh: Callable[[int], None] | None = None,
+    ) -> None:
+        self._bot = bot
+        self._league_refresh = league_refresh
+        self._tournaments = tournaments
+        self._users = users
+        self._chats = chats
+        self._publisher = publisher
+        self._i18n = i18n
+        self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournament")
+
+    async def tick(self) -> None:
+        """The timers' look: due starts and rounds, then the pinned messages behind."""
+        for progress in await self._tournaments.due():
+            await self.progressed(progress)
+        for tournament in await self._tournaments.behind():
+            await self._show_pinned(tournament)
+
+    async def progressed(self, progress: Progress) -> None:
+        """After a step of a tournament: each new game's players get their line and their
+        boards, the sign-up message shows where it stands (when it changed state), and the
+        pinned message is brought up to date by the next tick."""
+        for snapshot in progress.started:
+            await self._tell_players(progress.tournament, snapshot)
+            self._publisher.publish(snapshot)
+        await self.show_signup(progress.tournament.id)
+
+    def publish_board(self, snapshot: GameSnapshot) -> None:
+        """Shows a tournament game's change (a withdrawal's resignation) on its boards."""
+        self._publisher.publish(snapshot)
+
+    async def show_signup(self, tournament_id: int) -> None:
+        """Edits the sign-up message (or posts it, when it has none) to show the list."""
+        overview = await self._tournaments.overview(tournament_id)
+        _ = await self._translator(overview.tournament)
+        shown = _Signup(
+            self,
+            overview.tournament,
+            signup_text(overview, _),
+            signup_keyboard(overview.tournament, _),
+        )
+        await shown.show(self._publisher.limiter)
+
+    def close(self) -> None:
+        self._drawing.shutdown(wait=False, cancel_futures=True)
+
+    async def _translator(self, tournament: Tournament) -> Translate:
+        locale = await self._chats.locale(tournament.chat_id) or tournament.locale
+        return translator(self._i18n, locale)
+
+    async def _tell_players(self, tournament: Tournament, snapshot: GameSnapshot) -> None:
+        stored = snapshot.stored
+        for player, opponent in (
+            (snapshot.white, snapshot.black),
+            (snapshot.black, snapshot.white),
+        ):
+            _ = translator(self._i18n, locale_of(player))
+            await self._publisher.limiter.wait(player.id)
+            try:
+                await self._bot.send_message(
+                    player.id, player_line(tournament, tournament.round, opponent, _)
+                )
+            except TelegramForbiddenError:
+                await self._users.mark_blocked(player.id)
+            except TelegramAPIError as error:
+                logger.warning("could not tell user %d of game %d: %s", player.id, stored.id, error)
+
+    async def _show_pinned(self, tournament: Tournament) -> None:
+        try:
+            overview = await self._tournaments.overview(tournament.id)
+            _ = await self._translator(tournament)
+            links = {}
+            for board in overview.round_boards(overview.tournament.round):
+                game_id = await self._tournaments.game_of(board.pairing)
+                if game_id is not None and not board.pairing.decided:
+                    links[game_id] = await create_start_link(self._bot, watch_payload(game_id))
+            caption = pinned_caption(overview, links, _)
+            drawn = await self._draw(overview, _)
+            pinned = _Pinned(self, overview.tournament, caption, drawn)
+            await pinned.show(self._publisher.limiter)
+            if overview.tournament.is_over:
+                await self.show_signup(tournament.id)
+            if self._league_refresh is not None:  # its games count in the group's league
+                self._league_refresh(tournament.chat_id)
+        except Exception:
+            logger.exception("could not show tournament %d", tournament.id)
+
+    async def _draw(self, overview: Overview, _: Translate) -> bytes:
+        drawn = picture(overview, _)
+
+        def render() -> bytes:
+            if isinstance(drawn, Bracket):
+                return render_bracket(drawn)
+            return render_table(drawn)
+
+        return await asyncio.get_running_loop().run_in_executor(self._drawing, render)
+
+    async def _pin(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self._bot.pin_chat_message(chat_id, message_id, disable_notification=True)
+        except TelegramAPIError as error:
+            logger.info("could not pin a tournament in chat %d: %s", chat_id, error)
+
+
+class _Signup(KeptMessage):
+    """The sign-up message: text and its buttons, recorded as the tournament's."""
+
+    def __init__(
+        self,
+        publisher: TournamentPublisher,
+        tournament: Tournament,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+    ) -> None:
+        super().__init__(tournament.chat_id, tournament.message_id, what="a tournament's sign-up")
+        self._publisher = publisher
+        self._tournament = tournament
+        self._text = text
+        self._markup = markup
+
+    async def send(self, chat_id: int) -> int:
+        message = await self._publisher._bot.send_message(
+            chat_id, self._text, reply_markup=self._markup
+        )
+        return message.message_id
+
+    async def edit(self, chat_id: int, message_id: int) -> None:
+        await self._publisher._bot.edit_message_text(
+            self._text, chat_id=chat_id, message_id=message_id, reply_markup=self._markup
+        )
+
+    async def sent(self, chat_id: int, message_id: int) -> None:
+        await self._publisher._tournaments.set_messages(self._tournament.id, message_id=message_id)
+
+
+class _Pinned(KeptMessage):
+    """The tournament message: the picture with its caption, sent silently and pinned, edited
+    in place with each change."""
+
+    def __init__(
+        self, publisher: TournamentPublisher, tournament: Tournament, caption: str, png: bytes
+    ) -> None:
+        super().__init__(tournament.chat_id, tournament.pinned_id, what="a tournament")
+        self._publisher = publisher
+        self._tournament = tournament
+        self._caption = caption
+        self._png = png
+
+    def _file(self) -> BufferedInputFile:
+        return BufferedInputFile(self._png, filename=TOURNAMENT_FILE_NAME)
+
+    async def send(self, chat_id: int) -> int:
+        message = await self._publisher._bot.send_photo(
+            chat_id, self._file(), caption=self._caption, disable_notification=True
+        )
+        return message.message_id
+
+    async def edit(self, chat_id: int, message_id: int) -> None:
+        await self._publisher._bot.edit_message_media(
+            InputMediaPhoto(media=self._file(), caption=self._caption),
+            chat_id=chat_id,
+            message_id=message_id,
+        )
+
+    async def sent(self, chat_id: int, message_id: int) -> None:
+        await self._publisher._tournaments.set_messages(self._tournament.id, pinned_id=message_id)
+        with contextlib.suppress(TelegramAPIError):
+            await self._publisher._pin(chat_id, message_id)

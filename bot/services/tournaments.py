@@ -1,0 +1,576 @@
+"""Tournaments in groups (issue 24): sign-up with an entry in chips, then round after round
+paired by :mod:`.pairing` and played in the players' private chats, to a winner who takes the
+pot. No Telegram here.
+
+- **Who makes one**: a group's admins, or anyone when the admins allowed it (a setting per
+  group, admins only by default).
+- **Sign-up**: joining takes the entry from the player's chips, leaving (or the creator
+  calling it off) gives it back, each in the transaction that changes the list. A player
+  joins only after opening a private chat with the bot: that is where their games are.
+- **Start**: by the creator, or by the timers at ``starts_at`` (with fewer than two players it
+  is called off then, and the entries go back). Entrants are seeded by their rating in the
+  variant; Swiss plays ``ceil(log2 n)`` rounds, round robin n - 1 (n with an odd n), a
+  knock-out the bracket's rounds.
+- **Rounds**: each round is paired from what is stored (the seeds, the earlier boards and
+  their results), so pairing it again after a restart gives the same round; its boards are
+  stored with the primary key (tournament, round, board) and its games started, all in one
+  transaction that also saves the tournament at the version read. A second worker (or a
+  retry after a crash) either finds the round there or rolls back whole: a round is started
+  once. Games are between private chats, each player's board in their own chat.
+- **Results**: the game service records each finished game on its board
+  (:meth:`~bot.model.TournamentRepository.game_result`) in the transaction of the result, so
+  a result is counted once, early concessions (a no-show lost on time) included. A player who
+  withdraws resigns the game they are playing and forfeits their later boards. When every
+  board of the round is decided the next round is paired (:meth:`Tournaments.advance`, from
+  the timers); after the last one the winner is named and paid the pot.
+- **Ratings and the league**: tournament games are rated like any game between people, and
+  count in the group's league and leaderboard (``tournament_games``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from bot.engine import Side
+from bot.model import (
+    IntegrityError,
+    Store,
+    Terms,
+    Tournament,
+    TournamentEntrant,
+    TournamentFormat,
+    TournamentPairing,
+    TournamentState,
+    User,
+    VersionConflict,
+)
+
+from . import chips, pairing
+from .errors import (
+    NoNextGame,
+    NoPrivateChat,
+    NotEnoughChips,
+    NotEntered,
+    NotTheCreator,
+    TooFewPlayers,
+    TournamentClosed,
+    TournamentFull,
+    TournamentNotFound,
+)
+from .errors import NotAnAdmin as NotAllowedToCreate
+from .games import GameService, GameSnapshot
+from .locks import KeyedLocks
+
+MAX_PLAYERS: Final = {
+    TournamentFormat.KNOCKOUT: 64,
+    TournamentFormat.ROUND_ROBIN: 16,
+    TournamentFormat.SWISS: 64,
+}
+"""The most players each format takes: what its picture can show (a 64-place bracket, a
+16-player cross table)."""
+
+ENTRY_KIND: Final = "tournament_entry"
+REFUND_KIND: Final = "tournament_refund"
+PRIZE_KIND: Final = "tournament_prize"
+
+_ATTEMPTS: Final = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What a step of a tournament did, for the messages: the tournament as it is now and
+    the games it started (each player's board in their private chat)."""
+
+    tournament: Tournament
+    started: tuple[GameSnapshot, ...] = ()
+    changed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A board of a round with its players, for the views."""
+
+    pairing: TournamentPairing
+    first: User
+    second: User | None
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """Everything a tournament's messages show."""
+
+    tournament: Tournament
+    entrants: tuple[TournamentEntrant, ...]
+    users: dict[int, User]
+    pairings: tuple[TournamentPairing, ...]
+    standings: tuple[pairing.Placing, ...] = ()
+    games_over: frozenset[int] = field(default_factory=frozenset)
+
+    def user(self, user_id: int) -> User:
+        return self.users.get(user_id) or User(user_id, None, str(user_id), None)
+
+    def round_boards(self, number: int) -> list[Board]:
+        return [
+            Board(p, self.user(p.first_id), None if p.second_id is None else self.user(p.second_id))
+            for p in self.pairings
+            if p.round == number
+        ]
+
+    @property
+    def pot(self) -> int:
+        return self.tournament.entry * len(self.entrants)
+
+
+def seeds(entrants: Sequence[TournamentEntrant]) -> list[pairing.Entrant]:
+    """The entrants as pairing sees them (their seed ratings), by seed."""
+    return pairing.seeded(pairing.Entrant(e.user_id, e.rating) for e in entrants)
+
+
+def results(pairings: Sequence[TournamentPairing]) -> list[pairing.Result]:
+    """The decided boards as pairing's results, in the order played."""
+    return [
+        pairing.Result(p.first_id, p.second_id, p.winner_id)
+        for p in pairings
+        if p.decided and not (p.second_id is None and p.winner_id is None)
+    ]
+
+
+def planned_rounds(format: TournamentFormat, players: int) -> int:
+    """How many rounds ``players`` play in ``format``."""
+    if format is TournamentFormat.KNOCKOUT:
+        return max(1, (players - 1).bit_length())
+    if format is TournamentFormat.ROUND_ROBIN:
+        return players - 1 + players % 2
+    return pairing.swiss_rounds(players)
+
+
+def pair_round(
+    tournament: Tournament,
+    entrants: Sequence[TournamentEntrant],
+    played: Sequence[TournamentPairing],
+    number: int,
+) -> pairing.Round:
+    """Round ``number`` of ``tournament``, from its stored seeds and earlier boards (the same
+    round however often it is asked for)."""
+    seeded = seeds(entrants)
+    if tournament.format is TournamentFormat.KNOCKOUT:
+        bracket = pairing.knockout_bracket(seeded)
+        round_ = bracket.first_round()
+        for earlier in range(1, number):
+            round_ = bracket.next_round(round_, _results_of(played, earlier))
+        return round_
+    if tournament.format is TournamentFormat.ROUND_ROBIN:
+        return pairing.round_robin([e.player for e in seeded])[number - 1]
+    active = [e for e in seeded if not _withdrawn(entrants, e.player)]
+    if len(active) < 2:
+        return pairing.Round(number, tuple(pairing.Pairing(e.player) for e in active))
+    return pairing.swiss_round(active, results(played), number)
+
+
+def _results_of(played: Sequence[TournamentPairing], number: int) -> list[pairing.Result]:
+    """A knock-out round's results: a double forfeit goes to the better seed (the first), who
+    forfeits their next board in turn, so the bracket always has someone in each place."""
+    return [
+        pairing.Result(p.first_id, p.second_id, p.winner_id if p.winner_id else p.first_id)
+        for p in played
+        if p.round == number
+    ]
+
+
+def _withdrawn(entrants: Sequence[TournamentEntrant], user_id: int) -> bool:
+    return any(e.user_id == user_id and e.withdrawn for e in entrants)
+
+
+class Tournaments:
+    """Make, join, leave, start and run tournaments (ids and domain values in, values out)."""
+
+    def __init__(
+        self,
+        store: Store,
+        games: GameService,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._store = store
+        self._games = games
+        self._clock = clock
+        self._locks: KeyedLocks[int] = KeyedLocks()
+
+    def now(self) -> float:
+        """The service's clock (start times are counted from it)."""
+        return self._clock()
+
+    # --- settings and sign-up --------------------------------------------------------------
+
+    async def anyone_creates(self, chat_id: int) -> bool:
+        """Whether anyone in the group may make a tournament (else its admins only)."""
+        return await self._store.tournaments.anyone_creates(chat_id)
+
+    async def set_anyone_creates(self, chat_id: int, anyone: bool) -> None:
+        """The admins' setting: anyone may make a tournament, or only they."""
+        await self._store.tournaments.set_anyone_creates(chat_id, anyone, now=self._clock())
+
+    async def create(
+        self,
+        chat_id: int,
+        creator: User,
+        *,
+        format: TournamentFormat,
+        terms: Terms,
+        entry: int = 0,
+        starts_at: float | None = None,
+        locale: str,
+        is_admin: bool,
+    ) -> Tournament:
+        """Makes a tournament in group ``chat_id``, open for sign-up; the creator is not
+        signed up by it. ``terms``: every game's (no stake; the ``entry`` is the stake).
+
+        :raises: :exc:`~.errors.NotAnAdmin` when only admins may and ``creator`` is not one;
+            :exc:`ValueError` for an entry that is not one of the stakes or a start past.
+        """
+        if not is_admin and not await self.anyone_creates(chat_id):
+            raise NotAllowedToCreate()
+        if entry not in chips.STAKE_CHOICES:
+            raise ValueError(f"an entry of {chips.STAKE_CHOICES}, not {entry}")
+        now = self._clock()
+        if starts_at is not None and starts_at <= now:
+            raise ValueError("a start time in the past")
+        return await self._store.tournaments.create(
+            chat_id=chat_id,
+            creator_id=creator.id,
+            format=format,
+            terms=replace(terms, stake=0, cube=False, start=None, hints=False),
+            entry=entry,
+            starts_at=starts_at,
+            locale=locale,
+            now=now,
+        )
+
+    async def get(self, tournament_id: int) -> Tournament:
+        """:raises: :exc:`TournamentNotFound`."""
+        tournament = await self._store.tournaments.get(tournament_id)
+        if tournament is None:
+            raise TournamentNotFound()
+        return tournament
+
+    async def in_chat(self, chat_id: int, limit: int = 10) -> list[Tournament]:
+        """The group's tournaments, the newest first."""
+        return await self._store.tournaments.in_chat(chat_id, limit)
+
+    async def join(self, tournament_id: int, user: User) -> Tournament:
+        """Signs ``user`` up, paying the entry; joining twice changes nothing.
+
+        :raises: :exc:`TournamentClosed`, :exc:`TournamentFull`, :exc:`NoPrivateChat`,
+            :exc:`~.errors.NotEnoughChips`.
+        """
+        if not user.private_chat or user.blocked:
+            raise NoPrivateChat()
+        async with self._held(tournament_id), self._store.transaction(durable=True):
+            tournament = await self._open(tournament_id)
+            entrants = await self._store.tournaments.entrants(tournament_id)
+            if any(e.user_id == user.id for e in entrants):
+                return tournament
+            limit = MAX_PLAYERS[tournament.format]
+            if len(entrants) >= limit:
+                raise TournamentFull(limit=limit)
+            now = self._clock()
+            if tournament.entry:
+                await self._store.lock_players(user.id)
+                held = await chips.balance(self._store, user.id, now)
+                if held < tournament.entry:
+                    raise NotEnoughChips(name=user.mention, chips=held)
+                await self._store.tournaments.pay(
+                    user.id, -tournament.entry, kind=ENTRY_KIND, now=now
+                )
+            await self._store.tournaments.add_entrant(tournament_id, user.id, now=now)
+            return await self._store.tournaments.save(
+                tournament, expected_version=tournament.version
+            )
+
+    async def leave(self, tournament_id: int, user_id: int) -> Progress:
+        """Takes ``user_id`` off the list during sign-up (the entry comes back); once the
+        tournament runs, withdraws them: the game they are playing is resigned and their later
+        boards are forfeited. The entry stays in the pot then.
+
+        :raises: :exc:`NotEntered`, :exc:`TournamentClosed` once it is over.
+        """
+        async with self._held(tournament_id):
+            tournament = await self.get(tournament_id)
+            if tournament.is_over:
+                raise TournamentClosed()
+            if tournament.is_open:
+                async with self._store.transaction(durable=True):
+                    if not await self._store.tournaments.remove_entrant(tournament_id, user_id):
+                        raise NotEntered()
+                    if tournament.entry:
+                        await self._store.tournaments.pay(
+                            user_id, tournament.entry, kind=REFUND_KIND, now=self._clock()
+                        )
+                    saved = await self._store.tournaments.save(
+                        tournament, expected_version=tournament.version
+                    )
+                return Progress(saved, changed=True)
+            if not await self._store.tournaments.withdraw(tournament_id, user_id):
+                raise NotEntered()
+            ended: list[GameSnapshot] = []
+            for board in await self._store.tournaments.pairings(tournament_id):
+                if board.decided or user_id not in board.players:
+                    continue
+                if board.game_id is None:
+                    continue
+                game_id = await self._current_game(board)
+                stored = await self._games.stored(game_id)
+                if not stored.game.is_over:
+                    ended.append(await self._games.resign(game_id, user_id))
+            return Progress(await self.get(tournament_id), tuple(ended), changed=True)
+
+    async def cancel(self, tournament_id: int, user_id: int) -> Tournament:
+        """The creator calls the tournament off during sign-up: every entry comes back.
+
+        :raises: :exc:`NotTheCreator`, :exc:`TournamentClosed`.
+        """
+        async with self._held(tournament_id):
+            tournament = await self._open(tournament_id)
+            if tournament.creator_id != user_id:
+                raise NotTheCreator()
+            return await self._call_off(tournament)
+
+    # --- running ---------------------------------------------------------------------------
+
+    async def start(self, tournament_id: int, user_id: int | None = None) -> Progress:
+        """Starts the tournament: by its creator (``user_id``), or by the timers (None) at
+        its start time. Seeds the entrants and starts round 1.
+
+        :raises: :exc:`NotTheCreator`, :exc:`TournamentClosed`, :exc:`TooFewPlayers` (the
+            timers call it off instead).
+        """
+        async with self._held(tournament_id):
+            tournament = await self._open(tournament_id)
+            if user_id is not None and tournament.creator_id != user_id:
+                raise NotTheCreator()
+            entrants = await self._store.tournaments.entrants(tournament_id)
+            if len(entrants) < 2:
+                if user_id is not None:
+                    raise TooFewPlayers()
+                return Progress(await self._call_off(tournament), changed=True)
+            async with self._store.transaction(durable=True):
+                variant = tournament.terms.variant
+                await self._store.tournaments.seed(
+                    tournament_id,
+                    {
+                        e.user_id: (await self._store.ratings.get(e.user_id, variant)).rating
+                        for e in entrants
+                    },
+                )
+                running = await self._store.tournaments.save(
+                    replace(
+                        tournament,
+                        state=TournamentState.RUNNING,
+                        rounds=planned_rounds(tournament.format, len(entrants)),
+                    ),
+                    expected_version=tournament.version,
+                )
+                return await self._begin_round(running, 1)
+
+    async def advance(self, tournament_id: int) -> Progress | None:
+        """When every board of the current round is decided: pairs and starts the next round,
+        or names the winner after the last. None when there is nothing to do (the round is
+        being played, or another worker did it)."""
+        async with self._held(tournament_id):
+            tournament = await self.get(tournament_id)
+            if tournament.state is not TournamentState.RUNNING:
+                return None
+            played = await self._store.tournaments.pairings(tournament_id)
+            if any(p.round == tournament.round and not p.decided for p in played):
+                return None
+            entrants = await self._store.tournaments.entrants(tournament_id)
+            try:
+                async with self._store.transaction(durable=True):
+                    if tournament.round >= tournament.rounds:
+                        return await self._finish(tournament, entrants, played)
+                    return await self._begin_round(tournament, tournament.round + 1)
+            except (VersionConflict, IntegrityError):
+                return None  # a result came in meanwhile, or another worker did it
+
+    async def due(self) -> list[Progress]:
+        """The timers' look: starts the tournaments whose start time has come and moves on
+        those whose round is over; each done by the worker that claims it."""
+        done = []
+        # start and advance hold the tournament and look again under the hold: a worker
+        # that comes second finds it started, or its new round being played
+        for tournament_id in await self._store.tournaments.due(self._clock()):
+            tournament = await self.get(tournament_id)
+            try:
+                if tournament.is_open:
+                    done.append(await self.start(tournament_id))
+                    continue
+                progress = await self.advance(tournament_id)
+            except (TournamentClosed, VersionConflict, IntegrityError):
+                continue
+            if progress is not None:
+                done.append(progress)
+        # a match's next game starts by itself: nobody waits for a ▶ Next tap (nor for a
+        # player who does not come back); a second worker's start is refused (NoNextGame)
+        for tournament_id, game_id in await self._store.tournaments.stalled_matches():
+            stored = await self._games.stored(game_id)
+            try:
+                snapshot = await self._games.next_game(game_id, stored.white_id)
+            except NoNextGame:
+                continue
+            done.append(Progress(await self.get(tournament_id), (snapshot,)))
+        return done
+
+    async def behind(self) -> list[Tournament]:
+        """Started tournaments whose pinned message is behind, each claimed by one worker
+        (its version marked shown): the caller shows it."""
+        claimed = []
+        for tournament_id in await self._store.tournaments.behind():
+            tournament = await self.get(tournament_id)
+            if await self._store.tournaments.claim_showing(tournament):
+                claimed.append(tournament)
+        return claimed
+
+    async def set_messages(
+        self, tournament_id: int, *, message_id: int | None = None, pinned_id: int | None = None
+    ) -> None:
+        """Records the sign-up message and/or the pinned one."""
+        await self._store.tournaments.set_messages(
+            tournament_id, message_id=message_id, pinned_id=pinned_id
+        )
+
+    async def overview(self, tournament_id: int) -> Overview:
+        """The tournament with its entrants (and their names), boards and standings."""
+        tournament = await self.get(tournament_id)
+        entrants = tuple(await self._store.tournaments.entrants(tournament_id))
+        played = tuple(await self._store.tournaments.pairings(tournament_id))
+        users = {}
+        for entrant in entrants:
+            user = await self._store.users.get(entrant.user_id)
+            if user is not None:
+                users[user.id] = user
+        standings: tuple[pairing.Placing, ...] = ()
+        if tournament.format is not TournamentFormat.KNOCKOUT and not tournament.is_open:
+            standings = pairing.standings(seeds(entrants), results(played))
+        return Overview(tournament, entrants, users, played, standings)
+
+    async def game_of(self, board: TournamentPairing) -> int | None:
+        """The game being played (or last played) on ``board``."""
+        return None if board.game_id is None else await self._current_game(board)
+
+    # --- inside ----------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _held(self, tournament_id: int) -> AsyncIterator[None]:
+        """Holds the tournament for this task alone: in this process and in every worker."""
+        async with (
+            self._locks.hold(tournament_id),
+            self._store.exclusive("tournament", tournament_id),
+        ):
+            yield
+
+    async def _open(self, tournament_id: int) -> Tournament:
+        tournament = await self.get(tournament_id)
+        if not tournament.is_open:
+            raise TournamentClosed()
+        return tournament
+
+    async def _call_off(self, tournament: Tournament) -> Tournament:
+        async with self._store.transaction(durable=True):
+            now = self._clock()
+            if tournament.entry:
+                for entrant in await self._store.tournaments.entrants(tournament.id):
+                    await self._store.tournaments.pay(
+                        entrant.user_id, tournament.entry, kind=REFUND_KIND, now=now
+                    )
+            return await self._store.tournaments.save(
+                replace(tournament, state=TournamentState.CANCELLED, finished_at=now),
+                expected_version=tournament.version,
+            )
+
+    async def _begin_round(self, tournament: Tournament, number: int) -> Progress:
+        """Inside the caller's transaction: pairs round ``number``, decides its byes and
+        forfeits, starts its games and saves the tournament at that round."""
+        store = self._store.tournaments
+        entrants = await store.entrants(tournament.id)
+        played = await store.pairings(tournament.id)
+        paired = pair_round(tournament, entrants, played, number)
+        boards = []
+        for index, paired_board in enumerate(paired.pairings, start=1):
+            first, second = paired_board.first, paired_board.second
+            decided, winner = False, None
+            if second is None:
+                decided, winner = True, first
+            elif _withdrawn(entrants, first) or _withdrawn(entrants, second):
+                decided = True
+                if not _withdrawn(entrants, first):
+                    winner = first
+                elif not _withdrawn(entrants, second):
+                    winner = second
+            boards.append(
+                TournamentPairing(
+                    tournament.id, number, index, first, second, None, None, winner, decided
+                )
+            )
+        await store.add_pairings(boards)
+        started = []
+        for board in boards:
+            if board.decided or board.second_id is None:
+                continue
+            stored = await self._games.start(
+                chat_id=0,
+                white_id=board.first_id,
+                black_id=board.second_id,
+                terms=tournament.terms,
+                locale=tournament.locale,
+                boards=[(board.first_id, Side.WHITE), (board.second_id, Side.BLACK)],
+                match_id=None,
+            )
+            await store.set_game(board, stored.id, stored.match_id)
+            started.append(stored)
+        saved = await store.save(
+            replace(tournament, round=number), expected_version=tournament.version
+        )
+        snapshots = tuple([await self._games.snapshot_of(s) for s in started])
+        return Progress(saved, snapshots, changed=True)
+
+    async def _finish(
+        self,
+        tournament: Tournament,
+        entrants: Sequence[TournamentEntrant],
+        played: Sequence[TournamentPairing],
+    ) -> Progress:
+        """Inside the caller's transaction: names the winner and pays them the pot."""
+        if tournament.format is TournamentFormat.KNOCKOUT:
+            final = [p for p in played if p.round == tournament.round]
+            winner = final[0].winner_id if final else None
+        else:
+            table = pairing.standings(seeds(entrants), results(played))
+            winner = table[0].player if table else None
+        now = self._clock()
+        if winner is not None and tournament.entry:
+            await chips.balance(self._store, winner, now)
+            await self._store.tournaments.pay(
+                winner, tournament.entry * len(entrants), kind=PRIZE_KIND, now=now
+            )
+        finished = await self._store.tournaments.save(
+            replace(tournament, state=TournamentState.FINISHED, winner_id=winner, finished_at=now),
+            expected_version=tournament.version,
+        )
+        return Progress(finished, changed=True)
+
+    async def _current_game(self, board: TournamentPairing) -> int:
+        """The board's game, or its match's latest game."""
+        assert board.game_id is not None
+        stored = await self._games.stored(board.game_id)
+        if board.match_id is None:
+            return stored.id
+        latest = [
+            g
+            for g in await self._games.active_games(board.first_id)
+            if g.match_id == board.match_id
+        ]
+        return latest[0].id if latest else stored.id

@@ -1,0 +1,153 @@
+"""A tournament through the real bot and a fake Telegram: /tournament's picker, the sign-up
+message with Join and Start, games in the players' private chats with the line that names the
+tournament and round, the pinned picture edited in place, a restart of the bot mid-round, and
+the winner announced; the games decided by resignations through the real buttons."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import BotHarness
+
+LINE = re.compile(r"Tournament #\d+, round (\d+): your game against @(\w+)")
+
+
+async def _say(harness: BotHarness, user: FakeUser, chat: FakeChat, text: str) -> FakeMessage:
+    sent = harness.fake.send_text(user, chat, text)
+    reply = await harness.fake.wait_for_message(chat, after=sent)
+    await harness.settle()
+    return reply
+
+
+def _lines(fake: FakeTelegram, user: FakeUser, number: int) -> list[str]:
+    """The opponents ``user`` was told of for round ``number``."""
+    found = []
+    for message in fake.messages(fake.private_chat(user)):
+        m = LINE.search(message.content)
+        if m and int(m[1]) == number:
+            found.append(m[2])
+    return found
+
+
+async def _play_round(
+    harness: BotHarness,
+    players: dict[str, FakeUser],
+    number: int,
+    expected: int,
+    *,
+    restart: bool = False,
+) -> None:
+    """Waits for the round's games (``expected`` of them), then in each the player with the
+    later name resigns through /resign and its 🏳 button."""
+    fake = harness.fake
+    pairs: set[frozenset[str]] = set()
+
+    def told() -> bool:
+        pairs.clear()
+        for name, user in players.items():
+            for other in _lines(fake, user, number):
+                pairs.add(frozenset((name, other)))
+        return len(pairs) == expected
+
+    await fake.wait_for(told, description=f"round {number}'s games")
+    if restart:  # mid-round: the games go on, and the round is not started again
+        await harness.restart()
+    for pair in sorted(pairs, key=sorted):
+        loser = players[max(pair)]
+        chat = fake.private_chat(loser)
+        sent = fake.send_text(loser, chat, "/resign")
+        question = await fake.wait_for_message(
+            chat, after=sent, where=lambda m: any("🏳" in b.text for b in m.buttons)
+        )
+        assert not (await fake.next_answer_to(fake.press(loser, question, "🏳"))).show_alert
+    await harness.settle()
+
+
+async def test_a_knockout_of_five_with_a_bye_played_out_across_a_restart(
+    bot_harness: BotHarness,
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    names = ["anna", "boris", "carl", "dora", "emil"]
+    players = {n: fake.create_user(n.title(), username=n, language_code="en") for n in names}
+    group = fake.create_group("Nardy club", list(players.values()))
+    fake.set_bot_admin(group, can_pin_messages=True)
+    for user in players.values():
+        await _say(harness, user, fake.private_chat(user), "/start")
+    anna = players["anna"]
+    picker = await _say(harness, anna, group, "/tournament")
+    assert "New tournament" in picker.content
+    assert "🏆 Knock-out" in [b.text for b in picker.buttons]  # the default format
+    assert not (await fake.next_answer_to(fake.press(anna, picker, "✅ Create"))).show_alert
+    await fake.wait_for(lambda: "Players: 0" in picker.content, description="the sign-up")
+    for user in players.values():
+        assert not (await fake.next_answer_to(fake.press(user, picker, "✅ Join"))).show_alert
+    await fake.wait_for(lambda: "Players: 5" in picker.content)
+    refused = await fake.next_answer_to(fake.press(players["boris"], picker, "▶ Start"))
+    assert refused.show_alert and "creator" in (refused.text or "")
+    assert not (await fake.next_answer_to(fake.press(anna, picker, "▶ Start"))).show_alert
+    # eight places, three byes: seeds 4 and 5 (equal ratings: by id, dora and emil) play
+    await _play_round(harness, players, 1, expected=1)
+    assert _lines(fake, players["dora"], 1) == ["emil"]
+    pinned = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.messages(group) if m.photo and "Tournament #" in m.content), None
+        ),
+        description="the pinned tournament message",
+    )
+    await fake.wait_for(lambda: group.pinned == [pinned.message_id], description="the pin")
+    await harness.restart()  # between rounds: round 2 is started once
+    await _play_round(harness, players, 2, expected=2)
+    await harness.restart()
+    await _play_round(harness, players, 3, expected=1)
+    await fake.wait_for(lambda: "Winner: @anna" in pinned.content, description="the winner")
+    assert pinned.edit_count >= 2 and group.pinned == [pinned.message_id]
+    for user in players.values():  # one line a round played, never two
+        for number in (1, 2, 3):
+            assert len(_lines(fake, user, number)) <= 1
+    assert "won by @anna" in (await _say(harness, anna, group, "/tournament")).content
+
+
+@pytest.mark.parametrize(
+    ("taps", "count", "rounds", "games"),
+    [(1, 4, 3, 2), (2, 7, 3, 3)],
+    ids=["round-robin-of-4", "swiss-of-7"],
+)
+async def test_a_round_robin_and_a_swiss_played_out_with_a_restart_mid_round(
+    bot_harness: BotHarness, taps: int, count: int, rounds: int, games: int
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    names = ["anna", "boris", "carl", "dora", "emil", "fedor", "gleb"][:count]
+    players = {n: fake.create_user(n.title(), username=n, language_code="en") for n in names}
+    group = fake.create_group("Nardy club", list(players.values()))
+    fake.set_bot_admin(group, can_pin_messages=True)
+    for user in players.values():
+        await _say(harness, user, fake.private_chat(user), "/start")
+    anna = players["anna"]
+    picker = await _say(harness, anna, group, "/tournament")
+    for _ in range(taps):
+        label = next(b.text for b in picker.buttons if b.text.startswith("🏆"))
+        assert not (await fake.next_answer_to(fake.press(anna, picker, label))).show_alert
+    assert not (await fake.next_answer_to(fake.press(anna, picker, "✅ Create"))).show_alert
+    for user in players.values():
+        assert not (await fake.next_answer_to(fake.press(user, picker, "✅ Join"))).show_alert
+    await fake.wait_for(lambda: f"Players: {count}" in picker.content)
+    assert not (await fake.next_answer_to(fake.press(anna, picker, "▶ Start"))).show_alert
+    for number in range(1, rounds + 1):
+        await _play_round(harness, players, number, expected=games, restart=number == 2)
+    pinned = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.messages(group) if m.photo and "Winner: @anna" in m.content), None
+        ),
+        description="the winner",
+    )
+    assert group.pinned == [pinned.message_id]
+    met = set()
+    for name, user in players.items():
+        for number in range(1, rounds + 1):
+            told = _lines(fake, user, number)
+            assert len(told) <= 1  # never two games in one round
+            met.update(frozenset((name, other)) for other in told)
+    assert len(met) == rounds * games  # no pairing repeated

@@ -1,0 +1,328 @@
+"""Tournaments at the service level, on both backends: sign-up with the entry taken and given
+back, who may make one, each format played out by resignations and timeouts, a restart
+between rounds (a round never started twice, a result never counted twice), a withdrawal, and
+two workers racing over the start of a round."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.model import Rating, Terms, TournamentFormat, TournamentState, User
+from bot.services import Services, chips, compose
+from bot.services.errors import (
+    NoPrivateChat,
+    NotAnAdmin,
+    NotEnoughChips,
+    NotTheCreator,
+    TooFewPlayers,
+    TournamentClosed,
+)
+from bot.storage import Store, open_database
+from tests.services.conftest import Clock
+from tests.support.postgres import PostgresServer
+
+GROUP = -100123
+
+
+async def _players(services: Services, count: int, *, first: int = 1) -> list[User]:
+    return [
+        await services.users.see(
+            i,
+            username=f"p{i}",
+            first_name=f"P{i}",
+            language_code="en",
+            private_chat=True,
+        )
+        for i in range(first, first + count)
+    ]
+
+
+async def _play_round(services: Services, tournament_id: int, *, loser_of: dict[int, int]) -> int:
+    """Resigns every game of the current round: the player named in ``loser_of`` (by the
+    other's id), else the second player; returns how many games it ended."""
+    overview = await services.tournaments.overview(tournament_id)
+    ended = 0
+    for board in overview.round_boards(overview.tournament.round):
+        p = board.pairing
+        if p.decided or p.game_id is None:
+            continue
+        assert p.second_id is not None
+        loser = loser_of.get(p.first_id, p.second_id)
+        await services.game_service.resign(p.game_id, loser)
+        ended += 1
+    return ended
+
+
+async def _chips(services: Services, user_id: int) -> int:
+    return await chips.balance(services.store, user_id, 0.0)
+
+
+async def test_sign_up_takes_the_entry_and_leaving_or_calling_off_gives_it_back(
+    store: Store, clock: Clock
+) -> None:
+    services = compose(store, random.Random(3), move_seconds=60, clock=clock)
+    creator, second, third = await _players(services, 3)
+    tournaments = services.tournaments
+    with pytest.raises(NotAnAdmin):  # admins only, by default
+        await tournaments.create(
+            GROUP, second, format=TournamentFormat.SWISS, terms=Terms(), locale="en", is_admin=False
+        )
+    await tournaments.set_anyone_creates(GROUP, True)
+    made = await tournaments.create(
+        GROUP,
+        second,
+        format=TournamentFormat.SWISS,
+        terms=Terms(),
+        entry=100,
+        locale="en",
+        is_admin=False,
+    )
+    assert made.state is TournamentState.SIGNUP
+    for player in (creator, second, third):
+        await tournaments.join(made.id, player)
+    await tournaments.join(made.id, creator)  # twice: paid once
+    assert await _chips(services, creator.id) == 900
+    await tournaments.leave(made.id, third.id)
+    assert await _chips(services, third.id) == 1000
+    stranger = await services.users.see(
+        99, username="x", first_name="X", language_code="en", private_chat=False
+    )
+    with pytest.raises(NoPrivateChat):
+        await tournaments.join(made.id, stranger)
+    poor = (await _players(services, 1, first=50))[0]
+    rich = [
+        await tournaments.create(
+            GROUP,
+            creator,
+            format=TournamentFormat.KNOCKOUT,
+            terms=Terms(),
+            entry=500,
+            locale="en",
+            is_admin=True,
+        )
+        for _ in range(3)
+    ]
+    await tournaments.join(rich[0].id, poor)
+    await tournaments.join(rich[1].id, poor)
+    with pytest.raises(NotEnoughChips):
+        await tournaments.join(rich[2].id, poor)
+    assert await _chips(services, poor.id) == 0  # the refusal took nothing, nor signed up
+    assert [e.user_id for e in await store.tournaments.entrants(rich[2].id)] == []
+    with pytest.raises(NotTheCreator):
+        await tournaments.cancel(made.id, creator.id)
+    with pytest.raises(TooFewPlayers):
+        await tournaments.start(rich[2].id, creator.id)
+    cancelled = await tournaments.cancel(made.id, second.id)
+    assert cancelled.state is TournamentState.CANCELLED
+    assert await _chips(services, creator.id) == await _chips(services, second.id) == 1000
+    with pytest.raises(TournamentClosed):
+        await tournaments.join(made.id, third)
+
+
+async def test_a_knockout_of_five_with_byes_survives_a_restart_and_pays_the_winner(
+    database: object, clock: Clock
+) -> None:
+    db = await open_database(database)  # type: ignore[arg-type]
+    store = Store(db)
+    services = compose(store, random.Random(5), move_seconds=60, clock=clock)
+    players = await _players(services, 5)
+    for number, player in enumerate(players):  # seeds by rating: p1 the top seed
+        await store.ratings.set(player.id, "long", _rated(1800 - 50 * number))
+    made = await services.tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.KNOCKOUT,
+        terms=Terms(),
+        entry=10,
+        locale="en",
+        is_admin=True,
+    )
+    for player in players:
+        await services.tournaments.join(made.id, player)
+    started = await services.tournaments.start(made.id, players[0].id)
+    assert started.tournament.rounds == 3 and started.tournament.round == 1
+    assert len(started.started) == 1  # 8 places, 3 byes: seeds 4 v 5 only
+    game = started.started[0].stored
+    assert {game.white_id, game.black_id} == {4, 5}
+    assert game.chat_id == 0 and {b.chat_id for b in await store.games.boards(game.id)} == {4, 5}
+    assert await services.tournaments.due() == []  # the round is being played
+    await services.game_service.resign(game.id, 5)
+    # the bot stops here and starts again: a new store, new services over the same database
+    await db.close()
+    db = await open_database(database)  # type: ignore[arg-type]
+    store = Store(db)
+    services = compose(store, random.Random(5), move_seconds=60, clock=clock)
+    with pytest.raises(Exception):  # noqa: B017, PT011 - the result is saved: no second one
+        await services.game_service.resign(game.id, 4)
+    [second] = await services.tournaments.due()
+    assert second.tournament.round == 2 and len(second.started) == 2
+    assert await services.tournaments.due() == []  # not started twice
+    assert len(await store.tournaments.pairings(made.id)) == 4 + 2
+    await _play_round(services, made.id, loser_of={})  # the better seed wins
+    [final] = await services.tournaments.due()
+    assert final.tournament.round == 3
+    await _play_round(services, made.id, loser_of={})
+    [over] = await services.tournaments.due()
+    assert over.tournament.state is TournamentState.FINISHED
+    assert over.tournament.winner_id == 1
+    assert await _chips(services, 1) == 1000 - 10 + 50
+    assert await services.tournaments.due() == []
+    # the games count in the group's league; resigned at once, they are early concessions:
+    # they decide the boards, but change no rating (the anti-dumping rule)
+    top = await store.games.top(GROUP)
+    assert top[0].user.id == 1 and top[0].wins == 2
+    assert (await store.ratings.get(1, "long")).games == 0
+    await db.close()
+
+
+async def test_a_round_robin_of_four_and_a_withdrawal_forfeits_the_rest(
+    store: Store, clock: Clock
+) -> None:
+    services = compose(store, random.Random(7), move_seconds=60, clock=clock)
+    players = await _players(services, 4)
+    made = await services.tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.ROUND_ROBIN,
+        terms=Terms(),
+        locale="en",
+        is_admin=True,
+    )
+    for player in players:
+        await services.tournaments.join(made.id, player)
+    progress = await services.tournaments.start(made.id, players[0].id)
+    assert progress.tournament.rounds == 3 and len(progress.started) == 2
+    await _play_round(services, made.id, loser_of={})
+    await services.tournaments.due()
+    withdrawn = await services.tournaments.leave(made.id, 4)
+    assert len(withdrawn.started) == 1  # player 4's game of round 2 resigned
+    await _play_round(services, made.id, loser_of={})
+    [third] = await services.tournaments.due()
+    assert third.tournament.round == 3
+    forfeited = [
+        p for p in await store.tournaments.pairings(made.id) if p.round == 3 and 4 in p.players
+    ]
+    assert forfeited[0].decided and forfeited[0].game_id is None and forfeited[0].winner_id != 4
+    await _play_round(services, made.id, loser_of={})
+    [over] = await services.tournaments.due()
+    overview = await services.tournaments.overview(made.id)
+    pairs = {frozenset(p.players) for p in overview.pairings}
+    assert len(pairs) == 6  # every pair once
+    assert over.tournament.winner_id == overview.standings[0].player
+    assert overview.standings[-1].player == 4 and overview.standings[-1].score == 0
+
+
+async def test_a_swiss_of_seven_timeouts_included(store: Store, clock: Clock) -> None:
+    services = compose(store, random.Random(9), move_seconds=60, clock=clock)
+    players = await _players(services, 7)
+    made = await services.tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.SWISS,
+        terms=Terms(),
+        locale="en",
+        is_admin=True,
+        starts_at=clock.now + 60,
+    )
+    for player in players:
+        await services.tournaments.join(made.id, player)
+    assert await services.tournaments.due() == []
+    clock.now += 61  # the timers start it
+    [started] = await services.tournaments.due()
+    assert started.tournament.rounds == 3 and len(started.started) == 3
+    byes = []
+    for number in (1, 2, 3):
+        overview = await services.tournaments.overview(made.id)
+        byes += [b.pairing.first_id for b in overview.round_boards(number) if b.second is None]
+        if number == 1:  # nobody moves: the player to move loses on time
+            for board in overview.round_boards(1):
+                if board.pairing.game_id is not None:
+                    await _show_boards(store, board.pairing.game_id)
+            clock.now += 61
+            assert len(await services.game_service.timeouts()) == 3
+        else:
+            await _play_round(services, made.id, loser_of={})
+        [progress] = await services.tournaments.due()
+    assert progress.tournament.state is TournamentState.FINISHED
+    assert len(set(byes)) == 3  # a fair bye: nobody had two
+    overview = await services.tournaments.overview(made.id)
+    met = [frozenset(p.players) for p in overview.pairings if p.second_id is not None]
+    assert len(met) == len(set(met)) == 9  # no repeats
+
+
+async def _show_boards(store: Store, game_id: int) -> None:
+    stored = await store.games.get(game_id)
+    assert stored is not None
+    for board in await store.games.boards(game_id):
+        await store.games.set_board_shown(game_id, board.chat_id, stored.version, 1)
+
+
+def _rated(rating: float) -> Rating:
+    return Rating(rating=rating)
+
+
+async def test_two_workers_racing_start_one_round(postgres: PostgresServer) -> None:
+    url = await postgres.new_database()
+    clock = Clock()
+    opened = [await open_database(url) for _ in range(2)]
+    workers = [compose(Store(db), random.Random(n), clock=clock) for n, db in enumerate(opened)]
+    players = await _players(workers[0], 6)
+    made = await workers[0].tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.SWISS,
+        terms=Terms(),
+        locale="en",
+        is_admin=True,
+        starts_at=clock.now + 1,
+    )
+    for player in players:
+        await workers[0].tournaments.join(made.id, player)
+    clock.now += 2
+    done = await asyncio.gather(*(w.tournaments.due() for w in workers))
+    assert sorted(len(d) for d in done) == [0, 1]
+    assert len(await workers[1].store.games.active_for(1)) == 1
+    await _play_round(workers[1], made.id, loser_of={})
+    done = await asyncio.gather(*(w.tournaments.due() for w in workers))
+    assert sorted(len(d) for d in done) == [0, 1]
+    rounds = {p.round for p in await workers[0].store.tournaments.pairings(made.id)}
+    assert rounds == {1, 2}
+    active = [len(await workers[0].store.games.active_for(p.id)) for p in players]
+    assert active == [1] * 6  # one game each: round 2 was started once
+    for db in opened:
+        await db.close()
+
+
+async def test_a_match_plays_its_next_games_by_itself_until_it_is_won(
+    store: Store, clock: Clock
+) -> None:
+    services = compose(store, random.Random(13), move_seconds=60, clock=clock)
+    players = await _players(services, 2)
+    made = await services.tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.KNOCKOUT,
+        terms=Terms(match_length=3),
+        locale="en",
+        is_admin=True,
+    )
+    for player in players:
+        await services.tournaments.join(made.id, player)
+    started = await services.tournaments.start(made.id, players[0].id)
+    game = started.started[0].stored
+    assert game.match_id is not None
+    played = 0
+    while True:
+        await services.game_service.resign(game.id, 2)  # each resignation gives 1 point
+        played += 1
+        done = await services.tournaments.due()
+        if done[0].tournament.is_over:
+            break
+        [next_game] = done[0].started
+        assert next_game.stored.match_id == game.match_id and next_game.stored.game_no == played + 1
+        assert await services.tournaments.due() == []  # started once
+        game = next_game.stored
+    assert played >= 2 and done[0].tournament.winner_id == 1  # a resignation scores 1 or 2
