@@ -4,6 +4,7 @@ chips that the services work with and storage keeps, and the repositories' proto
 
 from __future__ import annotations
 
+from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
 from .records import (
     COMPUTER_LEVELS,
     Board,
@@ -54,6 +55,10 @@ from .repositories import (
 )
 
 __all__ = [
+    "AnalysisJob",
+    "LuckRepository",
+    "PlayerLuck",
+    "PrFlag",
     "Board",
     "COMPUTER_LEVELS",
     "Challenge",
