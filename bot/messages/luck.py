@@ -1,4 +1,7 @@
-"""The luck line on a finished game's result: once the automatic analysis has the game's
+"""The automatic analysis's messages: a player's trend chart (``/stats``, :func:`send_trend`)
+and the luck line on a finished game's result.
+
+The luck line: once the automatic analysis has the game's
 figures, each players' board of the game (the kept message that shows the final position and
 the result) gets its caption edited once, to the same caption with the luck and PR line
 (:func:`bot.views.luck.luck_line`, which the caption shows whenever the figures are known).
@@ -9,20 +12,24 @@ boards are left alone: the players' boards are the result message.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 
 from aiogram import Bot
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import locale_of
 from bot.messages.kept import KeptMessage
 from bot.messages.pace import Pace
-from bot.model import Board
+from bot.model import Board, PlayerLuck, User
 from bot.services import GameSnapshot
 from bot.services.root import Services
 from bot.views.boards import caption, keyboard
-from bot.views.common import translator
+from bot.views.common import Translate, translator
+from bot.views.luck import trend_caption, trend_panels
+from render.charts import CHART_FILE_NAME, render_chart
 
 logger = logging.getLogger(__name__)
 
@@ -74,3 +81,16 @@ async def show_luck_line(
         except Exception:
             logger.exception("could not show game %d's luck in chat %d", stored.id, board.chat_id)
     return shown
+
+
+async def send_trend(
+    bot: Bot, chat_id: int, user: User, figures: Sequence[PlayerLuck], _: Translate
+) -> None:
+    """Sends ``user``'s PR and luck trend over ``figures`` (their last analysed games, oldest
+    first) as a chart, drawn on a thread."""
+    picture = await asyncio.to_thread(render_chart, trend_panels(figures, _))
+    await bot.send_photo(
+        chat_id,
+        BufferedInputFile(picture, CHART_FILE_NAME),
+        caption=trend_caption(user, figures, _),
+    )

@@ -37,7 +37,7 @@ from typing import Final
 from bot.ai.analysis import Review
 from bot.ai.luck import RollLuck, game_luck
 from bot.engine import Side
-from bot.model import PlayerLuck, PrFlag, Store, StoredGame
+from bot.model import PlayerLuck, PrFlag, Store, StoredGame, User
 
 from . import fairplay
 from .analysis import replay
@@ -57,6 +57,8 @@ PART: Final = 20
 """Turns worked in one call to a worker process (about 0.7 s of long nardy at 0-ply luck)."""
 LUCK_PLY: Final = 0
 """The ply the automatic analysis values rolls at (see the module docstring)."""
+FLAGS_LOOK_BACK: Final = 200
+"""A group's finished games whose players ``/flags`` looks at."""
 TREND_GAMES: Final = 30
 """Analysed games a player's trend shows at most."""
 
@@ -153,6 +155,15 @@ class AutoAnalyses:
     async def flags(self, user_ids: list[int]) -> list[PrFlag]:
         """The PR flags of these accounts, newest first."""
         return await self._store.luck.flags(user_ids)
+
+    async def group_flags(self, chat_id: int) -> list[tuple[PrFlag, User]]:
+        """The PR flags of the players of the group's last :data:`FLAGS_LOOK_BACK` finished
+        games, newest first, each with its account (for ``/flags``)."""
+        players: dict[int, User] = {}
+        for game in await self._store.stats.recent(chat_id=chat_id, limit=FLAGS_LOOK_BACK):
+            players.setdefault(game.white.id, game.white)
+            players.setdefault(game.black.id, game.black)
+        return [(flag, players[flag.user_id]) for flag in await self.flags(list(players))]
 
     async def _analyse(self, stored: StoredGame) -> list[PlayerLuck]:
         played = await asyncio.to_thread(replay, stored)

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from itertools import accumulate
 
-from bot.engine import Side
+from bot.ai.luck import RollLuck
+from bot.engine import VARIANTS, Side
 from bot.model import PlayerLuck, PrFlag, User
-from bot.views.common import SIDE_MARKS, Translate, player_name
+from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, player_name
+from render.charts import Panel, Series
 
 MINUS = "\N{MINUS SIGN}"
 
@@ -68,10 +71,54 @@ def pr_flag_line(flag: PrFlag, user: User, _: Translate) -> str:
         "{rating}, {date}"
     ).format(
         name=player_name(user),
-        variant=flag.variant,
+        variant=_(VARIANT_NAMES.get(flag.variant, flag.variant)),
         pr=f"{flag.pr:.1f}",
         games=flag.games,
         expected=f"{flag.expected:.1f}",
         rating=f"{flag.rating:.0f}",
         date=dt.datetime.fromtimestamp(flag.created_at, dt.UTC).strftime("%Y-%m-%d"),
     )
+
+
+def trend_panels(figures: Sequence[PlayerLuck], _: Translate) -> list[Panel]:
+    """The ``/stats`` chart of a player's ``figures`` (oldest first): PR game by game, and
+    luck added up game by game, a line per variant (in the registry's order)."""
+    by_variant = {
+        variant: [f for f in figures if f.variant == variant]
+        for variant in VARIANTS
+        if any(f.variant == variant for f in figures)
+    }
+    names = {variant: _(VARIANT_NAMES.get(variant, variant)) for variant in by_variant}
+    return [
+        Panel(
+            _("PR by game (lower is better)"),
+            tuple(Series(names[v], tuple(f.pr for f in games)) for v, games in by_variant.items()),
+        ),
+        Panel(
+            _("Luck added up, points"),
+            tuple(
+                Series(names[v], tuple(accumulate(f.luck for f in games)))
+                for v, games in by_variant.items()
+            ),
+        ),
+    ]
+
+
+def game_panels(rolls: Sequence[RollLuck], white: User, black: User, _: Translate) -> list[Panel]:
+    """A game's per-turn graph: white's equity before each roll (the mean value of the roll
+    to come, from white's side), and each side's luck added up roll by roll."""
+    equity = tuple(r.mean if r.side is Side.WHITE else -r.mean for r in rolls)
+    luck = {
+        side: tuple(accumulate(r.luck if r.side is side else 0.0 for r in rolls))
+        for side in (Side.WHITE, Side.BLACK)
+    }
+    return [
+        Panel(_("Equity before each roll, white's side"), (Series(white.mention, equity),)),
+        Panel(
+            _("Luck added up, points"),
+            (
+                Series(white.mention, luck[Side.WHITE]),
+                Series(black.mention, luck[Side.BLACK]),
+            ),
+        ),
+    ]

@@ -130,7 +130,7 @@ async def test_two_workers_race_for_the_claims(postgres: PostgresServer) -> None
     stores = [Store(await open_database(url)) for _ in range(2)]
     try:
         services = compose(stores[0], random.Random(5), InProcessBrain())
-        users = await _people(services)
+        await _people(services)
         ids = []
         for n in range(24):  # games stored, not played: the queue needs only their ids
             started = await services.game_service.start(
