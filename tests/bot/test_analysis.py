@@ -1,6 +1,6 @@
 """📊 Analysis through the real bot: the button under a finished board and ``/analyse N``, the
-progress note, the summary, the per-turn graph, the worst moves as pictures; one analysis however often it is
-asked for, kept once done; refusals for games not over or not there."""
+progress note, the summary, the per-turn graph, the worst moves as pictures; one analysis
+however often it is asked for, kept once done; refusals for games not over or not there."""
 
 from __future__ import annotations
 
