@@ -39,6 +39,7 @@ from aiogram.types import BotCommand, BotCommandScopeDefault, TelegramObject, Up
 from aiogram.utils.i18n import I18n
 
 from bot import logs
+from bot.analyst import Analyst
 from bot.config import Settings
 from bot.engine import stepwise
 from bot.handlers import get_routers
@@ -353,6 +354,7 @@ async def _run(
         storage_chats=settings.storage_chat_id,
     )
     timers = Timers(services, publisher, bot, i18n, link=link)
+    analyst = Analyst(services, bot, i18n, publisher.limiter, metrics=metrics)
     leagues = LeaguePublisher(
         bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
     )
@@ -381,6 +383,7 @@ async def _run(
     dispatcher.startup.register(publisher.warm_up)
     dispatcher.startup.register(publisher.catch_up)
     dispatcher.startup.register(timers.start)
+    dispatcher.startup.register(analyst.start)
     webhook = None
     if settings.webhook_url and settings.webhook_secret is not None:
         webhook = Webhook(
@@ -420,6 +423,7 @@ async def _run(
         if deadline is None:
             deadline = loop.time() + DRAIN_SECONDS
         await timers.stop()
+        await analyst.stop()
         await publisher.drain(max(0.0, deadline - loop.time()))
         # after the boards: their results refresh it
         await leagues.drain(max(0.0, deadline - loop.time()))

@@ -93,6 +93,21 @@ class Metrics:
             ["kind"],
             registry=registry,
         )
+        self.analyses_done = Counter(
+            "nardy_analyses_done",
+            "Finished rated games analysed automatically (luck and PR) by this process.",
+            registry=registry,
+        )
+        self.analyses_dropped = Counter(
+            "nardy_analyses_dropped",
+            "Games dropped unanalysed from the automatic analysis's full queue (the oldest).",
+            registry=registry,
+        )
+        self.analysis_backlog = Gauge(
+            "nardy_analysis_backlog",
+            "Finished games waiting for their automatic analysis (as of the analyst's last look).",
+            registry=registry,
+        )
 
     def update_started(self) -> None:
         """Notes, for this task, when the update it handles entered the dispatcher."""
@@ -127,6 +142,13 @@ class Metrics:
         self.games_in_progress.set(games)
         self.timers_due.labels("move").set(moves_due)
         self.timers_due.labels("challenge").set(challenges_due)
+
+    def analysis(self, *, done: int, dropped: int, backlog: int) -> None:
+        """Counts the automatic analysis's games ``done`` and ``dropped`` since the last call,
+        and sets its ``backlog``."""
+        self.analyses_done.inc(done)
+        self.analyses_dropped.inc(dropped)
+        self.analysis_backlog.set(backlog)
 
     def render(self) -> bytes:
         """Every metric in Prometheus's text format (serve it as :data:`CONTENT_TYPE`)."""

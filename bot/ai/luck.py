@@ -250,3 +250,13 @@ def match_luck(
                 known.opponent_luck + one.opponent_luck,
             )
     return totals
+
+
+def luck_and_review(
+    played: Sequence[tuple[Game, Turn]], indices: range, ply: int = LUCK_PLY
+) -> tuple[list[RollLuck], list[Review]]:
+    """The luck of the rolls and the reviews of the turns ``played[i]`` for ``i`` in
+    ``indices``: one part of a game's automatic analysis, in one call to a worker process."""
+    from .analysis import review
+
+    return luck(played, indices, ply), review(played, indices)

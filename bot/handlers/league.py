@@ -18,8 +18,10 @@ from aiogram.utils.i18n import gettext as _
 from bot.i18n import current_locale
 from bot.messages.league import LeaguePublisher
 from bot.messages.members import check_admin
+from bot.services.autoanalysis import AutoAnalyses
 from bot.services.leagues import HeldTransfer, LeagueService
 from bot.views.common import player_name
+from bot.views.luck import pr_flag_line
 
 
 def create_router() -> Router:
@@ -60,19 +62,26 @@ async def on_league(
         )
 
 
-async def on_flags(message: Message, bot: Bot, league_service: LeagueService) -> None:
-    """``/flags``: the transfers held back as possible chip dumping in the group's games.
-    Admins only."""
+async def on_flags(
+    message: Message, bot: Bot, league_service: LeagueService, auto_analyses: AutoAnalyses
+) -> None:
+    """``/flags``: the transfers held back as possible chip dumping in the group's games, and
+    the group's players whose PR is far better than their rating predicts
+    (:mod:`bot.services.fairplay`). Admins only."""
     if message.chat.type == ChatType.PRIVATE:
         await message.answer(_("Held transfers are listed per group: send /flags in a group."))
         return
     await check_admin(message, bot)
     held = await league_service.flags(message.chat.id)
-    if not held:
-        await message.answer(_("No transfers are held back in this group."))
-        return
-    lines = [html.bold(_("Held transfers"))]
-    lines += [flag_line(transfer) for transfer in held]
+    strong = await auto_analyses.group_flags(message.chat.id)
+    if held:
+        lines = [html.bold(_("Held transfers"))]
+        lines += [flag_line(transfer) for transfer in held]
+    else:
+        lines = [_("No transfers are held back in this group.")]
+    if strong:
+        lines.append(html.bold(_("Play far better than the rating predicts")))
+        lines += [pr_flag_line(flag, user, _) for flag, user in strong]
     await message.answer("\n".join(lines))
 
 

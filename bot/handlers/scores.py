@@ -12,10 +12,12 @@ from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import MovesFile
+from bot.messages.luck import send_trend
 from bot.messages.members import named_user, subject, unknown_user
 from bot.model import User
 from bot.numbers import parse_number
 from bot.services import GameService, ScoreService, Users
+from bot.services.autoanalysis import AutoAnalyses
 from bot.services.challenges import has_dice_modes
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.scores import (
@@ -86,14 +88,20 @@ async def on_stats(
     users: Users,
     score_service: ScoreService,
     player: User,
+    bot: Bot,
+    auto_analyses: AutoAnalyses,
 ) -> None:
-    """``/stats``: your record; ``/stats @user`` (or as a reply): theirs."""
+    """``/stats``: your record; ``/stats @user`` (or as a reply): theirs; then, once some of
+    the games are analysed, the chart of PR and luck over the last of them."""
     user = await subject(message, command, users, player)
     if user is None:
         return
     stats = await score_service.stats(user.id)
     balance = await score_service.balance(user.id)
     await message.answer(stats_text(user, stats, balance))
+    trend = await auto_analyses.trend(user.id)
+    if trend:
+        await send_trend(bot, message.chat.id, user, trend, _)
 
 
 async def on_top(message: Message, command: CommandObject, score_service: ScoreService) -> None:

@@ -1,5 +1,6 @@
 """Sends a game's analysis to a chat: a progress note edited as the analysis goes, then the
-summary in the note's place and each person's worst moves as pictures (with buttons to play on
+summary in the note's place, the game's per-turn equity and luck graph, and each person's
+worst moves as pictures (with buttons to play on
 from the board before each), paced as messages on demand (:class:`~.pace.OnDemand`: behind
 the boards, within the asker's allowance) and drawn on the boards' drawing thread.
 
@@ -36,7 +37,9 @@ from bot.views.analysis import (
     worst_view,
 )
 from bot.views.common import Translate
+from bot.views.luck import game_panels, graph_caption
 from render import FILE_NAME
+from render.charts import CHART_FILE_NAME, render_chart
 
 logger = logging.getLogger(__name__)
 
@@ -132,11 +135,37 @@ async def send_analysis(
             game_id, user_id=user_id, chat_id=chat_id, progress=note.update
         )
     await note.finish(summary_text(analysis, _))
+    if analysis.rolls:
+        panels = game_panels(analysis.rolls, analysis.white, analysis.black, _)
+        graph = await asyncio.to_thread(render_chart, panels)
+        await _Graph(bot, note, graph, graph_caption(game_id, _), game_id).show(pace)
     for review in worst_moves(analysis):
         picture = await publisher.draw(worst_position(review), worst_view(analysis, review, _))
         caption = worst_caption(analysis, review, _)
         markup = worst_keyboard(analysis, review, _)
         await _WorstMove(bot, note, picture, caption, markup, game_id).show(pace)
+
+
+class _Graph(KeptMessage):
+    """The game's per-turn equity and luck graph: sent once, never edited, in the note's
+    chat."""
+
+    def __init__(
+        self, bot: Bot, note: ProgressNote, picture: bytes, caption: str, game_id: int
+    ) -> None:
+        super().__init__(note.chat_id, what=f"game {game_id}'s graph")
+        self._bot = bot
+        self._note = note
+        self._picture = picture
+        self._caption = caption
+
+    async def send(self, chat_id: int) -> int:
+        photo = BufferedInputFile(self._picture, CHART_FILE_NAME)
+        sent = await self._bot.send_photo(chat_id, photo, caption=self._caption)
+        return sent.message_id
+
+    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        self._note.chat_id = new_chat_id
 
 
 class _WorstMove(KeptMessage):

@@ -4,6 +4,7 @@ chips that the services work with and storage keeps, and the repositories' proto
 
 from __future__ import annotations
 
+from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
 from .records import (
     COMPUTER_LEVELS,
     Board,
@@ -62,6 +63,10 @@ from .tournaments import (
 )
 
 __all__ = [
+    "AnalysisJob",
+    "LuckRepository",
+    "PlayerLuck",
+    "PrFlag",
     "Board",
     "COMPUTER_LEVELS",
     "Challenge",

@@ -17,6 +17,7 @@ from typing import Final, Protocol
 
 from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
+from .luck import LuckRepository
 from .records import (
     Board,
     Challenge,
@@ -538,6 +539,7 @@ class Store(Protocol):
 
     @property
     def tournaments(self) -> TournamentRepository: ...
+    def luck(self) -> LuckRepository: ...
 
     @property
     def shared(self) -> bool:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Final, TypeAlias
 
 from bot.ai.analysis import Review, Summary, states, summarise
+from bot.ai.luck import RollLuck
 from bot.engine import Game, NardyError, RecordError, Side, Turn, TurnRecord
 from bot.model import Store, StoredGame, User
 
@@ -36,6 +37,9 @@ PART: Final = 20
 """Turns reviewed in one go in a worker process (about half a second of long nardy)."""
 CACHED: Final = 32
 """Finished games whose analyses are kept."""
+GRAPH_PLY: Final = 0
+"""The ply the per-turn graph values rolls at: the automatic analysis's (see
+:mod:`.autoanalysis` for why 0-ply)."""
 AT_ONCE: Final = 2
 """Analyses whose parts are in the pool at the same time; more wait their turn (so that the
 computer's moves in running games wait behind at most this many parts)."""
@@ -55,6 +59,8 @@ class Analysis:
     turns: int
     """Turns in the game's record (the summaries count those that had a choice)."""
     summaries: Mapping[Side, Summary]
+    rolls: tuple[RollLuck, ...] = ()
+    """The luck of every roll, for the per-turn graph."""
 
     def user(self, side: Side) -> User:
         return self.white if side is Side.WHITE else self.black
@@ -156,10 +162,12 @@ class Analyses:
             if played:
                 await run.report()
             reviews: list[Review] = []
+            rolls: list[RollLuck] = []
             async with self._slots:
                 for start in range(0, len(played), PART):
                     part = range(start, min(start + PART, len(played)))
                     reviews += await self._brain.review(played, part)
+                    rolls += await self._brain.luck(played, part, GRAPH_PLY)
                     run.done = part.stop
                     await run.report()
             analysis = Analysis(
@@ -168,6 +176,7 @@ class Analyses:
                 await self._user(stored.black_id),
                 len(played),
                 summarise(reviews),
+                tuple(rolls),
             )
             self._done[stored.id] = analysis
             while len(self._done) > CACHED:

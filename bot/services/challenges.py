@@ -409,7 +409,10 @@ class Challenges:
                 level = _next(LEVEL_CHOICES, computer)
                 target_id = computer_id(level)
             elif option == "hints":
+                # hints and a stake never go together (fair play): turning hints on drops it
                 terms = replace(terms, hints=not terms.hints)
+                if terms.hints:
+                    terms = replace(terms, stake=0)
             elif option == "watchable":
                 if not challenge.in_private_chat:
                     raise StaleAction()  # a group sees its board: nothing to keep private
@@ -443,6 +446,8 @@ class Challenges:
                 held = await chips.balance(self._store, user_id, self._clock())
                 stakes = tuple(s for s in chips.STAKE_CHOICES if s <= held)
                 terms = replace(terms, stake=_next(stakes, terms.stake))
+                if terms.stake:  # a stake turns hints off (fair play)
+                    terms = replace(terms, hints=False)
             elif option == "stake_mode":
                 modes = STAKE_MODE_CHOICES
                 terms = replace(terms, stake_mode=_next(modes, terms.stake_mode))

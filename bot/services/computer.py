@@ -17,6 +17,7 @@ from typing import Final
 
 from bot import ai
 from bot.ai.analysis import Review, review
+from bot.ai.luck import RollLuck, luck, luck_and_review
 from bot.engine import Game, Turn
 
 WORKERS: Final = 1
@@ -52,6 +53,24 @@ class Brain:
         :func:`bot.ai.analysis.review`)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor(), review, list(played), indices)
+
+    async def luck(
+        self, played: Sequence[tuple[Game, Turn]], indices: range, ply: int
+    ) -> list[RollLuck]:
+        """The luck of the rolls ``played[i]`` for ``i`` in ``indices``, valued at ``ply``
+        (see :func:`bot.ai.luck.luck`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), luck, list(played), indices, ply)
+
+    async def luck_and_review(
+        self, played: Sequence[tuple[Game, Turn]], indices: range, ply: int
+    ) -> tuple[list[RollLuck], list[Review]]:
+        """The luck of the rolls and the reviews of the turns ``played[i]`` for ``i`` in
+        ``indices``, rolls valued at ``ply`` (see :func:`bot.ai.luck.luck_and_review`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor(), luck_and_review, list(played), indices, ply
+        )
 
     def close(self) -> None:
         """Stops the workers (waiting for questions in progress)."""

@@ -61,6 +61,7 @@ from bot.engine.lazy import lazy
 from bot.model import (
     DiceProof,
     MatchRecord,
+    PlayerLuck,
     Store,
     StoredGame,
     Tally,
@@ -70,7 +71,8 @@ from bot.model import (
     computer_level,
 )
 
-from . import chips, flow
+from . import chips, fairplay, flow
+from .autoanalysis import AutoAnalyses
 from .computer import Brain
 from .coordination import Coordination
 from .errors import (
@@ -125,6 +127,9 @@ class GameSnapshot:
     """Finished games between the two, from white's side."""
     match: MatchRecord | None = None
     """The match the game belongs to, with its score after this game once it is over."""
+    luck: tuple[PlayerLuck, ...] = ()
+    """A finished game's luck and PR per side (white's first), once its automatic analysis
+    is done."""
 
     @property
     def game(self) -> Game:
@@ -175,9 +180,11 @@ class GameService:
         move_seconds: int = 90,
         clock: Callable[[], float] = time.time,
         computer_pause: float = COMPUTER_PAUSE,
+        auto_analyses: AutoAnalyses | None = None,
     ) -> None:
         self._store = store
         self._rng = rng
+        self._auto_analyses = auto_analyses
         self._users = users
         self._seeds = seeds
         self._coordination = coordination
@@ -272,6 +279,7 @@ class GameService:
         chat_instance: str | None = None,
         dice_client: str | None = None,
         dice_seed: bytes | None = None,
+        tournament: bool = False,
     ) -> StoredGame:
         """Rolls a new game's opening (playing forced turns) on ``terms`` and stores it;
         an inline game with its ``inline_board`` (the inline message) and ``chat_instance``; a
@@ -288,6 +296,9 @@ class GameService:
 
         ``match_id``: the match of a match's next game; without one, a match of the terms'
         ``match_length`` (when it is one) is made, whose first game this is.
+
+        ``tournament``: a tournament's game (the tournament service says so): no hints, whatever
+        the terms say (see :func:`.fairplay.hints_allowed`).
 
         :raises: :exc:`~bot.engine.GameOverError` for a ``start`` where a side has borne off
             every checker.
@@ -330,7 +341,12 @@ class GameService:
             game_no=game_no,
             stake=terms.stake,
             stake_mode=terms.stake_mode,
-            hints=terms.hints,
+            hints=terms.hints
+            and fairplay.hints_allowed(
+                terms,
+                computer=bool(computer_level(white_id) or computer_level(black_id)),
+                tournament=tournament,
+            ),
             inline_board=inline_board,
             chat_instance=chat_instance,
             dice_proof=dice.proof,
@@ -695,8 +711,8 @@ class GameService:
             return
         if stored.level(Side.WHITE) or stored.level(Side.BLACK):
             return  # games with the computer are counted apart, never in ratings
-        if stored.start is not None:
-            return  # played on from a position someone chose: practice, not rated
+        if not fairplay.rated(stored):
+            return  # played on from a position someone chose, or with hints: not rated
         variant = stored.game.variant
         winner, loser = stored.player(result.winner), stored.player(result.winner.other)
         ratings = self._store.ratings
@@ -717,6 +733,8 @@ class GameService:
         )
         await ratings.set(winner, variant, won)
         await ratings.set(loser, variant, lost)
+        if self._auto_analyses is not None:  # its luck and PR, once the game is analysed
+            await self._auto_analyses.queue(stored, now)
 
     async def _snapshot(self, stored: StoredGame) -> GameSnapshot:
         white = await self._users.get(stored.white_id)
@@ -733,7 +751,8 @@ class GameService:
             score = await self._store.games.head_to_head(*pair)
             self._scores[pair] = (score, now)
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
-        snapshot = GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score, match)
+        luck = tuple(await self._store.luck.of_game(stored.id)) if stored.game.is_over else ()
+        snapshot = GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score, match, luck)
         await asyncio.to_thread(snapshot.prepare)
         self._hold(stored.id, snapshot.turn_input)
         return snapshot

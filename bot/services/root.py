@@ -2,8 +2,8 @@
 it needs. No service builds another or holds the one that holds it; the arrows point one way:
 
     users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers,
-    the pool
-    game service  <- users, seeds, coordination, the brain
+    the pool, the automatic analyses (<- the brain)
+    game service  <- users, seeds, coordination, the brain, the automatic analyses
     challenges    <- users, seeds
     inline games  <- challenges
     leagues       <- scores
@@ -33,6 +33,7 @@ from typing import Any
 from bot.model import Store
 
 from .analysis import Analyses
+from .autoanalysis import AutoAnalyses
 from .boards import BoardMessages
 from .challenges import CHALLENGE_SECONDS, Challenges
 from .chats import Chats
@@ -80,6 +81,8 @@ class Services:
     """Players looking for anyone to play: paired, or offered the computer."""
     tournaments: Tournaments
     """Groups' tournaments: sign-up, rounds played in private, the winner."""
+    auto_analyses: AutoAnalyses
+    """The automatic analysis of rated games: its queue, luck, PR, trends, flags."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -105,6 +108,7 @@ def compose(
     users = Users(store, clock=clock)
     seeds = DiceSeeds(rng)
     coordination = Coordination(store, shared=store.shared, clock=clock)
+    auto_analyses = AutoAnalyses(store, brain, clock=clock)
     games = GameService(
         store,
         rng,
@@ -115,6 +119,7 @@ def compose(
         move_seconds=move_seconds,
         clock=clock,
         computer_pause=computer_pause,
+        auto_analyses=auto_analyses,
     )
     challenges = Challenges(
         store,
@@ -145,4 +150,5 @@ def compose(
         analyses=Analyses(store, brain),
         pool=pool,
         tournaments=Tournaments(store, games, clock=clock),
+        auto_analyses=auto_analyses,
     )

@@ -484,6 +484,47 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         updated_at REAL NOT NULL
     );
     """,
+    # 17: the automatic analysis of rated games: its queue, each player's luck and PR per game,
+    # and the accounts flagged for a PR far better than their rating predicts
+    """
+    -- One row per finished rated game waiting for its analysis. token and claimed_at name the
+    -- worker working on it (NULL: nobody); a claim older than the timeout is taken over.
+    CREATE TABLE analysis_queue (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        queued_at REAL NOT NULL,
+        token TEXT,
+        claimed_at REAL,
+        attempts INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX analysis_queue_order ON analysis_queue (queued_at);
+    -- Each side's figures over an analysed game (see bot.ai.luck): luck in points per unit of
+    -- the cube, PR, the error rate, and the counts behind them.
+    CREATE TABLE game_luck (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        side TEXT NOT NULL,
+        user_id INTEGER NOT NULL REFERENCES users (id),
+        variant TEXT NOT NULL,
+        luck REAL NOT NULL,
+        pr REAL NOT NULL,
+        error_rate REAL NOT NULL,
+        decisions INTEGER NOT NULL,
+        rolls INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (game_id, side)
+    );
+    CREATE INDEX game_luck_user ON game_luck (user_id, finished_at);
+    -- One flag per account and variant, renewed while it holds.
+    CREATE TABLE pr_flags (
+        user_id INTEGER NOT NULL REFERENCES users (id),
+        variant TEXT NOT NULL,
+        games INTEGER NOT NULL,
+        pr REAL NOT NULL,
+        expected REAL NOT NULL,
+        rating REAL NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (user_id, variant)
+    );
+    """,
 )
 
 

@@ -1,7 +1,7 @@
 """The store: one open :class:`~.database.Database` with a repository per concern, each owning
 its table's SQL (users, group settings, challenges, games and their boards, matches, chips,
-ratings, leagues, the pool of seekers, tournaments, statistics, handled updates, and what
-keeps several workers in step). Services
+ratings, leagues, the pool of seekers, tournaments, statistics, handled updates, what keeps
+several workers in step, the automatic analysis). Services
 are given a :class:`Store` as the model's :class:`bot.model.Store`, whose protocols it and its
 repositories implement; the repositories know only the :class:`~.database.Database` they write
 through.
@@ -21,6 +21,7 @@ from .coordination import CoordinationRepository
 from .database import Database
 from .games import GameRepository
 from .leagues import LeagueRepository
+from .luck import LuckRepository
 from .matches import MatchRepository
 from .pool import PoolRepository
 from .ratings import RatingRepository
@@ -48,6 +49,7 @@ class Store:
         self.updates = UpdateRepository(database)
         self.coordination = CoordinationRepository(database)
         self.tournaments = TournamentRepository(database)
+        self.luck = LuckRepository(database)
 
     def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
         """One atomic change across repositories: see :meth:`.Database.transaction`."""

@@ -47,6 +47,7 @@ from bot.views.common import (
     moment,
     player_name,
 )
+from bot.views.luck import luck_line
 from render import BoardView
 
 STEPS_PER_ROW: Final = 4
@@ -110,6 +111,8 @@ def caption(
                 points=game.result.points,
             )
         )
+        if snapshot.luck:  # once the automatic analysis is done
+            lines.append(luck_line(snapshot.luck, _))
         lines.extend(_settled_lines(snapshot, _))
         lines.extend(_fair_dice_lines(snapshot, _))
         return "\n".join(lines)

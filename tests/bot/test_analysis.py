@@ -1,6 +1,6 @@
 """📊 Analysis through the real bot: the button under a finished board and ``/analyse N``, the
-progress note, the summary, the worst moves as pictures; one analysis however often it is
-asked for, kept once done; refusals for games not over or not there."""
+progress note, the summary, the per-turn graph, the worst moves as pictures; one analysis
+however often it is asked for, kept once done; refusals for games not over or not there."""
 
 from __future__ import annotations
 
@@ -85,6 +85,14 @@ def _check_summary(summary: str, game_id: int, names: Sequence[str]) -> int:
     return int(count[1]) if count else 0
 
 
+def _check_graph(graph: FakeMessage, game_id: int) -> None:
+    """The per-turn equity and luck graph, first after the summary."""
+    assert graph.photo is not None
+    assert graph.caption == (
+        f"📈 Game #{game_id}: white's equity before each roll, and each side's luck so far."
+    )
+
+
 def _check_pictures(pictures: Sequence[FakeMessage], game_id: int, name: str) -> None:
     for picture in pictures:
         caption = picture.caption or ""
@@ -135,10 +143,11 @@ async def test_analysis_of_a_game_against_the_computer(
     summary = note.text or ""
     assert "@alice" in summary and "🤖" in summary
     count = _check_summary(summary, game_id, ["@alice", "🤖"])
-    pictures = [m for m in _after(fake, chat, reply) if m.photo is not None]
+    graph, *pictures = [m for m in _after(fake, chat, reply) if m.photo is not None]
+    _check_graph(graph, game_id)
     assert len(pictures) == count <= 3  # only the person's worst moves, the computer's not
     _check_pictures(pictures, game_id, "@alice")
-    assert len(_after(fake, chat, reply)) == count
+    assert len(_after(fake, chat, reply)) == 1 + count
 
     # asked again once done: the same results again, from memory
     last = fake.last_message(chat)
@@ -146,7 +155,7 @@ async def test_analysis_of_a_game_against_the_computer(
     assert not answer.show_alert
     await harness.settle()
     sent = _after(fake, chat, last)
-    assert [m.text for m in sent[:1]] == [summary] and len(sent) == 1 + count
+    assert [m.text for m in sent[:1]] == [summary] and len(sent) == 2 + count
     assert brain.parts == math.ceil(total / 20)
 
 
@@ -183,9 +192,10 @@ async def test_analysis_of_a_group_game_for_anyone_in_the_group(harness: BotHarn
     sent = _after(fake, group, last)
     summary = sent[0].text or ""
     count = _check_summary(summary, game_id, ["@alice", "@bob"])
-    assert len(sent) == 1 + count
+    assert len(sent) == 2 + count
     assert all(m.photo is not None for m in sent[1:])
-    for picture in sent[1:]:
+    _check_graph(sent[1], game_id)
+    for picture in sent[2:]:
         name = "@alice" if "@alice" in (picture.caption or "") else "@bob"
         _check_pictures([picture], game_id, name)
 

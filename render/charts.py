@@ -1,0 +1,187 @@
+"""Line charts as PNG: a player's PR and luck trend (``/stats``) and a game's per-turn equity
+and luck (its analysis). :func:`render_chart` draws panels stacked one above the other, each
+with its title, a few gridlines with their values, a zero line where zero is in range, and its
+series as lines (with dots while they are few), coloured from :data:`CHART`'s palette and
+named in a legend.
+
+Render decides nothing: the caller hands in the titles and names (translated) and the values;
+a series may be shorter than another (a variant with fewer games), each starts at the left.
+PNG with a small palette, for the reasons the tournament pictures give
+(:mod:`render.tournament`): flat colours and thin lines, which JPEG would blur.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from . import _text
+from .theme import DEFAULT_THEME, RGB
+
+CHART_FILE_NAME: Final = "chart.png"
+CHART_MIME_TYPE: Final = "image/png"
+DOTS_UP_TO: Final = 40
+"""Points a series may have and still get a dot each."""
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One line: its name in the legend and its values, left to right."""
+
+    name: str
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """One chart: its title and its lines."""
+
+    title: str
+    series: tuple[Series, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChartTheme:
+    """Sizes and colours of the charts."""
+
+    width: int = 640
+    panel_height: int = 210
+    margin: int = 14
+    left: int = 52
+    """Room for the gridlines' values."""
+    title_size: int = 17
+    label_size: int = 13
+    background: RGB = (250, 247, 240)
+    plot: RGB = (255, 255, 255)
+    grid: RGB = (225, 220, 210)
+    zero: RGB = (120, 110, 100)
+    ink: RGB = (40, 35, 30)
+    palette: tuple[RGB, ...] = field(
+        default=((200, 60, 40), (40, 100, 190), (40, 150, 80), (170, 110, 20), (120, 60, 160))
+    )
+    font_regular: str = DEFAULT_THEME.font_regular
+    font_bold: str = DEFAULT_THEME.font_bold
+
+
+CHART: Final = ChartTheme()
+
+
+def render_chart(panels: Sequence[Panel], *, theme: ChartTheme = CHART) -> bytes:
+    """The panels, one above the other, as PNG bytes."""
+    return encode(chart_image(panels, theme=theme))
+
+
+def chart_image(panels: Sequence[Panel], *, theme: ChartTheme = CHART) -> Image.Image:
+    """The panels drawn on one image (for the golden tests; :func:`render_chart` encodes it)."""
+    t = theme
+    image = Image.new("RGB", (t.width, max(1, len(panels)) * t.panel_height), t.background)
+    for index, panel in enumerate(panels):
+        _panel(image, panel, index * t.panel_height, t)
+    return image
+
+
+def ticks(low: float, high: float, count: int = 5) -> tuple[float, ...]:
+    """Round values for ``count`` or so gridlines from ``low`` to ``high``: steps of 1, 2 or
+    5 times a power of ten.
+
+    >>> ticks(0, 10), ticks(-0.8, 1.3)
+    ((0.0, 2.0, 4.0, 6.0, 8.0, 10.0), (-0.5, 0.0, 0.5, 1.0))
+    """
+    span = max(high - low, 1e-9)
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.ceil(low / step - 1e-9)
+    found = []
+    n = first
+    while n * step <= high + 1e-9:
+        found.append(round(n * step, 10) + 0.0)
+        n += 1
+    return tuple(found)
+
+
+def value_range(panel: Panel) -> tuple[float, float]:
+    """The panel's vertical range: its values with a tenth more on each side (at least 1
+    wide)."""
+    values = [v for s in panel.series for v in s.values]
+    if not values:
+        return (-1.0, 1.0)
+    low, high = min(values), max(values)
+    if high - low < 1.0:
+        middle = (high + low) / 2
+        low, high = middle - 0.5, middle + 0.5
+    pad = (high - low) / 10
+    return (low - pad, high + pad)
+
+
+def _panel(image: Image.Image, panel: Panel, top: int, t: ChartTheme) -> None:
+    draw = ImageDraw.Draw(image)
+    head = t.margin + t.title_size + 8
+    box = (t.left, top + head, t.width - t.margin, top + t.panel_height - t.margin)
+    _write(image, panel.title, (t.margin, top + t.margin + t.title_size // 2), t, bold=True)
+    draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=t.plot, outline=t.grid)
+    low, high = value_range(panel)
+
+    def y_of(value: float) -> float:
+        return box[3] - 1 - (value - low) / (high - low) * (box[3] - box[1] - 2)
+
+    for tick in ticks(low, high):
+        y = round(y_of(tick))
+        colour = t.zero if tick == 0 else t.grid
+        draw.line((box[0], y, box[2] - 1, y), fill=colour, width=1)
+        _write(image, _number(tick), (box[0] - 6, y), t, anchor="rm")
+    longest = max((len(s.values) for s in panel.series), default=0)
+    step = (box[2] - box[0] - 16) / max(1, longest - 1)
+    legend_x = t.width - t.margin
+    for index, series in enumerate(panel.series):
+        colour = t.palette[index % len(t.palette)]
+        points = [(box[0] + 8 + i * step, y_of(v)) for i, v in enumerate(series.values)]
+        if len(points) > 1:
+            draw.line(points, fill=colour, width=3, joint="curve")
+        if len(points) <= DOTS_UP_TO:
+            for px, py in points:
+                draw.ellipse((px - 3, py - 3, px + 3, py + 3), fill=colour)
+        # the legend, right to left along the title's line
+        name = _text.printable(series.name, t.font_regular)
+        width = int(_text.font(t.font_regular, t.label_size).getbbox(name)[2]) if name else 0
+        y = top + t.margin + t.title_size // 2
+        _write(image, series.name, (legend_x, y), t, anchor="rm")
+        legend_x -= width + 6
+        draw.rectangle((legend_x - 12, y - 6, legend_x, y + 6), fill=colour)
+        legend_x -= 24
+
+
+def _number(value: float) -> str:
+    """A gridline's value: whole numbers without decimals, the others with what they need."""
+    if value == int(value):
+        return str(int(value))
+    return f"{value:g}"
+
+
+def _write(
+    image: Image.Image,
+    text: str,
+    xy: tuple[int, int],
+    t: ChartTheme,
+    *,
+    bold: bool = False,
+    anchor: str = "lm",
+) -> None:
+    path = t.font_bold if bold else t.font_regular
+    size = t.title_size if bold else t.label_size
+    room = t.width * 2 // 3 if bold else t.width // 3  # a title, or a name or a value
+    shown = _text.fit(_text.printable(text, path), path, size, room)
+    _text.draw(image, xy, shown, path=path, size=size, fill=t.ink, anchor=anchor)
+
+
+def encode(image: Image.Image) -> bytes:
+    """PNG with a palette of 64 colours (fast octree, no dithering)."""
+    palette = image.quantize(64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    palette.save(out, "PNG")
+    return out.getvalue()

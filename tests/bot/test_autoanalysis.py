@@ -1,0 +1,104 @@
+"""The automatic analysis through the real bot and the fake Bot API: a rated group game is
+refused to analysis while it runs (to its players and everyone else), analysed by itself once
+it ends, and its result board gets the luck line by one edit of its caption (no new message);
+``/stats`` draws the trend, ``📊 Analysis`` the per-turn graph, ``/flags`` lists a PR flag."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+from tests.support.fake_telegram import FakeMessage
+from tests.support.harness import BotHarness
+
+from .gameplay import is_over, play_turn, wait_for_board
+
+LUCK_LINE = re.compile(r"🍀 luck: ⚪ [+−]?\d\.\d\d ⚫ [+−]?\d\.\d\d · PR \d+\.\d / \d+\.\d")
+
+
+def _game_id(board: FakeMessage) -> int:
+    found = re.search(r" · #(\d+)", board.caption or "")
+    assert found, board.caption
+    return int(found[1])
+
+
+async def test_a_rated_game_gets_its_luck_line_trend_graph_and_flags(
+    bot_harness: BotHarness, database_path: Path
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    bob = fake.create_user("Bob", username="bob", language_code="en")
+    carol = fake.create_user("Carol", username="carol", language_code="en")
+    dave = fake.create_user("Dave", username="dave", language_code="en")
+    group = fake.create_group("Nardy club", [alice, bob, carol])
+    fake.send_text(alice, group, "/play @bob short")
+    await harness.settle()
+    fake.press(bob, fake.last_message(group), "✅ Accept")
+    board = await wait_for_board(fake, group)
+    game_id = _game_id(board)
+
+    # while it runs, nobody gets its analysis: its player, an onlooker, a stranger
+    for user, chat in ((alice, group), (carol, group), (dave, fake.private_chat(dave))):
+        fake.send_text(user, chat, f"/analyse {game_id}")
+        await harness.settle()
+        assert fake.last_message(chat).text in (
+            "This game is not over yet: it can be analysed once it has ended.",
+            "You are not playing in this game.",
+        )
+    for _ in range(6):
+        await play_turn(fake, board, [alice, bob])
+    mark = fake.mark()
+    fake.send_text(alice, group, "/resign")
+    await harness.settle()
+    await fake.next_answer_to(fake.press(alice, fake.last_message(group), "🏳"))
+    await fake.wait_for(lambda: is_over(board), description="the board after resigning")
+    photo = board.photo
+    last = fake.last_message(group)
+
+    await fake.wait_for(
+        lambda: LUCK_LINE.search(board.caption or "") is not None,
+        timeout=60,
+        description="the luck line on the result",
+    )
+    await harness.idle()
+    lines = (board.caption or "").splitlines()
+    assert "🏆" in lines[lines.index(LUCK_LINE.search(board.caption or "")[0]) - 1]  # type: ignore[index]
+    assert board.photo == photo  # the caption edited, not the picture
+    assert [b.text for b in board.buttons] == ["🔁 Rematch", "📊 Analysis", "🎞 Replay"]
+    edits = [
+        r
+        for r in fake.requests_for("editMessageCaption", since=mark)
+        if r.params.get("message_id") in (board.message_id, str(board.message_id))
+    ]
+    assert len(edits) == 1
+    assert fake.last_message(group) is last  # no new message
+
+    # /stats: the record, then the trend chart
+    fake.send_text(alice, group, "/stats")
+    chart = await fake.wait_for_message(group, where=lambda m: m.photo is not None, after=last)
+    assert "@alice: PR and luck over the last 1 analysed games" in (chart.caption or "")
+
+    # 📊 Analysis: the summary, then the per-turn graph first among the pictures
+    answer = await fake.next_answer_to(fake.press(carol, board, "📊 Analysis"))
+    assert not answer.show_alert
+    graph = await fake.wait_for_message(
+        group, where=lambda m: "white's equity before each roll" in (m.caption or ""), after=chart
+    )
+    assert graph.photo is not None
+
+    # a PR flag (the formula's own test is tests/services/test_fairplay.py) in /flags
+    with sqlite3.connect(database_path, timeout=5) as db:
+        db.execute(
+            """INSERT INTO pr_flags (user_id, variant, games, pr, expected, rating, created_at)
+               VALUES (?, 'short', 20, 2.5, 11.8, 1512, 1.7e9)""",
+            (bob.id,),
+        )
+    fake.set_bot_admin(group)
+    await harness.settle()
+    sent = fake.send_text(alice, group, "/flags")
+    listed = (await fake.wait_for_message(group, after=sent)).content
+    assert "Play far better than the rating predicts" in listed
+    assert (
+        "@bob (short nardy): PR 2.5 over 20 rated games, 11.8 expected at rating 1512, 2023-11-14"
+    ) in listed
