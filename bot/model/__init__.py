@@ -4,6 +4,16 @@ chips that the services work with and storage keeps, and the repositories' proto
 
 from __future__ import annotations
 
+from .daily import (
+    DailyAnswer,
+    DailyGroup,
+    DailyPosition,
+    DailyPost,
+    DailyRepository,
+    DailyTally,
+    RankedTurn,
+    Streak,
+)
 from .records import (
     COMPUTER_LEVELS,
     Board,
@@ -66,6 +76,12 @@ __all__ = [
     "ChipsStatus",
     "ComputerRecord",
     "CoordinationRepository",
+    "DailyAnswer",
+    "DailyGroup",
+    "DailyPost",
+    "DailyPosition",
+    "DailyRepository",
+    "DailyTally",
     "DiceProof",
     "FinishedGame",
     "GameRepository",
@@ -84,7 +100,9 @@ __all__ = [
     "PoolRepository",
     "Seeker",
     "SeekerChoice",
+    "RankedTurn",
     "Standing",
+    "Streak",
     "StatsRepository",
     "Store",
     "StoredGame",

@@ -17,6 +17,7 @@ from typing import Final, Protocol
 
 from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
+from .daily import DailyRepository
 from .records import (
     Board,
     Challenge,
@@ -528,6 +529,9 @@ class Store(Protocol):
 
     @property
     def coordination(self) -> CoordinationRepository: ...
+
+    @property
+    def daily(self) -> DailyRepository: ...
 
     @property
     def shared(self) -> bool:

@@ -18,6 +18,7 @@ from .challenges import ChallengeRepository
 from .chats import ChatRepository
 from .chips import PLAYER, ChipRepository
 from .coordination import CoordinationRepository
+from .daily import DailyRepository
 from .database import Database
 from .games import GameRepository
 from .leagues import LeagueRepository
@@ -46,6 +47,7 @@ class Store:
         self.stats = StatsRepository(database)
         self.updates = UpdateRepository(database)
         self.coordination = CoordinationRepository(database)
+        self.daily = DailyRepository(database)
 
     def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
         """One atomic change across repositories: see :meth:`.Database.transaction`."""
