@@ -2,7 +2,7 @@
 it needs. No service builds another or holds the one that holds it; the arrows point one way:
 
     users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers,
-    the pool
+    the pool, the daily position (<- the brain)
     game service  <- users, seeds, coordination, the brain
     challenges    <- users, seeds
     inline games  <- challenges
@@ -37,6 +37,7 @@ from .challenges import CHALLENGE_SECONDS, Challenges
 from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
+from .daily import DailyService
 from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
@@ -76,6 +77,8 @@ class Services:
     analyses: Analyses
     pool: Pool
     """Players looking for anyone to play: paired, or offered the computer."""
+    daily: DailyService
+    """The daily position: chosen, answered, posted in the groups that asked."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -139,4 +142,5 @@ def compose(
         league_service=LeagueService(store, scores, clock=clock),
         analyses=Analyses(store, brain),
         pool=Pool(store, clock=clock),
+        daily=DailyService(store, brain, clock=clock),
     )
