@@ -106,6 +106,12 @@ REFUSALS: Final = {
         "This challenge was made in a group: only the group's members can take it, or decline it."
     ),
     "foreign_button": N_("This button does not belong to this message: use the message's own."),
+    "already_answered": N_("You have answered this position already: one answer each."),
+    "no_daily_position": N_("There is no such daily position. /daily shows today's."),
+    "unknown_time_zone": N_(
+        "{name} is not a time zone. Name one as Europe/Moscow, Asia/Baku or UTC: "
+        "/daily on Europe/Moscow"
+    ),
     "from_what": N_(
         "Play on from which position? /from and a position ID (/position shows one), or a "
         "finished game and a move: /from 12 30 is game #12 after move 30."

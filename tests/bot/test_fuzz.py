@@ -48,7 +48,7 @@ WORDS: Final = (
     "ka", "@alice_fz", "@nobody_here", "#1", "1", "2", "LbbYDAAtttgMAC", "<b>", "&amp;",
 )  # fmt: skip
 """Words the commands know, and some they do not."""
-PREFIXES: Final = "gcbarmnfliksv"
+PREFIXES: Final = "gcbarmnfliksvyz"
 """Every callback factory's prefix (``bot.callbacks``)."""
 
 HOSTILE: Final = '<a href="https://example.org">Tom</a> \u202e👨‍👩‍👧‍👦'
@@ -224,8 +224,9 @@ STEPS_DRAWN: Final = st.lists(
 
 
 def _accepts(data: str) -> bool:
-    """Whether a tap would make its tapper a player: Accept, 🤖 Play the computer, ▶ play on."""
-    if data.startswith(("b", "s:")):
+    """Whether a tap would make its tapper a player: Accept, 🤖 Play the computer, ▶ play on;
+    or a solver of the daily position (🧩, its turn buttons: their puzzle is their own)."""
+    if data.startswith(("b", "s:", "y", "z:")):
         return True
     try:
         return ChallengeAction.unpack(data).option is ChallengeOption.ACCEPT
