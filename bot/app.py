@@ -53,6 +53,7 @@ from bot.handlers.middlewares import (
 )
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
 from bot.messages.boards import BoardPublisher
+from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
 from bot.messages.link import Outage, TelegramLink, TelegramSession
 from bot.messages.pace import BoardPace, RateLimiter, SharedRateLimiter
@@ -353,8 +354,9 @@ async def _run(
         metrics=metrics,
         storage_chats=settings.storage_chat_id,
     )
-    timers = Timers(services, publisher, bot, i18n, link=link)
     analyst = Analyst(services, bot, i18n, publisher.limiter, metrics=metrics)
+    daily = DailyPublisher(bot, services.daily, publisher, i18n)
+    timers = Timers(services, publisher, bot, i18n, link=link, daily=daily)
     leagues = LeaguePublisher(
         bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
     )
@@ -378,6 +380,7 @@ async def _run(
         publisher=publisher,
         league_publisher=leagues,
         tournament_publisher=tournaments,
+        daily_publisher=daily,
         **services.by_name(),
     )
     dispatcher.startup.register(publisher.warm_up)
@@ -427,11 +430,13 @@ async def _run(
         await publisher.drain(max(0.0, deadline - loop.time()))
         # after the boards: their results refresh it
         await leagues.drain(max(0.0, deadline - loop.time()))
+        await daily.drain(max(0.0, deadline - loop.time()))
         link.close()  # what still waits for Telegram now gives up (its task is cancelled)
         await asyncio.sleep(0)
         publisher.close()
         await leagues.close()
         tournaments.close()
+        await daily.close()
         if server is not None:
             await server.close()
         await bot.session.close()

@@ -285,3 +285,37 @@ class TournamentAction(CallbackData, prefix="t"):
 
     tournament: Id
     action: Annotated[TournamentStep, _CHOICE]
+
+
+TAPS = 8
+"""The most taps a daily position's answer takes (four steps of a double, with room)."""
+
+
+def _taps(value: object) -> object:
+    """A daily position's taps so far: up to :data:`TAPS` letters (see :class:`DailyAction`)."""
+    if (
+        isinstance(value, str)
+        and value
+        and not (len(value) <= TAPS and value.isascii() and value.isalpha())
+    ):
+        raise ValueError(f"taps are up to {TAPS} ASCII letters")
+    return value
+
+
+class DailyAction(CallbackData, prefix="z"):
+    """A tap on a daily position's board: the answer is built in the buttons themselves, so
+    nothing is stored before it is confirmed. ``taps`` are the taps so far, one letter each:
+    ``a``, ``b``… the first, second… step offered then, ``A``, ``B``… the first, second…
+    way to finish the turn (a whole-turn button). Undo drops the last letter; ``confirm``
+    answers with the turn the taps make."""
+
+    position: Id
+    taps: Annotated[str, BeforeValidator(_taps)] = ""
+    confirm: Flag = False
+
+
+class DailyOpen(CallbackData, prefix="y"):
+    """ "🧩 Daily position" under /start (and after an answer, the other variant's): today's
+    position of variant number ``variant`` (``bot.services.daily.VARIANTS``)."""
+
+    variant: Count = 0

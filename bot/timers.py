@@ -1,6 +1,7 @@
 """The clock of the bot: turns that ran out of time, the computer's turns, challenges that
 expired, reminders of correspondence games, the computer offered to those who waited in the
-pool (``/find``) long enough, tournaments due to start or to move on.
+pool (``/find``) long enough, tournaments due to start or to move on, the groups' morning
+posts of the daily position.
 
 Deadlines live in the database, so they keep running across restarts; this loop only looks at
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
@@ -28,6 +29,7 @@ from bot import logs
 from bot.i18n import locale_of
 from bot.messages.boards import BoardPublisher
 from bot.messages.challenges import close_challenge_messages
+from bot.messages.daily import DailyPublisher
 from bot.messages.link import TelegramLink
 from bot.messages.pool import offer_computer
 from bot.messages.tournaments import TournamentPublisher
@@ -56,6 +58,7 @@ class Timers:
         tick: float = TICK_SECONDS,
         *,
         link: TelegramLink | None = None,
+        daily: DailyPublisher | None = None,
     ) -> None:
         self._games = services.game_service
         self._challenges = services.challenges
@@ -68,6 +71,8 @@ class Timers:
         self._i18n = i18n
         self._tick = tick
         self._link = link
+        self._daily = daily
+        self._posting: asyncio.Task[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._swept_at = 0.0
         self.tournaments: TournamentPublisher | None = None
@@ -80,11 +85,12 @@ class Timers:
 
     async def stop(self) -> None:
         """Stops the loop and waits for it."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for task in (self._task, self._posting):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._posting = None
 
     async def tick(self) -> None:
         """One look at the deadlines (none while Telegram is unreachable)."""
@@ -115,10 +121,21 @@ class Timers:
             )
         if self.tournaments is not None:
             await self.tournaments.tick()
+        if self._daily is not None and (self._posting is None or self._posting.done()):
+            # the groups' morning posts, on a task of their own: choosing a day's position
+            # takes the computer a second or two, and no deadline waits for it
+            self._posting = asyncio.create_task(self._post_daily(), name="daily-posts")
         now = time.monotonic()
         if self._coordination.shared and now - self._swept_at >= SWEEP_SECONDS:
             self._swept_at = now
             await self._publisher.sweep()
+
+    async def _post_daily(self) -> None:
+        assert self._daily is not None
+        try:
+            await self._daily.post_due()
+        except Exception:
+            logger.exception("the daily position's morning posts failed")
 
     async def _remind(self, snapshot: GameSnapshot, player: User) -> None:
         """Tells ``player`` in private that half their time for the move is gone: as a reply

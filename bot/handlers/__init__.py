@@ -12,6 +12,7 @@ from aiogram import Router
 from bot.handlers import (
     analysis,
     basic,
+    daily,
     dice,
     errors,
     fallback,
@@ -38,6 +39,7 @@ def get_routers() -> list[Router]:
         lobby.create_router(),  # before basic: it claims /start links that carry a challenge
         watch.create_router(),  # before basic too: /start links that make a watcher
         find.create_router(),
+        daily.create_router(),  # before basic too: /start links to a daily position
         basic.create_router(),
         scores.create_router(),
         dice.create_router(),

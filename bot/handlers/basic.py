@@ -7,7 +7,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import PlayAnyone, PlayComputer
+from bot.callbacks import DailyOpen, PlayAnyone, PlayComputer
 from bot.views.commands import COMMANDS
 
 
@@ -39,7 +39,7 @@ async def on_start(message: Message) -> None:
             "Hello, {name}! I am a bot for playing nardy with friends or with me.\n"
             "Send /play to start a game, /rules to read the rules and /help for all commands."
         ).format(name=html.quote(name)),
-        reply_markup=_computer_button(),
+        reply_markup=_start_buttons(),
     )
 
 
@@ -48,6 +48,12 @@ async def on_help(message: Message) -> None:
     lines = [html.bold(_("Commands"))]
     lines += [f"/{command} — {html.quote(_(description))}" for command, description in COMMANDS]
     await message.answer("\n".join(lines), reply_markup=_computer_button())
+
+
+def _start_buttons() -> InlineKeyboardMarkup:
+    """Under /start: play the computer, and the daily position."""
+    daily = InlineKeyboardButton(text="🧩 " + _("Daily position"), callback_data=DailyOpen().pack())
+    return InlineKeyboardMarkup(inline_keyboard=[*_computer_button().inline_keyboard, [daily]])
 
 
 def _computer_button() -> InlineKeyboardMarkup:

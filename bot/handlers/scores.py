@@ -19,7 +19,9 @@ from bot.numbers import parse_number
 from bot.services import GameService, ScoreService, Users
 from bot.services.autoanalysis import AutoAnalyses
 from bot.services.challenges import has_dice_modes
+from bot.services.daily import DailyService
 from bot.services.errors import GameNotFound, StaleAction
+from bot.views.daily import streaks_text
 from bot.views.scores import (
     HISTORY_GAMES,
     chips_text,
@@ -36,6 +38,7 @@ LEDGER_LINES: Final = 5
 """Balance changes that ``/chips`` shows."""
 RATING_WORDS: Final = frozenset({"rating", "рейтинг"})
 SHORT_WORDS: Final = frozenset({"short", "короткие", "короткая", "короткий"})
+DAILY_WORDS: Final = frozenset({"daily", "задача"})
 
 
 def create_router() -> Router:
@@ -104,13 +107,19 @@ async def on_stats(
         await send_trend(bot, message.chat.id, user, trend, _)
 
 
-async def on_top(message: Message, command: CommandObject, score_service: ScoreService) -> None:
+async def on_top(
+    message: Message, command: CommandObject, score_service: ScoreService, daily: DailyService
+) -> None:
     """``/top``: the chat's leaderboard by net points. ``/top rating`` (``/top рейтинг``): its
-    players by rating in long nardy; ``/top rating short``: in short nardy."""
+    players by rating in long nardy; ``/top rating short``: in short nardy. ``/top daily``
+    (anywhere): the longest streaks of right answers to the daily position."""
+    words = (command.args or "").lower().split()
+    if words and words[0] in DAILY_WORDS:
+        await message.answer(streaks_text(await daily.top_streaks(), _))
+        return
     if message.chat.type == ChatType.PRIVATE:
         await message.answer(_("The leaderboard is kept per group: send /top in a group."))
         return
-    words = (command.args or "").lower().split()
     if words and words[0] in RATING_WORDS:
         variant = "short" if SHORT_WORDS.intersection(words[1:]) else "long"
         await message.answer(

@@ -4,6 +4,16 @@ chips that the services work with and storage keeps, and the repositories' proto
 
 from __future__ import annotations
 
+from .daily import (
+    DailyAnswer,
+    DailyGroup,
+    DailyPosition,
+    DailyPost,
+    DailyRepository,
+    DailyTally,
+    RankedTurn,
+    Streak,
+)
 from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
 from .records import (
     COMPUTER_LEVELS,
@@ -79,6 +89,12 @@ __all__ = [
     "ChipsStatus",
     "ComputerRecord",
     "CoordinationRepository",
+    "DailyAnswer",
+    "DailyGroup",
+    "DailyPost",
+    "DailyPosition",
+    "DailyRepository",
+    "DailyTally",
     "DiceProof",
     "FinishedGame",
     "GameRepository",
@@ -97,7 +113,9 @@ __all__ = [
     "PoolRepository",
     "Seeker",
     "SeekerChoice",
+    "RankedTurn",
     "Standing",
+    "Streak",
     "StatsRepository",
     "Store",
     "StoredGame",

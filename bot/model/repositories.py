@@ -17,6 +17,7 @@ from typing import Final, Protocol
 
 from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
+from .daily import DailyRepository
 from .luck import LuckRepository
 from .records import (
     Board,
@@ -539,7 +540,12 @@ class Store(Protocol):
 
     @property
     def tournaments(self) -> TournamentRepository: ...
+
+    @property
     def luck(self) -> LuckRepository: ...
+
+    @property
+    def daily(self) -> DailyRepository: ...
 
     @property
     def shared(self) -> bool:

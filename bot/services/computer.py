@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
 from bot import ai
+from bot.ai import daily
 from bot.ai.analysis import Review, review
 from bot.ai.luck import RollLuck, luck, luck_and_review
 from bot.engine import Game, Turn
@@ -71,6 +72,21 @@ class Brain:
         return await loop.run_in_executor(
             self._executor(), luck_and_review, list(played), indices, ply
         )
+
+    async def daily_position(
+        self, candidates: Sequence[Game], exclude: frozenset[str]
+    ) -> daily.Found | None:
+        """The first of ``candidates`` that makes a daily position, its key not in ``exclude``
+        (see :func:`bot.ai.daily.find`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), daily.find, list(candidates), exclude)
+
+    async def daily_self_play(
+        self, variant: str, seed: int, exclude: frozenset[str]
+    ) -> daily.Found | None:
+        """A daily position from the computer's self-play (see :func:`bot.ai.daily.self_play`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), daily.self_play, variant, seed, exclude)
 
     def close(self) -> None:
         """Stops the workers (waiting for questions in progress)."""

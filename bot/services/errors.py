@@ -329,3 +329,21 @@ class NoPrivateChat(GameError):
     played."""
 
     code = "no_private_chat"
+
+
+class AlreadyAnswered(GameError):
+    """A second answer to the same daily position."""
+
+    code = "already_answered"
+
+
+class NoDailyPosition(GameError):
+    """A daily position that does not exist (a forged button, a variant without one)."""
+
+    code = "no_daily_position"
+
+
+class UnknownTimeZone(GameError):
+    """``/daily on`` with a name that is no time zone."""
+
+    code = "unknown_time_zone"

@@ -2,7 +2,7 @@
 it needs. No service builds another or holds the one that holds it; the arrows point one way:
 
     users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers,
-    the pool, the automatic analyses (<- the brain)
+    the pool, the automatic analyses (<- the brain), the daily position (<- the brain)
     game service  <- users, seeds, coordination, the brain, the automatic analyses
     challenges    <- users, seeds
     inline games  <- challenges
@@ -39,6 +39,7 @@ from .challenges import CHALLENGE_SECONDS, Challenges
 from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
+from .daily import DailyService
 from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
@@ -83,6 +84,8 @@ class Services:
     """Groups' tournaments: sign-up, rounds played in private, the winner."""
     auto_analyses: AutoAnalyses
     """The automatic analysis of rated games: its queue, luck, PR, trends, flags."""
+    daily: DailyService
+    """The daily position: chosen, answered, posted in the groups that asked."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -151,4 +154,5 @@ def compose(
         pool=pool,
         tournaments=Tournaments(store, games, clock=clock),
         auto_analyses=auto_analyses,
+        daily=DailyService(store, brain, clock=clock),
     )

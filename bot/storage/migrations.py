@@ -525,6 +525,62 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (user_id, variant)
     );
     """,
+    # 18: the daily position: one position a day per variant, the players' answers and streaks,
+    # the groups that have it posted each morning and their posts
+    """
+    -- One row per variant and day (UTC, 'YYYY-MM-DD'). position_key names the position and
+    -- roll ('long w / ... 6-5'): none is chosen twice in a year. ranking holds every legal turn,
+    -- one line each, best first: 'equity<TAB>position reached<TAB>turn'.
+    CREATE TABLE daily_positions (
+        id INTEGER PRIMARY KEY,
+        variant TEXT NOT NULL,
+        day TEXT NOT NULL,
+        position_key TEXT NOT NULL,
+        game TEXT NOT NULL,                  -- Game.to_text(), rolled, ready to play
+        ranking TEXT NOT NULL,
+        source_game_id INTEGER,              -- NULL: from the computer's self-play
+        created_at REAL NOT NULL,
+        UNIQUE (variant, day)
+    );
+    CREATE INDEX daily_positions_key ON daily_positions (variant, day, position_key);
+    CREATE TABLE daily_answers (
+        position_id INTEGER NOT NULL REFERENCES daily_positions (id),
+        user_id INTEGER NOT NULL,
+        turn TEXT NOT NULL,
+        loss REAL NOT NULL,
+        correct INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (position_id, user_id)
+    );
+    -- Days in a row with a right answer, up to last_day.
+    CREATE TABLE daily_streaks (
+        user_id INTEGER PRIMARY KEY,
+        streak INTEGER NOT NULL,
+        best_streak INTEGER NOT NULL,
+        last_day TEXT NOT NULL
+    );
+    CREATE INDEX daily_streaks_alive ON daily_streaks (last_day, streak);
+    -- Groups whose admins asked for the morning post (09:00 in time_zone).
+    CREATE TABLE daily_groups (
+        chat_id INTEGER PRIMARY KEY,
+        time_zone TEXT NOT NULL,             -- IANA name: 'Europe/Moscow'
+        variant TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        next_post REAL NOT NULL,             -- Unix time of the next morning post
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX daily_groups_due ON daily_groups (next_post);
+    -- A group's message showing a position: claimed (message_id NULL) before it is sent, so
+    -- that one worker sends it, once.
+    CREATE TABLE daily_posts (
+        chat_id INTEGER NOT NULL,
+        position_id INTEGER NOT NULL REFERENCES daily_positions (id),
+        message_id INTEGER,
+        locale TEXT NOT NULL,
+        PRIMARY KEY (chat_id, position_id)
+    );
+    CREATE INDEX daily_posts_position ON daily_posts (position_id);
+    """,
 )
 
 

@@ -18,6 +18,7 @@ from .challenges import ChallengeRepository
 from .chats import ChatRepository
 from .chips import PLAYER, ChipRepository
 from .coordination import CoordinationRepository
+from .daily import DailyRepository
 from .database import Database
 from .games import GameRepository
 from .leagues import LeagueRepository
@@ -50,6 +51,7 @@ class Store:
         self.coordination = CoordinationRepository(database)
         self.tournaments = TournamentRepository(database)
         self.luck = LuckRepository(database)
+        self.daily = DailyRepository(database)
 
     def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
         """One atomic change across repositories: see :meth:`.Database.transaction`."""

@@ -22,6 +22,7 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("score", N_("Score of the current game")),
     ("stats", N_("Your statistics (/stats @user: someone else's)")),
     ("top", N_("Best players (/top rating: by rating)")),
+    ("daily", N_("🧩 The daily position: find the best move (/top daily: streaks)")),
     ("history", N_("Latest games, with their moves as files")),
     ("moves", N_("The moves of a game as a file: /moves 12")),
     ("analyse", N_("📊 Analysis of a finished game: /analyse 12")),

@@ -122,6 +122,12 @@ REFUSALS: Final = {
         "Tournament games are played in private: open a chat with me (tap my name, then "
         "Start) and join again."
     ),
+    "already_answered": N_("You have answered this position already: one answer each."),
+    "no_daily_position": N_("There is no such daily position. /daily shows today's."),
+    "unknown_time_zone": N_(
+        "{name} is not a time zone. Name one as Europe/Moscow, Asia/Baku or UTC: "
+        "/daily on Europe/Moscow"
+    ),
     "from_what": N_(
         "Play on from which position? /from and a position ID (/position shows one), or a "
         "finished game and a move: /from 12 30 is game #12 after move 30."

@@ -48,7 +48,7 @@ WORDS: Final = (
     "ka", "@alice_fz", "@nobody_here", "#1", "1", "2", "LbbYDAAtttgMAC", "<b>", "&amp;",
 )  # fmt: skip
 """Words the commands know, and some they do not."""
-PREFIXES: Final = "gcbarmnfliksvpo"
+PREFIXES: Final = "gcbarmnfliksvpoyz"
 """Every callback factory's prefix (``bot.callbacks``)."""
 
 HOSTILE: Final = '<a href="https://example.org">Tom</a> \u202e👨‍👩‍👧‍👦'
@@ -225,8 +225,9 @@ STEPS_DRAWN: Final = st.lists(
 
 def _accepts(data: str) -> bool:
     """Whether a tap would make its tapper a player: Accept, 🤖 Play the computer, ▶ play on,
-    🔎 Play anyone (a /find picker of the tapper's own)."""
-    if data.startswith(("b", "s:", "o")):
+    🔎 Play anyone (a /find picker of the tapper's own); or a solver of the daily position (🧩,
+    its turn buttons: their puzzle is their own)."""
+    if data.startswith(("b", "s:", "o", "y", "z:")):
         return True
     try:
         return ChallengeAction.unpack(data).option is ChallengeOption.ACCEPT

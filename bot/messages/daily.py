@@ -1,0 +1,196 @@
+"""The daily position in groups: the morning post, and the post kept up to date as answers come.
+
+:meth:`DailyPublisher.post_due` (called by the timers) sends the morning posts that are due,
+each claimed first by :meth:`~bot.services.daily.DailyService.due_posts`, so that with several
+workers and across restarts a group gets each morning's post once. A post is the board (a
+picture) with the task and how everyone has answered so far, and one button that opens the
+position in the private chat with the bot, where it is answered with the turn buttons.
+
+:meth:`DailyPublisher.refresh` (called after each answer) only notes the position and returns
+at once; one task per position then waits :data:`SETTLE_SECONDS`, so that answers close
+together make one edit, and edits the caption of every group post of it (:class:`GroupPost`,
+within each group's pace).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import OrderedDict
+from typing import Final
+
+from aiogram import Bot
+from aiogram.types import BufferedInputFile
+from aiogram.utils.deep_linking import create_start_link
+from aiogram.utils.i18n import I18n
+
+from bot.messages.boards import BoardPublisher
+from bot.messages.kept import KeptMessage
+from bot.model import DailyPosition
+from bot.services.daily import DailyService
+from bot.views.common import translator
+from bot.views.daily import board_view, daily_payload, group_caption, group_keyboard
+from render import FILE_NAME
+
+logger = logging.getLogger(__name__)
+
+SETTLE_SECONDS: Final = 1.0
+"""How long a refresh waits for more answers before the posts are edited."""
+PICTURES_KEPT: Final = 8
+"""Boards of daily positions kept drawn (a day has one per variant)."""
+
+
+class DailyPublisher:
+    """Sends and edits the daily position's group posts (see the module docstring)."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        daily: DailyService,
+        boards: BoardPublisher,
+        i18n: I18n,
+        *,
+        settle_seconds: float = SETTLE_SECONDS,
+    ) -> None:
+        self._bot = bot
+        self._daily = daily
+        self._boards = boards
+        self._i18n = i18n
+        self._settle_seconds = settle_seconds
+        self._pictures: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+        self._pending: set[int] = set()
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._hurry = asyncio.Event()
+
+    async def picture(self, position: DailyPosition, locale: str) -> bytes:
+        """The position's board in ``locale``, drawn on the drawing thread once."""
+        key = (position.id, locale)
+        found = self._pictures.get(key)
+        if found is None:
+            _ = translator(self._i18n, locale)
+            found = await self._boards.draw(position.game.position, board_view(position, _))
+            self._pictures[key] = found
+            while len(self._pictures) > PICTURES_KEPT:
+                self._pictures.popitem(last=False)
+        return found
+
+    async def post_due(self) -> int:
+        """Sends the morning posts that are due now; returns how many were sent."""
+        sent = 0
+        for group, position in await self._daily.due_posts():
+            post = GroupPost(self, group.chat_id, None, position, group.locale)
+            try:
+                if await post.show(self._boards.limiter):
+                    sent += 1
+            except Exception:
+                logger.exception("could not post the daily position in chat %d", group.chat_id)
+        return sent
+
+    async def post_now(self, chat_id: int, position: DailyPosition, locale: str) -> None:
+        """Posts ``position`` in group ``chat_id`` now (an admin's ``/daily`` there), kept up
+        to date like a morning post."""
+        await self._daily.claim_post_now(chat_id, position.id, locale)
+        await GroupPost(self, chat_id, None, position, locale).show(self._boards.limiter)
+
+    def refresh(self, position_id: int) -> None:
+        """Schedules an edit of the position's group posts (after an answer)."""
+        self._pending.add(position_id)
+        if position_id not in self._workers:
+            task = asyncio.create_task(self._work(position_id), name=f"daily-{position_id}")
+            self._workers[position_id] = task
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Makes every scheduled edit now, without settling (or until ``timeout``)."""
+        self._hurry.set()
+        deadline = time.monotonic() + timeout
+        while self._workers and time.monotonic() < deadline:
+            await asyncio.wait(
+                list(self._workers.values()), timeout=max(0.0, deadline - time.monotonic())
+            )
+
+    async def close(self) -> None:
+        """Cancels the edits still running (after :meth:`drain`)."""
+        workers = list(self._workers.values())
+        for task in workers:
+            task.cancel()
+        for task in workers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _work(self, position_id: int) -> None:
+        try:
+            while position_id in self._pending:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._hurry.wait(), self._settle_seconds)
+                self._pending.discard(position_id)  # what is read now shows every answer so far
+                try:
+                    await self._edit(position_id)
+                except Exception:
+                    logger.exception("could not edit the posts of daily position %d", position_id)
+        finally:
+            self._workers.pop(position_id, None)
+
+    async def _edit(self, position_id: int) -> None:
+        position = await self._daily.position_by_id(position_id)
+        for chat_id, message_id, locale in await self._daily.posts(position_id):
+            if (
+                message_id is None
+            ):  # claimed but never sent (a worker died): posted once, never again
+                continue
+            await GroupPost(self, chat_id, message_id, position, locale).show(self._boards.limiter)
+
+
+class GroupPost(KeptMessage):
+    """A group's post of a daily position: sent as the board with its caption and the button
+    to answer, edited to the latest count of answers, recorded as the group's post when sent,
+    followed into a supergroup."""
+
+    def __init__(
+        self,
+        publisher: DailyPublisher,
+        chat_id: int,
+        message_id: int | None,
+        position: DailyPosition,
+        locale: str,
+    ) -> None:
+        super().__init__(chat_id, message_id, what=f"daily position {position.id}")
+        self._publisher = publisher
+        self._position = position
+        self._locale = locale
+
+    async def _content(self) -> tuple[str, str]:
+        daily = self._publisher._daily
+        _ = translator(self._publisher._i18n, self._locale)
+        tally = await daily.tally(self._position.id)
+        link = await create_start_link(self._publisher._bot, daily_payload(self._position.id))
+        return group_caption(self._position, tally, _), link
+
+    async def send(self, chat_id: int) -> int:
+        caption, link = await self._content()
+        _ = translator(self._publisher._i18n, self._locale)
+        picture = await self._publisher.picture(self._position, self._locale)
+        message = await self._publisher._bot.send_photo(
+            chat_id,
+            BufferedInputFile(picture, FILE_NAME),
+            caption=caption,
+            reply_markup=group_keyboard(link, _),
+        )
+        return message.message_id
+
+    async def edit(self, chat_id: int, message_id: int) -> None:
+        caption, link = await self._content()
+        _ = translator(self._publisher._i18n, self._locale)
+        await self._publisher._bot.edit_message_caption(
+            chat_id=chat_id,
+            message_id=message_id,
+            caption=caption,
+            reply_markup=group_keyboard(link, _),
+        )
+
+    async def sent(self, chat_id: int, message_id: int) -> None:
+        await self._publisher._daily.posted(chat_id, self._position.id, message_id)
+
+    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self._publisher._daily.move_chat(old_chat_id, new_chat_id)

@@ -1,0 +1,185 @@
+"""What the daily position's messages show: the puzzle's caption and turn buttons, the answer's
+verdict, a group's post, and ``/top daily``. Pure functions of domain values and a locale."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from aiogram import html
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import DailyAction, DailyOpen
+from bot.model import DailyPosition, DailyTally, Streak, User
+from bot.services.daily import VARIANTS, Outcome, Tapped, alive, tap_letter
+from bot.views.boards import STEPS_PER_ROW, finish_label, step_label
+from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, player_name
+from render import BoardView
+
+DAILY_PREFIX = "d"
+"""Deep-link payloads ``d<position id>`` open a daily position in the private chat."""
+
+
+def daily_payload(position_id: int) -> str:
+    return f"{DAILY_PREFIX}{position_id}"
+
+
+def _title(position: DailyPosition, _: Translate) -> str:
+    return "🧩 " + html.bold(
+        _("Daily position · {variant} · {day}").format(
+            variant=_(VARIANT_NAMES[position.variant]), day=position.day
+        )
+    )
+
+
+def _task(position: DailyPosition, _: Translate) -> str:
+    game = position.game
+    return _(
+        "🎲 {dice} — {mark} to move. Find the best move: it beats the next best by a "
+        "blunder's margin."
+    ).format(dice=game.dice, mark=SIDE_MARKS[game.turn])
+
+
+def puzzle_caption(position: DailyPosition, tapped: Tapped, _: Translate) -> str:
+    """The caption of a private puzzle: what to find, and the steps tapped so far."""
+    lines = [_title(position, _), _task(position, _)]
+    played = tapped.input.played
+    if played:
+        steps = " ".join(str(p.step) for p in played)
+        lines.append(_("Your move so far: {steps}").format(steps=html.quote(steps)))
+        if tapped.input.is_complete:
+            lines.append(_("✅ Confirm to answer: one answer each."))
+    return "\n".join(lines)
+
+
+def puzzle_keyboard(
+    position: DailyPosition, taps: str, tapped: Tapped, _: Translate
+) -> InlineKeyboardMarkup:
+    """The turn buttons, as a game's board draws them (:func:`bot.views.boards.keyboard`):
+    one button per way to finish when they are few, else the steps offered; ↩ Undo, ✅
+    Confirm. Each button carries the taps it leads to."""
+
+    def data(next_taps: str, confirm: bool = False) -> str:
+        return DailyAction(position=position.id, taps=next_taps, confirm=confirm).pack()
+
+    current = tapped.input
+    if tapped.finishes:
+        labels = [finish_label(steps) for steps in tapped.finishes]
+        per_row = 3 if max(map(len, labels)) <= 9 else 2
+        buttons = [
+            _button(label, data(taps + tap_letter(i, finish=True)))
+            for i, label in enumerate(labels)
+        ]
+    elif current.is_complete:
+        per_row, buttons = STEPS_PER_ROW, []
+    else:
+        per_row = STEPS_PER_ROW
+        steps = [(o.src, o.dst) for o in current.options]
+        buttons = [
+            _button(
+                step_label(option, steps.count((option.src, option.dst)) > 1),
+                data(taps + tap_letter(i, finish=False)),
+            )
+            for i, option in enumerate(current.options)
+        ]
+    rows = [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
+    controls = []
+    if taps:
+        controls.append(_button("↩ " + _("Undo"), data(taps[:-1])))
+    if current.is_complete and taps:
+        controls.append(_button("✅ " + _("Confirm"), data(taps, confirm=True)))
+    if controls:
+        rows.append(controls)
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def board_view(position: DailyPosition, _: Translate) -> BoardView:
+    """The picture's options: the side to move at the bottom, its roll."""
+    game = position.game
+    moves = game.moves
+    return BoardView(
+        bottom=game.turn,
+        dice=game.dice,
+        moves=moves.values if moves is not None else (),
+        pip_label=_("pips"),
+    )
+
+
+def tally_line(tally: DailyTally, _: Translate) -> str:
+    if not tally.answers:
+        return "👥 " + _("No answers yet.")
+    return "👥 " + _("{answers} answered, {percent}% found the best move.").format(
+        answers=tally.answers, percent=tally.percent
+    )
+
+
+def outcome_caption(outcome: Outcome, today: str, _: Translate) -> str:
+    """After answering: the best move, the answer and its loss, how everyone did, the
+    streak."""
+    position, answer = outcome.position, outcome.answer
+    lines = [_title(position, _), _task(position, _)]
+    lines.append("🏆 " + _("Best: {turn}").format(turn=html.quote(outcome.best.turn)))
+    if answer.correct:
+        lines.append("✅ " + _("Your {turn}: the best move!").format(turn=html.quote(answer.turn)))
+    else:
+        lines.append(
+            "❌ "
+            + _("Your {turn}: −{loss:.2f} against the best.").format(
+                turn=html.quote(answer.turn), loss=answer.loss
+            )
+        )
+    lines.append(tally_line(outcome.tally, _))
+    current = alive(outcome.streak, today)
+    best = outcome.streak.best if outcome.streak is not None else 0
+    lines.append(
+        "🔥 " + _("Streak: {days} days in a row (best {best}).").format(days=current, best=best)
+    )
+    return "\n".join(lines)
+
+
+def other_variants_keyboard(position: DailyPosition, _: Translate) -> InlineKeyboardMarkup:
+    """After an answer: a button for each other variant's position of the day."""
+    buttons = [
+        _button(
+            "🧩 " + _(VARIANT_NAMES[variant]), DailyOpen(variant=VARIANTS.index(variant)).pack()
+        )
+        for variant in VARIANTS
+        if variant != position.variant
+    ]
+    return InlineKeyboardMarkup(inline_keyboard=[buttons])
+
+
+def group_caption(position: DailyPosition, tally: DailyTally, _: Translate) -> str:
+    """A group's post of the position: the task and how everyone has answered so far."""
+    return "\n".join(
+        [
+            _title(position, _),
+            _task(position, _),
+            _("Answer in a private chat with me: the button below. One answer each."),
+            tally_line(tally, _),
+        ]
+    )
+
+
+def group_keyboard(link: str, _: Translate) -> InlineKeyboardMarkup:
+    """A group post's one button: the position in the private chat, by deep link."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="🧩 " + _("Answer"), url=link)]]
+    )
+
+
+def streaks_text(streaks: Sequence[tuple[User, Streak]], _: Translate) -> str:
+    """``/top daily``: the longest streaks alive."""
+    if not streaks:
+        return _("No streaks yet: answer /daily right to start one.")
+    lines = [html.bold("🔥 " + _("Daily position streaks"))]
+    for place, (user, streak) in enumerate(streaks, start=1):
+        lines.append(
+            _("{place}. {name}: {days} days (best {best})").format(
+                place=place, name=player_name(user), days=streak.current, best=streak.best
+            )
+        )
+    return "\n".join(lines)
+
+
+def _button(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data)
