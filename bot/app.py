@@ -52,7 +52,7 @@ from bot.handlers.middlewares import (
     TapThrottle,
 )
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
-from bot.messages.boards import BoardPublisher
+from bot.messages.boards import BoardAppLinks, BoardPublisher
 from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
 from bot.messages.link import Outage, TelegramLink, TelegramSession
@@ -67,6 +67,7 @@ from bot.storage import Store, open_database
 from bot.timers import Timers
 from bot.views.commands import command_menu
 from bot.web import Webhook, WebServer
+from bot.webapp.server import BoardApp
 
 logger = logging.getLogger(__name__)
 
@@ -353,9 +354,25 @@ async def _run(
         limiter=limiter,
         metrics=metrics,
         storage_chats=settings.storage_chat_id,
+        board_app=(
+            BoardAppLinks(settings.webapp_url, settings.webapp_name)
+            if settings.webapp_url
+            else None
+        ),
     )
     analyst = Analyst(services, bot, i18n, publisher.limiter, metrics=metrics)
     daily = DailyPublisher(bot, services.daily, publisher, i18n)
+    board_app = None
+    if settings.webapp_url:  # the Mini App board, pushed every state the chats are shown
+        board_app = BoardApp(
+            token=settings.bot_token.get_secret_value(),
+            games=services.game_service,
+            users=services.users,
+            i18n=i18n,
+            publish=publisher.publish,
+            max_age=settings.webapp_max_age_seconds,
+        )
+        publisher.on_change.append(board_app.hub.publish)
     timers = Timers(services, publisher, bot, i18n, link=link, daily=daily)
     leagues = LeaguePublisher(
         bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
@@ -407,6 +424,8 @@ async def _run(
             webhook=webhook,
             telegram_reachable=link.reachable,
         )
+        if board_app is not None:
+            board_app.install(server.app)
     loop = asyncio.get_running_loop()
     deadline = None
     try:

@@ -21,6 +21,8 @@ LOG_LEVELS: Final = frozenset({"CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"})
 WEBHOOK_SECRET_SHAPE: Final = re.compile(r"[A-Za-z0-9_-]{1,256}")
 """What Telegram accepts as a webhook's ``secret_token``."""
 DEFAULT_WEBHOOK_PORT: Final = 8080
+WEBAPP_NAME_SHAPE: Final = re.compile(r"[A-Za-z0-9_]{3,30}")
+"""What @BotFather accepts as a Mini App's short name (the last part of its Direct Link)."""
 
 
 def parse_sqlite_url(url: str) -> Path:
@@ -103,9 +105,23 @@ class Settings(BaseSettings):
     needs; 127.0.0.1 behind a proxy on the same machine)."""
 
     webhook_port: int | None = Field(default=None, ge=0, le=65535)
-    """The port of the bot's HTTP server. Empty: :data:`DEFAULT_WEBHOOK_PORT` with a webhook,
-    no server at all with long polling; set with long polling, the server there answers only
-    ``/healthz`` and ``/metrics``."""
+    """The port of the bot's HTTP server. Empty: :data:`DEFAULT_WEBHOOK_PORT` with a webhook
+    or a Mini App board (:attr:`webapp_url`), no server at all with long polling; set with long
+    polling, the server there answers ``/healthz`` and ``/metrics`` (and the board, if any)."""
+
+    webapp_url: str | None = None
+    """The public HTTPS address of the Mini App board (the bot's own server, under
+    :data:`bot.webapp.BASE_PATH`, e.g. ``https://bot.example.com/app/``); empty: no board,
+    buttons only. Set, the server also runs in long polling (on :attr:`web_port`)."""
+
+    webapp_name: str | None = None
+    """The Mini App's short name given to @BotFather's ``/newapp``: groups get the board as a
+    Direct Link ``t.me/<bot>/<name>?startapp=g<game>`` (a ``web_app`` button works only in
+    private chats). Empty: the board only in private chats."""
+
+    webapp_max_age_seconds: int = Field(default=86_400, ge=60, le=7 * 86_400)
+    """How old a Mini App's init data may be when the board is opened with it (Telegram signs
+    it when the app opens; a board kept open reconnects with the same data)."""
 
     group_messages_per_minute: float = Field(default=20, gt=0)
     """Messages and edits the bot sends to one group per minute (Telegram allows about 20)."""
@@ -166,6 +182,27 @@ class Settings(BaseSettings):
         if parts.scheme == "http" and not info.data.get("telegram_api_url"):
             # Only a self-hosted Bot API server (its --local mode) posts to plain http.
             raise ValueError("must be https:// (http:// only with a TELEGRAM_API_URL server)")
+        return value
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _check_webapp_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+            raise ValueError("must be an https:// address, e.g. https://bot.example.com/app/")
+        return value if value.endswith("/") else value + "/"
+
+    @field_validator("webapp_name")
+    @classmethod
+    def _check_webapp_name(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        if not WEBAPP_NAME_SHAPE.fullmatch(value):
+            raise ValueError("must be the Mini App's short name: 3-30 of A-Z, a-z, 0-9 and _")
         return value
 
     @field_validator("webhook_secret")
@@ -241,7 +278,7 @@ class Settings(BaseSettings):
         :attr:`webhook_port`)."""
         if self.webhook_port is not None:
             return self.webhook_port
-        return DEFAULT_WEBHOOK_PORT if self.webhook_url else None
+        return DEFAULT_WEBHOOK_PORT if self.webhook_url or self.webapp_url else None
 
     @property
     def log_level_number(self) -> int:

@@ -51,7 +51,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from aiogram import Bot
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+)
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 
@@ -67,11 +73,28 @@ from bot.model import Board
 from bot.services import GameSnapshot
 from bot.services.coordination import POLL_SECONDS
 from bot.services.root import Services
-from bot.views.boards import board_position, board_view, caption, keyboard, watch_payload
-from bot.views.common import translator
+from bot.views.boards import (
+    board_app_button,
+    board_position,
+    board_view,
+    caption,
+    keyboard,
+    watch_payload,
+)
+from bot.views.common import Translate, translator
 from render import FILE_NAME, BoardView, render_animation, render_board
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardAppLinks:
+    """Where the Mini App board is: its ``url`` (``WEBAPP_URL``) and its short ``name`` for
+    Direct Links (``WEBAPP_NAME``; None: no board button outside private chats)."""
+
+    url: str
+    name: str | None = None
+
 
 CATCH_UP_AT_ONCE: Final = 4
 """Games whose boards :meth:`BoardPublisher.catch_up` brings up to date at the same time."""
@@ -94,10 +117,12 @@ class BoardPublisher:
         metrics: Metrics | None = None,
         storage_chats: tuple[int, ...] = (),
         watchers_share: float = WATCHERS_SHARE,
+        board_app: BoardAppLinks | None = None,
     ) -> None:
         """``services``: the games it shows, the records of their messages, the users and
         watchers it writes to, the groups' languages. ``storage_chats``: where inline games'
-        pictures are uploaded (see :mod:`bot.messages.inline`); none gives them text boards."""
+        pictures are uploaded (see :mod:`bot.messages.inline`); none gives them text boards.
+        ``board_app``: where the Mini App board is, for the players' boards' button to it."""
         self._bot = bot
         self._services = services
         self._games = services.game_service
@@ -116,6 +141,10 @@ class BoardPublisher:
         self._pending: dict[int, GameSnapshot] = {}
         self._watched: dict[int, GameSnapshot] = {}  # game id -> the newest state for watchers
         self._watching: dict[int, asyncio.Task[None]] = {}  # game id -> its watchers' worker
+        self._board_app = board_app
+        self.on_change: list[Callable[[GameSnapshot], None]] = []
+        """Called by :meth:`publish` with every snapshot (the Mini App boards' push); they must
+        return at once and not raise."""
         self.on_result: list[Callable[[GameSnapshot], None]] = []
         """Called by :meth:`publish` with each snapshot of a group game that is over (the
         league's refresh); they must return at once and not raise."""
@@ -186,6 +215,8 @@ class BoardPublisher:
     def publish(self, snapshot: GameSnapshot) -> None:
         """Schedules ``snapshot`` to be shown on every board of its game (newest wins)."""
         game_id = snapshot.stored.id
+        for callback in self.on_change:
+            callback(snapshot)
         pending = self._pending.get(game_id)
         if pending is not None and pending.stored.version >= snapshot.stored.version:
             return
@@ -446,6 +477,23 @@ class BoardPublisher:
             return None
         return await create_start_link(self._bot, watch_payload(stored.id))
 
+    async def _board_button(
+        self, snapshot: GameSnapshot, _: Translate
+    ) -> InlineKeyboardButton | None:
+        """The button to the Mini App board: a ``web_app`` one on a private board, the Direct
+        Link elsewhere (None there without the Mini App's short name)."""
+        app = self._board_app
+        if app is None:
+            return None
+        game_id = snapshot.stored.id
+        if not snapshot.stored.chat_id and not snapshot.stored.chat_instance:
+            return board_app_button(f"{app.url}?game={game_id}", web_app=True, _=_)
+        if app.name is None:
+            return None
+        me = await self._bot.me()
+        link = f"https://t.me/{me.username}/{app.name}?startapp=g{game_id}"
+        return board_app_button(link, web_app=False, _=_)
+
     def _superseded(self, snapshot: GameSnapshot) -> bool:
         """Whether a newer state of the game waits to be shown (an older one need not be)."""
         return _newer_waits(self._pending, snapshot)
@@ -462,7 +510,7 @@ class BoardPublisher:
         _ = translator(self._i18n, await self._locale(snapshot, board))
         text = caption(snapshot, _, watch_link=await self._watch_link(snapshot))
         viewer = None if snapshot.stored.chat_id else board.viewer
-        markup = keyboard(snapshot, viewer, _)
+        markup = keyboard(snapshot, viewer, _, board=await self._board_button(snapshot, _))
         picture = await self._draw(board_position(snapshot), board_view(snapshot, board.viewer, _))
 
         shown = _PlayerBoard(

@@ -42,7 +42,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Final
@@ -405,6 +405,35 @@ class GameService:
             if not turn_input.is_complete:
                 raise StaleAction()
             return await self._commit(stored, turn_input, version)
+
+    async def play_turn(
+        self, game_id: int, user_id: int, version: int, steps: Sequence[tuple[int, int, int]]
+    ) -> GameSnapshot:
+        """Plays a whole turn sent at once (the Mini App board's Confirm): ``steps`` as
+        ``(src, dst, die)`` from the turn's start, whatever the buttons tapped so far (their
+        taps are replaced), each one checked as a button's tap is, then committed like
+        :meth:`confirm`: one save, so the chat's board is edited once for the turn.
+
+        :raises: :exc:`NotAPlayer`, :exc:`GameFinished`, :exc:`NotYourTurn`,
+            :exc:`StaleAction` (another version, or steps that are not a legal complete turn).
+        """
+
+        def whole(current: TurnInput) -> TurnInput:
+            built = replace(current, taps=())
+            for src, dst, die in steps:
+                option = next(
+                    (o for o in built.options if (o.src, o.dst, o.die) == (src, dst, die)), None
+                )
+                if option is None:
+                    raise StaleAction()
+                built = built.play(option)
+            return _worked_out(built)
+
+        async with self._one_at_a_time(game_id):
+            stored, chosen = await self._mover_input(game_id, user_id, version, whole)
+            if not chosen.is_complete:
+                raise StaleAction()
+            return await self._commit(stored, chosen, version)
 
     async def _after_tap(
         self, stored: StoredGame, chosen: TurnInput, user_id: int, version: int

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from aiogram import html
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.ai import Hint
 from bot.callbacks import (
@@ -367,17 +367,33 @@ def finish_label(steps: tuple[Played, ...]) -> str:
     return " ".join(t if texts.count(t) == 1 else f"{t}({texts.count(t)})" for t in counted)
 
 
-def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> InlineKeyboardMarkup:
+def keyboard(
+    snapshot: GameSnapshot,
+    viewer: Side | None,
+    _: Translate,
+    *,
+    board: InlineKeyboardButton | None = None,
+) -> InlineKeyboardMarkup:
     """The board's buttons: the ways to finish the turn when they are few (one tap each), else
     the offered steps, with Undo and Confirm, for the player to move; Roll and
     Double before a roll when the cube may be turned; Take and Drop for the player a double is
     offered to; Next game after a game of a match, Rematch after anything else, each with 📊
     Analysis (and after the last, 🔎 Play anyone: ``/find``). ``viewer`` is
     the reader's side on a private board (None in a group, where everyone sees the buttons and
-    the service refuses onlookers).
+    the service refuses onlookers). ``board``: the Mini App board's button
+    (:func:`board_app_button`), last, while the game goes on.
 
     Rows are built directly: aiogram's ``InlineKeyboardBuilder`` deep-copies every button on
     export, which cost more than a millisecond a board."""
+    markup = _game_keyboard(snapshot, viewer, _)
+    if board is not None and not snapshot.game.is_over:
+        markup.inline_keyboard.append([board])
+    return markup
+
+
+def _game_keyboard(
+    snapshot: GameSnapshot, viewer: Side | None, _: Translate
+) -> InlineKeyboardMarkup:
     stored, game = snapshot.stored, snapshot.game
     if game.is_over:
         analysis = _analysis_button(stored.id, _)
@@ -457,6 +473,16 @@ def keyboard(snapshot: GameSnapshot, viewer: Side | None, _: Translate) -> Inlin
     if controls:
         rows.append(controls)
     return _markup(rows)
+
+
+def board_app_button(url: str, *, web_app: bool, _: Translate) -> InlineKeyboardButton:
+    """The "▶ Play on the board" button: a ``web_app`` button in a private chat, where Telegram
+    opens the Mini App with the reader's signed init data; elsewhere (a group, an inline
+    message: no ``web_app`` buttons there) a link, the Mini App's Direct Link."""
+    text = "▶ " + _("Play on the board")
+    if web_app:
+        return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=url))
+    return InlineKeyboardButton(text=text, url=url)
 
 
 HINT_LINES: Final = 3

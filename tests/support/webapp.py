@@ -1,0 +1,193 @@
+"""The Mini App board in a real browser for tests: Telegram's signed init data made as
+Telegram makes it, Chromium (Debian's package) driven by Playwright, and a page driver that
+plays through the page's own UI (taps on the board's points and on its buttons).
+
+No browser is downloaded: :func:`launch_browser` starts ``/usr/bin/chromium`` (or
+``NARDY_CHROMIUM``), and a test module skips with one line saying so where there is none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import shutil
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import quote, urlencode
+
+import pytest
+
+from tests.support.fake_telegram import FakeUser
+
+CHROMIUM_ARGS: Final = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+PHONE: Final = {"width": 390, "height": 740}
+"""A phone's screen in CSS pixels (an iPhone 12's width)."""
+LIGHT: Final = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#707579",
+    "button_color": "#3390ec",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#f4f4f5",
+}
+DARK: Final = {
+    "bg_color": "#212121",
+    "text_color": "#ffffff",
+    "hint_color": "#aaaaaa",
+    "button_color": "#8774e1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#181818",
+}
+
+
+def chromium_path() -> str | None:
+    """Where the browser is, or None."""
+    path = os.environ.get("NARDY_CHROMIUM") or "/usr/bin/chromium"
+    return path if Path(path).exists() else shutil.which("chromium")
+
+
+def need_browser() -> str:
+    """The browser's path; skips the test (one clear line) where there is no browser."""
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no Chromium here (apt-get install chromium): the board's browser tests skip")
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        pytest.skip("no playwright package (pip install -e '.[dev]'): browser tests skip")
+    return path
+
+
+def sign_init_data(
+    token: str,
+    user: FakeUser,
+    *,
+    auth_date: float | None = None,
+    start_param: str | None = None,
+) -> str:
+    """Init data for ``user`` signed with the bot's ``token`` as Telegram signs it
+    (core.telegram.org/bots/webapps#validating-data-received-via-the-web-app)."""
+    fields = {
+        "auth_date": str(int(auth_date if auth_date is not None else time.time())),
+        "query_id": f"AAE{user.id}",
+        "user": json.dumps(
+            {
+                "id": user.id,
+                "first_name": user.first_name,
+                "username": user.username,
+                "language_code": user.language_code,
+            },
+            separators=(",", ":"),
+            ensure_ascii=False,
+        ),
+    }
+    if start_param is not None:
+        fields["start_param"] = start_param
+    check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
+    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return urlencode(fields)
+
+
+def board_url(base: str, init_data: str, *, game: int | None, theme: dict[str, str]) -> str:
+    """The address Telegram opens: the Mini App's, with the launch parameters in its hash."""
+    query = f"?game={game}" if game is not None else ""
+    hash_part = urlencode(
+        {
+            "tgWebAppData": init_data,
+            "tgWebAppVersion": "8.0",
+            "tgWebAppPlatform": "web",
+            "tgWebAppThemeParams": json.dumps(theme, separators=(",", ":")),
+        },
+        quote_via=quote,
+    )
+    return f"{base}{query}#{hash_part}"
+
+
+class BoardPage:
+    """One open board (a Playwright page) and what a person does on it."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self._centres: dict[int, tuple[float, float]] = {}
+
+    async def state(self) -> dict[str, Any] | None:
+        found: dict[str, Any] | None = await self.page.evaluate(
+            "window.nardy && window.nardy.state()"
+        )
+        return found
+
+    async def version(self) -> int:
+        return int(await self.page.get_attribute("body", "data-version") or -1)
+
+    async def wait_version(self, above: int, timeout: float = 10) -> int:
+        """Waits until the page shows a version above ``above``; returns it."""
+        await self.page.wait_for_function(
+            f"Number(document.body.dataset.version || -1) > {above}", timeout=timeout * 1000
+        )
+        return await self.version()
+
+    async def wait_mine(self, timeout: float = 10) -> None:
+        """Waits until the page offers this reader a turn to play."""
+        await self.page.wait_for_function(
+            "document.body.dataset.mine === 'yes'", timeout=timeout * 1000
+        )
+
+    async def options(self) -> list[list[int]]:
+        found: list[list[int]] = await self.page.evaluate(
+            "window.nardy.options().map(o => o.slice(0, 4))"
+        )
+        return found
+
+    async def tap_point(self, point: int) -> None:
+        """Taps the board's ``point`` (the viewer's; 25 the bar, 0 the tray) as a finger would:
+        a press and a release at its centre (the board does not move, so its centres are read
+        once)."""
+        if not self._centres:
+            found = await self.page.evaluate(
+                """() => Object.fromEntries([...document.querySelectorAll('[data-point]')].map(
+                    (e) => { const r = e.getBoundingClientRect();
+                      return [e.dataset.point, [r.x + r.width / 2, r.y + r.height / 2]]; }))"""
+            )
+            self._centres = {int(k): (v[0], v[1]) for k, v in found.items()}
+        x, y = self._centres[point]
+        await self.page.mouse.click(x, y)
+
+    async def play_steps(self, steps: Sequence[Sequence[int]]) -> None:
+        """Taps each step's checker, then its lit destination."""
+        for src, dst, *_ in steps:
+            await self.tap_point(src)
+            await self.tap_point(dst)
+
+    async def play_turn(self, choose: Any = None) -> list[list[int]]:
+        """Builds a turn on the board, one tap pair per step (``choose(options)`` picks each
+        step; the first offered by default), then taps Confirm. Returns the steps."""
+        played = []
+        while True:
+            options = await self.options()
+            confirm = self.page.locator('[data-action="confirm"]')
+            if not options and await confirm.is_enabled():
+                break
+            if not options:  # a node the server listed cut short: asked for, wait for it
+                await self.page.wait_for_function("window.nardy.options().length > 0")
+                continue
+            step = choose(options) if choose else options[0]
+            await self.play_steps([step])
+            played.append(step)
+        await self.page.locator('[data-action="confirm"]').click()
+        return played
+
+    async def act(self, action: str) -> None:
+        await self.page.locator(f'[data-action="{action}"]').click()
