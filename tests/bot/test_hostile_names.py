@@ -101,7 +101,7 @@ def test_every_refusal_shows_a_name_as_written(locale: str) -> None:
         with_blanks = [
             code for code, template in REFUSALS.items() if _fields(template) & TEXT_PARAMS
         ]
-        assert with_blanks == ["not_enough_chips", "not_a_position"]
+        assert with_blanks == ["not_enough_chips", "not_a_position", "unknown_time_zone"]
         for code in with_blanks:
             for name in HOSTILE_NAMES:
                 error = _refusal(code, name)

@@ -63,7 +63,8 @@ def test_the_step_tree_holds_exactly_the_legal_turns(seed: int, plies: int) -> N
         if game.moves is None:
             game = game.roll(rng)
             continue
-        game = game.play(rng.choice(game.legal_turns()))
+        turns = game.legal_turns()
+        game = game.play(rng.choice(turns) if turns else game.turn_input().turn())  # a pass
     if game.is_over or game.moves is None:
         return
     start: TurnInput = game.turn_input()
