@@ -65,7 +65,12 @@ async def test_a_rated_game_gets_its_luck_line_trend_graph_and_flags(
     lines = (board.caption or "").splitlines()
     assert "🏆" in lines[lines.index(LUCK_LINE.search(board.caption or "")[0]) - 1]  # type: ignore[index]
     assert board.photo == photo  # the caption edited, not the picture
-    assert [b.text for b in board.buttons] == ["🔁 Rematch", "📊 Analysis", "🎞 Replay", "🔎 Play anyone"]
+    assert [b.text for b in board.buttons] == [
+        "🔁 Rematch",
+        "📊 Analysis",
+        "🎞 Replay",
+        "🔎 Play anyone",
+    ]
     edits = [
         r
         for r in fake.requests_for("editMessageCaption", since=mark)
