@@ -196,6 +196,9 @@ class _Signup(KeptMessage):
     async def sent(self, chat_id: int, message_id: int) -> None:
         await self._publisher._tournaments.set_messages(self._tournament.id, message_id=message_id)
 
+    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self._publisher._chats.move_chat(old_chat_id, new_chat_id)
+
 
 class _Pinned(KeptMessage):
     """The tournament message: the picture with its caption, sent silently and pinned, edited
@@ -230,3 +233,6 @@ class _Pinned(KeptMessage):
         await self._publisher._tournaments.set_messages(self._tournament.id, pinned_id=message_id)
         with contextlib.suppress(TelegramAPIError):
             await self._publisher._pin(chat_id, message_id)
+
+    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self._publisher._chats.move_chat(old_chat_id, new_chat_id)

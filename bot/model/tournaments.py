@@ -197,6 +197,10 @@ class TournamentRepository(Protocol):
         """Tournaments with something to do: sign-ups whose start time has come, and running
         ones whose current round has every board decided."""
 
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Follows a group that became a supergroup: its tournaments, their games and who may
+        make one (a setting made in the supergroup already is kept)."""
+
     async def stalled_matches(self) -> list[tuple[int, int]]:
         """The finished latest games of tournament matches still undecided, with no game of
         theirs being played, each with its tournament: each match's next game is due."""

@@ -38,10 +38,11 @@ class Chats:
         self._locales[chat_id] = (locale, self._clock())
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Follows a group that became a supergroup: its games, its league, its daily position
-        posts and its settings."""
+        """Follows a group that became a supergroup: its games, its league, its tournaments,
+        its daily position posts and its settings."""
         await self._store.games.move_chat(old_chat_id, new_chat_id)
         await self._store.leagues.move_chat(old_chat_id, new_chat_id)
+        await self._store.tournaments.move_chat(old_chat_id, new_chat_id)
         await self._store.daily.move_chat(old_chat_id, new_chat_id)
         await self._store.chats.move_chat(old_chat_id, new_chat_id)
         self._locales.pop(old_chat_id, None)

@@ -322,11 +322,16 @@ class TournamentRepository:
             )
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Follows a group that became a supergroup."""
-        for table in ("tournaments", "tournament_games", "tournament_settings"):
+        """Follows a group that became a supergroup (a setting made there already is kept)."""
+        for table in ("tournaments", "tournament_games"):
             await self._store.write(
                 f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
+        await self._store.write(
+            """UPDATE tournament_settings SET chat_id = ? WHERE chat_id = ?
+               AND NOT EXISTS (SELECT 1 FROM tournament_settings WHERE chat_id = ?)""",
+            (new_chat_id, old_chat_id, new_chat_id),
+        )
 
 
 def _tournament(row: Row) -> Tournament:

@@ -122,6 +122,31 @@ async def test_sign_up_takes_the_entry_and_leaving_or_calling_off_gives_it_back(
         await tournaments.join(made.id, third)
 
 
+async def test_a_group_that_becomes_a_supergroup_keeps_its_tournaments_and_settings(
+    store: Store, clock: Clock
+) -> None:
+    services = compose(store, random.Random(4), move_seconds=60, clock=clock)
+    creator, second = await _players(services, 2)
+    tournaments = services.tournaments
+    await tournaments.set_anyone_creates(GROUP, True)
+    made = await tournaments.create(
+        GROUP, second, format=TournamentFormat.SWISS, terms=Terms(), locale="en", is_admin=False
+    )
+    await tournaments.join(made.id, creator)
+    supergroup, other = GROUP * 10, GROUP * 10 - 1
+    await tournaments.set_anyone_creates(other, False)  # a setting made in the supergroup wins
+    await services.chats.move_chat(GROUP, supergroup)
+    await services.chats.move_chat(GROUP - 1, other)  # nothing there: nothing moves
+    assert [t.id for t in await tournaments.in_chat(supergroup)] == [made.id]
+    assert await tournaments.in_chat(GROUP) == []
+    moved_setting = await tournaments.anyone_creates(supergroup)
+    assert (moved_setting, await tournaments.anyone_creates(GROUP)) == (True, False)
+    assert not await tournaments.anyone_creates(other)
+    moved = await store.tournaments.get(made.id)
+    assert moved is not None and moved.chat_id == supergroup
+    assert [e.user_id for e in await store.tournaments.entrants(made.id)] == [creator.id]
+
+
 async def test_a_knockout_of_five_with_byes_survives_a_restart_and_pays_the_winner(
     database: object, clock: Clock
 ) -> None:
