@@ -3,6 +3,11 @@
 ``database`` is parametrized: a test that takes it runs once on an SQLite file and once on a
 fresh database of a real PostgreSQL server, started (from the machine's binaries) the first time
 a test needs it and stopped when the session ends.
+
+Tests marked ``slow`` (several seconds each: whole games, several bot processes, a browser)
+are collected first. The workers take tests in the order collected, so the long ones start
+early and share the cores with the many short ones, instead of one of them starting last and
+running alone while the other workers wait.
 """
 
 from __future__ import annotations
@@ -15,6 +20,11 @@ import pytest
 from tests.support.postgres import PostgresServer, postgres_server
 
 BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The ``slow`` tests first, each group in its collected order."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,7 @@ started from, and the same seed trains the same weights."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from bot.ai.arena import duel
 from bot.ai.computer import Computer
@@ -15,6 +16,7 @@ from bot.engine import Family, find_variant
 SEED = 11
 
 
+@pytest.mark.slow
 def test_a_tiny_training_run_beats_its_starting_point() -> None:
     """300 games of short nardy from a fresh net, then 40 pairs of paired-dice games against
     that fresh net (the same seed makes the same start): the trained net scores about 90% of

@@ -102,6 +102,7 @@ def _check_pictures(pictures: Sequence[FakeMessage], game_id: int, name: str) ->
         assert re.search(r"Equity lost: \d\.\d{3} points \((error|blunder)\)", caption), caption
 
 
+@pytest.mark.slow
 async def test_analysis_of_a_game_against_the_computer(
     harness: BotHarness, brain: GatedBrain
 ) -> None:

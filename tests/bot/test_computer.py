@@ -84,6 +84,7 @@ async def play_to_the_end(
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 async def test_a_whole_game_against_the_computer_in_private(harness: BotHarness) -> None:
     fake = harness.fake
     alice = fake.create_user("Alice", username="alice", language_code="en")
@@ -111,6 +112,7 @@ async def test_a_whole_game_against_the_computer_in_private(harness: BotHarness)
     assert "computer" in stats.lower()
 
 
+@pytest.mark.slow
 async def test_a_game_against_the_computer_in_a_group_with_an_onlooker(
     harness: BotHarness,
 ) -> None:
@@ -198,6 +200,7 @@ async def test_hints_between_people_only_when_agreed_at_the_challenge(
     assert refused.show_alert and "not your turn" in (refused.text or "").lower()
 
 
+@pytest.mark.slow
 async def test_the_computer_never_outruns_telegrams_pace_in_a_group(
     fake_telegram: FakeTelegram, database_path: Path
 ) -> None:

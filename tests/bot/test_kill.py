@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.fake_telegram import FakeTelegram
 
 from .gameplay import game_buttons, mover, play_turn, version, wait_for_board
@@ -41,6 +43,7 @@ async def _start(fake: FakeTelegram, workdir: Path) -> asyncio.subprocess.Proces
     return process
 
 
+@pytest.mark.slow
 async def test_kill_9_in_the_middle_of_a_game_loses_no_committed_turn(
     fake_telegram: FakeTelegram, tmp_path: Path
 ) -> None:

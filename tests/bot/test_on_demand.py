@@ -117,6 +117,7 @@ async def _finished_computer_games(
     return boards
 
 
+@pytest.mark.slow
 async def test_a_bystander_tapping_replay_makes_no_player_wait_or_lose_on_time(
     fake_telegram: FakeTelegram, database_path: Path
 ) -> None:
@@ -192,6 +193,7 @@ async def test_a_bystander_tapping_replay_makes_no_player_wait_or_lose_on_time(
         assert len(within) <= 3 + 6, f"{len(within)} messages in {6 * SLOT} s"
 
 
+@pytest.mark.slow
 async def test_a_move_whose_board_was_held_back_gets_its_whole_time_once_shown(
     fake_telegram: FakeTelegram, database_path: Path
 ) -> None:

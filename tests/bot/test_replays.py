@@ -105,6 +105,7 @@ async def _finished_game(harness: BotHarness) -> tuple[FakeUser, FakeChat, FakeM
     return alice, chat, board, _game_id(board)
 
 
+@pytest.mark.slow
 async def test_a_replay_decodes_to_the_start_and_one_frame_per_move(
     harness: BotHarness,
 ) -> None:
@@ -143,6 +144,7 @@ async def test_a_replay_decodes_to_the_start_and_one_frame_per_move(
     assert len(fake.requests_for("sendAnimation")) == 2
 
 
+@pytest.mark.slow
 async def test_refused_replay_taps_send_nothing(harness: BotHarness) -> None:
     fake = harness.fake
     alice, chat, board = await start_computer_game(harness, "level 1 short")
@@ -174,6 +176,7 @@ async def test_refused_replay_taps_send_nothing(harness: BotHarness) -> None:
     assert _after(fake, bob_chat, bob_message.message_id) == []
 
 
+@pytest.mark.slow
 async def test_play_from_a_finished_games_board_against_the_computer(
     harness: BotHarness, database_path: Path
 ) -> None:

@@ -366,6 +366,7 @@ async def test_watchers_share_of_the_shared_pace_leaves_the_others_theirs(worker
     assert await b.reserve(401, rate=private, overall=overall) == pytest.approx(0, abs=1e-6)
 
 
+@pytest.mark.slow
 async def test_watchers_on_two_workers_never_hold_up_the_players_boards(
     workers,
     fake_telegram: FakeTelegram,  # type: ignore[no-untyped-def]

@@ -143,6 +143,7 @@ async def test_anti_three_dice_the_opponent_strikes_then_the_mover_plays(
     assert is_over(board) and strikes >= 3
 
 
+@pytest.mark.slow
 async def test_anti_three_dice_between_private_chats_only_the_striker_has_buttons(
     harness: BotHarness,
 ) -> None:

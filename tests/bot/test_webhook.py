@@ -274,6 +274,7 @@ async def test_the_fake_retries_a_delivery_the_bot_did_not_take(
         assert info["url"] == settings["webhook_url"] and info["pending_update_count"] == 0
 
 
+@pytest.mark.slow
 async def test_sigterm_finishes_the_update_in_flight_and_takes_no_new_one(
     fake_telegram: FakeTelegram, tmp_path: Path
 ) -> None:

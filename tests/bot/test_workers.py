@@ -72,6 +72,7 @@ async def cluster(
         await worker.stop()
 
 
+@pytest.mark.slow
 async def test_three_workers_one_killed_mid_game_lose_and_repeat_nothing(
     fake_telegram: FakeTelegram, cluster: tuple[str, list[Worker]]
 ) -> None:

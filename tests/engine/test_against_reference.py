@@ -3,6 +3,7 @@ every variant, dice mode and rule set, on random positions and on self-play posi
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -58,12 +59,14 @@ def _compare(position: Position, roll: Dice, first_turn: bool, rules: RuleSet) -
             )
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(positions("long"), dice, st.booleans(), rule_sets)
 def test_long_random_positions(position: Position, roll: Dice, first: bool, rules: str) -> None:
     _compare(position, roll, first, resolve_rules("long", rules))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(positions("short"), dice)
 def test_short_random_positions(position: Position, roll: Dice) -> None:
@@ -76,6 +79,7 @@ def test_abkhaz_random_positions(position: Position, roll: Dice) -> None:
     _compare(position, roll, False, resolve_rules("abkhaz", None))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.sampled_from(["short", "abkhaz"]).flatmap(positions), three_dice)
 def test_three_dice_random_positions(position: Position, roll: Dice) -> None:

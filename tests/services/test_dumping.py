@@ -13,7 +13,6 @@ that ends with it, under both limits; a held one would have reached a limit.
 from __future__ import annotations
 
 import asyncio
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -26,9 +25,8 @@ from bot.model import ChipsStatus, StoredGame
 from bot.services import chips
 from bot.storage import Store, open_database
 from tests.conftest import BACKENDS
-from tests.support.postgres import PostgresServer
 
-from .staked import settle_and_save, staked_game
+from .staked import EXAMPLES, fresh_databases, settle_and_save, staked_game
 
 START = 1_000_000.0
 WINDOW = chips.DUMP_WINDOW_SECONDS
@@ -128,21 +126,22 @@ async def _scenario(path: Path | str, accounts: int, steps: list[tuple[int, ...]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
-@given(accounts=st.sampled_from([2, 3]), steps=st.lists(game_step, min_size=1, max_size=14))
 def test_no_sequence_of_games_passes_more_than_the_limits(
-    backend: str, request: pytest.FixtureRequest, accounts: int, steps: list[tuple[int, ...]]
+    backend: str, request: pytest.FixtureRequest
 ) -> None:
-    if backend == "postgresql":
-        server: PostgresServer = request.getfixturevalue("postgres")
-        asyncio.run(_scenario(asyncio.run(server.new_database()), accounts, steps))
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(_scenario(Path(folder) / "dumping.sqlite3", accounts, steps))
+    new_database = fresh_databases(backend, request)
+
+    @settings(
+        max_examples=EXAMPLES[backend],
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(accounts=st.sampled_from([2, 3]), steps=st.lists(game_step, min_size=1, max_size=14))
+    def check(accounts: int, steps: list[tuple[int, ...]]) -> None:
+        with new_database() as database:
+            asyncio.run(_scenario(database, accounts, steps))
+
+    check()
 
 
 async def test_a_new_accounts_whole_grant_is_held(store: Store) -> None:

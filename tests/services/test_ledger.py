@@ -11,7 +11,6 @@ once.
 from __future__ import annotations
 
 import asyncio
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,9 +22,8 @@ from bot.engine import Cube, Side, StakeMode
 from bot.services import chips
 from bot.storage import IntegrityError, Store, VersionConflict, open_database
 from tests.conftest import BACKENDS
-from tests.support.postgres import PostgresServer
 
-from .staked import settle_and_save, staked_game
+from .staked import EXAMPLES, fresh_databases, settle_and_save, staked_game
 
 PLAYERS = (1, 2, 3, 4)
 
@@ -100,20 +98,17 @@ async def _scenario(path: Path | str, steps: list[tuple]) -> None:  # type: igno
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
-@given(steps=st.lists(step, min_size=1, max_size=12))
-def test_the_ledger_keeps_its_invariants(
-    backend: str,
-    request: pytest.FixtureRequest,
-    steps: list[tuple],  # type: ignore[type-arg]
-) -> None:
-    if backend == "postgresql":
-        server: PostgresServer = request.getfixturevalue("postgres")
-        asyncio.run(_scenario(asyncio.run(server.new_database()), steps))
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(_scenario(Path(folder) / "ledger.sqlite3", steps))
+def test_the_ledger_keeps_its_invariants(backend: str, request: pytest.FixtureRequest) -> None:
+    new_database = fresh_databases(backend, request)
+
+    @settings(
+        max_examples=EXAMPLES[backend],
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(steps=st.lists(step, min_size=1, max_size=12))
+    def check(steps: list[tuple]) -> None:  # type: ignore[type-arg]
+        with new_database() as database:
+            asyncio.run(_scenario(database, steps))
+
+    check()

@@ -82,6 +82,7 @@ async def mover_of(pages: dict[FakeUser, BoardPage]) -> FakeUser:
     raise AssertionError("nobody to move")
 
 
+@pytest.mark.slow
 async def test_a_whole_long_game_on_the_board_with_a_watcher_and_a_reload(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -172,6 +173,7 @@ class _Hitter:
         return off[0] if off else max(options, key=lambda o: (o[0], -o[1]))
 
 
+@pytest.mark.slow
 async def test_a_short_group_game_with_hits_the_bar_and_bearing_off_edits_once_a_turn(
     browser: Any, tmp_path: Path
 ) -> None:
