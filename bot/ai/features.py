@@ -15,6 +15,10 @@ The features (TD-Gammon's raw board encoding, plus what a nardy player counts):
 - the longest run of consecutive occupied points (a prime or a block), each side;
 - checkers at home and on the starting point (the head), each side; single checkers (blots);
 - whether the sides are past each other (short family; a race);
+- what a player counts (:mod:`bot.ai.counts`), each side's: the rolls that hit a blot and the
+  pips still in contact, and the other side's closed points where a bar checker enters (short
+  family; zeros on the long board, which has no hitting); the rolls that carry the rearmost
+  checker its whole distance, and the steps open to the checkers (both families);
 - the remainder of moves the side to move must play first (gul-bara), its pips and length.
 """
 
@@ -28,7 +32,11 @@ from numpy.typing import NDArray
 
 from bot.engine import Family, Position, Side, opponent_point
 
-FEATURES: Final = 210
+from . import counts
+
+COUNTED: Final = 10
+"""The columns of :mod:`bot.ai.counts`, before the remainder's two."""
+FEATURES: Final = 210 + COUNTED
 """The length of one encoded position."""
 
 _POINTS: Final = np.arange(1, 25)
@@ -50,11 +58,10 @@ def checkers(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """The rows :func:`encode` reads: each position's checkers of ``sides[i]`` (the side it is
     seen from) and of its opponent, each in its own numbering."""
-    own = np.array([p.checkers(s) for p, s in zip(positions, sides, strict=True)], np.int64)
-    theirs = np.array(
-        [p.checkers(s.other) for p, s in zip(positions, sides, strict=True)], np.int64
-    )
-    return own, theirs
+    white = np.array([p.white for p in positions], np.int64).reshape(len(positions), 26)
+    black = np.array([p.black for p in positions], np.int64).reshape(len(positions), 26)
+    seen_white = np.array([s is Side.WHITE for s in sides])[:, None]
+    return np.where(seen_white, white, black), np.where(seen_white, black, white)
 
 
 def remainders(pending: Sequence[tuple[int, ...]]) -> NDArray[np.float32]:
@@ -127,9 +134,40 @@ def encode(
             ],
             axis=1,
         ).astype(np.float32),
+        _counted(family, own, theirs, theirs_mine),
         np.zeros((n, 2), dtype=np.float32) if pending is None else pending,
     ]
     return np.concatenate(columns, axis=1)
+
+
+def _counted(
+    family: Family,
+    own: NDArray[np.int64],
+    theirs: NDArray[np.int64],
+    theirs_mine: NDArray[np.int64],
+) -> NDArray[np.float32]:
+    """The :data:`COUNTED` columns: (shots, escapes, mobility, contact pips, entry), the side
+    to move's then the other's for each."""
+    short = family == Family.SHORT
+    mine_theirs = own[:, _MAPS[family]]  # the mover's checkers on the other's points 1..24
+    shut_mine = counts.closed(theirs_mine, blot_hits=short)
+    shut_theirs = counts.closed(mine_theirs, blot_hits=short)
+    zeros = np.zeros(own.shape[0], dtype=np.float32)
+    return np.stack(
+        [
+            counts.shots(own, theirs_mine) if short else zeros,
+            counts.shots(theirs, mine_theirs) if short else zeros,
+            counts.escapes(own, shut_mine),
+            counts.escapes(theirs, shut_theirs),
+            counts.mobility(own, shut_mine),
+            counts.mobility(theirs, shut_theirs),
+            counts.contact_pips(own, theirs_mine, theirs[:, 25]) if short else zeros,
+            counts.contact_pips(theirs, mine_theirs, own[:, 25]) if short else zeros,
+            counts.entry(theirs_mine) if short else zeros,
+            counts.entry(mine_theirs) if short else zeros,
+        ],
+        axis=1,
+    ).astype(np.float32)
 
 
 def _race(family: Family, own: NDArray[np.int64], theirs: NDArray[np.int64]) -> NDArray[np.float32]:

@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from .features import FEATURES
+from .features import COUNTED, FEATURES
 
 WIN, WIN_MARS, WIN_KOKS, LOSE_MARS, LOSE_KOKS = range(5)
 OUTPUTS: Final = 5
@@ -67,6 +67,27 @@ class Network:
             rng.normal(0.0, scale2, (hidden, OUTPUTS)).astype(np.float32),
             np.zeros(OUTPUTS, dtype=np.float32),
         )
+
+    def grown(self, hidden: int, seed: int) -> Network:
+        """A net that computes nearly what this one does, with ``hidden`` units (at least as
+        many) and today's :data:`~bot.ai.features.FEATURES` inputs: the columns of
+        :mod:`bot.ai.counts` added where this net predates them, at weight 0; the new units
+        seeded small, their outputs' weights a hundredth of a fresh net's, so that training
+        moves them at once while what this net knew stays."""
+        inputs = self.w1.shape[0]
+        if hidden < self.hidden or inputs not in (FEATURES, FEATURES - COUNTED):
+            raise ValueError(f"cannot grow {inputs} inputs x {self.hidden} units to {hidden}")
+        fresh = Network.fresh(hidden, seed)
+        w1 = fresh.w1.copy()
+        w1[:, : self.hidden] = 0.0
+        before = FEATURES - 2 - (FEATURES - inputs)  # the remainder's columns come last
+        w1[:before, : self.hidden] = self.w1[:before]
+        w1[-2:, : self.hidden] = self.w1[-2:]
+        b1 = np.zeros(hidden, dtype=np.float32)
+        b1[: self.hidden] = self.b1
+        w2 = fresh.w2 * np.float32(0.01)
+        w2[: self.hidden] = self.w2
+        return Network(w1, b1, w2, self.b2.copy(), dict(self.info))
 
     @classmethod
     def load(cls, path: Path) -> Network:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from bot.ai.evaluator import Evaluator, equity
-from bot.ai.features import FEATURES, encode
+from bot.ai.features import COUNTED, FEATURES, encode
 from bot.ai.network import OUTPUTS, Network, flip
 from bot.ai.players import pubeval_inputs
 from bot.engine import Position, Side, find_variant, resolve_rules, starting_position
@@ -19,8 +19,11 @@ from bot.engine.position import FAMILY
 from tests.engine.strategies import positions
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SCALARS = FEATURES - 2 - 16
-"""Where the 16 numbers after the 192 point columns begin (the last two are the remainder)."""
+SCALARS = FEATURES - 2 - COUNTED - 16
+"""Where the 16 numbers after the 192 point columns begin (then the counts, then the
+remainder's two)."""
+COUNTS = SCALARS + 16
+"""Where the counts of :mod:`bot.ai.counts` begin: each the side to move's, then the other's."""
 PAIRED = [(0, 1), (2, 3), (4, 5), (7, 8), (9, 10), (12, 13), (14, 15)]
 """Scalar features that are one side's and the other's: bar, off, pips, longest run, home,
 head, blots."""
@@ -65,6 +68,9 @@ def test_encode_sees_both_sides_alike(position: Position) -> None:
     for a, b in PAIRED:
         assert mine[a] == other[b]
     assert mine[6] == -other[6]  # the pip difference
+    counted_mine = mine[16 : 16 + COUNTED].reshape(-1, 2)
+    counted_other = other[16 : 16 + COUNTED].reshape(-1, 2)
+    assert np.array_equal(counted_mine, counted_other[:, ::-1])
 
 
 def test_encode_of_the_openings() -> None:
@@ -78,6 +84,8 @@ def test_encode_of_the_openings() -> None:
         for a, b in PAIRED:
             assert scalars[a] == scalars[b]
         assert scalars[11] == 0.0  # not a race
+        pairs = encoded[COUNTS : COUNTS + COUNTED].reshape(-1, 2)
+        assert (pairs[:, 0] == pairs[:, 1]).all()
     race = Position.from_text("short w / 6:15 / 6:15")
     assert encode("short", *sides([race]))[0, SCALARS + 11] == 1.0
 
