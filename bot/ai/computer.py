@@ -26,20 +26,25 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Final
 
 import numpy as np
+from numpy.typing import NDArray
 
-from bot.engine import Game, Turn
+from bot.engine import DiceMode, Game, Turn
 
 from .answers import Ranked
 from .evaluator import Evaluator, evaluator
 from .levels import MAX_LISTED, STRONGEST, level
-from .search import ply0, ply1
+from .search import ply0, ply1, ply2
 
 DOUBLE_FROM: Final = 0.55
 TOO_GOOD: Final = 1.0
 TAKE_FROM: Final = -0.5
+CLOSE: Final = 0.08
+"""2-ply is asked only when 1-ply's two best turns are within an error (0.08, as the analysis
+calls one) of each other: a wider lead is almost never overturned a roll further."""
 
 
 class Computer:
@@ -66,15 +71,10 @@ class Computer:
         values = ply0(net, game, turns)
         ahead = self.level.lookahead if lookahead is None else lookahead
         if ahead and len(turns) > 1:
-            best = np.argsort(-values, kind="stable")[:ahead]
-            chosen = [turns[i] for i in best]
-            deeper = ply1(net, game, chosen)
-            values = values.copy()
-            values[best] = deeper
-            # turns not looked at keep their 0-ply value, below every looked-at one
-            rest = np.setdiff1d(np.arange(len(turns)), best)
-            if len(rest):
-                values[rest] = np.minimum(values[rest], deeper.min() - 1e-6)
+            values = _refined(values, turns, ahead, lambda chosen: ply1(net, game, chosen))
+            deeper = self.level.deeper if lookahead is None else 0
+            if deeper and game.dice_mode is DiceMode.TWO and _close(values, CLOSE):
+                values = _refined(values, turns, deeper, lambda chosen: ply2(net, game, chosen))
         order = np.argsort(-values, kind="stable")
         return Ranked(tuple(turns[i] for i in order), tuple(float(values[i]) for i in order))
 
@@ -122,6 +122,32 @@ class Computer:
     def takes(self, game: Game) -> bool:
         """Whether the computer, offered a double by the side to move, takes it."""
         return -self.equity(game) >= TAKE_FROM
+
+
+def _close(values: NDArray[np.float64], margin: float) -> bool:
+    """Whether the two best values are within ``margin`` of each other."""
+    if len(values) < 2:
+        return False
+    top = np.partition(-values, 1)[:2]
+    return bool(top[1] - top[0] < margin)
+
+
+def _refined(
+    values: NDArray[np.float64],
+    turns: tuple[Turn, ...],
+    count: int,
+    deeper: Callable[[list[Turn]], NDArray[np.float64]],
+) -> NDArray[np.float64]:
+    """``values`` with the ``count`` best turns valued again by ``deeper``; the turns not looked
+    at keep their value, below every looked-at one."""
+    best = np.argsort(-values, kind="stable")[:count]
+    looked = deeper([turns[i] for i in best])
+    refined = values.copy()
+    refined[best] = looked
+    rest = np.setdiff1d(np.arange(len(turns)), best)
+    if len(rest):
+        refined[rest] = np.minimum(values[rest], looked.min() - 1e-6)
+    return refined
 
 
 def _stepwise(net: Evaluator, game: Game) -> Ranked:

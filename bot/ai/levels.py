@@ -26,6 +26,9 @@ class Level:
     temperature: float
     lookahead: int
     rating: int
+    deeper: int = 0
+    """How many of the turns 1-ply likes best it looks at two rolls ahead (2-ply, two dice
+    only; 0: none)."""
 
 
 LEVELS: Final = (

@@ -1,9 +1,13 @@
-"""Looking at a roll's turns: by the net alone (0-ply) or a roll ahead (1-ply).
+"""Looking at a roll's turns: by the net alone (0-ply), a roll ahead (1-ply) or two (2-ply).
 
 0-ply values each turn by the net's equity of the position it reaches. 1-ply plays every roll
 the opponent can get next (21 for two dice, 56 for three), lets the opponent answer each with
 its best turn by the net, and averages what is left for the mover; it is done for the few
-turns 0-ply likes best (pruning), because the others almost never win the comparison.
+turns 0-ply likes best (pruning), because the others almost never win the comparison. 2-ply
+goes one roll further: the position each of those best answers leaves is valued at 1-ply
+from the mover's side (each of the mover's next rolls, its best turn by the net), which is
+what GNU Backgammon calls 2-ply. It costs about 21 times 1-ply, so it is done for the two or
+three turns 1-ply likes best, with two dice only.
 
 Where the opponent's next move is not an ordinary roll the look-ahead falls back to 0-ply:
 after a turn that hands a gul-bara remainder over, after a gul-bara double played in full (the
@@ -25,7 +29,18 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from bot.engine import Dice, DiceMode, Game, Position, Turn, find_variant, turns_for
+from bot.engine import (
+    Dice,
+    DiceMode,
+    Game,
+    Position,
+    RuleSet,
+    Side,
+    Turn,
+    Variant,
+    find_variant,
+    turns_for,
+)
 
 from .evaluator import Evaluator
 
@@ -74,40 +89,137 @@ def ply1(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
     me = game.turn
     rules = game.rules
     variant = find_variant(game.variant)
-    dice_count = 3 if game.dice_mode is DiceMode.THREE else 2
-    rolls = ROLLS[dice_count]
+    rolls = _rolls_of(game)
+    chances = [p for _, p in rolls]
     their_first = me.other not in game.moved
     values = ply0(evaluator, game, turns)
     for index, (turn, left) in enumerate(zip(turns, after(game, turns), strict=True)):
         if turn.remainder or left.turn is me or _finished(left):
             continue  # a remainder or the mover's roll comes next, or the game is over: 0-ply
-        reached: list[Position] = []
-        pending: list[tuple[int, ...]] = []
-        bounds: list[int] = []
-        for dice, _ in rolls:
-            moves = variant.move_list(dice, rules)
-            bounds.append(len(reached))
-            if len(moves.values) > MAX_LOOKED_AT:  # a cascade: the position before it stands
-                reached.append(left)
-                pending.append(())
-                continue
-            replies = turns_for(left, moves, first_turn=their_first, rules=rules)
-            if replies:
-                chains = moves.double and variant.chains
-                reached.extend(
-                    r.position.with_turn(me.other)
-                    if chains and r.played and not r.remainder
-                    else r.position
-                    for r in replies
-                )
-                pending.extend(r.remainder for r in replies)
-            else:
-                reached.append(left.with_turn(me))
-                pending.append(moves.values if moves.hands_on else ())
+        reached, pending, bounds = _answers(left, rules, variant, rolls, their_first)
         mine = evaluator.equities_for(me, reached, rules, pending)
         worst = np.minimum.reduceat(mine, bounds)
-        values[index] = float(np.dot(worst, [p for _, p in rolls]))
+        values[index] = float(np.dot(worst, chances))
     return values
+
+
+def ply2(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.float64]:
+    """The mover's equity after each turn, two rolls ahead (see the module docstring): the
+    opponent's best answer to each of its rolls by the net, as 1-ply chooses it, then the
+    position it leaves valued at 1-ply for the mover. Where 1-ply stays at 0-ply, so does this;
+    so does an answer after which the mover does not simply roll (a gul-bara remainder or
+    chain, a finished game)."""
+    me = game.turn
+    rules = game.rules
+    variant = find_variant(game.variant)
+    rolls = _rolls_of(game)
+    chances = np.array([p for _, p in rolls])
+    their_first = me.other not in game.moved
+    values = ply0(evaluator, game, turns)
+    looked: list[tuple[int, NDArray[np.float64]]] = []  # (turn, each answer's 0-ply value)
+    answers: list[Position | None] = []  # each roll's answer, None where the mover won't roll
+    for index, (turn, left) in enumerate(zip(turns, after(game, turns), strict=True)):
+        if turn.remainder or left.turn is me or _finished(left):
+            continue
+        reached, pending, bounds = _answers(left, rules, variant, rolls, their_first)
+        mine = evaluator.equities_for(me, reached, rules, pending)
+        worst = np.minimum.reduceat(mine, bounds)
+        picks = [low + int(np.argmin(mine[low:high])) for low, high in _spans(bounds, mine)]
+        looked.append((index, worst))
+        answers.extend(reached[i] if _rolls_next(reached[i], pending[i], me) else None for i in picks)
+    if not looked:
+        return values
+    ahead = _one_roll_ahead(evaluator, answers, me, rules, variant, rolls)
+    for number, (index, worst) in enumerate(looked):
+        mine_now = ahead[number * len(rolls) : (number + 1) * len(rolls)]
+        # an answer the mover does not simply roll after keeps its 0-ply value (NaN there)
+        settled = np.where(np.isnan(mine_now), worst, mine_now)
+        values[index] = float(np.dot(settled, chances))
+    return values
+
+
+def _rolls_of(game: Game) -> tuple[tuple[Dice, float], ...]:
+    return ROLLS[3 if game.dice_mode is DiceMode.THREE else 2]
+
+
+def _answers(
+    position: Position,
+    rules: RuleSet,
+    variant: Variant,
+    rolls: tuple[tuple[Dice, float], ...],
+    first: bool,
+) -> tuple[list[Position], list[tuple[int, ...]], list[int]]:
+    """The positions the side to move in ``position`` can reach with each roll, the remainder
+    each hands over, and where each roll's positions begin: a pass leaves the position with the
+    other side to move (handing a gul-bara roll over whole), a gul-bara double played in full
+    leaves the same side to roll again, and a roll of more moves than the look-ahead plays
+    through (a cascade) leaves the position as it is."""
+    mover = position.turn
+    reached: list[Position] = []
+    pending: list[tuple[int, ...]] = []
+    bounds: list[int] = []
+    for dice, _ in rolls:
+        moves = variant.move_list(dice, rules)
+        bounds.append(len(reached))
+        if len(moves.values) > MAX_LOOKED_AT:  # a cascade: the position before it stands
+            reached.append(position)
+            pending.append(())
+            continue
+        replies = turns_for(position, moves, first_turn=first, rules=rules)
+        if replies:
+            chains = moves.double and variant.chains
+            reached.extend(
+                r.position.with_turn(mover) if chains and r.played and not r.remainder else r.position
+                for r in replies
+            )
+            pending.extend(r.remainder for r in replies)
+        else:
+            reached.append(position.with_turn(mover.other))
+            pending.append(moves.values if moves.hands_on else ())
+    return reached, pending, bounds
+
+
+def _spans(bounds: list[int], values: NDArray[np.float64]) -> list[tuple[int, int]]:
+    ends = [*bounds[1:], len(values)]
+    return list(zip(bounds, ends, strict=True))
+
+
+def _rolls_next(position: Position, pending: tuple[int, ...], me: Side) -> bool:
+    """Whether ``me`` simply rolls next in ``position``: its turn, no remainder, not over."""
+    return position.turn is me and not pending and not _finished(position)
+
+
+def _one_roll_ahead(
+    evaluator: Evaluator,
+    positions: list[Position | None],
+    me: Side,
+    rules: RuleSet,
+    variant: Variant,
+    rolls: tuple[tuple[Dice, float], ...],
+) -> NDArray[np.float64]:
+    """Each position's equity for ``me``, who rolls next in it, a roll ahead: over each roll,
+    ``me``'s best turn by the net; NaN for None (the caller keeps its 0-ply value). The
+    positions' answers are valued in one batch."""
+    chances = np.array([p for _, p in rolls])
+    result = np.full(len(positions), np.nan)
+    reached: list[Position] = []
+    pending: list[tuple[int, ...]] = []
+    starts: list[int] = []
+    owners: list[int] = []
+    for index, position in enumerate(positions):
+        if position is None:
+            continue
+        found, left, bounds = _answers(position, rules, variant, rolls, False)
+        starts.extend(len(reached) + b for b in bounds)
+        reached.extend(found)
+        pending.extend(left)
+        owners.append(index)
+    if not owners:
+        return result
+    mine = evaluator.equities_for(me, reached, rules, pending)
+    best = np.maximum.reduceat(mine, starts).reshape(len(owners), len(rolls))
+    result[owners] = best @ chances
+    return result
 
 
 def _finished(position: Position) -> bool:

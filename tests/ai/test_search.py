@@ -1,4 +1,4 @@
-"""0-ply and 1-ply (:mod:`bot.ai.search`) value a turn as the game stands after it."""
+"""0-ply, 1-ply and 2-ply (:mod:`bot.ai.search`) value a turn as the game stands after it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bot.ai.evaluator import evaluator
-from bot.ai.search import ROLLS, ply0, ply1
+from bot.ai.search import ROLLS, ply0, ply1, ply2
 from bot.engine import Dice, Game, Position, Side, resolve_rules
 
 from .games import BOTH, PLAYS, games, play_id
@@ -123,3 +123,47 @@ def test_ply1_of_a_finished_game_is_its_result() -> None:
     turns = game.legal_turns()
     values = ply1(evaluator("short"), game, turns)
     assert np.allclose(values, 3.0)  # koks: black still has checkers in white's home
+
+
+def two_ply_by_the_game(game: Game, after: Game) -> float:
+    """2-ply as the game flows: over each roll the opponent may get next, its reply that
+    leaves the mover the least by the net; then, where the mover simply rolls next, that
+    position valued a roll ahead (each of the mover's rolls, its best turn by the net)."""
+    if after.is_over or after.turn is game.turn or after.remainder:
+        return equity_after(game, after)
+    total = 0.0
+    for dice, chance in ROLLS[2]:
+        rolled = after.with_dice(dice)
+        replies = rolled.legal_turns()
+        answers = [rolled.play(r) for r in replies] or [rolled.pass_turn()]
+        answer = min(answers, key=lambda a: equity_after(game, a))
+        if answer.is_over or answer.turn is not game.turn or answer.remainder:
+            total += chance * equity_after(game, answer)
+            continue
+        mine = 0.0
+        for my_dice, my_chance in ROLLS[2]:
+            mine_rolled = answer.with_dice(my_dice)
+            mine_turns = mine_rolled.legal_turns()
+            mine_after = [mine_rolled.play(t) for t in mine_turns] or [mine_rolled.pass_turn()]
+            mine += my_chance * max(equity_after(game, a) for a in mine_after)
+        total += chance * mine
+    return total
+
+
+@pytest.mark.parametrize(("text", "dice"), LOOK_AHEAD[:5])
+def test_ply2_is_the_movers_best_turn_a_roll_after_the_opponents_best_reply(
+    text: str, dice: tuple[int, int]
+) -> None:
+    position = Position.from_text(text)
+    variant = position.variant
+    game = Game(variant, resolve_rules(variant, None), position, Dice(*dice), moved=BOTH)
+    turns = game.legal_turns()[:2]
+    values = ply2(evaluator(variant), game, turns)
+    for turn, value in zip(turns, values, strict=True):
+        assert value == pytest.approx(two_ply_by_the_game(game, game.play(turn)), abs=1e-5)
+
+
+def test_ply2_of_a_finished_game_is_its_result() -> None:
+    position = Position.from_text("short w / 1:1 off:14 / 19:2 13:5 8:3 6:5")
+    game = Game("short", resolve_rules("short", None), position, Dice(6, 5), moved=BOTH)
+    assert np.allclose(ply2(evaluator("short"), game, game.legal_turns()), 3.0)
