@@ -10,11 +10,12 @@ import random
 
 import pytest
 
-from bot.model import Rating, Terms, TournamentFormat, TournamentState, User
+from bot.model import Rating, Terms, TournamentFormat, TournamentPairing, TournamentState, User
 from bot.services import Services, chips, compose
 from bot.services.errors import (
     NoPrivateChat,
     NotAnAdmin,
+    NotEntered,
     NotEnoughChips,
     NotTheCreator,
     TooFewPlayers,
@@ -351,3 +352,54 @@ async def test_a_match_plays_its_next_games_by_itself_until_it_is_won(
         assert await services.tournaments.due() == []  # started once
         game = next_game.stored
     assert played >= 2 and done[0].tournament.winner_id == 1  # a resignation scores 1 or 2
+
+
+async def test_a_withdrawal_forfeits_a_whole_knockout_match_at_once(
+    store: Store, clock: Clock
+) -> None:
+    services = compose(store, random.Random(17), move_seconds=60, clock=clock)
+    players = await _players(services, 4)
+    for number, player in enumerate(players):  # seeds 1..4: 1 v 4 and 2 v 3
+        await store.ratings.set(player.id, "long", _rated(1800 - 50 * number))
+    tournaments = services.tournaments
+    made = await tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.KNOCKOUT,
+        terms=Terms(match_length=5),
+        locale="en",
+        is_admin=True,
+    )
+    for player in players:
+        await tournaments.join(made.id, player)
+    started = await tournaments.start(made.id, players[0].id)
+    games = {frozenset((s.stored.white_id, s.stored.black_id)): s.stored for s in started.started}
+    assert set(games) == {frozenset((1, 4)), frozenset((2, 3))}
+
+    def board_of(pairings: list[TournamentPairing], user_id: int) -> TournamentPairing:
+        return next(p for p in pairings if p.round == 1 and user_id in p.players)
+
+    # 4 withdraws in the middle of the match's first game: the match is 1's at once
+    withdrawn = await tournaments.leave(made.id, 4)
+    assert [s.stored.id for s in withdrawn.started] == [games[frozenset((1, 4))].id]
+    board = board_of(await store.tournaments.pairings(made.id), 4)
+    assert board.decided and board.winner_id == 1
+    match = await store.matches.get(games[frozenset((1, 4))].match_id or 0)
+    assert match is not None and match.match.winner is not None and match.finished_at
+    # 3 loses a game of the match, then withdraws before the next one starts
+    await services.game_service.resign(games[frozenset((2, 3))].id, 3)
+    between = await tournaments.leave(made.id, 3)
+    assert between.started == ()  # no game being played: the match alone ends
+    board = board_of(await store.tournaments.pairings(made.id), 3)
+    assert board.decided and board.winner_id == 2
+    with pytest.raises(NotEntered):
+        await tournaments.leave(made.id, 3)
+    [final] = await tournaments.due()  # the final, and no later game of either match
+    assert final.tournament.round == 2 and len(final.started) == 1
+    assert {final.started[0].stored.white_id, final.started[0].stored.black_id} == {1, 2}
+    for player in (3, 4):
+        assert await services.game_service.active_games(player) == []
+    assert await tournaments.due() == []
+    await tournaments.leave(made.id, 2)  # the final's match forfeited too: 1 wins
+    [over] = await tournaments.due()
+    assert over.tournament.state is TournamentState.FINISHED and over.tournament.winner_id == 1
