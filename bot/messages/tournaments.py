@@ -6,9 +6,10 @@ place), and each player's line in private before their game's board.
 :meth:`TournamentPublisher.tick` is the timers' part: it starts the tournaments that are due
 and moves on those whose round is over (:meth:`~bot.services.tournaments.Tournaments.due`),
 then brings every pinned message that is behind up to date. Which messages are behind is in
-the database (a tournament's version against the version its message shows, claimed by one
-worker), so a message left behind by a restart catches up at the next tick. Pictures are drawn
-on a thread of their own, never on the event loop.
+the database (a tournament's version against the version its message shows, recorded only once
+the edit went through, by the one worker holding the message meanwhile), so a message left
+behind by a restart, or a crash in the middle of its edit, catches up at the next tick.
+Pictures are drawn on a thread of their own, never on the event loop.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Final
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError
@@ -47,6 +50,10 @@ from render.tournament_layout import Bracket
 
 logger = logging.getLogger(__name__)
 
+RETRY_SECONDS: Final = 30.0
+"""How long a pinned message that could not be shown (Telegram refused it, or gave up) waits
+before it is tried again: not every tick of the timers."""
+
 
 class TournamentPublisher:
     """Shows tournaments in their groups and tells players of their games (see the module
@@ -72,13 +79,29 @@ class TournamentPublisher:
         self._publisher = publisher
         self._i18n = i18n
         self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournament")
+        self._retry_at: dict[int, float] = {}
+        """Pinned messages that could not be shown, by tournament: when to try again."""
 
     async def tick(self) -> None:
-        """The timers' look: due starts and rounds, then the pinned messages behind."""
+        """The timers' look: due starts and rounds, then the pinned messages behind, each
+        marked shown once its edit went through (a message that could not be shown is tried
+        again after :data:`RETRY_SECONDS`)."""
         for progress in await self._tournaments.due():
             await self.progressed(progress)
-        for tournament in await self._tournaments.behind():
-            await self._show_pinned(tournament)
+        now = time.monotonic()
+        for tournament_id in await self._tournaments.behind():
+            if self._retry_at.get(tournament_id, 0.0) > now:
+                continue
+            async with self._tournaments.showing(tournament_id) as tournament:
+                if tournament is None:
+                    continue  # up to date, or another worker shows it now
+                shown = await self._show_pinned(tournament)
+                if shown is None:
+                    self._retry_at[tournament_id] = now + RETRY_SECONDS
+                    continue
+                self._retry_at.pop(tournament_id, None)
+                await self._tournaments.mark_shown(shown)
+            await self._after_shown(shown)
 
     async def progressed(self, progress: Progress) -> None:
         """After a step of a tournament: each new game's players get their line and their
@@ -129,7 +152,9 @@ class TournamentPublisher:
             except TelegramAPIError as error:
                 logger.warning("could not tell user %d of game %d: %s", player.id, stored.id, error)
 
-    async def _show_pinned(self, tournament: Tournament) -> None:
+    async def _show_pinned(self, tournament: Tournament) -> Tournament | None:
+        """Brings the pinned message up to date; returns the tournament as it shows it now
+        (read after ``tournament``, perhaps newer), or None when it could not be shown."""
         try:
             overview = await self._tournaments.overview(tournament.id)
             _ = await self._translator(tournament)
@@ -141,13 +166,23 @@ class TournamentPublisher:
             caption = pinned_caption(overview, links, _)
             drawn = await self._draw(overview, _)
             pinned = _Pinned(self, overview.tournament, caption, drawn)
-            await pinned.show(self._publisher.limiter)
-            if overview.tournament.is_over:
-                await self.show_signup(tournament.id)
-            if self._league_refresh is not None:  # its games count in the group's league
-                self._league_refresh(tournament.chat_id)
+            if await pinned.show(self._publisher.limiter):
+                return overview.tournament
+            logger.warning("tournament %d: its pinned message was not shown", tournament.id)
         except Exception:
             logger.exception("could not show tournament %d", tournament.id)
+        return None
+
+    async def _after_shown(self, tournament: Tournament) -> None:
+        """What follows a pinned message brought up to date: the sign-up message says who won
+        once it is over, and the group's league, where its games count, is refreshed."""
+        try:
+            if tournament.is_over:
+                await self.show_signup(tournament.id)
+            if self._league_refresh is not None:
+                self._league_refresh(tournament.chat_id)
+        except Exception:
+            logger.exception("could not show tournament %d's sign-up", tournament.id)
 
     async def _draw(self, overview: Overview, _: Translate) -> bytes:
         drawn = picture(overview, _)

@@ -429,15 +429,32 @@ class Tournaments:
             done.append(Progress(await self.get(tournament_id), (snapshot,)))
         return done
 
-    async def behind(self) -> list[Tournament]:
-        """Started tournaments whose pinned message is behind, each claimed by one worker
-        (its version marked shown): the caller shows it."""
-        claimed = []
-        for tournament_id in await self._store.tournaments.behind():
-            tournament = await self.get(tournament_id)
-            if await self._store.tournaments.claim_showing(tournament):
-                claimed.append(tournament)
-        return claimed
+    async def behind(self) -> list[int]:
+        """Started tournaments whose pinned message shows an older version than theirs (or
+        none yet): see :meth:`showing`."""
+        return await self._store.tournaments.behind()
+
+    @asynccontextmanager
+    async def showing(self, tournament_id: int) -> AsyncIterator[Tournament | None]:
+        """Holds the pinned message of ``tournament_id`` for this worker while the caller
+        brings it up to date, then :meth:`mark_shown` records what it shows. The block gets
+        the tournament as it is now, or None when its message is up to date or another worker
+        is showing it now (this one never waits).
+
+        The version is marked shown only after the message shows it, never before: a worker
+        that dies in between (its hold ends with its connection) leaves the message behind,
+        and the next look, on any worker or after a restart, shows it. The hold keeps two
+        workers from editing the message at once, where an older picture could land last."""
+        async with self._store.attempt("tournament_pinned", tournament_id) as held:
+            tournament = await self.get(tournament_id) if held else None
+            if tournament is not None and tournament.shown_version >= tournament.version:
+                tournament = None
+            yield tournament
+
+    async def mark_shown(self, tournament: Tournament) -> None:
+        """Records that the pinned message shows ``tournament`` at its version (the one its
+        picture and caption were drawn from), inside :meth:`showing`."""
+        await self._store.tournaments.mark_shown(tournament)
 
     async def set_messages(
         self, tournament_id: int, *, message_id: int | None = None, pinned_id: int | None = None

@@ -15,8 +15,8 @@ from bot.services import Services, chips, compose
 from bot.services.errors import (
     NoPrivateChat,
     NotAnAdmin,
-    NotEntered,
     NotEnoughChips,
+    NotEntered,
     NotTheCreator,
     TooFewPlayers,
     TournamentClosed,
@@ -403,3 +403,41 @@ async def test_a_withdrawal_forfeits_a_whole_knockout_match_at_once(
     await tournaments.leave(made.id, 2)  # the final's match forfeited too: 1 wins
     [over] = await tournaments.due()
     assert over.tournament.state is TournamentState.FINISHED and over.tournament.winner_id == 1
+
+
+async def test_a_pinned_message_is_marked_shown_only_after_it_shows_and_by_one_worker(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.new_database()
+    clock = Clock()
+    opened = [await open_database(url) for _ in range(2)]
+    workers = [compose(Store(db), random.Random(n), clock=clock) for n, db in enumerate(opened)]
+    try:
+        players = await _players(workers[0], 2)
+        made = await workers[0].tournaments.create(
+            GROUP,
+            players[0],
+            format=TournamentFormat.KNOCKOUT,
+            terms=Terms(),
+            locale="en",
+            is_admin=True,
+        )
+        for player in players:
+            await workers[0].tournaments.join(made.id, player)
+        await workers[0].tournaments.start(made.id, players[0].id)
+        first, second = (w.tournaments for w in workers)
+        assert await first.behind() == [made.id]
+        async with first.showing(made.id) as held:
+            assert held is not None
+            async with second.showing(made.id) as other:
+                assert other is None  # the first worker shows it now
+        assert await second.behind() == [made.id]  # held, never marked: still behind
+        async with second.showing(made.id) as held:  # a worker that died showing it: again
+            assert held is not None
+            await second.mark_shown(held)
+        assert await first.behind() == []
+        async with first.showing(made.id) as held:
+            assert held is None  # up to date
+    finally:
+        for db in opened:
+            await db.close()
