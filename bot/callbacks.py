@@ -291,6 +291,14 @@ class TournamentAction(CallbackData, prefix="t"):
     action: Annotated[TournamentStep, _CHOICE]
 
 
+class TournamentPage(CallbackData, prefix="q"):
+    """📋 under a tournament's pinned table: page ``page`` (0-based) of the table, sent to the
+    presser in private (the pinned picture shows the first, the leaders')."""
+
+    tournament: Id
+    page: Count
+
+
 TAPS = 8
 """The most taps a daily position's answer takes (four steps of a double, with room)."""
 

@@ -1,7 +1,8 @@
 """A tournament's messages in Telegram: the sign-up message in the group (edited as players
 join and leave), the one pinned tournament message (the bracket or table as a picture, the
 round, who plays whom with watch links, then the winner; a :class:`KeptMessage` edited in
-place), and each player's line in private before their game's board.
+place; a table longer than one picture shows the leaders' page, with 📋 buttons that send the
+other pages in private), and each player's line in private before their game's board.
 
 :meth:`TournamentPublisher.tick` is the timers' part: it starts the tournaments that are due
 and moves on those whose round is over (:meth:`~bot.services.tournaments.Tournaments.due`),
@@ -23,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
@@ -34,19 +35,23 @@ from bot.messages.kept import KeptMessage
 from bot.model import Tournament
 from bot.services import GameSnapshot
 from bot.services.chats import Chats
+from bot.services.errors import NoPrivateChatForTable, StaleAction
 from bot.services.tournaments import Overview, Progress, Tournaments
 from bot.services.users import Users
 from bot.views.boards import watch_payload
 from bot.views.common import Translate, translator
 from bot.views.tournaments import (
+    page_caption,
     picture,
     pinned_caption,
+    pinned_keyboard,
     player_line,
     signup_keyboard,
     signup_text,
+    table_rows,
 )
 from render.tournament import TOURNAMENT_FILE_NAME, render_bracket, render_table
-from render.tournament_layout import Bracket
+from render.tournament_layout import Bracket, page_count
 
 logger = logging.getLogger(__name__)
 
@@ -165,7 +170,8 @@ class TournamentPublisher:
                     links[game_id] = await create_start_link(self._bot, watch_payload(game_id))
             caption = pinned_caption(overview, links, _)
             drawn = await self._draw(overview, _)
-            pinned = _Pinned(self, overview.tournament, caption, drawn)
+            markup = pinned_keyboard(overview, _)
+            pinned = _Pinned(self, overview.tournament, caption, drawn, markup)
             if await pinned.show(self._publisher.limiter):
                 return overview.tournament
             logger.warning("tournament %d: its pinned message was not shown", tournament.id)
@@ -184,15 +190,42 @@ class TournamentPublisher:
         except Exception:
             logger.exception("could not show tournament %d's sign-up", tournament.id)
 
-    async def _draw(self, overview: Overview, _: Translate) -> bytes:
+    async def _draw(self, overview: Overview, _: Translate, page: int = 0) -> bytes:
+        """The bracket, or ``page`` of the table: the first by default, the leaders' (a
+        table's rows are in the order of the standings)."""
         drawn = picture(overview, _)
 
         def render() -> bytes:
             if isinstance(drawn, Bracket):
                 return render_bracket(drawn)
-            return render_table(drawn)
+            return render_table(drawn, page=page)
 
         return await asyncio.get_running_loop().run_in_executor(self._drawing, render)
+
+    async def send_page(self, tournament_id: int, page: int, user_id: int, _: Translate) -> None:
+        """Sends ``page`` (0-based) of the tournament's table to ``user_id`` in private, as
+        📋 under the pinned message asks; in ``_``'s language.
+
+        :raises: :exc:`StaleAction` for a page the table does not have (now);
+            :exc:`NoPrivateChatForTable` when the bot cannot write to them in private.
+        """
+        overview = await self._tournaments.overview(tournament_id)
+        if not 0 < page < page_count(table_rows(overview)):
+            raise StaleAction()
+        drawn = await self._draw(overview, _, page)
+        await self._publisher.limiter.wait(user_id)
+        try:
+            await self._bot.send_photo(
+                user_id,
+                BufferedInputFile(drawn, filename=TOURNAMENT_FILE_NAME),
+                caption=page_caption(overview, page, _),
+            )
+        except TelegramForbiddenError:
+            raise NoPrivateChatForTable() from None
+        except TelegramBadRequest as error:
+            if "chat not found" not in error.message.lower():
+                raise
+            raise NoPrivateChatForTable() from None
 
     async def _pin(self, chat_id: int, message_id: int) -> None:
         try:
@@ -240,20 +273,30 @@ class _Pinned(KeptMessage):
     in place with each change."""
 
     def __init__(
-        self, publisher: TournamentPublisher, tournament: Tournament, caption: str, png: bytes
+        self,
+        publisher: TournamentPublisher,
+        tournament: Tournament,
+        caption: str,
+        png: bytes,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> None:
         super().__init__(tournament.chat_id, tournament.pinned_id, what="a tournament")
         self._publisher = publisher
         self._tournament = tournament
         self._caption = caption
         self._png = png
+        self._markup = markup
 
     def _file(self) -> BufferedInputFile:
         return BufferedInputFile(self._png, filename=TOURNAMENT_FILE_NAME)
 
     async def send(self, chat_id: int) -> int:
         message = await self._publisher._bot.send_photo(
-            chat_id, self._file(), caption=self._caption, disable_notification=True
+            chat_id,
+            self._file(),
+            caption=self._caption,
+            disable_notification=True,
+            reply_markup=self._markup,
         )
         return message.message_id
 
@@ -262,6 +305,7 @@ class _Pinned(KeptMessage):
             InputMediaPhoto(media=self._file(), caption=self._caption),
             chat_id=chat_id,
             message_id=message_id,
+            reply_markup=self._markup,
         )
 
     async def sent(self, chat_id: int, message_id: int) -> None:
