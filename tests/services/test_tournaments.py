@@ -1,7 +1,8 @@
 """Tournaments at the service level, on both backends: sign-up with the entry taken and given
 back, who may make one, each format played out by resignations and timeouts, a restart
-between rounds (a round never started twice, a result never counted twice), a withdrawal, and
-two workers racing over the start of a round."""
+between rounds (a round never started twice, a result never counted twice), a withdrawal (a
+match forfeited whole), two workers racing over the start of a round and over the pinned
+message, and a tournament game's result in both players' ratings."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import random
 
 import pytest
 
+from bot.engine import Side
 from bot.model import Rating, Terms, TournamentFormat, TournamentPairing, TournamentState, User
 from bot.services import Services, chips, compose
 from bot.services.errors import (
@@ -441,3 +443,37 @@ async def test_a_pinned_message_is_marked_shown_only_after_it_shows_and_by_one_w
     finally:
         for db in opened:
             await db.close()
+
+
+async def test_a_tournament_games_result_changes_both_players_ratings(
+    store: Store, clock: Clock
+) -> None:
+    services = compose(store, random.Random(19), move_seconds=60, clock=clock)
+    players = await _players(services, 2)
+    made = await services.tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.KNOCKOUT,
+        terms=Terms(),
+        locale="en",
+        is_admin=True,
+    )
+    for player in players:
+        await services.tournaments.join(made.id, player)
+    [snapshot] = (await services.tournaments.start(made.id, players[0].id)).started
+    service = services.game_service
+    while min(chips.turns_played(snapshot.stored.history, side) for side in Side) < 3:
+        mover = snapshot.stored.player(snapshot.game.turn)  # past the early concessions
+        while snapshot.turn_input is not None and not snapshot.turn_input.is_complete:
+            snapshot = await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)
+        snapshot = await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
+    loser = snapshot.stored.player(snapshot.game.turn)
+    winner = players[0].id + players[1].id - loser
+    ended = await service.resign(snapshot.stored.id, loser)
+    assert not chips.is_early_concession(ended.stored)
+    won, lost = [await store.ratings.get(u, "long") for u in (winner, loser)]
+    assert (won.games, lost.games) == (1, 1)
+    assert won.rating > 1500 > lost.rating
+    [over] = await services.tournaments.due()
+    assert over.tournament.winner_id == winner
+    assert [(s.user.id, s.wins) for s in await store.games.top(GROUP)][0] == (winner, 1)
