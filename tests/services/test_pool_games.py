@@ -211,3 +211,30 @@ async def test_the_computer_after_a_wait_that_ran_out_starts_once(
     group = await lobby.play_computer(boris, -5, by_mail, locale="en")
     assert group.stored.chat_id == -5
     assert [b.chat_id for b in await services.board_messages.boards(group.stored.id)] == [-5]
+
+
+async def test_two_workers_sweeping_at_once_start_one_game_per_player(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.new_database()
+    clock = Clock()
+    stores = [Store(await open_database(url)) for _ in range(2)]
+    try:
+        workers = [compose(store, random.Random(n), clock=clock) for n, store in enumerate(stores)]
+        users = [
+            await workers[0].users.see(i, username=f"u{i}", first_name="U", language_code="en")
+            for i in range(1, 9)
+        ]
+        for number, user in enumerate(users):  # 150 apart: nobody paired on entering
+            await stores[0].ratings.set(user.id, "long", Rating(rating=1000.0 + 150 * number))
+            assert await workers[number % 2].lobby.find(user, 0, TERMS, locale="en") is None
+        clock.now += 60
+        found = await asyncio.gather(*(w.lobby.pair_waiting(_locale) for w in workers))
+        games = [f.snapshot.stored for each in found for f in each]
+        assert len(games) == 4
+        for user in users:
+            active = await workers[1].game_service.active_games(user.id)
+            assert len(active) == 1 and await workers[0].pool.seeker(user.id) is None
+    finally:
+        for store in stores:
+            await store.close()
