@@ -4,10 +4,13 @@
 
 N seekers (10,000 by default) arrive R a second (20) on a simulated clock, each with one of four
 kinds of terms (long or short, a single game or a match to 3) and a rating drawn around 1500
-(σ 200); a fraction P of those left waiting (0.2) leave again, one at each arrival, and a sweep
-runs every simulated second. One process, one SQLite file in a temporary folder. Printed:
-median and p95 of an enter (which pairs when it can), of a leave and of a sweep, and how many
-pairings were made, the mean wait before one, and the largest pool seen.
+(σ 200); a fraction P of those left waiting (0.2) leave again, one at each arrival, and the
+timers' look at the pool runs every simulated second: the pairs made among those waiting as
+their windows widen (``Pool.pair_waiting``), the computer's offers (``Pool.sweep``) and the
+waits that ran out (``Pool.expire``). One process, one SQLite file in a temporary folder.
+Printed: median and p95 of an enter (which pairs when it can), of a leave and of a look, and
+how many pairings were made (on entering, by the look), the mean wait before one, and the
+largest pool seen.
 
 Figures only, no assertions (tests/services/test_pool.py checks the pool).
 """
@@ -57,7 +60,7 @@ async def run(seekers: int, per_second: float, leave: float, seed: int) -> None:
         sweeps: list[float] = []
         waiting: dict[int, float] = {}
         waits: list[float] = []
-        largest = 0
+        largest = on_entering = by_look = ran_out = 0
         next_sweep = clock.now + 1
         for user in range(1, seekers + 1):
             clock.now += rng.expovariate(per_second)
@@ -68,6 +71,7 @@ async def run(seekers: int, per_second: float, leave: float, seed: int) -> None:
                 waiting[user] = clock.now
             else:
                 waits.append(clock.now - waiting.pop(pairing.waiting.user_id))
+                on_entering += 1
             if waiting and rng.random() < leave:
                 gone = rng.choice(list(waiting))
                 start = time.perf_counter()
@@ -76,18 +80,28 @@ async def run(seekers: int, per_second: float, leave: float, seed: int) -> None:
                 del waiting[gone]
             if clock.now >= next_sweep:
                 start = time.perf_counter()
+                paired = await pool.pair_waiting(clock.now)
                 await pool.sweep(clock.now)
+                expired = await pool.expire(clock.now)
                 sweeps.append(time.perf_counter() - start)
+                for each in paired:
+                    for seeker in (each.waiting, each.entering):
+                        waits.append(clock.now - waiting.pop(seeker.user_id))
+                for seeker in expired:
+                    del waiting[seeker.user_id]
+                by_look += len(paired)
+                ran_out += len(expired)
                 next_sweep = clock.now + 1
             largest = max(largest, len(waiting))
         await db.close()
     print(f"{seekers} seekers, {per_second:g} a second, SQLite file, one process")
-    print(f"enter (pairing included): {summary(enters)}")
-    print(f"leave:                    {summary(leaves)}  ({len(leaves)} left)")
-    print(f"sweep:                    {summary(sweeps)}  ({len(sweeps)} sweeps)")
+    print(f"enter (pairing included):   {summary(enters)}")
+    print(f"leave:                      {summary(leaves)}  ({len(leaves)} left)")
+    print(f"look (pair, offer, expire): {summary(sweeps)}  ({len(sweeps)} looks)")
     print(
-        f"pairings {len(waits)}, mean wait {statistics.mean(waits):.1f} s, "
-        f"largest pool {largest}, left waiting at the end {len(waiting)}"
+        f"pairings {on_entering} on entering, {by_look} by the look; mean wait "
+        f"{statistics.mean(waits):.1f} s (each seeker paired by the look counted); "
+        f"{ran_out} waits ran out; largest pool {largest}, left waiting at the end {len(waiting)}"
     )
 
 

@@ -223,6 +223,9 @@ class FindOption(enum.IntEnum):
     FIND = 6  # 🔎 look for an opponent on the terms shown
     CANCEL = 7  # stop looking (on the wait)
     COMPUTER = 8  # take the computer's offer (on the wait)
+    AGAIN = 9  # 🔎 look again, on a wait that ended with nobody found
+    PLAY_COMPUTER = 10  # 🤖 play the computer instead, on a wait that ended with nobody found
+    STAKE = 11  # no stake, or the chips each game is played for
 
 
 class FindAction(CallbackData, prefix="p"):
@@ -237,6 +240,7 @@ class FindAction(CallbackData, prefix="p"):
     match: Count = 0
     time: Count = 0
     offer: Count = 0
+    stake: Count = 0
 
 
 class PlayAnyone(CallbackData, prefix="o"):
@@ -285,6 +289,14 @@ class TournamentAction(CallbackData, prefix="t"):
 
     tournament: Id
     action: Annotated[TournamentStep, _CHOICE]
+
+
+class TournamentPage(CallbackData, prefix="q"):
+    """📋 under a tournament's pinned table: page ``page`` (0-based) of the table, sent to the
+    presser in private (the pinned picture shows the first, the leaders')."""
+
+    tournament: Id
+    page: Count
 
 
 TAPS = 8

@@ -1,7 +1,7 @@
 """The clock of the bot: turns that ran out of time, the computer's turns, challenges that
-expired, reminders of correspondence games, the computer offered to those who waited in the
-pool (``/find``) long enough, tournaments due to start or to move on, the groups' morning
-posts of the daily position.
+expired, reminders of correspondence games, the pool of ``/find`` (pairs made as the rating
+windows widen, the computer offered to those who waited long enough, waits that ran out),
+tournaments due to start or to move on, the groups' morning posts of the daily position.
 
 Deadlines live in the database, so they keep running across restarts; this loop only looks at
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
@@ -31,7 +31,7 @@ from bot.messages.boards import BoardPublisher
 from bot.messages.challenges import close_challenge_messages
 from bot.messages.daily import DailyPublisher
 from bot.messages.link import TelegramLink
-from bot.messages.pool import offer_computer
+from bot.messages.pool import offer_computer, pair_waiting, tell_expired
 from bot.messages.tournaments import TournamentPublisher
 from bot.model import User
 from bot.services import GameSnapshot
@@ -108,17 +108,7 @@ class Timers:
             )
         for snapshot, player in await self._games.reminders():
             await self._remind(snapshot, player)
-        pool = self._services.pool
-        for seeker in await pool.sweep():  # each due seeker once, in whichever worker
-            await offer_computer(
-                seeker,
-                self._bot,
-                self._publisher.limiter,
-                self._i18n,
-                pool=pool,
-                users=self._users,
-                chats=self._services.chats,
-            )
+        await self._look_at_pool()
         if self.tournaments is not None:
             await self.tournaments.tick()
         if self._daily is not None and (self._posting is None or self._posting.done()):
@@ -129,6 +119,30 @@ class Timers:
         if self._coordination.shared and now - self._swept_at >= SWEEP_SECONDS:
             self._swept_at = now
             await self._publisher.sweep()
+
+    async def _look_at_pool(self) -> None:
+        """Pairs seekers whose windows now meet, offers the computer to those who waited
+        their time, and ends the waits that ran out; each seeker once, in whichever worker."""
+        pool, chats, limiter = self._services.pool, self._services.chats, self._publisher.limiter
+        found = await pair_waiting(
+            self._services.lobby,
+            self._bot,
+            limiter,
+            self._i18n,
+            pool=pool,
+            users=self._users,
+            chats=chats,
+        )
+        for each in found:
+            self._publisher.publish(each.snapshot)
+        for seeker in await pool.sweep():
+            await offer_computer(
+                seeker, self._bot, limiter, self._i18n, pool=pool, users=self._users, chats=chats
+            )
+        for seeker in await pool.expire():
+            await tell_expired(
+                seeker, self._bot, limiter, self._i18n, pool=pool, users=self._users, chats=chats
+            )
 
     async def _post_daily(self) -> None:
         assert self._daily is not None

@@ -7,12 +7,14 @@ edited by :mod:`bot.messages.pool`, the rules are :class:`~bot.services.lobby.Lo
 from __future__ import annotations
 
 import contextlib
+import logging
+from dataclasses import replace
 from typing import Final
 
-from aiogram import Bot, Router
+from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
-from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.filters import KICKED, ChatMemberUpdatedFilter, Command, CommandObject
+from aiogram.types import CallbackQuery, ChatMemberUpdated, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
@@ -38,6 +40,8 @@ from bot.views.pool import (
 )
 from bot.views.words import play_words, terms_of
 
+logger = logging.getLogger(__name__)
+
 
 def create_router() -> Router:
     """Returns a new router with the handlers of ``/find``."""
@@ -45,7 +49,21 @@ def create_router() -> Router:
     router.message.register(on_find, Command("find"))
     router.callback_query.register(on_play_anyone, PlayAnyone.filter())
     router.callback_query.register(on_find_button, FindAction.filter())
+    router.my_chat_member.register(
+        on_blocked,
+        ChatMemberUpdatedFilter(member_status_changed=KICKED),
+        F.chat.type == ChatType.PRIVATE,
+    )
     return router
+
+
+async def on_blocked(event: ChatMemberUpdated, users: Users, pool: Pool) -> None:
+    """A user blocked the bot (Telegram's ``my_chat_member`` of their private chat, status
+    kicked): noted, and they leave the private pool at once, so that nobody is paired with a
+    player the bot cannot tell (a group's pool keeps them: they play there)."""
+    await users.mark_blocked(event.from_user.id)
+    if await pool.leave_private(event.from_user.id):
+        logger.info("user %d left the pool: they blocked the bot", event.from_user.id)
 
 
 async def _choice(pool: Pool, player: User, args: str | None) -> tuple[Terms, int]:
@@ -85,13 +103,21 @@ async def on_play_anyone(
 
 
 WAIT_OPTIONS: Final = frozenset({FindOption.CANCEL, FindOption.COMPUTER})
-"""The buttons of a wait; the others are the picker's."""
+"""The buttons of a wait."""
+ENDED_OPTIONS: Final = frozenset({FindOption.AGAIN, FindOption.PLAY_COMPUTER})
+"""The buttons of a wait that ended with nobody found; the others are the picker's."""
+
+
+def _kind(option: FindOption) -> int:
+    """Which ``/find`` message a button belongs on: 0 the picker, 1 a wait, 2 an ended wait."""
+    return 1 if option in WAIT_OPTIONS else 2 if option in ENDED_OPTIONS else 0
 
 
 def _check_owner(message: Message, data: FindAction, player: User) -> None:
     """Refuses a tap on someone else's picker or wait, and one forged onto another message:
     a press brings the message's first button (``bot.messages.link.read_json``), which on a
-    picker or a wait is one of theirs and names its player.
+    picker or a wait (ended or not) is one of theirs, names its player and tells the kind of
+    message, whose buttons alone count there.
 
     :raises: :exc:`ForeignButton`, :exc:`NotYourFind`.
     """
@@ -100,11 +126,7 @@ def _check_owner(message: Message, data: FindAction, player: User) -> None:
     if markup is not None and markup.inline_keyboard and markup.inline_keyboard[0]:
         with contextlib.suppress(TypeError, ValueError):
             first = FindAction.unpack(markup.inline_keyboard[0][0].callback_data or "")
-    if (
-        first is None
-        or first.user != data.user
-        or (first.option in WAIT_OPTIONS) != (data.option in WAIT_OPTIONS)
-    ):
+    if first is None or first.user != data.user or _kind(first.option) != _kind(data.option):
         raise ForeignButton()  # forged onto another message: it stays as it is
     if data.user != player.id:
         raise NotYourFind()
@@ -122,8 +144,9 @@ async def on_find_button(
     bot: Bot,
     i18n: I18n,
 ) -> None:
-    """A picker's option (the message shows the next choice), 🔎 Find, or on the wait ✖ Cancel
-    and 🤖 the computer's offer."""
+    """A picker's option (the message shows the next choice), 🔎 Find, on the wait ✖ Cancel
+    and 🤖 the computer's offer, and on a wait that ended with nobody found 🔎 Look again and
+    🤖 the computer."""
     message = callback.message
     if not isinstance(message, Message):
         raise StaleAction()
@@ -143,7 +166,7 @@ async def on_find_button(
             users=users,
         )
 
-    if option is FindOption.FIND:
+    if option in (FindOption.FIND, FindOption.AGAIN):
         terms, offer_after = picked(callback_data)
         name = player_name(player) if group else None
         # the wait shows once the player may enter, before they do: a pairing made at once,
@@ -167,6 +190,20 @@ async def on_find_button(
                 found, bot, publisher.limiter, i18n, pool=pool, users=users, chats=chats
             )
             publisher.publish(found.snapshot)
+        return
+    if option is FindOption.PLAY_COMPUTER:
+        terms, _offer = picked(callback_data)
+        snapshot = await lobby.play_computer(
+            player,
+            message.chat.id if group else PRIVATE,
+            terms,
+            locale=current_locale(),
+            dice_client=callback.id,
+        )
+        level = snapshot.black.computer_level or 0  # the computer plays black
+        played = replace(terms, stake=0)  # never a stake against the computer
+        await wait(computer_chosen_text(level, played, _)).show(publisher.limiter)
+        publisher.publish(snapshot)
         return
     if option in (FindOption.CANCEL, FindOption.COMPUTER):
         seeker = await pool.seeker(player.id)

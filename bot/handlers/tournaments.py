@@ -16,10 +16,18 @@ from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import TournamentAction, TournamentOption, TournamentPick, TournamentStep
+from bot.callbacks import (
+    TournamentAction,
+    TournamentOption,
+    TournamentPage,
+    TournamentPick,
+    TournamentStep,
+)
 from bot.i18n import current_locale
+from bot.messages.boards import BoardPublisher
 from bot.messages.members import ADMINS, check_admin
 from bot.messages.tournaments import TournamentPublisher
 from bot.model import TournamentState, User
@@ -34,6 +42,7 @@ def create_router() -> Router:
     router.message.register(on_tournament, Command("tournament"))
     router.callback_query.register(on_pick, TournamentPick.filter())
     router.callback_query.register(on_action, TournamentAction.filter())
+    router.callback_query.register(on_page, TournamentPage.filter())
     return router
 
 
@@ -157,6 +166,33 @@ async def on_action(
         await tournament_publisher.progressed(await tournaments.start(tournament.id, player.id))
         return
     await tournament_publisher.show_signup(tournament.id)
+
+
+async def on_page(
+    callback: CallbackQuery,
+    callback_data: TournamentPage,
+    tournaments: Tournaments,
+    tournament_publisher: TournamentPublisher,
+    publisher: BoardPublisher,
+    player: User,
+    callback_answer: CallbackAnswer,
+) -> None:
+    """📋 under a pinned table: that page of it, sent to the presser in private (within their
+    allowance of messages on demand), on the tournament's own pinned message only."""
+    message = callback.message
+    try:
+        tournament = await tournaments.get(callback_data.tournament)
+    except TournamentNotFound:
+        raise ForeignButton() from None
+    if (
+        not isinstance(message, Message)
+        or message.chat.id != tournament.chat_id
+        or message.message_id != tournament.pinned_id
+    ):
+        raise ForeignButton()
+    with publisher.on_demand.spend(player.id, player.id):
+        await tournament_publisher.send_page(tournament.id, callback_data.page, player.id, _)
+    callback_answer.text = _("Sent to you in private.")
 
 
 def _is_picker(message: Message) -> bool:

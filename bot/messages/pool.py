@@ -1,6 +1,8 @@
 """The messages of ``/find``: a seeker's wait, one message edited in place (the picker it was
-made from, "Looking for an opponent… ⏳", the computer's offer, the pairing), never a new one
-for each step; and the computer's offer made to those who waited long enough, by the timers.
+made from, "Looking for an opponent… ⏳", the computer's offer, the pairing, or the end of a wait
+nobody answered), never a new one for each step; and what the timers do with the pool: the
+pairs made among those already waiting, the computer's offer to those who waited long enough,
+and the waits that ran out (:data:`~bot.services.pool.MAX_WAIT`).
 
 A seeker whose chat refuses the bot (they blocked it: Telegram's 403) leaves the pool: nobody
 would be told of a pairing, and their opponent would wait for a player who never comes.
@@ -19,10 +21,17 @@ from bot.messages.kept import KeptMessage
 from bot.messages.pace import Pace
 from bot.model import Seeker
 from bot.services import Chats, Users
-from bot.services.lobby import Found
+from bot.services.lobby import Found, Lobby
 from bot.services.pool import PRIVATE, Pool, computer_level_for
 from bot.views.common import player_name, translator
-from bot.views.pool import paired_in_group_text, paired_text, waiting_keyboard, waiting_text
+from bot.views.pool import (
+    expired_keyboard,
+    expired_text,
+    paired_in_group_text,
+    paired_text,
+    waiting_keyboard,
+    waiting_text,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -149,6 +158,61 @@ async def offer_computer(
         seeker.message_id,
         text=waiting_text(seeker.terms, seeker.offer_after, _, name=name, level=level),
         markup=waiting_keyboard(seeker.terms, seeker.offer_after, seeker.user_id, _, level=level),
+        user_id=seeker.user_id,
+        pool=pool,
+        users=users,
+    ).show(limiter)
+
+
+async def pair_waiting(
+    lobby: Lobby,
+    bot: Bot,
+    limiter: Pace,
+    i18n: I18n,
+    *,
+    pool: Pool,
+    users: Users,
+    chats: Chats,
+) -> list[Found]:
+    """The timers' pairing of seekers already waiting (:meth:`Lobby.pair_waiting`): each
+    game started, both waits are edited to say who plays whom (:func:`show_paired`). Returns
+    the pairings, whose boards the caller publishes."""
+
+    async def locale(seeker: Seeker) -> str:
+        return await _locale(seeker, users, chats)
+
+    found = await lobby.pair_waiting(locale)
+    for each in found:
+        await show_paired(each, bot, limiter, i18n, pool=pool, users=users, chats=chats)
+    return found
+
+
+async def tell_expired(
+    seeker: Seeker,
+    bot: Bot,
+    limiter: Pace,
+    i18n: I18n,
+    *,
+    pool: Pool,
+    users: Users,
+    chats: Chats,
+) -> bool:
+    """Edits the wait message of ``seeker``, out of the pool after
+    :data:`~bot.services.pool.MAX_WAIT` (:meth:`Pool.expire`), to say that nobody came, with
+    🔎 Look again and 🤖 the computer at the level of their rating; nothing else is sent.
+    False when there is no message or it could not be shown."""
+    if seeker.message_id is None:
+        return False
+    _ = translator(i18n, await _locale(seeker, users, chats))
+    user = await users.get(seeker.user_id)
+    name = player_name(user) if user is not None and seeker.scope != PRIVATE else None
+    level = computer_level_for(seeker.rating)
+    return await WaitMessage(
+        bot,
+        wait_chat(seeker),
+        seeker.message_id,
+        text=expired_text(seeker.terms, _, name=name),
+        markup=expired_keyboard(seeker.terms, seeker.offer_after, seeker.user_id, level, _),
         user_id=seeker.user_id,
         pool=pool,
         users=users,

@@ -1,14 +1,16 @@
 """A tournament's messages in Telegram: the sign-up message in the group (edited as players
 join and leave), the one pinned tournament message (the bracket or table as a picture, the
 round, who plays whom with watch links, then the winner; a :class:`KeptMessage` edited in
-place), and each player's line in private before their game's board.
+place; a table longer than one picture shows the leaders' page, with 📋 buttons that send the
+other pages in private), and each player's line in private before their game's board.
 
 :meth:`TournamentPublisher.tick` is the timers' part: it starts the tournaments that are due
 and moves on those whose round is over (:meth:`~bot.services.tournaments.Tournaments.due`),
 then brings every pinned message that is behind up to date. Which messages are behind is in
-the database (a tournament's version against the version its message shows, claimed by one
-worker), so a message left behind by a restart catches up at the next tick. Pictures are drawn
-on a thread of their own, never on the event loop.
+the database (a tournament's version against the version its message shows, recorded only once
+the edit went through, by the one worker holding the message meanwhile), so a message left
+behind by a restart, or a crash in the middle of its edit, catches up at the next tick.
+Pictures are drawn on a thread of their own, never on the event loop.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Final
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
@@ -31,21 +35,29 @@ from bot.messages.kept import KeptMessage
 from bot.model import Tournament
 from bot.services import GameSnapshot
 from bot.services.chats import Chats
+from bot.services.errors import NoPrivateChatForTable, StaleAction
 from bot.services.tournaments import Overview, Progress, Tournaments
 from bot.services.users import Users
 from bot.views.boards import watch_payload
 from bot.views.common import Translate, translator
 from bot.views.tournaments import (
+    page_caption,
     picture,
     pinned_caption,
+    pinned_keyboard,
     player_line,
     signup_keyboard,
     signup_text,
+    table_rows,
 )
 from render.tournament import TOURNAMENT_FILE_NAME, render_bracket, render_table
-from render.tournament_layout import Bracket
+from render.tournament_layout import Bracket, page_count
 
 logger = logging.getLogger(__name__)
+
+RETRY_SECONDS: Final = 30.0
+"""How long a pinned message that could not be shown (Telegram refused it, or gave up) waits
+before it is tried again: not every tick of the timers."""
 
 
 class TournamentPublisher:
@@ -72,13 +84,29 @@ class TournamentPublisher:
         self._publisher = publisher
         self._i18n = i18n
         self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournament")
+        self._retry_at: dict[int, float] = {}
+        """Pinned messages that could not be shown, by tournament: when to try again."""
 
     async def tick(self) -> None:
-        """The timers' look: due starts and rounds, then the pinned messages behind."""
+        """The timers' look: due starts and rounds, then the pinned messages behind, each
+        marked shown once its edit went through (a message that could not be shown is tried
+        again after :data:`RETRY_SECONDS`)."""
         for progress in await self._tournaments.due():
             await self.progressed(progress)
-        for tournament in await self._tournaments.behind():
-            await self._show_pinned(tournament)
+        now = time.monotonic()
+        for tournament_id in await self._tournaments.behind():
+            if self._retry_at.get(tournament_id, 0.0) > now:
+                continue
+            async with self._tournaments.showing(tournament_id) as tournament:
+                if tournament is None:
+                    continue  # up to date, or another worker shows it now
+                shown = await self._show_pinned(tournament)
+                if shown is None:
+                    self._retry_at[tournament_id] = now + RETRY_SECONDS
+                    continue
+                self._retry_at.pop(tournament_id, None)
+                await self._tournaments.mark_shown(shown)
+            await self._after_shown(shown)
 
     async def progressed(self, progress: Progress) -> None:
         """After a step of a tournament: each new game's players get their line and their
@@ -129,7 +157,9 @@ class TournamentPublisher:
             except TelegramAPIError as error:
                 logger.warning("could not tell user %d of game %d: %s", player.id, stored.id, error)
 
-    async def _show_pinned(self, tournament: Tournament) -> None:
+    async def _show_pinned(self, tournament: Tournament) -> Tournament | None:
+        """Brings the pinned message up to date; returns the tournament as it shows it now
+        (read after ``tournament``, perhaps newer), or None when it could not be shown."""
         try:
             overview = await self._tournaments.overview(tournament.id)
             _ = await self._translator(tournament)
@@ -140,24 +170,62 @@ class TournamentPublisher:
                     links[game_id] = await create_start_link(self._bot, watch_payload(game_id))
             caption = pinned_caption(overview, links, _)
             drawn = await self._draw(overview, _)
-            pinned = _Pinned(self, overview.tournament, caption, drawn)
-            await pinned.show(self._publisher.limiter)
-            if overview.tournament.is_over:
-                await self.show_signup(tournament.id)
-            if self._league_refresh is not None:  # its games count in the group's league
-                self._league_refresh(tournament.chat_id)
+            markup = pinned_keyboard(overview, _)
+            pinned = _Pinned(self, overview.tournament, caption, drawn, markup)
+            if await pinned.show(self._publisher.limiter):
+                return overview.tournament
+            logger.warning("tournament %d: its pinned message was not shown", tournament.id)
         except Exception:
             logger.exception("could not show tournament %d", tournament.id)
+        return None
 
-    async def _draw(self, overview: Overview, _: Translate) -> bytes:
+    async def _after_shown(self, tournament: Tournament) -> None:
+        """What follows a pinned message brought up to date: the sign-up message says who won
+        once it is over, and the group's league, where its games count, is refreshed."""
+        try:
+            if tournament.is_over:
+                await self.show_signup(tournament.id)
+            if self._league_refresh is not None:
+                self._league_refresh(tournament.chat_id)
+        except Exception:
+            logger.exception("could not show tournament %d's sign-up", tournament.id)
+
+    async def _draw(self, overview: Overview, _: Translate, page: int = 0) -> bytes:
+        """The bracket, or ``page`` of the table: the first by default, the leaders' (a
+        table's rows are in the order of the standings)."""
         drawn = picture(overview, _)
 
         def render() -> bytes:
             if isinstance(drawn, Bracket):
                 return render_bracket(drawn)
-            return render_table(drawn)
+            return render_table(drawn, page=page)
 
         return await asyncio.get_running_loop().run_in_executor(self._drawing, render)
+
+    async def send_page(self, tournament_id: int, page: int, user_id: int, _: Translate) -> None:
+        """Sends ``page`` (0-based) of the tournament's table to ``user_id`` in private, as
+        📋 under the pinned message asks; in ``_``'s language.
+
+        :raises: :exc:`StaleAction` for a page the table does not have (now);
+            :exc:`NoPrivateChatForTable` when the bot cannot write to them in private.
+        """
+        overview = await self._tournaments.overview(tournament_id)
+        if not 0 < page < page_count(table_rows(overview)):
+            raise StaleAction()
+        drawn = await self._draw(overview, _, page)
+        await self._publisher.limiter.wait(user_id)
+        try:
+            await self._bot.send_photo(
+                user_id,
+                BufferedInputFile(drawn, filename=TOURNAMENT_FILE_NAME),
+                caption=page_caption(overview, page, _),
+            )
+        except TelegramForbiddenError:
+            raise NoPrivateChatForTable() from None
+        except TelegramBadRequest as error:
+            if "chat not found" not in error.message.lower():
+                raise
+            raise NoPrivateChatForTable() from None
 
     async def _pin(self, chat_id: int, message_id: int) -> None:
         try:
@@ -205,20 +273,30 @@ class _Pinned(KeptMessage):
     in place with each change."""
 
     def __init__(
-        self, publisher: TournamentPublisher, tournament: Tournament, caption: str, png: bytes
+        self,
+        publisher: TournamentPublisher,
+        tournament: Tournament,
+        caption: str,
+        png: bytes,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> None:
         super().__init__(tournament.chat_id, tournament.pinned_id, what="a tournament")
         self._publisher = publisher
         self._tournament = tournament
         self._caption = caption
         self._png = png
+        self._markup = markup
 
     def _file(self) -> BufferedInputFile:
         return BufferedInputFile(self._png, filename=TOURNAMENT_FILE_NAME)
 
     async def send(self, chat_id: int) -> int:
         message = await self._publisher._bot.send_photo(
-            chat_id, self._file(), caption=self._caption, disable_notification=True
+            chat_id,
+            self._file(),
+            caption=self._caption,
+            disable_notification=True,
+            reply_markup=self._markup,
         )
         return message.message_id
 
@@ -227,6 +305,7 @@ class _Pinned(KeptMessage):
             InputMediaPhoto(media=self._file(), caption=self._caption),
             chat_id=chat_id,
             message_id=message_id,
+            reply_markup=self._markup,
         )
 
     async def sent(self, chat_id: int, message_id: int) -> None:

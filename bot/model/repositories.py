@@ -385,8 +385,16 @@ class PoolRepository(Protocol):
         """The player's row, if they are in the pool."""
 
     async def candidates(self, seeker: Seeker) -> list[Seeker]:
-        """The others in ``seeker``'s scope with the same terms (the stake aside), oldest
+        """The others in ``seeker``'s scope with the same terms (the stake included) who may
+        be paired (see :meth:`waiting`), oldest first."""
+
+    async def waiting(self, scope: int | None = None) -> list[Seeker]:
+        """The seekers who may be paired, in ``scope`` or in every pool: all but those of the
+        private pool (scope 0) known to have blocked the bot. By scope, then the longest wait
         first."""
+
+    async def waited(self, since: float) -> list[Seeker]:
+        """The seekers in the pool since ``since`` or earlier, the longest wait first."""
 
     async def remove(self, seeker: Seeker) -> bool:
         """Deletes the row if it is still at ``seeker``'s version; False when it changed or

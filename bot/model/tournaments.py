@@ -146,9 +146,9 @@ class TournamentRepository(Protocol):
     ) -> None:
         """Records the sign-up message and/or the pinned message (None leaves one as it is)."""
 
-    async def claim_showing(self, tournament: Tournament) -> bool:
-        """Marks ``tournament``'s version as shown; True only for the call that marked it (the
-        one worker to bring its message up to date)."""
+    async def mark_shown(self, tournament: Tournament) -> bool:
+        """Records that the pinned message shows ``tournament``'s version, once it does (the
+        edit went through); False when that or a newer one was recorded already."""
 
     async def behind(self) -> list[int]:
         """Running or just finished tournaments whose pinned message shows an older version."""

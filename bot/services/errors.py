@@ -324,6 +324,13 @@ class NotTheCreator(GameError):
     code = "not_the_creator"
 
 
+class NoPrivateChatForTable(GameError):
+    """A page of a tournament's table asked for by someone the bot cannot write to in
+    private (they never opened a chat with it, or blocked it)."""
+
+    code = "no_private_chat_for_table"
+
+
 class NoPrivateChat(GameError):
     """Joining a tournament before opening a private chat with the bot, where its games are
     played."""

@@ -562,6 +562,62 @@ class GameService:
                 stored.version,
             )
 
+    async def forfeit(self, game_id: int, user_id: int) -> GameSnapshot | None:
+        """``user_id`` gives up game ``game_id`` and, when it is a match's, the whole match at
+        once (a tournament's withdrawal): the game being played is resigned, and the match is
+        won by the opponent whatever its score, in the transaction of that result, so the
+        tournament's board it decides is decided with it and no next game starts. Between two
+        games of the match the match alone is ended; a newer game of it, started meanwhile,
+        is the one resigned. Returns the resigned game, None when none was being played.
+
+        :raises: :exc:`NotAPlayer`.
+        """
+        for _attempt in range(3):
+            async with self._one_at_a_time(game_id):
+                stored = await self._get(game_id)
+                side = stored.side_of(user_id)
+                if side is None:
+                    raise NotAPlayer()
+                if not stored.game.is_over:
+                    line = f"{side.value} resign"
+                    return await self._save(
+                        flow.concluded(stored, stored.game.resign(side), line),
+                        stored.version,
+                        forfeit=True,
+                    )
+                if stored.match_id is None:
+                    return None
+                newer = [
+                    g for g in await self.active_games(user_id) if g.match_id == stored.match_id
+                ]
+                if newer:  # its next game started meanwhile: that one is given up
+                    game_id = newer[0].id
+                    continue
+                async with self._store.transaction(durable=True):
+                    await self._store.lock_players(stored.white_id, stored.black_id)
+                    await self._end_match(stored, side.other, self._clock())
+                return None
+        return None  # a next game started each time it looked: the timers end it later
+
+    async def _end_match(self, stored: StoredGame, winner: Side, now: float) -> bool:
+        """Inside the caller's transaction: the match of ``stored`` (its latest game) is won
+        by ``winner`` now, whatever the score, and the tournament's board it decides is
+        decided. False when it was over already."""
+        assert stored.match_id is not None
+        record = await self._store.matches.get(stored.match_id)
+        if record is None or record.match.is_over:
+            return False
+        match = record.match
+        if winner is Side.WHITE:
+            won = replace(match, white=match.length)
+        else:
+            won = replace(match, black=match.length)
+        await self._store.matches.save(stored.match_id, won, now=now)
+        await self._store.tournaments.game_result(
+            stored, winner_id=stored.player(winner), match_over=True
+        )
+        return True
+
     async def timeouts(self) -> list[GameSnapshot]:
         """Acts on the games whose deadline has passed: the computer answers the games that
         wait for it (all at once, each in its worker), the others are lost on time by the
@@ -691,12 +747,13 @@ class GameService:
         return stored, await asyncio.to_thread(worked_out)
 
     async def _save(
-        self, stored: StoredGame, version: int, *, durable: bool = True
+        self, stored: StoredGame, version: int, *, durable: bool = True, forfeit: bool = False
     ) -> GameSnapshot:
         """Saves the game if it is still at ``version``; a result is saved in one transaction
         with what it pays, the match score and the ratings. ``durable`` (all but the taps before
         Confirm, which count for nothing yet): on disk when this returns, power cut or not.
-        A game that now waits for the computer gets the computer's pause as its deadline."""
+        A game that now waits for the computer gets the computer's pause as its deadline.
+        ``forfeit``: the loser of this result gives up its match too (:meth:`forfeit`)."""
         now = self._clock()
         if stored.computer_to_act:
             stored = replace(stored, deadline=now + self.computer_pause)
@@ -714,6 +771,9 @@ class GameService:
                     stored = await chips.settle(self._store, replace(stored, deadline=None), now)
                     saved = await self._store.games.save(stored, expected_version=version, now=now)
                     await self._record_result(saved, now)
+                    result = saved.game.result
+                    if forfeit and saved.match_id is not None and result is not None:
+                        await self._end_match(saved, result.winner, now)
         except VersionConflict:
             raise StaleAction() from None
         return await self._snapshot(saved)

@@ -9,19 +9,22 @@ is done here, above them: :class:`~.challenges.Challenges`, :class:`~.inline.Inl
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from bot.engine import Side
 from bot.model import Challenge, ChallengeStatus, Seeker, Store, Terms, User, computer_id
 
+from . import chips
 from .challenges import Challenges, MemberCheck
 from .errors import (
     AlreadyPlaying,
     AlreadySeeking,
     ChallengeClosed,
     CommitmentNotShown,
+    NotEnoughChips,
     NotSeeking,
     StaleAction,
     Watching,
@@ -29,7 +32,7 @@ from .errors import (
 from .games import REMIND_FROM_SECONDS, GameService, GameSnapshot
 from .inline import InlineGames, seal
 from .locks import KeyedLocks
-from .pool import OFFER_AFTER, PRIVATE, Pairing, Pool, computer_level_for
+from .pool import OFFER_AFTER, PRIVATE, Pairing, Pool, computer_level_for, pool_terms
 from .watchers import Watchers
 
 _PAIRING_TRIES: Final = 3
@@ -55,8 +58,11 @@ class Lobby:
         inline: InlineGames,
         watchers: Watchers,
         pool: Pool,
+        *,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._store = store
+        self._clock = clock
         self._games = games
         self._challenges = challenges
         self._inline = inline
@@ -192,11 +198,23 @@ class Lobby:
         wait then: a pairing made at once, or by the next to enter, is shown after it, and a
         refused tap shows nothing).
 
+        A stake (one of :data:`~.chips.STAKE_CHOICES`) needs that many chips: it is paired
+        only with the same stake, and the game pays it as any staked game does (early
+        concessions move nothing, one-way streams are held: :mod:`.chips`).
+
         :raises: :exc:`AlreadySeeking` while they are in the pool; :exc:`AlreadyPlaying` while
-            they play a game at one sitting (correspondence games aside).
+            they play a game at one sitting (correspondence games aside);
+            :exc:`NotEnoughChips` for a stake above their balance; :exc:`ValueError` for a
+            stake that is not one of the choices.
         """
+        if terms.stake not in chips.STAKE_CHOICES:
+            raise ValueError(f"a stake of {chips.STAKE_CHOICES}, not {terms.stake}")
         async with self._seekers.hold(user.id), self._store.exclusive("seeker", user.id):
             await self.check_free(user.id)
+            if terms.stake:
+                held = await chips.balance(self._store, user.id, self._clock())
+                if held < terms.stake:
+                    raise NotEnoughChips(name=user.mention, chips=held)
             if entering is not None:
                 await entering()
             rating = (await self._store.ratings.get(user.id, terms.variant)).rating
@@ -263,6 +281,61 @@ class Lobby:
             await self._pool.restore(waiting)
             raise AlreadyPlaying()
         return None
+
+    async def pair_waiting(self, locale: Callable[[Seeker], Awaitable[str]]) -> list[Found]:
+        """The timers' sweep of the pool: pairs the seekers already waiting whose windows now
+        meet (:meth:`Pool.pair_waiting`) and starts each pairing's game as :meth:`find` does
+        (:meth:`start_pairing`, in the language ``locale`` gives the later of the two). A
+        player found playing meanwhile leaves the pool, the other goes back to it as they
+        were (their wait's start kept), to be paired by a later sweep or entrant."""
+        found = []
+        for pairing in await self._pool.pair_waiting():
+            try:
+                started = await self.start_pairing(pairing, locale=await locale(pairing.entering))
+            except AlreadyPlaying:
+                continue  # the one who waited longer is back in the pool
+            if started is None:
+                await self._pool.restore(pairing.entering)
+                continue
+            found.append(started)
+        return found
+
+    async def play_computer(
+        self,
+        user: User,
+        scope: int,
+        terms: Terms,
+        *,
+        locale: str,
+        dice_client: str | None = None,
+    ) -> GameSnapshot:
+        """``user``, whose wait ended without an opponent (:data:`~.pool.MAX_WAIT`), plays the
+        computer instead, on ``terms`` without a stake, at the level of their rating, where
+        they waited (``scope``). One at a time: refused while they are in the pool, play a
+        game at one sitting, or play the computer already (so a second tap on the same
+        button starts nothing, whatever the move time).
+
+        :raises: :exc:`AlreadySeeking`, :exc:`AlreadyPlaying`.
+        """
+        async with self._seekers.hold(user.id), self._store.exclusive("seeker", user.id):
+            await self.check_free(user.id)
+            games = await self._games.active_games(user.id)
+            if any(game.level(Side.WHITE) or game.level(Side.BLACK) for game in games):
+                raise AlreadyPlaying()
+            rating = (await self._store.ratings.get(user.id, terms.variant)).rating
+            group = scope != PRIVATE
+            async with self._store.transaction(durable=True):
+                stored = await self._games.start(
+                    chat_id=scope if group else 0,
+                    white_id=user.id,
+                    black_id=computer_id(computer_level_for(rating)),
+                    terms=replace(pool_terms(terms), stake=0),
+                    locale=locale,
+                    boards=[(scope if group else user.id, Side.WHITE)],
+                    match_id=None,
+                    dice_client=dice_client,
+                )
+        return await self._games.snapshot_of(stored)
 
     async def cancel_seeking(self, user_id: int) -> None:
         """Takes ``user_id`` out of the pool (Cancel).

@@ -2,16 +2,24 @@
 as a compatible seeker is there, and offered the computer after a while.
 
 Two seekers are compatible when they are in the same pool (the private pool of everyone, scope
-0, or one group's) with the same variant, rule set, dice mode, match length and move time, and
+0, or one group's) with the same variant, rule set, dice mode, match length, move time and
+stake (none, or the same number of chips: a stake is played only when both chose it), and
 their ratings are within :func:`rating_window` of the longer of their two waits: ±100 at once,
 50 more every full 10 s, any difference from 60 s on (nobody waits for ever for a close
 opponent when someone is there). Of the compatible, the closest rating is preferred, then the
-longest wait. The stake is the one both chose, else none.
+longest wait. A seeker of the private pool known to have blocked the bot is never paired: the
+game would be played in a chat that refuses it.
 
-Entering and pairing hold the pool's scope (in this process, and across workers by the
-database's lock), and both seekers leave the pool in the transaction that makes the pairing,
-each removed only at the version read: one seeker is never paired twice. The pairing says who
-plays whom on what terms; starting the game is the caller's.
+Pairs are made when a seeker enters (:meth:`Pool.enter`) and, as the windows widen, among
+those already waiting (:meth:`Pool.pair_waiting`, the timers' sweep): two who asked at 1500
+and 1800 are paired once both have waited long enough, whoever comes next. Either way the
+pairing holds the pool's scope (in this process, and across workers by the database's lock),
+and both seekers leave the pool in the transaction that makes it, each removed only at the
+version read: one seeker is never paired twice. The pairing says who plays whom on what
+terms; starting the game is the caller's.
+
+Nobody waits for ever: after :data:`MAX_WAIT` a seeker leaves the pool by itself
+(:meth:`Pool.expire`), and is told that nobody came.
 """
 
 from __future__ import annotations
@@ -35,6 +43,12 @@ WINDOW_START: Final = 100.0
 WINDOW_STEP: Final = 50.0
 WINDOW_STEP_SECONDS: Final = 10.0
 WINDOW_OPEN_AFTER: Final = 60.0
+
+MAX_WAIT: Final = 15 * 60
+"""Seconds a seeker stays in the pool before leaving it by itself, told that nobody came (and
+offered to look again or to play the computer): a quarter of an hour, fifteen times the wait
+after which any rating is accepted, so that whoever stays that long is alone with their terms;
+and a wait message older than that is most likely forgotten, its player gone."""
 
 LEVEL_BOUNDS: Final = (1300.0, 1450.0, 1600.0, 1750.0)
 """The ratings where the computer's level goes up by one: below 1300 level 1, 1300–1449
@@ -90,7 +104,8 @@ def best_match(seeker: Seeker, candidates: Sequence[Seeker], now: float) -> Seek
 @dataclass(frozen=True, slots=True)
 class Pairing:
     """Two seekers who are to play, both out of the pool: ``waiting`` was there first,
-    ``entering`` just came; ``terms`` are the agreed ones (the stake only if both chose it)."""
+    ``entering`` came later (just now, when the pairing was made as they entered); ``terms``
+    are the agreed ones (the stake only if both chose it)."""
 
     scope: int
     waiting: Seeker
@@ -145,13 +160,21 @@ class Pool:
         # another pool) rolls the whole pairing back: the loop tries again
         if not (await pool.remove(other) and await pool.remove(seeker)):
             raise VersionConflict()
-        stake = seeker.terms.stake if seeker.terms.stake == other.terms.stake else 0
-        return Pairing(seeker.scope, other, seeker, replace(seeker.terms, stake=stake))
+        return _pairing(other, seeker)
 
     async def leave(self, user_id: int) -> bool:
         """Takes the player out of the pool (they cancelled, or blocked the bot); False if they
         were not in it (already paired, or never entered)."""
         return await self._store.pool.leave(user_id)
+
+    async def leave_private(self, user_id: int) -> bool:
+        """Takes the player out of the private pool (they blocked the bot: their games there
+        would be played in a chat that refuses it); a group's pool keeps them, its games are
+        played in the group. False if they were not in the private pool."""
+        seeker = await self._store.pool.get(user_id)
+        return (
+            seeker is not None and seeker.scope == PRIVATE and await self._store.pool.remove(seeker)
+        )
 
     async def restore(self, seeker: Seeker) -> None:
         """Puts back a seeker whose pairing fell through (their opponent turned out to be
@@ -168,6 +191,52 @@ class Pool:
         """What the player last looked for (to offer it again), if ever."""
         return await self._store.pool.choice(user_id)
 
+    async def pair_waiting(self, now: float | None = None) -> list[Pairing]:
+        """Pairs the seekers already waiting whose windows have widened enough, by the rules
+        of :meth:`enter`: in each pool the one who waited longest first, with their best match
+        (:func:`best_match`), then the next one left, and so on. Each pool is held as
+        :meth:`enter` holds it, and its pairs are made (both seekers removed at the versions
+        read) in one transaction: a seeker paired by another worker meanwhile, or who left or
+        entered again, rolls it back, and it is tried again."""
+        now = self._clock() if now is None else now
+        scopes = _crowded(await self._store.pool.waiting())
+        pairings: list[Pairing] = []
+        for scope in scopes:
+            async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
+                for attempt in range(_ATTEMPTS):
+                    try:
+                        async with self._store.transaction():
+                            pairings += await self._pair_scope(scope, now)
+                        break
+                    except VersionConflict:
+                        if attempt == _ATTEMPTS - 1:
+                            raise
+        return pairings
+
+    async def _pair_scope(self, scope: int, now: float) -> list[Pairing]:
+        pool = self._store.pool
+        left = await pool.waiting(scope)  # the longest wait first
+        made = []
+        while left:
+            seeker = left.pop(0)
+            alike = [o for o in left if pool_terms(o.terms) == pool_terms(seeker.terms)]
+            other = best_match(seeker, alike, now)
+            if other is None:
+                continue
+            left.remove(other)
+            if not (await pool.remove(seeker) and await pool.remove(other)):
+                raise VersionConflict()
+            made.append(_pairing(seeker, other))
+        return made
+
+    async def expire(self, now: float | None = None) -> list[Seeker]:
+        """Takes out of the pool the seekers who have waited :data:`MAX_WAIT`; each returned
+        once in every worker (the one that removed it at the version read), for the caller to
+        tell them."""
+        now = self._clock() if now is None else now
+        pool = self._store.pool
+        return [seeker for seeker in await pool.waited(now - MAX_WAIT) if await pool.remove(seeker)]
+
     async def sweep(self, now: float | None = None) -> list[Seeker]:
         """The seekers who have waited their ``offer_after`` and are due the computer's offer
         (at :func:`computer_level_for` their rating), each returned once in every worker: the
@@ -179,3 +248,22 @@ class Pool:
             for seeker in await pool.due(now)
             if await pool.mark_offered(seeker)
         ]
+
+
+def _pairing(waiting: Seeker, entering: Seeker) -> Pairing:
+    """The pairing of two compatible seekers, ``waiting`` the one there first."""
+    stake = waiting.terms.stake if waiting.terms.stake == entering.terms.stake else 0
+    return Pairing(waiting.scope, waiting, entering, replace(entering.terms, stake=stake))
+
+
+def _crowded(seekers: Sequence[Seeker]) -> list[int]:
+    """The pools where two of ``seekers`` look for the same game (only there can a pair be
+    made), in order."""
+    seen: set[tuple[int, Terms]] = set()
+    crowded: list[int] = []
+    for seeker in seekers:
+        key = (seeker.scope, pool_terms(seeker.terms))
+        if key in seen and seeker.scope not in crowded:
+            crowded.append(seeker.scope)
+        seen.add(key)
+    return crowded

@@ -146,7 +146,7 @@ def compose(
         challenges=challenges,
         inline_games=inline,
         watchers=watchers,
-        lobby=Lobby(store, games, challenges, inline, watchers, pool),
+        lobby=Lobby(store, games, challenges, inline, watchers, pool, clock=clock),
         replays=Replays(store),
         score_service=scores,
         league_service=LeagueService(store, scores, clock=clock),

@@ -20,7 +20,8 @@ pot. No Telegram here.
 - **Results**: the game service records each finished game on its board
   (:meth:`~bot.model.TournamentRepository.game_result`) in the transaction of the result, so
   a result is counted once, early concessions (a no-show lost on time) included. A player who
-  withdraws resigns the game they are playing and forfeits their later boards. When every
+  withdraws resigns the game they are playing, forfeits a match whole at once, and forfeits
+  their later boards. When every
   board of the round is decided the next round is paired (:meth:`Tournaments.advance`, from
   the timers); after the last one the winner is named and paid the pot.
 - **Ratings and the league**: tournament games are rated like any game between people, and
@@ -293,8 +294,13 @@ class Tournaments:
 
     async def leave(self, tournament_id: int, user_id: int) -> Progress:
         """Takes ``user_id`` off the list during sign-up (the entry comes back); once the
-        tournament runs, withdraws them: the game they are playing is resigned and their later
-        boards are forfeited. The entry stays in the pot then.
+        tournament runs, withdraws them: the game they are playing is resigned, a match is
+        forfeited whole at once (the opponent wins it, the bracket or table moves on; no later
+        game of it is left for the timer to lose), and their boards of later rounds are
+        forfeited as they are paired. The entry stays in the pot then.
+
+        The board being played is decided before the player is marked withdrawn, so a
+        withdrawal cut short (a crash) is finished by asking again.
 
         :raises: :exc:`NotEntered`, :exc:`TournamentClosed` once it is over.
         """
@@ -314,18 +320,17 @@ class Tournaments:
                         tournament, expected_version=tournament.version
                     )
                 return Progress(saved, changed=True)
-            if not await self._store.tournaments.withdraw(tournament_id, user_id):
+            entrants = await self._store.tournaments.entrants(tournament_id)
+            if not any(e.user_id == user_id and not e.withdrawn for e in entrants):
                 raise NotEntered()
             ended: list[GameSnapshot] = []
             for board in await self._store.tournaments.pairings(tournament_id):
-                if board.decided or user_id not in board.players:
+                if board.decided or user_id not in board.players or board.game_id is None:
                     continue
-                if board.game_id is None:
-                    continue
-                game_id = await self._current_game(board)
-                stored = await self._games.stored(game_id)
-                if not stored.game.is_over:
-                    ended.append(await self._games.resign(game_id, user_id))
+                resigned = await self._games.forfeit(await self._current_game(board), user_id)
+                if resigned is not None:
+                    ended.append(resigned)
+            await self._store.tournaments.withdraw(tournament_id, user_id)
             return Progress(await self.get(tournament_id), tuple(ended), changed=True)
 
     async def cancel(self, tournament_id: int, user_id: int) -> Tournament:
@@ -424,15 +429,32 @@ class Tournaments:
             done.append(Progress(await self.get(tournament_id), (snapshot,)))
         return done
 
-    async def behind(self) -> list[Tournament]:
-        """Started tournaments whose pinned message is behind, each claimed by one worker
-        (its version marked shown): the caller shows it."""
-        claimed = []
-        for tournament_id in await self._store.tournaments.behind():
-            tournament = await self.get(tournament_id)
-            if await self._store.tournaments.claim_showing(tournament):
-                claimed.append(tournament)
-        return claimed
+    async def behind(self) -> list[int]:
+        """Started tournaments whose pinned message shows an older version than theirs (or
+        none yet): see :meth:`showing`."""
+        return await self._store.tournaments.behind()
+
+    @asynccontextmanager
+    async def showing(self, tournament_id: int) -> AsyncIterator[Tournament | None]:
+        """Holds the pinned message of ``tournament_id`` for this worker while the caller
+        brings it up to date, then :meth:`mark_shown` records what it shows. The block gets
+        the tournament as it is now, or None when its message is up to date or another worker
+        is showing it now (this one never waits).
+
+        The version is marked shown only after the message shows it, never before: a worker
+        that dies in between (its hold ends with its connection) leaves the message behind,
+        and the next look, on any worker or after a restart, shows it. The hold keeps two
+        workers from editing the message at once, where an older picture could land last."""
+        async with self._store.attempt("tournament_pinned", tournament_id) as held:
+            tournament = await self.get(tournament_id) if held else None
+            if tournament is not None and tournament.shown_version >= tournament.version:
+                tournament = None
+            yield tournament
+
+    async def mark_shown(self, tournament: Tournament) -> None:
+        """Records that the pinned message shows ``tournament`` at its version (the one its
+        picture and caption were drawn from), inside :meth:`showing`."""
+        await self._store.tournaments.mark_shown(tournament)
 
     async def set_messages(
         self, tournament_id: int, *, message_id: int | None = None, pinned_id: int | None = None

@@ -12,6 +12,10 @@ if TYPE_CHECKING:
     from .database import Database, Row
 
 _COLUMNS = "user_id, chat_id, variant, rule_set, match_length, dice_mode, move_seconds, stake"
+_REACHABLE = """(chat_id <> 0 OR NOT EXISTS (
+    SELECT 1 FROM users u WHERE u.id = seekers.user_id AND u.blocked <> 0))"""
+"""A seeker who may be paired: in a group's pool (played there), or not known to have blocked
+the bot (the private pool's games are played in the players' private chats)."""
 
 
 class PoolRepository:
@@ -57,12 +61,13 @@ class PoolRepository:
         return _seeker(row) if row else None
 
     async def candidates(self, seeker: Seeker) -> list[Seeker]:
-        """The others in the scope with the same terms (the stake aside), oldest first."""
+        """The others in the scope with the same terms (the stake included) who may be
+        paired (see :meth:`waiting`), oldest first."""
         t = seeker.terms
         rows = await self._store.fetch_all(
-            """SELECT * FROM seekers WHERE chat_id = ? AND variant = ? AND user_id <> ?
+            f"""SELECT * FROM seekers WHERE chat_id = ? AND variant = ? AND user_id <> ?
                    AND COALESCE(rule_set, '') = ? AND match_length = ? AND dice_mode = ?
-                   AND COALESCE(move_seconds, -1) = ?
+                   AND COALESCE(move_seconds, -1) = ? AND stake = ? AND {_REACHABLE}
                ORDER BY since, user_id""",
             (
                 seeker.scope,
@@ -72,7 +77,27 @@ class PoolRepository:
                 t.match_length,
                 t.dice_mode.value,
                 -1 if t.move_seconds is None else t.move_seconds,
+                t.stake,
             ),
+        )
+        return [_seeker(row) for row in rows]
+
+    async def waiting(self, scope: int | None = None) -> list[Seeker]:
+        """The seekers who may be paired, in ``scope`` or in every pool: all but those of the
+        private pool known to have blocked the bot (their games would be played in a chat
+        that refuses it). By scope, then the longest wait first."""
+        where = "" if scope is None else "chat_id = ? AND "
+        rows = await self._store.fetch_all(
+            f"""SELECT * FROM seekers WHERE {where}{_REACHABLE}
+                ORDER BY chat_id, since, user_id""",
+            () if scope is None else (scope,),
+        )
+        return [_seeker(row) for row in rows]
+
+    async def waited(self, since: float) -> list[Seeker]:
+        """The seekers in the pool since ``since`` or earlier, the longest wait first."""
+        rows = await self._store.fetch_all(
+            "SELECT * FROM seekers WHERE since <= ? ORDER BY since, user_id", (since,)
         )
         return [_seeker(row) for row in rows]
 

@@ -121,7 +121,7 @@ class TournamentRepository:
             (message_id, pinned_id, tournament_id),
         )
 
-    async def claim_showing(self, tournament: Tournament) -> bool:
+    async def mark_shown(self, tournament: Tournament) -> bool:
         """Marks ``tournament.version`` shown, unless that or a newer one is."""
         changed = await self._store.write(
             "UPDATE tournaments SET shown_version = ? WHERE id = ? AND shown_version < ?",

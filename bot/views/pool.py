@@ -22,7 +22,15 @@ from bot.services.challenges import (
     VARIANT_CHOICES,
     has_dice_modes,
 )
-from bot.views.common import DICE_MODE_NAMES, VARIANT_NAMES, Translate, duration
+from bot.services.chips import STAKE_CHOICES
+from bot.services.pool import MAX_WAIT
+from bot.views.common import (
+    DICE_MODE_NAMES,
+    STAKE_MODE_NAMES,
+    VARIANT_NAMES,
+    Translate,
+    duration,
+)
 
 OFFER_CHOICES: Final = (30, 60, 120, 300)
 """Seconds of waiting before the computer is offered, to choose from (60 the default)."""
@@ -51,6 +59,7 @@ def picked(data: FindAction) -> tuple[Terms, int]:
         dice_mode=dice,
         match_length=_at(MATCH_CHOICES, data.match, 0),
         move_seconds=_at(TIME_CHOICES, data.time, DEFAULT_TIME),
+        stake=_at(STAKE_CHOICES, data.stake, 0),
     )
     return terms, _at(OFFER_CHOICES, data.offer, 60)
 
@@ -70,6 +79,7 @@ def _data(option: FindOption, terms: Terms, offer_after: int, user_id: int) -> F
         match=_index(MATCH_CHOICES, terms.match_length),
         time=_index(TIME_CHOICES, terms.move_seconds, _index(TIME_CHOICES, DEFAULT_TIME)),
         offer=_index(OFFER_CHOICES, offer_after, 1),
+        stake=_index(STAKE_CHOICES, terms.stake),
     )
 
 
@@ -81,6 +91,7 @@ def changed(data: FindAction) -> tuple[Terms, int]:
         FindOption.MATCH: ("match", len(MATCH_CHOICES)),
         FindOption.TIME: ("time", len(TIME_CHOICES)),
         FindOption.OFFER: ("offer", len(OFFER_CHOICES)),
+        FindOption.STAKE: ("stake", len(STAKE_CHOICES)),
     }.get(data.option)
     if step is None:
         return picked(data)
@@ -92,7 +103,8 @@ def changed(data: FindAction) -> tuple[Terms, int]:
 
 
 def terms_line(terms: Terms, _: Translate) -> str:
-    """The terms in one line: variant, dice mode (when not two dice), match, move time."""
+    """The terms in one line: variant, dice mode (when not two dice), match, move time, and
+    the stake when there is one."""
     parts = [_(VARIANT_NAMES[terms.variant])]
     if terms.dice_mode is not DiceMode.TWO:
         parts.append(_(DICE_MODE_NAMES[terms.dice_mode]))
@@ -100,7 +112,17 @@ def terms_line(terms: Terms, _: Translate) -> str:
     parts.append(
         _("{duration} per move").format(duration=duration(terms.move_seconds or DEFAULT_TIME, _))
     )
+    if terms.stake:
+        parts.append(
+            _("stake {stake} chips, {mode}").format(
+                stake=terms.stake, mode=_(STAKE_MODE_NAMES[terms.stake_mode])
+            )
+        )
     return " · ".join(parts)
+
+
+def _stake(stake: int, _: Translate) -> str:
+    return _("stake {stake}").format(stake=stake) if stake else _("no stake")
 
 
 def _match(length: int, _: Translate) -> str:
@@ -139,6 +161,7 @@ def picker_keyboard(
         _button("🏁 " + _match(terms.match_length, _), data(FindOption.MATCH)),
         _button("⏱ " + duration(terms.move_seconds or DEFAULT_TIME, _), data(FindOption.TIME)),
         _button("🤖 " + _("after {seconds} s").format(seconds=offer_after), data(FindOption.OFFER)),
+        _button("💰 " + _stake(terms.stake, _), data(FindOption.STAKE)),
     ]
     if has_dice_modes(terms.variant):
         dice = _button("🎲 " + _(DICE_MODE_NAMES[terms.dice_mode]), data(FindOption.DICE))
@@ -232,6 +255,50 @@ def computer_chosen_text(level: int, terms: Terms, _: Translate) -> str:
         + _("You play the computer at level {level}. The game starts!").format(level=level)
         + "\n"
         + terms_line(terms, _)
+    )
+
+
+def expired_text(terms: Terms, _: Translate, *, name: str | None = None) -> str:
+    """A wait ended by itself after :data:`~bot.services.pool.MAX_WAIT` (in a group, whose):
+    nobody came, and what can be done now."""
+    minutes = MAX_WAIT // 60
+    head = (
+        _("{name}: nobody looked for the same game within {minutes} min.").format(
+            name=name, minutes=minutes
+        )
+        if name is not None
+        else _("Nobody looked for the same game within {minutes} min.").format(minutes=minutes)
+    )
+    return (
+        "⌛ "
+        + head
+        + "\n"
+        + terms_line(terms, _)
+        + "\n"
+        + _("You are no longer waiting. Look again, or play the computer (the bot, not a person).")
+    )
+
+
+def expired_keyboard(
+    terms: Terms, offer_after: int, user_id: int, level: int, _: Translate
+) -> InlineKeyboardMarkup:
+    """🔎 Look again (on the same terms, one tap) and 🤖 the computer at ``level``, named as
+    the computer; for ``user_id`` alone. The first button tells this message's kind."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                _button(
+                    "🔎 " + _("Look again"),
+                    _data(FindOption.AGAIN, terms, offer_after, user_id),
+                )
+            ],
+            [
+                _button(
+                    "🤖 " + _("Computer, level {level}").format(level=level),
+                    _data(FindOption.PLAY_COMPUTER, terms, offer_after, user_id),
+                )
+            ],
+        ]
     )
 
 

@@ -122,6 +122,10 @@ REFUSALS: Final = {
         "Tournament games are played in private: open a chat with me (tap my name, then "
         "Start) and join again."
     ),
+    "no_private_chat_for_table": N_(
+        "I send the table's pages in private: open a chat with me (tap my name, then Start) "
+        "and tap again."
+    ),
     "already_answered": N_("You have answered this position already: one answer each."),
     "no_daily_position": N_("There is no such daily position. /daily shows today's."),
     "unknown_time_zone": N_(

@@ -13,7 +13,13 @@ from typing import Final, Literal
 from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import TournamentAction, TournamentOption, TournamentPick, TournamentStep
+from bot.callbacks import (
+    TournamentAction,
+    TournamentOption,
+    TournamentPage,
+    TournamentPick,
+    TournamentStep,
+)
 from bot.i18n import N_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.challenges import TIME_CHOICES, VARIANT_CHOICES, has_dice_modes
@@ -21,6 +27,7 @@ from bot.services.chips import STAKE_CHOICES
 from bot.services.tournaments import Overview
 from bot.views.common import DICE_MODE_NAMES, VARIANT_NAMES, Translate, duration, player_name
 from render.tournament_layout import (
+    ROWS_PER_PAGE,
     Bracket,
     BracketMatch,
     CrossResult,
@@ -280,14 +287,37 @@ def round_name(overview: Overview, number: int, _: Translate) -> str:
     return _("Round {n}").format(n=number)
 
 
+def table_rows(overview: Overview) -> int:
+    """The rows of the tournament's table (0 for a knock-out, drawn as a bracket): one per
+    entrant once it runs."""
+    if overview.tournament.format is TournamentFormat.KNOCKOUT:
+        return 0
+    return len(overview.standings)
+
+
+def _places(page: int, rows: int) -> tuple[int, int]:
+    """The first and the last place on ``page`` (0-based) of a table of ``rows`` rows."""
+    return page * ROWS_PER_PAGE + 1, min(rows, (page + 1) * ROWS_PER_PAGE)
+
+
 def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -> str:
     """The pinned message's caption: the tournament, the round, who plays whom with a watch
-    link for each game (``links`` by game id), or the winner."""
+    link for each game (``links`` by game id), or the winner; for a table longer than a
+    picture (:data:`~render.tournament_layout.ROWS_PER_PAGE` rows), which places it shows."""
     t = overview.tournament
     lines = [
         "🏆 " + html.bold(title(t, _)) + " · " + _(FORMAT_NAMES[t.format]),
         terms_text(t.terms, t.entry, _),
     ]
+    rows = table_rows(overview)
+    if rows > ROWS_PER_PAGE:
+        top, bottom = _places(0, rows)
+        lines.append(
+            _(
+                "📋 The picture shows places {first}–{last} of {count}; the buttons below send "
+                "you the others in private."
+            ).format(first=top, last=bottom, count=rows)
+        )
     if t.state is TournamentState.FINISHED:
         if t.winner_id is not None:
             winner = player_name(overview.user(t.winner_id))
@@ -300,21 +330,73 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
             _("{round} of {rounds}").format(round=round_name(overview, t.round, _), rounds=t.rounds)
         )
     )
+    boards = []
     for board in overview.round_boards(t.round):
         p = board.pairing
         first = player_name(board.first)
         if board.second is None:
-            lines.append(_("{name}: a bye").format(name=first))
+            boards.append(_("{name}: a bye").format(name=first))
             continue
         pair = f"{first} — {player_name(board.second)}"
         if p.decided:
             won = overview.user(p.winner_id).mention if p.winner_id else "—"
-            lines.append(_("{pair}: {winner} won").format(pair=pair, winner=html.quote(won)))
+            boards.append(_("{pair}: {winner} won").format(pair=pair, winner=html.quote(won)))
         elif p.game_id is not None and p.game_id in links:
-            lines.append(f"{pair} · 👁 {links[p.game_id]}")
+            boards.append(f"{pair} · 👁 {links[p.game_id]}")
         else:
-            lines.append(pair)
-    return "\n".join(lines)
+            boards.append(pair)
+    return _fit(lines, boards, _)
+
+
+CAPTION_LIMIT: Final = 1024
+"""Telegram's limit on a photo's caption (counted here in UTF-16 units of the HTML source,
+more than Telegram counts: the tags are not shown)."""
+
+
+def _length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _fit(head: list[str], boards: list[str], _: Translate) -> str:
+    """``head`` and as many of the round's ``boards`` as a caption holds, then how many are
+    left out (a round of a big Swiss has more boards, with their watch links, than fit)."""
+    text = "\n".join(head + boards)
+    shown = len(boards)
+    while _length(text) > CAPTION_LIMIT and shown > 0:
+        shown -= 1
+        more = _("… and {n} more boards").format(n=len(boards) - shown)
+        text = "\n".join([*head, *boards[:shown], more])
+    return text
+
+
+def pinned_keyboard(overview: Overview, _: Translate) -> InlineKeyboardMarkup | None:
+    """Under a pinned table longer than one picture: 📋 a button for each page after the
+    first (the leaders', pinned), naming its places; None for one page or a bracket."""
+    rows = table_rows(overview)
+    if rows <= ROWS_PER_PAGE:
+        return None
+    buttons = []
+    for page in range(1, -(-rows // ROWS_PER_PAGE)):
+        first, last = _places(page, rows)
+        data = TournamentPage(tournament=overview.tournament.id, page=page).pack()
+        text = "📋 " + _("Places {first}–{last}").format(first=first, last=last)
+        buttons.append(InlineKeyboardButton(text=text, callback_data=data))
+    return InlineKeyboardMarkup(
+        inline_keyboard=[buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    )
+
+
+def page_caption(overview: Overview, page: int, _: Translate) -> str:
+    """The caption of a page of the table sent in private."""
+    first, last = _places(page, table_rows(overview))
+    return (
+        "🏆 "
+        + html.bold(title(overview.tournament, _))
+        + " · "
+        + _("places {first}–{last} of {count}").format(
+            first=first, last=last, count=table_rows(overview)
+        )
+    )
 
 
 def player_line(tournament: Tournament, number: int, opponent: User, _: Translate) -> str:

@@ -1,7 +1,10 @@
 """Play anyone now through the real bot: ``/find`` in private pairs two strangers and starts
 their game in both private chats, a third is offered the computer (as the computer) after the
 wait and takes it; a second tap and a twice-delivered one start nothing twice; Cancel; ``/find``
-in a group plays there; a seeker who blocked the bot leaves the pool."""
+in a group plays there; a seeker who blocked the bot leaves the pool (when a send is refused,
+and at once when Telegram says so); two who wait far apart in rating are paired by the timers
+as their windows widen; a wait that runs out says so and offers to look again or the computer;
+a stake chosen in the picker is played only with the same stake."""
 
 from __future__ import annotations
 
@@ -14,7 +17,9 @@ import pytest
 
 from bot.app import ServicesFactory
 from bot.config import Settings
+from bot.model import Rating
 from bot.services import Services, compose
+from bot.services.pool import MAX_WAIT
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
@@ -40,7 +45,13 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def services_factory(clock: Clock) -> ServicesFactory:
+def made() -> list[Services]:
+    """The services each bot instance of the test was built with, the latest last."""
+    return []
+
+
+@pytest.fixture
+def services_factory(clock: Clock, made: list[Services]) -> ServicesFactory:
     """The production services on the test's clock; the computer never answers (its pause is
     an hour), so no worker process starts."""
 
@@ -48,7 +59,8 @@ def services_factory(clock: Clock) -> ServicesFactory:
     async def factory(settings: Settings) -> AsyncIterator[Services]:
         db = await open_database(settings.database)
         try:
-            yield compose(Store(db), random.Random(3), clock=clock, computer_pause=3600)
+            made.append(compose(Store(db), random.Random(3), clock=clock, computer_pause=3600))
+            yield made[-1]
         finally:
             await db.close()
 
@@ -201,3 +213,152 @@ async def test_cancel_a_group_and_a_seeker_who_blocked_the_bot(
     hank_wait = await _find(harness, hank, fake.private_chat(hank))
     assert LOOKING in (hank_wait.text or "")
     assert not _boards(fake, fake.private_chat(hank))
+
+
+def _requests_to(fake: FakeTelegram, chat: FakeChat, since: int) -> list[str]:
+    """The methods the bot called for ``chat`` since request ``since``."""
+    return [r.method for r in fake.requests[since:] if str(r.params.get("chat_id")) == str(chat.id)]
+
+
+async def test_two_who_wait_far_apart_are_paired_as_their_windows_widen(
+    bot_harness: BotHarness, clock: Clock, made: list[Services]
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    alice, bob = (
+        fake.create_user(name, username=name.lower(), language_code="en")
+        for name in ("Alice", "Bob")
+    )
+    alice_wait = await _find(harness, alice, fake.private_chat(alice))
+    bob_wait = await _picker(harness, bob, fake.private_chat(bob))  # Bob known to the bot
+    await made[-1].store.ratings.set(bob.id, "long", Rating(rating=1800.0))
+    fake.press(bob, bob_wait, "🔎 Find")
+    await harness.settle()
+    for wait in (alice_wait, bob_wait):  # 300 apart: too far for now
+        assert LOOKING in (wait.text or "")
+    clock.now += 39  # ±250
+    await asyncio.sleep(1.5)  # three looks of the timers
+    assert LOOKING in (alice_wait.text or "") and LOOKING in (bob_wait.text or "")
+    mark = fake.mark()
+    clock.now += 1  # ±300: the timers pair them, nobody entering
+    await fake.wait_for(
+        lambda: "Opponent found: @bob (rating 1800)" in (alice_wait.text or ""),
+        description="Alice told of Bob",
+    )
+    await fake.wait_for(lambda: "Opponent found: @alice (rating 1500)" in (bob_wait.text or ""))
+    for user in (alice, bob):
+        await wait_for_board(fake, fake.private_chat(user))
+        assert len(_boards(fake, fake.private_chat(user))) == 1
+        assert not fake.requests_for("sendMessage", since=mark) or all(
+            str(r.params.get("chat_id")) != str(user.id)
+            for r in fake.requests_for("sendMessage", since=mark)
+        )  # the waits edited, the boards sent: nothing else
+    await asyncio.sleep(1.0)
+    assert len(_boards(fake, fake.private_chat(alice))) == 1  # paired once
+
+
+async def test_a_wait_that_runs_out_says_so_and_offers_a_new_look_or_the_computer(
+    bot_harness: BotHarness, clock: Clock
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    carol, dave, erin = (
+        fake.create_user(name, username=name.lower(), language_code="en")
+        for name in ("Carol", "Dave", "Erin")
+    )
+    chat = fake.private_chat(carol)
+    wait = await _find(harness, carol, chat)
+    clock.now += 61
+    await fake.wait_for(lambda: len(wait.buttons) == 2, description="the computer's offer")
+    sent = len(fake.messages(chat))
+    mark = fake.mark()
+    clock.now += MAX_WAIT
+    await fake.wait_for(
+        lambda: "Nobody looked for the same game within 15 min." in (wait.text or ""),
+        description="the end of the wait",
+    )
+    assert [b.text for b in wait.buttons] == ["🔎 Look again", "🤖 Computer, level 3"]
+    assert "long nardy · single game · 90 s per move" in (wait.text or "")
+    await asyncio.sleep(1.0)
+    assert len(fake.messages(chat)) == sent  # edited, nothing sent
+    assert _requests_to(fake, chat, mark) == ["editMessageText"]
+    # 🤖 tapped twice at once: one game with the computer
+    play = wait.button("🤖 Computer, level 3").callback_data
+    assert play is not None
+    taps = [fake.tap(carol, wait, play), fake.tap(carol, wait, play)]
+    answers = [await fake.next_answer_to(tap) for tap in taps]
+    await harness.settle()
+    board = await wait_for_board(fake, chat)
+    assert "🤖" in (board.caption or "")
+    assert "You play the computer at level 3" in (wait.text or "")
+    assert len(_boards(fake, chat)) == 1
+    assert len([a for a in answers if a.show_alert]) == 1, answers
+
+    # in a group: someone else's tap changes nothing; 🔎 Look again waits once more
+    group = fake.create_group("Club", [dave, erin])
+    dave_wait = await _find(harness, dave, group)
+    clock.now += MAX_WAIT + 1
+    await fake.wait_for(lambda: "@dave: nobody looked" in (dave_wait.text or ""))
+    edits = dave_wait.edit_count
+    for text in ("🔎 Look again", "🤖 Computer, level 3"):
+        answer = await fake.next_answer_to(fake.press(erin, dave_wait, text))
+        assert answer.show_alert and "someone else's search" in (answer.text or "")
+    again = dave_wait.button("🔎 Look again").callback_data
+    assert again is not None
+    fake.press(dave, dave_wait, "🔎 Look again")
+    await harness.settle()
+    assert "@dave is looking for an opponent" in (dave_wait.text or "")
+    assert dave_wait.edit_count == edits + 1
+    late = await fake.next_answer_to(fake.tap(dave, dave_wait, again, check=False))
+    assert late.show_alert and "does not belong to this message" in (late.text or "")
+    assert not _boards(fake, group)
+
+
+async def test_a_player_who_blocks_the_bot_leaves_the_pool_at_once(
+    bot_harness: BotHarness, clock: Clock
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    gina, hank = (
+        fake.create_user(name, username=name.lower(), language_code="en")
+        for name in ("Gina", "Hank")
+    )
+    gina_chat = fake.private_chat(gina)
+    await _find(harness, gina, gina_chat)
+    mark = fake.mark()
+    fake.block_bot(gina, tell=True)  # Telegram tells the bot: my_chat_member, kicked
+    await harness.settle()
+    hank_wait = await _find(harness, hank, fake.private_chat(hank))
+    assert LOOKING in (hank_wait.text or "")  # not paired with Gina
+    clock.now += 61  # Hank is offered the computer; Gina, gone, is told nothing
+    await fake.wait_for(lambda: len(hank_wait.buttons) == 2, description="Hank's offer")
+    await asyncio.sleep(1.0)
+    assert _requests_to(fake, gina_chat, mark) == []
+    assert not _boards(fake, fake.private_chat(hank))
+
+
+async def test_a_stake_chosen_in_the_picker_is_played_only_with_the_same_stake(
+    bot_harness: BotHarness,
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    ivan, jane, kate = (
+        fake.create_user(name, username=name.lower(), language_code="en")
+        for name in ("Ivan", "Jane", "Kate")
+    )
+
+    async def staked(user: FakeUser) -> FakeMessage:
+        picker = await _picker(harness, user, fake.private_chat(user))
+        assert "💰 no stake" in [b.text for b in picker.buttons]  # off by default
+        fake.press(user, picker, "💰 no stake")
+        await harness.settle()
+        assert "stake 10 chips" in (picker.text or "")
+        fake.press(user, picker, "🔎 Find")
+        await harness.settle()
+        return picker
+
+    ivan_wait = await staked(ivan)
+    assert "stake 10 chips, by the rules" in (ivan_wait.text or "")
+    jane_wait = await _find(harness, jane, fake.private_chat(jane))  # no stake
+    assert LOOKING in (jane_wait.text or "") and LOOKING in (ivan_wait.text or "")
+    kate_wait = await staked(kate)
+    assert "Opponent found: @ivan" in (kate_wait.text or "")
+    board = await wait_for_board(fake, fake.private_chat(kate))
+    assert "💰" in (board.caption or "")
+    assert LOOKING in (jane_wait.text or "")

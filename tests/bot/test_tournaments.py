@@ -1,7 +1,9 @@
 """A tournament through the real bot and a fake Telegram: /tournament's picker, the sign-up
 message with Join and Start, games in the players' private chats with the line that names the
 tournament and round, the pinned picture edited in place, a restart of the bot mid-round, and
-the winner announced; the games decided by resignations through the real buttons."""
+the winner announced; the games decided by resignations through the real buttons. Also who may
+make a tournament (``/tournament anyone|admins``, the admins' setting) and the pinned
+message's 👁 links, which make their opener a watcher."""
 
 from __future__ import annotations
 
@@ -30,6 +32,16 @@ def _lines(fake: FakeTelegram, user: FakeUser, number: int) -> list[str]:
         if m and int(m[1]) == number:
             found.append(m[2])
     return found
+
+
+async def _resign(fake: FakeTelegram, user: FakeUser) -> None:
+    """``user`` resigns the game they play, through /resign and its 🏳 button."""
+    chat = fake.private_chat(user)
+    sent = fake.send_text(user, chat, "/resign")
+    question = await fake.wait_for_message(
+        chat, after=sent, where=lambda m: any("🏳" in b.text for b in m.buttons)
+    )
+    assert not (await fake.next_answer_to(fake.press(user, question, "🏳"))).show_alert
 
 
 async def _play_round(
@@ -151,3 +163,74 @@ async def test_a_round_robin_and_a_swiss_played_out_with_a_restart_mid_round(
             assert len(told) <= 1  # never two games in one round
             met.update(frozenset((name, other)) for other in told)
     assert len(met) == rounds * games  # no pairing repeated
+
+
+ADMINS_ONLY = "Only the group's admins can do that."
+
+
+async def _create(fake: FakeTelegram, user: FakeUser, picker: FakeMessage) -> str | None:
+    """``user`` taps ✅ Create on ``picker``; returns the alert, or None when it was made."""
+    answer = await fake.next_answer_to(fake.press(user, picker, "✅ Create"))
+    return answer.text if answer.show_alert else None
+
+
+async def test_who_may_make_a_tournament_is_the_admins_setting(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    anna, boris = (
+        fake.create_user(n.title(), username=n, language_code="en") for n in ("anna", "boris")
+    )
+    group = fake.create_group("Nardy club", [anna, boris])  # Anna made it: an admin
+    refused = await _say(harness, boris, group, "/tournament anyone")
+    assert refused.content == ADMINS_ONLY
+    picker = await _say(harness, boris, group, "/tournament")
+    assert await _create(fake, boris, picker) == ADMINS_ONLY  # admins only, by default
+    assert "New tournament" in picker.content  # the picker as it was
+    said = await _say(harness, anna, group, "/tournament anyone")
+    assert said.content == "Anyone here may make a tournament now."
+    assert await _create(fake, boris, picker) is None
+    await fake.wait_for(lambda: "Players: 0" in picker.content, description="Boris's sign-up")
+    said = await _say(harness, anna, group, "/tournament admins")
+    assert said.content == "Only the group's admins may make a tournament now."
+    await _say(harness, boris, group, "/tournament")
+    again = fake.last_message(group)  # the picker follows the list of tournaments
+    assert await _create(fake, boris, again) == ADMINS_ONLY
+    assert "New tournament" in again.content
+
+
+async def test_the_pinned_message_links_each_game_to_watch(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    names = ["anna", "boris", "carl", "dora"]
+    players = {n: fake.create_user(n.title(), username=n, language_code="en") for n in names}
+    vera = fake.create_user("Vera", username="vera", language_code="en")
+    group = fake.create_group("Nardy club", list(players.values()))
+    fake.set_bot_admin(group, can_pin_messages=True)
+    for user in (*players.values(), vera):
+        await _say(harness, user, fake.private_chat(user), "/start")
+    anna = players["anna"]
+    picker = await _say(harness, anna, group, "/tournament")
+    assert await _create(fake, anna, picker) is None
+    for user in players.values():
+        assert not (await fake.next_answer_to(fake.press(user, picker, "✅ Join"))).show_alert
+    await fake.wait_for(lambda: "Players: 4" in picker.content)
+    assert not (await fake.next_answer_to(fake.press(anna, picker, "▶ Start"))).show_alert
+    link = re.compile(rf"@(\w+) — @(\w+) · 👁 https://t\.me/{fake.bot_user.username}\?start=w(\d+)")
+    pinned = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.messages(group) if m.photo and len(link.findall(m.content)) == 2),
+            None,
+        ),
+        description="the pinned message with two watch links",
+    )
+    games = {frozenset((a, b)): int(game) for a, b, game in link.findall(pinned.content)}
+    assert set(games) == {frozenset(("anna", "dora")), frozenset(("boris", "carl"))}
+    # the link makes its opener a watcher of that game: a board of their own
+    chat = fake.private_chat(vera)
+    sent = fake.send_text(vera, chat, f"/start w{games[frozenset(('anna', 'dora'))]}")
+    board = await fake.wait_for_message(chat, after=sent, where=lambda m: m.photo is not None)
+    assert "@anna" in board.content and "@dora" in board.content and not board.buttons
+    # a game decided: its link gives way to its result
+    await _resign(fake, players["dora"])
+    await fake.wait_for(lambda: "@anna won" in pinned.content, description="the result")
+    assert [m[2] for m in link.findall(pinned.content)] == [
+        str(games[frozenset(("boris", "carl"))])
+    ]

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from bot.engine import DiceMode
 from bot.model import Terms
 from bot.services.pool import (
+    MAX_WAIT,
+    Pairing,
     Pool,
     computer_level_for,
     rating_window,
@@ -39,18 +41,105 @@ async def test_two_compatible_seekers_are_paired_and_leave_the_pool(
     assert await pool.enter(3, 0, LONG, 1500) is None  # nobody left to pair with
 
 
-async def test_other_terms_are_not_paired_and_stakes_need_both(store: Store, clock: Clock) -> None:
+async def test_other_terms_are_not_paired_and_a_stake_only_with_the_same_stake(
+    store: Store, clock: Clock
+) -> None:
     pool = Pool(store, clock=clock)
     await pool.enter(1, 0, LONG, 1500)
     assert await pool.enter(2, 0, SHORT, 1500) is None
     assert await pool.enter(3, 0, Terms(dice_mode=DiceMode.THREE), 1500) is None
     assert await pool.enter(4, 0, Terms(move_seconds=30), 1500) is None
     assert await pool.enter(5, 0, Terms(match_length=5), 1500) is None
-    staked = await pool.enter(6, 0, Terms(stake=10), 1500)
-    assert staked is not None and staked.terms.stake == 0  # only one chose a stake
-    await pool.enter(7, 0, Terms(stake=10), 1500)
+    assert await pool.enter(6, 0, Terms(stake=10), 1500) is None  # 1 chose no stake
+    assert await pool.enter(7, 0, Terms(stake=50), 1500) is None  # 6 chose another
     both = await pool.enter(8, 0, Terms(stake=10), 1500)
-    assert both is not None and both.terms.stake == 10
+    assert both is not None and both.terms.stake == 10 and both.waiting.user_id == 6
+    clock.now += 120  # any rating now, but never another stake
+    assert await pool.pair_waiting() == []
+    unstaked = await pool.enter(9, 0, LONG, 1500)
+    assert unstaked is not None and unstaked.terms.stake == 0 and unstaked.waiting.user_id == 1
+
+
+async def test_seekers_already_waiting_are_paired_once_their_windows_meet(
+    store: Store, clock: Clock
+) -> None:
+    pool = Pool(store, clock=clock)
+    assert await pool.enter(1, 0, LONG, 1500) is None
+    clock.now += 1
+    assert await pool.enter(2, 0, LONG, 1800) is None  # 300 apart: too far at once
+    assert await pool.pair_waiting() == []
+    clock.now += 38  # 1 waited 39 s: ±250
+    assert await pool.pair_waiting() == []
+    clock.now += 1  # 40 s: ±300
+    [pairing] = await pool.pair_waiting()
+    assert (pairing.waiting.user_id, pairing.entering.user_id) == (1, 2)
+    assert pairing.scope == 0 and pairing.terms == LONG
+    assert await pool.seeker(1) is None and await pool.seeker(2) is None
+    assert await pool.pair_waiting() == []  # each seeker paired once
+
+
+async def test_the_sweep_pairs_by_pool_terms_closest_rating_then_longest_wait(
+    store: Store, clock: Clock
+) -> None:
+    pool = Pool(store, clock=clock)
+    await store.users.upsert(50, username=None, first_name="K", language_code=None, now=0.0)
+    await store.users.set_blocked(50, True)
+    entries = [  # user, pool, terms, rating: none paired on entering
+        (1, 0, LONG, 1500),
+        (2, 0, LONG, 1800),
+        (3, 0, LONG, 1210),  # 290 from 1, closer than 2's 300
+        (4, 0, SHORT, 1500),  # other terms
+        (5, -9, LONG, 1500),  # another pool
+        (6, 0, Terms(stake=10), 1500),  # another stake
+        (7, -9, SHORT, 1500),
+        (50, 0, LONG, 1650),  # blocked the bot: never paired in private
+    ]
+    for user, scope, terms, rating in entries:
+        assert await pool.enter(user, scope, terms, rating) is None
+        clock.now += 1
+    clock.now += 40
+    [pairing] = await pool.pair_waiting()
+    assert (pairing.waiting.user_id, pairing.entering.user_id) == (1, 3)
+    clock.now += 60  # any rating now: 2 and 50 are alike, but 50 blocked the bot
+    assert await pool.pair_waiting() == []
+    for user in (2, 4, 5, 6, 7, 50):
+        assert await pool.seeker(user) is not None
+    newcomer = await pool.enter(8, 0, LONG, 1700)  # 50 is closer, but passed over
+    assert newcomer is not None and newcomer.waiting.user_id == 2
+    # in a group's pool a player who blocked the bot in private plays all the same
+    group = await pool.enter(50, -9, SHORT, 1650)
+    assert group is not None and (group.scope, group.waiting.user_id) == (-9, 7)
+    assert await pool.enter(50, 0, LONG, 1650) is None
+    assert await pool.leave_private(50) and await pool.seeker(50) is None
+    await pool.enter(51, -9, LONG, 1500)
+    assert not await pool.leave_private(51)  # a group's pool keeps them
+
+
+async def test_the_longest_wait_is_paired_first_in_a_sweep(store: Store, clock: Clock) -> None:
+    pool = Pool(store, clock=clock)
+    for user, rating in ((1, 1500), (2, 1700), (3, 1900)):
+        assert await pool.enter(user, 0, LONG, rating) is None
+        clock.now += 1
+    clock.now += 60  # any rating: 1 waited longest and takes its closest, 2
+    [pairing] = await pool.pair_waiting()
+    assert (pairing.waiting.user_id, pairing.entering.user_id) == (1, 2)
+    assert await pool.seeker(3) is not None
+
+
+async def test_a_wait_ends_by_itself_once(store: Store, clock: Clock) -> None:
+    pool = Pool(store, clock=clock)
+    await pool.enter(1, 0, LONG, 1500, message_id=11)
+    clock.now += 10
+    await pool.enter(2, -9, SHORT, 1500)
+    clock.now += MAX_WAIT - 11
+    assert await pool.expire() == []
+    clock.now += 1
+    [ended] = await pool.expire()
+    assert (ended.user_id, ended.message_id) == (1, 11)
+    assert await pool.seeker(1) is None and await pool.seeker(2) is not None
+    assert await pool.expire() == []  # told once
+    clock.now += 10
+    assert [s.user_id for s in await pool.expire()] == [2]
 
 
 async def test_the_window_widens_while_they_wait(store: Store, clock: Clock) -> None:
@@ -220,6 +309,44 @@ async def test_two_workers_racing_pair_each_seeker_at_most_once(
                 assert await stores[0].pool.get(user) is None
             for user in {u + 100 * _round for u in range(40)} - set(paired):
                 assert await stores[1].pool.get(user) is not None
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_two_workers_sweeping_and_entering_at_once_pair_each_seeker_once(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.new_database()
+    stores = [Store(await open_database(url)) for _ in range(2)]
+    clock = Clock()
+    pools = [Pool(store, clock=clock) for store in stores]
+    rng = random.Random(8)
+    try:
+        for round_ in range(3):
+            first = 1000 * round_
+            for user in range(first, first + 30):  # 110 apart: nobody paired on entering
+                rating = 1000 + 110 * (user - first)
+                assert await pools[user % 2].enter(user, rng.choice((0, -9)), LONG, rating) is None
+            clock.now += 40
+            late = [
+                pools[user % 2].enter(user, rng.choice((0, -9)), LONG, rng.uniform(1000, 2200))
+                for user in range(first + 30, first + 40)
+            ]
+            sweeps = [pool.pair_waiting() for pool in pools for _ in range(2)]
+            done = await asyncio.gather(*sweeps, *late)
+            pairings = [p for result in done if isinstance(result, list) for p in result]
+            pairings += [p for p in done if isinstance(p, Pairing)]
+            paired = [u for p in pairings for u in (p.waiting.user_id, p.entering.user_id)]
+            assert pairings and len(paired) == len(set(paired))
+            for p in pairings:
+                assert p.waiting.scope == p.entering.scope == p.scope
+            for user in paired:
+                assert await stores[0].pool.get(user) is None
+            for user in set(range(first, first + 40)) - set(paired):
+                assert await stores[1].pool.get(user) is not None
+            for user in set(range(first, first + 40)) - set(paired):
+                await pools[0].leave(user)
     finally:
         for store in stores:
             await store.close()

@@ -1,18 +1,20 @@
 """Games from the pool (``Lobby.find``): a pairing starts one game, refusals change nothing,
 the same two accounts paired again weigh less in the ratings, the computer's offer, and two
-workers starting two pairings of one player start one game."""
+workers starting two pairings of one player start one game; the timers' sweep starting the
+games of seekers who waited, stakes, and the computer after a wait that ran out."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 
 import pytest
 
-from bot.model import Seeker, Terms, User
-from bot.services import GameService, GameSnapshot, Services, compose
+from bot.model import ChipsStatus, Rating, Seeker, Terms, User
+from bot.services import GameService, GameSnapshot, Services, chips, compose
 from bot.services import errors as e
-from bot.services.pool import Pairing, pool_terms
+from bot.services.pool import MAX_WAIT, Pairing, pool_terms
 from bot.services.ratings import rate_game
 from bot.storage import Store, open_database
 from tests.support.postgres import PostgresServer
@@ -114,6 +116,125 @@ async def test_two_workers_starting_pairings_of_one_player_start_one_game(
             games = await workers[1].game_service.active_games(users[0].id)
             assert [g.id for g in games] == [found[0].snapshot.stored.id]
             await workers[0].game_service.resign(games[0].id, users[0].id)
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def _locale(seeker: Seeker) -> str:
+    return "en"
+
+
+async def test_the_sweep_starts_the_game_of_two_who_waited_and_skips_one_playing(
+    world: tuple[Services, Clock, list[User]],
+) -> None:
+    services, clock, users = world
+    lobby, pool, ratings = services.lobby, services.pool, services.store.ratings
+    anna, boris, vera = users
+    dan = await services.users.see(4, username="dan", first_name="Dan", language_code="en")
+    for far in (boris, dan):
+        await ratings.set(far.id, "long", Rating(rating=1800.0))
+    assert await lobby.find(anna, 0, TERMS, locale="en", message_id=5) is None
+    clock.now += 1
+    assert await lobby.find(boris, 0, TERMS, locale="en", message_id=6) is None
+    assert await lobby.pair_waiting(_locale) == []  # 300 apart
+    clock.now += 40
+    [found] = await lobby.pair_waiting(_locale)
+    stored = found.snapshot.stored
+    assert (stored.white_id, stored.black_id, stored.chat_id) == (anna.id, boris.id, 0)
+    assert (found.pairing.waiting.message_id, found.pairing.entering.message_id) == (5, 6)
+    assert sorted(b.chat_id for b in await services.board_messages.boards(stored.id)) == [1, 2]
+    assert await lobby.pair_waiting(_locale) == []  # one game each
+    assert [g.id for g in await services.game_service.active_games(anna.id)] == [stored.id]
+    await services.game_service.resign(stored.id, anna.id)
+
+    # Vera waits, then accepts a challenge: the sweep leaves her out, and Dan waits on
+    assert await lobby.find(vera, 0, TERMS, locale="en") is None
+    clock.now += 1
+    assert await lobby.find(dan, 0, TERMS, locale="en") is None
+    since = (await pool.seeker(dan.id) or pytest.fail("Dan waits")).since
+    challenge = await services.challenges.open(chat_id=-5, challenger=anna, locale="en")
+    await lobby.accept(challenge.id, vera)
+    clock.now += 45
+    assert await lobby.pair_waiting(_locale) == []
+    assert await pool.seeker(vera.id) is None
+    back = await pool.seeker(dan.id)
+    assert back is not None and back.since == since
+    assert [g.id for g in await services.game_service.active_games(dan.id)] == []
+
+
+async def test_a_stake_needs_the_chips_pairs_with_the_same_stake_and_obeys_the_rules(
+    world: tuple[Services, Clock, list[User]],
+) -> None:
+    services, clock, users = world
+    lobby, store = services.lobby, services.store
+    anna, boris, vera = users
+    staked = replace(TERMS, stake=10)
+    with pytest.raises(ValueError):
+        await lobby.find(anna, 0, replace(TERMS, stake=7), locale="en")
+    assert await lobby.find(anna, 0, staked, locale="en") is None
+    assert await lobby.find(boris, 0, TERMS, locale="en") is None  # no stake: not with Anna
+    await chips.balance(store, vera.id, clock.now)
+    await store.tournaments.pay(vera.id, -995, kind="test", now=clock.now)
+    with pytest.raises(e.NotEnoughChips):
+        await lobby.find(vera, 0, staked, locale="en")
+    assert await services.pool.seeker(vera.id) is None  # the refusal entered nothing
+    await store.tournaments.pay(vera.id, 995, kind="test", now=clock.now)
+    found = await lobby.find(vera, 0, staked, locale="en")
+    assert found is not None and found.pairing.waiting.user_id == anna.id
+    assert found.snapshot.stored.stake == 10
+    # given up at once, it is an early concession: no chips move (the anti-dumping rule)
+    ended = await services.game_service.resign(found.snapshot.stored.id, vera.id)
+    assert ended.stored.chips_status is ChipsStatus.VOID
+    assert [await chips.balance(store, u.id, clock.now) for u in (anna, vera)] == [1000, 1000]
+
+
+async def test_the_computer_after_a_wait_that_ran_out_starts_once(
+    world: tuple[Services, Clock, list[User]],
+) -> None:
+    services, clock, users = world
+    lobby, pool = services.lobby, services.pool
+    anna, boris, _vera = users
+    by_mail = Terms(move_seconds=86_400, stake=10)
+    for player in (anna, boris):
+        assert await lobby.find(player, 0 if player is anna else -5, by_mail, locale="en") is None
+        clock.now += 1
+    with pytest.raises(e.AlreadySeeking):
+        await lobby.play_computer(anna, 0, by_mail, locale="en")
+    clock.now += MAX_WAIT
+    assert {s.user_id for s in await pool.expire()} == {anna.id, boris.id}
+    snapshot = await lobby.play_computer(anna, 0, by_mail, locale="en")
+    stored = snapshot.stored
+    assert (stored.white_id, stored.black_id, stored.stake, stored.chat_id) == (1, -3, 0, 0)
+    with pytest.raises(e.AlreadyPlaying):  # a correspondence game, but one computer at a time
+        await lobby.play_computer(anna, 0, by_mail, locale="en")
+    group = await lobby.play_computer(boris, -5, by_mail, locale="en")
+    assert group.stored.chat_id == -5
+    assert [b.chat_id for b in await services.board_messages.boards(group.stored.id)] == [-5]
+
+
+async def test_two_workers_sweeping_at_once_start_one_game_per_player(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.new_database()
+    clock = Clock()
+    stores = [Store(await open_database(url)) for _ in range(2)]
+    try:
+        workers = [compose(store, random.Random(n), clock=clock) for n, store in enumerate(stores)]
+        users = [
+            await workers[0].users.see(i, username=f"u{i}", first_name="U", language_code="en")
+            for i in range(1, 9)
+        ]
+        for number, user in enumerate(users):  # 150 apart: nobody paired on entering
+            await stores[0].ratings.set(user.id, "long", Rating(rating=1000.0 + 150 * number))
+            assert await workers[number % 2].lobby.find(user, 0, TERMS, locale="en") is None
+        clock.now += 60
+        found = await asyncio.gather(*(w.lobby.pair_waiting(_locale) for w in workers))
+        games = [f.snapshot.stored for each in found for f in each]
+        assert len(games) == 4
+        for user in users:
+            active = await workers[1].game_service.active_games(user.id)
+            assert len(active) == 1 and await workers[0].pool.seeker(user.id) is None
     finally:
         for store in stores:
             await store.close()

@@ -1,7 +1,8 @@
 """Tournaments at the service level, on both backends: sign-up with the entry taken and given
 back, who may make one, each format played out by resignations and timeouts, a restart
-between rounds (a round never started twice, a result never counted twice), a withdrawal, and
-two workers racing over the start of a round."""
+between rounds (a round never started twice, a result never counted twice), a withdrawal (a
+match forfeited whole), two workers racing over the start of a round and over the pinned
+message, and a tournament game's result in both players' ratings."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ import random
 
 import pytest
 
-from bot.model import Rating, Terms, TournamentFormat, TournamentState, User
+from bot.engine import Side
+from bot.model import Rating, Terms, TournamentFormat, TournamentPairing, TournamentState, User
 from bot.services import Services, chips, compose
 from bot.services.errors import (
     NoPrivateChat,
     NotAnAdmin,
     NotEnoughChips,
+    NotEntered,
     NotTheCreator,
     TooFewPlayers,
     TournamentClosed,
@@ -351,3 +354,126 @@ async def test_a_match_plays_its_next_games_by_itself_until_it_is_won(
         assert await services.tournaments.due() == []  # started once
         game = next_game.stored
     assert played >= 2 and done[0].tournament.winner_id == 1  # a resignation scores 1 or 2
+
+
+async def test_a_withdrawal_forfeits_a_whole_knockout_match_at_once(
+    store: Store, clock: Clock
+) -> None:
+    services = compose(store, random.Random(17), move_seconds=60, clock=clock)
+    players = await _players(services, 4)
+    for number, player in enumerate(players):  # seeds 1..4: 1 v 4 and 2 v 3
+        await store.ratings.set(player.id, "long", _rated(1800 - 50 * number))
+    tournaments = services.tournaments
+    made = await tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.KNOCKOUT,
+        terms=Terms(match_length=5),
+        locale="en",
+        is_admin=True,
+    )
+    for player in players:
+        await tournaments.join(made.id, player)
+    started = await tournaments.start(made.id, players[0].id)
+    games = {frozenset((s.stored.white_id, s.stored.black_id)): s.stored for s in started.started}
+    assert set(games) == {frozenset((1, 4)), frozenset((2, 3))}
+
+    def board_of(pairings: list[TournamentPairing], user_id: int) -> TournamentPairing:
+        return next(p for p in pairings if p.round == 1 and user_id in p.players)
+
+    # 4 withdraws in the middle of the match's first game: the match is 1's at once
+    withdrawn = await tournaments.leave(made.id, 4)
+    assert [s.stored.id for s in withdrawn.started] == [games[frozenset((1, 4))].id]
+    board = board_of(await store.tournaments.pairings(made.id), 4)
+    assert board.decided and board.winner_id == 1
+    match = await store.matches.get(games[frozenset((1, 4))].match_id or 0)
+    assert match is not None and match.match.winner is not None and match.finished_at
+    # 3 loses a game of the match, then withdraws before the next one starts
+    await services.game_service.resign(games[frozenset((2, 3))].id, 3)
+    between = await tournaments.leave(made.id, 3)
+    assert between.started == ()  # no game being played: the match alone ends
+    board = board_of(await store.tournaments.pairings(made.id), 3)
+    assert board.decided and board.winner_id == 2
+    with pytest.raises(NotEntered):
+        await tournaments.leave(made.id, 3)
+    [final] = await tournaments.due()  # the final, and no later game of either match
+    assert final.tournament.round == 2 and len(final.started) == 1
+    assert {final.started[0].stored.white_id, final.started[0].stored.black_id} == {1, 2}
+    for player in (3, 4):
+        assert await services.game_service.active_games(player) == []
+    assert await tournaments.due() == []
+    await tournaments.leave(made.id, 2)  # the final's match forfeited too: 1 wins
+    [over] = await tournaments.due()
+    assert over.tournament.state is TournamentState.FINISHED and over.tournament.winner_id == 1
+
+
+async def test_a_pinned_message_is_marked_shown_only_after_it_shows_and_by_one_worker(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.new_database()
+    clock = Clock()
+    opened = [await open_database(url) for _ in range(2)]
+    workers = [compose(Store(db), random.Random(n), clock=clock) for n, db in enumerate(opened)]
+    try:
+        players = await _players(workers[0], 2)
+        made = await workers[0].tournaments.create(
+            GROUP,
+            players[0],
+            format=TournamentFormat.KNOCKOUT,
+            terms=Terms(),
+            locale="en",
+            is_admin=True,
+        )
+        for player in players:
+            await workers[0].tournaments.join(made.id, player)
+        await workers[0].tournaments.start(made.id, players[0].id)
+        first, second = (w.tournaments for w in workers)
+        assert await first.behind() == [made.id]
+        async with first.showing(made.id) as held:
+            assert held is not None
+            async with second.showing(made.id) as other:
+                assert other is None  # the first worker shows it now
+        assert await second.behind() == [made.id]  # held, never marked: still behind
+        async with second.showing(made.id) as held:  # a worker that died showing it: again
+            assert held is not None
+            await second.mark_shown(held)
+        assert await first.behind() == []
+        async with first.showing(made.id) as held:
+            assert held is None  # up to date
+    finally:
+        for db in opened:
+            await db.close()
+
+
+async def test_a_tournament_games_result_changes_both_players_ratings(
+    store: Store, clock: Clock
+) -> None:
+    services = compose(store, random.Random(19), move_seconds=60, clock=clock)
+    players = await _players(services, 2)
+    made = await services.tournaments.create(
+        GROUP,
+        players[0],
+        format=TournamentFormat.KNOCKOUT,
+        terms=Terms(),
+        locale="en",
+        is_admin=True,
+    )
+    for player in players:
+        await services.tournaments.join(made.id, player)
+    [snapshot] = (await services.tournaments.start(made.id, players[0].id)).started
+    service = services.game_service
+    while min(chips.turns_played(snapshot.stored.history, side) for side in Side) < 3:
+        mover = snapshot.stored.player(snapshot.game.turn)  # past the early concessions
+        while snapshot.turn_input is not None and not snapshot.turn_input.is_complete:
+            snapshot = await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)
+        snapshot = await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
+    loser = snapshot.stored.player(snapshot.game.turn)
+    winner = players[0].id + players[1].id - loser
+    ended = await service.resign(snapshot.stored.id, loser)
+    assert not chips.is_early_concession(ended.stored)
+    won, lost = [await store.ratings.get(u, "long") for u in (winner, loser)]
+    assert (won.games, lost.games) == (1, 1)
+    assert won.rating > 1500 > lost.rating
+    [over] = await services.tournaments.due()
+    assert over.tournament.winner_id == winner
+    assert [(s.user.id, s.wins) for s in await store.games.top(GROUP)][0] == (winner, 1)

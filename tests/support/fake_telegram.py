@@ -1023,9 +1023,28 @@ class FakeTelegram:
         elif status == "administrator":
             chat.admins[user.id] = {**ADMIN_RIGHTS, **rights}
 
-    def block_bot(self, user: FakeUser) -> None:
-        """The user blocks the bot: sends to their private chat answer 403."""
-        self.private_chat(user).blocked = True
+    def block_bot(self, user: FakeUser, *, tell: bool = False) -> None:
+        """The user blocks the bot: sends to their private chat answer 403.
+
+        ``tell``: like Telegram, also queues the ``my_chat_member`` update of their private chat
+        (the bot's status there ``kicked``); without it the bot learns of the block only when a
+        send is refused (an update it missed, or one from before it asked for them).
+        """
+        chat = self.private_chat(user)
+        chat.blocked = True
+        if tell:
+            bot = {"user": self.bot_user.to_api()}
+            self.queue_update(
+                {
+                    "my_chat_member": {
+                        "chat": chat.to_api(),
+                        "from": user.to_api(),
+                        "date": int(time.time()),
+                        "old_chat_member": {"status": "member", **bot},
+                        "new_chat_member": {"status": "kicked", "until_date": 0, **bot},
+                    }
+                }
+            )
 
     def unblock_bot(self, user: FakeUser) -> None:
         self.private_chat(user).blocked = False

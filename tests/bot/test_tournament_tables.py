@@ -1,0 +1,109 @@
+"""A Swiss table longer than one picture through the real bot: the pinned picture shows the
+leaders' page and says which places it shows; 📋 under it sends another page to the presser
+in private, and refuses (changing and sending nothing) a presser the bot cannot write to, a
+page the table does not have, and a button forged onto another message."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+
+from bot.app import ServicesFactory
+from bot.callbacks import TournamentPage
+from bot.config import Settings
+from bot.model import Terms, TournamentFormat
+from bot.services import Services, compose
+from bot.storage import Store, open_database
+from tests.support.fake_telegram import FakeMessage
+from tests.support.harness import BotHarness
+
+
+@pytest.fixture
+def made() -> list[Services]:
+    """The services each bot instance of the test was built with, the latest last."""
+    return []
+
+
+@pytest.fixture
+def services_factory(made: list[Services]) -> ServicesFactory:
+    @asynccontextmanager
+    async def factory(settings: Settings) -> AsyncIterator[Services]:
+        db = await open_database(settings.database)
+        try:
+            made.append(compose(Store(db), random.Random(5), computer_pause=3600))
+            yield made[-1]
+        finally:
+            await db.close()
+
+    return factory
+
+
+async def test_a_table_of_33_pins_the_leaders_page_and_sends_the_other_in_private(
+    bot_harness: BotHarness, made: list[Services]
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    people = [fake.create_user(f"P{n}", username=f"p{n}", language_code="en") for n in range(33)]
+    group = fake.create_group("Big club", people)
+    fake.set_bot_admin(group, can_pin_messages=True)
+    asker, stranger = people[5], people[6]
+    fake.send_text(asker, fake.private_chat(asker), "/start")  # the bot may write to them
+    await harness.settle()
+    services = made[-1]
+    users = [
+        await services.users.see(
+            p.id,
+            username=p.username,
+            first_name=p.first_name,
+            language_code="en",
+            private_chat=True,
+        )
+        for p in people
+    ]
+    tournament = await services.tournaments.create(
+        group.id,
+        users[0],
+        format=TournamentFormat.SWISS,
+        terms=Terms(),
+        locale="en",
+        is_admin=True,
+    )
+    for user in users:
+        await services.tournaments.join(tournament.id, user)
+    await services.tournaments.start(tournament.id, users[0].id)  # the timers show it
+
+    def pinned_table() -> FakeMessage | None:
+        return next((m for m in fake.messages(group) if m.photo and m.buttons), None)
+
+    pinned = await fake.wait_for(pinned_table, description="the pinned table")
+    assert "📋 The picture shows places 1–32 of 33" in pinned.content
+    assert [b.text for b in pinned.buttons] == ["📋 Places 33–33"]
+    # sixteen boards and their watch links are more than a caption holds: those that fit
+    assert "👁 https://t.me/" in pinned.content and "more boards" in pinned.content
+    private = fake.private_chat(asker)
+    before = len(fake.messages(private))
+    answer = await fake.next_answer_to(fake.press(asker, pinned, "📋 Places 33–33"))
+    assert not answer.show_alert and answer.text == "Sent to you in private."
+    page = await fake.wait_for_message(private, where=lambda m: m.photo is not None)
+    assert f"Tournament #{tournament.id}" in page.content and "places 33–33 of 33" in page.content
+    assert len(fake.messages(private)) == before + 1
+
+    # refused, nothing sent anywhere: a presser the bot cannot write to, a page the table
+    # does not have, the button forged onto another message
+    mark = fake.mark()
+    answer = await fake.next_answer_to(fake.press(stranger, pinned, "📋 Places 33–33"))
+    assert answer.show_alert and "open a chat with me" in (answer.text or "")
+    beyond = TournamentPage(tournament=tournament.id, page=1).model_copy(update={"page": 2})
+    answer = await fake.next_answer_to(fake.tap(asker, pinned, beyond.pack(), check=False))
+    assert answer.show_alert
+    other = fake.send_text(asker, group, "/tournament")
+    listed = await fake.wait_for_message(group, after=other)
+    await harness.settle()
+    forged = TournamentPage(tournament=tournament.id, page=1).pack()
+    answer = await fake.next_answer_to(fake.tap(asker, listed, forged, check=False))
+    assert answer.show_alert and "does not belong to this message" in (answer.text or "")
+    sent = [r for r in fake.requests[mark:] if r.method == "sendPhoto" and r.status == 200]
+    assert sent == []  # the stranger's was tried, and refused by Telegram
+    assert len(fake.messages(private)) == before + 1
