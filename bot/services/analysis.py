@@ -50,8 +50,9 @@ PART: Final = 20
 CACHED: Final = 32
 """Finished games whose analyses are kept."""
 GRAPH_PLY: Final = 0
-"""The ply the per-turn graph values rolls at: the automatic analysis's (see
-:mod:`.autoanalysis` for why 0-ply)."""
+"""The ply the analysis values rolls at, for the per-turn graph and each side's luck and
+luck-adjusted result: the automatic analysis's (see :mod:`.autoanalysis` for why 0-ply), so
+that both show the same figures."""
 AT_ONCE: Final = 2
 """Analyses whose parts are in the pool at the same time; more wait their turn (so that the
 computer's moves in running games wait behind at most this many parts)."""
