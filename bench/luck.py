@@ -5,7 +5,8 @@
 Each run plays N seeded games of self-play (level 3 against level 3: its softmax makes every
 game different) and times their full analysis: the replay (``states``), the review of every
 turn (``review``, the errors and PR) and the luck of every roll (``luck`` at ``--ply``, 1 the
-analysis's own, 0 the net alone), then each side's figures (``game_luck``). Printed: the
+review's own depth, 0 the net alone: what the bot runs), then each side's figures
+(``game_luck``). Self-play has no cube, so no cube decisions are judged. Printed: the
 median over R runs of games a minute, and the mean number of turns a game. The play itself is
 not timed. No assertions: the figures go into the issue notes.
 """

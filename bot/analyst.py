@@ -1,6 +1,7 @@
 """The analyst: the background task that works the automatic analysis's queue
 (:mod:`bot.services.autoanalysis`), one game at a time, and puts each game's luck line on its
-result (:mod:`bot.messages.luck`).
+result (:mod:`bot.messages.luck`), an inline game's too (through ``inline``, the publisher's
+inline boards).
 
 Started and stopped with the bot like the timers. It takes a job whenever it has none, and
 sleeps :data:`IDLE_SECONDS` when the queue is empty (at once when this process queues a game).
@@ -19,6 +20,7 @@ from typing import Final
 from aiogram import Bot
 from aiogram.utils.i18n import I18n
 
+from bot.messages.inline import InlineBoards
 from bot.messages.luck import show_luck_line
 from bot.messages.pace import Pace
 from bot.metrics import Metrics
@@ -42,6 +44,7 @@ class Analyst:
         *,
         idle: float = IDLE_SECONDS,
         metrics: Metrics | None = None,
+        inline: InlineBoards | None = None,
     ) -> None:
         self._services = services
         self._analyses = services.auto_analyses
@@ -50,6 +53,7 @@ class Analyst:
         self._limiter = limiter
         self._idle = idle
         self._metrics = metrics
+        self._inline = inline
         self._counted = (0, 0)  # games analysed and dropped, as last counted in the metrics
         self._task: asyncio.Task[None] | None = None
         self.analysed = 0
@@ -77,7 +81,9 @@ class Analyst:
             return True  # dropped, or taken over: the next job
         self.analysed += 1
         snapshot = await self._services.game_service.snapshot(analysed.game_id)
-        await show_luck_line(self._bot, self._services, self._i18n, self._limiter, snapshot)
+        await show_luck_line(
+            self._bot, self._services, self._i18n, self._limiter, snapshot, self._inline
+        )
         return True
 
     async def _count(self) -> None:

@@ -360,7 +360,9 @@ async def _run(
             else None
         ),
     )
-    analyst = Analyst(services, bot, i18n, publisher.limiter, metrics=metrics)
+    analyst = Analyst(
+        services, bot, i18n, publisher.limiter, metrics=metrics, inline=publisher.inline
+    )
     daily = DailyPublisher(bot, services.daily, publisher, i18n)
     board_app = None
     if settings.webapp_url:  # the Mini App board, pushed every state the chats are shown

@@ -9,7 +9,8 @@ Depends on :mod:`bot.engine` and numpy only; knows nothing of Telegram or storag
 - :mod:`bot.ai.levels` and :mod:`bot.ai.computer`: levels 1..5 and their ratings, and the
   computer at a level: its turns, cube decisions, strikes;
 - :mod:`bot.ai.answers`: what it answers (decisions, hints), plain picklable values;
-- :mod:`bot.ai.analysis`: equity lost per turn, errors and blunders of a played game;
+- :mod:`bot.ai.analysis`: equity lost per turn and per cube decision, errors and blunders of
+  a played game; :mod:`bot.ai.cubeful`: the money-game cube model it judges the cube by;
 - :mod:`bot.ai.luck`: the luck of each roll, a game's and a match's luck and PR per side;
 - :mod:`bot.ai.players` and :mod:`bot.ai.arena`: yardsticks (random, heuristic, pubeval) and
   paired-dice games between players;

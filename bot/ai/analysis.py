@@ -1,4 +1,5 @@
-"""Analysis of a played game: how much equity each turn gave away, and each side's summary.
+"""Analysis of a played game: how much equity each turn and each cube decision gave away,
+and each side's summary.
 
 Every turn with a real choice (two or more legal turns) is judged as the strongest level
 judges it: all turns at 0-ply, then the best few and the turn played a roll ahead (1-ply).
@@ -6,6 +7,12 @@ The *loss* of a turn is the best turn's equity minus the played one's (cubeless,
 A loss of at least :data:`ERROR` is an error, of at least :data:`BLUNDER` a blunder (GNU
 Backgammon's "bad" and "very bad" thresholds). The *error rate* is the mean loss per analysed
 turn, in thousandths of a point.
+
+Where a cube is used, the game's cube decisions are judged too (:func:`judge_cube`), by the
+money-game model of :mod:`bot.ai.cubeful` (Janowski's cubeful equity from the net's cubeless
+chances before the roll): before each of its rolls, the side that could double decided to
+double or not; each double was taken or dropped. :func:`replayed` finds them in a history
+that keeps the cube's actions (``w double 2``, ``b take``, ``b drop``) among the turns.
 
 The work is split by turns (:func:`review`), so that a caller can report progress between
 parts; :func:`summarise` turns the reviews into each side's summary.
@@ -17,8 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bot.engine import Game, Side, Turn, TurnRecord
+from bot.engine import Game, IllegalTurnError, Side, Turn, TurnRecord
 
+from .cubeful import Chances, CubeAction, CubeEquities, equities
 from .levels import MAX_LISTED
 
 ERROR: Final = 0.08
@@ -43,6 +51,60 @@ class Review:
 
 
 @dataclass(frozen=True, slots=True)
+class CubeRecord:
+    """A cube action as a history keeps it (``w double 2``, ``b take``, ``b drop``): ``side``
+    did ``action`` (:attr:`~CubeAction.DOUBLE`, :attr:`~CubeAction.TAKE` or
+    :attr:`~CubeAction.DROP`)."""
+
+    side: Side
+    action: CubeAction
+
+
+@dataclass(frozen=True, slots=True)
+class CubeDecision:
+    """A cube decision made in a game: ``before``, the game as the deciding side saw it (for
+    the doubler's decision, the side to move before its roll, :attr:`Game.can_double`; for the
+    answer, the double offered), what it did, and ``index``, the turn of the replayed game it
+    came before (the number of turns for a drop, which ends the game)."""
+
+    index: int
+    before: Game
+    action: CubeAction
+
+    @property
+    def side(self) -> Side:
+        return self.before.to_act
+
+
+@dataclass(frozen=True, slots=True)
+class CubeReview:
+    """A judged cube decision: its equities by the model (from the doubler's side, per unit
+    of the cube), the model's choice, what the choice made lost (per unit of the cube), and
+    whether it counts as a decision with a real choice (PR's denominator)."""
+
+    decision: CubeDecision
+    equities: CubeEquities
+    loss: float
+    counted: bool
+
+    @property
+    def side(self) -> Side:
+        return self.decision.side
+
+    @property
+    def index(self) -> int:
+        return self.decision.index
+
+    @property
+    def action(self) -> CubeAction:
+        return self.decision.action
+
+    @property
+    def best(self) -> CubeAction:
+        return self.equities.best(self.action.doubler)
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     """One side's figures over a game."""
 
@@ -54,6 +116,10 @@ class Summary:
     """Mean loss per analysed turn, thousandths of a point."""
     worst: tuple[Review, ...]
     """Up to three turns with the largest losses (at least an error each), worst first."""
+    cube_decisions: int = 0
+    """Cube decisions with a real choice (see :attr:`CubeReview.counted`)."""
+    cube_errors: tuple[CubeReview, ...] = ()
+    """The cube decisions that lost at least an error's worth, worst first (up to three)."""
 
 
 def states(start: Game, records: Sequence[TurnRecord]) -> list[tuple[Game, Turn]]:
@@ -61,13 +127,77 @@ def states(start: Game, records: Sequence[TurnRecord]) -> list[tuple[Game, Turn]
     found = []
     game = start
     for record in records:
-        ready = game.rolled_for(record)
-        current = ready.turn_input()
-        for step in record.steps:
-            current = current.play(next(o for o in current.options if o.step == step))
-        turn = current.turn()
+        ready, turn = _played(game, record)
         found.append((ready, turn))
         game = ready.play(turn)
+    return found
+
+
+def replayed(
+    start: Game, entries: Sequence[TurnRecord | CubeRecord]
+) -> tuple[list[tuple[Game, Turn]], list[CubeDecision]]:
+    """Each turn of ``entries`` as :func:`states` gives it, and each cube decision made
+    between them: a double, a take, a drop as recorded, and a *no double* wherever the side to
+    move could have doubled (:attr:`Game.can_double`) and rolled instead.
+
+    :raises: :exc:`~bot.engine.NardyError` if ``entries`` do not fit the game.
+    """
+    found: list[tuple[Game, Turn]] = []
+    cube: list[CubeDecision] = []
+    game = start
+    for entry in entries:
+        if isinstance(entry, CubeRecord):
+            if entry.side is not game.to_act:
+                raise IllegalTurnError(f"{entry.side} may not {entry.action.value} now")
+            cube.append(CubeDecision(len(found), game, entry.action))
+            if entry.action is CubeAction.DOUBLE:
+                game = game.double()
+            elif entry.action is CubeAction.TAKE:
+                game = game.take()
+            else:
+                game = game.drop()
+            continue
+        if game.can_double:  # it rolled: not doubled
+            cube.append(CubeDecision(len(found), game, CubeAction.NO_DOUBLE))
+        ready, turn = _played(game, entry)
+        found.append((ready, turn))
+        game = ready.play(turn)
+    return found, cube
+
+
+def _played(game: Game, record: TurnRecord) -> tuple[Game, Turn]:
+    ready = game.rolled_for(record)
+    current = ready.turn_input()
+    for step in record.steps:
+        current = current.play(next(o for o in current.options if o.step == step))
+    return ready, current.turn()
+
+
+def judge_cube(decisions: Sequence[CubeDecision]) -> list[CubeReview]:
+    """Judges each cube decision by the money-game model (:mod:`bot.ai.cubeful`) from the
+    net's cubeless chances of the doubler before its roll (0-ply: the net's own estimate of the
+    position before a roll). The net and numpy are loaded here, as in :func:`review`."""
+    from .evaluator import evaluator
+    from .network import LOSE_KOKS, LOSE_MARS, WIN, WIN_KOKS, WIN_MARS
+
+    found = []
+    for decision in decisions:
+        game = decision.before
+        cube = game.cube
+        assert cube is not None, "a cube decision in a game without a cube"
+        out = evaluator(game.variant).probabilities([game.position])[0]
+        chances = Chances.from_probabilities(
+            float(out[WIN]),
+            float(out[WIN_MARS]),
+            float(out[WIN_KOKS]),
+            float(out[LOSE_MARS]),
+            float(out[LOSE_KOKS]),
+            game.rules,
+        )
+        judged = equities(chances, centred=cube.owner is None, drop=float(game.rules.drop))
+        loss = judged.loss(decision.action)
+        counted = decision.action is not CubeAction.NO_DOUBLE or judged.close()
+        found.append(CubeReview(decision, judged, loss, counted))
     return found
 
 
@@ -103,13 +233,15 @@ def review(played: Sequence[tuple[Game, Turn]], indices: range) -> list[Review]:
     return found
 
 
-def summarise(reviews: Sequence[Review]) -> dict[Side, Summary]:
-    """Each side's summary of ``reviews``."""
+def summarise(reviews: Sequence[Review], cube: Sequence[CubeReview] = ()) -> dict[Side, Summary]:
+    """Each side's summary of ``reviews`` (its turns) and ``cube`` (its cube decisions)."""
     result = {}
     for side in (Side.WHITE, Side.BLACK):
         own = [r for r in reviews if r.side is side]
         losses = [r.loss for r in own]
         worst = sorted((r for r in own if r.loss >= ERROR), key=lambda r: -r.loss)[:3]
+        mine = [c for c in cube if c.side is side]
+        cube_errors = sorted((c for c in mine if c.loss >= ERROR), key=lambda c: -c.loss)[:3]
         result[side] = Summary(
             side,
             len(own),
@@ -117,6 +249,8 @@ def summarise(reviews: Sequence[Review]) -> dict[Side, Summary]:
             sum(loss >= BLUNDER for loss in losses),
             1000.0 * sum(losses) / len(own) if own else 0.0,
             tuple(worst),
+            sum(c.counted for c in mine),
+            tuple(cube_errors),
         )
     return result
 

@@ -1,18 +1,23 @@
 """Luck of each roll and a game's (or a match's) luck and PR per side.
 
-A module of its own beside :mod:`bot.ai.analysis`: the review judges *turns* (what was played
-against what was best), luck judges *rolls* (what came against what could have come), and its
-unit of work, every roll a position could get, costs many times a turn's review, so a caller
-can ask for either alone. PR is built on the review's losses, unchanged.
+A module of its own beside :mod:`bot.ai.analysis`: the review judges *decisions* (what was
+played against what was best), luck judges *rolls* (what came against what could have come),
+and its unit of work, every roll a position could get, costs many times a turn's review, so a
+caller can ask for either alone. PR is built on the review's losses, unchanged.
 
-Definitions (all equities cubeless, in points at the cube's value 1, from the roller's side):
+Definitions (all equities cubeless, in points per unit of the cube, from the roller's side):
 
-- A roll's *value* is the equity of its best play at :data:`LUCK_PLY`, the analysis' own: the
-  turns 0-ply likes best (:data:`~bot.ai.analysis.LOOK_AHEAD` of them) looked at a roll ahead,
-  the best of those (ply 0: the best turn by the net). A forced roll's value is its one turn's,
-  a roll with no legal turn the pass's (in gul-bara the pass hands the whole roll over). A
-  crazy gul-bara cascade (more than :data:`~bot.ai.levels.MAX_LISTED` moves) is valued by the
-  turn the computer plays for it step by step, at 0-ply, as every level plays it.
+- A roll's *value* is the equity of its best play at the ply asked for: at 0-ply (what the bot
+  runs, :data:`LUCK_PLY`) the best turn by the net; at 1-ply (``ply=1``, the review's depth)
+  the turns 0-ply likes best (:data:`~bot.ai.analysis.LOOK_AHEAD` of them) looked at a roll
+  ahead, the best of those. The bot values rolls at 0-ply, the automatic analysis and the
+  per-turn graph of ``📊 Analysis`` alike: the 1-ply valuation costs 21 or 56 one-ply
+  searches a roll, 10 to 15 times the time (``bench/luck.py``: a game's luck and PR take a
+  worker 2.7 s of long nardy or 1.6 s of short at 0-ply, 40 s or 17 s at 1-ply), more than a
+  busy bot's finished games allow. A forced roll's value is its one turn's, a roll with no
+  legal turn the pass's (in gul-bara the pass hands the whole roll over). A crazy gul-bara
+  cascade (more than :data:`~bot.ai.levels.MAX_LISTED` moves) is valued by the turn the
+  computer plays for it step by step, at 0-ply, as every level plays it.
 - The *luck* of a roll is its value minus the probability-weighted mean of the values of every
   roll the position could have got: 21 distinct rolls of two dice, 56 of three. So at any
   position the mean luck over all rolls is exactly 0 (the invariant the tests check); a forced
@@ -27,20 +32,27 @@ Definitions (all equities cubeless, in points at the cube's value 1, from the ro
   best strike (the strike that leaves the roller the worst best play), whatever was struck; the
   mean is over the 56 rolls of three dice. The strike itself is a decision of the striker, not
   luck (and is not reviewed).
-- Cube decisions have no luck. The bot's histories keep no cube actions as turns, so the
-  replayed games have the cube at 1: luck is per unit of the cube.
+- Cube decisions have no luck. The histories keep the cube's actions (``w double 2``,
+  ``b take``, ``b drop``), and :func:`bot.ai.analysis.replayed` plays them, so each roll knows
+  the cube's value when it was rolled (:attr:`RollLuck.cube`).
 
-Totals: a side's luck over a game is the sum over its rolls; its luck from the other side's
-point of view is minus that (a roll's luck is the roller's, and the game is zero-sum). The
-*luck-adjusted result* is the side's result in points per unit of the cube (+ for the winner,
-- for the loser) minus its net luck, its own less the other side's: result - (own - theirs),
-so that the two sides' adjusted results are again opposite.
+A game's luck is *zero-sum*: a roll's luck is its roller's good fortune and its opponent's bad
+fortune alike, so a side's luck over a game (:attr:`SideLuck.luck`) is the luck of its own
+rolls minus the luck of its opponent's rolls, and the two sides' lucks add up to 0 (the luck
+line reads ``⚪ +0.42 ⚫ −0.42``). The *luck-adjusted result* (:attr:`SideLuck.adjusted`) is
+the side's result in points (the cube's value included; + won, - lost) minus its luck in
+points, each roll's luck times the cube's value when it was rolled (:attr:`SideLuck.luck_points`):
+an estimate of what the game would have scored with average dice. The two sides' adjusted
+results are again opposite. A match's figures are the sums of its games'.
 
-PR (performance rating): 500 × the mean equity lost per decision with a real choice, the
-decisions the analysis reviews (two or more legal turns; forced turns, passes and crazy
-cascades are not counted). Cube decisions are not counted: the histories do not keep them and
-the analysis does not evaluate them. This is half the analysis's error rate (1000 × the mean
-loss), which :attr:`SideLuck.error_rate` gives as today.
+PR (performance rating): 500 × the mean equity lost per decision with a real choice, per unit
+of the cube. The decisions are the turns the analysis reviews (two or more legal turns; forced
+turns, passes and crazy cascades are not counted) and, where a cube is used, the cube
+decisions :func:`bot.ai.analysis.judge_cube` judges by its money-game model
+(:mod:`bot.ai.cubeful`): every double and every answer to one, and a decision not to double
+when doubling was a close call (:data:`bot.ai.cubeful.CLOSE`; the others lose nothing and are
+not counted, as GNU Backgammon counts them). :attr:`SideLuck.error_rate` is 1000 × the same
+mean, twice the PR.
 """
 
 from __future__ import annotations
@@ -51,13 +63,14 @@ from typing import TYPE_CHECKING, Final, TypeVar
 
 from bot.engine import DiceMode, Family, Game, Result, Side, Turn, find_variant
 
-from .analysis import LOOK_AHEAD, Review
+from .analysis import LOOK_AHEAD, CubeReview, Review
 
 if TYPE_CHECKING:
     from .evaluator import Evaluator
 
-LUCK_PLY: Final = 1
-"""The ply rolls are valued at: the analysis's (1-ply over 0-ply's best few)."""
+LUCK_PLY: Final = 0
+"""The ply the bot values rolls at: 0, the net's best play (see the module docstring for why
+not 1, the review's own depth, which ``ply=1`` still gives)."""
 
 K = TypeVar("K", bound=Hashable)
 
@@ -65,32 +78,46 @@ K = TypeVar("K", bound=Hashable)
 @dataclass(frozen=True, slots=True)
 class RollLuck:
     """The luck of one roll: ``played[index]``'s, made by ``side``; ``value``, the best play's
-    equity for the roll that came, ``mean``, the mean over every roll; ``forced``: the roll had
-    one legal turn or none."""
+    equity for the roll that came, ``mean``, the mean over every roll (both per unit of the
+    cube); ``forced``: the roll had one legal turn or none; ``cube``: the cube's value when it
+    was rolled."""
 
     index: int
     side: Side
     value: float
     mean: float
     forced: bool
+    cube: int = 1
 
     @property
     def luck(self) -> float:
         return self.value - self.mean
 
+    def luck_for(self, side: Side) -> float:
+        """The roll's luck from ``side``'s point of view: its roller's luck, its opponent's
+        negated."""
+        return self.luck if side is self.side else -self.luck
+
 
 @dataclass(frozen=True, slots=True)
 class SideLuck:
-    """One side's figures over a game (or a match): luck in points per unit of the cube, PR
-    and the analysis' error rate, and the luck-adjusted result (None without a result)."""
+    """One side's figures over a game (or a match): its luck (zero-sum, per unit of the cube:
+    see the module docstring), PR and the error rate, and the luck-adjusted result (None
+    without a result)."""
 
     rolls: int
+    """Its own rolls."""
     luck: float
+    """Its own rolls' luck less its opponent's rolls' luck, per unit of the cube."""
     decisions: int
+    """Decisions with a real choice: turns and cube decisions."""
     lost: float
-    """The equity lost over the decisions, summed."""
+    """The equity lost over the decisions, summed, per unit of the cube."""
     result: float | None = None
-    opponent_luck: float = 0.0
+    """Points won (+) or lost (-), the cube's value included."""
+    luck_points: float = 0.0
+    """Its luck in points: each roll's luck (from this side's point of view) times the cube's
+    value when it was rolled."""
 
     @property
     def pr(self) -> float:
@@ -99,15 +126,15 @@ class SideLuck:
 
     @property
     def error_rate(self) -> float:
-        """The analysis' figure: 1000 × the mean loss per decision."""
+        """1000 × the mean loss per decision with a real choice."""
         return 2.0 * self.pr
 
     @property
     def adjusted(self) -> float | None:
-        """The result minus the luck of both sides (own luck less the opponent's), points."""
+        """The luck-adjusted result: the result less the luck in points."""
         if self.result is None:
             return None
-        return self.result - (self.luck - self.opponent_luck)
+        return self.result - self.luck_points
 
 
 def roll_values(
@@ -196,30 +223,32 @@ def luck(
         mean = sum(p * v for _, p, v in values)
         value = next(v for dice, _, v in values if dice == key)
         forced = ready.only_turn() is not None
-        found.append(RollLuck(index, ready.turn, value, mean, forced))
+        found.append(RollLuck(index, ready.turn, value, mean, forced, ready.cube_value))
     return found
 
 
 def game_luck(
-    rolls: Sequence[RollLuck], reviews: Sequence[Review], result: Result | None = None
+    rolls: Sequence[RollLuck],
+    reviews: Sequence[Review],
+    result: Result | None = None,
+    cube: Sequence[CubeReview] = (),
 ) -> dict[Side, SideLuck]:
-    """Each side's luck, PR and (with the game's ``result``) luck-adjusted result; the
-    result is counted per unit of the cube as the luck is: pass the result's points divided by
-    the cube's value in ``result`` if a cube was used."""
-    own = {s: sum(r.luck for r in rolls if r.side is s) for s in (Side.WHITE, Side.BLACK)}
+    """Each side's luck (zero-sum), PR over its turns ``reviews`` and its counted ``cube``
+    decisions, and (with the game's ``result``) its luck-adjusted result."""
     found = {}
     for side in (Side.WHITE, Side.BLACK):
         mine = [r for r in reviews if r.side is side]
+        cubed = [c for c in cube if c.side is side and c.counted]
         points = None
         if result is not None:
             points = float(result.points if result.winner is side else -result.points)
         found[side] = SideLuck(
             sum(r.side is side for r in rolls),
-            own[side],
-            len(mine),
-            sum(r.loss for r in mine),
+            sum(r.luck_for(side) for r in rolls),
+            len(mine) + len(cubed),
+            sum(r.loss for r in mine) + sum(c.loss for c in cubed),
             points,
-            own[side.other],
+            sum(r.luck_for(side) * r.cube for r in rolls),
         )
     return found
 
@@ -247,7 +276,7 @@ def match_luck(
                 known.decisions + one.decisions,
                 known.lost + one.lost,
                 result,
-                known.opponent_luck + one.opponent_luck,
+                known.luck_points + one.luck_points,
             )
     return totals
 
@@ -256,7 +285,8 @@ def luck_and_review(
     played: Sequence[tuple[Game, Turn]], indices: range, ply: int = LUCK_PLY
 ) -> tuple[list[RollLuck], list[Review]]:
     """The luck of the rolls and the reviews of the turns ``played[i]`` for ``i`` in
-    ``indices``: one part of a game's automatic analysis, in one call to a worker process."""
+    ``indices``: one part of a game's automatic analysis, in one call to a worker process
+    (its cube decisions are judged apart: :func:`bot.ai.analysis.judge_cube`)."""
     from .analysis import review
 
     return luck(played, indices, ply), review(played, indices)

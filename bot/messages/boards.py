@@ -177,6 +177,11 @@ class BoardPublisher:
             await self._draw(starting_position(variant), BoardView())
 
     @property
+    def inline(self) -> InlineBoards:
+        """The inline games' boards (the automatic analysis edits their result's caption)."""
+        return self._inline
+
+    @property
     def limiter(self) -> Pace:
         """The pace of the bot's messages; the bot's other messages to a chat (the league's
         table, reminders) take their turn from it too (those users ask for take

@@ -154,6 +154,31 @@ class InlineBoards:
             if upload is not None:  # shown (the message keeps its own copy), or given up
                 await self._forget(storage_chat_id, upload[1])
 
+    async def show_caption(self, snapshot: GameSnapshot, board: Board) -> bool:
+        """Edits ``board``'s inline message to ``snapshot``'s caption, its picture left as it
+        is (a text board: its text, the caption with the checkers): the automatic analysis's
+        luck line on a finished game, one edit paced as the board's own. True once it shows it
+        (or already did), as :meth:`show`."""
+        inline_message_id = board.inline_message_id
+        assert inline_message_id is not None, "not an inline board"
+        _ = translator(self._i18n, snapshot.stored.locale)
+        markup = board_keyboard(snapshot, _)
+        key = pace_key(snapshot.stored.chat_instance, inline_message_id)
+        text = text_board(snapshot, _) if not self.storage_chats else caption(snapshot, _)
+
+        async def edit() -> None:
+            await self._limiter.wait(key)
+            if not self.storage_chats:
+                await self._bot.edit_message_text(
+                    text=text, inline_message_id=inline_message_id, reply_markup=markup
+                )
+            else:
+                await self._bot.edit_message_caption(
+                    caption=text, inline_message_id=inline_message_id, reply_markup=markup
+                )
+
+        return await self._keep_trying(snapshot, edit)
+
     async def _keep_trying(
         self, snapshot: GameSnapshot, edit: Callable[[], Awaitable[None]]
     ) -> bool:

@@ -1,13 +1,17 @@
 """The automatic analysis's messages: a player's trend chart (``/stats``, :func:`send_trend`)
 and the luck line on a finished game's result.
 
-The luck line: once the automatic analysis has the game's
-figures, each players' board of the game (the kept message that shows the final position and
-the result) gets its caption edited once, to the same caption with the luck and PR line
-(:func:`bot.views.luck.luck_line`, which the caption shows whenever the figures are known).
-No new message: a board that is gone (deleted, or never sent) is left so, and the line shows
-the next time the board is shown (a catch-up, a sweep). Inline games' boards and watchers'
-boards are left alone: the players' boards are the result message.
+The luck line: once the automatic analysis has the game's figures, each players' board of the
+game (the kept message that shows the final position and the result) gets its caption edited
+once, to the same caption with the luck and PR line (:func:`bot.views.luck.luck_line`, which
+the caption shows whenever the figures are known; the last game of a finished match shows the
+match's luck too). No new message: a board that is gone (deleted, or never sent) is left so,
+and the line shows the next time the board is shown (a catch-up, a sweep). An inline game's
+board, the inline message, is edited the same way through the inline boards' own pace
+(:meth:`bot.messages.inline.InlineBoards.show_caption`: its caption, or its text where boards
+are text), unless that message has moved on: a match's next game is played in it, so the
+line goes there only while no later game can come (a single game, or a finished match's last
+game). Watchers' boards are left alone: the players' boards are the result message.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import locale_of
+from bot.messages.inline import InlineBoards
 from bot.messages.kept import KeptMessage
 from bot.messages.pace import Pace
 from bot.model import Board, PlayerLuck, User
@@ -58,14 +63,29 @@ class ResultCaption(KeptMessage):
 
 
 async def show_luck_line(
-    bot: Bot, services: Services, i18n: I18n, limiter: Pace, snapshot: GameSnapshot
+    bot: Bot,
+    services: Services,
+    i18n: I18n,
+    limiter: Pace,
+    snapshot: GameSnapshot,
+    inline: InlineBoards | None = None,
 ) -> int:
     """Edits each players' board of finished ``snapshot`` (which has its figures) to show
-    the luck line; returns how many boards show it."""
+    the luck line, an inline game's board through ``inline``; returns how many boards show
+    it."""
     stored = snapshot.stored
     shown = 0
     for board in await services.board_messages.boards(stored.id):
-        if board.watcher or board.inline_message_id is not None or board.message_id is None:
+        if board.watcher:
+            continue
+        if board.inline_message_id is not None:
+            if inline is not None and await _still_shows(services, snapshot, board):
+                try:
+                    shown += await inline.show_caption(snapshot, board)
+                except Exception:
+                    logger.exception("could not show game %d's luck inline", stored.id)
+            continue
+        if board.message_id is None:
             continue
         if stored.chat_id:
             locale = await services.chats.locale(stored.chat_id) or stored.locale
@@ -81,6 +101,17 @@ async def show_luck_line(
         except Exception:
             logger.exception("could not show game %d's luck in chat %d", stored.id, board.chat_id)
     return shown
+
+
+async def _still_shows(services: Services, snapshot: GameSnapshot, board: Board) -> bool:
+    """Whether the inline message still shows the game and will: no later game of its match
+    is played in it, and none can come (see the module docstring)."""
+    assert board.inline_message_id is not None
+    match = snapshot.match
+    if match is not None and not match.match.is_over:
+        return False  # its next game may be shown there at any moment
+    latest = await services.board_messages.latest_inline(board.inline_message_id)
+    return latest == snapshot.stored.id
 
 
 async def send_trend(

@@ -29,9 +29,12 @@ class AnalysisJob:
 
 @dataclass(frozen=True, slots=True)
 class PlayerLuck:
-    """One player's figures over one analysed game: luck in points per unit of the cube (the
-    sum over their rolls), PR (500 × mean loss per decision with a choice), the error rate
-    (1000 × the same), and the counts behind them."""
+    """One player's figures over one analysed game (see :mod:`bot.ai.luck`): luck in points
+    per unit of the cube, zero-sum (the luck of their own rolls less their opponent's, so the
+    two players' add up to 0), PR (500 × mean loss per decision with a real choice, turns and
+    cube decisions), the error rate (1000 × the same), the counts behind them, and for the
+    luck-adjusted result the game's result and the luck in points, the cube's value counted
+    (None for games analysed before they were kept)."""
 
     game_id: int
     user_id: int
@@ -43,6 +46,17 @@ class PlayerLuck:
     decisions: int
     rolls: int
     finished_at: float
+    result: float | None = None
+    """Points won (+) or lost (-), the cube's value included."""
+    luck_points: float | None = None
+    """The luck in points: each roll's times the cube's value when it was rolled."""
+
+    @property
+    def adjusted(self) -> float | None:
+        """The luck-adjusted result in points: the result less the luck in points."""
+        if self.result is None or self.luck_points is None:
+            return None
+        return self.result - self.luck_points
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +99,10 @@ class LuckRepository(Protocol):
 
     async def recent(self, user_id: int, *, limit: int) -> list[PlayerLuck]:
         """The user's figures over their last ``limit`` analysed games, oldest first."""
+
+    async def of_match(self, match_id: int) -> list[PlayerLuck]:
+        """The figures of a match's analysed games, in the order they were played (white's
+        first in each)."""
 
     async def flag(self, flag: PrFlag) -> None:
         """Records (or renews) the account's flag in the variant."""

@@ -260,6 +260,10 @@ class GameRepository(Protocol):
     async def shown_by(self, chat_id: int, message_id: int) -> int | None:
         """The game whose board message ``message_id`` in ``chat_id`` is, if any."""
 
+    async def shown_inline(self, inline_message_id: str) -> int | None:
+        """The latest game played in that inline message (a match's games follow one another
+        in it), if any."""
+
     async def add_watcher(self, game_id: int, chat_id: int, *, limit: int) -> WatchResult:
         """Gives the watcher in private chat ``chat_id`` a board of the game (not yet sent), unless
         they have one or the game has ``limit`` watchers already; counted and added in one

@@ -1,11 +1,14 @@
-"""Analyses of finished games: each turn judged by the computer, each side's summary.
+"""Analyses of finished games: each turn and each cube decision judged by the computer, each
+side's summary, its luck, PR and luck-adjusted result.
 
-:meth:`Analyses.analyse` rebuilds a finished game's turns from its history (from the start the
-moves file writes, :func:`.export.starting_game`; cube actions, resignations and timeouts move
+:meth:`Analyses.analyse` rebuilds a finished game's turns and cube decisions from its history
+(from the start the moves file writes, :func:`.export.starting_game`; the cube's actions, as
+:func:`.flow.acted` writes them, are played between the turns; resignations and timeouts move
 no checker and are skipped), then has the :class:`~.computer.Brain`'s worker processes review
-them :data:`PART` turns at a time. Between parts it reports ``progress(done, total)`` to every
-caller waiting for it, and a question for the computer in another game waits at most one part
-in the pool's queue.
+the turns :data:`PART` at a time, with the luck of their rolls, and judge the cube decisions
+(:func:`bot.ai.analysis.judge_cube`) in one more call. Between parts it reports
+``progress(done, total)`` to every caller waiting for it, and a question for the computer in
+another game waits at most one part in the pool's queue.
 
 One analysis per game at a time: a request for a game being analysed joins that analysis (a
 second request from the same chat is refused, :exc:`AlreadyAnalysing`). A finished game never
@@ -22,8 +25,17 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Final, TypeAlias
 
-from bot.ai.analysis import Review, Summary, states, summarise
-from bot.ai.luck import RollLuck
+from bot.ai.analysis import (
+    CubeDecision,
+    CubeRecord,
+    CubeReview,
+    Review,
+    Summary,
+    summarise,
+)
+from bot.ai.analysis import replayed as _replayed
+from bot.ai.cubeful import CubeAction
+from bot.ai.luck import RollLuck, SideLuck, game_luck
 from bot.engine import Game, NardyError, RecordError, Side, Turn, TurnRecord
 from bot.model import Store, StoredGame, User
 
@@ -38,8 +50,9 @@ PART: Final = 20
 CACHED: Final = 32
 """Finished games whose analyses are kept."""
 GRAPH_PLY: Final = 0
-"""The ply the per-turn graph values rolls at: the automatic analysis's (see
-:mod:`.autoanalysis` for why 0-ply)."""
+"""The ply the analysis values rolls at, for the per-turn graph and each side's luck and
+luck-adjusted result: the automatic analysis's (see :mod:`.autoanalysis` for why 0-ply), so
+that both show the same figures."""
 AT_ONCE: Final = 2
 """Analyses whose parts are in the pool at the same time; more wait their turn (so that the
 computer's moves in running games wait behind at most this many parts)."""
@@ -61,6 +74,11 @@ class Analysis:
     summaries: Mapping[Side, Summary]
     rolls: tuple[RollLuck, ...] = ()
     """The luck of every roll, for the per-turn graph."""
+    cube: tuple[CubeReview, ...] = ()
+    """The game's cube decisions, judged (none without a cube)."""
+    figures: Mapping[Side, SideLuck] | None = None
+    """Each side's luck (zero-sum), PR (turns and cube decisions) and luck-adjusted result,
+    as the automatic analysis counts them."""
 
     def user(self, side: Side) -> User:
         return self.white if side is Side.WHITE else self.black
@@ -157,7 +175,7 @@ class Analyses:
 
     async def _analyse(self, stored: StoredGame, run: _Run) -> Analysis:
         try:
-            played = await asyncio.to_thread(replay, stored)
+            played, decisions = await asyncio.to_thread(replayed, stored)
             run.total = len(played)
             if played:
                 await run.report()
@@ -170,13 +188,16 @@ class Analyses:
                     rolls += await self._brain.luck(played, part, GRAPH_PLY)
                     run.done = part.stop
                     await run.report()
+                cube = await self._brain.judge_cube(decisions) if decisions else []
             analysis = Analysis(
                 stored,
                 await self._user(stored.white_id),
                 await self._user(stored.black_id),
                 len(played),
-                summarise(reviews),
+                summarise(reviews, cube),
                 tuple(rolls),
+                tuple(cube),
+                game_luck(rolls, reviews, stored.game.result, cube),
             )
             self._done[stored.id] = analysis
             while len(self._done) > CACHED:
@@ -190,23 +211,58 @@ class Analyses:
         return user if user is not None else User(user_id, None, "?", None)
 
 
-def replay(stored: StoredGame) -> list[tuple[Game, Turn]]:
-    """Each turn of a stored game as (the game ready to play it, the turn played).
+CUBE_WORDS: Final = {"double": CubeAction.DOUBLE, "take": CubeAction.TAKE, "drop": CubeAction.DROP}
+"""The cube's actions in a history line (``w double 2``, ``b take``, ``b drop``: see
+:func:`.flow.acted`)."""
+
+
+def cube_record(line: str) -> CubeRecord | None:
+    """The cube action a history line records, None for any other line."""
+    side, _, rest = line.partition(" ")
+    action = CUBE_WORDS.get(rest.split(" ", 1)[0])
+    if action is None or side not in {s.value for s in Side}:
+        return None
+    return CubeRecord(Side(side), action)
+
+
+def replayed(stored: StoredGame) -> tuple[list[tuple[Game, Turn]], list[CubeDecision]]:
+    """Each turn of a stored game as (the game ready to play it, the turn played), the cube's
+    actions played between them, and the game's cube decisions (see
+    :func:`bot.ai.analysis.replayed`).
 
     :raises: :exc:`NotAnalysable` if the history does not replay from the game's start.
     """
-    records = []
+    entries: list[TurnRecord | CubeRecord] = []
     for line in stored.history:
-        with contextlib.suppress(RecordError):  # a cube action, a resignation, a timeout
-            records.append(TurnRecord.from_text(line))
+        cube = cube_record(line)
+        if cube is not None:
+            entries.append(cube)
+            continue
+        with contextlib.suppress(RecordError):  # a resignation, a timeout
+            entries.append(TurnRecord.from_text(line))
     start = starting_game(stored.game, stored.start)
-    if records and start.opening is None and records[0].side is not start.turn:
-        start = replace(start, position=start.position.with_turn(records[0].side))
+    first = next((e for e in entries if _mover(e)), None)
+    if first is not None and start.opening is None and first.side is not start.turn:
+        start = replace(start, position=start.position.with_turn(first.side))
     try:
-        return states(start, records)
+        return _replayed(start, entries)
     except (NardyError, StopIteration) as error:
         logger.warning("game %d does not replay: %s", stored.id, error)
         raise NotAnalysable() from None
+
+
+def _mover(entry: TurnRecord | CubeRecord) -> bool:
+    """Whether ``entry`` is made by the side to move: a turn or a double."""
+    return isinstance(entry, TurnRecord) or entry.action is CubeAction.DOUBLE
+
+
+def replay(stored: StoredGame) -> list[tuple[Game, Turn]]:
+    """Each turn of a stored game as (the game ready to play it, the turn played), the cube
+    as it stood (see :func:`replayed`).
+
+    :raises: :exc:`NotAnalysable` if the history does not replay from the game's start.
+    """
+    return replayed(stored)[0]
 
 
 def _check_access(stored: StoredGame, user_id: int, chat_id: int) -> None:

@@ -1,5 +1,5 @@
 """The automatic analysis: every rated game between people is analysed after it ends, for its
-luck and PR line, the players' trends and the fair-play flag.
+luck and PR line, the players' trends, the match's luck and the fair-play flag.
 
 The queue is a table (:class:`~bot.model.LuckRepository`): a game is queued in the
 transaction that records its result (:meth:`AutoAnalyses.queue`), so a result is never saved
@@ -12,11 +12,14 @@ a slow one whose claim was taken over records nothing, so a game is never counte
 It never delays play. The work goes to the :class:`~.computer.Brain`'s worker processes one
 part at a time (:data:`PART` turns), from one job at a time per process: a computer's move in
 a running game waits behind at most one part. Rolls are valued at 0-ply
-(:data:`LUCK_PLY`): the 1-ply valuation costs 21 or 56 one-ply searches a roll, and measured
-with ``bench/luck.py`` a game's luck and PR at 1-ply take 40 s (long) or 17 s (short) of a
-worker, at 0-ply 2.7 s or 1.6 s: 22 and 38 games a minute a worker instead of 1.5 and 3.5, more
-than a busy bot finishes. The turns are reviewed as the on-demand analysis reviews them (1-ply
-over 0-ply's best few), so the PR is the analysis's.
+(:data:`LUCK_PLY`, :data:`bot.ai.luck.LUCK_PLY`): the 1-ply valuation costs 21 or 56 one-ply
+searches a roll, and measured with ``bench/luck.py`` a game's luck and PR at 1-ply take 40 s
+(long) or 17 s (short) of a worker, at 0-ply 2.7 s or 1.6 s: 22 and 38 games a minute a worker
+instead of 1.5 and 3.5, more than a busy bot finishes. The turns are reviewed as the on-demand
+analysis reviews them (1-ply over 0-ply's best few), and the cube decisions judged as it
+judges them (:func:`bot.ai.analysis.judge_cube`, one more call), so the PR is the analysis's.
+A player's luck is zero-sum (their own rolls' luck less their opponent's), and the
+luck-adjusted result is kept with it (:class:`~bot.model.PlayerLuck`).
 
 The backlog is bounded: beyond :data:`BACKLOG` games waiting, the oldest unclaimed are dropped
 (and counted in :attr:`AutoAnalyses.dropped`, a metric): a game left unanalysed loses a line,
@@ -34,13 +37,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from bot.ai import luck
 from bot.ai.analysis import Review
-from bot.ai.luck import RollLuck, game_luck
+from bot.ai.luck import RollLuck, SideLuck, game_luck, match_luck
 from bot.engine import Side
 from bot.model import PlayerLuck, PrFlag, Store, StoredGame, User
 
 from . import fairplay
-from .analysis import replay
+from .analysis import replayed
 from .computer import Brain
 from .errors import NotAnalysable
 
@@ -55,8 +59,8 @@ ATTEMPTS: Final = 3
 """Claims a game gets: one that failed (or killed its worker) this often is dropped."""
 PART: Final = 20
 """Turns worked in one call to a worker process (about 0.7 s of long nardy at 0-ply luck)."""
-LUCK_PLY: Final = 0
-"""The ply the automatic analysis values rolls at (see the module docstring)."""
+LUCK_PLY: Final = luck.LUCK_PLY
+"""The ply the automatic analysis values rolls at: 0 (see the module docstring)."""
 FLAGS_LOOK_BACK: Final = 200
 """A group's finished games whose players ``/flags`` looks at."""
 TREND_GAMES: Final = 30
@@ -73,6 +77,44 @@ class Analysed:
     stored: StoredGame | None = None
     figures: tuple[PlayerLuck, ...] = ()
     flags: tuple[PrFlag, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLuck:
+    """A match's luck per player (by user id): the sums over its analysed ``games`` (see
+    :func:`bot.ai.luck.match_luck`); a player's luck-adjusted result is None when a game's
+    was not kept."""
+
+    games: int
+    players: dict[int, SideLuck]
+
+
+def match_figures(figures: list[PlayerLuck]) -> MatchLuck | None:
+    """A match's luck per player from its analysed games' figures (both sides of each, as
+    :meth:`~bot.model.LuckRepository.of_match` gives them); None without any."""
+    by_game: dict[int, list[PlayerLuck]] = {}
+    for one in figures:
+        by_game.setdefault(one.game_id, []).append(one)
+    if not by_game:
+        return None
+    return MatchLuck(
+        len(by_game),
+        match_luck(
+            ({f.side: _side_luck(f) for f in sides}, {f.side: f.user_id for f in sides})
+            for sides in by_game.values()
+        ),
+    )
+
+
+def _side_luck(figures: PlayerLuck) -> SideLuck:
+    return SideLuck(
+        figures.rolls,
+        figures.luck,
+        figures.decisions,
+        figures.pr * figures.decisions / 500.0,
+        figures.result,
+        figures.luck_points if figures.luck_points is not None else 0.0,
+    )
 
 
 class AutoAnalyses:
@@ -166,7 +208,7 @@ class AutoAnalyses:
         return [(flag, players[flag.user_id]) for flag in await self.flags(list(players))]
 
     async def _analyse(self, stored: StoredGame) -> list[PlayerLuck]:
-        played = await asyncio.to_thread(replay, stored)
+        played, decisions = await asyncio.to_thread(replayed, stored)
         rolls: list[RollLuck] = []
         reviews: list[Review] = []
         for start in range(0, len(played), PART):
@@ -174,7 +216,8 @@ class AutoAnalyses:
             found, judged = await self._brain.luck_and_review(played, part, LUCK_PLY)
             rolls += found
             reviews += judged
-        sides = game_luck(rolls, reviews)
+        cube = await self._brain.judge_cube(decisions) if decisions else []
+        sides = game_luck(rolls, reviews, stored.game.result, cube)
         finished = stored.finished_at if stored.finished_at is not None else self._clock()
         return [
             PlayerLuck(
@@ -188,6 +231,8 @@ class AutoAnalyses:
                 sides[side].decisions,
                 sides[side].rolls,
                 finished,
+                sides[side].result,
+                sides[side].luck_points,
             )
             for side in (Side.WHITE, Side.BLACK)
         ]

@@ -47,6 +47,11 @@ class BoardMessages:
         self._remember_boards(boards)
         return boards
 
+    async def latest_inline(self, inline_message_id: str) -> int | None:
+        """The latest game played in that inline message: a match's next game is played in
+        its last one's message."""
+        return await self._store.games.shown_inline(inline_message_id)
+
     async def set_board_message(self, game_id: int, chat_id: int, message_id: int) -> None:
         """Records the message that now shows the game in ``chat_id``."""
         await self._store.games.set_board_message(game_id, chat_id, message_id)

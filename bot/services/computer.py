@@ -17,7 +17,7 @@ from typing import Final
 
 from bot import ai
 from bot.ai import daily
-from bot.ai.analysis import Review, review
+from bot.ai.analysis import CubeDecision, CubeReview, Review, judge_cube, review
 from bot.ai.luck import RollLuck, luck, luck_and_review
 from bot.engine import Game, Turn
 
@@ -72,6 +72,11 @@ class Brain:
         return await loop.run_in_executor(
             self._executor(), luck_and_review, list(played), indices, ply
         )
+
+    async def judge_cube(self, decisions: Sequence[CubeDecision]) -> list[CubeReview]:
+        """Judges a game's cube decisions (see :func:`bot.ai.analysis.judge_cube`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), judge_cube, list(decisions))
 
     async def daily_position(
         self, candidates: Sequence[Game], exclude: frozenset[str]

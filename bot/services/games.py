@@ -72,7 +72,7 @@ from bot.model import (
 )
 
 from . import chips, fairplay, flow
-from .autoanalysis import AutoAnalyses
+from .autoanalysis import AutoAnalyses, MatchLuck, match_figures
 from .computer import Brain
 from .coordination import Coordination
 from .errors import (
@@ -130,6 +130,9 @@ class GameSnapshot:
     luck: tuple[PlayerLuck, ...] = ()
     """A finished game's luck and PR per side (white's first), once its automatic analysis
     is done."""
+    match_luck: MatchLuck | None = None
+    """A finished match's luck per player over its analysed games, on its games' boards once
+    the match is over and one of them is analysed."""
 
     @property
     def game(self) -> Game:
@@ -841,7 +844,13 @@ class GameService:
             self._scores[pair] = (score, now)
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         luck = tuple(await self._store.luck.of_game(stored.id)) if stored.game.is_over else ()
-        snapshot = GameSnapshot(stored, white or _NOBODY, black or _NOBODY, score, match, luck)
+        match_luck = None
+        if match is not None and match.match.is_over and stored.game.is_over:
+            figures = await self._store.luck.of_match(match.id)
+            match_luck = match_figures(figures)
+        snapshot = GameSnapshot(
+            stored, white or _NOBODY, black or _NOBODY, score, match, luck, match_luck
+        )
         await asyncio.to_thread(snapshot.prepare)
         self._hold(stored.id, snapshot.turn_input)
         return snapshot

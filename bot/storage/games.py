@@ -307,6 +307,14 @@ class GameRepository:
         )
         return int(row["game_id"]) if row else None
 
+    async def shown_inline(self, inline_message_id: str) -> int | None:
+        """The latest game played in that inline message (a match's games follow one
+        another in it), if any."""
+        row = await self._store.fetch_one(
+            "SELECT MAX(game_id) FROM boards WHERE inline_message_id = ?", (inline_message_id,)
+        )
+        return int(row[0]) if row and row[0] is not None else None
+
     async def add_watcher(self, game_id: int, chat_id: int, *, limit: int) -> WatchResult:
         """Gives the watcher in private chat ``chat_id`` a board of the game (not yet sent),
         unless they have one or the game has ``limit`` watchers already; counted and added

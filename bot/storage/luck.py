@@ -70,8 +70,8 @@ class LuckRepository:
                 return False
             await self._store.write_many(
                 """INSERT INTO game_luck (game_id, side, user_id, variant, luck, pr, error_rate,
-                       decisions, rolls, finished_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       decisions, rolls, finished_at, result, luck_points)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT (game_id, side) DO NOTHING""",
                 [
                     (
@@ -85,6 +85,8 @@ class LuckRepository:
                         f.decisions,
                         f.rolls,
                         f.finished_at,
+                        f.result,
+                        f.luck_points,
                     )
                     for f in figures
                 ],
@@ -121,6 +123,15 @@ class LuckRepository:
             (user_id, limit),
         )
         return [_figures(row) for row in reversed(rows)]
+
+    async def of_match(self, match_id: int) -> list[PlayerLuck]:
+        """The match's analysed games' figures, in the order they were played."""
+        rows = await self._store.fetch_all(
+            """SELECT game_luck.* FROM game_luck JOIN games ON games.id = game_luck.game_id
+               WHERE games.match_id = ? ORDER BY games.game_no, game_luck.side DESC""",
+            (match_id,),
+        )
+        return [_figures(row) for row in rows]
 
     async def flag(self, flag: PrFlag) -> None:
         """Records or renews the flag."""
@@ -176,4 +187,6 @@ def _figures(row: Row) -> PlayerLuck:
         row["decisions"],
         row["rolls"],
         row["finished_at"],
+        row["result"],
+        row["luck_points"],
     )

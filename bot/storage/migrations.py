@@ -581,6 +581,22 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     CREATE INDEX daily_posts_position ON daily_posts (position_id);
     """,
+    # 19: a game's luck made zero-sum (a side's own rolls' luck less its opponent's, see
+    # bot.ai.luck), and what each side's luck-adjusted result is made of kept: its result and
+    # its luck in points (NULL for the games analysed before); the boards found by their
+    # inline message
+    """
+    ALTER TABLE game_luck ADD COLUMN own_luck REAL;
+    UPDATE game_luck SET own_luck = luck;
+    UPDATE game_luck SET luck = own_luck - COALESCE(
+        (SELECT other.own_luck FROM game_luck AS other
+          WHERE other.game_id = game_luck.game_id AND other.side <> game_luck.side), 0);
+    ALTER TABLE game_luck DROP COLUMN own_luck;
+    ALTER TABLE game_luck ADD COLUMN result REAL;       -- points won (+) or lost (-)
+    ALTER TABLE game_luck ADD COLUMN luck_points REAL;  -- each roll's luck times the cube
+    -- the latest game of an inline message (a match's games follow one another in it)
+    CREATE INDEX boards_inline ON boards (inline_message_id) WHERE inline_message_id IS NOT NULL;
+    """,
 )
 
 

@@ -1,20 +1,32 @@
-"""What an analysis shows: the progress note, each player's summary, and the worst moves as
-pictures of the board before them with captions. Pure functions of the analysis and ``_`` (the
-reader's gettext)."""
+"""What an analysis shows: the progress note, each player's summary (with their PR, luck and
+luck-adjusted result, and their cube decisions and cube errors where a cube was used), and the
+worst moves as pictures of the board before them with captions. Pure functions of the analysis
+and ``_`` (the reader's gettext)."""
 
 from __future__ import annotations
+
+from typing import Final
 
 from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.ai.analysis import BLUNDER, ERROR, Review
+from bot.ai.analysis import BLUNDER, ERROR, CubeReview, Review
+from bot.ai.cubeful import CubeAction
 from bot.callbacks import PlayFrom
 from bot.engine import Position, Side, steps_text
+from bot.i18n import N_
 from bot.services.analysis import Analysis
 from bot.views.common import SIDE_MARKS, Translate, player_name
+from bot.views.luck import signed
 from render import BoardView
 
 SIDES = (Side.WHITE, Side.BLACK)
+CUBE_ACTIONS: Final = {
+    CubeAction.NO_DOUBLE: N_("no double"),
+    CubeAction.DOUBLE: N_("double"),
+    CubeAction.TAKE: N_("take"),
+    CubeAction.DROP: N_("drop"),
+}
 
 
 def progress_text(game_id: int, done: int, total: int, _: Translate) -> str:
@@ -36,7 +48,8 @@ def worst_moves(analysis: Analysis) -> list[Review]:
 
 
 def summary_text(analysis: Analysis, _: Translate) -> str:
-    """Each player's figures (turns with a choice, errors, blunders, error rate), what the
+    """Each player's figures (turns with a choice, errors, blunders, error rate; PR, luck and
+    the luck-adjusted result; cube decisions and errors where a cube was used), what the
     figures mean, and how many worst moves follow."""
     lines = ["📊 " + html.bold(_("Analysis of game #{game}").format(game=analysis.stored.id))]
     for side in SIDES:
@@ -53,18 +66,78 @@ def summary_text(analysis: Analysis, _: Translate) -> str:
                 rate=f"{summary.error_rate:.1f}",
             )
         )
+    lines.extend(_luck_lines(analysis, _))
+    lines.extend(_cube_lines(analysis, _))
     lines.append(
         _(
             "Error rate: the equity lost per move on average, in thousandths of a point. "
             "An error loses at least {error} points, a blunder at least {blunder}."
         ).format(error=f"{ERROR:.2f}", blunder=f"{BLUNDER:.2f}")
     )
+    if analysis.figures is not None:
+        lines.append(
+            _(
+                "PR: 500 × the equity lost per decision with a choice, cube decisions "
+                "included (lower is better). Luck: how much more the dice gave one side than "
+                "the other, in points; the luck-adjusted result is the result less that luck."
+            )
+        )
     shown = len(worst_moves(analysis))
     if shown:
         lines.append(_("The worst moves follow: {count}.").format(count=shown))
     else:
         lines.append(_("No errors to show."))
     return "\n".join(lines)
+
+
+def _luck_lines(analysis: Analysis, _: Translate) -> list[str]:
+    """``🍀 ⚪ @anna: PR 8.1, luck +0.42, luck-adjusted result +0.58``, a line a side."""
+    figures = analysis.figures
+    if figures is None:
+        return []
+    lines = []
+    for side in SIDES:
+        one = figures[side]
+        adjusted = one.adjusted
+        text = _("PR {pr}, luck {luck}").format(pr=f"{one.pr:.1f}", luck=signed(one.luck))
+        if adjusted is not None:
+            text += ", " + _("luck-adjusted result {points}").format(points=signed(adjusted))
+        lines.append(f"🍀 {SIDE_MARKS[side]} {player_name(analysis.user(side))}: {text}")
+    return lines
+
+
+def _cube_lines(analysis: Analysis, _: Translate) -> list[str]:
+    """Where a cube was used: each side's cube decisions with a choice and errors, then each
+    cube error (the worst three a side)."""
+    if not analysis.cube:
+        return []
+    lines = []
+    for side in SIDES:
+        summary = analysis.summaries[side]
+        lines.append(
+            f"⏫ {SIDE_MARKS[side]} {player_name(analysis.user(side))}: "
+            + _("{decisions} cube decisions, {errors} cube errors").format(
+                decisions=summary.cube_decisions, errors=len(summary.cube_errors)
+            )
+        )
+    lines.extend(
+        cube_error_line(analysis, error, _)
+        for side in SIDES
+        for error in analysis.summaries[side].cube_errors
+    )
+    return lines
+
+
+def cube_error_line(analysis: Analysis, error: CubeReview, _: Translate) -> str:
+    """``⏫ ⚪ @anna before move 12: double, better no double, equity lost 0.275``."""
+    return f"⏫ {SIDE_MARKS[error.side]} {player_name(analysis.user(error.side))} " + _(
+        "before move {number}: {played}, better {best}, equity lost {loss}"
+    ).format(
+        number=error.index + 1,
+        played=_(CUBE_ACTIONS[error.action]),
+        best=_(CUBE_ACTIONS[error.best]),
+        loss=f"{error.loss:.3f}",
+    )
 
 
 def worst_caption(analysis: Analysis, review: Review, _: Translate) -> str:

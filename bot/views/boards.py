@@ -47,7 +47,7 @@ from bot.views.common import (
     moment,
     player_name,
 )
-from bot.views.luck import luck_line
+from bot.views.luck import luck_line, match_luck_line
 from render import BoardView
 
 STEPS_PER_ROW: Final = 4
@@ -289,6 +289,10 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
                     black=match.black,
                 )
             )
+            if snapshot.match_luck is not None:  # once one of its games is analysed
+                lines.append(
+                    match_luck_line(snapshot.match_luck, snapshot.white, snapshot.black, _)
+                )
         else:
             lines.append("🏁 " + _("Next game: either player taps the button."))
     return lines

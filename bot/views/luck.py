@@ -1,6 +1,9 @@
-"""What the automatic analysis shows: the luck and PR line under a finished game's board, the
-captions of the trend and the per-turn graph, the PR flags for ``/flags``. Pure functions of
-domain values and ``_`` (the reader's gettext)."""
+"""What the automatic analysis shows: the luck and PR line under a finished game's board, a
+finished match's luck per player, the captions of the trend and the per-turn graph, the PR
+flags for ``/flags``. Pure functions of domain values and ``_`` (the reader's gettext).
+
+Luck is zero-sum (see :mod:`bot.ai.luck`): a side's luck is its own rolls' luck less its
+opponent's, so the two figures of a game or a match are opposite."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from itertools import accumulate
 from bot.ai.luck import RollLuck
 from bot.engine import VARIANTS, Side
 from bot.model import PlayerLuck, PrFlag, User
+from bot.services.autoanalysis import MatchLuck
 from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, player_name
 from render.charts import Panel, Series
 
@@ -26,8 +30,8 @@ def signed(value: float) -> str:
 
 
 def luck_line(figures: Sequence[PlayerLuck], _: Translate) -> str:
-    """``🍀 luck: ⚪ +0.42 ⚫ −0.42 · PR 8.1 / 12.4``: each side's luck (points per unit of the
-    cube) and PR, white's first."""
+    """``🍀 luck: ⚪ +0.42 ⚫ −0.42 · PR 8.1 / 12.4``: each side's luck (zero-sum, points per
+    unit of the cube) and PR, white's first."""
     by_side = {f.side: f for f in figures}
     white, black = by_side[Side.WHITE], by_side[Side.BLACK]
     text = _("luck: {white} {white_luck} {black} {black_luck} · PR {white_pr} / {black_pr}")
@@ -39,6 +43,29 @@ def luck_line(figures: Sequence[PlayerLuck], _: Translate) -> str:
         white_pr=f"{white.pr:.1f}",
         black_pr=f"{black.pr:.1f}",
     )
+
+
+def match_luck_line(match: MatchLuck, white: User, black: User, _: Translate) -> str:
+    """``🍀 match luck, 3 games analysed: ⚪ +0.80 ⚫ −0.80 · luck-adjusted result +1.20 /
+    −1.20``: each player's luck over the match's analysed games (``white`` and ``black``, the
+    players of its last game) and, where every game's was kept, their luck-adjusted results
+    in points."""
+    sides = [match.players.get(white.id), match.players.get(black.id)]
+    text = _(
+        "match luck, {games} games analysed: {white} {white_luck} {black} {black_luck}"
+    ).format(
+        games=match.games,
+        white=SIDE_MARKS[Side.WHITE],
+        black=SIDE_MARKS[Side.BLACK],
+        white_luck=signed(sides[0].luck) if sides[0] is not None else "?",
+        black_luck=signed(sides[1].luck) if sides[1] is not None else "?",
+    )
+    adjusted = [one.adjusted if one is not None else None for one in sides]
+    if adjusted[0] is not None and adjusted[1] is not None:
+        text += " · " + _("luck-adjusted result {white} / {black}").format(
+            white=signed(adjusted[0]), black=signed(adjusted[1])
+        )
+    return "🍀 " + text
 
 
 def trend_caption(user: User, figures: Sequence[PlayerLuck], _: Translate) -> str:
@@ -106,10 +133,11 @@ def trend_panels(figures: Sequence[PlayerLuck], _: Translate) -> list[Panel]:
 
 def game_panels(rolls: Sequence[RollLuck], white: User, black: User, _: Translate) -> list[Panel]:
     """A game's per-turn graph: white's equity before each roll (the mean value of the roll
-    to come, from white's side), and each side's luck added up roll by roll."""
+    to come, from white's side), and each side's luck added up roll by roll (zero-sum: the
+    two lines mirror each other, and end at the luck line's figures)."""
     equity = tuple(r.mean if r.side is Side.WHITE else -r.mean for r in rolls)
     luck = {
-        side: tuple(accumulate(r.luck if r.side is side else 0.0 for r in rolls))
+        side: tuple(accumulate(r.luck_for(side) for r in rolls))
         for side in (Side.WHITE, Side.BLACK)
     }
     return [

@@ -7,9 +7,11 @@ import random
 
 from hypothesis import strategies as st
 
-from bot.engine import VARIANTS, Game, Side, find_variant
+from bot.ai.analysis import CubeRecord
+from bot.ai.cubeful import CubeAction
+from bot.engine import VARIANTS, Game, Side, TurnRecord, find_variant
 from bot.engine.position import FAMILY
-from tests.engine.strategies import advance
+from tests.engine.strategies import advance, random_turn, ready
 
 BOTH = frozenset({Side.WHITE, Side.BLACK})
 """``Game.moved`` when both sides have made a turn."""
@@ -56,3 +58,31 @@ def games(draw: st.DrawFn, play: tuple[str, str, str], most: int = 80) -> Game:
     if game.needs_roll:
         game = game.roll(rng)
     return game
+
+
+def cube_game(
+    variant: str, seed: int, turns: int, *, doubles: float = 0.3, takes: float = 0.7
+) -> tuple[Game, list[TurnRecord | CubeRecord], Game]:
+    """A game with the cube: from a seeded start, up to ``turns`` random legal turns, where
+    before each roll the side that may double does so with chance ``doubles`` and the answer
+    is a take with chance ``takes``. Returns the start, the history as the bot keeps it (turn
+    records and cube actions, each read back from its text) and the game at the end."""
+    rng = random.Random(seed)
+    start = Game.start(variant, rng, cube=True)
+    game = start
+    entries: list[TurnRecord | CubeRecord] = []
+    for _ in range(turns):
+        if game.is_over:
+            break
+        if game.can_double and rng.random() < doubles:
+            entries.append(CubeRecord(game.turn, CubeAction.DOUBLE))
+            game = game.double()
+            take = rng.random() < takes
+            entries.append(CubeRecord(game.to_act, CubeAction.TAKE if take else CubeAction.DROP))
+            game = game.take() if take else game.drop()
+            continue
+        game = ready(game, rng)
+        turn = random_turn(game, rng)
+        entries.append(TurnRecord.from_text(game.record(turn).to_text()))
+        game = game.play(turn)
+    return start, entries, game

@@ -1,7 +1,8 @@
 """The automatic analysis through the real bot and the fake Bot API: a rated group game is
 refused to analysis while it runs (to its players and everyone else), analysed by itself once
 it ends, and its result board gets the luck line by one edit of its caption (no new message);
-``/stats`` draws the trend, ``📊 Analysis`` the per-turn graph, ``/flags`` lists a PR flag."""
+``/stats`` draws the trend, ``📊 Analysis`` the per-turn graph, ``/flags`` lists a PR flag; a
+rated inline game gets the line in its inline message."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import re
 import sqlite3
 from pathlib import Path
 
-from tests.support.fake_telegram import FakeMessage
-from tests.support.harness import BotHarness
+import pytest
+
+from tests.support.fake_telegram import FakeMessage, FakeTelegram
+from tests.support.harness import BotHarness, running_bot
 
 from .gameplay import is_over, play_turn, wait_for_board
 
@@ -107,3 +110,59 @@ async def test_a_rated_game_gets_its_luck_line_trend_graph_and_flags(
     assert (
         "@bob (short nardy): PR 2.5 over 20 rated games, 11.8 expected at rating 1512, 2023-11-14"
     ) in listed
+
+
+@pytest.mark.parametrize("pictures", [True, False], ids=["pictures", "text"])
+async def test_a_rated_inline_game_gets_its_luck_line(
+    fake_telegram: FakeTelegram, database_path: Path, pictures: bool
+) -> None:
+    """Inline games between people are rated and analysed like any other: the inline message
+    gets the line by one edit, of its caption (a picture board) or its text (a text board)."""
+    fake = fake_telegram
+    storage = fake.create_channel("nardy boards")
+    storage_chat = (storage.id,) if pictures else ()
+    async with running_bot(fake, database_path, storage_chat_id=storage_chat) as harness:
+        alice = fake.create_user("Alice", username="alice", language_code="en")
+        bob = fake.create_user("Bob", username="bob", language_code="en")
+        chat = fake.chat_between(alice, bob, title="Friends")
+        asked = fake.inline_query(alice, "short", chat=chat)
+        answer = await fake.next_inline_answer(asked)
+        invitation = fake.choose_inline_result(asked, answer.results[0]["id"])
+        await harness.settle()
+        fake.press(bob, invitation, "✅ Join")
+        await fake.wait_for(lambda: invitation.photo is not None or "🎲" in (invitation.text or ""))
+        for _ in range(6):
+            await play_turn(fake, invitation, [alice, bob])
+        private = fake.private_chat(bob)
+        fake.send_text(bob, private, "/resign")
+        await harness.settle()
+        fake.press(bob, fake.last_message(private), "🏳 Yes, resign")
+        await fake.wait_for(lambda: is_over(invitation), description="the inline board's result")
+        await harness.settle()
+        mark = fake.mark()
+
+        def shown() -> str:
+            return (invitation.caption if pictures else invitation.text) or ""
+
+        await fake.wait_for(
+            lambda: LUCK_LINE.search(shown()) is not None,
+            timeout=60,
+            description="the luck line on the inline result",
+        )
+        await harness.idle()
+        edits = [
+            r
+            for r in fake.requests[mark:]
+            if r.method.startswith("editMessage")
+            and r.params.get("inline_message_id") == invitation.inline_message_id
+            and r.ok
+        ]
+        assert [r.method for r in edits] == [
+            "editMessageCaption" if pictures else "editMessageText"
+        ]
+        assert "🏆" in shown()
+        assert [b.text for b in invitation.buttons] == [
+            "🔁 Play again",
+            "🏆 Leaderboard",
+            "📊 Analysis",
+        ]

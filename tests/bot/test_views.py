@@ -1,14 +1,20 @@
-"""What a board shows is a function of the game's state alone, and its buttons read well."""
+"""What a board shows is a function of the game's state alone, and its buttons read well; what
+an analysis's summary shows."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-from bot.engine import Played, Side
+from bot.ai.analysis import CubeDecision, CubeReview, summarise
+from bot.ai.cubeful import CubeAction, CubeEquities
+from bot.ai.luck import RollLuck, game_luck
+from bot.engine import Game, Outcome, Played, Position, Result, Side
 from bot.i18n import create_i18n
 from bot.services import GameSnapshot, compose
+from bot.services.analysis import Analysis
 from bot.storage import Store, open_database
+from bot.views.analysis import summary_text
 from bot.views.boards import board_position, board_view, caption, finish_label, keyboard
 from bot.views.common import translator
 from render import render_board
@@ -51,3 +57,49 @@ def test_finish_labels_follow_each_checker_from_the_highest_point() -> None:
     doubled = (Played(8, 5, 3), Played(8, 5, 3), Played(13, 10, 3), Played(10, 7, 3))
     assert finish_label(doubled) == "13→7 8→5(2)"
     assert finish_label((Played(25, 22, 3), Played(6, 0, 6))) == "bar→22 6→off"
+
+
+async def test_an_analysis_shows_pr_luck_the_adjusted_result_and_cube_errors(
+    tmp_path: Path,
+) -> None:
+    """The summary of a game with the cube: each side's PR, luck (zero-sum) and luck-adjusted
+    result, its cube decisions, and each cube error with the model's choice; in Russian too."""
+    db = await open_database(tmp_path / "v.sqlite3")
+    services = compose(Store(db), random.Random(8))
+    alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
+    bob = await services.users.see(2, username="bob", first_name="B", language_code="en")
+    challenge = await services.challenges.open(
+        chat_id=-5, challenger=alice, target=bob, locale="en"
+    )
+    _, snapshot = await services.lobby.accept(challenge.id, bob)
+    await db.close()
+    game = Game.setup(Position.from_text("short w / 6:15 / 6:15"), cube=True)
+    doubled = CubeReview(
+        CubeDecision(11, game, CubeAction.DOUBLE), CubeEquities(0.40, 0.10, 1.0), 0.30, True
+    )
+    taken = CubeReview(
+        CubeDecision(11, game.double(), CubeAction.TAKE), CubeEquities(0.40, 0.10, 1.0), 0.0, True
+    )
+    rolls = (
+        RollLuck(0, Side.WHITE, 0.5, 0.2, False),  # white +0.30
+        RollLuck(1, Side.BLACK, 0.1, 0.2, False, cube=2),  # black −0.10 at a cube of 2
+    )
+    result = Result(Side.BLACK, Outcome.OIN, 2)
+    analysis = Analysis(
+        snapshot.stored,
+        alice,
+        bob,
+        20,
+        summarise([], [doubled, taken]),
+        rolls,
+        (doubled, taken),
+        game_luck(rolls, [], result, [doubled, taken]),
+    )
+    text = summary_text(analysis, str)
+    assert "🍀 ⚪ @alice: PR 150.0, luck +0.40, luck-adjusted result −2.50" in text
+    assert "🍀 ⚫ @bob: PR 0.0, luck −0.40, luck-adjusted result +2.50" in text
+    assert "⏫ ⚪ @alice: 1 cube decisions, 1 cube errors" in text
+    assert "⏫ ⚫ @bob: 1 cube decisions, 0 cube errors" in text
+    assert "⏫ ⚪ @alice before move 12: double, better no double, equity lost 0.300" in text
+    russian = summary_text(analysis, translator(create_i18n(), "ru"))
+    assert "⏫ ⚪ @alice" in russian and "0.300" in russian and "double" not in russian

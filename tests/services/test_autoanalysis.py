@@ -9,14 +9,19 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.ai.analysis import Review
+import pytest
+
+from bot.ai.analysis import CubeDecision, CubeReview, Review, judge_cube, review
+from bot.ai.cubeful import CubeAction
 from bot.ai.luck import RollLuck, luck_and_review
 from bot.engine import Game, Side, Turn
-from bot.model import StoredGame, Terms, User
-from bot.services import Services, compose
+from bot.model import PlayerLuck, StoredGame, Terms, User
+from bot.services import GameSnapshot, Services, compose
+from bot.services.analysis import replayed
 from bot.services.autoanalysis import CLAIM_SECONDS
 from bot.services.computer import Brain
 from bot.storage import Store, open_database
+from bot.views.boards import caption
 from tests.support.postgres import PostgresServer
 
 from .conftest import Clock
@@ -37,6 +42,9 @@ class InProcessBrain(Brain):
     ) -> tuple[list[RollLuck], list[Review]]:
         self.parts += 1
         return luck_and_review(played, indices, ply)
+
+    async def judge_cube(self, decisions: Sequence[CubeDecision]) -> list[CubeReview]:
+        return judge_cube(decisions)
 
 
 async def _people(services: Services) -> list[User]:
@@ -167,3 +175,129 @@ async def test_two_workers_race_for_the_claims(postgres: PostgresServer) -> None
     finally:
         for store in stores:
             await store.close()
+
+
+async def _cube_game(services: Services, users: list[User], match: int = 0) -> StoredGame:
+    """A rated game of anna and boris with the cube (in a match to ``match``, if any): six
+    turns, then the side to move doubles at its next chance and is taken, two more turns,
+    and the side to move resigns."""
+    challenge = await services.challenges.open(
+        chat_id=-5,
+        challenger=users[0],
+        target=users[1],
+        locale="en",
+        terms=Terms(variant="short", cube=True, match_length=match),
+    )
+    _, snapshot = await services.lobby.accept(challenge.id, users[1])
+    return await _play_with_a_double(services, snapshot)
+
+
+async def _play_with_a_double(services: Services, snapshot: GameSnapshot) -> StoredGame:
+    service = services.game_service
+
+    async def turn(snapshot: GameSnapshot) -> GameSnapshot:
+        stored, game = snapshot.stored, snapshot.game
+        mover = stored.player(game.turn)
+        if game.dice is None:
+            snapshot = await service.roll(stored.id, mover, stored.version)
+            if snapshot.game.turn is not game.turn or snapshot.game.is_over:
+                return snapshot
+        while snapshot.turn_input is not None and not snapshot.turn_input.is_complete:
+            snapshot = await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)
+        return await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
+
+    for _ in range(6):
+        snapshot = await turn(snapshot)
+    while not snapshot.game.can_double:
+        snapshot = await turn(snapshot)
+    stored = snapshot.stored
+    snapshot = await service.double(stored.id, stored.player(snapshot.game.turn), stored.version)
+    stored = snapshot.stored
+    snapshot = await service.take(stored.id, stored.player(snapshot.game.to_act), stored.version)
+    for _ in range(2):
+        snapshot = await turn(snapshot)
+    snapshot = await service.resign(snapshot.stored.id, snapshot.stored.player(snapshot.game.turn))
+    assert snapshot.game.is_over and snapshot.game.cube_value == 2
+    return snapshot.stored
+
+
+async def _play_and_resign(services: Services, snapshot: GameSnapshot, loser: int) -> StoredGame:
+    """Six turns (the first step offered each time), then user ``loser`` resigns."""
+    service = services.game_service
+    for _ in range(6):
+        mover = snapshot.stored.player(snapshot.game.turn)
+        if snapshot.game.dice is None:
+            snapshot = await service.roll(snapshot.stored.id, mover, snapshot.stored.version)
+            continue
+        while snapshot.turn_input is not None and not snapshot.turn_input.is_complete:
+            snapshot = await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)
+        snapshot = await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
+    snapshot = await service.resign(snapshot.stored.id, loser)
+    assert snapshot.game.is_over
+    return snapshot.stored
+
+
+async def test_a_cube_games_figures_count_its_cube_decisions(tmp_path: Path) -> None:
+    """PR counts the doubles, takes and close no-doubles with the turns; luck is zero-sum and
+    the luck-adjusted results are opposite, kept with the figures."""
+    db = await open_database(tmp_path / "nardy.sqlite3")
+    try:
+        services = compose(Store(db), random.Random(8), InProcessBrain())
+        users = await _people(services)
+        stored = await _cube_game(services, users)
+        assert any(line.endswith("take") for line in stored.history)
+        done = await services.auto_analyses.work_one()
+        assert done is not None and done.stored is not None
+        white, black = done.figures
+        played, decisions = replayed(stored)
+        reviews = review(played, range(len(played)))
+        judged = judge_cube(decisions)
+        actions = [(j.side, j.action) for j in judged if j.action is not CubeAction.NO_DOUBLE]
+        assert len(actions) == 2  # the double and the take
+        for one in (white, black):
+            turns = sum(r.side is one.side for r in reviews)
+            cube = sum(j.counted for j in judged if j.side is one.side)
+            assert cube >= 1 and one.decisions == turns + cube
+        assert white.luck == pytest.approx(-black.luck)
+        assert white.result is not None and black.result == -white.result
+        assert abs(white.result) == stored.game.result.points  # type: ignore[union-attr]
+        assert white.adjusted == pytest.approx(-black.adjusted)  # type: ignore[operator]
+        assert done.figures == await services.auto_analyses.figures(stored.id)
+    finally:
+        await db.close()
+
+
+async def test_a_finished_matchs_luck_on_its_last_board(tmp_path: Path) -> None:
+    """Once a match is over, its last game's snapshot carries each player's luck over the
+    match's analysed games: the sums of the games', zero-sum; its caption shows it."""
+    db = await open_database(tmp_path / "nardy.sqlite3")
+    try:
+        services = compose(Store(db), random.Random(9), InProcessBrain())
+        users = await _people(services)
+        service, auto = services.game_service, services.auto_analyses
+        first = await _cube_game(services, users, match=5)  # a resignation: 2 × 2 points
+        snapshot = await service.next_game(first.id, users[0].id)  # the Crawford game
+        trailing = first.player(first.game.result.winner.other)  # type: ignore[union-attr]
+        last = await _play_and_resign(services, snapshot, trailing)
+        assert (await service.snapshot(last.id)).match_luck is None  # nothing analysed yet
+        figures: list[PlayerLuck] = []
+        for _ in range(2):
+            done = await auto.work_one()
+            assert done is not None and len(done.figures) == 2
+            figures += done.figures
+        snapshot = await service.snapshot(last.id)
+        assert snapshot.match is not None and snapshot.match.match.is_over
+        match = snapshot.match_luck
+        assert match is not None and match.games == 2
+        for user in users:
+            mine = [f for f in figures if f.user_id == user.id]
+            assert match.players[user.id].luck == pytest.approx(sum(f.luck for f in mine))
+            adjusted = sum(f.adjusted or 0.0 for f in mine)
+            assert all(f.adjusted is not None for f in mine)
+            assert match.players[user.id].adjusted == pytest.approx(adjusted)
+        assert sum(p.luck for p in match.players.values()) == pytest.approx(0.0, abs=1e-9)
+        text = caption(snapshot, str)
+        assert "wins the match" in text and "🍀 match luck, 2 games analysed: ⚪ " in text
+        assert "luck-adjusted result" in text
+    finally:
+        await db.close()
