@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from bot.engine import CHECKERS, Family, Position, RuleSet, Side, find_variant, score
 
+from .bearoff import Table, table
 from .features import checkers, encode, remainders
 from .network import LOSE_KOKS, LOSE_MARS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
 
@@ -30,11 +31,13 @@ WEIGHTS: Final = Path(__file__).with_name("weights")
 
 
 class Evaluator:
-    """One family's net and the arithmetic around it."""
+    """One family's net and the arithmetic around it; with a bear-off ``table``
+    (:mod:`bot.ai.bearoff`), the positions it answers are its, not the net's."""
 
-    def __init__(self, family: Family, network: Network) -> None:
+    def __init__(self, family: Family, network: Network, table: Table | None = None) -> None:
         self.family = family
         self.network = network
+        self.table = table
 
     def probabilities(
         self, positions: Sequence[Position], pending: Sequence[tuple[int, ...]] | None = None
@@ -43,7 +46,24 @@ class Evaluator:
         ``pending``: per position, the remainder that side must play first (gul-bara)."""
         own, theirs = checkers(positions, [p.turn for p in positions])
         extra = remainders(pending) if pending is not None and any(pending) else None
-        return self.network.evaluate(encode(self.family, own, theirs, extra))
+        return self._asked(own, theirs, extra)
+
+    def _asked(
+        self,
+        own: NDArray[np.int64],
+        theirs: NDArray[np.int64],
+        extra: NDArray[np.float32] | None,
+    ) -> Array:
+        """The net's probabilities of the rows, the bear-off table's where it answers (never
+        with a remainder to play first: that is a roll the table does not know)."""
+        found = self.network.evaluate(encode(self.family, own, theirs, extra))
+        if self.table is not None:
+            answered = self.table.answers(own, theirs)
+            if extra is not None:
+                answered &= ~extra.any(axis=1)
+            if answered.any():
+                found[answered] = self.table.exact(own[answered], theirs[answered])
+        return found
 
     def equities_for(
         self,
@@ -54,24 +74,46 @@ class Evaluator:
     ) -> NDArray[np.float64]:
         """The equity of each position for ``side`` (whoever is to move in it): exact where a
         side has borne off all its checkers."""
-        result = np.empty(len(positions), dtype=np.float64)
-        asked: list[int] = []
-        for i, position in enumerate(positions):
-            done = _finished(position, rules)
-            if done is None:
-                asked.append(i)
-            else:
-                winner, points = done
-                result[i] = points if winner is side else -points
-        if asked:
-            chosen = [positions[i] for i in asked]
-            probs = self.probabilities(
-                chosen, None if pending is None else [pending[i] for i in asked]
-            )
-            theirs = np.array([p.turn is not side for p in chosen])
-            probs[theirs] = flip(probs[theirs])
-            result[asked] = equity(probs, rules)
+        if not positions:
+            return np.empty(0, dtype=np.float64)
+        own, theirs = checkers(positions, [p.turn for p in positions])
+        extra = remainders(pending) if pending is not None and any(pending) else None
+        probabilities = self._asked(own, theirs, extra)
+        return self.equities_of(side, positions, rules, probabilities, own[:, 0], theirs[:, 0])
+
+    def equities_of(
+        self,
+        side: Side,
+        positions: Sequence[Position],
+        rules: RuleSet,
+        probabilities: Array,
+        own_off: NDArray[np.int64] | None = None,
+        their_off: NDArray[np.int64] | None = None,
+    ) -> NDArray[np.float64]:
+        """:meth:`equities_for` from probabilities already asked of the net (one row a
+        position, from its side to move; a finished position's row is not read), with each
+        side's checkers off where the caller has them."""
+        result = _equities(side, positions, rules, probabilities.copy())
+        if own_off is None or their_off is None:
+            done = [i for i, p in enumerate(positions) if CHECKERS in (p.white[0], p.black[0])]
+        else:
+            done = np.flatnonzero((own_off == CHECKERS) | (their_off == CHECKERS)).tolist()
+        for i in done:
+            finished = _finished(positions[i], rules)
+            assert finished is not None
+            winner, points = finished
+            result[i] = points if winner is side else -points
         return result
+
+
+def _equities(
+    side: Side, positions: Sequence[Position], rules: RuleSet, probabilities: Array
+) -> NDArray[np.float64]:
+    """The equities for ``side`` of ``probabilities`` (changed in place: flipped where the other
+    side is to move)."""
+    theirs = np.array([p.turn is not side for p in positions])
+    probabilities[theirs] = flip(probabilities[theirs])
+    return equity(probabilities, rules)
 
 
 def equity(probabilities: Array, rules: RuleSet) -> NDArray[np.float64]:
@@ -102,6 +144,7 @@ def _finished(position: Position, rules: RuleSet) -> tuple[Side, int] | None:
 
 @cache
 def evaluator(variant: str) -> Evaluator:
-    """The shipped evaluator for ``variant``'s family (loaded once per process)."""
+    """The shipped evaluator for ``variant``'s family (loaded once per process), with its
+    bear-off table."""
     family = find_variant(variant).family
-    return Evaluator(family, Network.load(WEIGHTS / f"{family}.npz"))
+    return Evaluator(family, Network.load(WEIGHTS / f"{family}.npz"), table())
