@@ -8,6 +8,15 @@ net's own value of the positions that followed, and at the end the game's real o
 a mars, a koks). One Adam step per game, over all of its positions at once; the step size
 falls linearly to a quarter of ``--rate`` by the last game.
 
+``--batch`` games are played at once, one decision each in turn (:class:`SelfPlay`): the
+candidate positions of all of them are encoded and evaluated as one batch, which costs about
+what one game's would, so the engine's own search is most of the time. A game learns when it
+ends, from the net as it is then.
+
+``--from`` continues from a file's weights; ``--grow`` starts from a file whose net is smaller
+(fewer hidden units, or the features before :mod:`bot.ai.counts` were added) and keeps what it
+knew: see :meth:`~bot.ai.network.Network.grown`.
+
 The long family learns from long nardy and gul-bara games (the same board; gul-bara adds
 remainders to the positions), the short family from short and Abkhaz nardy. Every
 ``--every`` games it prints its progress and a strength figure: the points share of the
@@ -29,7 +38,7 @@ from typing import Final
 
 import numpy as np
 
-from bot.engine import Family, Game, Side, find_variant
+from bot.engine import Family, Game, Position, Side, find_variant
 
 from .arena import duel
 from .computer import Computer
@@ -37,7 +46,7 @@ from .evaluator import WEIGHTS, Evaluator
 from .features import checkers, encode, remainders
 from .network import OUTPUTS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
 from .players import HeuristicPlayer
-from .search import ply0
+from .search import after
 
 VARIANTS: Final = {
     Family.LONG: ("long", "long", "gulbara"),
@@ -69,23 +78,61 @@ def outcome_vector(game: Game, side: Side) -> Array:
     return target if result.winner is side else flip(target)
 
 
-def self_play(net: Evaluator, variant: str, rng: random.Random) -> tuple[list[Game], Game]:
-    """One greedy self-play game: the states before each roll (or remainder), and the end."""
-    game = Game.start(variant, rng)
-    seen: list[Game] = []
-    while not game.is_over:
-        if game.needs_roll:
-            seen.append(game)
-            game = game.roll(rng)
-        elif game.remainder and (not seen or seen[-1] is not game):
-            seen.append(game)
-        turns = game.legal_turns()
-        if not turns:
-            game = game.pass_turn()
-            continue
-        values = ply0(net, game, turns)
-        game = game.play(turns[int(np.argmax(values))])
-    return seen, game
+class SelfPlay:
+    """Greedy self-play of several games at once (see the module docstring): each
+    :meth:`step` makes one decision in every game, after rolling where a roll is due."""
+
+    def __init__(self, net: Evaluator, rng: random.Random) -> None:
+        self.net = net
+        self.rng = rng
+        self.games: list[Game] = []
+        self.seen: list[list[Game]] = []
+        """Per game, its states before each roll (or remainder), from the side to move."""
+
+    def add(self, game: Game) -> None:
+        self.games.append(game)
+        self.seen.append([])
+
+    def step(self) -> list[tuple[list[Game], Game]]:
+        """One decision in each game; returns the games that ended, with their states."""
+        for index, game in enumerate(self.games):
+            seen = self.seen[index]
+            if game.needs_roll:
+                seen.append(game)
+                self.games[index] = game.roll(self.rng)
+            elif game.remainder and (not seen or seen[-1] is not game):
+                seen.append(game)
+        self.games = self._decide(self.games)
+        ended = [(s, g) for s, g in zip(self.seen, self.games, strict=True) if g.is_over]
+        going = [i for i, g in enumerate(self.games) if not g.is_over]
+        self.games = [self.games[i] for i in going]
+        self.seen = [self.seen[i] for i in going]
+        return ended
+
+    def _decide(self, games: list[Game]) -> list[Game]:
+        """Each game after its greedy turn (or pass), all candidates valued in one batch."""
+        listed = [g.legal_turns() for g in games]
+        reached: list[Position] = []
+        pending: list[tuple[int, ...]] = []
+        bounds = [0]
+        for game, turns in zip(games, listed, strict=True):
+            if len(turns) > 1:
+                reached.extend(after(game, turns))
+                pending.extend(t.remainder for t in turns)
+            bounds.append(len(reached))
+        if reached:
+            probabilities = self.net.probabilities(reached, pending)
+        moved: list[Game] = []
+        for index, (game, turns) in enumerate(zip(games, listed, strict=True)):
+            if len(turns) <= 1:
+                moved.append(game.play(turns[0]) if turns else game.pass_turn())
+                continue
+            low, high = bounds[index], bounds[index + 1]
+            values = self.net.equities_of(
+                game.turn, reached[low:high], game.rules, probabilities[low:high]
+            )
+            moved.append(game.play(turns[int(np.argmax(values))]))
+        return moved
 
 
 def encode_states(family: Family, states: Sequence[Game]) -> Array:
@@ -119,6 +166,7 @@ def train(
     start: Network | None = None,
     log: bool = True,
     save: Path | None = None,
+    batch: int = 32,
 ) -> Network:
     """Trains a net of ``family`` for ``games`` self-play games (see the module docstring);
     with ``save``, the weights are also written there at every checkpoint."""
@@ -129,25 +177,31 @@ def train(
     variants = VARIANTS[family]
     began = time.perf_counter()
     errors: list[float] = []
-    for index in range(1, games + 1):
-        states, end = self_play(net, variants[index % len(variants)], rng)
-        if not states:
-            continue
-        inputs = encode_states(family, states)
-        values = network.evaluate(inputs)
-        targets = returns(values, [g.turn for g in states], end, lam)
-        errors.append(network.train(inputs, targets, rate * (1.0 - 0.75 * index / games)))
-        if log and (index % every == 0 or index == games):
-            strength = duel(
-                Computer(4, net), HeuristicPlayer(), variants[0], check_pairs, seed + index
-            )
-            sys.stdout.write(
-                f"{family}: {index} games in {time.perf_counter() - began:.0f} s, "
-                f"TD error {np.mean(errors[-every:]):.4f}; vs heuristic: {strength}\n"
-            )
-            sys.stdout.flush()
-            if save is not None:
-                _describe(network, family, index, seed, rate, lam, began, earlier).save(save)
+    playing = SelfPlay(net, rng)
+    started = finished = 0
+    while finished < games:
+        while len(playing.games) < batch and started < games:
+            started += 1
+            playing.add(Game.start(variants[started % len(variants)], rng))
+        for states, end in playing.step():
+            finished += 1
+            if states:
+                inputs = encode_states(family, states)
+                values = network.evaluate(inputs)
+                targets = returns(values, [g.turn for g in states], end, lam)
+                step = rate * (1.0 - 0.75 * finished / games)
+                errors.append(network.train(inputs, targets, step))
+            if log and (finished % every == 0 or finished == games):
+                strength = duel(
+                    Computer(4, net), HeuristicPlayer(), variants[0], check_pairs, seed + finished
+                )
+                sys.stdout.write(
+                    f"{family}: {finished} games in {time.perf_counter() - began:.0f} s, "
+                    f"TD error {np.mean(errors[-every:]):.4f}; vs heuristic: {strength}\n"
+                )
+                sys.stdout.flush()
+                if save is not None:
+                    _describe(network, family, finished, seed, rate, lam, began, earlier).save(save)
     return _describe(network, family, games, seed, rate, lam, began, earlier)
 
 
@@ -196,10 +250,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=0.002)
     parser.add_argument("--lam", type=float, default=0.7)
     parser.add_argument("--every", type=int, default=1000)
+    parser.add_argument("--batch", type=int, default=32, help="games played at once")
     parser.add_argument("--from", dest="start", type=Path, help="continue from these weights")
+    parser.add_argument(
+        "--grow", type=Path, help="start from these weights, grown to --hidden units"
+    )
     parser.add_argument("--out", type=Path, help="where to write (default: the shipped file)")
     args = parser.parse_args(argv)
     start = Network.load(args.start) if args.start else None
+    if args.grow:
+        start = Network.load(args.grow).grown(args.hidden, args.seed)
     network = train(
         Family(args.family),
         args.games,
@@ -210,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         every=args.every,
         start=start,
         save=args.out or WEIGHTS / f"{args.family}.npz",
+        batch=args.batch,
     )
     out = args.out or WEIGHTS / f"{args.family}.npz"
     network.save(out)
