@@ -7,11 +7,14 @@ speed.
 strength: points share of the first player over N pairs of paired-dice games (``bot.ai.arena``:
 the same dice with the colours swapped), with a 95% confidence interval over the pairs:
 the strongest level against the random and the heuristic player, each level against the one
-below (2 vs 1 ... 5 vs 4), and on the short board (``--variant short``) the strongest level
-against Tesauro's pubeval and against GNU Backgammon's 0-ply net (the optional ``gnubg``
-package, ``pip install -e '.[bench]'``; skipped with a note without it). Short nardy is
-backgammon (the same start, bar, hits, oin 1, mars 2, koks 3), so gnubg judges it as it is.
-``--jobs J`` splits the pairs over J processes; the figures do not depend on J.
+below (2 vs 1 ... 5 vs 4), the strongest level against ``reference`` (level 5 as it was
+shipped at commit REFERENCE, its weights read from git: a 64-unit net looking a roll ahead at
+six turns, no 2-ply, no bear-off table), and on the short board (``--variant short``) against
+Tesauro's pubeval and against GNU Backgammon's 0-ply net (the optional ``gnubg`` package,
+``pip install -e '.[bench]'``; skipped with a note without it). Short nardy is backgammon (the
+same start, bar, hits, oin 1, mars 2, koks 3), so gnubg judges it as it is. ``--matches
+"level 5:gnubg,level 5:reference"`` plays only those. ``--jobs J`` splits the pairs over J
+processes; the figures do not depend on J.
 
 speed: seconds per decision of each level, p50, p95 and max, over P positions with a choice
 (two or more legal turns) met in seeded self-play of the variant (level 4 against level 1).
@@ -28,9 +31,12 @@ import argparse
 import math
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -42,6 +48,8 @@ from bot.ai import LEVELS, STRONGEST  # noqa: E402
 from bot.ai.analysis import analyse  # noqa: E402
 from bot.ai.arena import play  # noqa: E402
 from bot.ai.computer import Computer  # noqa: E402
+from bot.ai.evaluator import Evaluator  # noqa: E402
+from bot.ai.network import Network  # noqa: E402
 from bot.ai.players import HeuristicPlayer, Player, PubEvalPlayer, RandomPlayer  # noqa: E402
 from bot.engine import (  # noqa: E402
     CHECKERS,
@@ -123,7 +131,35 @@ def check_gnubg() -> None:
     )
 
 
-def player(name: str) -> Player:
+REFERENCE = "4fcb888"
+"""The commit whose level 5 ``reference`` plays: the last before the 2-ply search and the
+nets of 220 inputs and 128 units."""
+
+
+def reference(variant: str) -> Computer:
+    """Level 5 as shipped at :data:`REFERENCE`: its net (grown to today's inputs at weight 0,
+    which computes the same), 1-ply at six turns, no 2-ply, no bear-off table."""
+    family = FAMILY[variant]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "net.npz"
+        path.write_bytes(
+            subprocess.run(
+                ["git", "show", f"{REFERENCE}:bot/ai/weights/{family}.npz"],
+                cwd=Path(__file__).resolve().parent.parent,
+                check=True,
+                capture_output=True,
+            ).stdout
+        )
+        old = Network.load(path)
+    computer = Computer(5, Evaluator(family, old.grown(old.hidden, 0)))
+    computer.level = replace(computer.level, lookahead=6, deeper=0)
+    computer.name = f"level 5 at {REFERENCE}"
+    return computer
+
+
+def player(name: str, variant: str = "short") -> Player:
+    if name == "reference":
+        return reference(variant)
     if name.startswith("level "):
         return Computer(int(name.split()[1]))
     found: dict[str, Any] = {
@@ -144,7 +180,7 @@ def play_pair(job: Job) -> tuple[int, int, int, int]:
     """One pair, exactly as :func:`bot.ai.arena.duel` plays its pair ``index``: the index,
     the first player's points, the second's, and the first's wins."""
     first_name, second_name, variant, rules, mode, seed, index = job
-    first, second = _players(first_name, second_name)
+    first, second = _players(first_name, second_name, variant)
     points_for = points_against = wins = 0
     for first_white in (True, False):
         dice = random.Random(seed * 1_000_003 + index)
@@ -160,14 +196,14 @@ def play_pair(job: Job) -> tuple[int, int, int, int]:
     return index, points_for, points_against, wins
 
 
-_CACHE: dict[tuple[str, str], tuple[Player, Player]] = {}
+_CACHE: dict[tuple[str, str, str], tuple[Player, Player]] = {}
 
 
-def _players(first: str, second: str) -> tuple[Player, Player]:
+def _players(first: str, second: str, variant: str) -> tuple[Player, Player]:
     """The players of a match, made once per process."""
-    if (first, second) not in _CACHE:
-        _CACHE[(first, second)] = (player(first), player(second))
-    return _CACHE[(first, second)]
+    if (first, second, variant) not in _CACHE:
+        _CACHE[(first, second, variant)] = (player(first, variant), player(second, variant))
+    return _CACHE[(first, second, variant)]
 
 
 def match(first: str, second: str, args: argparse.Namespace, pool: Any | None) -> tuple[str, float]:
@@ -203,13 +239,20 @@ def strength(args: argparse.Namespace) -> None:
     strongest = f"level {STRONGEST}"
     matches = [(strongest, "random"), (strongest, "heuristic")]
     matches += [(f"level {n + 1}", f"level {n}") for n in range(1, STRONGEST)]
+    matches.append((strongest, "reference"))
     if args.variant == "short":
         matches.append((strongest, "pubeval"))
         if gnubg is None:
             print("gnubg is not installed (pip install -e '.[bench]'): no match against it")
         else:
-            check_gnubg()
             matches.append((strongest, "gnubg"))
+    if args.matches:
+        matches = [
+            (first.strip(), second.strip())
+            for first, second in (pair.split(":") for pair in args.matches.split(","))
+        ]
+    if any("gnubg" in pair for pair in matches):
+        check_gnubg()
     print(
         f"strength, {args.variant} ({args.rules or 'default rules'}, {args.dice_mode} dice): "
         f"{args.pairs} pairs per match, seed {args.seed}, {args.jobs} process(es)"
@@ -322,6 +365,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes for the strength games")
     parser.add_argument("--positions", type=int, default=200, help="positions for speed")
+    parser.add_argument("--matches", help='only these, e.g. "level 5:gnubg,level 5:reference"')
     parser.add_argument(
         "--only", nargs="*", choices=["strength", "speed", "analysis"], help="what to measure"
     )
