@@ -126,7 +126,9 @@ def ply2(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
         worst = np.minimum.reduceat(mine, bounds)
         picks = [low + int(np.argmin(mine[low:high])) for low, high in _spans(bounds, mine)]
         looked.append((index, worst))
-        answers.extend(reached[i] if _rolls_next(reached[i], pending[i], me) else None for i in picks)
+        answers.extend(
+            reached[i] if _rolls_next(reached[i], pending[i], me) else None for i in picks
+        )
     if not looked:
         return values
     ahead = _one_roll_ahead(evaluator, answers, me, rules, variant, rolls)
@@ -169,7 +171,9 @@ def _answers(
         if replies:
             chains = moves.double and variant.chains
             reached.extend(
-                r.position.with_turn(mover) if chains and r.played and not r.remainder else r.position
+                r.position.with_turn(mover)
+                if chains and r.played and not r.remainder
+                else r.position
                 for r in replies
             )
             pending.extend(r.remainder for r in replies)
