@@ -7,12 +7,11 @@ turn nearly as good as the best, sometimes a clearly worse one, and a blunder th
 game away almost never. Level 5 looks a roll ahead (1-ply) at the best few turns 0-ply finds
 and plays the best of them.
 
-Cube decisions (cubeless equity, money-game reasoning, the same at every level):
-
-- double when the mover's equity before its roll is at least ``DOUBLE_FROM`` (0.55) and below
-  ``TOO_GOOD`` (1.0: with so many mars chances, playing on is worth more than a drop);
-- take when the taker's equity is at least ``TAKE_FROM`` (-0.5: doubled, a loss then costs
-  less than the point a drop gives away).
+Cube decisions (the same at every level) follow the money-game model of :mod:`.cubeful`, from
+the net's chances of the side to move before its roll, mars and koks included: double when
+doubling gives more than not (the opponent answering with the better of take and drop), which
+leaves a position too good to double (playing on for a mars is worth more than a drop) undoubled;
+take when a take costs less than a drop.
 
 In ``anti_three`` the striker strikes the die that leaves the mover the worst best turn.
 
@@ -35,13 +34,11 @@ from numpy.typing import NDArray
 from bot.engine import DiceMode, Game, Turn
 
 from .answers import Ranked
+from .cubeful import Chances, CubeEquities, equities
 from .evaluator import Evaluator, evaluator
 from .levels import MAX_LISTED, STRONGEST, level
 from .search import ply0, ply1, ply2
 
-DOUBLE_FROM: Final = 0.55
-TOO_GOOD: Final = 1.0
-TAKE_FROM: Final = -0.5
 CLOSE: Final = 0.08
 """2-ply is asked only when 1-ply's two best turns are within an error (0.08, as the analysis
 calls one) of each other: a wider lead is almost never overturned a roll further."""
@@ -113,15 +110,23 @@ class Computer:
         pending = [game.remainder] if game.remainder else None
         return float(net.equities_for(game.turn, [game.position], game.rules, pending)[0])
 
+    def cube(self, game: Game) -> CubeEquities:
+        """The cube decision's equities for the side to move before its roll (see
+        :mod:`.cubeful`): the net's chances, the cube centred or the mover's own."""
+        net = self._net(game)
+        pending = [game.remainder] if game.remainder else None
+        out = net.probabilities([game.position], pending)[0]
+        chances = Chances.from_probabilities(*map(float, out), rules=game.rules)
+        owner = game.cube.owner if game.cube is not None else None
+        return equities(chances, centred=owner is None, drop=float(game.rules.drop))
+
     def wants_double(self, game: Game) -> bool:
         """Whether the side to move (the computer) offers a double now."""
-        if not game.can_double:
-            return False
-        return DOUBLE_FROM <= self.equity(game) < TOO_GOOD
+        return game.can_double and self.cube(game).should_double
 
     def takes(self, game: Game) -> bool:
         """Whether the computer, offered a double by the side to move, takes it."""
-        return -self.equity(game) >= TAKE_FROM
+        return self.cube(game).should_take
 
 
 def _close(values: NDArray[np.float64], margin: float) -> bool:

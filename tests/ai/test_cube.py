@@ -1,6 +1,6 @@
 """Cube decisions on hand-made positions whose right decision is not in doubt: each follows
-the equity by the thresholds of :mod:`bot.ai.computer`, and the net's equity puts the position
-on the right side of them.
+the money-game model of :mod:`bot.ai.cubeful` from the net's chances, at every level, and the
+model puts each position on the right side.
 
 If the net misjudges one of these positions after a retraining, that is the net's fault, not
 the test's: look at the equity the failure prints before changing a position."""
@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 
 from bot.ai import LEVELS, offers_double, takes_double
-from bot.ai.computer import DOUBLE_FROM, TAKE_FROM, TOO_GOOD, Computer
+from bot.ai.computer import Computer
+from bot.ai.cubeful import Chances, equities
+from bot.ai.evaluator import evaluator
 from bot.engine import Cube, Game, Position, Side, resolve_rules
 
 from .games import BOTH
@@ -51,28 +53,32 @@ def game_of(text: str, cube: Cube | None = None) -> Game:
 
 
 @pytest.mark.parametrize(("why", "text", "doubles", "takes"), CASES, ids=[c[0] for c in CASES])
-def test_cube_decisions_follow_the_equity(
+def test_cube_decisions_follow_the_model(
     why: str, text: str, doubles: bool | None, takes: bool
 ) -> None:
     game = game_of(text)
-    equity = Computer().equity(game)
-    assert -3.0 <= equity <= 3.0
+    out = evaluator(game.variant).probabilities([game.position])[0]
+    model = equities(
+        Chances.from_probabilities(*map(float, out), rules=game.rules),
+        centred=True,
+        drop=float(game.rules.drop),
+    )
     for number in (lv.number for lv in LEVELS):  # the same at every level
         computer = Computer(number)
-        assert computer.wants_double(game) == (DOUBLE_FROM <= equity < TOO_GOOD), equity
-        assert computer.takes(game) == (-equity >= TAKE_FROM), equity
+        assert computer.wants_double(game) == model.should_double, model
+        assert computer.takes(game) == model.should_take, model
     assert offers_double(game) == Computer().wants_double(game)
     assert takes_double(game) == Computer().takes(game)
 
 
 @pytest.mark.parametrize(("why", "text", "doubles", "takes"), CASES, ids=[c[0] for c in CASES])
 def test_clear_cube_decisions(why: str, text: str, doubles: bool | None, takes: bool) -> None:
-    """The net judges each position on the right side of the thresholds."""
+    """The model, from the net's chances, decides each position as it should be."""
     game = game_of(text)
-    equity = Computer().equity(game)
+    model = Computer().cube(game)
     if doubles is not None:
-        assert offers_double(game) == doubles, f"{why}: equity {equity:+.3f} for the side to move"
-    assert takes_double(game) == takes, f"{why}: equity {-equity:+.3f} for the taker"
+        assert offers_double(game) == doubles, f"{why}: {model}"
+    assert takes_double(game) == takes, f"{why}: {model}"
 
 
 def test_no_double_without_the_cube_or_with_the_opponents() -> None:
