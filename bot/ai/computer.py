@@ -116,7 +116,7 @@ class Computer:
         net = self._net(game)
         pending = [game.remainder] if game.remainder else None
         out = net.probabilities([game.position], pending)[0]
-        chances = Chances.from_probabilities(*map(float, out), rules=game.rules)
+        chances = Chances.from_outputs(out.tolist(), game.rules)
         owner = game.cube.owner if game.cube is not None else None
         return equities(chances, centred=owner is None, drop=float(game.rules.drop))
 

@@ -37,6 +37,7 @@ cube (the side sure to win or to lose) is valued cubeless.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -88,6 +89,13 @@ class Chances:
     def cubeless(self) -> float:
         """The cubeless equity, ``p * W - (1 - p) * L``."""
         return self.win * self.won - (1.0 - self.win) * self.lost
+
+    @classmethod
+    def from_outputs(cls, outputs: Sequence[float], rules: RuleSet) -> Chances:
+        """:meth:`from_probabilities` of the net's five outputs in their order (win, win a
+        mars, win a koks, lose a mars, lose a koks)."""
+        win, win_mars, win_koks, lose_mars, lose_koks = (float(o) for o in outputs)
+        return cls.from_probabilities(win, win_mars, win_koks, lose_mars, lose_koks, rules)
 
     @classmethod
     def from_probabilities(

@@ -59,7 +59,7 @@ def test_cube_decisions_follow_the_model(
     game = game_of(text)
     out = evaluator(game.variant).probabilities([game.position])[0]
     model = equities(
-        Chances.from_probabilities(*map(float, out), rules=game.rules),
+        Chances.from_outputs(out.tolist(), game.rules),
         centred=True,
         drop=float(game.rules.drop),
     )
