@@ -82,53 +82,60 @@ def closed(blockers: Counts, *, blot_hits: bool) -> NDArray[np.bool_]:
     return blockers >= 2 if blot_hits else blockers >= 1
 
 
+_HIGH: Final = np.array([h for h, low, _ in ROLLS if h != low], dtype=np.int64)
+_LOW: Final = np.array([low for h, low, _ in ROLLS if h != low], dtype=np.int64)
+_DOUBLE: Final = np.arange(1, 7, dtype=np.int64)
+_BAR: Final = np.int64(1) << 25
+
+
 def shots(mine: Counts, blockers: Counts) -> Shares:
     """The share of the 36 rolls with which the mover can hit at least one blot of the other
     side (short board), moving as the module docstring says: from the bar first, each stop
     open, a double's four steps.
 
     Points are bits (:func:`_mask`): a checker on point ``p`` reaches ``p - d`` with a die
-    ``d``, so shifting the blots ``d`` bits up lines each up with the checkers that hit it."""
-    blots = _mask(blockers == 1, 1)
-    free = _mask(blockers < 2, 1)
-    on_bar = mine[:, 25]
-    board = _mask(mine[:, 1:25] > 0, 1)
-    bar = np.int64(1) << 25
+    ``d``, so shifting the blots ``d`` bits up lines each up with the checkers that hit it.
+    Each row is shifted by every roll at once: columns are the 15 non-doubles, then the 6
+    doubles."""
+    blots = _mask(blockers == 1, 1)[:, None]
+    free = _mask(blockers < 2, 1)[:, None]
+    board = _mask(mine[:, 1:25] > 0, 1)[:, None]
+    on_bar = mine[:, 25][:, None]
     alone = on_bar == 1
-    hit = np.zeros(mine.shape[0], dtype=np.float32)
-    for high, low, weight in ROLLS:
-        if high != low:
-            direct = (blots << high) | (blots << low)
-            both = (blots << (high + low)) & ((free << high) | (free << low))
-            from_board = (board & (direct | both)) != 0
-            # from the bar: enter onto a blot, or (alone there) enter and go on with the other
-            entering = ((direct & bar) != 0) | (alone & ((both & bar) != 0))
-            # alone on the bar: it enters with one die and another checker plays the other
-            after_entry = alone & (
-                (((free << high) & bar) != 0) & ((board & (blots << low)) != 0)
-                | (((free << low) & bar) != 0) & ((board & (blots << high)) != 0)
-            )
-            found = np.where(on_bar > 0, entering | after_entry, from_board)
-        else:
-            # reach[k]: the sources that hit with k steps, each stop before it open
-            reach, path = [], np.full_like(free, -1)
-            for k in range(1, 5):
-                reach.append(path & (blots << (high * k)))
-                path &= free << (high * k)
-            from_board = (board & (reach[0] | reach[1] | reach[2] | reach[3])) != 0
-            enters = ((free << high) & bar) != 0
-            # each checker on the bar takes a step to enter: `left` steps remain, which the
-            # last one to enter may go on with, or a checker on the board may take
-            left = np.clip(4 - on_bar, 0, 3)
-            chain = np.zeros_like(enters)
-            others = np.zeros_like(enters)
-            for k in range(1, 5):
-                chain |= ((reach[k - 1] & bar) != 0) & (k <= left + 1)
-                if k < 4:
-                    others |= ((board & reach[k - 1]) != 0) & (k <= left)
-            found = np.where(on_bar > 0, enters & (chain | others), from_board)
-        hit += weight * found
-    out: Shares = hit / 36.0
+
+    # non-doubles: one die, or both with either stop open
+    direct = (blots << _HIGH) | (blots << _LOW)
+    both = (blots << (_HIGH + _LOW)) & ((free << _HIGH) | (free << _LOW))
+    from_board = (board & (direct | both)) != 0
+    # from the bar: enter onto a blot, or (alone there) enter and go on with the other die, or
+    # (alone there) enter with one die while another checker hits with the other
+    entering = ((direct & _BAR) != 0) | (alone & ((both & _BAR) != 0))
+    after_entry = alone & (
+        (((free << _HIGH) & _BAR) != 0) & ((board & (blots << _LOW)) != 0)
+        | (((free << _LOW) & _BAR) != 0) & ((board & (blots << _HIGH)) != 0)
+    )
+    mixed = np.where(on_bar > 0, entering | after_entry, from_board)
+
+    # doubles: reach[k - 1], the sources that hit with k steps, each stop before it open
+    reach = []
+    path = np.full((blots.shape[0], len(_DOUBLE)), -1, dtype=np.int64)
+    for k in range(1, 5):
+        reach.append(path & (blots << (_DOUBLE * k)))
+        path &= free << (_DOUBLE * k)
+    from_board = (board & (reach[0] | reach[1] | reach[2] | reach[3])) != 0
+    enters = ((free << _DOUBLE) & _BAR) != 0
+    # each checker on the bar takes a step to enter: `left` steps remain, which the last one
+    # to enter may go on with, or a checker on the board may take
+    left = np.clip(4 - on_bar, 0, 3)
+    chain = np.zeros_like(enters)
+    others = np.zeros_like(enters)
+    for k in range(1, 5):
+        chain |= ((reach[k - 1] & _BAR) != 0) & (k <= left + 1)
+        if k < 4:
+            others |= ((board & reach[k - 1]) != 0) & (k <= left)
+    doubled = np.where(on_bar > 0, enters & (chain | others), from_board)
+
+    out: Shares = ((2 * mixed.sum(axis=1) + doubled.sum(axis=1)) / 36.0).astype(np.float32)
     return out
 
 
@@ -163,12 +170,10 @@ _REVERSED: Final = _reverse_table()
 def mobility(mine: Counts, shut: NDArray[np.bool_]) -> Shares:
     """How many (point, die) pairs let one of the mover's checkers step onto an open point of
     the board, over 6 dice and 15 checkers' worth of points (bearing off is not counted)."""
-    free = _mask(~shut, 1)
-    sources = _mask(mine[:, 1:26] > 0, 1)
-    total = np.zeros(mine.shape[0], dtype=np.int64)
-    for die in range(1, 7):
-        total += np.bitwise_count(sources & (free << die))
-    out: Shares = (total / 90.0).astype(np.float32)
+    free = _mask(~shut, 1)[:, None]
+    sources = _mask(mine[:, 1:26] > 0, 1)[:, None]
+    steps = np.bitwise_count(sources & (free << _DOUBLE)).sum(axis=1)
+    out: Shares = (steps / 90.0).astype(np.float32)
     return out
 
 
