@@ -30,7 +30,7 @@ from bot.i18n import current_locale
 from bot.messages.boards import BoardPublisher
 from bot.messages.members import ADMINS, check_admin
 from bot.messages.tournaments import TournamentPublisher
-from bot.model import TournamentState, User
+from bot.model import Tournament, TournamentState, User
 from bot.services.errors import ForeignButton, NotEntered, TournamentNotFound
 from bot.services.tournaments import Tournaments
 from bot.views.tournaments import Pick, past_text, picker_keyboard, picker_text
@@ -144,17 +144,7 @@ async def on_action(
     player: User,
 ) -> None:
     """Join, Leave, Start, Call off, on the tournament's own sign-up message only."""
-    message = callback.message
-    try:
-        tournament = await tournaments.get(callback_data.tournament)
-    except TournamentNotFound:
-        raise ForeignButton() from None
-    if (
-        not isinstance(message, Message)
-        or message.chat.id != tournament.chat_id
-        or message.message_id != tournament.message_id
-    ):
-        raise ForeignButton()
+    tournament = await _pressed_on(callback, tournaments, callback_data.tournament, pinned=False)
     step = callback_data.action
     if step is TournamentStep.JOIN:
         await tournaments.join(tournament.id, player)
@@ -179,17 +169,7 @@ async def on_page(
 ) -> None:
     """📋 under a pinned table: that page of it, sent to the presser in private (within their
     allowance of messages on demand), on the tournament's own pinned message only."""
-    message = callback.message
-    try:
-        tournament = await tournaments.get(callback_data.tournament)
-    except TournamentNotFound:
-        raise ForeignButton() from None
-    if (
-        not isinstance(message, Message)
-        or message.chat.id != tournament.chat_id
-        or message.message_id != tournament.pinned_id
-    ):
-        raise ForeignButton()
+    tournament = await _pressed_on(callback, tournaments, callback_data.tournament, pinned=True)
     with publisher.on_demand.spend(player.id, player.id):
         await tournament_publisher.send_page(tournament.id, callback_data.page, player.id, _)
     callback_answer.text = _("Sent to you in private.")
@@ -204,3 +184,23 @@ def _is_picker(message: Message) -> bool:
         for row in markup.inline_keyboard
         for button in row
     )
+
+
+async def _pressed_on(
+    callback: CallbackQuery, tournaments: Tournaments, number: int, *, pinned: bool
+) -> Tournament:
+    """The tournament whose button was pressed, on its own message only (its pinned one, or
+    its sign-up one): a button copied onto any other message is :exc:`ForeignButton`."""
+    message = callback.message
+    try:
+        tournament = await tournaments.get(number)
+    except TournamentNotFound:
+        raise ForeignButton() from None
+    own = tournament.pinned_id if pinned else tournament.message_id
+    if (
+        not isinstance(message, Message)
+        or message.chat.id != tournament.chat_id
+        or message.message_id != own
+    ):
+        raise ForeignButton()
+    return tournament
