@@ -17,9 +17,9 @@ from bot.engine import Game, Played, Side, find_variant
 from bot.model import WatchResult
 from bot.storage import SchemaTooNew, Store, VersionConflict, is_postgres_url, open_database
 from bot.storage.database import IntegrityError
-from bot.storage.sqlite import SqliteDatabase
 from bot.storage.migrations import MIGRATIONS, for_postgres
 from bot.storage.postgres import numbered
+from bot.storage.sqlite import SqliteDatabase
 from tests.engine.strategies import PLAYS, walk
 from tests.support.postgres import PostgresServer
 
@@ -481,9 +481,11 @@ async def test_durable_writes_queued_together_commit_together_and_fail_alone(
     assert db.group_commits - before == 2
     await db.close()
     # what they committed is in the file, for any other connection
-    async with aiosqlite.connect(tmp_path / "g.sqlite3") as raw:
-        async with raw.execute("SELECT count(*) FROM users WHERE quick = 1") as cursor:
-            assert await cursor.fetchone() == (39,)
+    async with (
+        aiosqlite.connect(tmp_path / "g.sqlite3") as raw,
+        raw.execute("SELECT count(*) FROM users WHERE quick = 1") as cursor,
+    ):
+        assert await cursor.fetchone() == (39,)
 
 
 async def test_postgresql_commits_durably_only_what_must_be(postgres: PostgresServer) -> None:
