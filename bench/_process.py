@@ -24,11 +24,17 @@ UNPACED = {
 
 @asynccontextmanager
 async def bot_process(
-    fake: FakeTelegram, database: Path | str, *, telegram_pace: bool, workdir: Path | None = None
+    fake: FakeTelegram,
+    database: Path | str,
+    *,
+    telegram_pace: bool,
+    workdir: Path | None = None,
+    environment: dict[str, str] | None = None,
 ) -> AsyncIterator[subprocess.Popen[bytes]]:
     """Starts the bot on ``database`` (an SQLite file, or a ``postgresql://`` URL with
     ``workdir`` for the bot's files) against ``fake`` and yields it once it polls; stops it
     (SIGTERM) on leaving. Without ``telegram_pace`` the bot's edits are not paced at all.
+    ``environment``: more settings (the Mini App board's, say).
 
     The bot is this checkout's (``PYTHONPATH``), whatever the environment has installed, so a
     second checkout's bench measures its own code against the same interpreter."""
@@ -45,6 +51,7 @@ async def bot_process(
     }
     if not telegram_pace:
         env |= UNPACED
+    env |= environment or {}
     folder = workdir if workdir is not None else Path(database).parent
     bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=folder)
     try:

@@ -1,21 +1,26 @@
 """The Mini App board under load: 50 group games played at once on their boards.
 
-    python bench/webapp.py [--games 50] [--turns 12] [--runs 3]
+    python bench/webapp.py [--games 50] [--turns 12] [--think 1.0] [--runs 3] [--pin]
+                           [--no-pace]
 
-The real bot (in this process, polling the fake Bot API server from ``tests/support``, its
-own HTTP server serving the board) plays ``--games`` group games at once; each player's board
-is a WebSocket client speaking the page's protocol (hello with signed init data, then the
-whole turn: the first complete path of the step tree the server sent). Per run it prints:
+The bot runs as its own process (``python -m bot``, as in production, with its HTTP server
+serving the board), polling the fake Bot API server from ``tests/support``; the fake server and
+every board client run in this process (with ``--pin`` on the other processors than the bot's).
+Telegram's real pace is kept (a group's 20 edits a minute, 30 messages a second overall) unless
+``--no-pace``. Each player's board is a WebSocket client speaking the page's protocol (hello
+with signed init data, then the whole turn: the first complete path of the step tree the server
+sent, asking for the nodes it sent cut short); a player thinks 0.5–1.5 × ``--think`` seconds
+before each turn. Per run it prints:
 
 * latency: Confirm sent on the mover's board → the new state received on the other player's
-  board, p50 and p95 over every turn of every game (all games playing at once; the clients
-  share the bot's event loop, so this is an upper bound);
+  board, p50 and p95 over every turn of every game;
 * bytes sent per turn: the state messages both boards receive for one confirmed turn;
-* memory per open board: what the process's resident memory grew by for 200 more boards
-  (watchers) opened on the games, divided by 200 (the clients live in the same process, so
-  this is an upper bound for the server's share);
-* edits per turn in a group: the group message's edits (``editMessageMedia``) over the turns
-  confirmed (goal: exactly 1, the result included in the last).
+* memory per open board: what the bot process's resident memory grew by for 200 more boards
+  (watchers' sockets) opened on the games, divided by 200;
+* edits per turn: the group messages' edits (``editMessageMedia``) over the turns confirmed,
+  once the edits held back by the pace are done (under Telegram's pace a turn every few
+  seconds is more than a group's 20 edits a minute: the edits then show the newest state only);
+* the bot's CPU milliseconds per turn (all its threads, the fake Telegram's work excluded).
 
 Medians over ``--runs`` runs.
 """
@@ -25,135 +30,170 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
+import os
+import random
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import logging  # noqa: E402
-
 import aiohttp  # noqa: E402
 
-from tests.bot.gameplay import wait_for_board  # noqa: E402
+from bench._process import bot_process, pin  # noqa: E402
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser  # noqa: E402
-from tests.support.harness import BotHarness  # noqa: E402
-from tests.support.webapp import sign_init_data  # noqa: E402
-from tests.webapp.helpers import board_bot, game_of  # noqa: E402
+from tests.support.harness import free_port  # noqa: E402
+from tests.support.webapp import BoardClient, sign_init_data  # noqa: E402
+from tests.webapp.helpers import APP_NAME, actor, game_of  # noqa: E402
+
+WATCHERS = 200
 
 
-class Board:
-    """One open board: a socket, the states it received, their bytes."""
-
-    def __init__(self, socket: Any) -> None:
-        self.socket = socket
-        self.state: dict[str, Any] = {}
-        self.bytes = 0
-        self.changed = asyncio.Event()
-
-    async def read(self) -> None:
-        async for message in self.socket:
-            if message.type != aiohttp.WSMsgType.TEXT:
-                continue
-            data = json.loads(message.data)
-            if data["type"] == "state":
-                self.bytes += len(message.data.encode())
-                self.state = data
-                self.changed.set()
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def open_board(session: aiohttp.ClientSession, url: str, init: str, game: int) -> Board:
-    socket = await session.ws_connect(url)
-    await socket.send_str(json.dumps({"type": "hello", "init": init, "game": game}))
-    board = Board(socket)
-    asyncio.create_task(board.read())
-    while not board.state:
-        await board.changed.wait()
-        board.changed.clear()
-    return board
+def rss(pid: int) -> int:
+    """Resident memory of process ``pid`` in bytes."""
+    pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE")
 
 
-async def start_game(harness: BotHarness, n: int) -> tuple[list[FakeUser], FakeMessage]:
-    fake = harness.fake
-    alice = fake.create_user(f"A{n}", username=f"a{n}", language_code="en")
-    bob = fake.create_user(f"B{n}", username=f"b{n}", language_code="ru")
-    group = fake.create_group(f"Group {n}", [alice, bob])
-    fake.send_text(alice, group, f"/play @b{n}")
-    await harness.settle()
-    fake.press(bob, fake.last_message(group), "✅ Accept")
-    return [alice, bob], await wait_for_board(fake, group)
+async def start_games(fake: FakeTelegram, count: int) -> list[tuple[list[FakeUser], FakeMessage]]:
+    """``count`` group games, each challenged and accepted; their players and boards."""
+    tables = []
+    for n in range(count):
+        alice = fake.create_user(f"A{n}", username=f"a{n}", language_code="en")
+        bob = fake.create_user(f"B{n}", username=f"b{n}", language_code="ru")
+        group = fake.create_group(f"Group {n}", [alice, bob])
+        fake.send_text(alice, group, f"/play @b{n}")
+        tables.append((group, alice, bob))
+    started = []
+    for group, _alice, bob in tables:
+        challenge = await fake.wait_for_message(group, timeout=60)
+        fake.press(bob, challenge, challenge.buttons[0].text)
+    for group, alice, bob in tables:
+        board = await fake.wait_for_message(group, where=lambda m: m.photo is not None, timeout=90)
+        started.append(([alice, bob], board))
+    return started
 
 
-async def play(boards: list[Board], turns: int, latencies: list[float]) -> tuple[int, int]:
-    """Plays ``turns`` turns; returns the turns confirmed and the bytes their states took."""
+async def play(
+    boards: list[BoardClient],
+    turns: int,
+    think: float,
+    latencies: list[float],
+    rng: random.Random,
+) -> tuple[int, int]:
+    """Plays ``turns`` turns (rolling where the state asks for it); returns the turns
+    confirmed and the bytes their states took."""
     played, before = 0, sum(b.bytes for b in boards)
-    for _ in range(turns):
-        state = boards[0].state
-        if state["over"]:
+    for _ in range(turns * 2):
+        if played >= turns:
             break
-        mover = next(b for b in boards if b.state["you"] == b.state["to_act"])
+        mover = actor(boards)
+        if mover is None:
+            break
         other = boards[1] if mover is boards[0] else boards[0]
-        tree, version = mover.state["tree"], mover.state["version"]
-        if tree is None:
-            break
-        steps, node = [], tree
-        while not node[0]:
-            if node[1] is None:
-                break
-            src, dst, die, _, node = node[1][0]
-            steps.append([src, dst, die])
-        other.changed.clear()
+        state = mover.state
+        version = state["version"]
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        if state["tree"] is None:  # a roll, a double to take: not a turn, not measured
+            await mover.act("take" if "take" in state["actions"] else "roll")
+            await other.wait_version(version, timeout=60)
+            continue
+        steps = await mover.path()
         sent = time.perf_counter()
-        await mover.socket.send_str(
-            json.dumps({"type": "turn", "version": version, "steps": steps})
+        confirm = asyncio.create_task(
+            mover.request({"type": "turn", "version": version, "steps": steps}, timeout=60)
         )
-        while other.state["version"] <= version:
-            await other.changed.wait()
-            other.changed.clear()
+        await other.wait_version(version, timeout=60)
         latencies.append(time.perf_counter() - sent)
-        while mover.state["version"] <= version:
-            await mover.changed.wait()
-            mover.changed.clear()
+        answer = await confirm
+        assert answer["type"] == "done", answer
+        await mover.wait_version(version, timeout=60)
         played += 1
     return played, sum(b.bytes for b in boards) - before
 
 
-async def run(games: int, turns: int) -> dict[str, float]:
+async def settled_edits(boards: list[FakeMessage], quiet: float = 4.0) -> int:
+    """The boards' edits once none came for ``quiet`` seconds (the pace's backlog done)."""
+    total, since = -1, time.monotonic()
+    while time.monotonic() - since < quiet:
+        await asyncio.sleep(0.25)
+        now = sum(m.edit_count for m in boards)
+        if now != total:
+            total, since = now, time.monotonic()
+    return total
+
+
+async def run(args: argparse.Namespace) -> dict[str, float]:
+    port = free_port()
+    environment = {
+        "WEBHOOK_HOST": "127.0.0.1",
+        "WEBHOOK_PORT": str(port),
+        "WEBAPP_URL": f"http://127.0.0.1:{port}/app/",
+        "WEBAPP_NAME": APP_NAME,
+    }
     with tempfile.TemporaryDirectory() as folder:
-        async with FakeTelegram() as fake, board_bot(fake, Path(folder) / "bench.sqlite3") as bot:
-            started = [await start_game(bot, n) for n in range(games)]
-            url = f"{bot.web_url}/app/ws"
-            async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-                pairs = []
-                for players, message in started:
-                    game = game_of(message)
-                    pairs.append(
-                        [
-                            await open_board(session, url, sign_init_data(fake.token, p), game)
-                            for p in players
-                        ]
-                    )
-                await bot.idle()
-                edits_before = sum(m.edit_count for _, m in started)
+        async with (
+            FakeTelegram() as fake,
+            bot_process(
+                fake,
+                Path(folder) / "bench.sqlite3",
+                telegram_pace=not args.no_pace,
+                environment=environment,
+            ) as bot,
+        ):
+            if args.pin:  # the bot alone on the last processor, this process on the others
+                cpus = sorted(os.sched_getaffinity(0))
+                pin(bot.pid, {cpus[-1]})
+                os.sched_setaffinity(0, set(cpus[:-1]))
+            started = await start_games(fake, args.games)
+            url = f"http://127.0.0.1:{port}/app/ws"
+            rng = random.Random(1)
+            connector = aiohttp.TCPConnector(limit=0)
+            async with aiohttp.ClientSession(connector=connector) as session:
+                pairs = [
+                    [
+                        await BoardClient.open(
+                            session, url, sign_init_data(fake.token, p), game_of(board)
+                        )
+                        for p in players
+                    ]
+                    for players, board in started
+                ]
+                messages = [board for _, board in started]
+                edits_before = await settled_edits(messages, quiet=2.0)
                 latencies: list[float] = []
-                results = await asyncio.gather(*(play(p, turns, latencies) for p in pairs))
-                await bot.idle()
-                edits = sum(m.edit_count for _, m in started) - edits_before
+                cpu_before = cpu_seconds(bot.pid)
+                results = await asyncio.gather(
+                    *(play(p, args.turns, args.think, latencies, rng) for p in pairs)
+                )
+                cpu = cpu_seconds(bot.pid) - cpu_before
+                edits = await settled_edits(messages) - edits_before
                 confirmed = sum(r[0] for r in results)
                 sent = sum(r[1] for r in results)
                 # memory per open board: 200 watchers' boards on the games
                 watcher = fake.create_user("Watcher", username="watcher")
-                base = _rss()
+                init = sign_init_data(fake.token, watcher)
+                await asyncio.sleep(1.0)
+                base = rss(bot.pid)
                 extra = [
-                    await open_board(session, url, sign_init_data(fake.token, watcher), game_of(m))
-                    for _, m in (started * 4)[:200]
+                    await BoardClient.open(session, url, init, game_of(board))
+                    for board in (messages * (WATCHERS // len(messages) + 1))[:WATCHERS]
                 ]
-                grown = _rss() - base
-                for board in [*extra, *(b for p in pairs for b in p)]:
-                    await board.socket.close()
+                await asyncio.sleep(1.0)
+                grown = rss(bot.pid) - base
+                for client in [*extra, *(b for p in pairs for b in p)]:
+                    await client.close()
+            if args.pin:
+                os.sched_setaffinity(0, set(cpus))
     latencies.sort()
     return {
         "p50_ms": 1000 * latencies[len(latencies) // 2],
@@ -161,27 +201,31 @@ async def run(games: int, turns: int) -> dict[str, float]:
         "bytes_per_turn": sent / confirmed,
         "kb_per_board": grown / len(extra) / 1024,
         "edits_per_turn": edits / confirmed,
+        "bot_cpu_ms_per_turn": 1000 * cpu / confirmed,
         "turns": confirmed,
     }
 
 
-def _rss() -> int:
-    """The process's resident memory in bytes (Linux)."""
-    pages = int(Path("/proc/self/statm").read_text().split()[1])
-    return pages * 4096
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--turns", type=int, default=12)
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a player thinks")
     parser.add_argument("--runs", type=int, default=3)
-    options = parser.parse_args()
+    parser.add_argument("--pin", action="store_true", help="the bot on a processor of its own")
+    parser.add_argument("--no-pace", action="store_true", help="no Telegram pace for edits")
+    args = parser.parse_args()
+    if args.pin and len(os.sched_getaffinity(0)) < 2:
+        parser.error("--pin needs two processors")
     logging.disable(logging.INFO)
-    runs = [asyncio.run(run(options.games, options.turns)) for _ in range(options.runs)]
-    for run_ in runs:
-        print("run:", {k: round(v, 2) for k, v in run_.items()})
-    print(f"{options.games} games at once, medians of {options.runs} runs:")
+    runs = [asyncio.run(run(args)) for _ in range(args.runs)]
+    for figures in runs:
+        print("run:", json.dumps({k: round(v, 2) for k, v in figures.items()}))
+    pace = "no pace" if args.no_pace else "Telegram's pace"
+    print(
+        f"{args.games} games at once, {args.turns} turns each, think {args.think} s, {pace}"
+        f"{', the bot pinned' if args.pin else ''}; medians of {args.runs} runs:"
+    )
     for key in runs[0]:
         print(f"  {key}: {statistics.median(r[key] for r in runs):.2f}")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import signal
@@ -53,6 +54,7 @@ from bot.handlers.middlewares import (
 )
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
 from bot.messages.boards import BoardAppLinks, BoardPublisher
+from bot.messages.challenges import offer_rematch
 from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
 from bot.messages.link import Outage, TelegramLink, TelegramSession
@@ -373,8 +375,10 @@ async def _run(
             i18n=i18n,
             publish=publisher.publish,
             max_age=settings.webapp_max_age_seconds,
+            rematch=functools.partial(offer_rematch, bot, i18n, services, publisher),
         )
         publisher.on_change.append(board_app.hub.publish)
+        publisher.on_clock.append(board_app.hub.clock)
     timers = Timers(services, publisher, bot, i18n, link=link, daily=daily)
     leagues = LeaguePublisher(
         bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
@@ -455,6 +459,7 @@ async def _run(
         link.close()  # what still waits for Telegram now gives up (its task is cancelled)
         await asyncio.sleep(0)
         publisher.close()
+        await services.board_messages.close()  # the versions boards show, before the database
         await leagues.close()
         tournaments.close()
         await daily.close()

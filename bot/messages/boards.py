@@ -45,7 +45,7 @@ import functools
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
@@ -145,6 +145,10 @@ class BoardPublisher:
         self.on_change: list[Callable[[GameSnapshot], None]] = []
         """Called by :meth:`publish` with every snapshot (the Mini App boards' push); they must
         return at once and not raise."""
+        self.on_clock: list[Callable[[int, int, float], None]] = []
+        """Called with a game's id, version and new deadline when the first board of a move,
+        shown late, started its clock later than saved (the Mini App boards are told); they
+        must return at once and not raise."""
         self.on_result: list[Callable[[GameSnapshot], None]] = []
         """Called by :meth:`publish` with each snapshot of a group game that is over (the
         league's refresh); they must return at once and not raise."""
@@ -256,13 +260,14 @@ class BoardPublisher:
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Waits until every scheduled board is sent, the watchers' too (or ``timeout`` runs
-        out)."""
+        out), and the versions the boards show are written."""
         deadline = time.monotonic() + timeout
         while (self._workers or self._watching) and time.monotonic() < deadline:
             await asyncio.wait(
                 [*self._workers.values(), *self._watching.values()],
                 timeout=max(0.0, deadline - time.monotonic()),
             )
+        await self._boards.flush()  # the versions they show, written
 
     async def _work(self, game_id: int) -> None:
         sent_version = -1
@@ -360,37 +365,51 @@ class BoardPublisher:
     async def _show(self, snapshot: GameSnapshot) -> None:
         """Shows ``snapshot`` on each players' board of its game that does not show it yet
         (a board already current is left alone: a refused or repeated tap costs no edit), then
-        hands it to the game's watchers' worker, without waiting for it. The first board to
-        show a move starts the move's clock (:meth:`.BoardMessages.start_clock`: later, when
-        it was held back by Telegram's pace); the boards of the taps within the move do not,
+        hands it to the game's watchers' worker, without waiting for it. A board drawn when its
+        turn in Telegram's pace comes shows the newest state waiting by then (see
+        :meth:`_show_board`), and the boards after it that one.
+
+        The first board to show a move starts the move's clock
+        (:meth:`.BoardMessages.start_clock`: later, when it was held back by Telegram's pace,
+        and then :attr:`on_clock` hears of it); the boards of the taps within the move do not,
         so tapping never buys time."""
-        game_id, version, deadline = snapshot.stored.id, snapshot.stored.version, None
+        game_id = snapshot.stored.id
         if snapshot.game.is_over:
             self._clocks.pop(game_id, None)
-        elif (snapshot.stored.deadline or -math.inf) > self._clocks.get(game_id, -math.inf):
-            deadline = snapshot.stored.deadline  # later than the last move's: a new move
+        newest = snapshot
         watched = False
         for board in await self._boards.boards(game_id):
             if board.watcher:
                 watched = True
                 continue
-            if board.shown_version is not None and board.shown_version >= version:
+            if board.shown_version is not None and board.shown_version >= newest.stored.version:
                 continue
             started = time.perf_counter()
-            show = self._inline.show if board.inline_message_id else self._show_board
-            shown = await show(snapshot, board)
+            if board.inline_message_id:
+                drawn = newest if await self._inline.show(newest, board) else None
+            else:
+                drawn = await self._show_board(newest, board)
             if self._metrics is not None:
-                self._metrics.board_shown(time.perf_counter() - started, shown=shown)
-            if shown:
-                if deadline is not None:
-                    # a move's first board: its clock starts now (before the board is recorded
-                    # as shown, so that a look at the deadlines in between finds it started)
-                    clock = await self._boards.start_clock(snapshot.stored)
-                    self._clocks[game_id] = deadline if clock is None else clock
-                    deadline = None
-                await self._boards.set_board_shown(board, version)
+                self._metrics.board_shown(time.perf_counter() - started, shown=drawn is not None)
+            if drawn is None:
+                continue
+            newest = drawn
+            stored = drawn.stored
+            if drawn.game.is_over:
+                self._clocks.pop(game_id, None)
+            elif stored.deadline is not None and stored.deadline > self._clocks.get(
+                game_id, -math.inf
+            ):
+                # a move's first board: its clock starts now (before the board is recorded
+                # as shown, so that a look at the deadlines in between finds it started)
+                clock = await self._boards.start_clock(stored)
+                self._clocks[game_id] = stored.deadline if clock is None else clock
+                if clock is not None and clock > stored.deadline:
+                    for callback in self.on_clock:
+                        callback(game_id, stored.version, clock)
+            await self._boards.set_board_shown(board, stored.version)
         if watched:
-            self.show_watchers(snapshot)
+            self.show_watchers(newest)
 
     async def _watch(self, game_id: int) -> None:
         """The watchers' worker of game ``game_id`` (see the module docstring): rounds of
@@ -463,7 +482,9 @@ class BoardPublisher:
             picture = await self._draw(
                 board_position(snapshot), board_view(snapshot, Side.WHITE, _)
             )
-            face = faces[locale] = _Face(caption(snapshot, _, watcher=True), picture)
+            face = faces[locale] = _Face(
+                caption(snapshot, _, watcher=True), picture, self._watch_button(snapshot, _)
+            )
 
         watched = _WatcherBoard(
             self._bot,
@@ -499,6 +520,17 @@ class BoardPublisher:
         link = f"https://t.me/{me.username}/{app.name}?startapp=g{game_id}"
         return board_app_button(link, web_app=False, _=_)
 
+    def _watch_button(self, snapshot: GameSnapshot, _: Translate) -> InlineKeyboardMarkup | None:
+        """A watcher's board's button to the Mini App board (a ``web_app`` one: watchers'
+        boards are in private chats), while the game goes on."""
+        app = self._board_app
+        if app is None or snapshot.game.is_over:
+            return None
+        url = f"{app.url}?game={snapshot.stored.id}"
+        return InlineKeyboardMarkup(
+            inline_keyboard=[[board_app_button(url, web_app=True, _=_, watch=True)]]
+        )
+
     def _superseded(self, snapshot: GameSnapshot) -> bool:
         """Whether a newer state of the game waits to be shown (an older one need not be)."""
         return _newer_waits(self._pending, snapshot)
@@ -511,23 +543,44 @@ class BoardPublisher:
             return await self._chats.locale(chat_id) or snapshot.stored.locale
         return locale_of(snapshot.user(board.viewer))
 
-    async def _show_board(self, snapshot: GameSnapshot, board: Board) -> bool:
+    async def _show_board(self, snapshot: GameSnapshot, board: Board) -> GameSnapshot | None:
+        """Shows ``snapshot`` (or a newer state of its game, see below) on a players' board
+        in a chat; returns the state shown, None when it was not.
+
+        Its caption, buttons and picture are made only when Telegram's pace lets the edit go:
+        the newest state waiting by then is drawn (a state replaced while its board waited for
+        its turn costs no picture, and the edit shows the latest), once, whatever the tries."""
         _ = translator(self._i18n, await self._locale(snapshot, board))
-        text = caption(snapshot, _, watch_link=await self._watch_link(snapshot))
-        viewer = None if snapshot.stored.chat_id else board.viewer
-        markup = keyboard(snapshot, viewer, _, board=await self._board_button(snapshot, _))
-        picture = await self._draw(board_position(snapshot), board_view(snapshot, board.viewer, _))
+        game_id = snapshot.stored.id
+        made: list[tuple[GameSnapshot, _Face, InlineKeyboardMarkup]] = []
+
+        async def make() -> tuple[GameSnapshot, _Face, InlineKeyboardMarkup]:
+            current = snapshot
+            newer = self._pending.get(game_id)
+            if newer is not None and newer.stored.version > current.stored.version:
+                current = newer
+            if made and made[-1][0] is current:
+                return made[-1]
+            text = caption(current, _, watch_link=await self._watch_link(current))
+            viewer = None if current.stored.chat_id else board.viewer
+            markup = keyboard(current, viewer, _, board=await self._board_button(current, _))
+            picture = await self._draw(
+                board_position(current), board_view(current, board.viewer, _)
+            )
+            made.append((current, _Face(text, picture), markup))
+            return made[-1]
 
         shown = _PlayerBoard(
             self._bot,
             self._services,
             board,
-            _Face(text, picture),
-            markup,
-            # a newer state waits: an outage need not delay the board for this one
-            superseded=functools.partial(self._superseded, snapshot),
+            make,
+            # a newer state waits than the one drawn: an outage need not delay the board for it
+            superseded=lambda: _newer_waits(self._pending, made[-1][0] if made else snapshot),
         )
-        return await shown.show(self._limiter)
+        if not await shown.show(self._limiter):
+            return None
+        return made[-1][0] if made else snapshot
 
 
 def _newer_waits(waiting: dict[int, GameSnapshot], snapshot: GameSnapshot) -> bool:
@@ -544,6 +597,8 @@ class _Face:
 
     caption: str
     picture: bytes
+    markup: InlineKeyboardMarkup | None = None
+    """A watcher's: the button to the Mini App board."""
     file_id: str | None = None
 
 
@@ -585,7 +640,8 @@ class _Board(KeptMessage):
 
 
 class _PlayerBoard(_Board):
-    """A players' board: its picture, uploaded each time, with its caption and buttons; a
+    """A players' board: its picture, uploaded each time, with its caption and buttons, made by
+    ``make`` when the message is sent or edited (the state, its face and its buttons); a
     private chat that refuses the bot marks its user as having blocked it."""
 
     def __init__(
@@ -593,35 +649,41 @@ class _PlayerBoard(_Board):
         bot: Bot,
         services: Services,
         board: Board,
-        face: _Face,
-        markup: InlineKeyboardMarkup,
+        make: Callable[[], Awaitable[tuple[GameSnapshot, _Face, InlineKeyboardMarkup]]],
         *,
         superseded: Callable[[], bool],
     ) -> None:
         super().__init__(
-            bot, services, board, face, what=f"game {board.game_id}", superseded=superseded
+            bot,
+            services,
+            board,
+            _Face("", b""),
+            what=f"game {board.game_id}",
+            superseded=superseded,
         )
-        self._markup = markup
+        self._make = make
 
     async def send(self, chat_id: int) -> int:
+        _state, face, markup = await self._make()
         message = await self._bot.send_photo(
             chat_id,
-            BufferedInputFile(self._face.picture, FILE_NAME),
-            caption=self._face.caption,
-            reply_markup=self._markup,
+            BufferedInputFile(face.picture, FILE_NAME),
+            caption=face.caption,
+            reply_markup=markup,
         )
         return message.message_id
 
     async def edit(self, chat_id: int, message_id: int) -> None:
+        _state, face, markup = await self._make()
         await self._bot(
             EditMediaUnread(
                 chat_id=chat_id,
                 message_id=message_id,
                 media=InputMediaPhoto(
-                    media=BufferedInputFile(self._face.picture, FILE_NAME),
-                    caption=self._face.caption,
+                    media=BufferedInputFile(face.picture, FILE_NAME),
+                    caption=face.caption,
                 ),
-                reply_markup=self._markup,
+                reply_markup=markup,
             )
         )
 
@@ -658,7 +720,9 @@ class _WatcherBoard(_Board):
 
     async def send(self, chat_id: int) -> int:
         face = self._face
-        message = await self._bot.send_photo(chat_id, self._media(), caption=face.caption)
+        message = await self._bot.send_photo(
+            chat_id, self._media(), caption=face.caption, reply_markup=face.markup
+        )
         face.file_id = face.file_id or _file_id(message)
         return message.message_id
 
@@ -668,6 +732,7 @@ class _WatcherBoard(_Board):
             chat_id=chat_id,
             message_id=message_id,
             media=InputMediaPhoto(media=self._media(), caption=face.caption),
+            reply_markup=face.markup,
         )
         if isinstance(edited, Message):
             face.file_id = face.file_id or _file_id(edited)

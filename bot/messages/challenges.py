@@ -24,6 +24,8 @@ from bot.i18n import current_locale, locale_of
 from bot.messages.boards import BoardPublisher
 from bot.model import Challenge, User
 from bot.services import Challenges, Users
+from bot.services.errors import NotAPlayer, StaleAction
+from bot.services.root import Services
 from bot.views.challenges import INVITE_PREFIX, challenge_message, closed_text, start_caption
 from bot.views.common import Translate, player_name, translator
 from render import FILE_NAME, BoardView
@@ -53,6 +55,56 @@ async def post_challenge(
         current_locale(),
         lambda: message.answer(text, reply_markup=markup),
     )
+
+
+async def offer_rematch(
+    bot: Bot,
+    i18n: I18n,
+    services: Services,
+    publisher: BoardPublisher | None,
+    game_id: int,
+    user_id: int,
+) -> Challenge:
+    """Rematch asked for on the Mini App board: what the chat's 🔁 Rematch button does (see
+    ``bot.handlers.play.on_rematch``), the same checks (:meth:`~bot.services.Lobby.rematch`),
+    the challenge posted where the game's board is (a group, else the player's private chat),
+    in that chat's language, and sent to an opponent the bot can write to.
+
+    :raises: :exc:`~bot.services.errors.NotAPlayer`, :exc:`~bot.services.errors.StaleAction`
+        (the game is not over), and what :meth:`~bot.services.Lobby.rematch` raises.
+    """
+    users, challenges = services.users, services.challenges
+    stored = await services.game_service.stored(game_id)
+    side = stored.side_of(user_id)
+    player = await users.get(user_id)
+    if side is None or player is None:
+        raise NotAPlayer()
+    if not stored.game.is_over or stored.chat_instance:
+        raise StaleAction()  # an inline game's rematch is an inline invitation
+    chat_id = stored.chat_id or player.id
+    locale = (await services.chats.locale(chat_id) if stored.chat_id else None) or locale_of(player)
+    challenge = await services.lobby.rematch(game_id, player, chat_id=chat_id, locale=locale)
+    _ = translator(i18n, locale)
+    target = await users.get(challenge.target_id) if challenge.target_id else None
+    if challenge.terms.start is not None and publisher is not None:
+        await bot.send_photo(
+            chat_id,
+            await start_picture(publisher, challenge.terms.start, player, target, _),
+            caption=start_caption(challenge.terms.start, _),
+        )
+    text, markup = challenge_message(challenge, player, target, chat_id, _)
+    await send_shown(
+        challenges,
+        challenge,
+        chat_id,
+        locale,
+        lambda: bot.send_message(chat_id, text, reply_markup=markup),
+    )
+    opponent = await users.get(stored.player(side.other))
+    reachable = opponent is not None and opponent.private_chat and not opponent.blocked
+    if not stored.chat_id and opponent is not None and reachable:
+        await send_invitation(bot, i18n, users, challenges, challenge, player, opponent, publisher)
+    return challenge
 
 
 async def send_shown(

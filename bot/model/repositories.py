@@ -283,6 +283,10 @@ class GameRepository(Protocol):
         """Records that the board in ``chat_id`` now shows ``version`` (and, for a message just
         sent, which message it is)."""
 
+    async def set_boards_shown(self, shown: Sequence[tuple[int, int, int]]) -> None:
+        """Records, in one transaction, what each board shows: ``(game_id, chat_id,
+        version)``, a board's version never going back."""
+
     async def behind(self, since: float) -> list[int]:
         """Games with a board that is not known to show their current version: unfinished, or
         finished after ``since`` (the bot stopped between saving a change and showing it)."""

@@ -5,10 +5,20 @@ the messages; this service keeps their records. No Telegram here.
 
 A board's clock starts when it is first shown (:meth:`BoardMessages.start_clock`): a move's
 time is the player's from when they can see it, not from when it was saved.
+
+Which version a board shows is written late, in one process (SQLite): the latest version of
+each board is kept, and those of every board are written together a moment later
+(:data:`SHOWN_DELAY_SECONDS`), behind the games' saves, in one transaction; the records read
+meanwhile carry the versions kept (:meth:`BoardMessages.boards`). Lost to a crash, a version
+costs one edit that changes nothing after the restart. With several workers each is written at
+once: the others read it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -18,10 +28,15 @@ from bot.model import Board, Store, StoredGame
 
 from .errors import ForeignButton
 
+logger = logging.getLogger(__name__)
+
 CLOCK_SLACK_SECONDS: Final = 1.0
 """A board shown this much or more after its move's clock started restarts the clock
 (:meth:`BoardMessages.start_clock`); a board shown sooner costs no write, and its player at
 most this much of the move's time."""
+
+SHOWN_DELAY_SECONDS: Final = 0.2
+"""How long the versions boards show wait to be written together (one process only)."""
 
 BOARDS_REMEMBERED: Final = 10_000
 """How many boards :class:`BoardMessages` remembers as having a message (then it starts
@@ -40,17 +55,28 @@ class BoardMessages:
         # when the bot sends it again, the old one being gone: a message remembered here has
         # been the game's own board, which spares each tap a read (see check_board).
         self._boards_seen: set[tuple[int, int, int | str]] = set()
+        # (game, chat) -> the version the board shows, not written yet (see the docstring)
+        self._shown: dict[tuple[int, int], int] = {}
+        self._writing: asyncio.Task[None] | None = None
 
     async def boards(self, game_id: int) -> list[Board]:
         """The messages that show the game: its players' (or its group's) and its watchers'."""
         boards = await self._store.games.boards(game_id)
         self._remember_boards(boards)
+        if self._shown:
+            boards = [self._with_shown(board) for board in boards]
         return boards
 
     async def latest_inline(self, inline_message_id: str) -> int | None:
         """The latest game played in that inline message: a match's next game is played in
         its last one's message."""
         return await self._store.games.shown_inline(inline_message_id)
+
+    def _with_shown(self, board: Board) -> Board:
+        kept = self._shown.get((board.game_id, board.chat_id))
+        if kept is None or (board.shown_version is not None and board.shown_version >= kept):
+            return board
+        return replace(board, shown_version=kept)
 
     async def set_board_message(self, game_id: int, chat_id: int, message_id: int) -> None:
         """Records the message that now shows the game in ``chat_id``."""
@@ -122,11 +148,50 @@ class BoardMessages:
         return until
 
     async def set_board_shown(self, board: Board, version: int) -> None:
-        """Records that ``board`` (its message) now shows ``version`` of its game."""
-        await self._store.games.set_board_shown(board.game_id, board.chat_id, version)
+        """Records that ``board`` (its message) now shows ``version`` of its game: at once with
+        several workers, else a moment later with the others (see the module docstring)."""
+        if self._store.shared:
+            await self._store.games.set_board_shown(board.game_id, board.chat_id, version)
+            return
+        key = (board.game_id, board.chat_id)
+        self._shown[key] = max(version, self._shown.get(key, version))
+        if self._writing is None:
+            self._writing = asyncio.create_task(self._write_shown(), name="boards-shown")
+
+    async def _write_shown(self) -> None:
+        try:
+            await asyncio.sleep(SHOWN_DELAY_SECONDS)
+            await self.flush()
+        except Exception:
+            logger.exception("could not record the versions boards show")
+        finally:
+            self._writing = None
+
+    async def flush(self) -> None:
+        """Writes the versions boards show that wait to be written (before the database
+        closes, or when they must be read from it)."""
+        while self._shown:
+            shown, self._shown = self._shown, {}
+            try:
+                await self._store.games.set_boards_shown(
+                    [(game, chat, version) for (game, chat), version in shown.items()]
+                )
+            except BaseException:
+                for key, version in shown.items():  # kept for the next try
+                    self._shown[key] = max(version, self._shown.get(key, version))
+                raise
+
+    async def close(self) -> None:
+        """Writes what waits and stops the writer."""
+        if self._writing is not None:
+            self._writing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writing
+        await self.flush()
 
     async def behind(self, within: float = 24 * 3600) -> list[int]:
         """The ids of games with a board not known to show their latest version (the bot
         stopped between saving a change and showing it): unfinished ones, and ones finished
         ``within`` seconds."""
+        await self.flush()
         return await self._store.games.behind(self._clock() - within)

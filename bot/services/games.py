@@ -59,6 +59,7 @@ from bot.engine import (
 )
 from bot.engine.lazy import lazy
 from bot.model import (
+    Board,
     DiceProof,
     MatchRecord,
     PlayerLuck,
@@ -73,6 +74,7 @@ from bot.model import (
 
 from . import chips, fairplay, flow
 from .autoanalysis import AutoAnalyses, MatchLuck, match_figures
+from .boards import BoardMessages
 from .computer import Brain
 from .coordination import Coordination
 from .errors import (
@@ -184,8 +186,11 @@ class GameService:
         clock: Callable[[], float] = time.time,
         computer_pause: float = COMPUTER_PAUSE,
         auto_analyses: AutoAnalyses | None = None,
+        board_messages: BoardMessages | None = None,
     ) -> None:
         self._store = store
+        # what the boards show (the versions not written yet included), for the timeouts
+        self._board_messages = board_messages
         self._rng = rng
         self._auto_analyses = auto_analyses
         self._users = users
@@ -651,7 +656,7 @@ class GameService:
                     and any(
                         not board.watcher
                         and (board.shown_version is None or board.shown_version < stored.version)
-                        for board in await self._store.games.boards(game_id)
+                        for board in await self._boards(game_id)
                     )
                 ):
                     continue  # its clock starts when its board is shown (start_clock)
@@ -666,6 +671,11 @@ class GameService:
                     continue
         answered = await asyncio.gather(*(self.computer_move(g) for g in computer))
         return ended + [snapshot for snapshot in answered if snapshot is not None]
+
+    async def _boards(self, game_id: int) -> list[Board]:
+        if self._board_messages is not None:
+            return await self._board_messages.boards(game_id)
+        return await self._store.games.boards(game_id)
 
     async def reminders(self) -> list[tuple[GameSnapshot, User]]:
         """The correspondence games whose player to move has used half the time for the move,

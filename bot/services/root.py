@@ -112,6 +112,7 @@ def compose(
     seeds = DiceSeeds(rng)
     coordination = Coordination(store, shared=store.shared, clock=clock)
     auto_analyses = AutoAnalyses(store, brain, clock=clock)
+    board_messages = BoardMessages(store, clock=clock)
     games = GameService(
         store,
         rng,
@@ -123,6 +124,7 @@ def compose(
         clock=clock,
         computer_pause=computer_pause,
         auto_analyses=auto_analyses,
+        board_messages=board_messages,
     )
     challenges = Challenges(
         store,
@@ -142,7 +144,7 @@ def compose(
         chats=Chats(store, clock=clock),
         coordination=coordination,
         game_service=games,
-        board_messages=BoardMessages(store, clock=clock),
+        board_messages=board_messages,
         challenges=challenges,
         inline_games=inline,
         watchers=watchers,

@@ -12,7 +12,7 @@ them (scores, statistics, unfinished games); a game is never read from them.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -374,6 +374,16 @@ class GameRepository:
             """UPDATE boards SET shown_version = ?, message_id = COALESCE(?, message_id)
                WHERE game_id = ? AND chat_id = ?""",
             (version, message_id, game_id, chat_id),
+        )
+
+    async def set_boards_shown(self, shown: Sequence[tuple[int, int, int]]) -> None:
+        """Records, in one transaction, what each board shows: ``(game_id, chat_id,
+        version)``, a board's version never going back."""
+        await self._store.write_many(
+            """UPDATE boards SET shown_version = ?
+               WHERE game_id = ? AND chat_id = ?
+                 AND (shown_version IS NULL OR shown_version < ?)""",
+            [(version, game_id, chat_id, version) for game_id, chat_id, version in shown],
         )
 
     async def behind(self, since: float) -> list[int]:

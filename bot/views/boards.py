@@ -479,11 +479,14 @@ def _game_keyboard(
     return _markup(rows)
 
 
-def board_app_button(url: str, *, web_app: bool, _: Translate) -> InlineKeyboardButton:
-    """The "▶ Play on the board" button: a ``web_app`` button in a private chat, where Telegram
-    opens the Mini App with the reader's signed init data; elsewhere (a group, an inline
-    message: no ``web_app`` buttons there) a link, the Mini App's Direct Link."""
-    text = "▶ " + _("Play on the board")
+def board_app_button(
+    url: str, *, web_app: bool, _: Translate, watch: bool = False
+) -> InlineKeyboardButton:
+    """The "▶ Play on the board" button (a watcher's: "▶ Open the board"): a ``web_app``
+    button in a private chat, where Telegram opens the Mini App with the reader's signed init
+    data; elsewhere (a group, an inline message: no ``web_app`` buttons there) a link, the Mini
+    App's Direct Link."""
+    text = "▶ " + (_("Open the board") if watch else _("Play on the board"))
     if web_app:
         return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=url))
     return InlineKeyboardButton(text=text, url=url)

@@ -9,17 +9,32 @@ link shared, a log line) stops opening the board after a while.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from urllib.parse import parse_qsl
 
 from aiogram.utils.web_app import safe_parse_webapp_init_data
 
 
 class InitDataRefused(Exception):
-    """The init data is forged, malformed, expired or has no user."""
+    """The init data is forged, malformed, expired or has no user.
 
-    def __init__(self, reason: str, *, expired: bool = False) -> None:
+    ``user``: who signed in, when the data is Telegram's but too old (``expired``), so that
+    the refusal is written in their language; ``language_code``: the language the data claims,
+    unchecked (only for the refusal's words) when it is not Telegram's."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        expired: bool = False,
+        user: BoardUser | None = None,
+        language_code: str | None = None,
+    ) -> None:
         super().__init__(reason)
         self.expired = expired
+        self.user = user
+        self.language_code = user.language_code if user is not None else language_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +57,32 @@ def check_init_data(token: str, init_data: str, *, max_age: float, now: float) -
     try:
         data = safe_parse_webapp_init_data(token, init_data)
     except (ValueError, TypeError) as error:  # a bad signature, or not init data at all
-        raise InitDataRefused(f"init data refused: {error}") from None
-    signed = data.auth_date.timestamp()
-    if now - signed > max_age:
-        raise InitDataRefused(f"init data expired ({now - signed:.0f} s old)", expired=True)
-    if signed - now > 60:
-        raise InitDataRefused("init data signed in the future")
+        raise InitDataRefused(
+            f"init data refused: {error}", language_code=claimed_language(init_data)
+        ) from None
     if data.user is None:
         raise InitDataRefused("init data without a user")
-    user = data.user
-    return BoardUser(user.id, user.first_name, user.username, user.language_code, data.start_param)
+    found = data.user
+    user = BoardUser(
+        found.id, found.first_name, found.username, found.language_code, data.start_param
+    )
+    signed = data.auth_date.timestamp()
+    if now - signed > max_age:
+        raise InitDataRefused(
+            f"init data expired ({now - signed:.0f} s old)", expired=True, user=user
+        )
+    if signed - now > 60:
+        raise InitDataRefused("init data signed in the future", user=user)
+    return user
+
+
+def claimed_language(init_data: str) -> str | None:
+    """The ``language_code`` that ``init_data`` names for its user, unchecked: for the words
+    of its refusal only."""
+    try:
+        fields = dict(parse_qsl(init_data))
+        user = json.loads(fields.get("user", "{}"))
+    except ValueError:
+        return None
+    code = user.get("language_code") if isinstance(user, dict) else None
+    return code if isinstance(code, str) and len(code) <= 16 else None

@@ -11,8 +11,13 @@
   gets ``{"type": "refused", "reason": ..., "text": ...}`` and the socket is closed: nothing
   else is read from it. After the hello the page may send ``turn`` (the whole turn, with the
   version it was built on), ``expand`` (the step tree below a node the server did not list),
-  and ``act`` (roll, double, take, drop, strike, hint, resign): each goes through the game
-  service as a button's tap does, refused with the same words when it must be.
+  and ``act`` (roll, double, take, drop, strike, hint, resign; after a finished game, next (a
+  match's next game) and rematch): each goes through the game service as a button's tap does,
+  refused with the same words when it must be, in the reader's language (a hello's refusal
+  too: the language of the user the init data names).
+* A socket joins its game's boards before the state it is sent first is read: a state
+  published in between reaches it (and none older after it). A board follows its players to
+  their next game (:mod:`.hub`): its states then name the new game.
 """
 
 from __future__ import annotations
@@ -22,14 +27,14 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
 
 from aiogram.utils.i18n import I18n
 from aiohttp import WSMsgType, web
 
-from bot.i18n import locale_of, user_locale
+from bot.i18n import N_, locale_of, user_locale
 from bot.services import GameService, GameSnapshot, Users
 from bot.services.errors import GameError, NotAPlayer, StaleAction
 from bot.views.boards import hint_text
@@ -50,6 +55,7 @@ HELLO_SECONDS: Final = 10.0
 MESSAGE_BYTES: Final = 16 * 1024
 """The largest message a page sends (a turn of 24 steps is about 300 bytes)."""
 YEAR: Final = 365 * 86_400
+REMATCH_OFFERED: Final = N_("Rematch offered: the challenge is in the chat.")
 
 
 class BoardApp:
@@ -57,6 +63,9 @@ class BoardApp:
 
     :param publish: shows a new state of a game everywhere (the bot's board publisher, which
         hands it to :attr:`hub` too).
+    :param rematch: the chat's Rematch button's work for a finished game (its id) and a
+        player (theirs): the new challenge posted where the game's board is (None: the board
+        offers no rematch).
     """
 
     def __init__(
@@ -69,8 +78,10 @@ class BoardApp:
         publish: Callable[[GameSnapshot], None],
         max_age: float,
         clock: Callable[[], float] = time.time,
+        rematch: Callable[[int, int], Awaitable[object]] | None = None,
     ) -> None:
         self._token = token
+        self._rematch = rematch
         self._games = games
         self._users = users
         self._i18n = i18n
@@ -144,27 +155,25 @@ class BoardApp:
         except TimeoutError:
             return
         hello = _json(first)
-        opened = await self._open(socket, hello)
-        if opened is None:
+        viewer = await self._open(socket, hello)
+        if viewer is None:
             return
-        game_id, viewer = opened
-        self.hub.join(game_id, viewer)
         try:
             async for message in socket:
                 request = _json(message)
                 if request is None:
                     continue
-                answer = await self._answer(game_id, viewer, request)
+                answer = await self._answer(viewer, request)
                 if answer is not None:
                     await socket.send_str(encode(answer))
         finally:
-            self.hub.leave(game_id, viewer)
+            self.hub.leave(viewer)
 
     async def _open(
         self, socket: web.WebSocketResponse, hello: dict[str, Any] | None
-    ) -> tuple[int, Viewer] | None:
-        """Checks a hello and sends the texts and the state; None (and the socket closed) when
-        it is refused."""
+    ) -> Viewer | None:
+        """Checks a hello, joins the game's boards and sends the texts and the state; None
+        (and the socket closed) when it is refused."""
         init = hello.get("init") if hello else None
         game = hello.get("game") if hello else None
         if not isinstance(init, str) or not isinstance(game, int) or isinstance(game, bool):
@@ -174,42 +183,60 @@ class BoardApp:
             user = check_init_data(self._token, init, max_age=self._max_age, now=self._clock())
         except InitDataRefused as error:
             logger.info("board refused: %s", error)
-            await self._refuse(socket, "expired" if error.expired else "forged", None)
+            if error.user is not None:  # Telegram's, only too old: the user's own language
+                locale = await self._locale(error.user)
+            else:
+                locale = user_locale(None, error.language_code)
+            await self._refuse(socket, "expired" if error.expired else "forged", locale)
             return None
         locale = await self._locale(user)
         try:
-            snapshot = await self._games.snapshot(game)
+            # who may read it never changes: checked first, so a stranger never joins
+            stored = await self._games.stored(game)
         except GameError:
             await self._refuse(socket, "closed", locale)
             return None
-        stored = snapshot.stored
         side = stored.side_of(user.id)
         if side is None and not (stored.chat_id or stored.watchable):
             await self._refuse(socket, "closed", locale)
             return None
-        viewer = Viewer(socket, user.id, side, locale)
         _ = translator(self._i18n, locale)
         await socket.send_str(
-            encode({"type": "hello", "texts": page_texts(_), "now": self._clock()})
+            encode({"type": "hello", "texts": page_texts(_), "now": self._clock(), "lang": locale})
         )
-        viewer.shown = stored.version
-        await socket.send_str(await self.hub.state_text(snapshot, side, locale))
-        return game, viewer
+        viewer = Viewer(socket, user.id, side, locale, game)
+        self.hub.join(viewer)  # before the state is read: a state published meanwhile is sent
+        try:
+            snapshot = await self._games.snapshot(game)
+        except BaseException:
+            self.hub.leave(viewer)
+            raise
+        self.hub.seen(snapshot)
+        version = snapshot.stored.version
+        if viewer.shown < version:
+            text = await self.hub.state_text(snapshot, side, locale)
+            # pushed a newer state (or moved to the next game) while this one was written:
+            # that one stands
+            if viewer.shown < version and viewer.game_id == game:
+                viewer.shown = version
+                await socket.send_str(text)
+        return viewer
 
     async def _refuse(self, socket: web.WebSocketResponse, reason: str, locale: str | None) -> None:
         _ = translator(self._i18n, locale or "en")
         text = refusal_texts(_)[reason]
-        await socket.send_str(encode({"type": "refused", "reason": reason, "text": text}))
+        await socket.send_str(
+            encode({"type": "refused", "reason": reason, "text": text, "lang": locale or "en"})
+        )
         await socket.close(code=4403, message=reason.encode())
 
     async def _locale(self, user: BoardUser) -> str:
         stored = await self._users.get(user.id)
         return locale_of(stored) if stored is not None else user_locale(None, user.language_code)
 
-    async def _answer(
-        self, game_id: int, viewer: Viewer, request: dict[str, Any]
-    ) -> dict[str, Any] | None:
+    async def _answer(self, viewer: Viewer, request: dict[str, Any]) -> dict[str, Any] | None:
         """What the page asked for, done, or refused with the words of the chat's alerts."""
+        game_id = viewer.game_id
         kind = request.get("type")
         version = request.get("version")
         if not isinstance(version, int):
@@ -247,6 +274,11 @@ class BoardApp:
             moved = await games.strike(game_id, user, version, int(action[7:]))
         elif action == "resign":
             moved = await games.resign(game_id, user)
+        elif action == "next":  # a match's next game: the boards follow it (see .hub)
+            moved = await games.next_game(game_id, user)
+        elif action == "rematch" and self._rematch is not None:
+            await self._rematch(game_id, user)
+            return {"type": "note", "text": self._translate(viewer)(REMATCH_OFFERED)}
         elif action in ("roll", "double", "take", "drop"):
             moved = await getattr(games, action)(game_id, user, version)
         else:

@@ -110,6 +110,14 @@ def board_state(
             elif current is not None and stored.hints:
                 actions.append("hint")
         actions.append("resign")
+    elif you is not None and game.is_over:
+        # what the chat's board offers after the game: a match's next game, else a rematch
+        # (not in an inline message, whose rematch is an inline invitation)
+        match = snapshot.match
+        if match is not None and not match.match.is_over:
+            actions.append("next")
+        elif not stored.chat_instance:
+            actions.append("rematch")
     state: dict[str, Any] = {
         "type": "state",
         "game": stored.id,

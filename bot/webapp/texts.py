@@ -20,6 +20,8 @@ def page_texts(_: Translate) -> dict[str, str]:
         "hint": "💡 " + _("Hint"),
         "resign": "🏳 " + _("Resign"),
         "resign_ask": _("Resign this game?"),
+        "next": "▶ " + _("Next game"),
+        "rematch": "🔁 " + _("Rematch"),
         "pips": _("pips"),
         "your_move": _("Your move"),
         "to_move": _("{name} to move"),

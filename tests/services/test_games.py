@@ -317,3 +317,34 @@ async def test_a_pressed_board_becomes_the_board_only_where_none_is_known(world,
     _, second = await _start(services, users)
     with pytest.raises(e.ForeignButton):
         await services.board_messages.check_board(second.stored.id, -5, 41, photo=True)
+
+
+async def test_the_versions_boards_show_are_written_late_latest_only_and_read_at_once(
+    world,
+    store,  # type: ignore[no-untyped-def]
+) -> None:
+    """One process (SQLite): the version a board shows is written a moment later, with the
+    others, the latest of each board only (never going back), and read back through the
+    service at once (the publisher and the timeouts read it there)."""
+    services, _, users = world
+    _, snapshot = await _start(services, users)
+    game_id = snapshot.stored.id
+    board = (await services.board_messages.boards(game_id))[0]
+
+    async def written() -> int | None:
+        found = [b for b in await store.games.boards(game_id) if b.chat_id == board.chat_id]
+        return found[0].shown_version
+
+    before = await written()
+    for version in (3, 5) if store.shared else (3, 5, 4):
+        await services.board_messages.set_board_shown(board, version)
+    read = [b for b in await services.board_messages.boards(game_id) if b.chat_id == board.chat_id]
+    assert read[0].shown_version == 5
+    # several workers read it from the database: written at once there
+    assert await written() == (5 if store.shared else before)
+    await services.board_messages.flush()
+    assert await written() == 5
+    if not store.shared:
+        await services.board_messages.set_board_shown(board, 2)  # an older one: nothing
+    await services.board_messages.close()
+    assert await written() == 5

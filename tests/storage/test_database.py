@@ -16,8 +16,10 @@ import pytest
 from bot.engine import Game, Played, Side, find_variant
 from bot.model import WatchResult
 from bot.storage import SchemaTooNew, Store, VersionConflict, is_postgres_url, open_database
+from bot.storage.database import IntegrityError
 from bot.storage.migrations import MIGRATIONS, for_postgres
 from bot.storage.postgres import numbered
+from bot.storage.sqlite import SqliteDatabase
 from tests.engine.strategies import PLAYS, walk
 from tests.support.postgres import PostgresServer
 
@@ -425,6 +427,65 @@ async def test_durable_writes_commit_at_full_and_the_rest_at_normal(tmp_path: Pa
     await store.database.write("UPDATE users SET quick = 1", durable=True)
     assert await level() == 1
     await db.close()
+
+
+async def test_durable_writes_queued_together_commit_together_and_fail_alone(
+    tmp_path: Path,
+) -> None:
+    """Durable single writes that queue behind the write lock are committed in one group
+    (one sync of the log), each changing its own rows (0 for a stale version) or failing
+    alone, on the durable connection at FULL; the next ones in a group of their own."""
+    db = await open_database(tmp_path / "g.sqlite3")
+    assert isinstance(db, SqliteDatabase)
+    for n in range(1, 41):
+        await db.write(
+            "INSERT INTO users (id, first_name, updated_at) VALUES (?, ?, 0)", (n, f"u{n}")
+        )
+    before = db.group_commits
+    held, release = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:  # another task's transaction holds the write lock meanwhile
+        async with db.transaction():
+            held.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold())
+    await held.wait()
+    writes = [
+        asyncio.ensure_future(
+            db.write("UPDATE users SET quick = 1 WHERE id = ?", (n,), durable=True)
+        )
+        for n in range(1, 41)
+    ]
+    failing = asyncio.ensure_future(
+        db.write(
+            "INSERT INTO users (id, first_name, updated_at) VALUES (1, 'again', 0)",
+            durable=True,
+        )
+    )
+    stale = asyncio.ensure_future(
+        db.write("UPDATE users SET quick = 1 WHERE id = 999", durable=True)
+    )
+    await asyncio.sleep(0.05)
+    assert not any(w.done() for w in writes)  # waiting for the lock
+    release.set()
+    await holder
+    assert await asyncio.gather(*writes) == [1] * 40
+    assert await stale == 0
+    with pytest.raises(IntegrityError):
+        await failing
+    assert db.group_commits - before == 1
+    row = await db.fetch_one("SELECT count(*) FROM users WHERE quick = 1")
+    assert row is not None and row[0] == 40
+    assert await db.write("UPDATE users SET quick = 0 WHERE id = 1", durable=True) == 1
+    assert db.group_commits - before == 2
+    await db.close()
+    # what they committed is in the file, for any other connection
+    async with (
+        aiosqlite.connect(tmp_path / "g.sqlite3") as raw,
+        raw.execute("SELECT count(*) FROM users WHERE quick = 1") as cursor,
+    ):
+        assert await cursor.fetchone() == (39,)
 
 
 async def test_postgresql_commits_durably_only_what_must_be(postgres: PostgresServer) -> None:

@@ -8,17 +8,19 @@ No browser is downloaded: :func:`launch_browser` starts ``/usr/bin/chromium`` (o
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import os
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote, urlencode
 
+import aiohttp
 import pytest
 
 from tests.support.fake_telegram import FakeUser
@@ -191,3 +193,124 @@ class BoardPage:
 
     async def act(self, action: str) -> None:
         await self.page.locator(f'[data-action="{action}"]').click()
+
+
+class BoardClient:
+    """One open board without a browser: a WebSocket speaking the page's protocol (for the
+    socket tests and ``bench/webapp.py``). It keeps the newest state it was pushed, and hands
+    every other message (answers, pushed clocks) to :meth:`answer` in order."""
+
+    def __init__(self, socket: Any) -> None:
+        self.socket = socket
+        self.hello: dict[str, Any] = {}
+        self.state: dict[str, Any] = {}
+        self.states: list[dict[str, Any]] = []
+        self.bytes = 0
+        """Bytes of the states received."""
+        self.changed = asyncio.Event()
+        self.expanded = 0
+        """Nodes of step trees asked for (listed cut short by the server)."""
+        self._answers: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(
+        cls, session: aiohttp.ClientSession, url: str, init: str, game: int, *, wait: bool = True
+    ) -> BoardClient:
+        """Connects to the board's socket at ``url`` and says hello for ``game``; waits for
+        the first state (or a refusal) unless not ``wait``."""
+        socket = await session.ws_connect(url)
+        await socket.send_str(json.dumps({"type": "hello", "init": init, "game": game}))
+        client = cls(socket)
+        if wait:
+            await client.wait(lambda state: True)
+        return client
+
+    async def _read(self) -> None:
+        async for message in self.socket:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                continue
+            data = json.loads(message.data)
+            if data["type"] == "state":
+                self.bytes += len(message.data.encode())
+                self.state = data
+                self.states.append(data)
+            elif data["type"] == "hello":
+                self.hello = data
+            else:
+                self._answers.put_nowait(data)
+            self.changed.set()
+        self.changed.set()
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.socket.closed)
+
+    async def wait(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10
+    ) -> dict[str, Any]:
+        """Waits until the newest state satisfies ``predicate`` (a refusal, or the socket
+        closing, ends the wait too); returns the state."""
+
+        async def satisfied() -> None:
+            while not (self.state and predicate(self.state)):
+                if self.closed or not self._answers.empty() and not self.state:
+                    return
+                self.changed.clear()
+                await self.changed.wait()
+
+        await asyncio.wait_for(satisfied(), timeout)
+        return self.state
+
+    async def wait_version(self, above: int, timeout: float = 10) -> dict[str, Any]:
+        return await self.wait(lambda state: state["version"] > above, timeout)
+
+    async def answer(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message that is not a state (an answer, a refusal, a pushed clock)."""
+        return await asyncio.wait_for(self._answers.get(), timeout)
+
+    async def request(self, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+        """Sends ``message`` and returns its answer (pushed clocks skipped)."""
+        await self.socket.send_str(json.dumps(message))
+        while True:
+            found = await self.answer(timeout)
+            if found["type"] != "clock":
+                return found
+
+    async def act(self, action: str) -> dict[str, Any]:
+        return await self.request(
+            {"type": "act", "version": self.state["version"], "action": action}
+        )
+
+    async def path(self, choose: Callable[[list[Any]], Any] | None = None) -> list[list[int]]:
+        """A complete turn through the step tree of the newest state (its first complete node
+        on the way), asking the server for the nodes it listed cut short: ``choose(options)``
+        picks each step (the first by default). Returns the steps (``[src, dst, die]``)."""
+        state = self.state
+        version, node = state["version"], state["tree"]
+        assert node is not None, f"no turn to play in {state}"
+        steps: list[list[int]] = []
+        while not node[0]:
+            if node[1] is None:
+                answer = await self.request({"type": "expand", "version": version, "steps": steps})
+                assert answer["type"] == "tree", answer
+                node[1] = answer["node"][1]
+                self.expanded += 1
+            assert node[1], f"an incomplete node without options after {steps}"
+            option = (choose or (lambda options: options[0]))(node[1])
+            steps.append(option[:3])
+            node = option[4]
+        return steps
+
+    async def play(self, choose: Callable[[list[Any]], Any] | None = None) -> list[list[int]]:
+        """Plays a turn (see :meth:`path`) and waits for its answer (done); returns its steps."""
+        steps = await self.path(choose)
+        answer = await self.request(
+            {"type": "turn", "version": self.state["version"], "steps": steps}
+        )
+        assert answer["type"] == "done", (answer, steps)
+        return steps
+
+    async def close(self) -> None:
+        await self.socket.close()
+        await self._reader

@@ -7,12 +7,16 @@ themes are checked against golden images. One browser for the module, a page per
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
+import re
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 import pytest_asyncio
 from PIL import Image
@@ -31,11 +35,31 @@ from tests.support.webapp import (
     need_browser,
     sign_init_data,
 )
-from tests.webapp.helpers import board_bot, board_button, game_of
+from tests.webapp.helpers import (
+    board_bot,
+    board_button,
+    game_of,
+    open_clients,
+    start_group_game,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "webapp"
+TELEGRAM_CLIENT = """
+window.telegramEvents = [];
+window.popupAnswers = [];
+window.TelegramWebviewProxy = {
+  postEvent(type, body) {
+    const data = JSON.parse(body || "{}");
+    window.telegramEvents.push([type, data]);
+    if (type === "web_app_open_popup") {
+      const id = window.popupAnswers.length ? window.popupAnswers.shift() : "cancel";
+      setTimeout(() => window.Telegram.WebView.receiveEvent("popup_closed", { button_id: id }), 20);
+    }
+  },
+};
+"""
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -59,13 +83,22 @@ async def open_board(
     theme: dict[str, str] = LIGHT,
     start_param: str | None = None,
     init: str | None = None,
+    telegram: bool = False,
+    sockets: Any = None,
 ) -> BoardPage:
     """``user`` opens the board as Telegram opens it: the Mini App's address with their
-    signed init data and the theme in its hash."""
+    signed init data and the theme in its hash. ``telegram``: inside a Telegram client (its
+    ``TelegramWebviewProxy``, which answers popups as ``window.popupAnswers`` say and records
+    every event in ``window.telegramEvents``); ``sockets``: a Playwright WebSocket route
+    handler for the board's socket."""
     page = await browser.new_page(viewport=PHONE)
     page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    if telegram:
+        await page.add_init_script(TELEGRAM_CLIENT)
+    if sockets is not None:
+        await page.route_web_socket(re.compile(r".*/app/ws$"), sockets)
     data = init or sign_init_data(harness.fake.token, user, start_param=start_param)
     await page.goto(board_url(f"{harness.web_url}/app/", data, game=game, theme=theme))
     board = BoardPage(page)
@@ -258,3 +291,226 @@ async def _check_screenshots(
         pytest.skip(f"regenerated the goldens in {GOLDEN}")
     for image, path in shots:
         assert_like_golden(image, path, tmp_path, save=image.save)
+
+
+async def _popups(page: BoardPage) -> list[dict[str, Any]]:
+    events = await page.page.evaluate("window.telegramEvents")
+    return [data for kind, data in events if kind == "web_app_open_popup"]
+
+
+@pytest.mark.slow
+async def test_a_match_played_on_the_board_goes_on_to_its_next_game(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A group match to 3, played on the board: resign asks in Telegram's own popup (Cancel
+    changes nothing); the finished game offers "▶ Next game" to its players, whose tap starts
+    it as the chat's button does; both players' boards and a watcher's follow on to it (their
+    address too), each in its reader's language, and play goes on there."""
+    async with (
+        FakeTelegram() as fake,
+        board_bot(fake, tmp_path / "nardy.sqlite3", seed=3) as harness,
+    ):
+        alice, bob, group, board = await start_group_game(harness, "short 3")
+        carol = fake.create_user("Carol", username="carol", language_code="ru")
+        first = game_of(board)
+        pages = {
+            user: await open_board(browser, harness, user, game=first, telegram=True)
+            for user in (alice, bob)
+        }
+        watcher = await open_board(browser, harness, carol, game=first)
+        for page in [*pages.values(), watcher]:
+            await page.wait_version(-1)
+        assert await pages[alice].page.get_attribute("html", "lang") == "en"
+        assert await watcher.page.get_attribute("html", "lang") == "ru"
+        mover = await mover_of(pages)
+        version = await pages[mover].version()
+        await pages[mover].play_turn()
+        await pages[alice].wait_version(version)
+        # resign: Telegram's popup, Cancel first (nothing sent), then Resign
+        page = pages[alice]
+        await page.page.evaluate("window.popupAnswers.push('cancel')")
+        await page.act("resign")
+        await page.page.wait_for_function("window.telegramEvents.length >= 3")
+        [asked] = await _popups(page)
+        assert asked["message"] == "Resign this game?"
+        assert [b["type"] for b in asked["buttons"]] == ["destructive", "cancel"]
+        await asyncio.sleep(0.3)
+        state = await page.state()
+        assert state is not None and not state["over"]
+        await page.page.evaluate("window.popupAnswers.push('yes')")
+        await page.act("resign")
+        for each in [*pages.values(), watcher]:
+            await each.page.wait_for_function("window.nardy.state().over")
+        for each in pages.values():
+            await each.page.wait_for_selector('[data-action="next"]')
+        assert await watcher.page.locator("#controls button").count() == 0
+        # bob starts the next game from his board
+        await pages[bob].act("next")
+        for each in [*pages.values(), watcher]:
+            await each.page.wait_for_function(f"window.nardy.game() !== {first}")
+        second = await pages[bob].page.evaluate("window.nardy.game()")
+        new_board = await fake.wait_for_message(
+            group, where=lambda m: m.photo is not None and m.message_id > board.message_id
+        )
+        assert game_of(new_board) == second
+        for each in [*pages.values(), watcher]:
+            state = await each.state()
+            assert state is not None and state["game"] == second and not state["over"]
+            assert f"?game={second}" in each.page.url
+            assert "2" in (state["match"] or "") or ":" in (state["match"] or "")
+        assert "смотрите" in await watcher.page.inner_text("#status")
+        # play goes on in the second game, on the same pages
+        for _ in range(2):
+            mover = await mover_of(pages)
+            version = await pages[mover].version()
+            await pages[mover].wait_mine()
+            await pages[mover].play_turn()
+            await watcher.wait_version(version)
+        # a reload opens the game the page follows now
+        await pages[alice].page.reload()
+        pages[alice]._centres = {}
+        await pages[alice].wait_version(-1)
+        assert await pages[alice].page.evaluate("window.nardy.game()") == second
+        mover = await mover_of(pages)
+        await pages[mover].page.evaluate("window.popupAnswers.push('yes')")
+        await pages[mover].act("resign")
+        for each in pages.values():
+            await each.page.wait_for_function("window.nardy.state().over")
+            state = await each.state()
+            assert state is not None
+            assert state["actions"] in (["next"], ["rematch"])
+        for each in [*pages.values(), watcher]:
+            assert not each.errors  # type: ignore[attr-defined]
+            await each.page.close()
+
+
+@pytest.mark.slow
+async def test_a_checker_dragged_to_a_lit_point_and_undo(browser: Any, tmp_path: Path) -> None:
+    """The mover drags a checker (mouse down, moves, up): it follows the pointer and, let go
+    on a lit point, plays that step; let go elsewhere it goes back, still picked up. Undo takes
+    steps back inside the turn; tap-tap still plays; Confirm sends the turn."""
+    async with FakeTelegram() as fake, board_bot(fake, tmp_path / "nardy.sqlite3") as harness:
+        alice, bob, boards = await start_private_game(harness, "short")
+        game = game_of(boards[alice])
+        pages = {user: await open_board(browser, harness, user, game=game) for user in (alice, bob)}
+        for page in pages.values():
+            await page.wait_version(-1)
+        mover = await mover_of(pages)
+        page = pages[mover]
+        other = pages[bob if mover is alice else alice]
+        await page.wait_mine()
+        start = await page.options()
+        src, dst = start[0][0], start[0][1]
+        centres = await _centres(page)
+        (x0, y0), (x1, y1) = centres[src], centres[dst]
+        mouse = page.page.mouse
+        await mouse.move(x0, y0)
+        await mouse.down()
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2 + 15)
+        await mouse.move(*middle, steps=5)
+        ghost = page.page.locator("[data-ghost]")
+        box = await ghost.bounding_box()
+        assert box is not None  # the checker follows the pointer
+        assert abs(box["x"] + box["width"] / 2 - middle[0]) < 3
+        assert abs(box["y"] + box["height"] / 2 - middle[1]) < 3
+        await mouse.move(x1, y1, steps=5)
+        await mouse.up()
+        assert await ghost.count() == 0
+        assert await page.page.evaluate("window.nardy.picked()") == [start[0][:3]]
+        # dropped on a point that is not lit: back, nothing played, still picked up
+        after = await page.options()
+        lit = {o[1] for o in after if o[0] == after[0][0]}
+        nowhere = next(p for p in range(1, 25) if p not in lit and p != after[0][0])
+        (x0, y0), (x2, y2) = centres[after[0][0]], centres[nowhere]
+        await mouse.move(x0, y0)
+        await mouse.down()
+        await mouse.move(x2, y2, steps=5)
+        await mouse.up()
+        assert len(await page.page.evaluate("window.nardy.picked()")) == 1
+        assert await page.page.locator(".hit.selected").count() == 1
+        # Undo: the step taken back, the turn's first options again
+        await page.act("undo")
+        assert await page.page.evaluate("window.nardy.picked()") == []
+        assert await page.options() == start
+        version = await page.version()
+        await page.play_turn()  # tap, tap, ... Confirm
+        await other.wait_version(version)
+        for each in pages.values():
+            assert not each.errors  # type: ignore[attr-defined]
+            await each.page.close()
+
+
+async def _centres(page: BoardPage) -> dict[int, tuple[float, float]]:
+    found = await page.page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('[data-point]')].map(
+            (e) => { const r = e.getBoundingClientRect();
+              return [e.dataset.point, [r.x + r.width / 2, r.y + r.height / 2]]; }))"""
+    )
+    return {int(k): (v[0], v[1]) for k, v in found.items()}
+
+
+@pytest.mark.slow
+async def test_a_dropped_socket_reconnects_and_catches_up_and_an_expired_one_stops(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The board's connection drops and cannot come back for a while; meanwhile the opponent
+    moves. Once it can, the page reconnects and shows the move. A board opened with init data
+    about to expire drops the same way: its reconnection is refused as expired, the page says
+    so in its reader's language and stops trying."""
+    async with FakeTelegram() as fake, board_bot(fake, tmp_path / "nardy.sqlite3") as harness:
+        alice, bob, group, board = await start_group_game(harness, "short")
+        game = game_of(board)
+        routes: list[Any] = []
+        blocked = asyncio.Event()
+
+        async def sockets(route: Any) -> None:
+            routes.append(route)
+            if blocked.is_set():
+                await route.close(code=4000, reason="offline")
+            else:
+                route.connect_to_server()
+
+        page = await open_board(browser, harness, alice, game=game, sockets=sockets)
+        await page.wait_version(-1)
+        async with aiohttp.ClientSession() as session:
+            [opponent] = await open_clients(harness, session, [bob], game)
+            if opponent.state["to_act"] != opponent.state["you"]:
+                await page.wait_mine()
+                version = await page.version()
+                await page.play_turn()
+                await opponent.wait_version(version)
+            version = await page.version()
+            blocked.set()
+            await routes[-1].close(code=4000, reason="offline")
+            await page.page.wait_for_selector("body[data-connected='no']")
+            await opponent.play()  # while the page cannot connect
+            await asyncio.sleep(0.5)
+            assert await page.version() == version and len(routes) >= 2
+            blocked.clear()
+            caught_up = await page.wait_version(version, timeout=15)
+            assert caught_up == opponent.state["version"]
+            state = await page.state()
+            assert state is not None and state["pips"] == opponent.state["pips"]
+            assert await page.page.get_attribute("body", "data-connected") == "yes"
+            await opponent.close()
+
+        # about to expire: valid at its hello, refused when it comes back 3 s later
+        carol = fake.create_user("Carol", username="carol", language_code="ru")
+        routes.clear()
+        init = sign_init_data(fake.token, carol, auth_date=time.time() - 86_400 + 2)
+        expiring = await open_board(browser, harness, carol, game=game, init=init, sockets=sockets)
+        await expiring.wait_version(-1)
+        blocked.set()
+        await routes[-1].close(code=4000, reason="offline")
+        await asyncio.sleep(3)
+        blocked.clear()
+        await expiring.page.wait_for_selector("body[data-refused='expired']", timeout=15_000)
+        assert "слишком давно" in await expiring.page.inner_text("#status")
+        tries = len(routes)
+        await asyncio.sleep(2.5)
+        assert len(routes) == tries  # no more tries
+        assert await expiring.page.locator("#controls button").count() == 0
+        for each in (page, expiring):
+            assert not each.errors  # type: ignore[attr-defined]
+            await each.page.close()
+        assert group

@@ -1,9 +1,10 @@
 // The board page: connects to the bot, draws each state it is pushed, and lets the player to
 // move build a turn from the step tree the server sent (the page knows no rules: it offers
-// exactly the tree's steps), then sends the whole turn once with Confirm.
+// exactly the tree's steps), then sends the whole turn once with Confirm. It follows its
+// players from game to game (a match's next game, a rematch): the state names the game.
 
-import { applyTheme, initData, onEvent, postEvent, startParam, themeParams } from "./tg.js";
-import { drawBoard, slide } from "./draw.js";
+import { applyTheme, initData, onEvent, postEvent, showConfirm, startParam, themeParams } from "./tg.js";
+import { drawBoard, moveGhost, slide } from "./draw.js";
 
 const svg = document.getElementById("board");
 const diceBox = document.getElementById("dice");
@@ -12,7 +13,7 @@ const controls = document.getElementById("controls");
 const toastBox = document.getElementById("toast");
 const headers = { top: document.getElementById("top"), bottom: document.getElementById("bottom") };
 
-const gameId = (() => {
+let gameId = (() => {
   const asked = new URLSearchParams(location.search).get("game");
   const start = /^g(\d+)$/.exec(startParam() || "");
   return Number(asked || (start && start[1]) || 0);
@@ -27,7 +28,8 @@ let socket = null;
 let retries = 0;
 let closedForGood = false;
 let clockOffset = 0; // server time minus this clock's
-let dragFrom = null;
+let drag = null; // a checker held: {from, id (the pointer), x0, y0, moved, x, y}
+let refusal = null; // why the server will not serve this page (it stops reconnecting)
 
 const other = (side) => (side === "w" ? "b" : "w");
 const t = (key, values = {}) =>
@@ -65,6 +67,7 @@ function receive(message) {
   switch (message.type) {
     case "hello":
       texts = message.texts;
+      if (message.lang) document.documentElement.lang = message.lang;
       clockOffset = message.now - Date.now() / 1000;
       retries = 0;
       document.body.dataset.connected = "yes";
@@ -81,16 +84,29 @@ function receive(message) {
     }
     case "refused":
       waiting = false;
-      if (!state) {
+      if (message.reason || !state) {
+        // the connection itself is refused (forged, expired, closed): trying again is no use
         closedForGood = true;
+        refusal = message.text;
+        if (message.lang) document.documentElement.lang = message.lang;
         document.body.dataset.refused = message.reason || "yes";
+        document.body.dataset.connected = "no";
         statusLine.textContent = message.text;
+        if (state) render();
       } else {
         toast(message.text);
         render();
       }
       break;
+    case "clock":
+      // the move's clock started later than saved (its chat board was shown late)
+      if (state && message.game === state.game && message.version === state.version) {
+        state.deadline = message.deadline;
+        tick();
+      }
+      break;
     case "hint":
+    case "note":
       waiting = false;
       toast(message.text);
       render();
@@ -107,8 +123,20 @@ function storageKey(version) {
 }
 
 function onState(next) {
-  const before = state;
+  let before = state;
+  if (next.game !== gameId) {
+    // the players' next game (a match's, a rematch): this board follows it, and a reload
+    // opens it
+    gameId = next.game;
+    before = null;
+    try {
+      history.replaceState(null, "", `${location.pathname}?game=${gameId}${location.hash}`);
+    } catch {
+      // an address that cannot change: a reload opens the game before, which leads here
+    }
+  }
   state = next;
+  drag = null;
   waiting = false;
   selected = null;
   picked = [];
@@ -184,8 +212,8 @@ function confirmTurn() {
   }
 }
 
-function act(action, ask) {
-  if (ask && !window.confirm(ask)) return;
+async function act(action, ask, yes) {
+  if (ask && !(await showConfirm(ask, yes))) return; // Telegram's own popup
   if (send({ type: "act", version: state.version, action })) {
     waiting = true;
     render();
@@ -230,7 +258,7 @@ function position() {
 
 function render() {
   if (!state) return;
-  const mine = state.tree && state.you === state.turn && !waiting;
+  const mine = state.tree && state.you === state.turn && !waiting && !closedForGood;
   const now = position();
   const offered = mine ? options() : [];
   const sources = new Set(offered.map((o) => o[0]));
@@ -248,6 +276,7 @@ function render() {
     sources,
     targets,
     selected,
+    lifted: drag && drag.moved ? { from: drag.from, side: state.turn, x: drag.x, y: drag.y } : null,
   });
   for (const [place, side] of [["bottom", bottom], ["top", other(bottom)]]) {
     const header = headers[place];
@@ -269,7 +298,8 @@ function render() {
   }
   drawDice();
   drawControls(mine);
-  if (state.result) statusLine.textContent = state.result;
+  if (refusal) statusLine.textContent = refusal;
+  else if (state.result) statusLine.textContent = state.result;
   else if (state.you === null) statusLine.textContent = [t("watching"), state.match].filter(Boolean).join(" · ");
   else if (state.to_act === state.you) statusLine.textContent = [t("your_move"), state.match].filter(Boolean).join(" · ");
   else statusLine.textContent = [t("to_move", { name: state.names[state.to_act] }), state.match].filter(Boolean).join(" · ");
@@ -320,6 +350,7 @@ function button(text, action, primary = false, enabled = true) {
 
 function drawControls(mine) {
   controls.replaceChildren();
+  if (closedForGood) return;
   if (mine) {
     button(t("undo"), undo, false, picked.length > 0).dataset.action = "undo";
     const node = nodeAt(picked);
@@ -333,7 +364,9 @@ function drawControls(mine) {
     else if (action === "take") made = button(t("take", { value: cube }), () => act("take"), true);
     else if (action === "drop") made = button(t("drop"), () => act("drop"));
     else if (action === "hint") made = button(t("hint"), () => act("hint"));
-    else if (action === "resign") made = button(t("resign"), () => act("resign", t("resign_ask")));
+    else if (action === "resign") made = button(t("resign"), () => act("resign", t("resign_ask"), t("resign")));
+    else if (action === "next") made = button(t("next"), () => act("next"), true);
+    else if (action === "rematch") made = button(t("rematch"), () => act("rematch"), true);
     else if (action.startsWith("strike:")) {
       const value = action.slice(7);
       made = button(t("strike", { value }), () => act(action), true);
@@ -399,17 +432,58 @@ function tapPoint(point) {
   render();
 }
 
+// A press on a checker that may move picks it up (as a tap does); moved further than a few
+// pixels, it follows the finger, and let go over a lit point it plays that step. Let go
+// anywhere else it goes back, still picked up: a tap on a lit point plays it then.
+
+const DRAG_PIXELS = 6;
+
+function inBoard(event) {
+  const matrix = svg.getScreenCTM();
+  if (!matrix) return { x: 0, y: 0 };
+  const found = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+  return { x: found.x, y: found.y };
+}
+
 svg.addEventListener("pointerdown", (event) => {
   const point = pointUnder(event);
-  dragFrom = point;
   tapPoint(point);
+  drag = null;
+  if (point !== null && selected === point) {
+    drag = { from: point, id: event.pointerId, x0: event.clientX, y0: event.clientY, moved: false };
+    try {
+      svg.setPointerCapture(event.pointerId);
+    } catch {
+      // a pointer the browser does not let us hold: taps still work
+    }
+  }
 });
 
-svg.addEventListener("pointerup", (event) => {
-  const point = pointUnder(event);
-  if (dragFrom !== null && point !== null && point !== dragFrom && selected === dragFrom) tapPoint(point);
-  dragFrom = null;
+svg.addEventListener("pointermove", (event) => {
+  if (!drag || event.pointerId !== drag.id) return;
+  if (!drag.moved && Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) < DRAG_PIXELS) return;
+  Object.assign(drag, inBoard(event));
+  if (!drag.moved) {
+    drag.moved = true;
+    render(); // the checker leaves its point
+  } else {
+    moveGhost(svg, drag.x, drag.y);
+  }
 });
+
+function endDrag(event, dropped) {
+  if (!drag || event.pointerId !== drag.id) return;
+  const held = drag;
+  drag = null;
+  if (!held.moved) return; // a tap: picked up, waiting for a tap on a lit point
+  const point = dropped ? pointUnder(event) : null;
+  const option = point === null || selected !== held.from ? null : offeredFrom(held.from).find((o) => o[1] === point);
+  if (option) play(option);
+  else render(); // back to its point, still picked up
+}
+
+svg.addEventListener("pointerup", (event) => endDrag(event, true));
+svg.addEventListener("pointercancel", (event) => endDrag(event, false));
 
 // --- start -----------------------------------------------------------------------------------
 
@@ -428,5 +502,6 @@ window.nardy = {
   picked: () => picked,
   options,
   waiting: () => waiting,
+  game: () => gameId,
 };
 connect();

@@ -52,7 +52,9 @@ function element(name, attributes, parent) {
 
 /**
  * Draws ``view`` into ``svg``: {points, bar, off, bottom, top, cube, last, sources, targets,
- * selected}; every point, the bar (25) and the tray (0) get a hit area with data-point.
+ * selected, lifted}; every point, the bar (25) and the tray (0) get a hit area with data-point.
+ * ``lifted`` ({from, side, x, y}): a checker being dragged, drawn at (x, y) over everything
+ * (see :func:`moveGhost`) and no longer on its point ``from``.
  */
 export function drawBoard(svg, view) {
   svg.replaceChildren();
@@ -87,8 +89,10 @@ export function drawBoard(svg, view) {
       element("rect", { class: `slab ${side}`, x: TRAY_LEFT + 3, y, width: TRAY_WIDTH - 6, height: 5, rx: 1.5 }, svg);
     }
   }
+  const lifted = view.lifted;
   for (let point = 1; point <= 24; point++) {
-    const [side, count] = view.points[point];
+    const [side, full] = view.points[point];
+    const count = lifted && lifted.from === point ? full - 1 : full;
     if (!side || !count) continue;
     const shown = Math.min(count, 15);
     for (let i = 0; i < shown; i++) {
@@ -97,7 +101,7 @@ export function drawBoard(svg, view) {
     }
   }
   for (const [side, fromBottom] of [[view.bottom, true], [view.top, false]]) {
-    const count = view.bar[side] || 0;
+    const count = (view.bar[side] || 0) - (lifted && lifted.from === 25 && side === lifted.side ? 1 : 0);
     for (let i = 0; i < Math.min(count, 4); i++) {
       const { x, y } = barAt(fromBottom, i);
       element("circle", { class: `checker ${side}`, cx: x, cy: y, r: 9, "data-side": side }, svg);
@@ -125,6 +129,18 @@ export function drawBoard(svg, view) {
   }
   element("rect", { class: `hit${mark(25)}`, x: BAR_LEFT, y: TOP, width: BAR, height: BOTTOM - TOP, "data-point": 25 }, svg);
   element("rect", { class: `hit${mark(0)}`, x: TRAY_LEFT, y: TOP, width: TRAY_WIDTH, height: BOTTOM - TOP, "data-point": 0 }, svg);
+  if (lifted) {
+    element("circle", { class: `checker ${lifted.side} dragged`, cx: lifted.x, cy: lifted.y, r: RADIUS + 1, "data-ghost": lifted.from }, svg);
+  }
+}
+
+/** Moves the dragged checker (drawn by :func:`drawBoard` with ``lifted``) to (x, y). */
+export function moveGhost(svg, x, y) {
+  const ghost = svg.querySelector("[data-ghost]");
+  if (ghost) {
+    ghost.setAttribute("cx", x);
+    ghost.setAttribute("cy", y);
+  }
 }
 
 /** Slides a checker of ``side`` from ``src`` to ``dst`` (viewer points) over the board. */

@@ -1,8 +1,11 @@
 // Telegram's side of a Mini App, without telegram-web-app.js (no script from elsewhere at run
 // time): the launch parameters Telegram puts in the page's address (#tgWebAppData=...), the
-// events the page sends it (ready, expand) and the ones it sends the page (theme_changed).
+// events the page sends it (ready, expand, a popup) and the ones it sends the page
+// (theme_changed, popup_closed).
 
 const hash = new URLSearchParams(location.hash.slice(1));
+const handlers = [];
+let popupAnswer = null; // resolves the popup open now with the id of the button pressed
 
 /** The signed init data, as Telegram sent it (checked by the server, never trusted here). */
 export function initData() {
@@ -23,6 +26,15 @@ export function themeParams() {
   }
 }
 
+/** Whether the page runs inside a Telegram client (one that takes its events). */
+export function insideTelegram() {
+  return Boolean(
+    window.TelegramWebviewProxy?.postEvent ||
+      (window.external && "notify" in window.external) ||
+      window.parent !== window,
+  );
+}
+
 /** Sends Telegram an event (web_app_ready, web_app_expand...), wherever the page runs. */
 export function postEvent(type, data = {}) {
   const body = JSON.stringify(data);
@@ -37,17 +49,48 @@ export function postEvent(type, data = {}) {
 
 /** Calls handler(type, data) for every event Telegram sends the page. */
 export function onEvent(handler) {
-  const receive = (type, data) => handler(type, data);
-  window.Telegram = window.Telegram || {};
-  window.Telegram.WebView = { ...(window.Telegram.WebView || {}), receiveEvent: receive };
-  window.TelegramGameProxy = { receiveEvent: receive };
-  window.addEventListener("message", (event) => {
-    try {
-      const message = JSON.parse(event.data);
-      if (message && message.eventType) handler(message.eventType, message.eventData);
-    } catch {
-      // not Telegram's
-    }
+  handlers.push(handler);
+}
+
+function receive(type, data) {
+  if (type === "popup_closed" && popupAnswer) {
+    const answer = popupAnswer;
+    popupAnswer = null;
+    answer((data && data.button_id) || null);
+  }
+  for (const handler of handlers) handler(type, data);
+}
+
+window.Telegram = window.Telegram || {};
+window.Telegram.WebView = { ...(window.Telegram.WebView || {}), receiveEvent: receive };
+window.TelegramGameProxy = { receiveEvent: receive };
+window.addEventListener("message", (event) => {
+  try {
+    const message = JSON.parse(event.data);
+    if (message && message.eventType) receive(message.eventType, message.eventData);
+  } catch {
+    // not Telegram's
+  }
+});
+
+/**
+ * Asks a yes-or-no question in Telegram's own popup (web_app_open_popup): resolves true when
+ * ``yes`` (a destructive button's text) is pressed, false for Cancel or a popup closed. Outside
+ * Telegram (a browser), the browser's confirm().
+ */
+export function showConfirm(message, yes) {
+  if (!insideTelegram()) return Promise.resolve(window.confirm(message));
+  if (popupAnswer) return Promise.resolve(false); // one popup at a time
+  return new Promise((resolve) => {
+    popupAnswer = (id) => resolve(id === "yes");
+    postEvent("web_app_open_popup", {
+      title: "",
+      message: message.slice(0, 256),
+      buttons: [
+        { id: "yes", type: "destructive", text: yes.slice(0, 64) },
+        { id: "cancel", type: "cancel" },
+      ],
+    });
   });
 }
 
