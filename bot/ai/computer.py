@@ -39,6 +39,10 @@ from .evaluator import Evaluator, evaluator
 from .levels import MAX_LISTED, STRONGEST, level
 from .search import ply0, ply1, ply2
 
+TWO_PLY_BUDGET: Final = 40_000
+"""The most positions 2-ply may value for the mover's answers in one decision (about 0.4 s on
+one core of the 2-core machine the figures come from); a decision that would need more stays
+at 1-ply, which keeps the strongest level within the engine CLI's second."""
 CLOSE: Final = 0.08
 """2-ply is asked only when 1-ply's two best turns are within an error (0.08, as the analysis
 calls one) of each other: a wider lead is almost never overturned a roll further."""
@@ -71,7 +75,9 @@ class Computer:
             values = _refined(values, turns, ahead, lambda chosen: ply1(net, game, chosen))
             deeper = self.level.deeper if lookahead is None else 0
             if deeper and game.dice_mode is DiceMode.TWO and _close(values, CLOSE):
-                values = _refined(values, turns, deeper, lambda chosen: ply2(net, game, chosen))
+                values = _refined(
+                    values, turns, deeper, lambda chosen: ply2(net, game, chosen, TWO_PLY_BUDGET)
+                )
         order = np.argsort(-values, kind="stable")
         return Ranked(tuple(turns[i] for i in order), tuple(float(values[i]) for i in order))
 
@@ -141,12 +147,14 @@ def _refined(
     values: NDArray[np.float64],
     turns: tuple[Turn, ...],
     count: int,
-    deeper: Callable[[list[Turn]], NDArray[np.float64]],
+    deeper: Callable[[list[Turn]], NDArray[np.float64] | None],
 ) -> NDArray[np.float64]:
-    """``values`` with the ``count`` best turns valued again by ``deeper``; the turns not looked
-    at keep their value, below every looked-at one."""
+    """``values`` with the ``count`` best turns valued again by ``deeper`` (unchanged where it
+    gives nothing); the turns not looked at keep their value, below every looked-at one."""
     best = np.argsort(-values, kind="stable")[:count]
     looked = deeper([turns[i] for i in best])
+    if looked is None:
+        return values
     refined = values.copy()
     refined[best] = looked
     rest = np.setdiff1d(np.arange(len(turns)), best)

@@ -36,7 +36,7 @@ LEVELS: Final = (
     Level(2, 0.12, 0, 1315),
     Level(3, 0.07, 0, 1500),
     Level(4, 0.03, 0, 1665),
-    Level(5, 0.0, 6, 1785),
+    Level(5, 0.0, 6, 1785, deeper=2),
 )
 STRONGEST: Final = len(LEVELS)
 MAX_LISTED: Final = 6

@@ -103,12 +103,18 @@ def ply1(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
     return values
 
 
-def ply2(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.float64]:
+def ply2(
+    evaluator: Evaluator, game: Game, turns: Sequence[Turn], budget: int | None = None
+) -> NDArray[np.float64] | None:
     """The mover's equity after each turn, two rolls ahead (see the module docstring): the
     opponent's best answer to each of its rolls by the net, as 1-ply chooses it, then the
     position it leaves valued at 1-ply for the mover. Where 1-ply stays at 0-ply, so does this;
     so does an answer after which the mover does not simply roll (a gul-bara remainder or
-    chain, a finished game)."""
+    chain, a finished game).
+
+    ``budget``: the most positions the mover's answers may number, all turns together; None
+    (nothing valued) when they would be more. Counted, not timed, so that the same position
+    always gets the same answer."""
     me = game.turn
     rules = game.rules
     variant = find_variant(game.variant)
@@ -131,7 +137,9 @@ def ply2(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
         )
     if not looked:
         return values
-    ahead = _one_roll_ahead(evaluator, answers, me, rules, variant, rolls)
+    ahead = _one_roll_ahead(evaluator, answers, me, rules, variant, rolls, budget)
+    if ahead is None:
+        return None
     for number, (index, worst) in enumerate(looked):
         mine_now = ahead[number * len(rolls) : (number + 1) * len(rolls)]
         # an answer the mover does not simply roll after keeps its 0-ply value (NaN there)
@@ -200,10 +208,11 @@ def _one_roll_ahead(
     rules: RuleSet,
     variant: Variant,
     rolls: tuple[tuple[Dice, float], ...],
-) -> NDArray[np.float64]:
+    budget: int | None = None,
+) -> NDArray[np.float64] | None:
     """Each position's equity for ``me``, who rolls next in it, a roll ahead: over each roll,
     ``me``'s best turn by the net; NaN for None (the caller keeps its 0-ply value). The
-    positions' answers are valued in one batch."""
+    positions' answers are valued in one batch; None when they number more than ``budget``."""
     chances = np.array([p for _, p in rolls])
     result = np.full(len(positions), np.nan)
     reached: list[Position] = []
@@ -218,6 +227,8 @@ def _one_roll_ahead(
         reached.extend(found)
         pending.extend(left)
         owners.append(index)
+        if budget is not None and len(reached) > budget:
+            return None
     if not owners:
         return result
     mine = evaluator.equities_for(me, reached, rules, pending)

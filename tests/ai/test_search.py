@@ -167,3 +167,16 @@ def test_ply2_of_a_finished_game_is_its_result() -> None:
     position = Position.from_text("short w / 1:1 off:14 / 19:2 13:5 8:3 6:5")
     game = Game("short", resolve_rules("short", None), position, Dice(6, 5), moved=BOTH)
     assert np.allclose(ply2(evaluator("short"), game, game.legal_turns()), 3.0)
+
+
+def test_ply2_over_its_budget_values_nothing() -> None:
+    """The budget counts the mover's answers: too few allowed, 2-ply gives up (the caller keeps
+    1-ply); enough, it gives the same values as without one."""
+    position = Position.from_text(LOOK_AHEAD[0][0])
+    game = Game("short", resolve_rules("short", None), position, Dice(3, 1), moved=BOTH)
+    turns = game.legal_turns()[:2]
+    net = evaluator("short")
+    assert ply2(net, game, turns, budget=100) is None
+    whole = ply2(net, game, turns)
+    assert whole is not None
+    assert np.array_equal(ply2(net, game, turns, budget=10**7), whole)
