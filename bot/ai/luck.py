@@ -61,7 +61,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from bot.engine import DiceMode, Family, Game, Result, Side, Turn, find_variant
+from bot.engine import DiceMode, Family, Game, Position, Result, Side, Turn, find_variant
 
 from .analysis import LOOK_AHEAD, CubeReview, Review
 
@@ -147,16 +147,64 @@ def roll_values(
 
     net = evaluator(game.variant)
     three = game.dice_mode is not DiceMode.TWO
-    found = []
     if game.dice_mode is DiceMode.ANTI_THREE:
-        pairs = {dice.values: _value(net, game.with_dice(dice), ply) for dice, _ in ROLLS[2]}
+        twos = ROLLS[2]
+        valued = _values(net, [game.with_dice(dice) for dice, _ in twos], ply)
+        pairs = {dice.values: value for (dice, _), value in zip(twos, valued, strict=True)}
+        found = []
         for dice, p in ROLLS[3]:
             left = {_pair(dice.values, v) for v in set(dice.values)}
             found.append((dice.values, p, min(pairs[k] for k in left)))
         return tuple(found)
-    for dice, p in ROLLS[3 if three else 2]:
-        found.append((dice.values, p, _value(net, game.with_dice(dice), ply)))
-    return tuple(found)
+    rolls = ROLLS[3 if three else 2]
+    valued = _values(net, [game.with_dice(dice) for dice, _ in rolls], ply)
+    return tuple((dice.values, p, value) for (dice, p), value in zip(rolls, valued, strict=True))
+
+
+def _values(net: Evaluator, rolled: Sequence[Game], ply: int) -> list[float]:
+    """:func:`_value` of each game (one position, each with another roll): at 0-ply the turns
+    of all the rolls are valued in one batch."""
+    import numpy as np
+
+    from .levels import MAX_LISTED
+    from .search import after
+
+    if ply >= 1:
+        return [_value(net, g, ply) for g in rolled]
+    found: dict[int, float] = {}
+    reached: list[Position] = []
+    pending: list[tuple[int, ...]] = []
+    starts: list[int] = []
+    listed: list[int] = []
+    for index, game in enumerate(rolled):
+        moves = game.moves
+        assert moves is not None
+        if len(moves.values) > MAX_LISTED:  # a cascade, played step by step
+            found[index] = _value(net, game, ply)
+            continue
+        turns = _turns_or_pass(game)
+        listed.append(index)
+        starts.append(len(reached))
+        reached.extend(after(game, turns))
+        pending.extend(t.remainder for t in turns)
+    if listed:
+        first = rolled[listed[0]]
+        mine = net.equities_for(first.turn, reached, first.rules, pending)
+        for index, best in zip(listed, np.maximum.reduceat(mine, starts), strict=True):
+            found[index] = float(best)
+    return [found[index] for index in range(len(rolled))]
+
+
+def _turns_or_pass(game: Game) -> Sequence[Turn]:
+    """The roll's legal turns, or the pass that leaves the position to the other side (handing
+    a gul-bara roll over whole)."""
+    moves = game.moves
+    assert moves is not None
+    turns: Sequence[Turn] = game.legal_turns()
+    if not turns:
+        remainder = moves.values if moves.hands_on else ()
+        turns = (Turn((), game.position.with_turn(game.turn.other), remainder),)
+    return turns
 
 
 def _pair(values: tuple[int, ...], struck: int) -> tuple[int, ...]:
@@ -179,10 +227,7 @@ def _value(net: Evaluator, game: Game, ply: int) -> float:
         ranked = _stepwise(net, game)
         if ranked.turns:
             return ranked.equities[0]
-    turns: Sequence[Turn] = game.legal_turns() if len(moves.values) <= MAX_LISTED else ()
-    if not turns:
-        remainder = moves.values if moves.hands_on else ()
-        turns = (Turn((), game.position.with_turn(game.turn.other), remainder),)
+    turns = _turns_or_pass(game)
     values = ply0(net, game, turns)
     if ply < 1:
         return float(values.max())

@@ -18,7 +18,7 @@ from bot.ai.luck import game_luck, is_roll, luck, match_luck, roll_values
 from bot.ai.search import ply0
 from bot.engine import Game, Side, Turn
 from tests.ai.games import cube_game, games
-from tests.ai.test_analysis import self_played
+from tests.ai.test_analysis import AnalysisBest, self_played
 
 Played = list[tuple[Game, Turn]]
 
@@ -50,7 +50,7 @@ def test_mean_luck_over_every_roll_is_zero(play: tuple[str, str, str], data: st.
 
 @pytest.fixture(scope="module")
 def short_game() -> Played:
-    start, records = self_played("short", "two", Computer(5), Computer(1), seed=4)
+    start, records = self_played("short", "two", AnalysisBest(), Computer(1), seed=4)
     return states(start, records)
 
 
@@ -77,7 +77,7 @@ def test_pr_of_the_engines_best_play_is_zero(short_game: Played) -> None:
     reviews = review(short_game, range(len(short_game)))
     rolls = luck(short_game, range(len(short_game)), ply=0)
     figures = game_luck(rolls, reviews)
-    white = figures[Side.WHITE]  # level 5 plays the analysis's own best
+    white = figures[Side.WHITE]  # it plays the analysis's own best
     assert white.decisions > 0 and white.pr < 1e-6
     black = figures[Side.BLACK]
     assert black.pr >= 0.0 and black.error_rate == pytest.approx(2 * black.pr)
