@@ -7,9 +7,10 @@ every home of up to 15 checkers (``C(21, 6)`` = 54,264 of them), each side playi
 bear off in the fewest rolls on average. With both distributions the side to move wins exactly
 when it needs no more rolls than the other: it rolls first.
 
-:meth:`Table.probabilities` answers that for the evaluator, for positions where each side has
-borne off a checker already (no mars is possible then, so the net's five outputs are one number
-and four zeros); the net answers every other position.
+The evaluator takes the chance to win from the table for every such position
+(:meth:`Table.answers`, :meth:`Table.win`). Where each side has borne off a checker no mars is
+possible, so the other four outputs are 0; where one has not, the mars chances stay the net's,
+within what the exact chance to win allows. No koks is possible with every checker home.
 
 The table is built from the engine's own legal turns, by::
 
@@ -47,7 +48,7 @@ from bot.engine import (
     turns_for,
 )
 
-from .network import OUTPUTS, WIN, Array
+from .network import LOSE_MARS, OUTPUTS, WIN, WIN_MARS, Array
 
 POINTS: Final = 6
 HOMES: Final = comb(CHECKERS + POINTS, POINTS)
@@ -136,22 +137,25 @@ class Table:
     @staticmethod
     def answers(own: NDArray[np.int64], theirs: NDArray[np.int64]) -> NDArray[np.bool_]:
         """Which rows of ``own``/``theirs`` (the evaluator's ``(n, 26)`` checkers, the side to
-        move's first) the table answers: every checker of both sides at home or off, each
-        side with one off already and one still to bear off."""
+        move's first) the table answers: every checker of both sides at home or off, and
+        neither side done."""
         out: NDArray[np.bool_] = (
             (own[:, 7:26].sum(axis=1) == 0)
             & (theirs[:, 7:26].sum(axis=1) == 0)
-            & (own[:, 0] > 0)
-            & (theirs[:, 0] > 0)
             & (own[:, 0] < CHECKERS)
             & (theirs[:, 0] < CHECKERS)
         )
         return out
 
-    def exact(self, own: NDArray[np.int64], theirs: NDArray[np.int64]) -> Array:
-        """The five probabilities of rows it :meth:`answers`: the win's chance, and no mars."""
+    def exact(self, own: NDArray[np.int64], theirs: NDArray[np.int64], net: Array) -> Array:
+        """The five probabilities of rows it :meth:`answers`: the chance to win from the
+        table; the mars chances ``net``'s (the net's outputs for the same rows) where a side has
+        borne off nothing, kept within the chance to win or to lose, else 0; no koks."""
+        win = self.win(own[:, 1:7], theirs[:, 1:7]).astype(np.float32)
         out = np.zeros((own.shape[0], OUTPUTS), dtype=np.float32)
-        out[:, WIN] = self.win(own[:, 1:7], theirs[:, 1:7])
+        out[:, WIN] = win
+        out[:, WIN_MARS] = np.where(theirs[:, 0] == 0, np.minimum(net[:, WIN_MARS], win), 0.0)
+        out[:, LOSE_MARS] = np.where(own[:, 0] == 0, np.minimum(net[:, LOSE_MARS], 1 - win), 0.0)
         return out
 
     def save(self, path: Path) -> None:

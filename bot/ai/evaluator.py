@@ -62,7 +62,7 @@ class Evaluator:
             if extra is not None:
                 answered &= ~extra.any(axis=1)
             if answered.any():
-                found[answered] = self.table.exact(own[answered], theirs[answered])
+                found[answered] = self.table.exact(own[answered], theirs[answered], found[answered])
         return found
 
     def equities_for(

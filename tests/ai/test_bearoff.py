@@ -94,7 +94,10 @@ def test_the_evaluator_answers_bear_offs_from_the_table() -> None:
     win = net.table.win(own[:, 1:7], theirs[:, 1:7])[0]
     assert net.equities_for(Side.WHITE, [race], rules)[0] == pytest.approx(2 * win - 1, abs=1e-6)
     assert net.equities_for(Side.BLACK, [race], rules)[0] == pytest.approx(1 - 2 * win, abs=1e-6)
-    # one side with nothing off yet: a mars is possible, the net answers
-    early = Position.from_text("short w / 6:5 5:5 4:5 / 6:4 3:4 off:7")
-    probabilities = net.probabilities([early])
-    assert probabilities[0, 1:].any()
+    # one side with nothing off yet: the chance to win is the table's, a mars the net's
+    early = Position.from_text("short b / 6:5 5:5 4:5 / 6:4 3:4 off:7")
+    own, theirs = np.array([early.black]), np.array([early.white])
+    probabilities = net.probabilities([early])[0]
+    assert probabilities[0] == pytest.approx(net.table.win(own[:, 1:7], theirs[:, 1:7])[0])
+    assert 0 < probabilities[1] <= probabilities[0]  # white may still win a mars: black, none
+    assert probabilities[3] == 0 and probabilities[2] == probabilities[4] == 0
