@@ -58,6 +58,7 @@ class BoardMessages:
         # (game, chat) -> the version the board shows, not written yet (see the docstring)
         self._shown: dict[tuple[int, int], int] = {}
         self._writing: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
 
     async def boards(self, game_id: int) -> list[Board]:
         """The messages that show the game: its players' (or its group's) and its watchers'."""
@@ -160,7 +161,9 @@ class BoardMessages:
 
     async def _write_shown(self) -> None:
         try:
-            await asyncio.sleep(SHOWN_DELAY_SECONDS)
+            # a moment's wait, cut short when the bot stops (never the writing itself)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), SHOWN_DELAY_SECONDS)
             await self.flush()
         except Exception:
             logger.exception("could not record the versions boards show")
@@ -182,11 +185,11 @@ class BoardMessages:
                 raise
 
     async def close(self) -> None:
-        """Writes what waits and stops the writer."""
+        """Writes what waits: the writer stops waiting and writes (it is not cancelled, which
+        could stop it in the middle of a transaction), then whatever came after it."""
+        self._closing.set()
         if self._writing is not None:
-            self._writing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writing
+            await self._writing
         await self.flush()
 
     async def behind(self, within: float = 24 * 3600) -> list[int]:

@@ -16,6 +16,7 @@ its own, and one write lock that every write takes (two coroutines must not inte
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import sqlite3
@@ -44,6 +45,21 @@ class _Connection(Protocol):
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...
 
     async def executemany(self, sql: str, rows: Sequence[Params]) -> None: ...
+
+
+async def _begin(connection: _Connection) -> None:
+    """``BEGIN IMMEDIATE`` on ``connection``. The statement runs on the database's thread
+    whatever happens to the task that asked for it: a task cancelled while waiting for it
+    (a bot stopping) waits for it to end and rolls back what it began, so that the connection
+    is never left inside a transaction nobody will end."""
+    begun = asyncio.ensure_future(connection.execute("BEGIN IMMEDIATE"))
+    try:
+        await asyncio.shield(begun)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await begun
+            await connection.execute("ROLLBACK")
+        raise
 
 
 class _Main:
@@ -300,7 +316,7 @@ class SqliteDatabase(Database):
                 if switch:
                     await self.db.execute("PRAGMA synchronous = FULL")
                 try:
-                    await connection.execute("BEGIN IMMEDIATE")
+                    await _begin(connection)
                     try:
                         yield
                     except BaseException:

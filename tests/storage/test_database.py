@@ -4,6 +4,7 @@ versions, durability, and what keeps several workers on one PostgreSQL database 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sqlite3
 from dataclasses import replace
@@ -602,3 +603,27 @@ async def test_a_block_cancelled_mid_query_leaves_no_lock_on_the_pools_connectio
             assert claimed
     await db.close()
     await other.close()
+
+
+async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(tmp_path: Path) -> None:
+    """A task cancelled while its BEGIN runs on the database's thread (a bot stopping) still
+    ends what the thread began: the next transaction starts (it failed with "cannot start a
+    transaction within a transaction" when the BEGIN was left open)."""
+    db = await open_database(tmp_path / "cancelled.sqlite3")
+    try:
+        for ticks in range(6):  # cancelled at each point of its first round trips
+
+            async def begins() -> None:
+                async with db.transaction():
+                    await db.write("UPDATE users SET username = username WHERE id = 0")
+
+            task = asyncio.create_task(begins())
+            for _ in range(ticks):
+                await asyncio.sleep(0)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            async with db.transaction():
+                await db.write("UPDATE users SET username = username WHERE id = 0")
+    finally:
+        await db.close()
