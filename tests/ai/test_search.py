@@ -150,14 +150,16 @@ def two_ply_by_the_game(game: Game, after: Game) -> float:
     return total
 
 
-@pytest.mark.parametrize(("text", "dice"), LOOK_AHEAD[:5])
+@pytest.mark.parametrize(("text", "dice"), [LOOK_AHEAD[i] for i in (0, 2, 4)])
 def test_ply2_is_the_movers_best_turn_a_roll_after_the_opponents_best_reply(
     text: str, dice: tuple[int, int]
 ) -> None:
+    """The short opening, a long position, and a gul-bara double that rolls again (the game's
+    flow is slow to follow: one turn each)."""
     position = Position.from_text(text)
     variant = position.variant
     game = Game(variant, resolve_rules(variant, None), position, Dice(*dice), moved=BOTH)
-    turns = game.legal_turns()[:2]
+    turns = game.legal_turns()[:1]
     values = ply2(evaluator(variant), game, turns)
     for turn, value in zip(turns, values, strict=True):
         assert value == pytest.approx(two_ply_by_the_game(game, game.play(turn)), abs=1e-5)

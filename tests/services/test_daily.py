@@ -44,11 +44,14 @@ class InProcessBrain(Brain):
     def __init__(self) -> None:
         super().__init__()
         self.calls: list[str] = []
+        self.candidates: list[Game] = []
+        """The finished games' positions the last search looked at."""
 
     async def daily_position(
         self, candidates: Sequence[Game], exclude: frozenset[str]
     ) -> ai_daily.Found | None:
         self.calls.append("games")
+        self.candidates = list(candidates)
         return ai_daily.find(candidates, exclude)
 
     async def daily_self_play(
@@ -69,6 +72,17 @@ def _margin(position: DailyPosition) -> float:
     return position.ranking[0].equity - position.ranking[1].equity
 
 
+def _qualifying(candidates: Sequence[Game]) -> list[str]:
+    """The keys of every daily position among ``candidates``, in the order they are taken."""
+    keys: list[str] = []
+    for candidate in candidates:
+        found = ai_daily.find([candidate], frozenset(keys))
+        if found is not None:
+            keys.append(ai_daily.key(found.game))
+    return keys
+
+
+@pytest.mark.slow
 async def test_chosen_from_finished_games_never_twice_in_a_year(sqlite_store: Store) -> None:
     clock = Clock()
     clock.now = NOON
@@ -78,7 +92,7 @@ async def test_chosen_from_finished_games_never_twice_in_a_year(sqlite_store: St
         for i, name in ((1, "anna"), (2, "boris"))
     ]
     games = []
-    for _ in range(2):  # two finished games; between them two positions qualify
+    for _ in range(5):  # five finished games, with two positions or more that qualify
         stored = await _group_game(services, users, 60)
         await services.game_service.resign(stored.id, users[1].id)
         games.append(stored.id)
@@ -94,22 +108,28 @@ async def test_chosen_from_finished_games_never_twice_in_a_year(sqlite_store: St
     assert [r.equity for r in first.ranking] == sorted(
         (r.equity for r in first.ranking), reverse=True
     )
+    qualifying = _qualifying(brain.candidates)
+    assert len(qualifying) >= 2, "play more or longer games: the net finds fewer than two"
+    assert qualifying[0] == first.key
 
-    clock.now += DAY  # the next day: the same games, yesterday's position left out
-    second = await daily.position("long")
-    assert second.source_game_id in games and _margin(second) >= BLUNDER
-    assert second.key != first.key
+    # each next day the same games, the days before left out, until none is left
+    for day, expected in enumerate(qualifying[1:], start=1):
+        clock.now = NOON + day * DAY
+        taken = await daily.position("long")
+        assert taken.source_game_id in games and _margin(taken) >= BLUNDER
+        assert taken.key == expected
 
-    clock.now += DAY  # none left that was not a daily position this year: self-play
+    clock.now = NOON + len(qualifying) * DAY  # none left this year: self-play
     third = await daily.position("long")
     assert third.source_game_id is None and _margin(third) >= BLUNDER
-    assert third.key not in (first.key, second.key)
+    assert third.key not in qualifying
 
     # 366 days after the first: it may come back, the second (365 days ago) may not
     clock.now = NOON + 366 * DAY
     again = await daily.position("long")
     assert again.key == first.key and again.day == "2027-12-04"
-    assert brain.calls == ["games", "games", "games", "self-play", "games"]
+    # each day one search of the games; the day none is left, a search that finds nothing
+    assert brain.calls == ["games"] * (len(qualifying) + 1) + ["self-play", "games"]
 
 
 async def test_a_new_bot_takes_a_position_from_self_play(sqlite_store: Store) -> None:
