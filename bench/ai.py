@@ -2,7 +2,8 @@
 speed.
 
     python bench/ai.py [--variant V] [--rules R] [--dice-mode M] [--pairs N] [--seed S]
-                       [--jobs J] [--positions P] [--only strength|speed|analysis ...]
+                       [--jobs J] [--positions P] [--judge-ply K]
+                       [--only strength|speed|judge|analysis ...]
 
 strength: points share of the first player over N pairs of paired-dice games (``bot.ai.arena``:
 the same dice with the colours swapped), with a 95% confidence interval over the pairs:
@@ -18,6 +19,13 @@ processes; the figures do not depend on J.
 
 speed: seconds per decision of each level, p50, p95 and max, over P positions with a choice
 (two or more legal turns) met in seeded self-play of the variant (level 4 against level 1).
+
+judge (short only, needs gnubg): GNU Backgammon at ``--judge-ply`` (default 2) values every
+legal turn of P positions met in seeded games of level 3 against gnubg 0-ply (half of the
+positions with a choice, taken at random); each player's mean equity loss per decision against
+gnubg's best, in thousandths of a point (mppg), with its standard error: gnubg 0-ply, the
+shipped level 5, level 5 at 1-ply (no 2-ply), level 4 and ``reference``. The judge's values
+are what the shipped nets' checkpoints were chosen by.
 
 analysis: seconds to analyse one long-nardy game (``bot.ai.analysis.analyse``) of level 4
 against level 2, for three seeded games, whatever ``--variant`` says.
@@ -319,6 +327,76 @@ def speed(args: argparse.Namespace) -> None:
         )
 
 
+def judged_positions(count: int, seed: int) -> list[Game]:
+    """``count`` short-nardy states with a choice, each kept with probability one half, from
+    seeded games of level 3 against gnubg 0-ply (colours alternating with each find)."""
+    rng = random.Random(seed)
+    players: list[Player] = [Computer(3), GnubgPlayer()]
+    found: list[Game] = []
+    while len(found) < count:
+        game = Game.start("short", rng)
+        while not game.is_over and len(found) < count:
+            if game.needs_roll:
+                game = game.roll(rng)
+            if len(game.legal_turns()) > 1 and rng.random() < 0.5:
+                found.append(game)
+            mover = players[(game.turn is Side.WHITE) ^ (len(found) % 2)]
+            turn = mover.choose(game, rng)
+            game = game.pass_turn() if turn is None else game.play(turn)
+    return found
+
+
+def judge(args: argparse.Namespace) -> None:
+    if gnubg is None:
+        print("judge: gnubg is not installed (pip install -e '.[bench]')")
+        return
+    context = gnubg.eval_context(0, args.judge_ply, 1, 1, 0.0)
+    cube = gnubg.cube_info()
+    started = time.perf_counter()
+    states = judged_positions(args.positions, args.seed)
+    values: list[dict[Position, float]] = []
+    for game in states:
+        mover = game.turn
+        valued: dict[Position, float] = {}
+        for turn in game.legal_turns():
+            after = turn.position
+            if after.borne_off(mover) == CHECKERS:
+                valued[after] = score("short", game.rules, after, mover).points
+            else:
+                valued[after] = -float(gnubg.evaluate(board(after), cube, context)[5])
+        values.append(valued)
+    print(
+        f"judge: gnubg {args.judge_ply}-ply values every turn of {len(states)} short-nardy "
+        f"positions ({time.perf_counter() - started:.0f} s); mean loss per decision, mppg"
+    )
+    one_ply = Computer(STRONGEST)
+    one_ply.level = replace(one_ply.level, deeper=0)
+    one_ply.name = f"level {STRONGEST} at 1-ply"
+    judged: list[tuple[str, Player]] = [
+        ("gnubg 0-ply", GnubgPlayer()),
+        (f"level {STRONGEST}", Computer(STRONGEST)),
+        (one_ply.name, one_ply),
+        (f"level {STRONGEST - 1}", Computer(STRONGEST - 1)),
+        (f"level {STRONGEST} at {REFERENCE}", reference("short")),
+    ]
+    for name, chooser in judged:
+        losses, times = [], []
+        for index, (game, valued) in enumerate(zip(states, values, strict=True)):
+            begun = time.perf_counter()
+            turn = chooser.choose(game, random.Random(index))
+            times.append(time.perf_counter() - begun)
+            assert turn is not None
+            losses.append(max(valued.values()) - valued[turn.position])
+        error = statistics.stdev(losses) / math.sqrt(len(losses))
+        print(
+            f"  {name}: {1000 * statistics.mean(losses):.2f} mppg (± {1000 * error:.2f}), "
+            f"{sum(loss > 0.08 for loss in losses)} errors over 0.08; "
+            f"p50 {percentile(times, 0.5) * 1000:.1f} ms, "
+            f"p95 {percentile(times, 0.95) * 1000:.1f} ms",
+            flush=True,
+        )
+
+
 def recorded_game(seed: int) -> tuple[Game, list[TurnRecord]]:
     """A long-nardy game of level 4 against level 2: its start and its history lines."""
     rng = random.Random(seed)
@@ -365,9 +443,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes for the strength games")
     parser.add_argument("--positions", type=int, default=200, help="positions for speed")
+    parser.add_argument("--judge-ply", type=int, default=2, help="gnubg's depth as judge")
     parser.add_argument("--matches", help='only these, e.g. "level 5:gnubg,level 5:reference"')
     parser.add_argument(
-        "--only", nargs="*", choices=["strength", "speed", "analysis"], help="what to measure"
+        "--only",
+        nargs="*",
+        choices=["strength", "speed", "judge", "analysis"],
+        help="what to measure",
     )
     args = parser.parse_args()
     only = set(args.only or ["strength", "speed", "analysis"])
@@ -376,6 +458,8 @@ def main() -> None:
         strength(args)
     if "speed" in only:
         speed(args)
+    if "judge" in only:
+        judge(args)
     if "analysis" in only:
         analysis(args)
 
