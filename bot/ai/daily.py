@@ -2,8 +2,12 @@
 
 A candidate is a game ready to play a roll of two dice with a real choice. It is screened at
 0-ply (cheap: one net evaluation per turn), and one whose margin there is at least half a
-blunder is ranked as the strongest level ranks it (its best turns a roll ahead, 1-ply); it is
-a daily position when the best turn's equity is at least :data:`MARGIN` above the second's.
+blunder is ranked as the strongest level ranks it at 1-ply (its best turns a roll ahead); it
+is a daily position when the best turn's equity is at least :data:`MARGIN` above the
+second's. 1-ply, not level 5's 2-ply, is the analysis's judge too (:mod:`bot.ai.analysis`):
+a daily answer is judged as a review judges the same turn, and 2-ply could not change the
+verdict much where it matters (it looks only where 1-ply's two best are within an error of
+each other, half the margin wanted) for half a second of a worker a candidate.
 
 Candidates come from finished games (the caller replays them), and, for a new bot with no
 games yet, from the computer's own seeded self-play (:func:`self_play`): the same seed gives
@@ -129,7 +133,7 @@ def _judge(computer: Computer, game: Game, exclude: frozenset[str]) -> Found | N
     screened = computer.rank(game, lookahead=0)
     if screened.equities[0] - screened.equities[1] < SCREEN:
         return None
-    ranked = computer.rank(game)
+    ranked = computer.rank(game, lookahead=computer.level.lookahead)  # 1-ply: no 2-ply
     if ranked.equities[0] - ranked.equities[1] < MARGIN:
         return None
     return Found(game, ranked, None)
