@@ -5,9 +5,10 @@ fresh database of a real PostgreSQL server, started (from the machine's binaries
 a test needs it and stopped when the session ends.
 
 Tests marked ``slow`` (several seconds each: whole games, several bot processes, a browser)
-are collected first. The workers take tests in the order collected, so the long ones start
-early and share the cores with the many short ones, instead of one of them starting last and
-running alone while the other workers wait.
+are collected first. The workers take tests in the order collected, two in hand at a time
+(``--maxschedchunk 1`` in pyproject.toml's addopts), so the long ones start early, spread over
+every worker, and share the cores with the many short ones, instead of one of them starting
+last and running alone while the other workers wait.
 """
 
 from __future__ import annotations
