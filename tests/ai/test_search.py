@@ -40,7 +40,9 @@ def test_ply0_values_the_game_after_the_turn(
     assume(turns)
     values = ply0(evaluator(game.variant), game, turns)
     for turn, value in zip(turns, values, strict=True):
-        assert value == pytest.approx(equity_after(game, game.play(turn)), abs=1e-6), str(turn)
+        # the net is float32: a row valued in a batch rounds apart from the same row alone,
+        # by up to a few millionths of a point (the turns' equities differ by far more)
+        assert value == pytest.approx(equity_after(game, game.play(turn)), abs=1e-5), str(turn)
 
 
 def test_a_gulbara_double_played_in_full_is_valued_with_the_mover_to_roll_again() -> None:
