@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bot.ai import STRONGEST
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,31 +119,37 @@ def test_the_same_seed_gives_the_same_answer() -> None:
     assert answers("best", lines) == first[: len(lines)]
 
 
-@pytest.mark.parametrize(
-    ("line", "message"),
-    [
-        (with_choice(SHORT, 0, None), "level is an integer 1..5"),
-        (with_choice(SHORT, STRONGEST + 1, None), "level is an integer 1..5"),
-        (SHORT[:-1] + ',"level":"3"}', "level is an integer"),
-        (SHORT[:-1] + ',"level":true}', "level is an integer"),
-        (SHORT[:-1] + ',"level":2.0}', "level is an integer"),
-        (SHORT[:-1] + ',"seed":"x"}', "seed is an integer"),
-        (SHORT[:-1] + ',"seed":1.5}', "seed is an integer"),
-        (SHORT[:-1] + ',"seed":null}', "seed is an integer"),
-        ("{not json", "malformed JSON"),
-        ("[1, 2]", "a request is a JSON object"),
-        (SHORT.replace('"short"', '"chess"'), "unknown variant 'chess'"),
-        (SHORT.replace("[6,5]", "[6,5,1]"), "three dice need the three_dice switch"),
-    ],
-)
-def test_bad_input_is_answered_with_an_error(line: str, message: str) -> None:
-    """The bad line gets an error line, the good ones around it their answers, and the command
-    exits with status 2 after the last line."""
-    done = engine("best", [SHORT, line, SHORT])
+BAD_LINES = [
+    (with_choice(SHORT, 0, None), "level is an integer 1..5"),
+    (with_choice(SHORT, STRONGEST + 1, None), "level is an integer 1..5"),
+    (SHORT[:-1] + ',"level":"3"}', "level is an integer"),
+    (SHORT[:-1] + ',"level":true}', "level is an integer"),
+    (SHORT[:-1] + ',"level":2.0}', "level is an integer"),
+    (SHORT[:-1] + ',"seed":"x"}', "seed is an integer"),
+    (SHORT[:-1] + ',"seed":1.5}', "seed is an integer"),
+    (SHORT[:-1] + ',"seed":null}', "seed is an integer"),
+    ("{not json", "malformed JSON"),
+    ("[1, 2]", "a request is a JSON object"),
+    (SHORT.replace('"short"', '"chess"'), "unknown variant 'chess'"),
+    (SHORT.replace("[6,5]", "[6,5,1]"), "three dice need the three_dice switch"),
+]
+"""Bad requests of ``best`` and what their error says."""
+
+
+def test_bad_input_is_answered_with_an_error() -> None:
+    """Each bad line gets an error line, the good ones between them their answers, and the
+    command exits with status 2 after the last line (one process answers them all)."""
+    lines = [SHORT]
+    for line, _ in BAD_LINES:
+        lines += [line, SHORT]
+    done = engine("best", lines)
     assert done.returncode == 2, done.stderr
-    first, error, last = (json.loads(text) for text in done.stdout.splitlines())
-    assert set(error) == {"error"} and message in error["error"], error
-    assert first == last and first["turn"]["moves"]
+    answered = [json.loads(text) for text in done.stdout.splitlines()]
+    assert len(answered) == len(lines)
+    good, errors = answered[0::2], answered[1::2]
+    assert good[0]["turn"]["moves"] and all(answer == good[0] for answer in good)
+    for (line, message), error in zip(BAD_LINES, errors, strict=True):
+        assert set(error) == {"error"} and message in error["error"], (line, error)
 
 
 def test_turns_does_not_import_numpy() -> None:
