@@ -420,6 +420,9 @@ class MatchRecord:
     cube: bool
     created_at: float
     finished_at: float | None
+    games: int = 0
+    """How many of its games have started (the highest game number): a finished game whose
+    number is lower has a next game already."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,13 +27,15 @@ class MatchRepository:
 
     async def get(self, match_id: int) -> MatchRecord | None:
         """Returns the match, if it exists."""
-        row = await self._store.fetch_one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        row = await self._store.fetch_one(
+            f"SELECT matches.*, {_GAMES} FROM matches WHERE id = ?", (match_id,)
+        )
         return _match(row) if row else None
 
     async def latest_between(self, user_id: int, other_id: int) -> tuple[MatchRecord, int] | None:
         """The latest match between two players, and the id of the one playing white."""
         row = await self._store.fetch_one(
-            """SELECT matches.*, games.white_id FROM matches
+            f"""SELECT matches.*, {_GAMES}, games.white_id FROM matches
                JOIN games ON games.match_id = matches.id AND games.game_no = 1
                WHERE (games.white_id = :me AND games.black_id = :other)
                   OR (games.white_id = :other AND games.black_id = :me)
@@ -72,7 +74,19 @@ def match_from_row(row: Row) -> Match:
     )
 
 
+_GAMES = (
+    "(SELECT COALESCE(MAX(started.game_no), 0) FROM games AS started"
+    " WHERE started.match_id = matches.id) AS games"
+)
+"""The column of how many of a match's games have started (:attr:`MatchRecord.games`)."""
+
+
 def _match(row: Row) -> MatchRecord:
     return MatchRecord(
-        row["id"], match_from_row(row), bool(row["cube"]), row["created_at"], row["finished_at"]
+        row["id"],
+        match_from_row(row),
+        bool(row["cube"]),
+        row["created_at"],
+        row["finished_at"],
+        row["games"],
     )

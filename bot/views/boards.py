@@ -293,7 +293,7 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
                 lines.append(
                     match_luck_line(snapshot.match_luck, snapshot.white, snapshot.black, _)
                 )
-        else:
+        elif snapshot.match.games <= stored.game_no:  # its next game is still to start
             lines.append("🏁 " + _("Next game: either player taps the button."))
     return lines
 
@@ -382,7 +382,8 @@ def keyboard(
     the offered steps, with Undo and Confirm, for the player to move; Roll and
     Double before a roll when the cube may be turned; Take and Drop for the player a double is
     offered to; Next game after a game of a match, Rematch after anything else, each with 📊
-    Analysis (and after the last, 🔎 Play anyone: ``/find``). ``viewer`` is
+    Analysis (and after the last, 🔎 Play anyone: ``/find``); once the match's next game has
+    started, only 📊 and 🎞 (an edit after it, such as the luck line, keeps them). ``viewer`` is
     the reader's side on a private board (None in a group, where everyone sees the buttons and
     the service refuses onlookers). ``board``: the Mini App board's button
     (:func:`board_app_button`), last, while the game goes on.
@@ -403,6 +404,8 @@ def _game_keyboard(
         analysis = _analysis_button(stored.id, _)
         replay = [_replay_button(stored.id, _)]
         if snapshot.match is not None and not snapshot.match.match.is_over:
+            if snapshot.match.games > stored.game_no:  # its next game has started
+                return analysis_keyboard(stored.id, _)
             next_game = _button("▶ " + _("Next game"), NextGame(game=stored.id).pack())
             return _markup([[next_game, analysis], replay])
         rematch = Rematch(game=stored.id).pack()

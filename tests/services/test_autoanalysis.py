@@ -21,7 +21,7 @@ from bot.services.analysis import replayed
 from bot.services.autoanalysis import CLAIM_SECONDS
 from bot.services.computer import Brain
 from bot.storage import Store, open_database
-from bot.views.boards import caption
+from bot.views.boards import caption, keyboard
 from tests.support.postgres import PostgresServer
 
 from .conftest import Clock
@@ -263,6 +263,36 @@ async def test_a_cube_games_figures_count_its_cube_decisions(tmp_path: Path) -> 
         assert abs(white.result) == stored.game.result.points  # type: ignore[union-attr]
         assert white.adjusted == pytest.approx(-black.adjusted)  # type: ignore[operator]
         assert done.figures == await services.auto_analyses.figures(stored.id)
+    finally:
+        await db.close()
+
+
+async def test_a_match_games_board_edited_after_its_next_game_started_keeps_no_next_game(
+    tmp_path: Path,
+) -> None:
+    """The luck line comes to a finished game's board after its analysis, which may be after
+    the match's next game has started: that edit shows 📊 and 🎞 only, and no call to start
+    the next game (a stale ▶ Next game would answer every tap with a refusal)."""
+    db = await open_database(tmp_path / "nardy.sqlite3")
+    try:
+        services = compose(Store(db), random.Random(9), InProcessBrain())
+        users = await _people(services)
+        service = services.game_service
+        first = await _cube_game(services, users, match=5)
+
+        def buttons(snapshot: GameSnapshot) -> list[str]:
+            return [b.text for row in keyboard(snapshot, None, str).inline_keyboard for b in row]
+
+        before = await service.snapshot(first.id)
+        assert buttons(before) == ["▶ Next game", "📊 Analysis", "🎞 Replay"]
+        assert "Next game: either player taps the button." in caption(before, str)
+        await service.next_game(first.id, users[0].id)
+        done = await services.auto_analyses.work_one()
+        assert done is not None and done.game_id == first.id
+        after = await service.snapshot(first.id)
+        assert after.luck and after.match is not None and after.match.games == 2
+        assert buttons(after) == ["📊 Analysis", "🎞 Replay"]
+        assert "Next game" not in caption(after, str)
     finally:
         await db.close()
 
