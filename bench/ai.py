@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.ai  # noqa: E402,F401  (before numpy: it limits numpy's BLAS threads)
 from bot.ai import LEVELS, STRONGEST  # noqa: E402
-from bot.ai.analysis import analyse  # noqa: E402
+from bot.ai.analysis import ERROR, analyse  # noqa: E402
 from bot.ai.arena import play  # noqa: E402
 from bot.ai.computer import Computer  # noqa: E402
 from bot.ai.evaluator import Evaluator  # noqa: E402
@@ -390,7 +390,7 @@ def judge(args: argparse.Namespace) -> None:
         error = statistics.stdev(losses) / math.sqrt(len(losses))
         print(
             f"  {name}: {1000 * statistics.mean(losses):.2f} mppg (± {1000 * error:.2f}), "
-            f"{sum(loss > 0.08 for loss in losses)} errors over 0.08; "
+            f"{sum(loss >= ERROR for loss in losses)} errors of {ERROR} or more; "
             f"p50 {percentile(times, 0.5) * 1000:.1f} ms, "
             f"p95 {percentile(times, 0.95) * 1000:.1f} ms",
             flush=True,

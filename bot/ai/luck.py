@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 from bot.engine import DiceMode, Family, Game, Position, Result, Side, Turn, find_variant
 
 from .analysis import LOOK_AHEAD, CubeReview, Review
+from .levels import MAX_LISTED
 
 if TYPE_CHECKING:
     from .evaluator import Evaluator
@@ -166,7 +167,6 @@ def _values(net: Evaluator, rolled: Sequence[Game], ply: int) -> list[float]:
     of all the rolls are valued in one batch."""
     import numpy as np
 
-    from .levels import MAX_LISTED
     from .search import after
 
     if ply >= 1:
@@ -197,10 +197,11 @@ def _values(net: Evaluator, rolled: Sequence[Game], ply: int) -> list[float]:
 
 def _turns_or_pass(game: Game) -> Sequence[Turn]:
     """The roll's legal turns, or the pass that leaves the position to the other side (handing
-    a gul-bara roll over whole)."""
+    a gul-bara roll over whole); a cascade too long to list counts as a pass here (its turns
+    are played step by step, see :func:`_value`)."""
     moves = game.moves
     assert moves is not None
-    turns: Sequence[Turn] = game.legal_turns()
+    turns: Sequence[Turn] = game.legal_turns() if len(moves.values) <= MAX_LISTED else ()
     if not turns:
         remainder = moves.values if moves.hands_on else ()
         turns = (Turn((), game.position.with_turn(game.turn.other), remainder),)
@@ -218,7 +219,6 @@ def _value(net: Evaluator, game: Game, ply: int) -> float:
     import numpy as np
 
     from .computer import _stepwise
-    from .levels import MAX_LISTED
     from .search import ply0, ply1
 
     moves = game.moves

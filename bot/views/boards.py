@@ -293,7 +293,7 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
                 lines.append(
                     match_luck_line(snapshot.match_luck, snapshot.white, snapshot.black, _)
                 )
-        elif snapshot.match.games <= stored.game_no:  # its next game is still to start
+        elif not _next_game_started(snapshot):
             lines.append("🏁 " + _("Next game: either player taps the button."))
     return lines
 
@@ -404,7 +404,7 @@ def _game_keyboard(
         analysis = _analysis_button(stored.id, _)
         replay = [_replay_button(stored.id, _)]
         if snapshot.match is not None and not snapshot.match.match.is_over:
-            if snapshot.match.games > stored.game_no:  # its next game has started
+            if _next_game_started(snapshot):
                 return analysis_keyboard(stored.id, _)
             next_game = _button("▶ " + _("Next game"), NextGame(game=stored.id).pack())
             return _markup([[next_game, analysis], replay])
@@ -516,6 +516,12 @@ def hint_text(hint: Hint, tapped: Turn | None, _: Translate) -> str:
         elif loss is not None:
             lines.append(_("Your {turn}: −{loss:.2f}").format(turn=tapped, loss=loss))
     return "\n".join(lines)[:200]
+
+
+def _next_game_started(snapshot: GameSnapshot) -> bool:
+    """Whether the game is one of a match whose next game has started."""
+    match = snapshot.match
+    return match is not None and match.games > snapshot.stored.game_no
 
 
 def analysis_keyboard(game_id: int, _: Translate) -> InlineKeyboardMarkup:
