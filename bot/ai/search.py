@@ -96,7 +96,7 @@ def ply1(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
     for index, (turn, left) in enumerate(zip(turns, after(game, turns), strict=True)):
         if turn.remainder or left.turn is me or _finished(left):
             continue  # a remainder or the mover's roll comes next, or the game is over: 0-ply
-        reached, pending, bounds = _answers(left, rules, variant, rolls, their_first)
+        reached, pending, bounds = by_roll(left, rules, variant, rolls, their_first)
         mine = evaluator.equities_for(me, reached, rules, pending)
         worst = np.minimum.reduceat(mine, bounds)
         values[index] = float(np.dot(worst, chances))
@@ -127,7 +127,7 @@ def ply2(
     for index, (turn, left) in enumerate(zip(turns, after(game, turns), strict=True)):
         if turn.remainder or left.turn is me or _finished(left):
             continue
-        reached, pending, bounds = _answers(left, rules, variant, rolls, their_first)
+        reached, pending, bounds = by_roll(left, rules, variant, rolls, their_first)
         mine = evaluator.equities_for(me, reached, rules, pending)
         worst = np.minimum.reduceat(mine, bounds)
         picks = [low + int(np.argmin(mine[low:high])) for low, high in _spans(bounds, mine)]
@@ -152,7 +152,7 @@ def _rolls_of(game: Game) -> tuple[tuple[Dice, float], ...]:
     return ROLLS[3 if game.dice_mode is DiceMode.THREE else 2]
 
 
-def _answers(
+def by_roll(
     position: Position,
     rules: RuleSet,
     variant: Variant,
@@ -222,7 +222,7 @@ def _one_roll_ahead(
     for index, position in enumerate(positions):
         if position is None:
             continue
-        found, left, bounds = _answers(position, rules, variant, rolls, False)
+        found, left, bounds = by_roll(position, rules, variant, rolls, False)
         starts.extend(len(reached) + b for b in bounds)
         reached.extend(found)
         pending.extend(left)

@@ -38,7 +38,7 @@ from typing import Final
 
 import numpy as np
 
-from bot.engine import Family, Game, Position, Side, find_variant
+from bot.engine import CHECKERS, Family, Game, Position, Side, find_variant
 
 from .arena import duel
 from .computer import Computer
@@ -58,24 +58,25 @@ of the family's variants, which :data:`bot.engine.VARIANTS` has."""
 
 
 def outcome_vector(game: Game, side: Side) -> Array:
-    """The finished game's outcome as the net's five targets, from ``side``. Mars and koks
+    """The finished game's outcome as the net's five targets, from ``side``."""
+    assert game.result is not None
+    return outcome(find_variant(game.variant).family, game.position, side)
+
+
+def outcome(family: Family, position: Position, side: Side) -> Array:
+    """A finished position's outcome as the net's five targets, from ``side``. Mars and koks
     are read off the board whether or not the rule set prices them (long: a checker still on
     the head; short: on the bar or in the winner's home), so that one net serves every rule
     set of its family."""
-    result = game.result
-    assert result is not None
-    loser = game.position.checkers(result.winner.other)
+    winner = Side.WHITE if position.borne_off(Side.WHITE) == CHECKERS else Side.BLACK
+    loser = position.checkers(winner.other)
     mars = loser[0] == 0
-    if find_variant(game.variant).family is Family.LONG:
-        back = loser[24]
-    else:
-        back = loser[25] + sum(loser[19:25])
-    koks = mars and back > 0
+    back = loser[24] if family is Family.LONG else loser[25] + sum(loser[19:25])
     target = np.zeros(OUTPUTS, dtype=np.float32)
     target[WIN] = 1.0
     target[WIN_MARS] = mars
-    target[WIN_KOKS] = koks
-    return target if result.winner is side else flip(target)
+    target[WIN_KOKS] = mars and back > 0
+    return target if winner is side else flip(target)
 
 
 class SelfPlay:
