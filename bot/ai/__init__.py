@@ -17,7 +17,8 @@ Depends on :mod:`bot.engine` and numpy only; knows nothing of Telegram or storag
 - :mod:`bot.ai.players` and :mod:`bot.ai.arena`: yardsticks (random, heuristic, pubeval) and
   paired-dice games between players;
 - :mod:`bot.ai.train`: ``python -m bot.ai.train``, the self-play training that made the nets;
-  ``python -m bot.ai.bearoff`` builds the bear-off table.
+  :mod:`bot.ai.distil`: ``python -m bot.ai.distil``, training them further on their own 2-ply
+  values; ``python -m bot.ai.bearoff`` builds the bear-off table.
 
 The calls a game needs, each deterministic for a given ``seed``: :func:`decide` (whatever the
 computer must do next), or one by one :func:`choose_turn`, :func:`choose_strike`,
