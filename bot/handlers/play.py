@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
-from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
@@ -28,7 +25,7 @@ from bot.services.errors import (
     StaleAction,
     Watching,
 )
-from bot.views.boards import analysis_keyboard, hint_text
+from bot.views.boards import hint_text
 from bot.views.common import player_name
 from bot.views.progress import board_link, games_text
 
@@ -270,13 +267,9 @@ async def on_next_game(
     player: User,
 ) -> None:
     """Next game of a match: either player starts it; the new game gets new board messages
-    and the finished game's board keeps only its 📊 Analysis button."""
+    and the finished game's boards keep only their 📊 Analysis and 🎞 Replay buttons."""
     await check_board(callback, board_messages, callback_data.game)
     publisher.publish(
         await game_service.next_game(callback_data.game, player.id, dice_client=callback.id)
     )
-    if isinstance(callback.message, Message):
-        with contextlib.suppress(TelegramBadRequest):
-            await callback.message.edit_reply_markup(
-                reply_markup=analysis_keyboard(callback_data.game, _)
-            )
+    publisher.moved_on(callback_data.game)

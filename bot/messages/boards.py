@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import (
     BufferedInputFile,
     InlineKeyboardButton,
@@ -74,6 +75,7 @@ from bot.services import GameSnapshot
 from bot.services.coordination import POLL_SECONDS
 from bot.services.root import Services
 from bot.views.boards import (
+    analysis_keyboard,
     board_app_button,
     board_position,
     board_view,
@@ -153,6 +155,7 @@ class BoardPublisher:
         """Called by :meth:`publish` with each snapshot of a group game that is over (the
         league's refresh); they must return at once and not raise."""
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self._moving_on: set[asyncio.Task[None]] = set()
         self._catching_up: asyncio.Task[None] | None = None
         self._swept: dict[int, int] = {}  # game id -> the version a sweep last published
         # game id -> the deadline of the move its players' boards last showed, as started when
@@ -258,13 +261,51 @@ class BoardPublisher:
             )
             self._watching[game_id] = task
 
+    def moved_on(self, game_id: int) -> None:
+        """Schedules the boards in chats of ``game_id``, a finished match game whose next game
+        has started (from whichever board, or by itself in a tournament), to keep only their
+        📊 and 🎞 buttons: a ▶ Next game left on another player's board would only be refused.
+        Their pictures and captions stay; an edit still waiting for the game's last state goes
+        first. Inline boards go on to the next game themselves."""
+        task = asyncio.create_task(
+            self._move_on(game_id),
+            name=f"moved-on-{game_id}",
+            context=logs.context(update_id=None, game_id=game_id),
+        )
+        self._moving_on.add(task)
+        task.add_done_callback(self._moving_on.discard)
+
+    async def _move_on(self, game_id: int) -> None:
+        try:
+            showing = self._workers.get(game_id)
+            if showing is not None:
+                await asyncio.wait([showing])
+            snapshot = await self._games.snapshot(game_id)
+            for board in await self._boards.boards(game_id):
+                if board.watcher or board.inline_message_id or board.message_id is None:
+                    continue
+                _ = translator(self._i18n, await self._locale(snapshot, board))
+                await self._limiter.wait(board.chat_id)
+                try:
+                    await self._bot.edit_message_reply_markup(
+                        chat_id=board.chat_id,
+                        message_id=board.message_id,
+                        reply_markup=analysis_keyboard(game_id, _),
+                    )
+                except TelegramAPIError as error:  # deleted, not modified, blocked: as it is
+                    logger.info("game %d's buttons in %d: %s", game_id, board.chat_id, error)
+        except Exception:
+            logger.exception("could not take game %d's Next game button away", game_id)
+
     async def drain(self, timeout: float = 10.0) -> None:
         """Waits until every scheduled board is sent, the watchers' too (or ``timeout`` runs
         out), and the versions the boards show are written."""
         deadline = time.monotonic() + timeout
-        while (self._workers or self._watching) and time.monotonic() < deadline:
+        while (self._workers or self._watching or self._moving_on) and (
+            time.monotonic() < deadline
+        ):
             await asyncio.wait(
-                [*self._workers.values(), *self._watching.values()],
+                [*self._workers.values(), *self._watching.values(), *self._moving_on],
                 timeout=max(0.0, deadline - time.monotonic()),
             )
         await self._boards.flush()  # the versions they show, written

@@ -115,6 +115,8 @@ class TournamentPublisher:
         for snapshot in progress.started:
             await self._tell_players(progress.tournament, snapshot)
             self._publisher.publish(snapshot)
+        for game_id in progress.moved_on:
+            self._publisher.moved_on(game_id)
         await self.show_signup(progress.tournament.id)
 
     def publish_board(self, snapshot: GameSnapshot) -> None:

@@ -89,6 +89,8 @@ class Progress:
     tournament: Tournament
     started: tuple[GameSnapshot, ...] = ()
     changed: bool = False
+    moved_on: tuple[int, ...] = ()
+    """The finished match games whose next game it started."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,7 +428,7 @@ class Tournaments:
                 snapshot = await self._games.next_game(game_id, stored.white_id)
             except NoNextGame:
                 continue
-            done.append(Progress(await self.get(tournament_id), (snapshot,)))
+            done.append(Progress(await self.get(tournament_id), (snapshot,), moved_on=(game_id,)))
         return done
 
     async def behind(self) -> list[int]:

@@ -66,6 +66,8 @@ class BoardApp:
     :param rematch: the chat's Rematch button's work for a finished game (its id) and a
         player (theirs): the new challenge posted where the game's board is (None: the board
         offers no rematch).
+    :param moved_on: told the id of a finished match game whose next game was started from
+        the board (the chats' boards of it lose their ▶ Next game).
     """
 
     def __init__(
@@ -79,8 +81,10 @@ class BoardApp:
         max_age: float,
         clock: Callable[[], float] = time.time,
         rematch: Callable[[int, int], Awaitable[object]] | None = None,
+        moved_on: Callable[[int], None] = lambda game_id: None,
     ) -> None:
         self._token = token
+        self._moved_on = moved_on
         self._rematch = rematch
         self._games = games
         self._users = users
@@ -276,6 +280,7 @@ class BoardApp:
             moved = await games.resign(game_id, user)
         elif action == "next":  # a match's next game: the boards follow it (see .hub)
             moved = await games.next_game(game_id, user)
+            self._moved_on(game_id)
         elif action == "rematch" and self._rematch is not None:
             await self._rematch(game_id, user)
             return {"type": "note", "text": self._translate(viewer)(REMATCH_OFFERED)}

@@ -219,7 +219,10 @@ async def test_between_private_chats_only_the_answering_player_sees_take_and_dro
     await _tap(harness, boards[other], players, Move.DROP)
     await fake.wait_for(lambda: is_over(boards[alice]) and is_over(boards[bob]))
     assert "🏁 Match to 3 · game 1 · " in (boards[bob].caption or "")
-    # the next game: new boards in both chats, each drawn for its reader
+    # the next game: new boards in both chats, each drawn for its reader; both finished
+    # boards keep only 📊 and 🎞, the one not tapped too
+    finished = dict(boards)
+    assert [b.text for b in finished[doubler].buttons][0] == "▶ Next game"
     fake.press(other, boards[other], "▶ Next game")
     for user, chat in ((alice, alice_chat), (bob, bob_chat)):
         old = boards[user]
@@ -227,3 +230,10 @@ async def test_between_private_chats_only_the_answering_player_sees_take_and_dro
             chat, where=lambda m, old=old: m.photo is not None and m is not old
         )
         assert "game 2 · " in _match_line(boards[user])
+    await fake.wait_for(
+        lambda: all(
+            [b.text for b in finished[user].buttons] == ["📊 Analysis", "🎞 Replay"]
+            for user in players
+        ),
+        description="the finished boards' keyboards",
+    )

@@ -351,6 +351,7 @@ async def test_a_match_plays_its_next_games_by_itself_until_it_is_won(
             break
         [next_game] = done[0].started
         assert next_game.stored.match_id == game.match_id and next_game.stored.game_no == played + 1
+        assert done[0].moved_on == (game.id,)  # its boards lose ▶ Next game (the messages')
         assert await services.tournaments.due() == []  # started once
         game = next_game.stored
     assert played >= 2 and done[0].tournament.winner_id == 1  # a resignation scores 1 or 2

@@ -304,8 +304,9 @@ async def test_a_match_played_on_the_board_goes_on_to_its_next_game(
 ) -> None:
     """A group match to 3, played on the board: resign asks in Telegram's own popup (Cancel
     changes nothing); the finished game offers "▶ Next game" to its players, whose tap starts
-    it as the chat's button does; both players' boards and a watcher's follow on to it (their
-    address too), each in its reader's language, and play goes on there."""
+    it as the chat's button does (the chat's finished board loses its own); both players'
+    boards and a watcher's follow on to it (their address too), each in its reader's language,
+    and play goes on there."""
     async with (
         FakeTelegram() as fake,
         board_bot(fake, tmp_path / "nardy.sqlite3", seed=3) as harness,
@@ -353,6 +354,11 @@ async def test_a_match_played_on_the_board_goes_on_to_its_next_game(
             group, where=lambda m: m.photo is not None and m.message_id > board.message_id
         )
         assert game_of(new_board) == second
+        # the chat's finished board keeps 📊 and 🎞: its ▶ Next game would only be refused now
+        await fake.wait_for(
+            lambda: [b.text for b in board.buttons] == ["📊 Analysis", "🎞 Replay"],
+            description="the finished game's keyboard in the chat",
+        )
         for each in [*pages.values(), watcher]:
             state = await each.state()
             assert state is not None and state["game"] == second and not state["over"]
