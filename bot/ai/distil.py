@@ -1,7 +1,7 @@
 """Teaching the net what it sees two rolls ahead: supervised training on its own 2-ply values.
 
-    python -m bot.ai.distil --family short --positions 80000 --seed 1 --jobs 2 \\
-        --data labels/ --out bot/ai/weights/short.npz
+    python -m bot.ai.distil --family short --positions 60000 --seed 1 --jobs 2 \\
+        --data labels/ --out short-2ply.npz
 
 Self-play (:mod:`bot.ai.train`) moves each position towards what the net thought of the next
 one, a single roll's worth of evidence at a time. Here every position is given the value the
@@ -11,13 +11,13 @@ answers its best turn by the net, and the net's five probabilities of what is le
 over the 441 roll pairs; a finished game counts as its real outcome, a position the bear-off
 table answers as the table's. The net is then trained towards those values (cross-entropy,
 Adam, mini-batches, a twentieth of the positions held out to show progress), starting from the
-shipped weights, so that its one look is closer to what two rolls of search show; the search
-that plays on top of it starts from a better net.
+shipped weights, so that its one look comes closer to what two rolls of search show (and the
+search on top of it starts from that).
 
 The positions are the states before each roll of greedy self-play by the current net, each
 kept with probability one half (the family's variants in turn, as :data:`~bot.ai.train.VARIANTS`
 mixes them). Positions with one legal turn for every roll, where the net's value is all there
-is, are labelled like the rest. Labelling costs about 50 ms a position on one core: ``--jobs``
+is, are labelled like the rest. Labelling costs about 0.12 s a position on one core: ``--jobs``
 splits it over processes into chunks of :data:`CHUNK` positions with seeds of their own, so the
 labels do not depend on the number of jobs; ``--data`` keeps each chunk in a folder, so that a
 run stopped half way, or one with other training arguments, labels only what is missing.
@@ -161,9 +161,8 @@ def labelled(
     chunk: int = CHUNK,
 ) -> tuple[Array, Array]:
     """``count`` (rounded up to whole chunks of ``chunk``) encoded positions and their 2-ply
-    labels;
-    ``data``: a folder that keeps each chunk, so that a run stopped half way, or one with other
-    training arguments, labels only what is missing."""
+    labels; ``data``: a folder that keeps each chunk, so that a run stopped half way, or one
+    with other training arguments, labels only what is missing."""
     if data is not None:
         data.mkdir(parents=True, exist_ok=True)
     chunks = [
@@ -186,7 +185,7 @@ def fit(
     rate: float,
     batch: int,
     seed: int,
-    rules_family: Family,
+    family: Family,
     log: bool = True,
 ) -> Network:
     """Trains ``network`` towards ``targets`` (see the module docstring); prints the held-out
@@ -195,7 +194,7 @@ def fit(
     held = np.arange(len(inputs)) % HELD_OUT == 0
     train_x, train_y = inputs[~held], targets[~held]
     test_x, test_y = inputs[held], targets[held]
-    rules = resolve_rules(VARIANTS[rules_family][0], None)
+    rules = resolve_rules(VARIANTS[family][0], None)  # the equity figures' prices
     if log:
         _report(network, test_x, test_y, rules, "before")
     for epoch in range(epochs):
@@ -253,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rate=args.rate,
         batch=args.batch,
         seed=args.seed,
-        rules_family=family,
+        family=family,
     )
     network.info = {
         **before,

@@ -110,7 +110,7 @@ def test_training_moves_the_net_towards_its_targets() -> None:
         rate=0.003,
         batch=32,
         seed=SEED,
-        rules_family=Family.SHORT,
+        family=Family.SHORT,
         log=False,
     )
     after = np.abs(trained.evaluate(inputs) - targets).mean()
