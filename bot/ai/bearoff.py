@@ -32,7 +32,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -110,12 +110,14 @@ class Table:
     """One family's distributions: ``first[i]`` the first roll with a chance for home ``i``,
     ``chances[i, k]`` the chance of needing ``first[i] + k`` rolls."""
 
-    def __init__(self, first: NDArray[np.int64], chances: NDArray[np.float64]) -> None:
+    def __init__(self, first: NDArray[np.int64], chances: NDArray[np.floating[Any]]) -> None:
+        """The sums are kept in ``chances``' precision: float64 while the table is built (its
+        choices of turns read them), float32 once it is loaded (12.7 MB a process, not 25.6)."""
         self.first = first
         self.chances = chances
         # P(needs at least r rolls), r = 0..KEPT + max(first): the sums the win chance reads
         longest = int(first.max()) + KEPT + 1
-        whole = np.zeros((len(first), longest), dtype=np.float64)
+        whole = np.zeros((len(first), longest), dtype=chances.dtype)
         rows = np.arange(len(first))[:, None]
         whole[rows, first[:, None] + np.arange(KEPT)[None, :]] = chances
         self.whole = whole
@@ -131,7 +133,7 @@ class Table:
         wins when n <= m."""
         mine_rolls = self.whole[rank(mine)]
         their_at_least = self.at_least[rank(theirs)]
-        out: NDArray[np.float64] = (mine_rolls * their_at_least).sum(axis=1)
+        out: NDArray[np.float64] = (mine_rolls * their_at_least).sum(axis=1, dtype=np.float64)
         return out
 
     @staticmethod
@@ -168,7 +170,7 @@ class Table:
         with np.load(path) as data:
             chances = data["chances"].astype(np.float64) / SCALE
             chances /= chances.sum(axis=1, keepdims=True)
-            return cls(data["first"].astype(np.int64), chances)
+            return cls(data["first"].astype(np.int64), chances.astype(np.float32))
 
 
 SHIPPED: Final = WEIGHTS / "bearoff.npz"
