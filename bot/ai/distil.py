@@ -45,22 +45,18 @@ from typing import Final
 
 import numpy as np
 
-from bot.engine import CHECKERS, Family, Game, Position, RuleSet, find_variant, resolve_rules
+from bot.engine import Family, Game, Position, RuleSet, find_variant, resolve_rules
 
 from .evaluator import WEIGHTS, Evaluator, equity, evaluator
 from .features import checkers, encode
 from .network import OUTPUTS, Array, Network, flip
-from .search import ROLLS, by_roll
+from .search import ROLLS, by_roll, finished, spans
 from .train import VARIANTS, SelfPlay, outcome
 
 CHUNK: Final = 500
 """Positions labelled per seeded chunk (the unit ``--jobs`` shares out)."""
 HELD_OUT: Final = 20
 """One position in this many is kept out of training to measure it."""
-
-
-def _finished(position: Position) -> bool:
-    return CHECKERS in (position.white[0], position.black[0])
 
 
 def label(net: Evaluator, game: Game) -> Array:
@@ -74,17 +70,13 @@ def label(net: Evaluator, game: Game) -> Array:
     mine, _, bounds = by_roll(game.position, rules, variant, rolls, me not in game.moved)
     their_first = me.other not in game.moved
     values = net.equities_for(me, mine, rules)
-    picks = [
-        low + int(np.argmax(values[low:high]))
-        for low, high in zip(bounds, [*bounds[1:], len(mine)], strict=True)
-    ]
-    chosen = [mine[i] for i in picks]
+    chosen = [mine[low + int(np.argmax(values[low:high]))] for low, high in spans(bounds, values)]
     result = np.zeros(OUTPUTS, dtype=np.float64)
     reached: list[Position] = []
     starts: list[int] = []
     owners: list[int] = []
     for index, position in enumerate(chosen):
-        if _finished(position):
+        if finished(position):
             result += chances[index] * outcome(net.family, position, me)
             continue
         found, _, found_bounds = by_roll(position, rules, variant, rolls, their_first)
@@ -95,16 +87,15 @@ def label(net: Evaluator, game: Game) -> Array:
         return result.astype(np.float32)
     values = net.equities_for(me, reached, rules)
     probabilities = net.probabilities(reached)
-    ends = [*starts[1:], len(reached)]
+    each_roll = spans(starts, values)
     for number, owner in enumerate(owners):
-        mover = chosen[owner].turn  # the opponent; me again after a gul-bara double in full
+        # the opponent answers; after a gul-bara double played in full, I move again
+        pick = np.argmax if chosen[owner].turn is me else np.argmin
         answer_chances = np.zeros(OUTPUTS, dtype=np.float64)
-        for k in range(len(rolls)):
-            low, high = starts[number * len(rolls) + k], ends[number * len(rolls) + k]
-            pick = np.argmax if mover is me else np.argmin
+        for k, (low, high) in enumerate(each_roll[number * len(rolls) : (number + 1) * len(rolls)]):
             best = low + int(pick(values[low:high]))
             answer = reached[best]
-            if _finished(answer):
+            if finished(answer):
                 seen = outcome(net.family, answer, me)
             elif answer.turn is me:
                 seen = probabilities[best]
@@ -218,13 +209,6 @@ def _report(network: Network, inputs: Array, targets: Array, rules: RuleSet, whe
     sys.stdout.flush()
 
 
-def _labelled(args: argparse.Namespace, family: Family) -> tuple[Array, Array]:
-    began = time.perf_counter()
-    found = labelled(family, args.positions, args.seed, args.jobs, args.labeller, args.data)
-    sys.stdout.write(f"{len(found[0])} labelled positions in {time.perf_counter() - began:.0f} s\n")
-    return found
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ai.distil", description=__doc__)
     parser.add_argument("--family", choices=[family.value for family in Family], required=True)
@@ -240,7 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="where to write (default: the shipped file)")
     args = parser.parse_args(argv)
     family = Family(args.family)
-    inputs, targets = _labelled(args, family)
+    began = time.perf_counter()
+    inputs, targets = labelled(
+        family, args.positions, args.seed, args.jobs, args.labeller, args.data
+    )
+    sys.stdout.write(f"{len(inputs)} labelled positions in {time.perf_counter() - began:.0f} s\n")
     start = args.start or WEIGHTS / f"{family}.npz"
     network = Network.load(start)
     before = dict(network.info)

@@ -94,7 +94,7 @@ def ply1(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
     their_first = me.other not in game.moved
     values = ply0(evaluator, game, turns)
     for index, (turn, left) in enumerate(zip(turns, after(game, turns), strict=True)):
-        if turn.remainder or left.turn is me or _finished(left):
+        if turn.remainder or left.turn is me or finished(left):
             continue  # a remainder or the mover's roll comes next, or the game is over: 0-ply
         reached, pending, bounds = by_roll(left, rules, variant, rolls, their_first)
         mine = evaluator.equities_for(me, reached, rules, pending)
@@ -125,12 +125,12 @@ def ply2(
     looked: list[tuple[int, NDArray[np.float64]]] = []  # (turn, each answer's 0-ply value)
     answers: list[Position | None] = []  # each roll's answer, None where the mover won't roll
     for index, (turn, left) in enumerate(zip(turns, after(game, turns), strict=True)):
-        if turn.remainder or left.turn is me or _finished(left):
+        if turn.remainder or left.turn is me or finished(left):
             continue
         reached, pending, bounds = by_roll(left, rules, variant, rolls, their_first)
         mine = evaluator.equities_for(me, reached, rules, pending)
         worst = np.minimum.reduceat(mine, bounds)
-        picks = [low + int(np.argmin(mine[low:high])) for low, high in _spans(bounds, mine)]
+        picks = [low + int(np.argmin(mine[low:high])) for low, high in spans(bounds, mine)]
         looked.append((index, worst))
         answers.extend(
             reached[i] if _rolls_next(reached[i], pending[i], me) else None for i in picks
@@ -191,14 +191,15 @@ def by_roll(
     return reached, pending, bounds
 
 
-def _spans(bounds: list[int], values: NDArray[np.float64]) -> list[tuple[int, int]]:
+def spans(bounds: list[int], values: NDArray[np.float64]) -> list[tuple[int, int]]:
+    """Each roll's (first, past-the-last) index into ``values``, from where each begins."""
     ends = [*bounds[1:], len(values)]
     return list(zip(bounds, ends, strict=True))
 
 
 def _rolls_next(position: Position, pending: tuple[int, ...], me: Side) -> bool:
     """Whether ``me`` simply rolls next in ``position``: its turn, no remainder, not over."""
-    return position.turn is me and not pending and not _finished(position)
+    return position.turn is me and not pending and not finished(position)
 
 
 def _one_roll_ahead(
@@ -237,5 +238,6 @@ def _one_roll_ahead(
     return result
 
 
-def _finished(position: Position) -> bool:
+def finished(position: Position) -> bool:
+    """Whether a side has borne off every checker."""
     return position.white[0] == 15 or position.black[0] == 15

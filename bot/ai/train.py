@@ -60,15 +60,18 @@ of the family's variants, which :data:`bot.engine.VARIANTS` has."""
 def outcome_vector(game: Game, side: Side) -> Array:
     """The finished game's outcome as the net's five targets, from ``side``."""
     assert game.result is not None
-    return outcome(find_variant(game.variant).family, game.position, side)
+    family = find_variant(game.variant).family
+    return outcome(family, game.position, side, winner=game.result.winner)
 
 
-def outcome(family: Family, position: Position, side: Side) -> Array:
-    """A finished position's outcome as the net's five targets, from ``side``. Mars and koks
+def outcome(family: Family, position: Position, side: Side, winner: Side | None = None) -> Array:
+    """A finished position's outcome as the net's five targets, from ``side``; ``winner``:
+    the side that won, by default the one that has borne off every checker. Mars and koks
     are read off the board whether or not the rule set prices them (long: a checker still on
     the head; short: on the bar or in the winner's home), so that one net serves every rule
     set of its family."""
-    winner = Side.WHITE if position.borne_off(Side.WHITE) == CHECKERS else Side.BLACK
+    if winner is None:
+        winner = Side.WHITE if position.borne_off(Side.WHITE) == CHECKERS else Side.BLACK
     loser = position.checkers(winner.other)
     mars = loser[0] == 0
     back = loser[24] if family is Family.LONG else loser[25] + sum(loser[19:25])
