@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from bot.callbacks import GameAction, Move
+from bot.model import StoredGame
+from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
@@ -128,6 +133,24 @@ async def start_private_game(
 
 def is_over(board: FakeMessage) -> bool:
     return "🏆" in board.content
+
+
+def game_number(board: FakeMessage) -> int:
+    """The game's number, as its board's caption shows it (`` · #12``)."""
+    found = re.search(r" · #(\d+)", board.caption or "")
+    assert found, board.caption
+    return int(found[1])
+
+
+async def stored_game(database_path: Path, number: int) -> StoredGame:
+    """The game as the bot stored it, read from its database file."""
+    db = await open_database(database_path)
+    try:
+        stored = await Store(db).games.get(number)
+    finally:
+        await db.close()
+    assert stored is not None
+    return stored
 
 
 async def start_computer_game(

@@ -20,7 +20,7 @@ from bot.services.computer import Brain
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import is_over, play_turn, start_computer_game, wait_for_board
+from .gameplay import game_number, is_over, play_turn, start_computer_game, wait_for_board
 from .test_computer import play_to_the_end
 
 
@@ -59,12 +59,6 @@ async def harness(
         computer_pause_seconds=0,
     ) as running:
         yield running
-
-
-def _game_id(board: FakeMessage) -> int:
-    found = re.search(r" · #(\d+)", board.caption or "")
-    assert found, board.caption
-    return int(found[1])
 
 
 def _after(fake: FakeTelegram, chat: FakeChat, message: FakeMessage) -> list[FakeMessage]:
@@ -108,7 +102,7 @@ async def test_analysis_of_a_game_against_the_computer(
 ) -> None:
     fake = harness.fake
     alice, chat, board = await start_computer_game(harness, "level 1 short")
-    game_id = _game_id(board)
+    game_id = game_number(board)
     fake.send_text(alice, chat, f"/analyse {game_id}")  # not over yet
     await harness.settle()
     refused = fake.last_message(chat).text
@@ -171,7 +165,7 @@ async def test_analysis_of_a_group_game_for_anyone_in_the_group(harness: BotHarn
     await harness.settle()
     fake.press(bob, fake.last_message(group), "✅ Accept")
     board = await wait_for_board(fake, group)
-    game_id = _game_id(board)
+    game_id = game_number(board)
     for _ in range(6):
         await play_turn(fake, board, [alice, bob])
     fake.send_text(alice, group, "/resign")

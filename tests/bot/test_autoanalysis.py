@@ -12,18 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.fake_telegram import FakeMessage, FakeTelegram
+from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import is_over, play_turn, wait_for_board
+from .gameplay import game_number, is_over, play_turn, wait_for_board
 
 LUCK_LINE = re.compile(r"🍀 luck: ⚪ [+−]?\d\.\d\d ⚫ [+−]?\d\.\d\d · PR \d+\.\d / \d+\.\d")
-
-
-def _game_id(board: FakeMessage) -> int:
-    found = re.search(r" · #(\d+)", board.caption or "")
-    assert found, board.caption
-    return int(found[1])
 
 
 async def test_a_rated_game_gets_its_luck_line_trend_graph_and_flags(
@@ -39,7 +33,7 @@ async def test_a_rated_game_gets_its_luck_line_trend_graph_and_flags(
     await harness.settle()
     fake.press(bob, fake.last_message(group), "✅ Accept")
     board = await wait_for_board(fake, group)
-    game_id = _game_id(board)
+    game_id = game_number(board)
 
     # while it runs, nobody gets its analysis: its player, an onlooker, a stranger
     for user, chat in ((alice, group), (carol, group), (dave, fake.private_chat(dave))):

@@ -10,15 +10,18 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import Move
+from bot.engine import Side, TurnRecord
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
 from .gameplay import (
     game_buttons,
+    game_number,
     is_over,
     mover,
     play_turn,
     start_computer_game,
+    stored_game,
     tap_and_wait,
     wait_for_board,
 )
@@ -57,24 +60,19 @@ async def ask_hint(fake: FakeTelegram, board: FakeMessage, person: FakeUser) -> 
     return answer.text or ""
 
 
-async def play_to_the_end(
-    harness: BotHarness, board: FakeMessage, person: FakeUser
-) -> tuple[int, list[str]]:
+async def play_to_the_end(harness: BotHarness, board: FakeMessage, person: FakeUser) -> list[str]:
     """The person plays the first offered way each turn (taking every double) until the game
-    is over, asking for a hint at the first three turns that have one; returns how many times
-    the computer answered, and the hints."""
+    is over, asking for a hint at the first three turns that have one; returns the hints."""
     fake = harness.fake
-    answers = 0
     hints: list[str] = []
     for _ in range(MAX_TURNS):
         if is_over(board):
-            return answers, hints
+            return hints
         buttons = game_buttons(board)
         if len(hints) < 3 and any(b.move is Move.HINT for b in buttons):
             hints.append(await ask_hint(fake, board, person))
         if not buttons:
             await computer_done(fake, board)
-            answers += 1
             continue
         take = [b for b in buttons if b.move is Move.TAKE]
         if take:
@@ -85,7 +83,9 @@ async def play_to_the_end(
 
 
 @pytest.mark.slow
-async def test_a_whole_game_against_the_computer_in_private(harness: BotHarness) -> None:
+async def test_a_whole_game_against_the_computer_in_private(
+    harness: BotHarness, database_path: Path
+) -> None:
     fake = harness.fake
     alice = fake.create_user("Alice", username="alice", language_code="en")
     chat = fake.private_chat(alice)
@@ -102,8 +102,11 @@ async def test_a_whole_game_against_the_computer_in_private(harness: BotHarness)
     fake.press(alice, challenge, "▶ Start")
     board = await wait_for_board(fake, chat)
     assert "🤖 AI ★★★☆☆" in (board.caption or "")
-    answers, hints = await play_to_the_end(harness, board, alice)
-    assert answers > 5
+    hints = await play_to_the_end(harness, board, alice)
+    stored = await stored_game(database_path, game_number(board))
+    [computer] = [side for side in Side if stored.level(side) == 3]
+    turns = [TurnRecord.from_text(line) for line in stored.history]
+    assert sum(t.side is computer for t in turns) > 5  # nobody bears off fifteen in fewer
     assert len(hints) == 3 and all(h.startswith("💡 Best: ") for h in hints)
     assert "🏆" in (board.caption or "")
     fake.send_text(alice, chat, "/stats")

@@ -6,7 +6,6 @@ board or a position ID, with a friend or the computer, starting exactly there.""
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,13 +14,18 @@ from PIL import Image
 
 from bot.callbacks import PlayFrom, Replay
 from bot.engine import Game, Position, Side, TurnRecord, resolve_rules
-from bot.model import StoredGame
-from bot.storage import Store, open_database
 from bot.views.replays import FIRST_MS, LAST_MS, MOVE_MS
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import mover, play_turn, start_computer_game, wait_for_board
+from .gameplay import (
+    game_number,
+    mover,
+    play_turn,
+    start_computer_game,
+    stored_game,
+    wait_for_board,
+)
 from .test_computer import play_to_the_end
 
 
@@ -32,23 +36,6 @@ async def harness(fake_telegram: FakeTelegram, database_path: Path) -> AsyncIter
         fake_telegram, database_path, move_seconds=300, computer_pause_seconds=0
     ) as running:
         yield running
-
-
-async def _stored(database_path: Path, game_id: int) -> StoredGame:
-    """The game as the bot stored it, read from its database file."""
-    db = await open_database(database_path)
-    try:
-        stored = await Store(db).games.get(game_id)
-    finally:
-        await db.close()
-    assert stored is not None
-    return stored
-
-
-def _game_id(board: FakeMessage) -> int:
-    found = re.search(r" · #(\d+)", board.caption or "")
-    assert found, board.caption
-    return int(found[1])
 
 
 def _after(fake: FakeTelegram, chat: FakeChat, since: int) -> list[FakeMessage]:
@@ -102,7 +89,7 @@ async def _finished_game(harness: BotHarness) -> tuple[FakeUser, FakeChat, FakeM
     alice, chat, board = await start_computer_game(harness, "level 1 short")
     await play_to_the_end(harness, board, alice)
     await harness.settle()
-    return alice, chat, board, _game_id(board)
+    return alice, chat, board, game_number(board)
 
 
 @pytest.mark.slow
@@ -148,7 +135,7 @@ async def test_a_replay_decodes_to_the_start_and_one_frame_per_move(
 async def test_refused_replay_taps_send_nothing(harness: BotHarness) -> None:
     fake = harness.fake
     alice, chat, board = await start_computer_game(harness, "level 1 short")
-    game_id = _game_id(board)
+    game_id = game_number(board)
     bob = fake.create_user("Bob", username="bob", language_code="en")
     bob_chat = fake.private_chat(bob)
     fake.send_text(bob, bob_chat, "/start")
@@ -214,7 +201,7 @@ async def test_play_from_a_finished_games_board_against_the_computer(
     fake.press(alice, challenge, "▶ Start")
     board = await fake.wait_for_message(chat, after=challenge, where=lambda m: m.photo is not None)
     assert "From a position, not rated" in (board.caption or "")
-    stored = await _stored(database_path, _game_id(board))
+    stored = await stored_game(database_path, game_number(board))
     assert stored.start == expected
     assert stored.player(expected.turn) > 0  # alice plays the side to move, the computer not
     history = [TurnRecord.from_text(line) for line in stored.history]
@@ -253,13 +240,13 @@ async def test_position_and_play_from_its_id_with_a_friend_in_a_group(
     board = await wait_for_board(fake, group)
     for _ in range(4):
         await play_turn(fake, board, [alice, bob])
-    game_id = _game_id(board)
+    game_id = game_number(board)
 
     # an onlooker asks: the board and its ID, in her language
     since = _last_id(fake, group)
     fake.send_text(carol, group, "/position")
     shown = await fake.wait_for_message(group, after=since, where=lambda m: m.photo is not None)
-    stored = await _stored(database_path, game_id)
+    stored = await stored_game(database_path, game_id)
     position_id = stored.game.position.to_id()
     assert f"ID позиции: {position_id}" in (shown.caption or "")
     assert f"Партия #{game_id}" in (shown.caption or "")
@@ -285,7 +272,7 @@ async def test_position_and_play_from_its_id_with_a_friend_in_a_group(
         after=challenge,
         where=lambda m: m.photo is not None and "From a position" in m.content,
     )
-    new = await _stored(database_path, _game_id(new_board))
+    new = await stored_game(database_path, game_number(new_board))
     assert new.start == start and new.id != game_id
     assert new.player(start.turn) == bob.id and new.player(start.turn.other) == alice.id
     if not new.history:

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.services.watchers import MAX_WATCHERS
-from bot.storage import Store, open_database
 from tests.support.fake_telegram import (
     FakeChat,
     FakeMessage,
@@ -24,6 +23,7 @@ from .gameplay import (
     game_buttons,
     play_turn,
     start_private_game,
+    stored_game,
     tap_and_wait,
     wait_for_board,
 )
@@ -81,16 +81,6 @@ async def _watch(harness: BotHarness, watchers: list[FakeUser], game_id: int) ->
         fake.send_text(watcher, fake.private_chat(watcher), f"/start w{game_id}")
     await harness.settle()
     return [await wait_for_board(fake, fake.private_chat(w)) for w in watchers]
-
-
-async def _game_version(database_path: Path, game_id: int) -> int:
-    db = await open_database(database_path)
-    try:
-        stored = await Store(db).games.get(game_id)
-        assert stored is not None
-        return stored.version
-    finally:
-        await db.close()
 
 
 def _current_version(boards: dict[FakeUser, FakeMessage]) -> int:
@@ -169,7 +159,7 @@ async def test_watchers_follow_a_private_game_to_its_end_without_buttons(
     )
     assert "побеждает" in (erin_board.caption or "") and erin_board.buttons == []
     assert carol_board.buttons == dave_board.buttons == []
-    states = await _game_version(database_path, game_id) - joined_at
+    states = (await stored_game(database_path, game_id)).version - joined_at
     for watcher_board in (carol_board, dave_board, erin_board):
         assert 1 <= watcher_board.edit_count <= states
     # watching again: the game is over, and the answer says how it ended
@@ -359,5 +349,5 @@ async def test_fifty_watchers_never_hold_up_the_players(
             shown_to_players.add(_shown(fake, request))
         elif int(request.params["chat_id"]) in chats:
             assert _shown(fake, request) in shown_to_players
-    states = await _game_version(database_path, game_id) - joined_at
+    states = (await stored_game(database_path, game_id)).version - joined_at
     assert all(1 <= w.edit_count <= states for w in watcher_boards)
