@@ -1,4 +1,5 @@
-"""Playing nardy through the fake Telegram: find the board, read its buttons, tap like a user."""
+"""Playing nardy through the fake Telegram: find the board, read its buttons, tap like a user,
+play a game against the computer to its end, and read the game as the bot stored it."""
 
 from __future__ import annotations
 
@@ -165,3 +166,48 @@ async def start_computer_game(
     await harness.settle()
     fake.press(alice, fake.last_message(chat), "▶ Start")
     return alice, chat, await wait_for_board(fake, chat)
+
+
+MAX_TURNS = 400
+"""More turns than a game against the computer takes."""
+
+
+async def computer_done(fake: FakeTelegram, board: FakeMessage) -> None:
+    """Waits until the board asks the person for something, or the game is over."""
+    await fake.wait_for(
+        lambda: bool(game_buttons(board)) or is_over(board),
+        timeout=20,
+        description="the computer's answer",
+    )
+
+
+async def ask_hint(fake: FakeTelegram, board: FakeMessage, person: FakeUser) -> str:
+    """Taps 💡 and returns the alert; the board is not edited for it."""
+    hint = next(b for b in game_buttons(board) if b.move is Move.HINT)
+    before = board.edit_count
+    answer = await fake.next_answer_to(fake.tap(person, board, hint.pack()))
+    assert answer.show_alert
+    assert board.edit_count == before
+    return answer.text or ""
+
+
+async def play_to_the_end(harness: BotHarness, board: FakeMessage, person: FakeUser) -> list[str]:
+    """The person plays the first offered way each turn (taking every double) until the game
+    is over, asking for a hint at the first three turns that have one; returns the hints."""
+    fake = harness.fake
+    hints: list[str] = []
+    for _ in range(MAX_TURNS):
+        if is_over(board):
+            return hints
+        buttons = game_buttons(board)
+        if len(hints) < 3 and any(b.move is Move.HINT for b in buttons):
+            hints.append(await ask_hint(fake, board, person))
+        if not buttons:
+            await computer_done(fake, board)
+            continue
+        take = [b for b in buttons if b.move is Move.TAKE]
+        if take:
+            await tap_and_wait(fake, person, board, take[0])
+            continue
+        await play_turn(fake, board, [person])
+    raise AssertionError("the game did not end")

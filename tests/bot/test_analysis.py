@@ -20,8 +20,14 @@ from bot.services.computer import Brain
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram
 from tests.support.harness import BotHarness, running_bot
 
-from .gameplay import game_number, is_over, play_turn, start_computer_game, wait_for_board
-from .test_computer import play_to_the_end
+from .gameplay import (
+    game_number,
+    is_over,
+    play_to_the_end,
+    play_turn,
+    start_computer_game,
+    wait_for_board,
+)
 
 
 class GatedBrain(Brain):

@@ -11,22 +11,24 @@ import pytest
 
 from bot.callbacks import Move
 from bot.engine import Side, TurnRecord
-from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
+from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import BotHarness, running_bot
 
 from .gameplay import (
+    MAX_TURNS,
+    ask_hint,
+    computer_done,
     game_buttons,
     game_number,
     is_over,
     mover,
+    play_to_the_end,
     play_turn,
     start_computer_game,
     stored_game,
-    tap_and_wait,
     wait_for_board,
 )
 
-MAX_TURNS = 400
 BOARD_METHODS = frozenset(
     {"sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageReplyMarkup"}
 )
@@ -39,47 +41,6 @@ async def harness(fake_telegram: FakeTelegram, database_path: Path) -> AsyncIter
         fake_telegram, database_path, move_seconds=300, computer_pause_seconds=0
     ) as running:
         yield running
-
-
-async def computer_done(fake: FakeTelegram, board: FakeMessage) -> None:
-    """Waits until the board asks the person for something, or the game is over."""
-    await fake.wait_for(
-        lambda: bool(game_buttons(board)) or is_over(board),
-        timeout=20,
-        description="the computer's answer",
-    )
-
-
-async def ask_hint(fake: FakeTelegram, board: FakeMessage, person: FakeUser) -> str:
-    """Taps 💡 and returns the alert; the board is not edited for it."""
-    hint = next(b for b in game_buttons(board) if b.move is Move.HINT)
-    before = board.edit_count
-    answer = await fake.next_answer_to(fake.tap(person, board, hint.pack()))
-    assert answer.show_alert
-    assert board.edit_count == before
-    return answer.text or ""
-
-
-async def play_to_the_end(harness: BotHarness, board: FakeMessage, person: FakeUser) -> list[str]:
-    """The person plays the first offered way each turn (taking every double) until the game
-    is over, asking for a hint at the first three turns that have one; returns the hints."""
-    fake = harness.fake
-    hints: list[str] = []
-    for _ in range(MAX_TURNS):
-        if is_over(board):
-            return hints
-        buttons = game_buttons(board)
-        if len(hints) < 3 and any(b.move is Move.HINT for b in buttons):
-            hints.append(await ask_hint(fake, board, person))
-        if not buttons:
-            await computer_done(fake, board)
-            continue
-        take = [b for b in buttons if b.move is Move.TAKE]
-        if take:
-            await tap_and_wait(fake, person, board, take[0])
-            continue
-        await play_turn(fake, board, [person])
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.slow

@@ -22,14 +22,15 @@ from tests.support.harness import BotHarness, running_bot
 from .gameplay import (
     first_choice,
     game_buttons,
+    game_number,
     is_over,
     mover,
     play_turn,
+    stored_game,
     tap_and_wait,
     version,
     wait_for_board,
 )
-from .test_replays import _game_id, _stored
 
 GROUP_PER_MINUTE = 120
 """The group's pace in these tests: a burst of 3, then one every half second (Telegram's 20
@@ -243,15 +244,15 @@ async def test_a_tap_within_a_move_shown_late_buys_no_time(
         roll = [b for b in game_buttons(board) if b.move is Move.ROLL]
         if roll:
             await tap_and_wait(fake, player, board, roll[0])
-        game_id = _game_id(board)
-        deadline = (await _stored(database_path, game_id)).deadline
+        game_id = game_number(board)
+        deadline = (await stored_game(database_path, game_id)).deadline
         fake.hold_chats(group)
         tap = fake.tap(player, board, first_choice(board).pack())
         assert not (await fake.next_answer_to(tap)).show_alert
         await asyncio.sleep(1.5)
         fake.release_chats()
         await fake.wait_for(lambda: Move.CONFIRM in [b.move for b in game_buttons(board)])
-        assert (await _stored(database_path, game_id)).deadline == deadline
+        assert (await stored_game(database_path, game_id)).deadline == deadline
 
 
 async def test_a_picture_beyond_the_allowance_is_refused_in_the_askers_language(

@@ -21,12 +21,12 @@ from tests.support.harness import BotHarness, running_bot
 from .gameplay import (
     game_number,
     mover,
+    play_to_the_end,
     play_turn,
     start_computer_game,
     stored_game,
     wait_for_board,
 )
-from .test_computer import play_to_the_end
 
 
 @pytest.fixture
