@@ -122,6 +122,7 @@ async def start_private_game(
     bob = fake.create_user("Bob", username="bob", language_code="en")
     alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
     fake.send_text(bob, bob_chat, "/start")
+    await harness.settle()  # Bob is known before he is challenged
     fake.send_text(alice, alice_chat, f"/play @bob {terms}".strip())
     await harness.settle()
     fake.press(bob, fake.last_message(bob_chat), "✅ Accept")

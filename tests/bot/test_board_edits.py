@@ -84,7 +84,7 @@ async def test_refused_taps_answer_with_an_alert_and_leave_every_message_unchang
     assert confirm.move is Move.CONFIRM
     redelivered = fake.tap(mover(board, players), board, confirm.pack())
     await fake.wait_for(lambda: version(board) != confirm.version)
-    await harness.settle()
+    await harness.idle()  # and any edit the group's pace held back is shown
     current = game_buttons(board)[0]
     player = mover(board, players)
     waiting = bob if player is alice else alice
@@ -111,8 +111,7 @@ async def test_refused_taps_answer_with_an_alert_and_leave_every_message_unchang
     for user in (carol, waiting):  # an onlooker, and the player who waits
         assert (await fake.next_answer_to(fake.tap(user, board, current.pack()))).show_alert
     fake.redeliver(redelivered.update_id)
-    await harness.settle()
-    await harness.fake.wait_for(lambda: not harness.in_flight)
+    await harness.idle()
 
     assert _chat_state(fake, group) == state
     assert _writes_since(fake, mark) == []
@@ -200,7 +199,7 @@ async def test_a_flood_of_taps_is_answered_edits_nothing_and_slows_no_other_game
     await harness.settle()
     fake.press(erin, fake.last_message(other), "✅ Accept")
     other_board = await wait_for_board(fake, other)
-    await harness.settle()
+    await harness.idle()
     state, mark = _chat_state(fake, group), fake.mark()
     stale = GameAction(game=first_choice(board).game, version=0, move=Move.CONFIRM).pack()
     flood = [fake.tap(alice, board, stale, check=False) for _ in range(40)]
@@ -209,7 +208,7 @@ async def test_a_flood_of_taps_is_answered_edits_nothing_and_slows_no_other_game
         fake, mover(other_board, [dave, erin]), other_board, first_choice(other_board)
     )
     answers = [await fake.next_answer_to(tap) for tap in flood]
-    await harness.settle()
+    await harness.idle()
     assert len(answers) == 40
     assert sum(1 for a in answers if a.text == "Too many taps: wait a moment.") >= 30
     assert _chat_state(fake, group) == state

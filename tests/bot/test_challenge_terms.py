@@ -73,6 +73,7 @@ async def test_an_invitation_in_another_chat_follows_the_terms(bot_harness: BotH
     bob = fake.create_user("Борис", username="bob", language_code="ru")
     alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
     fake.send_text(bob, bob_chat, "/start")
+    await harness.settle()  # Bob is known before he is challenged
     fake.send_text(alice, alice_chat, "/play @bob")
     await harness.settle()
     mine = next(m for m in fake.messages(alice_chat) if m.button("Decline"))

@@ -16,6 +16,7 @@ and no message at all was edited by the strangers' taps, which have no right to 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -30,6 +31,7 @@ from hypothesis import strategies as st
 
 from bot.callbacks import ChallengeAction, ChallengeOption, ResignAction
 from bot.numbers import parse_number
+from bot.storage import Store, open_database
 from bot.views.commands import COMMANDS
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
@@ -59,6 +61,7 @@ class Cast:
     """The users, chats and bot of the module."""
 
     harness: BotHarness
+    database: Path
     players: tuple[FakeUser, FakeUser]
     strangers: tuple[FakeUser, FakeUser]
     group: FakeChat
@@ -109,7 +112,7 @@ async def cast(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cast]:
         carol = fake.create_user(HOSTILE, language_code="ka")
         dave = fake.create_user("Dave", username="dave_fz", language_code="hy")
         group = fake.create_group("<i>fuzz</i>", [alice, bob, carol, dave])
-        cast = Cast(harness, (alice, bob), (carol, dave), group)
+        cast = Cast(harness, database, (alice, bob), (carol, dave), group)
         fake.send_text(alice, group, "/play")
         await harness.settle()
         challenge = fake.last_message(group)
@@ -248,6 +251,25 @@ async def _check(cast: Cast, before: set[tuple[int, int]]) -> None:
     assert not any(APOLOGY in m.content for m in new)
 
 
+async def _computer_answered(cast: Cast) -> None:
+    """Waits until no game of the players waits for the computer, whose answer comes from the
+    bot's timer after a pause (which :meth:`BotHarness.idle` does not wait for), then until the
+    bot is idle."""
+
+    async def waiting() -> bool:
+        db = await open_database(cast.database)
+        try:
+            games = [g for u in cast.players for g in await Store(db).games.active_for(u.id)]
+        finally:
+            await db.close()
+        return any(game.computer_to_act for game in games)
+
+    async with asyncio.timeout(30):
+        while await waiting():
+            await asyncio.sleep(0.2)
+    await cast.harness.idle()
+
+
 def _keys(cast: Cast) -> set[tuple[int, int]]:
     return {(m.chat.id, m.message_id) for m in cast.bot_messages()}
 
@@ -296,6 +318,7 @@ async def test_random_commands_and_taps_from_random_users(
             fake.tap(player, message, data, check=False)
         await cast.harness.settle()
     await _check(cast, before)
+    await _computer_answered(cast)  # its answer to a player's move is no stranger's doing
 
     before = _keys(cast)
     edits = {(m.chat.id, m.message_id): m.edit_count for m in cast.bot_messages()}

@@ -220,6 +220,7 @@ async def test_a_game_between_two_private_chats(bot_harness: BotHarness) -> None
     bob = fake.create_user("Борис", username="bob", language_code="ru")
     alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
     fake.send_text(bob, bob_chat, "/start")
+    await harness.settle()  # Bob is known before he is challenged
     fake.send_text(alice, alice_chat, "/play @bob")
     await harness.settle()
     invitation = fake.last_message(bob_chat)
@@ -273,6 +274,7 @@ async def test_a_player_who_blocked_the_bot_does_not_stop_the_game(
     bob = fake.create_user("Bob", username="bob")
     alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
     fake.send_text(bob, bob_chat, "/start")
+    await harness.settle()  # Bob is known before he is challenged
     fake.send_text(alice, alice_chat, "/play @bob")
     await harness.settle()
     fake.press(bob, fake.last_message(bob_chat), "✅ Accept")

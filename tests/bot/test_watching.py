@@ -180,6 +180,7 @@ async def _invite(
     fake = harness.fake
     mine, theirs = fake.private_chat(challenger), fake.private_chat(target)
     fake.send_text(target, theirs, "/start")
+    await harness.settle()  # known before they are challenged
     fake.send_text(challenger, mine, f"/play @{target.username} {terms}".strip())
     await harness.settle()
     fake.press(target, fake.last_message(theirs), "✅ Accept")
@@ -198,6 +199,7 @@ async def test_a_private_game_has_no_watch_link_and_refusals_change_nothing(
     dave = fake.create_user("Dave", username="dave", language_code="ru")
     erin = fake.create_user("Erin", username="erin")
     fake.send_text(erin, fake.private_chat(erin), "/start")
+    await harness.settle()  # known before they are challenged
     fake.send_text(dave, fake.private_chat(dave), "/play @erin закрытая")
     await harness.settle()
     challenge = fake.messages(fake.private_chat(dave))[-2]  # then the note with the link
@@ -263,6 +265,7 @@ async def test_the_challenger_makes_a_game_private_with_a_button(bot_harness: Bo
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
     fake.send_text(bob, fake.private_chat(bob), "/start")
+    await harness.settle()  # Bob is known before he is challenged
     fake.send_text(alice, fake.private_chat(alice), "/play @bob")
     await harness.settle()
     challenge = fake.messages(fake.private_chat(alice))[-2]
