@@ -61,9 +61,10 @@ async def bot_harness(
 
 @pytest.fixture
 async def any_backend_bot(
-    fake_telegram: FakeTelegram, database: Path | str, tmp_path: Path
+    fake_telegram: FakeTelegram, migrated_database: Path | str, tmp_path: Path
 ) -> AsyncIterator[BotHarness]:
     """The bot under test (as ``bot_harness``) on each backend in turn."""
+    database = migrated_database
     url = database if isinstance(database, str) else f"sqlite:///{database}"
     async with running_bot(fake_telegram, tmp_path / "unused.sqlite3", database_url=url) as harness:
         yield harness

@@ -23,8 +23,8 @@ class Clock:
 
 
 @pytest.fixture
-async def store(database: Path | str) -> AsyncIterator[Store]:
-    db = await open_database(database)
+async def store(migrated_database: Path | str) -> AsyncIterator[Store]:
+    db = await open_database(migrated_database)
     yield Store(db)
     await db.close()
 

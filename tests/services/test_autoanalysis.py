@@ -134,7 +134,7 @@ async def test_the_queue_survives_a_restart_and_does_each_game_once(tmp_path: Pa
 
 
 async def test_two_workers_race_for_the_claims(postgres: PostgresServer) -> None:
-    url = await postgres.new_database()
+    url = await postgres.new_migrated_database()
     stores = [Store(await open_database(url)) for _ in range(2)]
     try:
         services = compose(stores[0], random.Random(5), InProcessBrain())

@@ -282,7 +282,7 @@ def test_the_window_never_shrinks_as_the_wait_grows(waited: float, more: float) 
 async def test_two_workers_racing_pair_each_seeker_at_most_once(
     postgres: PostgresServer,
 ) -> None:
-    url = await postgres.new_database()
+    url = await postgres.new_migrated_database()
     stores = [Store(await open_database(url)) for _ in range(2)]
     clock = Clock()
     pools = [Pool(store, clock=clock) for store in stores]
@@ -317,7 +317,7 @@ async def test_two_workers_racing_pair_each_seeker_at_most_once(
 async def test_two_workers_sweeping_and_entering_at_once_pair_each_seeker_once(
     postgres: PostgresServer,
 ) -> None:
-    url = await postgres.new_database()
+    url = await postgres.new_migrated_database()
     stores = [Store(await open_database(url)) for _ in range(2)]
     clock = Clock()
     pools = [Pool(store, clock=clock) for store in stores]

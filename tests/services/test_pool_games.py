@@ -94,7 +94,7 @@ async def test_a_pairing_starts_one_game_and_the_same_two_again_weigh_less(
 async def test_two_workers_starting_pairings_of_one_player_start_one_game(
     postgres: PostgresServer,
 ) -> None:
-    url = await postgres.new_database()
+    url = await postgres.new_migrated_database()
     clock = Clock()
     stores = [Store(await open_database(url)) for _ in range(2)]
     try:
@@ -216,7 +216,7 @@ async def test_the_computer_after_a_wait_that_ran_out_starts_once(
 async def test_two_workers_sweeping_at_once_start_one_game_per_player(
     postgres: PostgresServer,
 ) -> None:
-    url = await postgres.new_database()
+    url = await postgres.new_migrated_database()
     clock = Clock()
     stores = [Store(await open_database(url)) for _ in range(2)]
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
@@ -151,9 +152,9 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_tournaments_and_setti
 
 
 async def test_a_knockout_of_five_with_byes_survives_a_restart_and_pays_the_winner(
-    database: object, clock: Clock
+    migrated_database: Path | str, clock: Clock
 ) -> None:
-    db = await open_database(database)  # type: ignore[arg-type]
+    db = await open_database(migrated_database)
     store = Store(db)
     services = compose(store, random.Random(5), move_seconds=60, clock=clock)
     players = await _players(services, 5)
@@ -180,7 +181,7 @@ async def test_a_knockout_of_five_with_byes_survives_a_restart_and_pays_the_winn
     await services.game_service.resign(game.id, 5)
     # the bot stops here and starts again: a new store, new services over the same database
     await db.close()
-    db = await open_database(database)  # type: ignore[arg-type]
+    db = await open_database(migrated_database)
     store = Store(db)
     services = compose(store, random.Random(5), move_seconds=60, clock=clock)
     with pytest.raises(Exception):  # noqa: B017, PT011 - the result is saved: no second one
@@ -293,7 +294,7 @@ def _rated(rating: float) -> Rating:
 
 
 async def test_two_workers_racing_start_one_round(postgres: PostgresServer) -> None:
-    url = await postgres.new_database()
+    url = await postgres.new_migrated_database()
     clock = Clock()
     opened = [await open_database(url) for _ in range(2)]
     workers = [compose(Store(db), random.Random(n), clock=clock) for n, db in enumerate(opened)]
@@ -400,8 +401,8 @@ async def test_a_withdrawal_forfeits_a_whole_knockout_match_at_once(
     [final] = await tournaments.due()  # the final, and no later game of either match
     assert final.tournament.round == 2 and len(final.started) == 1
     assert {final.started[0].stored.white_id, final.started[0].stored.black_id} == {1, 2}
-    for player in (3, 4):
-        assert await services.game_service.active_games(player) == []
+    for out in (3, 4):
+        assert await services.game_service.active_games(out) == []
     assert await tournaments.due() == []
     await tournaments.leave(made.id, 2)  # the final's match forfeited too: 1 wins
     [over] = await tournaments.due()
@@ -411,7 +412,7 @@ async def test_a_withdrawal_forfeits_a_whole_knockout_match_at_once(
 async def test_a_pinned_message_is_marked_shown_only_after_it_shows_and_by_one_worker(
     postgres: PostgresServer,
 ) -> None:
-    url = await postgres.new_database()
+    url = await postgres.new_migrated_database()
     clock = Clock()
     opened = [await open_database(url) for _ in range(2)]
     workers = [compose(Store(db), random.Random(n), clock=clock) for n, db in enumerate(opened)]

@@ -1,6 +1,6 @@
 """A real PostgreSQL server for the tests, started from the machine's binaries (``initdb``,
 ``pg_ctl``) in a temporary folder, listening on 127.0.0.1 only, with a fresh database for each
-test that asks for one.
+test that asks for one (empty, or with the bot's schema built).
 
 Why not pytest-postgresql: it runs ``pg_ctl`` as the current user, and PostgreSQL refuses to
 run as root, which is what CI machines (and this one) are. Here the server runs as the
@@ -23,7 +23,12 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.storage import open_database
+
 BINARIES = ("/usr/lib/postgresql/15/bin", "/usr/local/bin", "/usr/bin")
+
+MIGRATED = "migrated"
+"""The database each :meth:`PostgresServer.new_migrated_database` is a copy of."""
 
 
 def find_binary(name: str) -> str | None:
@@ -59,6 +64,7 @@ class PostgresServer:
             self._as = ["runuser", "-u", "postgres", "--"]
         self.user = "postgres" if self._as else pwd.getpwuid(os.geteuid()).pw_name
         self._numbers = itertools.count(1)
+        self._migrated = False
 
     def start(self) -> None:
         """Creates the cluster and starts the server; returns when it takes connections."""
@@ -94,6 +100,20 @@ class PostgresServer:
         finally:
             await conn.close()
         return self.url(name)
+
+    async def new_migrated_database(self) -> str:
+        """Creates a database with the bot's schema already built (a copy of one migrated the
+        first time: half the cost of migrating each); returns its URL."""
+        if not self._migrated:
+            conn = await asyncpg.connect(self.url())
+            try:
+                await conn.execute(f"CREATE DATABASE {MIGRATED}")
+            finally:
+                await conn.close()
+            db = await open_database(self.url(MIGRATED))
+            await db.close()
+            self._migrated = True
+        return await self.new_database(template=MIGRATED)
 
     @property
     def pid(self) -> int:
