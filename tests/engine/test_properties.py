@@ -34,6 +34,10 @@ EVERY_PLAY = st.sampled_from(PLAYS).flatmap(lambda play: played_positions(play[0
 VARIANT_NAMES = ["long", "short", "abkhaz", "gulbara", "crazy_gulbara"]
 MANY = 150
 """Completions past which a step-input walk is not tried (a cascade can have thousands)."""
+WALK = 20_000
+"""Inputs past which a step-input walk is given up: a crazy gul-bara cascade with few
+completions can still reach them by millions of orders of steps (seen once in CI: minutes and
+2.5 GB); of 1,500 random positions, the most walked 6,788 (half a second)."""
 
 
 def _replay(game: Game, turn: Turn) -> Position:
@@ -122,9 +126,10 @@ def test_turns_conserve_checkers_replay_are_distinct_and_play(played: tuple[Game
         assert game.pass_turn().ply == game.ply + 1
 
 
-def _all_inputs(start: TurnInput) -> set[Position]:
+def _all_inputs(start: TurnInput) -> set[Position] | None:
     """Every complete turn reachable by tapping options, depth first (inputs that have played
-    the same steps in another order are walked once: they offer the same)."""
+    the same steps in another order are walked once: they offer the same); None past
+    :data:`WALK` inputs."""
     reached: set[Position] = set()
     stack = [start]
     seen: set[tuple[Position, tuple[Played, ...]]] = set()
@@ -133,6 +138,8 @@ def _all_inputs(start: TurnInput) -> set[Position]:
         key = (current.current, tuple(sorted(current.played)))
         if key in seen:
             continue
+        if len(seen) == WALK:
+            return None
         seen.add(key)
         if current.is_complete:
             reached.add(current.turn().position)
@@ -153,7 +160,9 @@ def test_step_by_step_reaches_exactly_the_legal_turns(played: tuple[Game, RuleSe
     if not expected:
         assert start.is_complete and start.turn().played == ()
         return
-    assert _all_inputs(start) == expected
+    reached = _all_inputs(start)
+    assume(reached is not None)
+    assert reached == expected
     assert start.play(start.options[0]).undo() == start
     # every turn built by taps is one the game accepts, with its remainder
     built = start
@@ -192,9 +201,11 @@ def test_finishes_are_the_legal_completions_and_one_tap_each(
         if after.is_complete:
             assert after.finishes(limit) == () and after.with_forced() == after
             continue
-        assert _finished_positions(after) == _all_inputs(after)
+        reached = _all_inputs(after)
+        assume(reached is not None)
+        assert _finished_positions(after) == reached
         forced = after.with_forced()
-        if len(_all_inputs(after)) == 1:
+        if len(reached) == 1:
             assert forced.is_complete and forced.undo() == start
         else:
             assert forced == after
