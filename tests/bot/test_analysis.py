@@ -139,7 +139,7 @@ async def test_analysis_of_a_game_against_the_computer(
     assert brain.parts == 1
 
     brain.gate.set()
-    await harness.settle()
+    await harness.settle(timeout=60)  # the whole game's analysis, on cores the suite shares
     assert brain.parts == math.ceil(total / 20)
     summary = note.text or ""
     assert "@alice" in summary and "🤖" in summary
@@ -189,7 +189,7 @@ async def test_analysis_of_a_group_game_for_anyone_in_the_group(harness: BotHarn
     last = fake.last_message(group)
     answer = await fake.next_answer_to(fake.press(carol, board, "📊 Analysis"))
     assert not answer.show_alert, answer.text
-    await harness.settle()
+    await harness.settle(timeout=60)  # the game's analysis, on cores the suite shares
     sent = _after(fake, group, last)
     summary = sent[0].text or ""
     count = _check_summary(summary, game_id, ["@alice", "@bob"])

@@ -85,7 +85,10 @@ async def test_a_rated_game_gets_its_luck_line_trend_graph_and_flags(
     answer = await fake.next_answer_to(fake.press(carol, board, "📊 Analysis"))
     assert not answer.show_alert
     graph = await fake.wait_for_message(
-        group, where=lambda m: "white's equity before each roll" in (m.caption or ""), after=chart
+        group,
+        where=lambda m: "white's equity before each roll" in (m.caption or ""),
+        after=chart,
+        timeout=30,  # drawn on cores the suite shares
     )
     assert graph.photo is not None
 
