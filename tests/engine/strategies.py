@@ -61,7 +61,10 @@ def positions(draw: st.DrawFn, variant: str | None = None) -> Position:
     variant = variant or draw(st.sampled_from(["long", "short"]))
     white = draw(_side(variant, set(), draw(st.booleans())))
     taken = {opponent_point(variant, p) for p in range(1, 25) if white[p]}
-    black = draw(_side(variant, taken, draw(st.booleans())))
+    # black bears off only where white leaves it a point of its home (white's spread can hold
+    # all six: then sampling black's points had nothing to sample from)
+    home_free = any(p not in taken for p in range(1, 7))
+    black = draw(_side(variant, taken, draw(st.booleans()) and home_free))
     turn = draw(st.sampled_from([Side.WHITE, Side.BLACK]))
     return Position(variant, turn, tuple(white), tuple(black))
 
