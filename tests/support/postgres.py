@@ -27,9 +27,6 @@ from bot.storage import open_database
 
 BINARIES = ("/usr/lib/postgresql/15/bin", "/usr/local/bin", "/usr/bin")
 
-MIGRATED = "migrated"
-"""The database each :meth:`PostgresServer.new_migrated_database` is a copy of."""
-
 
 def find_binary(name: str) -> str | None:
     """The path of PostgreSQL's ``name`` (``pg_ctl``, ``initdb``), if the machine has it."""
@@ -64,7 +61,8 @@ class PostgresServer:
             self._as = ["runuser", "-u", "postgres", "--"]
         self.user = "postgres" if self._as else pwd.getpwuid(os.geteuid()).pw_name
         self._numbers = itertools.count(1)
-        self._migrated = False
+        self._migrated: str | None = None
+        """The name of the database every migrated one is a copy of, once made."""
 
     def start(self) -> None:
         """Creates the cluster and starts the server; returns when it takes connections."""
@@ -104,16 +102,12 @@ class PostgresServer:
     async def new_migrated_database(self) -> str:
         """Creates a database with the bot's schema already built (a copy of one migrated the
         first time: half the cost of migrating each); returns its URL."""
-        if not self._migrated:
-            conn = await asyncpg.connect(self.url())
-            try:
-                await conn.execute(f"CREATE DATABASE {MIGRATED}")
-            finally:
-                await conn.close()
-            db = await open_database(self.url(MIGRATED))
+        if self._migrated is None:
+            url = await self.new_database()
+            db = await open_database(url)
             await db.close()
-            self._migrated = True
-        return await self.new_database(template=MIGRATED)
+            self._migrated = url.rsplit("/", 1)[1]
+        return await self.new_database(template=self._migrated)
 
     @property
     def pid(self) -> int:
