@@ -3,7 +3,17 @@
 // exactly the tree's steps), then sends the whole turn once with Confirm. It follows its
 // players from game to game (a match's next game, a rematch): the state names the game.
 
-import { applyTheme, initData, onEvent, postEvent, showConfirm, startParam, themeParams } from "./tg.js";
+import {
+  applyTheme,
+  confirmClosing,
+  disableVerticalSwipes,
+  initData,
+  onEvent,
+  postEvent,
+  showConfirm,
+  startParam,
+  themeParams,
+} from "./tg.js";
 import { drawBoard, moveGhost, slide } from "./draw.js";
 
 const svg = document.getElementById("board");
@@ -306,6 +316,8 @@ function render() {
   tick();
   document.body.dataset.version = String(state.version);
   document.body.dataset.mine = mine ? "yes" : "no";
+  // closing the board halfway through one's own turn asks first (the steps would be lost)
+  confirmClosing(Boolean(state.tree && state.you === state.turn && picked.length));
 }
 
 function drawDice() {
@@ -496,6 +508,7 @@ onEvent((type, data) => {
 });
 postEvent("web_app_ready");
 postEvent("web_app_expand");
+disableVerticalSwipes(); // a checker dragged down must not pull the board closed
 setInterval(tick, 1000);
 window.nardy = {
   state: () => state,
