@@ -54,13 +54,15 @@ from bot.handlers.middlewares import (
 )
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
 from bot.messages.boards import BoardAppLinks, BoardPublisher
-from bot.messages.challenges import offer_rematch
+from bot.messages.challenges import post_rematch
 from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
 from bot.messages.link import Outage, TelegramLink, TelegramSession
-from bot.messages.pace import BoardPace, RateLimiter, SharedRateLimiter
+from bot.messages.members import member_check
 from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
+from bot.outbox import Outbox
+from bot.outbox.pace import BoardPace, RateLimiter, SharedRateLimiter
 from bot.services import GameService
 from bot.services.computer import Brain
 from bot.services.planner import Planner
@@ -108,9 +110,11 @@ async def build_services(
             move_seconds=settings.move_seconds,
             computer_pause=settings.computer_pause_seconds,
         )
+        await services.feed.start()  # the other workers' changes
         yield services
     finally:
         if services is not None:
+            await services.feed.close()
             await services.coordination.close()
             await services.analyses.close()
         if own_brain:
@@ -349,11 +353,28 @@ async def _run(
         if coordination.shared
         else RateLimiter(private=private, group=group, overall=overall)
     )
+    outbox = Outbox.create(limiter)  # the pace, the drawing threads: every sender's
+    board_app = None
+    if settings.webapp_url:  # the Mini App board: every change, from any worker, pushed
+        board_app = BoardApp(
+            token=settings.bot_token.get_secret_value(),
+            games=services.game_service,
+            actions=services.game_actions,
+            users=services.users,
+            chats=services.chats,
+            i18n=i18n,
+            max_age=settings.webapp_max_age_seconds,
+            post_rematch=functools.partial(
+                post_rematch, bot, i18n, services.users, services.challenges, outbox
+            ),
+            is_member=member_check(bot),
+        )
+        services.feed.subscribe(board_app.hub.hear, remote=True)
     publisher = BoardPublisher(
         bot,
         services,
         i18n,
-        limiter=limiter,
+        outbox,
         metrics=metrics,
         storage_chats=settings.storage_chat_id,
         board_app=(
@@ -361,36 +382,22 @@ async def _run(
             if settings.webapp_url
             else None
         ),
+        on_the_board=board_app.hub.both_players if board_app is not None else lambda _: False,
     )
-    analyst = Analyst(
-        services, bot, i18n, publisher.limiter, metrics=metrics, inline=publisher.inline
-    )
-    daily = DailyPublisher(bot, services.daily, publisher, i18n)
-    board_app = None
-    if settings.webapp_url:  # the Mini App board, pushed every state the chats are shown
-        board_app = BoardApp(
-            token=settings.bot_token.get_secret_value(),
-            games=services.game_service,
-            users=services.users,
-            i18n=i18n,
-            publish=publisher.publish,
-            max_age=settings.webapp_max_age_seconds,
-            rematch=functools.partial(offer_rematch, bot, i18n, services, publisher),
-            moved_on=publisher.moved_on,
-        )
-        publisher.on_change.append(board_app.hub.publish)
-        publisher.on_clock.append(board_app.hub.clock)
-    timers = Timers(services, publisher, bot, i18n, link=link, daily=daily)
+    services.feed.subscribe(publisher.hear)
+    analyst = Analyst(services, bot, i18n, outbox.pace, metrics=metrics, inline=publisher.inline)
+    daily = DailyPublisher(bot, services.daily, outbox, i18n)
+    timers = Timers(services, publisher, outbox, bot, i18n, link=link, daily=daily)
     leagues = LeaguePublisher(
         bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
     )
-    publisher.on_result.append(leagues.on_result)  # a group game's result
+    services.feed.subscribe(leagues.hear)  # a group game's result
     tournaments = TournamentPublisher(
         bot,
         services.tournaments,
         services.users,
         services.chats,
-        publisher,
+        outbox,
         i18n,
         league_refresh=leagues.refresh,
     )
@@ -402,12 +409,13 @@ async def _run(
         outermost=tracker,
         metrics=metrics,
         publisher=publisher,
+        outbox=outbox,
         league_publisher=leagues,
         tournament_publisher=tournaments,
         daily_publisher=daily,
         **services.by_name(),
     )
-    dispatcher.startup.register(publisher.warm_up)
+    dispatcher.startup.register(outbox.drawing.warm_up)
     dispatcher.startup.register(publisher.catch_up)
     dispatcher.startup.register(timers.start)
     dispatcher.startup.register(analyst.start)
@@ -459,11 +467,11 @@ async def _run(
         await daily.drain(max(0.0, deadline - loop.time()))
         link.close()  # what still waits for Telegram now gives up (its task is cancelled)
         await asyncio.sleep(0)
-        publisher.close()
+        await publisher.close()
         await services.board_messages.close()  # the versions boards show, before the database
         await leagues.close()
-        tournaments.close()
         await daily.close()
+        outbox.close()
         if server is not None:
             await server.close()
         await bot.session.close()

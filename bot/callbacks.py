@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import Annotated, TypeAlias
+from typing import Annotated, Final, TypeAlias
 
 from aiogram.filters.callback_data import CallbackData
-from pydantic import BeforeValidator
+from pydantic import AfterValidator, BeforeValidator
 
 from bot.numbers import COUNT_DIGITS, ID_DIGITS, parse_number
+from bot.services.actions import GameAction
 
 
 def _digits(digits: int) -> Callable[[object], object]:
@@ -54,35 +55,46 @@ _CHOICE = BeforeValidator(_digits(2))
 """An enum's value, read as a number of one or two digits."""
 
 
-class Move(enum.IntEnum):
-    """What a game button does."""
+BUTTON_ACTIONS: Final = frozenset(
+    {
+        GameAction.STEP,
+        GameAction.FINISH,
+        GameAction.UNDO,
+        GameAction.CONFIRM,
+        GameAction.ROLL,
+        GameAction.DOUBLE,
+        GameAction.TAKE,
+        GameAction.DROP,
+        GameAction.STRIKE,
+        GameAction.HINT,
+    }
+)
+"""The game actions a board's buttons carry; the others have buttons of their own (▶ Next game,
+🔁 Rematch) or a question first (``/resign``), and are refused in a :class:`GameButton`."""
 
-    STEP = 1  # play offered step number ``arg``
-    UNDO = 2
-    CONFIRM = 3
-    ROLL = 4  # roll rather than double
-    DOUBLE = 5  # offer to double
-    TAKE = 6  # take the offered double
-    DROP = 7  # drop it and lose the game
-    FINISH = 8  # finish the turn the ``arg``-th way offered (a whole-turn button)
-    STRIKE = 9  # anti three dice: strike the die showing ``arg``
-    HINT = 10  # 💡: the best turn for the roll (changes nothing)
+
+def _button_action(value: GameAction) -> GameAction:
+    if value not in BUTTON_ACTIONS:
+        raise ValueError(f"{value.name} is not a board button's action")
+    return value
 
 
-class GameAction(CallbackData, prefix="g"):
-    """A tap on a board during a turn."""
+class GameButton(CallbackData, prefix="g"):
+    """A tap on a board during a turn: ``action`` (:class:`~bot.services.actions.GameAction`,
+    one of :data:`BUTTON_ACTIONS`) with its ``arg`` (the step, the way to finish, the die to
+    strike)."""
 
     game: Id
     version: Count
-    move: Annotated[Move, _CHOICE]
+    action: Annotated[GameAction, _CHOICE, AfterValidator(_button_action)]
     arg: Count = 0
 
     @classmethod
-    def data(cls, game: int, version: int, move: Move, arg: int = 0) -> str:
-        """What ``GameAction(game=…, version=…, move=…, arg=…).pack()`` gives, without building
-        and dumping the model: a board has up to a couple of dozen buttons, and each model
-        cost 14 µs (the values are the service's own, so there is nothing to validate)."""
-        return cls.__separator__.join(map(str, (cls.__prefix__, game, version, move.value, arg)))
+    def data(cls, game: int, version: int, action: GameAction, arg: int = 0) -> str:
+        """What ``GameButton(game=…, version=…, action=…, arg=…).pack()`` gives, without
+        building and dumping the model: a board has up to a couple of dozen buttons, and each
+        model cost 14 µs (the values are the service's own, so there is nothing to validate)."""
+        return cls.__separator__.join(map(str, (cls.__prefix__, game, version, action.value, arg)))
 
 
 class ChallengeOption(enum.IntEnum):

@@ -34,6 +34,7 @@ from bot.messages.link import TelegramLink
 from bot.messages.pool import offer_computer, pair_waiting, tell_expired
 from bot.messages.tournaments import TournamentPublisher
 from bot.model import User
+from bot.outbox import Outbox
 from bot.services import GameSnapshot
 from bot.services.root import Services
 from bot.views.common import translator
@@ -53,6 +54,7 @@ class Timers:
         self,
         services: Services,
         publisher: BoardPublisher,
+        outbox: Outbox,
         bot: Bot,
         i18n: I18n,
         tick: float = TICK_SECONDS,
@@ -67,6 +69,7 @@ class Timers:
         self._coordination = services.coordination
         self._services = services
         self._publisher = publisher
+        self._pace = outbox.pace
         self._bot = bot
         self._i18n = i18n
         self._tick = tick
@@ -100,8 +103,7 @@ class Timers:
             await self._look()
 
     async def _look(self) -> None:
-        for snapshot in await self._games.timeouts():
-            self._publisher.publish(snapshot)
+        await self._games.timeouts()
         for challenge in await self._challenges.expire():
             await close_challenge_messages(
                 self._bot, challenge, self._users, self._challenges, self._i18n
@@ -123,8 +125,8 @@ class Timers:
     async def _look_at_pool(self) -> None:
         """Pairs seekers whose windows now meet, offers the computer to those who waited
         their time, and ends the waits that ran out; each seeker once, in whichever worker."""
-        pool, chats, limiter = self._services.pool, self._services.chats, self._publisher.limiter
-        found = await pair_waiting(
+        pool, chats, limiter = self._services.pool, self._services.chats, self._pace
+        await pair_waiting(
             self._services.lobby,
             self._bot,
             limiter,
@@ -133,8 +135,6 @@ class Timers:
             users=self._users,
             chats=chats,
         )
-        for each in found:
-            self._publisher.publish(each.snapshot)
         for seeker in await pool.sweep():
             await offer_computer(
                 seeker, self._bot, limiter, self._i18n, pool=pool, users=self._users, chats=chats
@@ -161,7 +161,7 @@ class Timers:
         reply = None
         if here is not None and here.message_id is not None:
             reply = ReplyParameters(message_id=here.message_id, allow_sending_without_reply=True)
-        await self._publisher.limiter.wait(player.id)
+        await self._pace.wait(player.id)
         try:
             await self._bot.send_message(
                 player.id,

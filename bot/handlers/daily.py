@@ -19,11 +19,11 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import DailyAction, DailyOpen
 from bot.i18n import current_locale
-from bot.messages.boards import BoardPublisher
 from bot.messages.daily import DailyPublisher
 from bot.messages.members import check_admin
 from bot.model import DailyPosition, User
 from bot.numbers import parse_number
+from bot.outbox import Outbox
 from bot.services.daily import DEFAULT_TIME_ZONE, VARIANTS, DailyService
 from bot.services.errors import AlreadyAnswered, ForeignButton, NoDailyPosition, StaleAction
 from bot.views.common import VARIANT_NAMES
@@ -65,7 +65,7 @@ async def on_daily(
     bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     i18n: I18n,
 ) -> None:
@@ -79,7 +79,7 @@ async def on_daily(
             await message.answer(_("Morning posts are for groups: send /daily on in a group."))
             return
         position = await daily.position(_variant(lowered))
-        await _show(message.chat.id, position, bot, daily, daily_publisher, publisher, player, i18n)
+        await _show(message.chat.id, position, bot, daily, daily_publisher, outbox, player, i18n)
         return
     if lowered and lowered[0] == "off":
         await check_admin(message, bot)
@@ -104,7 +104,7 @@ async def on_daily(
         )
         return
     position = await daily.position(_variant(lowered))
-    with publisher.on_demand.spend(player.id, message.chat.id):
+    with outbox.on_demand.spend(player.id, message.chat.id):
         await daily_publisher.post_now(message.chat.id, position, current_locale())
 
 
@@ -114,7 +114,7 @@ async def on_daily_link(
     bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     i18n: I18n,
 ) -> None:
@@ -123,7 +123,7 @@ async def on_daily_link(
     if position_id is None:
         raise NoDailyPosition()
     position = await daily.position_by_id(position_id)
-    await _show(message.chat.id, position, bot, daily, daily_publisher, publisher, player, i18n)
+    await _show(message.chat.id, position, bot, daily, daily_publisher, outbox, player, i18n)
 
 
 async def on_daily_open(
@@ -132,7 +132,7 @@ async def on_daily_open(
     bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     i18n: I18n,
 ) -> None:
@@ -143,9 +143,9 @@ async def on_daily_open(
     position = await daily.position(VARIANTS[callback_data.variant])
     chat = callback.message.chat
     if chat.type == ChatType.PRIVATE:
-        await _show(chat.id, position, bot, daily, daily_publisher, publisher, player, i18n)
+        await _show(chat.id, position, bot, daily, daily_publisher, outbox, player, i18n)
         return
-    with publisher.on_demand.spend(player.id, chat.id):
+    with outbox.on_demand.spend(player.id, chat.id):
         await daily_publisher.post_now(chat.id, position, current_locale())
 
 
@@ -155,13 +155,13 @@ async def _show(
     bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     i18n: I18n,
 ) -> None:
     """Sends ``position`` in the private chat: with the turn buttons, or, once answered, the
     verdict."""
-    with publisher.on_demand.spend(player.id, chat_id):
+    with outbox.on_demand.spend(player.id, chat_id):
         locale = i18n.current_locale
         picture = await daily_publisher.picture(position, locale)
         outcome = await daily.outcome(position, player)
@@ -172,7 +172,7 @@ async def _show(
             tapped = await daily.tapped(position, "")
             caption = puzzle_caption(position, tapped, _)
             keyboard = puzzle_keyboard(position, "", tapped, _)
-        await publisher.on_demand.pace.wait(chat_id)
+        await outbox.on_demand.pace.wait(chat_id)
         await bot.send_photo(
             chat_id, BufferedInputFile(picture, FILE_NAME), caption=caption, reply_markup=keyboard
         )
@@ -195,7 +195,7 @@ async def on_daily_action(
     callback_data: DailyAction,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
 ) -> None:
     """A turn button of a daily position: the answer built so far is shown in the caption;
@@ -215,13 +215,13 @@ async def on_daily_action(
             raise StaleAction()
         outcome = await daily.answer(position, player, tapped.input.turn())
         daily_publisher.refresh(position.id)
-        await publisher.limiter.wait(message.chat.id)
+        await outbox.pace.wait(message.chat.id)
         await message.edit_caption(
             caption=outcome_caption(outcome, daily.today(), _),
             reply_markup=other_variants_keyboard(position, _),
         )
         return
-    await publisher.limiter.wait(message.chat.id)
+    await outbox.pace.wait(message.chat.id)
     await message.edit_caption(
         caption=puzzle_caption(position, tapped, _),
         reply_markup=puzzle_keyboard(position, callback_data.taps, tapped, _),

@@ -27,10 +27,10 @@ from bot.callbacks import (
     TournamentStep,
 )
 from bot.i18n import current_locale
-from bot.messages.boards import BoardPublisher
 from bot.messages.members import ADMINS, check_admin
 from bot.messages.tournaments import TournamentPublisher
 from bot.model import Tournament, TournamentState, User
+from bot.outbox import Outbox
 from bot.services.errors import ForeignButton, NotEntered, TournamentNotFound
 from bot.services.tournaments import Tournaments
 from bot.views.tournaments import Pick, past_text, picker_keyboard, picker_text
@@ -78,9 +78,7 @@ async def on_tournament(
         ]
         for tournament in running:
             with contextlib.suppress(NotEntered):
-                progress = await tournaments.leave(tournament.id, player.id)
-                for snapshot in progress.started:
-                    tournament_publisher.publish_board(snapshot)
+                await tournaments.leave(tournament.id, player.id)
                 await message.answer(
                     _("You have withdrawn from tournament #{id}: your games are forfeited.").format(
                         id=tournament.id
@@ -163,14 +161,14 @@ async def on_page(
     callback_data: TournamentPage,
     tournaments: Tournaments,
     tournament_publisher: TournamentPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     callback_answer: CallbackAnswer,
 ) -> None:
     """📋 under a pinned table: that page of it, sent to the presser in private (within their
     allowance of messages on demand), on the tournament's own pinned message only."""
     tournament = await _pressed_on(callback, tournaments, callback_data.tournament, pinned=True)
-    with publisher.on_demand.spend(player.id, player.id):
+    with outbox.on_demand.spend(player.id, player.id):
         await tournament_publisher.send_page(tournament.id, callback_data.page, player.id, _)
     callback_answer.text = _("Sent to you in private.")
 

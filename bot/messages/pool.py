@@ -18,8 +18,8 @@ from aiogram.utils.i18n import I18n
 
 from bot.i18n import LOCALES, locale_of
 from bot.messages.kept import KeptMessage
-from bot.messages.pace import Pace
 from bot.model import Seeker
+from bot.outbox.pace import Pace
 from bot.services import Chats, Users
 from bot.services.lobby import Found, Lobby
 from bot.services.pool import PRIVATE, Pool, computer_level_for

@@ -15,12 +15,10 @@ Pictures are drawn on a thread of their own, never on the event loop.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
 from aiogram import Bot
@@ -30,9 +28,9 @@ from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import locale_of
-from bot.messages.boards import BoardPublisher
 from bot.messages.kept import KeptMessage
 from bot.model import Tournament
+from bot.outbox import Outbox
 from bot.services import GameSnapshot
 from bot.services.chats import Chats
 from bot.services.errors import NoPrivateChatForTable, StaleAction
@@ -62,8 +60,8 @@ before it is tried again: not every tick of the timers."""
 
 class TournamentPublisher:
     """Shows tournaments in their groups and tells players of their games (see the module
-    docstring). Boards go through the board ``publisher``, and every message here waits for
-    its pace."""
+    docstring). Every message here waits for the ``outbox``'s pace; pictures are drawn on its
+    pictures' thread."""
 
     def __init__(
         self,
@@ -71,7 +69,7 @@ class TournamentPublisher:
         tournaments: Tournaments,
         users: Users,
         chats: Chats,
-        publisher: BoardPublisher,
+        outbox: Outbox,
         i18n: I18n,
         *,
         league_refresh: Callable[[int], None] | None = None,
@@ -81,9 +79,8 @@ class TournamentPublisher:
         self._tournaments = tournaments
         self._users = users
         self._chats = chats
-        self._publisher = publisher
+        self._outbox = outbox
         self._i18n = i18n
-        self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournament")
         self._retry_at: dict[int, float] = {}
         """Pinned messages that could not be shown, by tournament: when to try again."""
 
@@ -114,14 +111,7 @@ class TournamentPublisher:
         pinned message is brought up to date by the next tick."""
         for snapshot in progress.started:
             await self._tell_players(progress.tournament, snapshot)
-            self._publisher.publish(snapshot)
-        for game_id in progress.moved_on:
-            self._publisher.moved_on(game_id)
         await self.show_signup(progress.tournament.id)
-
-    def publish_board(self, snapshot: GameSnapshot) -> None:
-        """Shows a tournament game's change (a withdrawal's resignation) on its boards."""
-        self._publisher.publish(snapshot)
 
     async def show_signup(self, tournament_id: int) -> None:
         """Edits the sign-up message (or posts it, when it has none) to show the list."""
@@ -133,10 +123,7 @@ class TournamentPublisher:
             signup_text(overview, _),
             signup_keyboard(overview.tournament, _),
         )
-        await shown.show(self._publisher.limiter)
-
-    def close(self) -> None:
-        self._drawing.shutdown(wait=False, cancel_futures=True)
+        await shown.show(self._outbox.pace)
 
     async def _translator(self, tournament: Tournament) -> Translate:
         locale = await self._chats.locale(tournament.chat_id) or tournament.locale
@@ -149,7 +136,7 @@ class TournamentPublisher:
             (snapshot.black, snapshot.white),
         ):
             _ = translator(self._i18n, locale_of(player))
-            await self._publisher.limiter.wait(player.id)
+            await self._outbox.pace.wait(player.id)
             try:
                 await self._bot.send_message(
                     player.id, player_line(tournament, tournament.round, opponent, _)
@@ -174,7 +161,7 @@ class TournamentPublisher:
             drawn = await self._draw(overview, _)
             markup = pinned_keyboard(overview, _)
             pinned = _Pinned(self, overview.tournament, caption, drawn, markup)
-            if await pinned.show(self._publisher.limiter):
+            if await pinned.show(self._outbox.pace):
                 return overview.tournament
             logger.warning("tournament %d: its pinned message was not shown", tournament.id)
         except Exception:
@@ -202,7 +189,7 @@ class TournamentPublisher:
                 return render_bracket(drawn)
             return render_table(drawn, page=page)
 
-        return await asyncio.get_running_loop().run_in_executor(self._drawing, render)
+        return await self._outbox.drawing.picture(render)
 
     async def send_page(self, tournament_id: int, page: int, user_id: int, _: Translate) -> None:
         """Sends ``page`` (0-based) of the tournament's table to ``user_id`` in private, as
@@ -215,7 +202,7 @@ class TournamentPublisher:
         if not 0 < page < page_count(table_rows(overview)):
             raise StaleAction()
         drawn = await self._draw(overview, _, page)
-        await self._publisher.limiter.wait(user_id)
+        await self._outbox.pace.wait(user_id)
         try:
             await self._bot.send_photo(
                 user_id,

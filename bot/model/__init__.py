@@ -4,6 +4,7 @@ chips that the services work with and storage keeps, and the repositories' proto
 
 from __future__ import annotations
 
+from .changes import ChangeChannel
 from .daily import (
     DailyAnswer,
     DailyGroup,
@@ -74,6 +75,7 @@ from .tournaments import (
 
 __all__ = [
     "AnalysisJob",
+    "ChangeChannel",
     "LuckRepository",
     "PlayerLuck",
     "PrFlag",

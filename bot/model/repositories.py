@@ -11,12 +11,13 @@ for the app, the web server and the tests, which hold the store itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Final, Protocol
 
 from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
+from .changes import ChangeChannel
 from .daily import DailyRepository
 from .luck import LuckRepository
 from .records import (
@@ -564,8 +565,15 @@ class Store(Protocol):
     def daily(self) -> DailyRepository: ...
 
     @property
+    def changes(self) -> ChangeChannel: ...
+
+    @property
     def shared(self) -> bool:
         """Other processes (workers) may use the database at the same time."""
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Runs ``action`` once the transaction this task is in commits (at once outside
+        one; never if it rolls back)."""
 
     def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
         """One atomic change across repositories (``durable``: on disk before it returns)."""

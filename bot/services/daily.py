@@ -59,8 +59,8 @@ from .errors import (
     StaleAction,
     UnknownTimeZone,
 )
-from .games import WHOLE_TURN_BUTTONS
 from .locks import KeyedLocks
+from .snapshots import WHOLE_TURN_BUTTONS
 
 logger = logging.getLogger(__name__)
 

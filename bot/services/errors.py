@@ -93,7 +93,7 @@ class NotEnoughChips(GameError):
 
 class TooSoon(GameError):
     """A replay, an analysis or another message on demand beyond the asker's or the group's
-    allowance (:class:`~bot.messages.pace.OnDemand`);
+    allowance (:class:`~bot.outbox.pace.OnDemand`);
     ``params``: ``seconds`` until one is allowed."""
 
     code = "too_soon"

@@ -29,10 +29,12 @@ from .errors import (
     StaleAction,
     Watching,
 )
-from .games import REMIND_FROM_SECONDS, GameService, GameSnapshot
+from .feed import ChangeFeed, WatcherAdded
+from .games import REMIND_FROM_SECONDS, GameService
 from .inline import InlineGames, seal
 from .locks import KeyedLocks
 from .pool import OFFER_AFTER, PRIVATE, Pairing, Pool, computer_level_for, pool_terms
+from .snapshots import GameSnapshot
 from .watchers import Watchers
 
 _PAIRING_TRIES: Final = 3
@@ -58,10 +60,12 @@ class Lobby:
         inline: InlineGames,
         watchers: Watchers,
         pool: Pool,
+        feed: ChangeFeed,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._store = store
+        self._feed = feed
         self._clock = clock
         self._games = games
         self._challenges = challenges
@@ -166,12 +170,16 @@ class Lobby:
     async def watch(self, game_id: int, user_id: int) -> tuple[GameSnapshot, bool]:
         """Makes ``user_id`` a watcher of game ``game_id`` (:meth:`Watchers.add`); returns the
         game as it stands, read after the watcher's board was added (a change saved later is
-        shown to it by the publisher), and whether they were not watching it yet.
+        shown to it by the publisher), and whether they were not watching it yet; a new
+        watcher's board is told to the change feed (:class:`~.feed.WatcherAdded`), to be shown.
 
         :raises: :exc:`~.errors.GameNotFound`, and what :meth:`Watchers.add` raises.
         """
         added = await self._watchers.add(await self._games.stored(game_id), user_id)
-        return await self._games.snapshot(game_id), added
+        snapshot = await self._games.snapshot(game_id)
+        if added:
+            self._feed.announce(WatcherAdded(game_id, snapshot.stored.version, snapshot))
+        return snapshot, added
 
     # --- the pool: play anyone now -----------------------------------------------------------
 

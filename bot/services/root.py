@@ -1,13 +1,15 @@
 """The composition root of the services: each one built once, here, and handed to the others
 it needs. No service builds another or holds the one that holds it; the arrows point one way:
 
-    users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers,
+    the change feed, users, chats, seeds, coordination, replays, scores, analyses, watchers,
     the pool, the automatic analyses (<- the brain), the daily position (<- the brain)
-    game service  <- users, seeds, coordination, the brain, the automatic analyses
+    board messages <- the change feed
+    game service  <- users, seeds, coordination, the brain, the automatic analyses, the feed
     challenges    <- users, seeds
     inline games  <- challenges
     leagues       <- scores
-    lobby         <- game service, challenges, inline games, watchers, the pool
+    lobby         <- game service, challenges, inline games, watchers, the pool, the feed
+    game actions  <- game service, lobby
     tournaments   <- game service
 
 (each with the store as well).
@@ -32,6 +34,7 @@ from typing import Any
 
 from bot.model import Store
 
+from .actions import GameActions
 from .analysis import Analyses
 from .autoanalysis import AutoAnalyses
 from .boards import BoardMessages
@@ -40,6 +43,7 @@ from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
 from .daily import DailyService
+from .feed import ChangeFeed
 from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
@@ -59,12 +63,17 @@ class Services:
 
     store: Store
     """For the web server's health check and gauges; handlers never take it."""
+    feed: ChangeFeed
+    """Every change to a game, told once by the service that made it: the boards, the Mini
+    App's sockets and the league listen (composed in :mod:`bot.app`); handlers never take it."""
     users: Users
     chats: Chats
     """Group settings (the language a group's admins chose)."""
     coordination: Coordination
     """Claims and pace shared with the other workers of the database."""
     game_service: GameService
+    game_actions: GameActions
+    """What a person can do in a game, for every client (the chat's buttons, the Mini App)."""
     board_messages: BoardMessages
     """Which messages show which game, and which version each shows."""
     challenges: Challenges
@@ -112,7 +121,8 @@ def compose(
     seeds = DiceSeeds(rng)
     coordination = Coordination(store, shared=store.shared, clock=clock)
     auto_analyses = AutoAnalyses(store, brain, clock=clock)
-    board_messages = BoardMessages(store, clock=clock)
+    feed = ChangeFeed(store)
+    board_messages = BoardMessages(store, feed, clock=clock)
     games = GameService(
         store,
         rng,
@@ -120,6 +130,7 @@ def compose(
         seeds=seeds,
         coordination=coordination,
         brain=brain,
+        feed=feed,
         move_seconds=move_seconds,
         clock=clock,
         computer_pause=computer_pause,
@@ -138,17 +149,20 @@ def compose(
     watchers = Watchers(store)
     scores = ScoreService(store, clock=clock)
     pool = Pool(store, clock=clock)
+    lobby = Lobby(store, games, challenges, inline, watchers, pool, feed, clock=clock)
     return Services(
         store=store,
+        feed=feed,
         users=users,
         chats=Chats(store, clock=clock),
         coordination=coordination,
         game_service=games,
+        game_actions=GameActions(games, lobby),
         board_messages=board_messages,
         challenges=challenges,
         inline_games=inline,
         watchers=watchers,
-        lobby=Lobby(store, games, challenges, inline, watchers, pool, clock=clock),
+        lobby=lobby,
         replays=Replays(store),
         score_service=scores,
         league_service=LeagueService(store, scores, clock=clock),

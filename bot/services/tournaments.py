@@ -63,8 +63,9 @@ from .errors import (
     TournamentNotFound,
 )
 from .errors import NotAnAdmin as NotAllowedToCreate
-from .games import GameService, GameSnapshot
+from .games import GameService
 from .locks import KeyedLocks
+from .snapshots import GameSnapshot
 
 MAX_PLAYERS: Final = {
     TournamentFormat.KNOCKOUT: 64,

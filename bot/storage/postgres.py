@@ -21,13 +21,20 @@ on each connection and costs a tap the least CPU, which is what a worker spends 
   still rolled back by the pool.
 - **Schema version**: the one row of ``schema_version``; migrations run under an advisory lock,
   so workers starting together migrate once.
+- **Changes** are told to the other workers by ``NOTIFY`` on one channel, heard through a
+  connection of its own that only ``LISTEN``s (:class:`PostgresChannel`); if that connection
+  is lost, it connects again (1, 2, 4 … 30 s apart) and says so, since what was sent meanwhile
+  is lost.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import contextvars
+import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, cast
@@ -42,7 +49,13 @@ if TYPE_CHECKING:
 
     Connection: TypeAlias = PoolConnectionProxy[asyncpg.Record]
 
+logger = logging.getLogger(__name__)
+
 MIGRATION_LOCK: Final = lock_key("migrations", 0)
+CHANNEL: Final = "nardy_changes"
+"""The ``NOTIFY`` channel of changes (:class:`PostgresChannel`)."""
+RETRY_SECONDS: Final = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+"""Waits between attempts to listen again after the channel's connection was lost."""
 POOL_SIZE: Final = 20
 """Connections one worker keeps at most: a game being acted on holds one (see
 :meth:`PostgresDatabase.exclusive`), so this many games act at once; more wait their turn."""
@@ -101,8 +114,9 @@ class PostgresDatabase(Database):
 
     dialect: ClassVar[str] = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str = "") -> None:
         self._pool = pool
+        self._changes = PostgresChannel(pool, url)
         # The connection this task holds: in a transaction or an exclusive block.
         self._held: contextvars.ContextVar[Connection | None] = contextvars.ContextVar(
             "held_connection", default=None
@@ -118,7 +132,7 @@ class PostgresDatabase(Database):
             server_settings={"synchronous_commit": "off", "application_name": "nardy-bot"},
             reset=_keep_session,
         )
-        database = cls(pool)
+        database = cls(pool, url)
         try:
             await database.migrate()
         except BaseException:
@@ -167,10 +181,12 @@ class PostgresDatabase(Database):
         if held is not None and held.is_in_transaction():
             yield
             return
-        async with self._connection() as conn, conn.transaction():
-            if durable:
-                await conn.execute("SET LOCAL synchronous_commit = on")
-            yield
+        with self._outermost() as committed:
+            async with self._connection() as conn, conn.transaction():
+                if durable:
+                    await conn.execute("SET LOCAL synchronous_commit = on")
+                yield
+            committed()
 
     async def write(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
         if durable and not self._in_transaction():
@@ -230,7 +246,12 @@ class PostgresDatabase(Database):
             "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k", numbers
         )
 
+    @property
+    def changes(self) -> PostgresChannel:
+        return self._changes
+
     async def close(self) -> None:
+        await self._changes.close()
         await self._pool.close()
 
     def _in_transaction(self) -> bool:
@@ -300,3 +321,75 @@ async def _integrity() -> AsyncIterator[None]:
         yield
     except asyncpg.IntegrityConstraintViolationError as error:
         raise IntegrityError(str(error)) from error
+
+
+class PostgresChannel:
+    """``NOTIFY`` through the pool, ``LISTEN`` on a connection of its own (see the module)."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self._url = url
+        self._listener: asyncpg.Connection | None = None
+        self._receive: Callable[[str], None] | None = None
+        self._resumed: Callable[[], None] = lambda: None
+        self._reconnecting: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def send(self, messages: Sequence[str]) -> None:
+        await self._pool.execute(
+            "SELECT pg_notify($1, m) FROM unnest($2::text[]) WITH ORDINALITY AS s(m, n) ORDER BY n",
+            CHANNEL,
+            list(messages),
+        )
+
+    async def listen(self, receive: Callable[[str], None], resumed: Callable[[], None]) -> None:
+        self._receive, self._resumed = receive, resumed
+        await self._connect()
+
+    async def _connect(self) -> None:
+        connection = await asyncpg.connect(
+            self._url, server_settings={"application_name": "nardy-bot listen"}
+        )
+        await connection.add_listener(CHANNEL, self._heard)
+        connection.add_termination_listener(self._lost)
+        self._listener = connection
+
+    def _heard(self, _connection: object, _pid: int, _channel: str, payload: object) -> None:
+        if self._receive is not None:
+            self._receive(str(payload))
+
+    def _lost(self, _connection: object) -> None:
+        if self._closed or self._reconnecting is not None:
+            return
+        logger.warning("the change channel's connection was lost; connecting again")
+        self._reconnecting = asyncio.get_running_loop().create_task(
+            self._reconnect(), name="changes-reconnect"
+        )
+
+    async def _reconnect(self) -> None:
+        try:
+            attempt = 0
+            while not self._closed:
+                await asyncio.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
+                attempt += 1
+                try:
+                    await self._connect()
+                except (OSError, asyncpg.PostgresError) as error:
+                    logger.info("the change channel cannot connect yet: %s", error)
+                    continue
+                logger.info("the change channel listens again")
+                self._resumed()
+                return
+        finally:
+            self._reconnecting = None
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reconnecting
+        if self._listener is not None and not self._listener.is_closed():
+            with contextlib.suppress(Exception):
+                await self._listener.close(timeout=2)
+        self._listener = None

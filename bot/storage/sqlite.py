@@ -310,24 +310,26 @@ class SqliteDatabase(Database):
                 connection = self._durable
             else:
                 switch = True
-        async with self._lock:
-            token = self._inside.set(connection)
-            try:
-                if switch:
-                    await self.db.execute("PRAGMA synchronous = FULL")
+        with self._outermost() as committed:
+            async with self._lock:
+                token = self._inside.set(connection)
                 try:
-                    await _begin(connection)
-                    try:
-                        yield
-                    except BaseException:
-                        await connection.execute("ROLLBACK")
-                        raise
-                    await connection.execute("COMMIT")
-                finally:
                     if switch:
-                        await self.db.execute("PRAGMA synchronous = NORMAL")
-            finally:
-                self._inside.reset(token)
+                        await self.db.execute("PRAGMA synchronous = FULL")
+                    try:
+                        await _begin(connection)
+                        try:
+                            yield
+                        except BaseException:
+                            await connection.execute("ROLLBACK")
+                            raise
+                        await connection.execute("COMMIT")
+                    finally:
+                        if switch:
+                            await self.db.execute("PRAGMA synchronous = NORMAL")
+                finally:
+                    self._inside.reset(token)
+            committed()
 
     async def write(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
         """Outside a transaction the statement commits by itself (SQLite's autocommit: one

@@ -9,6 +9,7 @@ through.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING
 
@@ -56,6 +57,16 @@ class Store:
     def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
         """One atomic change across repositories: see :meth:`.Database.transaction`."""
         return self.database.transaction(durable=durable)
+
+    @property
+    def changes(self) -> model.ChangeChannel:
+        """How the other workers hear of this one's changes (see :mod:`bot.services.feed`)."""
+        return self.database.changes
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Runs ``action`` once this task's transaction commits: see
+        :meth:`.Database.after_commit`."""
+        self.database.after_commit(action)
 
     @property
     def shared(self) -> bool:

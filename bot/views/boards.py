@@ -15,8 +15,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from bot.ai import Hint
 from bot.callbacks import (
     Analyse,
-    GameAction,
-    Move,
+    GameButton,
     NextGame,
     PlayAnyone,
     Rematch,
@@ -35,6 +34,7 @@ from bot.engine import (
 )
 from bot.model import ChipsStatus
 from bot.services import GameSnapshot
+from bot.services.actions import GameAction, allowed, strikes
 from bot.views.common import (
     DICE_MODE_NAMES,
     OUTCOME_NAMES,
@@ -400,83 +400,75 @@ def _game_keyboard(
     snapshot: GameSnapshot, viewer: Side | None, _: Translate
 ) -> InlineKeyboardMarkup:
     stored, game = snapshot.stored, snapshot.game
+    if viewer is None:  # a group's board: the buttons of whoever acts, the service checks who
+        viewer = game.to_act
+    can = allowed(snapshot, viewer)
     if game.is_over:
         analysis = _analysis_button(stored.id, _)
         replay = [_replay_button(stored.id, _)]
-        if snapshot.match is not None and not snapshot.match.match.is_over:
-            if _next_game_started(snapshot):
-                return analysis_keyboard(stored.id, _)
+        if GameAction.NEXT_GAME in can:
             next_game = _button("▶ " + _("Next game"), NextGame(game=stored.id).pack())
             return _markup([[next_game, analysis], replay])
-        rematch = Rematch(game=stored.id).pack()
-        anyone = _button("🔎 " + _("Play anyone"), PlayAnyone().pack())
-        return _markup([[_button("🔁 " + _("Rematch"), rematch), analysis], [*replay, anyone]])
-    if viewer is not None and viewer is not game.to_act or stored.computer_to_act:
-        return _markup([])  # nothing to tap for this reader, or the computer is thinking
+        if GameAction.REMATCH in can:
+            rematch = _button("🔁 " + _("Rematch"), Rematch(game=stored.id).pack())
+            anyone = _button("🔎 " + _("Play anyone"), PlayAnyone().pack())
+            return _markup([[rematch, analysis], [*replay, anyone]])
+        return analysis_keyboard(stored.id, _)
 
-    def action(move: Move, arg: int = 0) -> str:
-        return GameAction.data(stored.id, stored.version, move, arg)
+    def action(move: GameAction, arg: int = 0) -> str:
+        return GameButton.data(stored.id, stored.version, move, arg)
 
-    if game.cube is not None and game.cube.offered:
+    cube_value = game.cube.value * 2 if game.cube is not None else 2
+    if GameAction.TAKE in can:
+        take = _button("✅ " + _("Take ×{value}").format(value=cube_value), action(GameAction.TAKE))
+        return _markup([[take, _button("🏳 " + _("Drop"), action(GameAction.DROP))]])
+    if GameAction.STRIKE in can:
         return _markup(
             [
                 [
                     _button(
-                        "✅ " + _("Take ×{value}").format(value=game.cube.value * 2),
-                        action(Move.TAKE),
-                    ),
-                    _button("🏳 " + _("Drop"), action(Move.DROP)),
+                        "✂ " + _("Strike {value}").format(value=v), action(GameAction.STRIKE, v)
+                    )
+                    for v in strikes(snapshot)
                 ]
             ]
         )
-    if game.strike_pending and game.dice is not None:
-        values = sorted(set(game.dice.values), reverse=True)
-        return _markup(
-            [
-                [
-                    _button("✂ " + _("Strike {value}").format(value=v), action(Move.STRIKE, v))
-                    for v in values
-                ]
-            ]
+    if GameAction.ROLL in can:
+        roll = _button("🎲 " + _("Roll"), action(GameAction.ROLL))
+        double = _button(
+            "⏫ " + _("Double ×{value}").format(value=cube_value), action(GameAction.DOUBLE)
         )
-    if game.can_double and game.cube is not None:
-        return _markup(
-            [
-                [
-                    _button("🎲 " + _("Roll"), action(Move.ROLL)),
-                    _button(
-                        "⏫ " + _("Double ×{value}").format(value=game.cube.value * 2),
-                        action(Move.DOUBLE),
-                    ),
-                ]
-            ]
-        )
+        return _markup([[roll, double]])
     current = snapshot.turn_input
-    if current is None:
-        return _markup([])
-    finishes = snapshot.finishes
-    if finishes:  # few ways to finish: one button each
-        labels = [finish_label(steps) for steps in finishes]
+    if current is None or GameAction.TURN not in can:
+        return _markup([])  # nothing to tap for this reader, or the computer is thinking
+    buttons: list[InlineKeyboardButton] = []
+    per_row = STEPS_PER_ROW
+    if GameAction.FINISH in can and snapshot.finishes:  # few ways to finish: one button each
+        labels = [finish_label(steps) for steps in snapshot.finishes]
         per_row = 3 if max(map(len, labels)) <= 9 else 2
-        buttons = [_button(label, action(Move.FINISH, index)) for index, label in enumerate(labels)]
-    else:
-        per_row = STEPS_PER_ROW
+        buttons = [
+            _button(label, action(GameAction.FINISH, index)) for index, label in enumerate(labels)
+        ]
+    elif GameAction.STEP in can:
         steps = [(o.src, o.dst) for o in current.options]
         buttons = [
             _button(
                 step_label(option, steps.count((option.src, option.dst)) > 1),
-                action(Move.STEP, index),
+                action(GameAction.STEP, index),
             )
             for index, option in enumerate(current.options)
         ]
     rows = [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
-    controls = []
-    if stored.hints and (len(buttons) > 1 or current.taps):
-        controls.append(_button("💡 " + _("Hint"), action(Move.HINT)))
-    if current.taps:
-        controls.append(_button("↩ " + _("Undo"), action(Move.UNDO)))
-    if current.is_complete:
-        controls.append(_button("✅ " + _("Confirm"), action(Move.CONFIRM)))
+    controls = [
+        _button(label, action(move))
+        for move, label in (
+            (GameAction.HINT, "💡 " + _("Hint")),
+            (GameAction.UNDO, "↩ " + _("Undo")),
+            (GameAction.CONFIRM, "✅ " + _("Confirm")),
+        )
+        if move in can
+    ]
     if controls:
         rows.append(controls)
     return _markup(rows)

@@ -17,6 +17,7 @@ from bot.i18n import N_
 from bot.model import Standing, User
 from bot.numbers import COUNT_DIGITS, parse_number
 from bot.services import GameSnapshot, Terms
+from bot.services.actions import GameAction, allowed
 from bot.services.challenges import (
     MATCH_CHOICES,
     TIME_CHOICES,
@@ -221,7 +222,7 @@ def board_keyboard(snapshot: GameSnapshot, _: Translate) -> InlineKeyboardMarkup
     analysis = InlineKeyboardButton(
         text="📊 " + _("Analysis"), callback_data=Analyse(game=stored.id).pack()
     )
-    if snapshot.match is not None and not snapshot.match.match.is_over:
+    if GameAction.NEXT_GAME in allowed(snapshot, game.to_act):
         next_game = InlineKeyboardButton(
             text="▶ " + _("Next game"), callback_data=NextGame(game=stored.id).pack()
         )

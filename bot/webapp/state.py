@@ -15,15 +15,17 @@ the tree says, and Confirm sends the steps, which the server checks again.
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Sequence
 from typing import Any, Final, TypeAlias
 
 from bot.engine import Played, Side, TurnInput, opponent_point
 from bot.services import GameSnapshot
+from bot.services.actions import allowed, strikes
 from bot.views.boards import board_view
 from bot.views.common import Translate
+
+from .protocol import action_words
 
 TREE_NODES: Final = 1_500
 """Nodes of the step tree sent at once (about 20 bytes each): every turn of two dice, and the
@@ -98,26 +100,7 @@ def board_state(
     last_side = mover.other
     last = [[seen(last_side, p.src), seen(last_side, p.dst), int(p.hit)] for p in stored.last_turn]
     cube = game.cube
-    actions: list[str] = []
-    if you is not None and not game.is_over and not stored.computer_to_act:
-        if you is game.to_act:
-            if cube is not None and cube.offered:
-                actions += ["take", "drop"]
-            elif game.strike_pending and game.dice is not None:
-                actions += [f"strike:{v}" for v in sorted(set(game.dice.values), reverse=True)]
-            elif game.can_double and cube is not None:
-                actions += ["roll", "double"]
-            elif current is not None and stored.hints:
-                actions.append("hint")
-        actions.append("resign")
-    elif you is not None and game.is_over:
-        # what the chat's board offers after the game: a match's next game, else a rematch
-        # (not in an inline message, whose rematch is an inline invitation)
-        match = snapshot.match
-        if match is not None and not match.match.is_over:
-            actions.append("next")
-        elif not stored.chat_instance:
-            actions.append("rematch")
+    actions = action_words(allowed(snapshot, you), strikes(snapshot))
     state: dict[str, Any] = {
         "type": "state",
         "game": stored.id,
@@ -163,8 +146,3 @@ def board_state(
 def _name(snapshot: GameSnapshot, side: Side) -> str:
     user = snapshot.user(side)
     return f"🤖 {user.mention}" if user.computer_level is not None else user.mention
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A message for the page, as compact JSON (every push is counted in bytes)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))

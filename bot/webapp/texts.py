@@ -36,4 +36,5 @@ def refusal_texts(_: Translate) -> dict[str, str]:
         "forged": _("Open the board from the game's message in Telegram."),
         "expired": _("This board was opened too long ago: open it again from the game's message."),
         "closed": _("You cannot open the board of this game."),
+        "busy": _("You have too many boards open: close one, then open this one again."),
     }

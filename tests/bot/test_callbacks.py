@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.callbacks import (
+    BUTTON_ACTIONS,
     ChallengeAction,
     ChallengeOption,
-    GameAction,
+    GameButton,
     InlineInvite,
     InviteOption,
-    Move,
     PlayFrom,
     Rematch,
     Replay,
     ResignAction,
 )
+from bot.services.actions import GameAction
 from bot.services.inline import SEAL_DIGITS
 
 BIG_ID = 2**52  # Telegram user ids fit in 52 bits; game ids are SQLite rowids far below
@@ -25,7 +27,7 @@ BIG_VERSION = 10**9
 
 def test_worst_case_payloads_fit_in_64_bytes() -> None:
     payloads = [
-        GameAction(game=BIG_ID, version=BIG_VERSION, move=Move.CONFIRM, arg=99),
+        GameButton(game=BIG_ID, version=BIG_VERSION, action=GameAction.CONFIRM, arg=99),
         ChallengeAction(challenge=BIG_ID, version=BIG_VERSION, option=ChallengeOption.TIME),
         ResignAction(game=BIG_ID, user=BIG_ID, asked=2**31, sure=True),
         Rematch(game=BIG_ID),
@@ -42,12 +44,21 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
 @given(
     game=st.integers(1, BIG_ID),
     version=st.integers(0, BIG_VERSION),
-    move=st.sampled_from(Move),
+    action=st.sampled_from(sorted(BUTTON_ACTIONS)),
     arg=st.integers(0, 99),
 )
 def test_game_buttons_data_is_what_the_model_packs(
-    game: int, version: int, move: Move, arg: int
+    game: int, version: int, action: GameAction, arg: int
 ) -> None:
-    action = GameAction(game=game, version=version, move=move, arg=arg)
-    assert GameAction.data(game, version, move, arg) == action.pack()
-    assert GameAction.unpack(GameAction.data(game, version, move, arg)) == action
+    button = GameButton(game=game, version=version, action=action, arg=arg)
+    assert GameButton.data(game, version, action, arg) == button.pack()
+    assert GameButton.unpack(GameButton.data(game, version, action, arg)) == button
+
+
+def test_a_board_button_carries_only_a_board_buttons_action() -> None:
+    """Resign, a match's next game, a rematch and a whole turn have controls of their own (a
+    question first, another button, the Mini App): forged into a board's button, they are not
+    a game button at all."""
+    for action in set(GameAction) - BUTTON_ACTIONS:
+        with pytest.raises(ValueError):
+            GameButton.unpack(f"g:1:0:{action.value}:0")

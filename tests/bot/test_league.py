@@ -8,7 +8,7 @@ import asyncio
 import random
 import sqlite3
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,10 +17,9 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
 from bot.i18n import create_i18n
-from bot.messages.boards import BoardPublisher
 from bot.messages.league import RULE, LeaguePublisher, standings_text
-from bot.messages.pace import RateLimiter
 from bot.model import Rating, Standing, User
+from bot.outbox.pace import RateLimiter
 from bot.services import GameSnapshot, Services, compose
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.storage import Store, open_database
@@ -327,19 +326,30 @@ async def test_a_refresh_waiting_for_its_turn_is_cancelled_cleanly(
     assert standings.edit_count == 0
 
 
-async def test_the_board_publisher_reports_results_of_group_games(
+async def test_the_league_hears_of_each_group_games_result_from_the_change_feed(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
-    publisher = BoardPublisher(world.bot, world.services, create_i18n())
-    results: list[GameSnapshot] = []
-    publisher.on_result.append(results.append)
-    publisher.publish(world.snapshot)
-    over = await world.services.game_service.resign(
-        world.snapshot.stored.id, world.snapshot.stored.white_id
+    """The league listens to the change feed: a group game's result (and nothing before it)
+    edits the group's standings, with no client telling it; a game elsewhere edits nothing."""
+    publisher = LeaguePublisher(
+        world.bot,
+        world.leagues,
+        world.services.chats,
+        world.services.coordination,
+        create_i18n(),
+        limiter=RateLimiter(group=(100, 100.0)),
+        settle_seconds=0,
     )
-    publisher.publish(over)
-    private = replace(over, stored=replace(over.stored, chat_id=0, version=over.stored.version + 1))
-    publisher.publish(private)
+    world.services.feed.subscribe(publisher.hear)
+    assert await publisher.post(await world.leagues.start(world.group.id, "en"))
+    standings = fake_telegram.last_message(world.group)
+    game_id, white = world.snapshot.stored.id, world.snapshot.stored.white_id
+    mover = world.snapshot.stored.player(world.snapshot.game.turn)
+    if world.snapshot.turn_input is not None:
+        await world.services.game_service.choose(game_id, mover, world.snapshot.stored.version, 0)
     await publisher.drain()
-    publisher.close()
-    assert results == [over]
+    assert standings.edit_count == 0  # a tap is no result
+    await world.services.game_service.resign(game_id, white)
+    await publisher.drain()
+    assert standings.edit_count == 1 and "1. @bob" in standings.content
+    await publisher.close()

@@ -83,10 +83,14 @@ async def test_a_table_of_33_pins_the_leaders_page_and_sends_the_other_in_privat
     # sixteen boards and their watch links are more than a caption holds: those that fit
     assert "👁 https://t.me/" in pinned.content and "more boards" in pinned.content
     private = fake.private_chat(asker)
+    await fake.wait_for_message(private, where=lambda m: m.photo is not None)  # their game's
+    await harness.idle()
     before = len(fake.messages(private))
     answer = await fake.next_answer_to(fake.press(asker, pinned, "📋 Places 33–33"))
     assert not answer.show_alert and answer.text == "Sent to you in private."
-    page = await fake.wait_for_message(private, where=lambda m: m.photo is not None)
+    page = await fake.wait_for_message(
+        private, where=lambda m: m.photo is not None and "Tournament #" in m.content
+    )
     assert f"Tournament #{tournament.id}" in page.content and "places 33–33 of 33" in page.content
     assert len(fake.messages(private)) == before + 1
 

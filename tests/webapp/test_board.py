@@ -2,8 +2,9 @@
 bot against the fake Telegram: players play whole games through the page's own UI (a tap on a
 checker, a tap on a lit point, Confirm), a watcher follows each move, a reload mid-turn keeps
 the steps picked, forged init data is refused, the waiting player is offered nothing, and the
-chat's message is edited once per turn. Screenshots at phone size in Telegram's light and dark
-themes are checked against golden images. One browser for the module, a page per reader."""
+chat's message follows at its own pace while both play on the board. Screenshots at phone
+size in Telegram's light and dark themes are checked against golden images. One browser for
+the module, a page per reader."""
 
 from __future__ import annotations
 
@@ -183,8 +184,9 @@ async def test_a_whole_long_game_on_the_board_with_a_watcher_and_a_reload(
         assert reloaded
         await harness.idle()
         assert "🏆" in boards[alice].content
-        # one edit of the chat's board per confirmed turn (the next roll and the result in it)
-        assert boards[alice].edit_count - edits_before == confirmed
+        # both play on the board: the chat's board follows at its own pace (at most once every
+        # few seconds, the newest state then), and shows the result at once
+        assert 1 <= boards[alice].edit_count - edits_before < confirmed
         for page in [*pages.values(), watcher]:
             assert not page.errors  # type: ignore[attr-defined]
             await page.page.close()
@@ -207,7 +209,7 @@ class _Hitter:
 
 
 @pytest.mark.slow
-async def test_a_short_group_game_with_hits_the_bar_and_bearing_off_edits_once_a_turn(
+async def test_a_short_group_game_with_hits_the_bar_and_bearing_off_on_the_board(
     browser: Any, tmp_path: Path
 ) -> None:
     async with (
@@ -253,8 +255,8 @@ async def test_a_short_group_game_with_hits_the_bar_and_bearing_off_edits_once_a
             await pages[alice].wait_version(version)
             await pages[bob].wait_version(version)
         await harness.idle()
-        # the group's message: edited once per turn (the next roll and the result in it)
-        assert board.edit_count - edits == confirmed
+        # the group's message: at its own pace while both play on the board, never once a turn
+        assert 1 <= board.edit_count - edits < confirmed
         final = await pages[bob].state()
         assert final is not None and final["over"]
         assert seen == {"hit": True, "bar": True, "off": True}
@@ -313,6 +315,7 @@ async def test_a_match_played_on_the_board_goes_on_to_its_next_game(
     ):
         alice, bob, group, board = await start_group_game(harness, "short 3")
         carol = fake.create_user("Carol", username="carol", language_code="ru")
+        group.members[carol.id] = carol
         first = game_of(board)
         pages = {
             user: await open_board(browser, harness, user, game=first, telegram=True)
@@ -502,6 +505,7 @@ async def test_a_dropped_socket_reconnects_and_catches_up_and_an_expired_one_sto
 
         # about to expire: valid at its hello, refused when it comes back 3 s later
         carol = fake.create_user("Carol", username="carol", language_code="ru")
+        group.members[carol.id] = carol
         routes.clear()
         init = sign_init_data(fake.token, carol, auth_date=time.time() - 86_400 + 2)
         expiring = await open_board(browser, harness, carol, game=game, init=init, sockets=sockets)

@@ -224,8 +224,9 @@ async def test_a_watchers_action_is_refused_in_their_language(tmp_path: Path) ->
     """A watcher of a group game (Carol, Russian) may open its board but not act on it: a
     turn, a roll or a resign is refused in Russian and changes nothing."""
     async with FakeTelegram() as fake, board_bot(fake, tmp_path / "nardy.sqlite3") as harness:
-        alice, bob, _group, board = await start_group_game(harness, "short")
+        alice, bob, group, board = await start_group_game(harness, "short")
         carol = fake.create_user("Carol", username="carol", language_code="ru")
+        group.members[carol.id] = carol  # a member of the group: she sees its board
         async with aiohttp.ClientSession() as session:
             players = await open_clients(harness, session, [alice, bob], game_of(board))
             [watcher] = await open_clients(harness, session, [carol], game_of(board))
@@ -365,6 +366,7 @@ async def test_a_rematch_asked_on_the_board_is_followed_by_its_boards(tmp_path: 
     async with FakeTelegram() as fake, board_bot(fake, tmp_path / "nardy.sqlite3") as harness:
         alice, bob, group, board = await start_group_game(harness, "short")
         carol = fake.create_user("Carol", username="carol", language_code="ru")
+        group.members[carol.id] = carol
         game = game_of(board)
         async with aiohttp.ClientSession() as session:
             clients = await open_clients(harness, session, [alice, bob, carol], game)
