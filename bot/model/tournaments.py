@@ -128,8 +128,14 @@ class TournamentRepository(Protocol):
         starts_at: float | None,
         locale: str,
         now: float,
-    ) -> Tournament:
-        """Stores a new tournament, open for sign-up."""
+        picker_id: int | None = None,
+    ) -> Tournament | None:
+        """Stores a new tournament, open for sign-up, made by the creation picker
+        ``picker_id`` (a message of the group, then its sign-up message); None when that
+        picker made one already (a second tap, on any worker)."""
+
+    async def by_picker(self, chat_id: int, picker_id: int) -> Tournament | None:
+        """The tournament the creation picker ``picker_id`` of group ``chat_id`` made."""
 
     async def get(self, tournament_id: int) -> Tournament | None: ...
 

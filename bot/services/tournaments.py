@@ -60,6 +60,7 @@ from .errors import (
     TooFewPlayers,
     TournamentClosed,
     TournamentFull,
+    TournamentMade,
     TournamentNotFound,
 )
 from .errors import NotAnAdmin as NotAllowedToCreate
@@ -228,11 +229,16 @@ class Tournaments:
         starts_at: float | None = None,
         locale: str,
         is_admin: bool,
+        picker_id: int | None = None,
     ) -> Tournament:
         """Makes a tournament in group ``chat_id``, open for sign-up; the creator is not
         signed up by it. ``terms``: every game's (no stake; the ``entry`` is the stake).
+        ``picker_id``: the creation picker's message, which becomes the sign-up message; a
+        picker makes one tournament, however many taps on ✅ Create, on whichever worker
+        (a unique key in the table).
 
         :raises: :exc:`~.errors.NotAnAdmin` when only admins may and ``creator`` is not one;
+            :exc:`~.errors.TournamentMade` when the picker made one already;
             :exc:`ValueError` for an entry that is not one of the stakes or a start past.
         """
         if not is_admin and not await self.anyone_creates(chat_id):
@@ -242,7 +248,7 @@ class Tournaments:
         now = self._clock()
         if starts_at is not None and starts_at <= now:
             raise ValueError("a start time in the past")
-        return await self._store.tournaments.create(
+        made = await self._store.tournaments.create(
             chat_id=chat_id,
             creator_id=creator.id,
             format=format,
@@ -251,7 +257,14 @@ class Tournaments:
             starts_at=starts_at,
             locale=locale,
             now=now,
+            picker_id=picker_id,
         )
+        if made is None:
+            assert picker_id is not None
+            earlier = await self._store.tournaments.by_picker(chat_id, picker_id)
+            assert earlier is not None, "a picker's tournament is never deleted"
+            raise TournamentMade(earlier.id)
+        return made
 
     async def get(self, tournament_id: int) -> Tournament:
         """:raises: :exc:`TournamentNotFound`."""

@@ -597,6 +597,14 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     -- the latest game of an inline message (a match's games follow one another in it)
     CREATE INDEX boards_inline ON boards (inline_message_id) WHERE inline_message_id IS NOT NULL;
     """,
+    # 20: competition that holds up (issue 38): a tournament made once per creation picker
+    """
+    -- the creation picker (a message of the group) that made it: one tournament per picker,
+    -- however many taps on its Create button, on whichever worker
+    ALTER TABLE tournaments ADD COLUMN picker_id INTEGER;
+    CREATE UNIQUE INDEX tournaments_picker ON tournaments (chat_id, picker_id)
+        WHERE picker_id IS NOT NULL;
+    """,
 )
 
 

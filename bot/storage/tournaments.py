@@ -46,33 +46,42 @@ class TournamentRepository:
         starts_at: float | None,
         locale: str,
         now: float,
-    ) -> Tournament:
-        """Stores a new tournament, open for sign-up."""
-        tournament_id = await self._store.insert(
-            """INSERT INTO tournaments (chat_id, creator_id, format, variant, rule_set,
-                   dice_mode, match_length, move_seconds, entry, starts_at, state, locale,
-                   created_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
-            (
-                chat_id,
-                creator_id,
-                format.value,
-                terms.variant,
-                terms.rule_set,
-                terms.dice_mode.value,
-                terms.match_length,
-                terms.move_seconds,
-                entry,
-                starts_at,
-                TournamentState.SIGNUP.value,
-                locale,
-                now,
-            ),
-            durable=True,
+        picker_id: int | None = None,
+    ) -> Tournament | None:
+        """Stores a new tournament, open for sign-up; None when ``picker_id`` made one
+        already (the unique index on the picker refuses a second)."""
+        async with self._store.transaction(durable=True):
+            row = await self._store.fetch_one(
+                """INSERT INTO tournaments (chat_id, creator_id, format, variant, rule_set,
+                       dice_mode, match_length, move_seconds, entry, starts_at, state, locale,
+                       created_at, picker_id, message_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT DO NOTHING RETURNING id""",
+                (
+                    chat_id,
+                    creator_id,
+                    format.value,
+                    terms.variant,
+                    terms.rule_set,
+                    terms.dice_mode.value,
+                    terms.match_length,
+                    terms.move_seconds,
+                    entry,
+                    starts_at,
+                    TournamentState.SIGNUP.value,
+                    locale,
+                    now,
+                    picker_id,
+                    picker_id,
+                ),
+            )
+        return None if row is None else await self.get(row["id"])
+
+    async def by_picker(self, chat_id: int, picker_id: int) -> Tournament | None:
+        row = await self._store.fetch_one(
+            "SELECT * FROM tournaments WHERE chat_id = ? AND picker_id = ?", (chat_id, picker_id)
         )
-        created = await self.get(tournament_id)
-        assert created is not None
-        return created
+        return _tournament(row) if row else None
 
     async def get(self, tournament_id: int) -> Tournament | None:
         row = await self._store.fetch_one(

@@ -118,6 +118,7 @@ REFUSALS: Final = {
     "tournament_full": N_("This tournament is full: it takes {limit} players."),
     "too_few_players": N_("A tournament needs at least two players to start."),
     "not_the_creator": N_("Only the tournament's creator can do that."),
+    "tournament_made": N_("Tournament #{tournament} has been created from this message already."),
     "no_private_chat": N_(
         "Tournament games are played in private: open a chat with me (tap my name, then "
         "Start) and join again."

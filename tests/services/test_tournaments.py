@@ -1,8 +1,9 @@
 """Tournaments at the service level, on both backends: sign-up with the entry taken and given
 back, who may make one, each format played out by resignations and timeouts, a restart
 between rounds (a round never started twice, a result never counted twice), a withdrawal (a
-match forfeited whole), two workers racing over the start of a round and over the pinned
-message, and a tournament game's result in both players' ratings."""
+match forfeited whole), two workers racing over the start of a round, over the pinned
+message and over one picker's ✅ Create, and a tournament game's result in both players'
+ratings."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from bot.services.errors import (
     NotTheCreator,
     TooFewPlayers,
     TournamentClosed,
+    TournamentMade,
 )
 from bot.storage import Store, open_database
 from tests.services.conftest import Clock
@@ -479,3 +481,36 @@ async def test_a_tournament_games_result_changes_both_players_ratings(
     [over] = await services.tournaments.due()
     assert over.tournament.winner_id == winner
     assert [(s.user.id, s.wins) for s in await store.games.top(GROUP)][0] == (winner, 1)
+
+
+async def test_one_picker_makes_one_tournament_on_two_workers(postgres: PostgresServer) -> None:
+    url = await postgres.new_migrated_database()
+    clock = Clock()
+    opened = [await open_database(url) for _ in range(2)]
+    workers = [compose(Store(db), random.Random(n), clock=clock) for n, db in enumerate(opened)]
+    try:
+        [creator] = await _players(workers[0], 1)
+
+        async def create(services: Services) -> int:
+            made = await services.tournaments.create(
+                GROUP,
+                creator,
+                format=TournamentFormat.SWISS,
+                terms=Terms(),
+                locale="en",
+                is_admin=True,
+                picker_id=77,
+            )
+            return made.id
+
+        done = await asyncio.gather(*(create(w) for w in workers), return_exceptions=True)
+        [made] = [d for d in done if isinstance(d, int)]
+        [refused] = [d for d in done if not isinstance(d, int)]
+        assert isinstance(refused, TournamentMade) and refused.tournament == made
+        [listed] = await workers[1].tournaments.in_chat(GROUP)
+        assert (listed.id, listed.message_id) == (made, 77)
+        with pytest.raises(TournamentMade):  # later, too
+            await create(workers[1])
+    finally:
+        for db in opened:
+            await db.close()
