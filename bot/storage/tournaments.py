@@ -89,6 +89,15 @@ class TournamentRepository:
         )
         return _tournament(row) if row else None
 
+    async def finished_games(self, tournament_id: int) -> list[int]:
+        rows = await self._store.fetch_all(
+            """SELECT DISTINCT g.id FROM tournament_pairings p JOIN games g
+                   ON g.id = p.game_id OR (p.match_id IS NOT NULL AND g.match_id = p.match_id)
+               WHERE p.tournament_id = ? AND g.winner IS NOT NULL ORDER BY g.id""",
+            (tournament_id,),
+        )
+        return [row["id"] for row in rows]
+
     async def in_chat(self, chat_id: int, limit: int = 10) -> list[Tournament]:
         """The group's tournaments, the newest first."""
         rows = await self._store.fetch_all(
@@ -101,7 +110,7 @@ class TournamentRepository:
         """Saves what changes over a tournament's life, at ``expected_version`` only."""
         changed = await self._store.write(
             """UPDATE tournaments SET state = ?, rounds = ?, round_no = ?, winner_id = ?,
-                   finished_at = ?, version = version + 1
+                   finished_at = ?, prize = ?, version = version + 1
                WHERE id = ? AND version = ?""",
             (
                 tournament.state.value,
@@ -109,6 +118,7 @@ class TournamentRepository:
                 tournament.round,
                 tournament.winner_id,
                 tournament.finished_at,
+                tournament.prize,
                 tournament.id,
                 expected_version,
             ),
@@ -369,6 +379,7 @@ def _tournament(row: Row) -> Tournament:
         version=row["version"],
         shown_version=row["shown_version"],
         finished_at=None if row["finished_at"] is None else float(row["finished_at"]),
+        prize=row["prize"],
     )
 
 

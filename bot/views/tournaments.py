@@ -24,7 +24,7 @@ from bot.i18n import N_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.challenges import TIME_CHOICES, VARIANT_CHOICES, has_dice_modes
 from bot.services.chips import STAKE_CHOICES
-from bot.services.tournaments import Overview
+from bot.services.tournaments import Overview, prize_opponents
 from bot.views.common import DICE_MODE_NAMES, VARIANT_NAMES, Translate, duration, player_name
 from render.tournament_layout import (
     ROWS_PER_PAGE,
@@ -323,8 +323,7 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
         if t.winner_id is not None:
             winner = player_name(overview.user(t.winner_id))
             lines.append(html.bold(_("🥇 Winner: {name}").format(name=winner)))
-            if t.entry:
-                lines.append(_("The pot of {chips} chips is theirs.").format(chips=overview.pot))
+            lines += _prize_lines(overview, _)
         return "\n".join(lines)
     lines.append(
         html.bold(
@@ -347,6 +346,28 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
         else:
             boards.append(pair)
     return _fit(lines, boards, _)
+
+
+def _prize_lines(overview: Overview, _: Translate) -> list[str]:
+    """What the winner was paid of the pot (see :mod:`bot.services.tournaments`)."""
+    t = overview.tournament
+    if not t.entry or t.prize is None:
+        return []
+    if t.prize >= overview.pot:
+        return [_("The pot of {chips} chips is theirs.").format(chips=overview.pot)]
+    if t.prize == 0:
+        return [
+            _(
+                "No prize: the winner did not play enough different opponents ({n} needed). "
+                "Every entry went back."
+            ).format(n=prize_opponents(t.rounds))
+        ]
+    return [
+        _(
+            "{prize} of the pot's {chips} chips are theirs. The other entries went back: "
+            "their players played no game, or they are held as possible chip dumping (/flags)."
+        ).format(prize=t.prize, chips=overview.pot)
+    ]
 
 
 CAPTION_LIMIT: Final = 1024
