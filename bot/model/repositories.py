@@ -385,6 +385,9 @@ class RatingRepository(Protocol):
     async def set(self, user_id: int, variant: str, rating: Rating) -> None:
         """Stores the user's rating in ``variant``."""
 
+    async def games(self, user_id: int) -> int:
+        """The user's rated games, every variant's together."""
+
 
 class PoolRepository(Protocol):
     """The pool of players looking for anyone to play, one row per player, and each player's

@@ -355,6 +355,12 @@ class AlreadyAnswered(GameError):
     code = "already_answered"
 
 
+class DailyOver(GameError):
+    """An answer to a daily position whose day is over (its best move is shown to all)."""
+
+    code = "daily_over"
+
+
 class NoDailyPosition(GameError):
     """A daily position that does not exist (a forged button, a variant without one)."""
 

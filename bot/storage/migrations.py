@@ -598,7 +598,8 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX boards_inline ON boards (inline_message_id) WHERE inline_message_id IS NOT NULL;
     """,
     # 20: competition that holds up (issue 38): a tournament made once per creation picker;
-    # what its winner was paid; its entries paid to the winner held like games' results
+    # what its winner was paid; its entries paid to the winner held like games' results; the
+    # daily position's best move shown to all when its day ends
     """
     -- the creation picker (a message of the group) that made it: one tournament per picker,
     -- however many taps on its Create button, on whichever worker
@@ -631,6 +632,15 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE UNIQUE INDEX chip_flags_entry ON chip_flags (tournament_id, loser_id)
         WHERE tournament_id IS NOT NULL;
     CREATE INDEX chip_flags_chat ON chip_flags (chat_id, created_at);
+
+    -- The daily position's best move is shown when its day ends: the group posts edited to
+    -- show it once (1 for the positions of before).
+    ALTER TABLE daily_positions ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0;
+    UPDATE daily_positions SET revealed = 1;
+    -- the best streak before last_day's right answer: a streak is shown as it stood when the
+    -- day began until the day ends
+    ALTER TABLE daily_streaks ADD COLUMN best_before INTEGER NOT NULL DEFAULT 0;
+    UPDATE daily_streaks SET best_before = best_streak;
     """,
 )
 

@@ -128,6 +128,7 @@ REFUSALS: Final = {
         "and tap again."
     ),
     "already_answered": N_("You have answered this position already: one answer each."),
+    "daily_over": N_("This position's day is over: its best move is shown to all."),
     "no_daily_position": N_("There is no such daily position. /daily shows today's."),
     "unknown_time_zone": N_(
         "{name} is not a time zone. Name one as Europe/Moscow, Asia/Baku or UTC: "
