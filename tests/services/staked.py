@@ -9,7 +9,7 @@ import contextlib
 import random
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -100,3 +100,24 @@ async def play_staked(
     ended = replace(game, cube=Cube(cube, Side.WHITE)).resign(Side.WHITE)
     history = tuple(f"{side} 3-1 8/5 6/5" for _ in range(chips.MIN_LOSER_TURNS) for side in "wb")
     return await settle_and_save(store, replace(stored, game=ended, history=history), now)
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """Chips that went from one player to another at a moment (a game's, a pot's entry)."""
+
+    payer: int
+    payee: int
+    chips: int
+    at: float
+
+
+def net_flow(payments: list[Payment], payer: int, payee: int, now: float) -> tuple[int, int]:
+    """The chips and the payments that went from ``payer`` to ``payee`` in the window that ends
+    at ``now``, less those that went back."""
+    chips_, count = 0, 0
+    for payment in payments:
+        if now - chips.DUMP_WINDOW_SECONDS <= payment.at <= now:
+            sign = {(payer, payee): 1, (payee, payer): -1}.get((payment.payer, payment.payee), 0)
+            chips_, count = chips_ + sign * payment.chips, count + sign
+    return chips_, count

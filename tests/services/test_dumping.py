@@ -13,7 +13,6 @@ that ends with it, under both limits; a held one would have reached a limit.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -27,18 +26,12 @@ from bot.storage import Store, open_database
 from tests.conftest import BACKENDS
 
 from .staked import EXAMPLES, fresh_databases
+from .staked import Payment as _Payment
+from .staked import net_flow as _net
 from .staked import play_staked as _play
 
 START = 1_000_000.0
 WINDOW = chips.DUMP_WINDOW_SECONDS
-
-
-@dataclass(frozen=True, slots=True)
-class _Payment:
-    payer: int
-    payee: int
-    chips: int
-    at: float
 
 
 async def _payments(store: Store) -> list[_Payment]:
@@ -47,17 +40,6 @@ async def _payments(store: Store) -> list[_Payment]:
            WHERE kind = 'game' AND delta < 0 ORDER BY id"""
     )
     return [_Payment(row[0], row[1], -row[2], row[3]) for row in rows]
-
-
-def _net(payments: list[_Payment], payer: int, payee: int, now: float) -> tuple[int, int]:
-    """The chips and the payments that went from ``payer`` to ``payee`` in the window that ends
-    at ``now``, less those that went back."""
-    chips_, count = 0, 0
-    for payment in payments:
-        if now - WINDOW <= payment.at <= now:
-            sign = {(payer, payee): 1, (payee, payer): -1}.get((payment.payer, payment.payee), 0)
-            chips_, count = chips_ + sign * payment.chips, count + sign
-    return chips_, count
 
 
 game_step = st.tuples(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -34,6 +34,8 @@ from tests.conftest import BACKENDS
 
 from .conftest import Clock
 from .staked import EXAMPLES, fresh_databases, play_staked
+from .staked import Payment as _Payment
+from .staked import net_flow as _net
 
 GROUP = -100500
 WINDOW = chips.DUMP_WINDOW_SECONDS
@@ -160,23 +162,6 @@ async def test_entries_are_payments_to_the_winner_held_past_the_limits(
 
 
 # --- the property -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Payment:
-    payer: int
-    payee: int
-    chips: int
-    at: float
-
-
-def _net(payments: list[_Payment], payer: int, payee: int, now: float) -> tuple[int, int]:
-    chips_, count = 0, 0
-    for payment in payments:
-        if now - WINDOW <= payment.at <= now:
-            sign = {(payer, payee): 1, (payee, payer): -1}.get((payment.payer, payment.payee), 0)
-            chips_, count = chips_ + sign * payment.chips, count + sign
-    return chips_, count
 
 
 ACCOUNTS = 3
