@@ -635,6 +635,9 @@ class Tournaments:
         """Inside the caller's transaction: the pot's entries, each to the winner or back to
         its entrant (see the module docstring); returns what the winner was paid."""
         store = self._store
+        # the entrants' wallets, in one order: a staked game between two of them settling
+        # meanwhile is judged after these payments (or before), never beside them
+        await store.lock_players(*(e.user_id for e in entrants))
         players = await self._players(tournament.id)
         opponents = players.get(winner, frozenset()) if winner is not None else frozenset()
         paid = 0
