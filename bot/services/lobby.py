@@ -304,8 +304,8 @@ class Lobby:
     ) -> set[int]:
         """Starts the games of ``pairings`` inside the pool's transaction, recording each in
         ``found``; returns the players found playing already (:data:`~.pool.StartGames`).
-        Every player's lock is taken at once, in one order: two sweeps never wait for each
-        other."""
+        Every player's lock is taken at once, in one order, so that no two transactions
+        each hold a lock the other waits for."""
         await self._store.lock_players(*{p for pairing in pairings for p in pairing.players})
         busy: set[int] = set()
         for pairing in pairings:

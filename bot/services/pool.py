@@ -19,7 +19,8 @@ version read: one seeker is never paired twice. The pairing says who plays whom 
 terms; starting the game is the caller's (:data:`StartGames`), in that same transaction: the
 seekers leave the pool and their game starts together or not at all. A crash in between
 leaves both waiting, to be paired again; a second ``/find`` on another worker meanwhile finds
-the player still in the pool, or in the game, never neither.
+the player still waiting or already playing, and is refused: nobody is in a game and in the
+pool at once.
 
 Nobody waits for ever: after :data:`MAX_WAIT` a seeker leaves the pool by itself
 (:meth:`Pool.expire`), and is told that nobody came.
