@@ -32,8 +32,8 @@ pot. No Telegram here.
   played no game of the tournament (past the early concessions: withdrawn before playing, or
   never there) goes back to them, and a winner who played fewer distinct opponents than
   :func:`prize_opponents` asks (carried by byes and forfeits) is paid nothing: every entry
-  goes back. Without this, a player with spare accounts that join and withdraw took every
-  entry for winning alone.
+  goes back. Spare accounts that join and withdraw thus pass nothing, and spares that play
+  pass no more than the same games staked would.
 - **Ratings and the league**: tournament games are rated like any game between people, and
   count in the group's league and leaderboard (``tournament_games``).
 """
@@ -333,7 +333,8 @@ class Tournaments:
         tournament runs, withdraws them: the game they are playing is resigned, a match is
         forfeited whole at once (the opponent wins it, the bracket or table moves on; no later
         game of it is left for the timer to lose), and their boards of later rounds are
-        forfeited as they are paired. The entry stays in the pot then.
+        forfeited as they are paired. The entry stays in the pot then (it goes back at the end
+        to a player who played no game: see the module docstring).
 
         The board being played is decided before the player is marked withdrawn, so a
         withdrawal cut short (a crash) is finished by asking again.
