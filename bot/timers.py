@@ -148,6 +148,7 @@ class Timers:
         assert self._daily is not None
         try:
             await self._daily.post_due()
+            await self._daily.reveal()  # the posts of a day that ended show its best move
         except Exception:
             logger.exception("the daily position's morning posts failed")
 

@@ -4,8 +4,10 @@ Europe/Moscow [short]``, ``/daily off``; admins only).
 
 A private chat gets the position with the ordinary turn buttons (the taps so far ride in the
 buttons, :class:`~bot.callbacks.DailyAction`); ✅ Confirm answers, once, and the message turns
-into the verdict. A group gets a post with a button that opens the position in the private
-chat (answers there edit the post, :mod:`bot.messages.daily`).
+into the answer, with a link that opens the position again for the verdict and the best move
+once the day is over (nothing is told before: :mod:`bot.services.daily`). A group gets a post
+with a button that opens the position in the private chat (answers there edit the post,
+:mod:`bot.messages.daily`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import BufferedInputFile, CallbackQuery, Message
+from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
@@ -25,10 +28,17 @@ from bot.model import DailyPosition, User
 from bot.numbers import parse_number
 from bot.outbox import Outbox
 from bot.services.daily import DEFAULT_TIME_ZONE, VARIANTS, DailyService
-from bot.services.errors import AlreadyAnswered, ForeignButton, NoDailyPosition, StaleAction
+from bot.services.errors import (
+    AlreadyAnswered,
+    DailyOver,
+    ForeignButton,
+    NoDailyPosition,
+    StaleAction,
+)
 from bot.views.common import VARIANT_NAMES
 from bot.views.daily import (
     DAILY_PREFIX,
+    daily_payload,
     other_variants_keyboard,
     outcome_caption,
     puzzle_caption,
@@ -160,14 +170,14 @@ async def _show(
     i18n: I18n,
 ) -> None:
     """Sends ``position`` in the private chat: with the turn buttons, or, once answered, the
-    verdict."""
+    answer (and once its day is over, the best move and the verdict)."""
     with outbox.on_demand.spend(player.id, chat_id):
         locale = i18n.current_locale
         picture = await daily_publisher.picture(position, locale)
         outcome = await daily.outcome(position, player)
         if outcome is not None:
             caption = outcome_caption(outcome, daily.today(), _)
-            keyboard = other_variants_keyboard(position, _)
+            keyboard = await _after_answer(bot, position, outcome.revealed)
         else:
             tapped = await daily.tapped(position, "")
             caption = puzzle_caption(position, tapped, _)
@@ -190,9 +200,17 @@ def _is_puzzle_of(message: Message, position_id: int) -> bool:
     return data.startswith(f"{prefix}{position_id}{DailyAction.__separator__}")
 
 
+async def _after_answer(bot: Bot, position: DailyPosition, revealed: bool) -> InlineKeyboardMarkup:
+    """The buttons under an answer: the other variants' positions, and until the day is over
+    the link that opens this one again (to see the best move then)."""
+    link = None if revealed else await create_start_link(bot, daily_payload(position.id))
+    return other_variants_keyboard(position, _, answer_link=link)
+
+
 async def on_daily_action(
     callback: CallbackQuery,
     callback_data: DailyAction,
+    bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
     outbox: Outbox,
@@ -207,8 +225,9 @@ async def on_daily_action(
     if message.chat.id != player.id or not _is_puzzle_of(message, callback_data.position):
         raise ForeignButton()  # forged onto another message: it stays as it is
     position = await daily.position_by_id(callback_data.position)
-    if await daily.outcome(position, player) is not None:
-        raise AlreadyAnswered()
+    known = await daily.outcome(position, player)
+    if known is not None:
+        raise AlreadyAnswered() if known.answer is not None else DailyOver()
     tapped = await daily.tapped(position, callback_data.taps)
     if callback_data.confirm:
         if not tapped.input.is_complete or not callback_data.taps:
@@ -218,7 +237,7 @@ async def on_daily_action(
         await outbox.pace.wait(message.chat.id)
         await message.edit_caption(
             caption=outcome_caption(outcome, daily.today(), _),
-            reply_markup=other_variants_keyboard(position, _),
+            reply_markup=await _after_answer(bot, position, outcome.revealed),
         )
         return
     await outbox.pace.wait(message.chat.id)

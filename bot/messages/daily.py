@@ -6,10 +6,11 @@ workers and across restarts a group gets each morning's post once. A post is the
 picture) with the task and how everyone has answered so far, and one button that opens the
 position in the private chat with the bot, where it is answered with the turn buttons.
 
-:meth:`DailyPublisher.refresh` (called after each answer) only notes the position and returns
-at once; one task per position then waits :data:`SETTLE_SECONDS`, so that answers close
-together make one edit, and edits the caption of every group post of it (:class:`GroupPost`,
-within each group's pace).
+:meth:`DailyPublisher.reveal` (called by the timers) edits the posts of the positions whose day
+has ended to show their best move, once. :meth:`DailyPublisher.refresh` (called after each
+answer) only notes the position and returns at once; one task per position then waits
+:data:`SETTLE_SECONDS`, so that answers close together make one edit, and edits the caption of
+every group post of it (:class:`GroupPost`, within each group's pace).
 """
 
 from __future__ import annotations
@@ -85,6 +86,24 @@ class DailyPublisher:
                 logger.exception("could not post the daily position in chat %d", group.chat_id)
         return sent
 
+    async def reveal(self) -> int:
+        """Edits the group posts of the positions whose day has ended to show the best move
+        (by one worker, once; a worker that dies first leaves it to the next look); returns
+        how many positions' posts it edited."""
+        revealed = 0
+        for position_id in await self._daily.to_reveal():
+            async with self._daily.revealing(position_id) as held:
+                if not held:
+                    continue  # another worker edits them now
+                try:
+                    await self._edit(position_id)
+                except Exception:
+                    logger.exception("could not reveal daily position %d", position_id)
+                    continue
+                await self._daily.mark_revealed(position_id)
+                revealed += 1
+        return revealed
+
     async def post_now(self, chat_id: int, position: DailyPosition, locale: str) -> None:
         """Posts ``position`` in group ``chat_id`` now (an admin's ``/daily`` there), kept up
         to date like a morning post."""
@@ -136,7 +155,8 @@ class GroupPost(KeptMessage):
         _ = translator(self._publisher._i18n, self._locale)
         tally = await daily.tally(self._position.id)
         link = await create_start_link(self._publisher._bot, daily_payload(self._position.id))
-        return group_caption(self._position, tally, _), link
+        revealed = daily.is_over(self._position)
+        return group_caption(self._position, tally, _, revealed=revealed), link
 
     async def send(self, chat_id: int) -> int:
         caption, link = await self._content()

@@ -451,9 +451,10 @@ class LedgerEntry:
 
 @dataclass(frozen=True, slots=True)
 class ChipFlag:
-    """A transfer held back as possible chip dumping."""
+    """A transfer held back as possible chip dumping: a game's result (``game_id``), or the
+    entry the loser paid into tournament ``tournament_id``, which the winner won."""
 
-    game_id: int
+    game_id: int | None
     chat_id: int
     loser_id: int
     winner_id: int
@@ -464,6 +465,7 @@ class ChipFlag:
     paid: int
     """Their chips, this one's included, less those paid back (the net flow)."""
     created_at: float
+    tournament_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -346,14 +346,18 @@ class ChipRepository(Protocol):
         """Moves ``amount`` chips for a game's result (both wallets must exist; the payer must hold
         the amount)."""
 
+    async def pay_entry(self, *, payer_id: int, payee_id: int, amount: int, now: float) -> None:
+        """Pays ``payee_id``, a tournament's winner, the entry of ``amount`` chips that
+        ``payer_id`` paid into its pot on joining (the payer's row is that entry's)."""
+
     async def paid_between(self, payer_id: int, payee_id: int, since: float) -> tuple[int, int]:
-        """Chips that ``payer_id`` paid ``payee_id`` for games since ``since``, and the number of
-        those payments."""
+        """Chips that ``payer_id`` paid ``payee_id`` since ``since``, for games and as
+        tournament entries (:meth:`pay_entry`), and the number of those payments."""
 
     async def flag(
         self,
         *,
-        game_id: int,
+        game_id: int | None,
         chat_id: int,
         loser_id: int,
         winner_id: int,
@@ -361,8 +365,10 @@ class ChipRepository(Protocol):
         payments: int,
         paid: int,
         now: float,
+        tournament_id: int | None = None,
     ) -> None:
-        """Records a transfer held back as possible chip dumping."""
+        """Records a transfer held back as possible chip dumping: a game's result, or (no
+        game) the entry of ``loser_id`` into tournament ``tournament_id``, once each."""
 
     async def flags(self, chat_id: int, limit: int = 20) -> list[ChipFlag]:
         """The chat's flagged transfers, newest first."""
@@ -379,6 +385,9 @@ class RatingRepository(Protocol):
 
     async def set(self, user_id: int, variant: str, rating: Rating) -> None:
         """Stores the user's rating in ``variant``."""
+
+    async def games(self, user_id: int) -> int:
+        """The user's rated games, every variant's together."""
 
 
 class PoolRepository(Protocol):

@@ -312,6 +312,17 @@ class TournamentFull(GameError):
     code = "tournament_full"
 
 
+class TournamentMade(GameError):
+    """A second tap on a creation picker's ✅ Create: its tournament is made already.
+    ``params``: ``tournament``, its id (also :attr:`tournament`)."""
+
+    code = "tournament_made"
+
+    def __init__(self, tournament: int) -> None:
+        super().__init__(tournament=tournament)
+        self.tournament = tournament
+
+
 class TooFewPlayers(GameError):
     """Starting a tournament with fewer than two players."""
 
@@ -342,6 +353,12 @@ class AlreadyAnswered(GameError):
     """A second answer to the same daily position."""
 
     code = "already_answered"
+
+
+class DailyOver(GameError):
+    """An answer to a daily position whose day is over (its best move is shown to all)."""
+
+    code = "daily_over"
 
 
 class NoDailyPosition(GameError):

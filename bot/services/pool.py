@@ -16,7 +16,11 @@ and 1800 are paired once both have waited long enough, whoever comes next. Eithe
 pairing holds the pool's scope (in this process, and across workers by the database's lock),
 and both seekers leave the pool in the transaction that makes it, each removed only at the
 version read: one seeker is never paired twice. The pairing says who plays whom on what
-terms; starting the game is the caller's.
+terms; starting the game is the caller's (:data:`StartGames`), in that same transaction: the
+seekers leave the pool and their game starts together or not at all. A crash in between
+leaves both waiting, to be paired again; a second ``/find`` on another worker meanwhile finds
+the player still waiting or already playing, and is refused: nobody is in a game and in the
+pool at once.
 
 Nobody waits for ever: after :data:`MAX_WAIT` a seeker leaves the pool by itself
 (:meth:`Pool.expire`), and is told that nobody came.
@@ -26,12 +30,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, TypeAlias
 
 from bot.model import COMPUTER_LEVELS, Seeker, SeekerChoice, Store, Terms, VersionConflict
 
+from .errors import AlreadyPlaying
 from .locks import KeyedLocks
 
 PRIVATE: Final = 0
@@ -55,6 +61,8 @@ LEVEL_BOUNDS: Final = (1300.0, 1450.0, 1600.0, 1750.0)
 level 2, 1450–1599 level 3 (a new player's 1500), 1600–1749 level 4, 1750 on level 5."""
 
 _ATTEMPTS: Final = 5
+_PAIRING_TRIES: Final = 3
+"""Pairings tried for one entrant whose found opponent turned out to be playing already."""
 
 
 def rating_window(waited: float) -> float:
@@ -112,6 +120,16 @@ class Pairing:
     entering: Seeker
     terms: Terms
 
+    @property
+    def players(self) -> tuple[int, int]:
+        return self.waiting.user_id, self.entering.user_id
+
+
+StartGames: TypeAlias = Callable[[Sequence[Pairing]], Awaitable[set[int]]]
+"""Starts the games of pairings, inside the transaction that takes their seekers out of the
+pool (the pool knows nothing of games: the lobby gives it this); returns the players found
+playing a game already, whose pairings start nothing."""
+
 
 class Pool:
     """Enter, leave, and the computer's offer to those who waited long enough."""
@@ -131,36 +149,70 @@ class Pool:
         *,
         offer_after: int = OFFER_AFTER,
         message_id: int | None = None,
+        start: StartGames | None = None,
     ) -> Pairing | None:
-        """Puts the player in ``scope``'s pool (or updates their entry: never two) and pairs
-        them at once with the best compatible seeker, if any; both then leave the pool in the
-        same transaction. Remembers the terms as the player's last choice. ``message_id``: the
-        message that shows their wait, kept with the entry (see :attr:`Seeker.message_id`)."""
+        """Puts the player in ``scope``'s pool (or updates their entry: never two), then pairs
+        them at once with the best compatible seeker, if any: both leave the pool in one
+        transaction, the one in which ``start`` starts their game (the entry is committed
+        before it, so whatever becomes of the pairing the player is waiting or playing).
+        Remembers the terms as the player's last choice. ``message_id``: the message that
+        shows their wait, kept with the entry (see :attr:`Seeker.message_id`).
+
+        When ``start`` finds the one who waited playing already, they stay out of the pool and
+        the entrant is paired with the next best, or waits.
+
+        :raises: :exc:`~.errors.AlreadyPlaying` when ``start`` finds the entrant playing
+            already: they leave the pool again, the one who waited waits on.
+        """
         now = self._clock() if now is None else now
         terms = pool_terms(terms)
         wanted = Seeker(user_id, scope, terms, rating, now, offer_after, message_id=message_id)
-        async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
+        pool = self._store.pool
+        async with self._held(scope):
+            # the entry first, on its own: a crash after it leaves the player waiting, as the
+            # message that shows their wait says
+            async with self._store.transaction():
+                await pool.remember(user_id, SeekerChoice(terms, offer_after), now)
+                seeker = await pool.put(wanted)
             for attempt in range(_ATTEMPTS):
                 try:
-                    async with self._store.transaction():
-                        return await self._enter(wanted, now)
+                    async with self._store.transaction(durable=start is not None):
+                        return await self._pair(seeker, now, start)
                 except VersionConflict:
                     if attempt == _ATTEMPTS - 1:
                         raise
+                except AlreadyPlaying:
+                    await pool.remove(seeker)
+                    raise
+                # a row changed by another worker since it was read (its player left, or
+                # entered another pool): the whole pairing was rolled back, tried again
+                found = await pool.get(user_id)
+                if found is None or found.scope != scope:
+                    return None  # they left meanwhile (✖ Cancel on another worker)
+                seeker = found
         raise AssertionError("unreachable")
 
-    async def _enter(self, wanted: Seeker, now: float) -> Pairing | None:
+    async def _pair(self, seeker: Seeker, now: float, start: StartGames | None) -> Pairing | None:
+        """Inside the pairing's transaction: pairs ``seeker``, there already, with their best
+        match; both leave the pool, and ``start`` starts their game."""
         pool = self._store.pool
-        await pool.remember(wanted.user_id, SeekerChoice(wanted.terms, wanted.offer_after), now)
-        seeker = await pool.put(wanted)
-        other = best_match(seeker, await pool.candidates(seeker), now)
-        if other is None:
-            return None
-        # a row changed by another worker since it was read (its player left, or entered
-        # another pool) rolls the whole pairing back: the loop tries again
-        if not (await pool.remove(other) and await pool.remove(seeker)):
-            raise VersionConflict()
-        return _pairing(other, seeker)
+        for _try in range(_PAIRING_TRIES):
+            other = best_match(seeker, await pool.candidates(seeker), now)
+            if other is None:
+                return None
+            if not (await pool.remove(other) and await pool.remove(seeker)):
+                raise VersionConflict()
+            pairing = _pairing(other, seeker)
+            if start is None:
+                return pairing
+            busy = await start([pairing])
+            if not busy:
+                return pairing
+            if seeker.user_id in busy:
+                raise AlreadyPlaying()
+            # the one who waited plays already: they stay out, the entrant tries the next
+            seeker = await pool.put(replace(seeker, version=0))
+        return None  # opponents found were all busy: waiting
 
     async def leave(self, user_id: int) -> bool:
         """Takes the player out of the pool (they cancelled, or blocked the bot); False if they
@@ -176,13 +228,6 @@ class Pool:
             seeker is not None and seeker.scope == PRIVATE and await self._store.pool.remove(seeker)
         )
 
-    async def restore(self, seeker: Seeker) -> None:
-        """Puts back a seeker whose pairing fell through (their opponent turned out to be
-        playing already), as they were, their wait's start kept; not paired now: the next to
-        enter may be."""
-        async with self._scopes.hold(seeker.scope), self._store.exclusive("pool", seeker.scope):
-            await self._store.pool.put(replace(seeker, version=0))
-
     async def seeker(self, user_id: int) -> Seeker | None:
         """The player's entry, if they are in the pool."""
         return await self._store.pool.get(user_id)
@@ -191,27 +236,49 @@ class Pool:
         """What the player last looked for (to offer it again), if ever."""
         return await self._store.pool.choice(user_id)
 
-    async def pair_waiting(self, now: float | None = None) -> list[Pairing]:
+    async def pair_waiting(
+        self, now: float | None = None, *, start: StartGames | None = None
+    ) -> list[Pairing]:
         """Pairs the seekers already waiting whose windows have widened enough, by the rules
         of :meth:`enter`: in each pool the one who waited longest first, with their best match
         (:func:`best_match`), then the next one left, and so on. Each pool is held as
         :meth:`enter` holds it, and its pairs are made (both seekers removed at the versions
-        read) in one transaction: a seeker paired by another worker meanwhile, or who left or
-        entered again, rolls it back, and it is tried again."""
+        read) and their games started (``start``) in one transaction: a seeker paired by
+        another worker meanwhile, or who left or entered again, rolls it back, and it is tried
+        again. A player ``start`` finds playing already stays out of the pool, the other goes
+        back to it as they were (their wait's start kept), to be paired by a later sweep or
+        entrant. Returns the pairings whose games started."""
         now = self._clock() if now is None else now
         scopes = _crowded(await self._store.pool.waiting())
         pairings: list[Pairing] = []
         for scope in scopes:
-            async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
+            async with self._held(scope):
                 for attempt in range(_ATTEMPTS):
                     try:
-                        async with self._store.transaction():
-                            pairings += await self._pair_scope(scope, now)
+                        async with self._store.transaction(durable=start is not None):
+                            made = await self._pair_scope(scope, now)
+                            if start is not None and made:
+                                made = await self._start(made, start)
+                        pairings += made
                         break
                     except VersionConflict:
                         if attempt == _ATTEMPTS - 1:
                             raise
         return pairings
+
+    async def _start(self, made: list[Pairing], start: StartGames) -> list[Pairing]:
+        """Starts the games of ``made`` (inside the transaction that made them); a pairing
+        with a player found playing puts the other back. Returns those started."""
+        busy = await start(made)
+        started = []
+        for pairing in made:
+            if not busy.intersection(pairing.players):
+                started.append(pairing)
+                continue
+            for seeker in (pairing.waiting, pairing.entering):
+                if seeker.user_id not in busy:
+                    await self._store.pool.put(replace(seeker, version=0))
+        return started
 
     async def _pair_scope(self, scope: int, now: float) -> list[Pairing]:
         pool = self._store.pool
@@ -248,6 +315,12 @@ class Pool:
             for seeker in await pool.due(now)
             if await pool.mark_offered(seeker)
         ]
+
+    @asynccontextmanager
+    async def _held(self, scope: int) -> AsyncIterator[None]:
+        """Holds ``scope``'s pool for this task alone: in this process and in every worker."""
+        async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
+            yield
 
 
 def _pairing(waiting: Seeker, entering: Seeker) -> Pairing:

@@ -597,6 +597,51 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     -- the latest game of an inline message (a match's games follow one another in it)
     CREATE INDEX boards_inline ON boards (inline_message_id) WHERE inline_message_id IS NOT NULL;
     """,
+    # 20: competition that holds up (issue 38): a tournament made once per creation picker;
+    # what its winner was paid; its entries paid to the winner held like games' results; the
+    # daily position's best move shown to all when its day ends
+    """
+    -- the creation picker (a message of the group) that made it: one tournament per picker,
+    -- however many taps on its Create button, on whichever worker
+    ALTER TABLE tournaments ADD COLUMN picker_id INTEGER;
+    CREATE UNIQUE INDEX tournaments_picker ON tournaments (chat_id, picker_id)
+        WHERE picker_id IS NOT NULL;
+    ALTER TABLE tournaments ADD COLUMN prize INTEGER;  -- chips its winner was paid, at the end
+
+    -- A held transfer is a game's result, or the entry one player paid into a tournament that
+    -- another won (a tournament's prize is its entries, each paid by an entrant to the winner).
+    CREATE TABLE chip_flags_new (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER REFERENCES games (id),              -- a game's result, or
+        tournament_id INTEGER REFERENCES tournaments (id),  -- a tournament's entry
+        chat_id INTEGER NOT NULL,
+        loser_id INTEGER NOT NULL REFERENCES users (id),    -- who would have paid
+        winner_id INTEGER NOT NULL REFERENCES users (id),
+        amount INTEGER NOT NULL,             -- what would have been paid
+        payments INTEGER NOT NULL,           -- payments one way in the window, this one too
+        paid INTEGER NOT NULL,               -- their chips, this one's too
+        created_at REAL NOT NULL
+    );
+    INSERT INTO chip_flags_new
+        (game_id, chat_id, loser_id, winner_id, amount, payments, paid, created_at)
+        SELECT game_id, chat_id, loser_id, winner_id, amount, payments, paid, created_at
+        FROM chip_flags ORDER BY created_at, game_id;
+    DROP TABLE chip_flags;
+    ALTER TABLE chip_flags_new RENAME TO chip_flags;
+    CREATE UNIQUE INDEX chip_flags_game ON chip_flags (game_id) WHERE game_id IS NOT NULL;
+    CREATE UNIQUE INDEX chip_flags_entry ON chip_flags (tournament_id, loser_id)
+        WHERE tournament_id IS NOT NULL;
+    CREATE INDEX chip_flags_chat ON chip_flags (chat_id, created_at);
+
+    -- The daily position's best move is shown when its day ends: the group posts edited to
+    -- show it once (1 for the positions of before).
+    ALTER TABLE daily_positions ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0;
+    UPDATE daily_positions SET revealed = 1;
+    -- the best streak before last_day's right answer: a streak is shown as it stood when the
+    -- day began until the day ends
+    ALTER TABLE daily_streaks ADD COLUMN best_before INTEGER NOT NULL DEFAULT 0;
+    UPDATE daily_streaks SET best_before = best_streak;
+    """,
 )
 
 

@@ -10,7 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import DailyAction, DailyOpen
 from bot.model import DailyPosition, DailyTally, Streak, User
-from bot.services.daily import VARIANTS, Outcome, Tapped, alive, tap_letter
+from bot.services.daily import VARIANTS, Outcome, Tapped, alive, best_shown, tap_letter
 from bot.views.boards import STEPS_PER_ROW, finish_label, step_label
 from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, player_name
 from render import BoardView
@@ -39,9 +39,13 @@ def _task(position: DailyPosition, _: Translate) -> str:
     ).format(dice=game.dice, mark=SIDE_MARKS[game.turn])
 
 
+def _hidden(_: Translate) -> str:
+    return "🔒 " + _("The best move is shown to all when the day ends (00:00 UTC).")
+
+
 def puzzle_caption(position: DailyPosition, tapped: Tapped, _: Translate) -> str:
     """The caption of a private puzzle: what to find, and the steps tapped so far."""
-    lines = [_title(position, _), _task(position, _)]
+    lines = [_title(position, _), _task(position, _), _hidden(_)]
     played = tapped.input.played
     if played:
         steps = " ".join(str(p.step) for p in played)
@@ -104,40 +108,63 @@ def board_view(position: DailyPosition, _: Translate) -> BoardView:
     )
 
 
-def tally_line(tally: DailyTally, _: Translate) -> str:
+def tally_line(tally: DailyTally, _: Translate, *, revealed: bool = True) -> str:
+    """How everyone answered: the share of right answers once the day is over, before that
+    only how many answered (the share would tell a second account whether a move is right)."""
     if not tally.answers:
         return "👥 " + _("No answers yet.")
+    if not revealed:
+        return "👥 " + _("{answers} answered so far.").format(answers=tally.answers)
     return "👥 " + _("{answers} answered, {percent}% found the best move.").format(
         answers=tally.answers, percent=tally.percent
     )
 
 
 def outcome_caption(outcome: Outcome, today: str, _: Translate) -> str:
-    """After answering: the best move, the answer and its loss, how everyone did, the
-    streak."""
+    """After answering: the answer, how many answered and the streak as it stood when the day
+    began; once the day is over, the best move, the answer's verdict and how everyone did."""
     position, answer = outcome.position, outcome.answer
     lines = [_title(position, _), _task(position, _)]
-    lines.append("🏆 " + _("Best: {turn}").format(turn=html.quote(outcome.best.turn)))
-    if answer.correct:
-        lines.append("✅ " + _("Your {turn}: the best move!").format(turn=html.quote(answer.turn)))
-    else:
+    if not outcome.revealed:
+        assert answer is not None
         lines.append(
-            "❌ "
-            + _("Your {turn}: −{loss:.2f} against the best.").format(
-                turn=html.quote(answer.turn), loss=answer.loss
-            )
+            "📝 "
+            + _(
+                "Your answer: {turn}. Your verdict and the best move are shown when the day "
+                "ends (00:00 UTC)."
+            ).format(turn=html.quote(answer.turn))
         )
-    lines.append(tally_line(outcome.tally, _))
-    current = alive(outcome.streak, today)
-    best = outcome.streak.best if outcome.streak is not None else 0
-    lines.append(
-        "🔥 " + _("Streak: {days} days in a row (best {best}).").format(days=current, best=best)
-    )
+    else:
+        lines.append("🏆 " + _("Best: {turn}").format(turn=html.quote(outcome.best.turn)))
+    if answer is not None and outcome.revealed:
+        if answer.correct:
+            lines.append(
+                "✅ " + _("Your {turn}: the best move!").format(turn=html.quote(answer.turn))
+            )
+        else:
+            lines.append(
+                "❌ "
+                + _("Your {turn}: −{loss:.2f} against the best.").format(
+                    turn=html.quote(answer.turn), loss=answer.loss
+                )
+            )
+    lines.append(tally_line(outcome.tally, _, revealed=outcome.revealed))
+    if answer is not None:
+        current, best = alive(outcome.streak, today), best_shown(outcome.streak, today)
+        lines.append(
+            "🔥 " + _("Streak: {days} days in a row (best {best}).").format(days=current, best=best)
+        )
+        if not outcome.counted:
+            lines.append(_("Streaks count for players who have played a rated game."))
     return "\n".join(lines)
 
 
-def other_variants_keyboard(position: DailyPosition, _: Translate) -> InlineKeyboardMarkup:
-    """After an answer: a button for each other variant's position of the day."""
+def other_variants_keyboard(
+    position: DailyPosition, _: Translate, *, answer_link: str | None = None
+) -> InlineKeyboardMarkup:
+    """After an answer: a button for each other variant's position of the day, and with
+    ``answer_link`` (the position's deep link), one that opens it again once the day is
+    over, to see the best move."""
     buttons = [
         _button(
             "🧩 " + _(VARIANT_NAMES[variant]), DailyOpen(variant=VARIANTS.index(variant)).pack()
@@ -145,19 +172,28 @@ def other_variants_keyboard(position: DailyPosition, _: Translate) -> InlineKeyb
         for variant in VARIANTS
         if variant != position.variant
     ]
-    return InlineKeyboardMarkup(inline_keyboard=[buttons])
+    rows = [buttons]
+    if answer_link is not None:
+        text = "🔓 " + _("The best move, after 00:00 UTC")
+        rows.append([InlineKeyboardButton(text=text, url=answer_link)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def group_caption(position: DailyPosition, tally: DailyTally, _: Translate) -> str:
-    """A group's post of the position: the task and how everyone has answered so far."""
-    return "\n".join(
-        [
-            _title(position, _),
-            _task(position, _),
+def group_caption(
+    position: DailyPosition, tally: DailyTally, _: Translate, *, revealed: bool = False
+) -> str:
+    """A group's post of the position: the task and how many have answered so far; once the
+    day is over, the best move and how everyone did."""
+    lines = [_title(position, _), _task(position, _)]
+    if revealed:
+        lines.append("🏆 " + _("Best: {turn}").format(turn=html.quote(position.best.turn)))
+    else:
+        lines += [
             _("Answer in a private chat with me: the button below. One answer each."),
-            tally_line(tally, _),
+            _hidden(_),
         ]
-    )
+    lines.append(tally_line(tally, _, revealed=revealed))
+    return "\n".join(lines)
 
 
 def group_keyboard(link: str, _: Translate) -> InlineKeyboardMarkup:

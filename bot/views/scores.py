@@ -246,6 +246,8 @@ def chips_text(statement: ChipStatement) -> str:
             what = _("game #{game} won against {name}").format(game=entry.game_id, name=name)
         elif entry.kind == "game":
             what = _("game #{game} lost to {name}").format(game=entry.game_id, name=name)
+        elif entry.kind == "tournament_prize" and other is not None:
+            what = _("tournament prize: the entry of {name}").format(name=name)
         else:
             what = _(LEDGER_KINDS.get(entry.kind, entry.kind))
         delta = f"+{entry.delta}" if entry.delta >= 0 else f"−{-entry.delta}"

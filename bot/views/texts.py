@@ -118,6 +118,7 @@ REFUSALS: Final = {
     "tournament_full": N_("This tournament is full: it takes {limit} players."),
     "too_few_players": N_("A tournament needs at least two players to start."),
     "not_the_creator": N_("Only the tournament's creator can do that."),
+    "tournament_made": N_("Tournament #{tournament} has been created from this message already."),
     "no_private_chat": N_(
         "Tournament games are played in private: open a chat with me (tap my name, then "
         "Start) and join again."
@@ -127,6 +128,7 @@ REFUSALS: Final = {
         "and tap again."
     ),
     "already_answered": N_("You have answered this position already: one answer each."),
+    "daily_over": N_("This position's day is over: its best move is shown to all."),
     "no_daily_position": N_("There is no such daily position. /daily shows today's."),
     "unknown_time_zone": N_(
         "{name} is not a time zone. Name one as Europe/Moscow, Asia/Baku or UTC: "

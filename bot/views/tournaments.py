@@ -24,7 +24,7 @@ from bot.i18n import N_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.challenges import TIME_CHOICES, VARIANT_CHOICES, has_dice_modes
 from bot.services.chips import STAKE_CHOICES
-from bot.services.tournaments import Overview
+from bot.services.tournaments import Overview, prize_opponents
 from bot.views.common import DICE_MODE_NAMES, VARIANT_NAMES, Translate, duration, player_name
 from render.tournament_layout import (
     ROWS_PER_PAGE,
@@ -242,17 +242,18 @@ def signup_text(overview: Overview, _: Translate) -> str:
             lines.append(_("Its creator starts it."))
         lines.append(_("Games are played in private chats with the bot."))
     lines.append(html.bold(_("Players: {n}").format(n=len(overview.entrants))))
-    lines += [
+    names = [
         f"{number}. {player_name(overview.user(e.user_id))}"
         for number, e in enumerate(overview.entrants, start=1)
     ]
+    tail = []
     if t.state is TournamentState.RUNNING:
-        lines.append(_("Started: the pinned message shows the rounds."))
+        tail.append(_("Started: the pinned message shows the rounds."))
     elif t.state is TournamentState.CANCELLED:
-        lines.append(_("Called off: every entry was given back."))
+        tail.append(_("Called off: every entry was given back."))
     elif t.state is TournamentState.FINISHED and t.winner_id is not None:
-        lines.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id))))
-    return "\n".join(lines)
+        tail.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id))))
+    return _fit(lines, names, _, limit=MESSAGE_LIMIT, more=N_("… and {n} more players"), tail=tail)
 
 
 def signup_keyboard(tournament: Tournament, _: Translate) -> InlineKeyboardMarkup | None:
@@ -322,8 +323,7 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
         if t.winner_id is not None:
             winner = player_name(overview.user(t.winner_id))
             lines.append(html.bold(_("🥇 Winner: {name}").format(name=winner)))
-            if t.entry:
-                lines.append(_("The pot of {chips} chips is theirs.").format(chips=overview.pot))
+            lines += _prize_lines(overview, _)
         return "\n".join(lines)
     lines.append(
         html.bold(
@@ -348,24 +348,58 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
     return _fit(lines, boards, _)
 
 
+def _prize_lines(overview: Overview, _: Translate) -> list[str]:
+    """What the winner was paid of the pot (see :mod:`bot.services.tournaments`)."""
+    t = overview.tournament
+    if not t.entry or t.prize is None:
+        return []
+    if t.prize >= overview.pot:
+        return [_("The pot of {chips} chips is theirs.").format(chips=overview.pot)]
+    if t.prize == 0:
+        return [
+            _(
+                "No prize: the winner did not play enough different opponents ({n} needed). "
+                "Every entry went back."
+            ).format(n=prize_opponents(t.rounds))
+        ]
+    return [
+        _(
+            "{prize} of the pot's {chips} chips are theirs. The other entries went back: "
+            "their players played no game, or they are held as possible chip dumping (/flags)."
+        ).format(prize=t.prize, chips=overview.pot)
+    ]
+
+
 CAPTION_LIMIT: Final = 1024
 """Telegram's limit on a photo's caption (counted here in UTF-16 units of the HTML source,
 more than Telegram counts: the tags are not shown)."""
+MESSAGE_LIMIT: Final = 4096
+"""Telegram's limit on a message's text, counted the same way (64 players of 64-character
+names and more do not fit)."""
 
 
 def _length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def _fit(head: list[str], boards: list[str], _: Translate) -> str:
-    """``head`` and as many of the round's ``boards`` as a caption holds, then how many are
-    left out (a round of a big Swiss has more boards, with their watch links, than fit)."""
-    text = "\n".join(head + boards)
-    shown = len(boards)
-    while _length(text) > CAPTION_LIMIT and shown > 0:
+def _fit(
+    head: list[str],
+    items: list[str],
+    _: Translate,
+    *,
+    limit: int = CAPTION_LIMIT,
+    more: str = N_("… and {n} more boards"),
+    tail: Sequence[str] = (),
+) -> str:
+    """``head``, as many of ``items`` as ``limit`` holds with ``tail`` after them, then how
+    many are left out (``more``): a round of a big Swiss has more boards, with their watch
+    links, than a caption holds; 64 long names are more than a message holds."""
+    text = "\n".join([*head, *items, *tail])
+    shown = len(items)
+    while _length(text) > limit and shown > 0:
         shown -= 1
-        more = _("… and {n} more boards").format(n=len(boards) - shown)
-        text = "\n".join([*head, *boards[:shown], more])
+        left_out = _(more).format(n=len(items) - shown)
+        text = "\n".join([*head, *items[:shown], left_out, *tail])
     return text
 
 

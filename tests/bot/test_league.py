@@ -194,12 +194,30 @@ async def test_flags_lists_held_transfers_to_admins(
                VALUES (?, ?, ?, ?, 500, 10, 1200, 1.7e9)""",
             (game_id, club.group.id, club.bob.id, club.alice.id),
         )
+        # a tournament's entry held: Carol's, to Alice, who won it
+        [tournament_id] = db.execute(
+            """INSERT INTO tournaments (chat_id, creator_id, format, variant, dice_mode,
+                   match_length, entry, state, locale, created_at)
+               VALUES (?, ?, 'knockout', 'long', 'two', 0, 500, 'finished', 'en', 1.7e9)
+               RETURNING id""",
+            (club.group.id, club.alice.id),
+        ).fetchone()
+        db.execute(
+            """INSERT INTO chip_flags (tournament_id, chat_id, loser_id, winner_id, amount,
+                   payments, paid, created_at)
+               VALUES (?, ?, ?, ?, 500, 2, 1000, 1.7e9 + 1)""",
+            (tournament_id, club.group.id, club.carol.id, club.alice.id),
+        )
     assert (await _say(harness, club.carol, club.group, "/flags")).text == ADMINS_ONLY
     listed = (await _say(harness, club.alice, club.group, "/flags")).content
     assert "Held transfers" in listed
     assert (
         f"Game #{game_id}: @bob → @alice, 500 chips (10 payments, 1200 chips one way in 24 h), "
         "2023-11-14"
+    ) in listed
+    assert (
+        f"Tournament #{tournament_id}: @carol's entry to the winner @alice, 500 chips "
+        "(2 payments, 1000 chips one way in 24 h), 2023-11-14"
     ) in listed
 
 

@@ -2,12 +2,15 @@
 message with Join and Start, games in the players' private chats with the line that names the
 tournament and round, the pinned picture edited in place, a restart of the bot mid-round, and
 the winner announced; the games decided by resignations through the real buttons. Also who may
-make a tournament (``/tournament anyone|admins``, the admins' setting) and the pinned
-message's 👁 links, which make their opener a watcher."""
+make a tournament (``/tournament anyone|admins``, the admins' setting), the pinned
+message's 👁 links, which make their opener a watcher, and two taps on ✅ Create at once,
+which make one tournament."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -234,3 +237,26 @@ async def test_the_pinned_message_links_each_game_to_watch(bot_harness: BotHarne
     assert [m[2] for m in link.findall(pinned.content)] == [
         str(games[frozenset(("boris", "carl"))])
     ]
+
+
+async def test_two_taps_on_create_make_one_tournament(
+    bot_harness: BotHarness, database_path: Path
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    anna = fake.create_user("Anna", username="anna", language_code="en")
+    group = fake.create_group("Nardy club", [anna])
+    picker = await _say(harness, anna, group, "/tournament")
+    taps = [fake.press(anna, picker, "✅ Create") for _ in range(2)]  # at once
+    answers = [await fake.next_answer_to(tap) for tap in taps]
+    alerts = [a.text for a in answers if a.show_alert]
+    assert len(alerts) == 1 and "created from this message already" in (alerts[0] or "")
+    await harness.settle()
+    assert "Players: 0" in picker.content
+    with sqlite3.connect(database_path) as db:
+        made = db.execute("SELECT id, message_id FROM tournaments").fetchall()
+    assert made == [(made[0][0], picker.message_id)]
+    # a tap long after, from an old keyboard: refused, nothing made
+    late = await fake.next_answer_to(fake.tap(anna, picker, taps[0].data, check=False))
+    assert late.show_alert
+    with sqlite3.connect(database_path) as db:
+        assert db.execute("SELECT COUNT(*) FROM tournaments").fetchone() == (1,)
