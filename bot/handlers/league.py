@@ -93,8 +93,8 @@ def flag_line(transfer: HeldTransfer) -> str:
         "({payments} payments, {paid} chips one way in 24 h), {date}"
     ).format(
         game=flag.game_id,
-        loser=player_name(transfer.loser),
-        winner=player_name(transfer.winner),
+        loser=player_name(transfer.loser, _),
+        winner=player_name(transfer.winner, _),
         amount=flag.amount,
         payments=flag.payments,
         paid=flag.paid,

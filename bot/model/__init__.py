@@ -15,6 +15,7 @@ from .daily import (
     Streak,
 )
 from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
+from .privacy import Holding, PrivacyRepository
 from .records import (
     COMPUTER_LEVELS,
     Board,
@@ -43,6 +44,7 @@ from .records import (
     WatchResult,
     computer_id,
     computer_level,
+    is_forgotten,
 )
 from .repositories import (
     OVERALL,
@@ -135,4 +137,7 @@ __all__ = [
     "WatchResult",
     "computer_id",
     "computer_level",
+    "is_forgotten",
+    "Holding",
+    "PrivacyRepository",
 ]

@@ -19,6 +19,7 @@ from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
 from .daily import DailyRepository
 from .luck import LuckRepository
+from .privacy import PrivacyRepository
 from .records import (
     Board,
     Challenge,
@@ -562,6 +563,9 @@ class Store(Protocol):
 
     @property
     def daily(self) -> DailyRepository: ...
+
+    @property
+    def privacy(self) -> PrivacyRepository: ...
 
     @property
     def shared(self) -> bool:

@@ -3,6 +3,7 @@ it needs. No service builds another or holds the one that holds it; the arrows p
 
     users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers,
     the pool, the automatic analyses (<- the brain), the daily position (<- the brain)
+    privacy       <- users
     game service  <- users, seeds, coordination, the brain, the automatic analyses
     challenges    <- users, seeds
     inline games  <- challenges
@@ -45,6 +46,7 @@ from .inline import InlineGames
 from .leagues import LeagueService
 from .lobby import Lobby
 from .pool import Pool
+from .privacy import PrivacyService
 from .replays import Replays
 from .scores import ScoreService
 from .seeds import DiceSeeds
@@ -86,6 +88,8 @@ class Services:
     """The automatic analysis of rated games: its queue, luck, PR, trends, flags."""
     daily: DailyService
     """The daily position: chosen, answered, posted in the groups that asked."""
+    privacy: PrivacyService
+    """Forgetting a user who asks (/forget)."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -157,4 +161,5 @@ def compose(
         tournaments=Tournaments(store, games, clock=clock),
         auto_analyses=auto_analyses,
         daily=DailyService(store, brain, clock=clock),
+        privacy=PrivacyService(store, users, clock=clock),
     )
