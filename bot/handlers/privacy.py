@@ -7,6 +7,7 @@ from aiogram import Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import Forget
@@ -57,21 +58,23 @@ async def on_forget(message: Message, player: User, privacy: PrivacyService) -> 
 
 
 async def on_forget_answer(
-    query: CallbackQuery, callback_data: Forget, privacy: PrivacyService
+    query: CallbackQuery,
+    callback_data: Forget,
+    privacy: PrivacyService,
+    callback_answer: CallbackAnswer,
 ) -> None:
     """Deletes the tapper's data (the tap on the question in their private chat), or not."""
     message = query.message
     if not isinstance(message, Message) or message.chat.type != ChatType.PRIVATE:
-        await query.answer(_(FORGET_PRIVATE), show_alert=True)
+        callback_answer.text, callback_answer.show_alert = _(FORGET_PRIVATE), True
         return
     if not callback_data.confirm:
-        await query.answer()
         await message.edit_text(_(FORGET_KEPT))
         return
     try:
         await privacy.forget(query.from_user.id)
-    except StillPlaying as playing:
-        await query.answer(still_playing(playing.holding, _), show_alert=True)
+    except StillPlaying as playing:  # a game began since the question
+        callback_answer.text = still_playing(playing.holding, _)
+        callback_answer.show_alert = True
         return
-    await query.answer()
     await message.edit_text(_(FORGET_DONE))
