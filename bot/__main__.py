@@ -89,9 +89,6 @@ def main() -> None:
         maintain(sys.argv[1:])
     settings = load_settings()
     configure_logging(settings)
-    from bot.metrics import release
-
-    logging.getLogger(__name__).info("nardy-bot %s starting", release())
     # Imported only now: aiogram takes seconds to import, and a config error should not wait.
     from aiogram.utils.token import TokenValidationError
 

@@ -11,7 +11,9 @@ They need only ``DATABASE_URL`` (:class:`bot.config.DatabaseSettings`), never th
 - **restore** brings a backup back into ``DATABASE_URL`` with the bot stopped: into an empty
   (or missing) database, or with ``--replace`` over what is there. A backup of a newer schema
   than this release's is refused. The bot then starts on it as on any older database,
-  migrating it if it is older.
+  migrating it if it is older. The chats' boards may show moves made after the backup, so
+  every board is marked as not known to show its game (:data:`AFTER_RESTORE`): the bot draws
+  them again as the games stand; and the claims of the workers that wrote the backup go.
 - **forget** deletes what the bot keeps about one user, as ``/forget`` does when they ask
   themselves (:class:`bot.services.privacy.PrivacyService`), for a request made by mail.
 
@@ -42,6 +44,13 @@ from bot.config import DatabaseSettings, describe_error
 
 PG_BINARIES: Final = ("/usr/lib/postgresql/15/bin",)
 """Where Debian keeps PostgreSQL 15's tools, when they are not on ``PATH``."""
+
+
+AFTER_RESTORE: Final = (
+    "UPDATE boards SET shown_version = NULL WHERE shown_version IS NOT NULL",
+    "DELETE FROM leases",
+)
+"""Run on a restored database: see the module docstring."""
 
 
 class Refused(Exception):
@@ -169,6 +178,8 @@ def _sqlite_restore(backup_file: Path, target: Path, *, replace: bool) -> None:
         if tables[0] and not replace:
             raise Refused(f"{target} holds a database: add --replace to overwrite it")
         source.backup(db)  # through SQLite: a -wal file beside the old database goes with it
+        for statement in AFTER_RESTORE:
+            db.execute(statement)
     source.close()
     db.close()
 
@@ -199,6 +210,16 @@ def _pg_restore(backup_file: Path, database: str, *, replace: bool) -> None:
         ],
         environment,
     )  # fmt: skip
+
+    async def after() -> None:
+        conn = await asyncpg.connect(database)
+        try:
+            for statement in AFTER_RESTORE:
+                await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    asyncio.run(after())
 
 
 async def forget(database: Path | str, user_id: int) -> str:

@@ -17,7 +17,14 @@ from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import make_settings, running_bot
 from tests.support.postgres import PostgresServer
 
-from .gameplay import game_buttons, game_number, is_over, play_turn, start_private_game
+from .gameplay import (
+    game_buttons,
+    game_number,
+    is_over,
+    play_turn,
+    start_private_game,
+    version,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,6 +55,16 @@ async def _turn(fake: FakeTelegram, boards: dict[FakeUser, FakeMessage]) -> None
     await play_turn(fake, boards[actor], list(boards))
 
 
+async def _version(database: Path | str, number: int) -> int:
+    db = await open_database(database)
+    try:
+        stored = await Store(db).games.get(number)
+    finally:
+        await db.close()
+    assert stored is not None
+    return stored.version
+
+
 async def _stored_game(database: Path | str, number: int) -> tuple[bool, int]:
     db = await open_database(database)
     try:
@@ -74,6 +91,7 @@ async def test_a_bot_backed_up_mid_game_is_restored_into_a_new_bot_that_finishes
         number = game_number(boards[alice])
         done = await asyncio.to_thread(backup, database, saved)  # while the bot runs
         assert done.size == saved.stat().st_size > 0
+        await _turn(fake, boards)  # played after the backup: lost with the restore
         await bot.stop()
         # a new machine: an empty database of its own, the backup brought back into it
         if isinstance(database, str):
@@ -86,10 +104,16 @@ async def test_a_bot_backed_up_mid_game_is_restored_into_a_new_bot_that_finishes
             await asyncio.to_thread(restore, saved, target)
         over, ply = await _stored_game(target, number)
         assert not over and ply > 0
+        restored = await _version(target, number)
         bot.settings = make_settings(
             fake.url, tmp_path / "unused.sqlite3", database_url=_url(target)
         )
         await bot.start()  # the new bot, on the restored database
+        # the boards showed the turn played after the backup: drawn again as restored
+        await fake.wait_for(
+            lambda: [version(b) for b in boards.values() if game_buttons(b)] == [restored],
+            description="the boards drawn as restored",
+        )
         await _turn(fake, boards)
         fake.send_text(bob, fake.private_chat(bob), "/resign")
         await bot.settle()
