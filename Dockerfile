@@ -12,6 +12,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# PostgreSQL's client tools (Debian bookworm's are 15, compose's server): `python -m bot backup`
+# and `restore` in the container (docs/operations.md)
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends postgresql-client \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /src
 COPY requirements.lock ./
 RUN pip install --require-hashes --no-deps -r requirements.lock

@@ -1,5 +1,6 @@
 """What backing up and forgetting cost on a big database: N finished games (100,000 by default),
-seeded by bulk insert from one real game's row, with their boards, ratings and analyses.
+seeded by bulk insert from the rows of 20 real games (played at random to their end, long and
+short), with their boards, ratings and analyses.
 
     python bench/operations.py [--games N] [--player-games M] [--runs R] [--postgresql]
 
@@ -34,10 +35,15 @@ PLAYERS = 2_000
 """Players the games are spread over (ids 1..PLAYERS), besides the forgotten ones."""
 
 
-async def _template(store: Store) -> int:
-    """One finished long game, played at random to its end, stored as the bot stores one."""
-    rng = random.Random(7)
-    game = Game.start("long", rng)
+TEMPLATES = 20
+"""Real games the rows are copied from, in turn (so that no copy sits beside its like: a dump's
+compression sees rows as varied as real ones)."""
+
+
+async def _template(store: Store, seed: int) -> int:
+    """One finished game, played at random to its end, stored as the bot stores one."""
+    rng = random.Random(seed)
+    game = Game.start("long" if seed % 2 else "short", rng)
     lines = []
     while not game.is_over:
         before = game
@@ -81,7 +87,9 @@ async def seed(store: Store, games: int, forgotten: list[int], per_player: int) 
         "VALUES (?, ?, ?, ?, ?)",
         rows,
     )
-    template = await _template(store)
+    templates = [await _template(store, seed) for seed in range(TEMPLATES)]
+    first = templates[0]
+    assert templates == list(range(first, first + TEMPLATES))
     columns = [c for c in await _columns(db, "games") if c not in ("id", "white_id", "black_id")]
     kept = ", ".join(columns)
     series = (
@@ -100,18 +108,18 @@ async def seed(store: Store, games: int, forgotten: list[int], per_player: int) 
         f"""INSERT INTO games (white_id, black_id, {kept})
             SELECT CASE {white} ELSE 1 + n.i % {PLAYERS} END, 1 + (n.i * 7 + 3) % {PLAYERS},
                    {", ".join(f"t.{c}" for c in columns)}
-            FROM ({series}) AS n, games AS t WHERE t.id = :template""",
-        {"games": games - 1, "template": template},
+            FROM ({series}) AS n, games AS t WHERE t.id = :first + n.i % {TEMPLATES}""",
+        {"games": games - TEMPLATES, "first": first},
     )
     await db.write(
         """INSERT INTO boards (game_id, chat_id, viewer, message_id, shown_version)
-           SELECT id, white_id, 'w', id, version FROM games WHERE id <> :template""",
-        {"template": template},
+           SELECT id, white_id, 'w', id, version FROM games WHERE id >= :copies""",
+        {"copies": first + TEMPLATES},
     )
     await db.write(
         """INSERT INTO boards (game_id, chat_id, viewer, message_id, shown_version)
-           SELECT id, black_id, 'b', id, version FROM games WHERE id <> :template""",
-        {"template": template},
+           SELECT id, black_id, 'b', id, version FROM games WHERE id >= :copies""",
+        {"copies": first + TEMPLATES},
     )
     for side, column in (("w", "white_id"), ("b", "black_id")):
         await db.write(
