@@ -333,7 +333,7 @@ class DailyOpen(CallbackData, prefix="y"):
     variant: Count = 0
 
 
-class Forget(CallbackData, prefix="e"):
+class Forget(CallbackData, prefix="x"):
     """The answer to ``/forget``'s question: delete everything (``confirm``), or keep it."""
 
     confirm: Flag = False

@@ -29,10 +29,11 @@ SECTIONS: Final = (
     (
         N_("Your games"),
         N_(
-            "The players, every roll and move with its time, the result, the chat, the stake, "
-            "and the dice seeds (shown when the game ends, so that anyone can check the dice). "
-            "From them: scores, ratings, chips, leagues, tournaments, and the automatic "
-            "analysis of rated games (luck, errors) with the flags it raises for the operators. "
+            "The players, every roll and move, when the game began and ended, the result, the "
+            "chat, the stake, and the dice seeds (shown when the game ends, so that anyone can "
+            "check the dice). From them: scores, ratings, chips, leagues, tournaments, and the "
+            "automatic analysis of rated games (luck, errors) with the flags it raises for the "
+            "groups' admins. "
             "Used to play, and to show history, replays, statistics and standings to you and "
             "your opponents."
         ),
@@ -51,8 +52,7 @@ SECTIONS: Final = (
         N_(
             "Until you delete it. Your games are also your opponents' records: after /forget "
             'they stay, with "deleted player" in your place. The operator\'s logs may name '
-            "your Telegram id (never your name), and their backups hold a copy until they are "
-            "replaced."
+            "your Telegram id, and their backups hold a copy until they are replaced."
         ),
     ),
     (
