@@ -50,9 +50,10 @@ def computer_level(user_id: int) -> int | None:
     return -user_id if -user_id in COMPUTER_LEVELS else None
 
 
-FORGOTTEN_IDS: Final = range(-(2**53) + 1, -(2**52) + 1)
-"""The ids that stand for forgotten users (``/forget``): negative, far from the computer's
-and from every Telegram id, and within what a JavaScript number holds exactly."""
+FORGOTTEN_IDS: Final = range(2**52, 2**53)
+"""The ids that stand for forgotten users (``/forget``): positive like a person's (statistics
+count people by it, the computer's are negative), above every Telegram user id (at most 52
+bits), and within what a JavaScript number holds exactly."""
 
 
 def is_forgotten(user_id: int) -> bool:

@@ -132,6 +132,7 @@ async def test_a_bot_backed_up_mid_game_is_restored_into_a_new_bot_that_finishes
     assert await _stored_game(target, number) == (True, later)
 
 
+@pytest.mark.slow
 async def test_an_edited_migration_stops_start_up_with_one_line(
     fake_telegram: FakeTelegram, tmp_path: Path
 ) -> None:

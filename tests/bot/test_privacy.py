@@ -10,6 +10,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from aiogram import html
 
 from bot.i18n import LOCALES, create_i18n
@@ -63,6 +64,7 @@ async def test_privacy_is_answered_in_every_language(bot_harness: BotHarness) ->
             assert said(locale, TITLE) != TITLE, locale  # translated, not English
 
 
+@pytest.mark.slow
 async def test_forget_deletes_the_user_but_not_their_opponents_games(
     bot_harness: BotHarness, database_path: Path
 ) -> None:
@@ -109,6 +111,10 @@ async def test_forget_deletes_the_user_but_not_their_opponents_games(
     await harness.settle()
     history = fake.last_message(fake.private_chat(bob)).text or ""
     assert "удалённый игрок" in history and said("ru", DELETED_PLAYER) == "удалённый игрок"
+    fake.send_text(bob, bob_chat, "/stats")  # his win still counts, as a game with a person
+    await harness.settle()
+    won = said("ru", "Games: {games}, wins: {wins} ({rate}%)").format(games=1, wins=1, rate=100)
+    assert won in (fake.last_message(bob_chat).text or "")
     db = await open_database(database_path)
     try:
         kept = await Store(db).games.get(1)
