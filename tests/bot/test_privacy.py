@@ -122,6 +122,13 @@ async def test_forget_deletes_the_user_but_not_their_opponents_games(
         await db.close()
     assert kept is not None and kept.game.is_over and bob.id in (kept.white_id, kept.black_id)
 
+    # a rematch offered to a deleted player is sent to nobody else (they have no chat)
+    mark = fake.mark()
+    fake.press(bob, boards[bob], "🔁 Rematch")
+    await harness.settle()
+    sent = [r.params.get("chat_id") for r in fake.requests_for("sendMessage", since=mark)]
+    assert sent and all(int(chat) == bob.id for chat in sent)
+
     # Alice writes again: the bot starts afresh
     fake.send_text(alice, alice_chat, "/start")
     await harness.settle()
