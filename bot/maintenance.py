@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -134,13 +135,11 @@ def _sqlite_backup(source: Path, out: Path) -> None:
     if not source.is_file():
         raise Refused(f"no database at {source}")
     out.unlink(missing_ok=True)
-    with sqlite3.connect(source) as db, sqlite3.connect(out) as copy:
+    with closing(sqlite3.connect(source)) as db, closing(sqlite3.connect(out)) as copy:
         db.backup(copy)  # one step: a snapshot as of one moment, the WAL's pages included
         if (checked := copy.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
             raise Refused(f"the copy of {source} fails SQLite's check: {checked}")
         copy.execute("PRAGMA journal_mode = DELETE")  # one file, nothing beside it
-    db.close()
-    copy.close()
 
 
 def restore(backup_file: Path, database: Path | str, *, replace: bool = False) -> Copied:
@@ -161,27 +160,26 @@ def restore(backup_file: Path, database: Path | str, *, replace: bool = False) -
 
 def _sqlite_restore(backup_file: Path, target: Path, *, replace: bool) -> None:
     try:
-        with sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True) as source:
+        with closing(sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True)) as source:
             if source.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise Refused(f"{backup_file} fails SQLite's check: not a whole backup")
             version = int(source.execute("PRAGMA user_version").fetchone()[0])
+            if version > _newest_schema():
+                raise Refused(
+                    f"the backup has schema {version}; this release knows {_newest_schema()}"
+                )
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with closing(sqlite3.connect(target)) as db:
+                tables = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
+                if tables.fetchone()[0] and not replace:
+                    raise Refused(f"{target} holds a database: add --replace to overwrite it")
+                source.backup(db)  # through SQLite: a -wal file beside the old one goes with it
+                for statement in AFTER_RESTORE:
+                    with suppress(sqlite3.OperationalError):  # a schema older than the column
+                        db.execute(statement)
+                db.commit()
     except sqlite3.DatabaseError as error:
         raise Refused(f"{backup_file} is not an SQLite backup ({error})") from None
-    if version > _newest_schema():
-        raise Refused(f"the backup has schema {version}; this release knows {_newest_schema()}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with (
-        sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True) as source,
-        sqlite3.connect(target) as db,
-    ):
-        tables = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()
-        if tables[0] and not replace:
-            raise Refused(f"{target} holds a database: add --replace to overwrite it")
-        source.backup(db)  # through SQLite: a -wal file beside the old database goes with it
-        for statement in AFTER_RESTORE:
-            db.execute(statement)
-    source.close()
-    db.close()
 
 
 def _pg_restore(backup_file: Path, database: str, *, replace: bool) -> None:
@@ -200,9 +198,10 @@ def _pg_restore(backup_file: Path, database: str, *, replace: bool) -> None:
         finally:
             await conn.close()
 
+    url, environment = _pg_connection(database)
+    _run([_pg_tool("pg_restore"), "--list", str(backup_file)], environment)  # a dump, whole?
     if asyncio.run(tables()) and not replace:
         raise Refused("the database holds tables: add --replace to drop them first")
-    url, environment = _pg_connection(database)
     _run(
         [
             _pg_tool("pg_restore"), "--no-owner", "--no-privileges", "--exit-on-error",
