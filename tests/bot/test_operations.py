@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.maintenance import Refused, backup, restore
-from bot.storage import Store, open_database
+from bot.storage import open_database
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import make_settings, running_bot
 from tests.support.postgres import PostgresServer
@@ -23,6 +23,7 @@ from .gameplay import (
     is_over,
     play_turn,
     start_private_game,
+    stored_game,
     version,
 )
 
@@ -55,26 +56,6 @@ async def _turn(fake: FakeTelegram, boards: dict[FakeUser, FakeMessage]) -> None
     await play_turn(fake, boards[actor], list(boards))
 
 
-async def _version(database: Path | str, number: int) -> int:
-    db = await open_database(database)
-    try:
-        stored = await Store(db).games.get(number)
-    finally:
-        await db.close()
-    assert stored is not None
-    return stored.version
-
-
-async def _stored_game(database: Path | str, number: int) -> tuple[bool, int]:
-    db = await open_database(database)
-    try:
-        stored = await Store(db).games.get(number)
-    finally:
-        await db.close()
-    assert stored is not None
-    return stored.game.is_over, stored.game.ply
-
-
 @pytest.mark.slow
 async def test_a_bot_backed_up_mid_game_is_restored_into_a_new_bot_that_finishes_the_game(
     fake_telegram: FakeTelegram,
@@ -102,9 +83,9 @@ async def test_a_bot_backed_up_mid_game_is_restored_into_a_new_bot_that_finishes
         await asyncio.to_thread(restore, saved, target)
         with pytest.raises(Refused, match="--replace"):  # never over a database by mistake
             await asyncio.to_thread(restore, saved, target)
-        over, ply = await _stored_game(target, number)
-        assert not over and ply > 0
-        restored = await _version(target, number)
+        kept = await stored_game(target, number)
+        assert not kept.game.is_over and kept.game.ply > 0
+        restored = kept.version
         bot.settings = make_settings(
             fake.url, tmp_path / "unused.sqlite3", database_url=_url(target)
         )
@@ -119,8 +100,8 @@ async def test_a_bot_backed_up_mid_game_is_restored_into_a_new_bot_that_finishes
         await bot.settle()
         fake.press(bob, fake.last_message(fake.private_chat(bob)), "🏳 Yes, resign")
         await fake.wait_for(lambda: is_over(boards[alice]), description="the game's result")
-    over, later = await _stored_game(target, number)
-    assert over and later > ply
+    finished = await stored_game(target, number)
+    assert finished.game.is_over and finished.game.ply > kept.game.ply
     # the same from the command line, over the restored database
     again = tmp_path / "again.backup"
     status, out, err = await _command("backup", str(again), database=target)
@@ -129,7 +110,7 @@ async def test_a_bot_backed_up_mid_game_is_restored_into_a_new_bot_that_finishes
     assert status == 1 and "--replace" in err and err.count("\n") == 1
     status, out, err = await _command("restore", str(again), "--replace", database=target)
     assert (status, err) == (0, "") and out.startswith("restored ")
-    assert await _stored_game(target, number) == (True, later)
+    assert (await stored_game(target, number)).game == finished.game
 
 
 @pytest.mark.slow
