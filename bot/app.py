@@ -107,6 +107,7 @@ async def build_services(
             thinking,
             move_seconds=settings.move_seconds,
             computer_pause=settings.computer_pause_seconds,
+            planner=planner,
         )
         yield services
     finally:
@@ -338,6 +339,7 @@ async def _run(
     bot = create_bot(settings)
     link.attach(bot)
     metrics = Metrics()  # one per bot instance: a restarted bot counts from zero
+    metrics.watch_workers(services.workers)
     link.metrics = metrics
     i18n = create_i18n()
     private = (3.0, settings.private_messages_per_second)

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import contextvars
 import time
-from typing import Final
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Final, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.metrics_core import CounterMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
 """What :meth:`Metrics.render` writes: Prometheus's classic text format, which every
@@ -30,6 +33,39 @@ LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.
 _update_started: contextvars.ContextVar[float | None] = contextvars.ContextVar(
     "update_started", default=None
 )
+
+
+class Restarting(Protocol):
+    """Worker processes that are replaced when they die
+    (:class:`~bot.services.processes.ProcessPool`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def restarts(self) -> int: ...
+
+
+class _WorkerRestarts(Collector):
+    """``nardy_worker_restarts_total``: read from the pools at scrape time, so that the pools
+    need not know the metrics."""
+
+    def __init__(self) -> None:
+        self.pools: Sequence[Restarting] = ()
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            "nardy_worker_restarts",
+            "Worker process pools replaced because a worker died (the call was tried again on "
+            "the new one), by pool: computer (moves, hints, analyses) or planner (cascades).",
+            labels=["pool"],
+        )
+        for pool in self.pools:
+            family.add_metric([pool.name], pool.restarts)
+        yield family
+
+    def describe(self) -> Iterator[Metric]:
+        return self.collect()
 
 
 class Metrics:
@@ -108,6 +144,8 @@ class Metrics:
             "Finished games waiting for their automatic analysis (as of the analyst's last look).",
             registry=registry,
         )
+        self._restarts = _WorkerRestarts()
+        registry.register(self._restarts)
 
     def update_started(self) -> None:
         """Notes, for this task, when the update it handles entered the dispatcher."""
@@ -149,6 +187,10 @@ class Metrics:
         self.analyses_done.inc(done)
         self.analyses_dropped.inc(dropped)
         self.analysis_backlog.set(backlog)
+
+    def watch_workers(self, pools: Iterable[Restarting]) -> None:
+        """Counts the restarts of these worker pools (read when scraped)."""
+        self._restarts.pools = tuple(pools)
 
     def render(self) -> bytes:
         """Every metric in Prometheus's text format (serve it as :data:`CONTENT_TYPE`)."""

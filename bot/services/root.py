@@ -44,7 +44,9 @@ from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
 from .lobby import Lobby
+from .planner import Planner
 from .pool import Pool
+from .processes import ProcessPool
 from .replays import Replays
 from .scores import ScoreService
 from .seeds import DiceSeeds
@@ -86,6 +88,8 @@ class Services:
     """The automatic analysis of rated games: its queue, luck, PR, trends, flags."""
     daily: DailyService
     """The daily position: chosen, answered, posted in the groups that asked."""
+    workers: tuple[ProcessPool, ...] = ()
+    """The worker processes that heal (the computer's, the planner's), for ``/metrics``."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -101,12 +105,15 @@ def compose(
     clock: Callable[[], float] = time.time,
     challenge_seconds: int = CHALLENGE_SECONDS,
     computer_pause: float = COMPUTER_PAUSE,
+    planner: Planner | None = None,
 ) -> Services:
     """Builds every service over ``store``: dice from ``rng`` (a :class:`random.SystemRandom`
     in production, a seeded one in tests), the computer's moves from ``brain``, time from
     ``clock``; ``move_seconds`` is the default time per move, ``challenge_seconds`` how long a
     challenge stays open, ``computer_pause`` the pause before the computer's answer. Without
-    ``brain``, a :class:`Brain` of its own (a process pool started on its first decision)."""
+    ``brain``, a :class:`Brain` of its own (a process pool started on its first decision).
+    ``planner``: the heavy turns' process, which the engine asks (set apart, in
+    :func:`bot.engine.stepwise.set_planner`); here only its workers are counted."""
     brain = brain if brain is not None else Brain()
     users = Users(store, clock=clock)
     seeds = DiceSeeds(rng)
@@ -157,4 +164,5 @@ def compose(
         tournaments=Tournaments(store, games, clock=clock),
         auto_analyses=auto_analyses,
         daily=DailyService(store, brain, clock=clock),
+        workers=(brain.pool,) + ((planner.pool,) if planner is not None else ()),
     )
