@@ -77,6 +77,12 @@ DRAIN_SECONDS: Final = 10.0
 """How long a stopping bot waits for updates still being handled and boards still being sent;
 then whatever still waits for Telegram is cancelled."""
 
+INLINE_WITHOUT_STORAGE: Final = (
+    "inline mode is on (@BotFather /setinline) but STORAGE_CHAT_ID is empty: inline games get "
+    "text boards, not pictures. Set STORAGE_CHAT_ID to a private channel where the bot may "
+    "post (see .env.example), or turn inline mode off with /setinline"
+)
+
 ServicesFactory: TypeAlias = Callable[[Settings], AbstractAsyncContextManager[Services]]
 UpdateObserver: TypeAlias = Callable[[int, BaseException | None], None]
 Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -268,10 +274,17 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
     These calls are safe to repeat, so during an outage they wait for Telegram (see
     :mod:`bot.messages.link`). A flood wait, or a failure that persists while Telegram answers
     other calls, is logged, not fatal: the menu is a convenience.
+
+    It also warns of a setting that plays worse than the operator may think: inline mode
+    turned on at @BotFather (getMe's ``supports_inline_queries``) without
+    ``STORAGE_CHAT_ID``, where inline games get text boards.
     """
     menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE)]
     menus += sorted(LANGUAGE_CODES.items())
     try:
+        me = await bot.me()
+        if me.supports_inline_queries and not settings.storage_chat_id:
+            logger.warning(INLINE_WITHOUT_STORAGE)
         if not settings.webhook_url:
             await bot.delete_webhook(drop_pending_updates=False)
         for language_code, locale in menus:

@@ -17,6 +17,7 @@ from bot.handlers import (
     errors,
     fallback,
     find,
+    groups,
     inline,
     language,
     league,
@@ -48,6 +49,7 @@ def get_routers() -> list[Router]:
         language.create_router(),
         analysis.create_router(),
         positions.create_router(),
+        groups.create_router(),
         fallback.create_router(),  # last: answers presses nothing else understood
         errors.create_router(),  # errors of every router above
     ]
