@@ -36,7 +36,13 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import BotCommand, BotCommandScopeDefault, TelegramObject, Update
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeChat,
+    BotCommandScopeDefault,
+    TelegramObject,
+    Update,
+)
 from aiogram.utils.i18n import I18n
 
 from bot import logs
@@ -51,9 +57,11 @@ from bot.handlers.middlewares import (
     NeedsSender,
     RememberUsers,
     TapThrottle,
+    TurnAwayBanned,
 )
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
 from bot.messages.boards import BoardAppLinks, BoardPublisher
+from bot.messages.broadcasts import Broadcaster
 from bot.messages.challenges import offer_rematch
 from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
@@ -114,6 +122,7 @@ async def build_services(
             move_seconds=settings.move_seconds,
             computer_pause=settings.computer_pause_seconds,
             planner=planner,
+            owners=frozenset(settings.owner_ids),
         )
         yield services
     finally:
@@ -235,12 +244,13 @@ def create_dispatcher(
     if outermost is not None:  # sees every update, even one dropped as a duplicate
         dispatcher.update.outer_middleware(outermost)
     # A user who floods refused taps is answered at once, costing nothing more; an update
-    # Telegram delivers twice is handled once; then users are remembered (and handed to handlers
-    # as ``player``) before any handler runs.
+    # Telegram delivers twice is handled once; a banned user is turned away; then users are
+    # remembered (and handed to handlers as ``player``) before any handler runs.
     in_response = bool(settings.webhook_url)  # presses answered in the webhook's response
     throttle = TapThrottle(i18n, in_response=in_response)
     dispatcher.update.outer_middleware(throttle)
     dispatcher.update.outer_middleware(HandleOnce())
+    dispatcher.update.outer_middleware(TurnAwayBanned(i18n, in_response=in_response))
     remember = RememberUsers()
     dispatcher.message.outer_middleware(remember)
     dispatcher.callback_query.outer_middleware(remember)
@@ -293,8 +303,33 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
                 scope=BotCommandScopeDefault(),
                 language_code=language_code,
             )
+        for owner in settings.owner_ids:
+            await _operator_menu(bot, i18n, owner, menus)
     except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as error:
         logger.warning("start-up calls failed, going on anyway: %s", error)
+
+
+async def _operator_menu(
+    bot: Bot, i18n: I18n, owner: int, menus: list[tuple[str | None, str]]
+) -> None:
+    """Publishes the operator's menu (everyone's, with the operators' commands) in the
+    operator's private chat, in every language; Telegram refuses it (400) until they have
+    written to the bot, which is logged."""
+    scope = BotCommandScopeChat(chat_id=owner)
+    try:
+        for language_code, locale in menus:
+            await bot.set_my_commands(
+                command_menu(i18n, locale, operator=True),
+                scope=scope,
+                language_code=language_code,
+            )
+    except TelegramBadRequest as error:
+        logger.warning(
+            "the operator menu of user %d was refused (%s): they must write to the bot first; "
+            "their commands work anyway",
+            owner,
+            error.message,
+        )
 
 
 class WebhookRefused(Exception):
@@ -411,6 +446,15 @@ async def _run(
     )
     timers.tournaments = tournaments
     link.on_restored.append(_postponer(services.game_service))
+    broadcaster = Broadcaster(
+        bot,
+        services.broadcasts,
+        services.users,
+        coordination,
+        i18n,
+        pace=publisher.on_demand.pace,
+        progress_pace=limiter,
+    )
     dispatcher = create_dispatcher(
         settings,
         i18n=i18n,
@@ -426,6 +470,7 @@ async def _run(
     dispatcher.startup.register(publisher.catch_up)
     dispatcher.startup.register(timers.start)
     dispatcher.startup.register(analyst.start)
+    dispatcher.startup.register(broadcaster.start)
     webhook = None
     if settings.webhook_url and settings.webhook_secret is not None:
         webhook = Webhook(
@@ -468,6 +513,7 @@ async def _run(
             deadline = loop.time() + DRAIN_SECONDS
         await timers.stop()
         await analyst.stop()
+        await broadcaster.stop()
         await publisher.drain(max(0.0, deadline - loop.time()))
         # after the boards: their results refresh it
         await leagues.drain(max(0.0, deadline - loop.time()))

@@ -144,6 +144,13 @@ class Metrics:
             "Finished games waiting for their automatic analysis (as of the analyst's last look).",
             registry=registry,
         )
+        self.update_errors = Counter(
+            "nardy_update_errors",
+            "Updates whose handling failed unexpectedly (each logged with its traceback).",
+            registry=registry,
+        )
+        self.failed_updates = 0
+        """The same count, for ``/ops``."""
         self._restarts = _WorkerRestarts()
         registry.register(self._restarts)
 
@@ -154,6 +161,11 @@ class Metrics:
     def update_handled(self, kind: str) -> None:
         """Counts an update of ``kind`` that the dispatcher is done with."""
         self.updates.labels(kind).inc()
+
+    def update_failed(self) -> None:
+        """Counts an update whose handling failed unexpectedly."""
+        self.update_errors.inc()
+        self.failed_updates += 1
 
     def tap(self, outcome: str) -> None:
         """Counts a press: ``played``, ``refused`` or ``throttled``."""

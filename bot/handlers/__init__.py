@@ -22,6 +22,7 @@ from bot.handlers import (
     language,
     league,
     lobby,
+    operator,
     play,
     positions,
     scores,
@@ -44,6 +45,9 @@ def get_routers() -> list[Router]:
         basic.create_router(),
         scores.create_router(),
         dice.create_router(),
+        # the operators' (their filter lets nobody else's through); before league: an
+        # operator's /flags in private is theirs
+        operator.create_router(),
         league.create_router(),
         tournaments.create_router(),
         language.create_router(),

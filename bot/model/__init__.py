@@ -15,6 +15,7 @@ from .daily import (
     Streak,
 )
 from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
+from .operators import Ban, Broadcast, BroadcastState, Figures, OperatorRepository
 from .records import (
     COMPUTER_LEVELS,
     Board,
@@ -77,7 +78,12 @@ __all__ = [
     "LuckRepository",
     "PlayerLuck",
     "PrFlag",
+    "Ban",
     "Board",
+    "Broadcast",
+    "BroadcastState",
+    "Figures",
+    "OperatorRepository",
     "COMPUTER_LEVELS",
     "Challenge",
     "ChallengeMessage",

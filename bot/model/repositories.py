@@ -19,11 +19,13 @@ from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
 from .daily import DailyRepository
 from .luck import LuckRepository
+from .operators import OperatorRepository
 from .records import (
     Board,
     Challenge,
     ChallengeMessage,
     ChipFlag,
+    ChipsStatus,
     DiceProof,
     FinishedGame,
     League,
@@ -163,6 +165,9 @@ class ChallengeRepository(Protocol):
 
     async def expired(self, now: float) -> list[Challenge]:
         """Open challenges whose time is up."""
+
+    async def open_by(self, challenger_id: int, now: float) -> list[Challenge]:
+        """The user's challenges still open."""
 
 
 class GameRepository(Protocol):
@@ -364,7 +369,19 @@ class ChipRepository(Protocol):
         """Records a transfer held back as possible chip dumping."""
 
     async def flags(self, chat_id: int, limit: int = 20) -> list[ChipFlag]:
-        """The chat's flagged transfers, newest first."""
+        """The chat's transfers still held, newest first."""
+
+    async def held(self, limit: int = 20) -> list[ChipFlag]:
+        """The transfers still held in every chat, newest first."""
+
+    async def resolve(
+        self, game_id: int, resolution: str, *, operator_id: int, now: float
+    ) -> ChipFlag | None:
+        """Records an operator's decision on a held transfer, if it is still held; returns
+        the flag as it was then (None if it was decided before, or there is none)."""
+
+    async def settle_game(self, game_id: int, *, chips: int, status: ChipsStatus) -> None:
+        """Records what a game's result moved in the end (after a decision on its flag)."""
 
     async def entries(self, user_id: int, limit: int = 10) -> list[LedgerEntry]:
         """The user's latest ledger rows, newest first."""
@@ -562,6 +579,9 @@ class Store(Protocol):
 
     @property
     def daily(self) -> DailyRepository: ...
+
+    @property
+    def operators(self) -> OperatorRepository: ...
 
     @property
     def shared(self) -> bool:

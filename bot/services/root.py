@@ -9,6 +9,7 @@ it needs. No service builds another or holds the one that holds it; the arrows p
     leagues       <- scores
     lobby         <- game service, challenges, inline games, watchers, the pool
     tournaments   <- game service
+    moderation    <- challenges, the pool, tournaments
 
 (each with the store as well).
 
@@ -35,6 +36,7 @@ from bot.model import Store
 from .analysis import Analyses
 from .autoanalysis import AutoAnalyses
 from .boards import BoardMessages
+from .broadcasts import Broadcasts
 from .challenges import CHALLENGE_SECONDS, Challenges
 from .chats import Chats
 from .computer import Brain
@@ -44,6 +46,7 @@ from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
 from .lobby import Lobby
+from .moderation import Moderation
 from .planner import Planner
 from .pool import Pool
 from .processes import ProcessPool
@@ -88,6 +91,10 @@ class Services:
     """The automatic analysis of rated games: its queue, luck, PR, trends, flags."""
     daily: DailyService
     """The daily position: chosen, answered, posted in the groups that asked."""
+    moderation: Moderation
+    """The operators (``OWNER_IDS``): bans, decisions on held transfers, their figures."""
+    broadcasts: Broadcasts
+    """An operator's message to every user, sent once to each."""
     workers: tuple[ProcessPool, ...] = ()
     """The worker processes that heal (the computer's, the planner's), for ``/metrics``."""
 
@@ -106,6 +113,7 @@ def compose(
     challenge_seconds: int = CHALLENGE_SECONDS,
     computer_pause: float = COMPUTER_PAUSE,
     planner: Planner | None = None,
+    owners: frozenset[int] = frozenset(),
 ) -> Services:
     """Builds every service over ``store``: dice from ``rng`` (a :class:`random.SystemRandom`
     in production, a seeded one in tests), the computer's moves from ``brain``, time from
@@ -113,7 +121,8 @@ def compose(
     challenge stays open, ``computer_pause`` the pause before the computer's answer. Without
     ``brain``, a :class:`Brain` of its own (a process pool started on its first decision).
     ``planner``: the heavy turns' process, which the engine asks (set apart, in
-    :func:`bot.engine.stepwise.set_planner`); here only its workers are counted."""
+    :func:`bot.engine.stepwise.set_planner`); here only its workers are counted. ``owners``:
+    the users who operate the bot (``OWNER_IDS``)."""
     brain = brain if brain is not None else Brain()
     users = Users(store, clock=clock)
     seeds = DiceSeeds(rng)
@@ -145,6 +154,7 @@ def compose(
     watchers = Watchers(store)
     scores = ScoreService(store, clock=clock)
     pool = Pool(store, clock=clock)
+    tournaments = Tournaments(store, games, clock=clock)
     return Services(
         store=store,
         users=users,
@@ -161,8 +171,17 @@ def compose(
         league_service=LeagueService(store, scores, clock=clock),
         analyses=Analyses(store, brain),
         pool=pool,
-        tournaments=Tournaments(store, games, clock=clock),
+        tournaments=tournaments,
         auto_analyses=auto_analyses,
         daily=DailyService(store, brain, clock=clock),
+        moderation=Moderation(
+            store,
+            owners=owners,
+            challenges=challenges,
+            pool=pool,
+            tournaments=tournaments,
+            clock=clock,
+        ),
+        broadcasts=Broadcasts(store, clock=clock),
         workers=(brain.pool,) + ((planner.pool,) if planner is not None else ()),
     )

@@ -24,6 +24,7 @@ from .games import GameRepository
 from .leagues import LeagueRepository
 from .luck import LuckRepository
 from .matches import MatchRepository
+from .operators import OperatorRepository
 from .pool import PoolRepository
 from .ratings import RatingRepository
 from .stats import StatsRepository
@@ -52,6 +53,7 @@ class Store:
         self.tournaments = TournamentRepository(database)
         self.luck = LuckRepository(database)
         self.daily = DailyRepository(database)
+        self.operators = OperatorRepository(database)
 
     def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
         """One atomic change across repositories: see :meth:`.Database.transaction`."""

@@ -2003,6 +2003,11 @@ class FakeTelegram:
         language_code = params.get("language_code") or ""
         if language_code and not re.fullmatch(r"[a-z]{2}", language_code):
             raise bad_request("invalid language code specified")
+        scope = params.get("scope") or {}
+        if scope.get("type") == "chat":  # a chat the bot knows: a user's only once they wrote
+            chat = self.chats.get(_as_int(scope.get("chat_id"), "chat not found"))
+            if chat is None or (chat.type == "private" and not chat.started):
+                raise bad_request("chat not found")
         key = (self._scope_key(params.get("scope")), language_code)
         self._commands[key] = [
             {"command": c["command"], "description": c["description"]} for c in commands
