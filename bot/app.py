@@ -58,6 +58,7 @@ from bot.handlers.middlewares import (
     RememberUsers,
     TapThrottle,
     TurnAwayBanned,
+    WaitOutDatabase,
 )
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
 from bot.messages.boards import BoardAppLinks, BoardPublisher
@@ -127,6 +128,7 @@ async def build_services(
         yield services
     finally:
         if services is not None:
+            await services.database_watch.close()
             await services.coordination.close()
             await services.analyses.close()
         if own_brain:
@@ -243,10 +245,13 @@ def create_dispatcher(
     dispatcher = Dispatcher(settings=settings, i18n=i18n, **services)
     if outermost is not None:  # sees every update, even one dropped as a duplicate
         dispatcher.update.outer_middleware(outermost)
-    # A user who floods refused taps is answered at once, costing nothing more; an update
+    # During a database outage every tap and command is told to try again, touching nothing;
+    # a user who floods refused taps is answered at once, costing nothing more; an update
     # Telegram delivers twice is handled once; a banned user is turned away; then users are
     # remembered (and handed to handlers as ``player``) before any handler runs.
     in_response = bool(settings.webhook_url)  # presses answered in the webhook's response
+    outage = WaitOutDatabase(i18n, in_response=in_response)
+    dispatcher.update.outer_middleware(outage)
     throttle = TapThrottle(i18n, in_response=in_response)
     dispatcher.update.outer_middleware(throttle)
     dispatcher.update.outer_middleware(HandleOnce())
@@ -259,10 +264,12 @@ def create_dispatcher(
     LanguageMiddleware(i18n).setup(dispatcher)  # after RememberUsers: it reads their choice
     # Inner middlewares: CallbackAnswers answers every press once, after the handler (style
     # guide 2.6), in the webhook's response in webhook mode; GameErrorAlerts, registered after
-    # it, turns refusals into its alert, which the throttle's counter, between them, counts.
+    # it, turns refusals into its alert, which the throttle's counter, between them, counts;
+    # the outage's, last, makes the answer "try again" when the database failed.
     dispatcher.callback_query.middleware(CallbackAnswers(in_response=in_response))
     dispatcher.callback_query.middleware(throttle.counter)
     dispatcher.callback_query.middleware(GameErrorAlerts())
+    dispatcher.callback_query.middleware(outage.pressed)
     dispatcher.message.middleware(NeedsSender())
     dispatcher.message.middleware(GameErrorAlerts())
     dispatcher.include_routers(*get_routers())

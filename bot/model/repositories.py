@@ -51,6 +51,11 @@ class VersionConflict(Exception):
     """Raised when a row changed since it was read (another tap won the race)."""
 
 
+class DatabaseUnavailable(Exception):
+    """The database could not be reached (a server stopped, restarting, out of reach): nothing
+    of the statement, or of the transaction it was part of, was done. Try again later."""
+
+
 class IntegrityError(Exception):
     """A constraint refused a write (a unique key taken, a balance below zero), in either
     backend; the transaction it was part of is rolled back."""

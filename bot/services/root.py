@@ -10,6 +10,7 @@ it needs. No service builds another or holds the one that holds it; the arrows p
     lobby         <- game service, challenges, inline games, watchers, the pool
     tournaments   <- game service
     moderation    <- challenges, the pool, tournaments
+    database watch <- game service
 
 (each with the store as well).
 
@@ -42,6 +43,7 @@ from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
 from .daily import DailyService
+from .database_outages import DatabaseWatch
 from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
@@ -95,6 +97,8 @@ class Services:
     """The operators (``OWNER_IDS``): bans, decisions on held transfers, their figures."""
     broadcasts: Broadcasts
     """An operator's message to every user, sent once to each."""
+    database_watch: DatabaseWatch
+    """Whether the database answers; its outages made up for as Telegram's are."""
     workers: tuple[ProcessPool, ...] = ()
     """The worker processes that heal (the computer's, the planner's), for ``/metrics``."""
 
@@ -183,5 +187,6 @@ def compose(
             clock=clock,
         ),
         broadcasts=Broadcasts(store, clock=clock),
+        database_watch=DatabaseWatch(store, games, clock=clock),
         workers=(brain.pool,) + ((planner.pool,) if planner is not None else ()),
     )

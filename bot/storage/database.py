@@ -26,6 +26,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Protocol, TypeAlias
 
 # what a repository raises, the model's: the services catch them without knowing storage
+from bot.model import DatabaseUnavailable as DatabaseUnavailable
 from bot.model import IntegrityError as IntegrityError
 from bot.model import VersionConflict as VersionConflict
 
@@ -124,7 +125,8 @@ class Database(ABC):
         """Closes the database; nothing may use it afterwards."""
 
     async def ping(self) -> None:
-        """Raises if the database cannot be reached (for /healthz)."""
+        """Raises if the database cannot be reached (for /healthz; the PostgreSQL backend
+        raises :exc:`DatabaseUnavailable` then)."""
         await self.fetch_one("SELECT 1")
 
 
