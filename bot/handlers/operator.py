@@ -49,6 +49,7 @@ from bot.views.operator import (
     progress_text,
     search_ended_text,
 )
+from bot.views.texts import echo
 
 BROADCAST_LIMIT: Final = 3500
 """The longest broadcast, in characters of its HTML (Telegram takes 4096 in a message; the
@@ -82,7 +83,12 @@ async def _target(message: Message, command: CommandObject, users: Users) -> tup
     """The user a command names (in reply to their message, by @username, or by id) and how
     to name them; None, with a word to the operator, when it names nobody the bot can tell."""
     word = (command.args or "").strip().split(maxsplit=1)
-    if message.reply_to_message is None and word and word[0].isascii() and word[0].isdigit():
+    reply = message.reply_to_message
+    author = reply.from_user if reply is not None else None
+    if author is not None and not author.is_bot:
+        known = await users.get(author.id)
+        return author.id, player_name(known) if known is not None else echo(author.first_name)
+    if word and word[0].isascii() and word[0].isdigit():
         user_id = int(word[0])
         known = await users.get(user_id)
         return user_id, player_name(known) if known is not None else str(user_id)
@@ -238,6 +244,8 @@ async def on_broadcast_step(
     await message.edit_text(
         progress_text(broadcast, _), reply_markup=progress_keyboard(broadcast, _)
     )
+    if callback_data.send:  # after the edit: the sender's own edits come later
+        broadcasts.wake()
 
 
 async def on_flags(message: Message, moderation: Moderation) -> None:

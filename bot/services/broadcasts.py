@@ -26,7 +26,7 @@ class Broadcasts:
         self._store = store
         self._clock = clock
         self.started = asyncio.Event()
-        """Set when a broadcast is confirmed here, to wake the sender."""
+        """Set (:meth:`wake`) when a broadcast was confirmed here, to wake the sender."""
 
     async def draft(self, operator_id: int, text: str, *, chat_id: int) -> tuple[Broadcast, int]:
         """Stores a new broadcast of ``text`` (HTML), to be confirmed in ``chat_id``; returns
@@ -51,15 +51,19 @@ class Broadcasts:
         await self._store.operators.set_broadcast_message(broadcast_id, message_id)
 
     async def start(self, broadcast_id: int) -> Broadcast:
-        """Confirms a draft: it is sent from now on.
+        """Confirms a draft: it is to be sent from now on (:meth:`wake` the sender).
 
         :raises: :exc:`BroadcastClosed` unless it was a draft (confirmed or stopped before).
         """
         started = await self._store.operators.start_broadcast(broadcast_id, now=self._clock())
         if started is None:
             raise BroadcastClosed()
-        self.started.set()
         return started
+
+    def wake(self) -> None:
+        """Wakes this worker's sender for a broadcast just confirmed (the others find it
+        within :data:`bot.messages.broadcasts.LOOK_SECONDS`)."""
+        self.started.set()
 
     async def stop(self, broadcast_id: int) -> Broadcast:
         """Stops a draft or a broadcast being sent (those already reached stay reached).
