@@ -27,7 +27,15 @@ from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import running_bot, watch_logs
 from tests.support.postgres import PostgresServer
 
-from .gameplay import first_choice, game_number, is_over, mover, play_turn, version
+from .gameplay import (
+    first_choice,
+    game_number,
+    is_over,
+    mover,
+    play_turn,
+    start_group_game,
+    version,
+)
 
 MOVE_SECONDS = 4
 OUTAGE_SECONDS = 5.0
@@ -74,13 +82,7 @@ async def test_a_database_outage_costs_no_game_and_every_tap_is_answered(
         move_seconds=MOVE_SECONDS,
         services_factory=_slow_probe,
     ) as harness:
-        alice = fake.create_user("Alice", username="alice")
-        bob = fake.create_user("Bob", username="bob")
-        group = fake.create_group("club", [alice, bob])
-        sent = fake.send_text(alice, group, "/play @bob")
-        challenge = await fake.wait_for_message(group, after=sent)
-        assert not (await fake.next_answer_to(fake.press(bob, challenge, "✅ Accept"))).show_alert
-        board = await fake.wait_for_message(group, after=challenge, where=lambda m: bool(m.photo))
+        alice, bob, group, board = await start_group_game(harness)
         await harness.idle()
         game_id, step, player = game_number(board), first_choice(board), mover(board, [alice, bob])
         before, deadline, _, turns = await _stored(url, game_id)

@@ -13,7 +13,7 @@ from bot.services.database_outages import DatabaseWatch
 from bot.storage import Store, open_database
 from tests.support.postgres import PostgresServer
 
-from .conftest import Clock
+from .conftest import Clock, two_people_playing
 
 
 async def test_two_workers_make_up_for_one_outage_once(postgres: PostgresServer) -> None:
@@ -26,14 +26,7 @@ async def test_two_workers_make_up_for_one_outage_once(postgres: PostgresServer)
     ]
     try:
         services = workers[0]
-        anna, boris = [
-            await services.users.see(user_id, username=None, first_name="U", language_code="en")
-            for user_id in (1, 2)
-        ]
-        challenge = await services.challenges.open(
-            chat_id=-5, challenger=anna, target=boris, locale="en"
-        )
-        _, snapshot = await services.lobby.accept(challenge.id, boris)
+        snapshot = await two_people_playing(services)
         deadline = snapshot.stored.deadline
         assert deadline is not None
         # both workers' last answers, then the outage: each notices it at its own moment

@@ -14,7 +14,7 @@ from bot.services.moderation import SHARED_SECONDS
 from bot.storage import Store, open_database
 from tests.support.postgres import PostgresServer
 
-from .conftest import Clock
+from .conftest import Clock, two_people_playing
 
 
 async def test_a_ban_holds_in_every_worker_and_after_a_restart(postgres: PostgresServer) -> None:
@@ -83,14 +83,7 @@ async def test_a_held_transfer_is_decided_once(postgres: PostgresServer) -> None
     workers = [compose(store, random.Random(1)) for store in stores]
     try:
         services = workers[0]
-        anna, boris = [
-            await services.users.see(user_id, username=None, first_name="U", language_code="en")
-            for user_id in (1, 2)
-        ]
-        challenge = await services.challenges.open(
-            chat_id=-5, challenger=anna, target=boris, locale="en"
-        )
-        _, snapshot = await services.lobby.accept(challenge.id, boris)
+        snapshot = await two_people_playing(services)
         game_id = snapshot.stored.id
         await stores[0].chips.balance(1, now=0, grant=1000, floor=100, period=1)
         await stores[0].chips.balance(2, now=0, grant=1000, floor=100, period=1)
