@@ -434,6 +434,7 @@ async def _run(
             max_age=settings.webapp_max_age_seconds,
             rematch=functools.partial(offer_rematch, bot, i18n, services, publisher),
             moved_on=publisher.moved_on,
+            moderation=services.moderation,
         )
         publisher.on_change.append(board_app.hub.publish)
         publisher.on_clock.append(board_app.hub.clock)

@@ -372,3 +372,9 @@ class BroadcastClosed(GameError):
     """A tap on a broadcast's button after it was confirmed, finished or stopped."""
 
     code = "broadcast_closed"
+
+
+class Banned(GameError):
+    """Anything a banned user asks of the bot outside the chats' updates (the Mini App)."""
+
+    code = "banned"

@@ -61,6 +61,7 @@ REFUSALS: Final = {
     "no_next_game": N_("There is no next game to start here: the match is over or going on."),
     "not_an_admin": N_("Only the group's admins can do that."),
     "cannot_ban_owner": N_("Operators cannot be banned."),
+    "banned": N_("You are banned from this bot."),
     "already_decided": N_("This transfer has been decided already."),
     "broadcast_closed": N_("This broadcast has been sent or stopped already."),
     "no_hints": N_("No hints in this game: they are agreed at the challenge."),

@@ -36,7 +36,8 @@ from aiohttp import WSMsgType, web
 
 from bot.i18n import N_, locale_of, user_locale
 from bot.services import GameService, GameSnapshot, Users
-from bot.services.errors import GameError, NotAPlayer, StaleAction
+from bot.services.errors import Banned, GameError, NotAPlayer, StaleAction
+from bot.services.moderation import Moderation
 from bot.views.boards import hint_text
 from bot.views.common import translator
 from bot.views.texts import explain
@@ -68,6 +69,7 @@ class BoardApp:
         offers no rematch).
     :param moved_on: told the id of a finished match game whose next game was started from
         the board (the chats' boards of it lose their ▶ Next game).
+    :param moderation: who is banned: a banned player's requests are refused.
     """
 
     def __init__(
@@ -82,8 +84,10 @@ class BoardApp:
         clock: Callable[[], float] = time.time,
         rematch: Callable[[int, int], Awaitable[object]] | None = None,
         moved_on: Callable[[int], None] = lambda game_id: None,
+        moderation: Moderation | None = None,
     ) -> None:
         self._token = token
+        self._moderation = moderation
         self._moved_on = moved_on
         self._rematch = rematch
         self._games = games
@@ -246,6 +250,8 @@ class BoardApp:
         if not isinstance(version, int):
             return {"type": "refused", "text": self._explain(viewer, None)}
         try:
+            if self._moderation is not None and await self._moderation.is_banned(viewer.user_id):
+                raise Banned()
             if viewer.side is None:
                 raise NotAPlayer()
             if kind == "turn":
