@@ -60,7 +60,7 @@ from bot.handlers.middlewares import (
     TurnAwayBanned,
     WaitOutDatabase,
 )
-from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
+from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n, locale_of
 from bot.messages.boards import BoardAppLinks, BoardPublisher
 from bot.messages.broadcasts import Broadcaster
 from bot.messages.challenges import offer_rematch
@@ -70,7 +70,7 @@ from bot.messages.link import Outage, TelegramLink, TelegramSession
 from bot.messages.pace import BoardPace, RateLimiter, SharedRateLimiter
 from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
-from bot.services import GameService
+from bot.services import GameService, Users
 from bot.services.computer import Brain
 from bot.services.planner import Planner
 from bot.services.root import Services, compose
@@ -282,7 +282,7 @@ def bot_commands(i18n: I18n, locale: str) -> list[BotCommand]:
     return command_menu(i18n, locale)
 
 
-async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
+async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings, users: Users | None = None) -> None:
     """Startup hook: makes polling possible (deletes a webhook left set, in polling mode) and
     publishes the command menu in every language, for each Telegram language code that has a
     catalog (:data:`~bot.i18n.LANGUAGE_CODES`). In webhook mode the webhook is set later,
@@ -311,25 +311,21 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
                 language_code=language_code,
             )
         for owner in settings.owner_ids:
-            await _operator_menu(bot, i18n, owner, menus)
+            known = await users.get(owner) if users is not None else None
+            await _operator_menu(bot, i18n, owner, locale_of(known) if known else DEFAULT_LOCALE)
     except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as error:
         logger.warning("start-up calls failed, going on anyway: %s", error)
 
 
-async def _operator_menu(
-    bot: Bot, i18n: I18n, owner: int, menus: list[tuple[str | None, str]]
-) -> None:
+async def _operator_menu(bot: Bot, i18n: I18n, owner: int, locale: str) -> None:
     """Publishes the operator's menu (everyone's, with the operators' commands) in the
-    operator's private chat, in every language; Telegram refuses it (400) until they have
-    written to the bot, which is logged."""
-    scope = BotCommandScopeChat(chat_id=owner)
+    operator's private chat, in their language (as ``/language`` sets a chat's menu: one for
+    the chat, whatever the app's language); Telegram refuses it (400) until they have written
+    to the bot, which is logged."""
     try:
-        for language_code, locale in menus:
-            await bot.set_my_commands(
-                command_menu(i18n, locale, operator=True),
-                scope=scope,
-                language_code=language_code,
-            )
+        await bot.set_my_commands(
+            command_menu(i18n, locale, operator=True), scope=BotCommandScopeChat(chat_id=owner)
+        )
     except TelegramBadRequest as error:
         logger.warning(
             "the operator menu of user %d was refused (%s): they must write to the bot first; "

@@ -123,19 +123,28 @@ async def test_operators_get_their_menu_once_they_have_written(
 ) -> None:
     fake = fake_telegram
     owner, office = _owner(fake)
+    scope = {"type": "chat", "chat_id": OWNER_ID}
     with watch_logs(fake, "bot.app") as logs:
         async with running_bot(fake, database_path, owner_ids=(OWNER_ID,)) as harness:
             assert logs.count(f"the operator menu of user {OWNER_ID} was refused") == 1
             await _say(harness, owner, office, "/start")
             await harness.restart()
-    scope = {"type": "chat", "chat_id": OWNER_ID}
-    menu = [command for command, _ in fake.commands(scope=scope, language_code="ru")]
-    everyone = [command for command, _ in fake.commands(language_code="ru")]
-    assert menu == [*everyone, "ops", "ban", "unban", "broadcast"]
-    assert not {"ops", "ban", "unban", "broadcast"} & set(everyone)
-    assert dict(fake.commands(scope=scope, language_code="ru"))["ban"].startswith(
-        "🛠 Заблокировать пользователя"
-    )
+            everyone = [command for command, _ in fake.commands()]
+            menu = [command for command, _ in fake.commands(scope=scope)]
+            assert menu == [*everyone, "ops", "ban", "unban", "broadcast"]
+            assert not {"ops", "ban", "unban", "broadcast"} & set(everyone)
+            # the language they choose keeps their menu theirs, in it
+            await _say(harness, owner, office, "/language ru")
+            menu = [command for command, _ in fake.commands(scope=scope)]
+            assert menu == [*everyone, "ops", "ban", "unban", "broadcast"]
+            assert dict(fake.commands(scope=scope))["ban"].startswith(
+                "🛠 Заблокировать пользователя"
+            )
+            # anyone else's chosen language gives them everyone's menu
+            dave = fake.create_user("Dave", username="dave")
+            await _say(harness, dave, fake.private_chat(dave), "/language ru")
+            theirs = {"type": "chat", "chat_id": dave.id}
+            assert [command for command, _ in fake.commands(scope=theirs)] == everyone
 
 
 async def test_a_broadcast_is_confirmed_then_reaches_each_user_once_across_a_restart(
