@@ -29,6 +29,7 @@ from bot.messages.pool import WaitMessage, wait_chat
 from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
 from bot.model import Seeker
+from bot.numbers import parse_number
 from bot.services import Challenges, Users
 from bot.services.broadcasts import Broadcasts
 from bot.services.errors import StaleAction
@@ -88,8 +89,8 @@ async def _target(message: Message, command: CommandObject, users: Users) -> tup
     if author is not None and not author.is_bot:
         known = await users.get(author.id)
         return author.id, player_name(known) if known is not None else echo(author.first_name)
-    if word and word[0].isascii() and word[0].isdigit():
-        user_id = int(word[0])
+    user_id = parse_number(word[0]) if word else None
+    if user_id is not None:
         known = await users.get(user_id)
         return user_id, player_name(known) if known is not None else str(user_id)
     named = await named_user(message, command, users)
