@@ -349,3 +349,19 @@ class Forget(CallbackData, prefix="x"):
     """The answer to ``/forget``'s question: delete everything (``confirm``), or keep it."""
 
     confirm: Flag = False
+
+
+class BroadcastStep(CallbackData, prefix="w"):
+    """An operator's tap on a broadcast's message: ``send`` confirms the draft, else it is
+    stopped (a draft, or while being sent)."""
+
+    broadcast: Id
+    send: Flag
+
+
+class FlagDecision(CallbackData, prefix="h"):
+    """An operator's decision on a held chip transfer (the game's flag), under ``/flags`` in
+    private: ``release`` pays the winner, else the transfer is refunded (the chips stay)."""
+
+    game: Id
+    release: Flag

@@ -175,6 +175,11 @@ class Settings(DatabaseSettings):
     it. Several, comma-separated, share the uploads (each chat takes about 20 a minute). None:
     inline games get text boards."""
 
+    owner_ids: Annotated[tuple[int, ...], NoDecode] = ()
+    """The Telegram user ids of the bot's operators, comma-separated: they may ban and unban
+    users, broadcast to every user, read the figures (``/ops``) and decide on held chip
+    transfers (``/flags`` in private). Empty: nobody."""
+
     @field_validator("bot_token")
     @classmethod
     def _check_token(cls, value: SecretStr) -> SecretStr:
@@ -266,6 +271,20 @@ class Settings(DatabaseSettings):
             value = tuple(part.strip() for part in value.split(",") if part.strip())
         if isinstance(value, tuple | list) and any(v in (0, "0") for v in value):
             raise ValueError("must be chat ids, e.g. -1001234567890 for a channel")
+        return value
+
+    @field_validator("owner_ids", mode="before")
+    @classmethod
+    def _check_owners(cls, value: object) -> object:
+        if isinstance(value, int):
+            value = (value,)
+        elif isinstance(value, str):  # OWNER_IDS=12345,67890 (or empty)
+            value = tuple(part.strip() for part in value.split(",") if part.strip())
+        if isinstance(value, tuple | list) and not all(
+            isinstance(v, int) and v > 0 or isinstance(v, str) and v.isdigit() and int(v) > 0
+            for v in value
+        ):
+            raise ValueError("must be Telegram user ids (positive numbers), e.g. 12345,67890")
         return value
 
     @field_validator("log_level")

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import contextvars
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import metadata
-from typing import Final
+from typing import Final, Protocol
 
 from prometheus_client import (
     CollectorRegistry,
@@ -34,6 +35,8 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
+from prometheus_client.metrics_core import CounterMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
 """What :meth:`Metrics.render` writes: Prometheus's classic text format, which every
@@ -54,6 +57,39 @@ def release() -> str:
         return metadata.version("nardy-bot")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+class Restarting(Protocol):
+    """Worker processes that are replaced when they die
+    (:class:`~bot.services.processes.ProcessPool`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def restarts(self) -> int: ...
+
+
+class _WorkerRestarts(Collector):
+    """``nardy_worker_restarts_total``: read from the pools at scrape time, so that the pools
+    need not know the metrics."""
+
+    def __init__(self) -> None:
+        self.pools: Sequence[Restarting] = ()
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            "nardy_worker_restarts",
+            "Worker process pools replaced because a worker died (the call was tried again on "
+            "the new one), by pool: computer (moves, hints, analyses) or planner (cascades).",
+            labels=["pool"],
+        )
+        for pool in self.pools:
+            family.add_metric([pool.name], pool.restarts)
+        yield family
+
+    def describe(self) -> Iterator[Metric]:
+        return self.collect()
 
 
 class Metrics:
@@ -144,6 +180,15 @@ class Metrics:
             "Finished games waiting for their automatic analysis (as of the analyst's last look).",
             registry=registry,
         )
+        self.update_errors = Counter(
+            "nardy_update_errors",
+            "Updates whose handling failed unexpectedly (each logged with its traceback).",
+            registry=registry,
+        )
+        self.failed_updates = 0
+        """The same count, for ``/ops``."""
+        self._restarts = _WorkerRestarts()
+        registry.register(self._restarts)
 
     def update_started(self) -> None:
         """Notes, for this task, when the update it handles entered the dispatcher."""
@@ -152,6 +197,11 @@ class Metrics:
     def update_handled(self, kind: str) -> None:
         """Counts an update of ``kind`` that the dispatcher is done with."""
         self.updates.labels(kind).inc()
+
+    def update_failed(self) -> None:
+        """Counts an update whose handling failed unexpectedly."""
+        self.update_errors.inc()
+        self.failed_updates += 1
 
     def tap(self, outcome: str) -> None:
         """Counts a press: ``played``, ``refused`` or ``throttled``."""
@@ -186,6 +236,10 @@ class Metrics:
         self.analyses_done.inc(done)
         self.analyses_dropped.inc(dropped)
         self.analysis_backlog.set(backlog)
+
+    def watch_workers(self, pools: Iterable[Restarting]) -> None:
+        """Counts the restarts of these worker pools (read when scraped)."""
+        self._restarts.pools = tuple(pools)
 
     def render(self) -> bytes:
         """Every metric in Prometheus's text format (serve it as :data:`CONTENT_TYPE`)."""

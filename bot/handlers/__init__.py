@@ -17,10 +17,12 @@ from bot.handlers import (
     errors,
     fallback,
     find,
+    groups,
     inline,
     language,
     league,
     lobby,
+    operator,
     play,
     positions,
     privacy,
@@ -44,12 +46,16 @@ def get_routers() -> list[Router]:
         basic.create_router(),
         scores.create_router(),
         dice.create_router(),
+        # the operators' (their filter lets nobody else's through); before league: an
+        # operator's /flags in private is theirs
+        operator.create_router(),
         league.create_router(),
         tournaments.create_router(),
         language.create_router(),
         analysis.create_router(),
         positions.create_router(),
         privacy.create_router(),
+        groups.create_router(),
         fallback.create_router(),  # last: answers presses nothing else understood
         errors.create_router(),  # errors of every router above
     ]

@@ -16,6 +16,7 @@ from .daily import (
     Streak,
 )
 from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
+from .operators import Ban, Broadcast, BroadcastState, Figures, OperatorRepository
 from .privacy import Holding, PrivacyRepository
 from .records import (
     COMPUTER_LEVELS,
@@ -54,6 +55,7 @@ from .repositories import (
     ChatRepository,
     ChipRepository,
     CoordinationRepository,
+    DatabaseUnavailable,
     GameRepository,
     IntegrityError,
     LeagueRepository,
@@ -81,7 +83,12 @@ __all__ = [
     "LuckRepository",
     "PlayerLuck",
     "PrFlag",
+    "Ban",
     "Board",
+    "Broadcast",
+    "BroadcastState",
+    "Figures",
+    "OperatorRepository",
     "COMPUTER_LEVELS",
     "Challenge",
     "ChallengeMessage",
@@ -99,6 +106,7 @@ __all__ = [
     "DailyPosition",
     "DailyRepository",
     "DailyTally",
+    "DatabaseUnavailable",
     "DiceProof",
     "FinishedGame",
     "GameRepository",

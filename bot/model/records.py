@@ -483,6 +483,9 @@ class ChipFlag:
     """Their chips, this one's included, less those paid back (the net flow)."""
     created_at: float
     tournament_id: int | None = None
+    resolution: str | None = None
+    """None while held; ``released`` (an operator let the winner be paid) or ``refunded`` (an
+    operator confirmed the chips stay with the loser)."""
 
 
 @dataclass(frozen=True, slots=True)

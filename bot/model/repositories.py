@@ -20,12 +20,14 @@ from bot.engine import Game, Match, Played, Position, Side, StakeMode
 from .changes import ChangeChannel
 from .daily import DailyRepository
 from .luck import LuckRepository
+from .operators import OperatorRepository
 from .privacy import PrivacyRepository
 from .records import (
     Board,
     Challenge,
     ChallengeMessage,
     ChipFlag,
+    ChipsStatus,
     DiceProof,
     FinishedGame,
     League,
@@ -49,6 +51,11 @@ from .tournaments import TournamentRepository
 
 class VersionConflict(Exception):
     """Raised when a row changed since it was read (another tap won the race)."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be reached (a server stopped, restarting, out of reach): nothing
+    of the statement, or of the transaction it was part of, was done. Try again later."""
 
 
 class IntegrityError(Exception):
@@ -165,6 +172,9 @@ class ChallengeRepository(Protocol):
 
     async def expired(self, now: float) -> list[Challenge]:
         """Open challenges whose time is up."""
+
+    async def open_by(self, challenger_id: int, now: float) -> list[Challenge]:
+        """The user's challenges still open."""
 
 
 class GameRepository(Protocol):
@@ -372,7 +382,19 @@ class ChipRepository(Protocol):
         game) the entry of ``loser_id`` into tournament ``tournament_id``, once each."""
 
     async def flags(self, chat_id: int, limit: int = 20) -> list[ChipFlag]:
-        """The chat's flagged transfers, newest first."""
+        """The chat's transfers still held, newest first."""
+
+    async def held(self, limit: int = 20) -> list[ChipFlag]:
+        """The transfers still held in every chat, newest first."""
+
+    async def resolve(
+        self, game_id: int, resolution: str, *, operator_id: int, now: float
+    ) -> ChipFlag | None:
+        """Records an operator's decision on a held transfer, if it is still held; returns
+        the flag as it was then (None if it was decided before, or there is none)."""
+
+    async def settle_game(self, game_id: int, *, chips: int, status: ChipsStatus) -> None:
+        """Records what a game's result moved in the end (after a decision on its flag)."""
 
     async def entries(self, user_id: int, limit: int = 10) -> list[LedgerEntry]:
         """The user's latest ledger rows, newest first."""
@@ -579,6 +601,9 @@ class Store(Protocol):
 
     @property
     def privacy(self) -> PrivacyRepository: ...
+
+    @property
+    def operators(self) -> OperatorRepository: ...
 
     @property
     def shared(self) -> bool:

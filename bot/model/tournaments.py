@@ -168,6 +168,9 @@ class TournamentRepository(Protocol):
     async def entrants(self, tournament_id: int) -> list[TournamentEntrant]:
         """The entrants in the order they joined."""
 
+    async def entered(self, user_id: int) -> list[int]:
+        """The tournaments in sign-up or running that the user is in (not withdrawn)."""
+
     async def add_entrant(self, tournament_id: int, user_id: int, *, now: float) -> bool:
         """Signs the player up; False if they were already."""
 

@@ -658,11 +658,12 @@ class GameService:
         return await self._store.games.version(game_id)
 
     async def postpone_deadlines(self, since: float, seconds: float) -> int:
-        """Stops the clocks for a time the players could not reach the bot (a Telegram outage
-        from ``since`` lasting ``seconds``): every running game's deadline after ``since`` moves
-        ``seconds`` later. Versions stay, so buttons pressed meanwhile still count. Returns how
-        many games it moved. With several workers, the first to report the outage moves them;
-        the others' reports of it (they saw it too, each with its own timing) move nothing."""
+        """Stops the clocks for a time the players could not reach the bot, or the bot its
+        database (an outage from ``since`` lasting ``seconds``): every running game's deadline
+        after ``since`` moves ``seconds`` later. Versions stay, so buttons pressed meanwhile
+        still count. Returns how many games it moved. With several workers, the first to report
+        the outage moves them; the others' reports of it (they saw it too, each with its own
+        timing) move nothing."""
         async with self._store.transaction():
             if not await self._coordination.outage_ended(since, since + seconds):
                 return 0

@@ -12,6 +12,8 @@ it needs. No service builds another or holds the one that holds it; the arrows p
     lobby         <- game service, challenges, inline games, watchers, the pool, the feed
     game actions  <- game service, lobby
     tournaments   <- game service
+    moderation    <- challenges, the pool, tournaments
+    database watch <- game service
 
 (each with the store as well).
 
@@ -39,18 +41,23 @@ from .actions import GameActions
 from .analysis import Analyses
 from .autoanalysis import AutoAnalyses
 from .boards import BoardMessages
+from .broadcasts import Broadcasts
 from .challenges import CHALLENGE_SECONDS, Challenges
 from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
 from .daily import DailyService
+from .database_outages import DatabaseWatch
 from .feed import ChangeFeed
 from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
 from .lobby import Lobby
+from .moderation import Moderation
+from .planner import Planner
 from .pool import Pool
 from .privacy import PrivacyService
+from .processes import ProcessPool
 from .replays import Replays
 from .scores import ScoreService
 from .seeds import DiceSeeds
@@ -99,6 +106,14 @@ class Services:
     """The daily position: chosen, answered, posted in the groups that asked."""
     privacy: PrivacyService
     """Forgetting a user who asks (/forget)."""
+    moderation: Moderation
+    """The operators (``OWNER_IDS``): bans, decisions on held transfers, their figures."""
+    broadcasts: Broadcasts
+    """An operator's message to every user, sent once to each."""
+    database_watch: DatabaseWatch
+    """Whether the database answers; its outages made up for as Telegram's are."""
+    workers: tuple[ProcessPool, ...] = ()
+    """The worker processes that heal (the computer's, the planner's), for ``/metrics``."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -114,12 +129,17 @@ def compose(
     clock: Callable[[], float] = time.time,
     challenge_seconds: int = CHALLENGE_SECONDS,
     computer_pause: float = COMPUTER_PAUSE,
+    planner: Planner | None = None,
+    owners: frozenset[int] = frozenset(),
 ) -> Services:
     """Builds every service over ``store``: dice from ``rng`` (a :class:`random.SystemRandom`
     in production, a seeded one in tests), the computer's moves from ``brain``, time from
     ``clock``; ``move_seconds`` is the default time per move, ``challenge_seconds`` how long a
     challenge stays open, ``computer_pause`` the pause before the computer's answer. Without
-    ``brain``, a :class:`Brain` of its own (a process pool started on its first decision)."""
+    ``brain``, a :class:`Brain` of its own (a process pool started on its first decision).
+    ``planner``: the heavy turns' process, which the engine asks (set apart, in
+    :func:`bot.engine.stepwise.set_planner`); here only its workers are counted. ``owners``:
+    the users who operate the bot (``OWNER_IDS``)."""
     brain = brain if brain is not None else Brain()
     users = Users(store, clock=clock)
     seeds = DiceSeeds(rng)
@@ -154,6 +174,7 @@ def compose(
     scores = ScoreService(store, clock=clock)
     pool = Pool(store, clock=clock)
     lobby = Lobby(store, games, challenges, inline, watchers, pool, feed, clock=clock)
+    tournaments = Tournaments(store, games, clock=clock)
     return Services(
         store=store,
         feed=feed,
@@ -172,8 +193,19 @@ def compose(
         league_service=LeagueService(store, scores, clock=clock),
         analyses=Analyses(store, brain),
         pool=pool,
-        tournaments=Tournaments(store, games, clock=clock),
+        tournaments=tournaments,
         auto_analyses=auto_analyses,
         daily=DailyService(store, brain, clock=clock),
         privacy=PrivacyService(store, users, clock=clock),
+        moderation=Moderation(
+            store,
+            owners=owners,
+            challenges=challenges,
+            pool=pool,
+            tournaments=tournaments,
+            clock=clock,
+        ),
+        broadcasts=Broadcasts(store, clock=clock),
+        database_watch=DatabaseWatch(store, games, clock=clock),
+        workers=(brain.pool,) + ((planner.pool,) if planner is not None else ()),
     )

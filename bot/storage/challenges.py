@@ -197,6 +197,15 @@ class ChallengeRepository:
         )
         return _challenge(row) if row is not None else None
 
+    async def open_by(self, challenger_id: int, now: float) -> list[Challenge]:
+        """The user's challenges still open."""
+        rows = await self._store.fetch_all(
+            """SELECT * FROM challenges
+               WHERE challenger_id = ? AND status = 'open' AND expires_at > ? ORDER BY id""",
+            (challenger_id, now),
+        )
+        return [_challenge(row) for row in rows]
+
     async def expired(self, now: float) -> list[Challenge]:
         """Open challenges whose time is up."""
         rows = await self._store.fetch_all(

@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Final, Protocol, TypeAlias
 from bot.model import ChangeChannel
 
 # what a repository raises, the model's: the services catch them without knowing storage
+from bot.model import DatabaseUnavailable as DatabaseUnavailable
 from bot.model import IntegrityError as IntegrityError
 from bot.model import VersionConflict as VersionConflict
 
@@ -145,7 +146,8 @@ class Database(ABC):
         return _LOCAL
 
     async def ping(self) -> None:
-        """Raises if the database cannot be reached (for /healthz)."""
+        """Raises if the database cannot be reached (for /healthz; the PostgreSQL backend
+        raises :exc:`DatabaseUnavailable` then)."""
         await self.fetch_one("SELECT 1")
 
     def after_commit(self, action: Callable[[], None]) -> None:

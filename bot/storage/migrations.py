@@ -651,6 +651,35 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE daily_streaks ADD COLUMN best_before INTEGER NOT NULL DEFAULT 0;
     UPDATE daily_streaks SET best_before = best_streak;
     """,
+    # 21: the operators' tools: users they banned, the messages they broadcast (each recipient
+    # at most once: the cursor moves past a user before the message is sent), their decisions
+    # on held chip transfers, and the games of a day counted by an index
+    """
+    CREATE TABLE bans (
+        user_id INTEGER PRIMARY KEY,         -- not REFERENCES users: a ban may come first
+        operator_id INTEGER NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE broadcasts (
+        id INTEGER PRIMARY KEY,
+        operator_id INTEGER NOT NULL,
+        text TEXT NOT NULL,                  -- HTML, as the operator wrote it
+        state TEXT NOT NULL,                 -- draft, sending, done, stopped
+        chat_id INTEGER NOT NULL,            -- the operator's message showing its progress
+        message_id INTEGER,
+        last_user_id INTEGER NOT NULL DEFAULT 0,  -- the cursor: the last recipient taken
+        total INTEGER NOT NULL DEFAULT 0,    -- recipients counted when it was confirmed
+        sent INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX broadcasts_state ON broadcasts (state);
+    ALTER TABLE chip_flags ADD COLUMN resolution TEXT;  -- NULL: held; released, refunded
+    ALTER TABLE chip_flags ADD COLUMN operator_id INTEGER;
+    ALTER TABLE chip_flags ADD COLUMN resolved_at REAL;
+    CREATE INDEX games_created ON games (created_at);
+    """,
 )
 
 

@@ -25,6 +25,9 @@ on each connection and costs a tap the least CPU, which is what a worker spends 
   connection of its own that only ``LISTEN``s (:class:`PostgresChannel`); if that connection
   is lost, it connects again (1, 2, 4 … 30 s apart) and says so, since what was sent meanwhile
   is lost.
+- **Outages**: a statement, transaction or lock that fails because the server cannot be
+  reached (stopped, restarting, a connection cut) raises :exc:`DatabaseUnavailable` (see
+  :func:`unavailable`), whatever asyncpg or the socket said; nothing of it was done.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import contextlib
 import contextvars
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, cast
@@ -43,6 +46,7 @@ import asyncpg
 
 from .database import (
     Database,
+    DatabaseUnavailable,
     IntegrityError,
     MigrationChanged,
     Params,
@@ -101,6 +105,37 @@ def numbered(sql: str) -> tuple[str, tuple[str, ...] | int]:
     if names and count:
         raise ValueError("a statement takes either ? or :name parameters, not both")
     return rendered, tuple(names) if names else count
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether ``error`` says the server could not be reached, rather than that a statement was
+    wrong: a refused or broken socket (an :exc:`OSError`), a connection the server closed
+    (class 08), a server shutting down or starting up (57P01-57P03), or the client's own
+    confusion over a connection cut in the middle of a statement (seen when the server was
+    stopped under a pool: "cannot switch to state…")."""
+    if isinstance(error, OSError | asyncpg.PostgresConnectionError):
+        return True
+    if isinstance(
+        error,
+        asyncpg.AdminShutdownError | asyncpg.CrashShutdownError | asyncpg.CannotConnectNowError,
+    ):
+        return True
+    if isinstance(error, asyncpg.InternalClientError):
+        return True
+    return isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error)
+
+
+@contextlib.contextmanager
+def _reachable() -> Iterator[None]:
+    """Turns a failure to reach the server, inside the block, into :exc:`DatabaseUnavailable`.
+    Wrap only the database's own calls in it: an error of a caller's block is not the
+    database's."""
+    try:
+        yield
+    except Exception as error:
+        if unavailable(error):
+            raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
+        raise
 
 
 def _arguments(order: tuple[str, ...] | int, params: Params) -> Sequence[Any]:
@@ -208,10 +243,23 @@ class PostgresDatabase(Database):
             yield
             return
         with self._outermost() as committed:
-            async with self._connection() as conn, conn.transaction():
-                if durable:
-                    await conn.execute("SET LOCAL synchronous_commit = on")
-                yield
+            async with self._connection() as conn:
+                transaction = conn.transaction()
+                with _reachable():
+                    await transaction.start()
+                    if durable:
+                        await conn.execute("SET LOCAL synchronous_commit = on")
+                try:
+                    yield
+                except BaseException:
+                    try:
+                        await transaction.rollback()
+                    except Exception as error:  # the block's own error says more
+                        if not unavailable(error):
+                            raise
+                    raise
+                with _reachable():
+                    await transaction.commit()
             committed()
 
     async def write(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
@@ -223,7 +271,8 @@ class PostgresDatabase(Database):
     async def write_many(self, sql: str, rows: Sequence[Params]) -> None:
         text, order = numbered(sql)
         async with self.transaction(), self._connection() as conn, _integrity():
-            await conn.executemany(text, [_arguments(order, row) for row in rows])
+            with _reachable():
+                await conn.executemany(text, [_arguments(order, row) for row in rows])
 
     async def insert(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
         async with self.transaction(durable=durable):
@@ -241,18 +290,21 @@ class PostgresDatabase(Database):
     async def exclusive(self, kind: str, key: int) -> AsyncIterator[None]:
         number = lock_key(kind, key)
         async with self._connection() as conn:
-            await _lock(conn, number)
+            with _reachable():
+                await _lock(conn, number)
             try:
                 yield
             finally:
-                await _unlock(conn, number)
+                with _reachable():
+                    await _unlock(conn, number)
 
     @asynccontextmanager
     async def attempt(self, kind: str, key: int) -> AsyncIterator[bool]:
         number = lock_key(kind, key)
         async with self._connection() as conn:
             try:
-                taken = await conn.fetchval("SELECT pg_try_advisory_lock($1)", number)
+                with _reachable():
+                    taken = await conn.fetchval("SELECT pg_try_advisory_lock($1)", number)
             except BaseException:
                 conn.terminate()  # it may hold the lock now: see _unlock
                 raise
@@ -262,15 +314,18 @@ class PostgresDatabase(Database):
             try:
                 yield True
             finally:
-                await _unlock(conn, number)
+                with _reachable():
+                    await _unlock(conn, number)
 
     async def lock(self, kind: str, *keys: int) -> None:
         held = self._held.get()
         assert held is not None and held.is_in_transaction(), "lock() outside a transaction"
         numbers = sorted({lock_key(kind, key) for key in keys})
-        await held.execute(
-            "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k", numbers
-        )
+        with _reachable():
+            await held.execute(
+                "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k",
+                numbers,
+            )
 
     @property
     def changes(self) -> PostgresChannel:
@@ -300,6 +355,10 @@ class PostgresDatabase(Database):
                 return await getattr(conn, run)(text, *arguments)
         except asyncpg.IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from error
+        except Exception as error:
+            if unavailable(error):
+                raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
+            raise
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Connection]:
@@ -308,12 +367,14 @@ class PostgresDatabase(Database):
         if held is not None:
             yield held
             return
-        async with self._pool.acquire() as conn:
-            token = self._held.set(conn)
-            try:
-                yield conn
-            finally:
-                self._held.reset(token)
+        with _reachable():
+            conn = await self._pool.acquire()
+        token = self._held.set(conn)
+        try:
+            yield conn
+        finally:
+            self._held.reset(token)
+            await self._pool.release(conn)
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:

@@ -33,7 +33,7 @@ PERSONAL_COLUMNS: Final[dict[str, frozenset[str]]] = {
     "matches": frozenset(),
     "wallets": frozenset({"user_id"}),
     "ledger": frozenset({"user_id", "other_id"}),
-    "chip_flags": frozenset({"chat_id", "loser_id", "winner_id"}),
+    "chip_flags": frozenset({"chat_id", "loser_id", "winner_id", "operator_id"}),
     "ratings": frozenset({"user_id"}),
     "leagues": frozenset({"chat_id"}),
     "leases": frozenset(),
@@ -56,6 +56,8 @@ PERSONAL_COLUMNS: Final[dict[str, frozenset[str]]] = {
     "daily_groups": frozenset({"chat_id"}),
     "daily_posts": frozenset({"chat_id"}),
     "schema_checksums": frozenset(),
+    "bans": frozenset({"user_id", "operator_id"}),
+    "broadcasts": frozenset({"operator_id", "chat_id", "last_user_id"}),
 }
 """Every table, and its columns that can name a person (empty: none can)."""
 
@@ -101,6 +103,14 @@ FORGET: Final[tuple[str, ...]] = (
     "UPDATE chip_flags SET chat_id = 0 WHERE chat_id = :user",
     "UPDATE chip_flags SET loser_id = :pseudonym WHERE loser_id = :user",
     "UPDATE chip_flags SET winner_id = :pseudonym WHERE winner_id = :user",
+    "UPDATE chip_flags SET operator_id = :pseudonym WHERE operator_id = :user",
+    # a ban goes with the banned (who cannot ask, their commands turned away: an operator's
+    # `python -m bot forget` lifts it); an operator's own bans and broadcasts stay, unsigned
+    "DELETE FROM bans WHERE user_id = :user",
+    "UPDATE bans SET operator_id = :pseudonym WHERE operator_id = :user",
+    "UPDATE broadcasts SET operator_id = :pseudonym, chat_id = 0 WHERE operator_id = :user",
+    # a broadcast's cursor past them: the next recipient is the same
+    "UPDATE broadcasts SET last_user_id = last_user_id - 1 WHERE last_user_id = :user",
     "UPDATE tournaments SET creator_id = :pseudonym WHERE creator_id = :user",
     "UPDATE tournaments SET winner_id = :pseudonym WHERE winner_id = :user",
     "UPDATE tournament_entrants SET user_id = :pseudonym WHERE user_id = :user",

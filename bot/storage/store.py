@@ -25,6 +25,7 @@ from .games import GameRepository
 from .leagues import LeagueRepository
 from .luck import LuckRepository
 from .matches import MatchRepository
+from .operators import OperatorRepository
 from .pool import PoolRepository
 from .privacy import PrivacyRepository
 from .ratings import RatingRepository
@@ -55,6 +56,7 @@ class Store:
         self.luck = LuckRepository(database)
         self.daily = DailyRepository(database)
         self.privacy = PrivacyRepository(database)
+        self.operators = OperatorRepository(database)
 
     def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
         """One atomic change across repositories: see :meth:`.Database.transaction`."""

@@ -173,6 +173,17 @@ class TournamentRepository:
             for row in rows
         ]
 
+    async def entered(self, user_id: int) -> list[int]:
+        """The tournaments in sign-up or running that the user is in (not withdrawn)."""
+        rows = await self._store.fetch_all(
+            """SELECT t.id FROM tournaments AS t
+               JOIN tournament_entrants AS e ON e.tournament_id = t.id
+               WHERE e.user_id = ? AND e.withdrawn = 0 AND t.state IN ('signup', 'running')
+               ORDER BY t.id""",
+            (user_id,),
+        )
+        return [row["id"] for row in rows]
+
     async def add_entrant(self, tournament_id: int, user_id: int, *, now: float) -> bool:
         changed = await self._store.write(
             """INSERT INTO tournament_entrants (tournament_id, user_id, joined_at)

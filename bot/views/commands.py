@@ -44,9 +44,21 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
 """
 
 
-def command_menu(i18n: I18n, locale: str) -> list[BotCommand]:
-    """Returns the command menu with descriptions in ``locale``."""
+OPERATOR_COMMANDS: Final[tuple[tuple[str, str], ...]] = (
+    ("ops", N_("🛠 The bot at a glance: users, games, failures, queues")),
+    ("ban", N_("🛠 Ban a user: /ban @user, /ban 12345, or in reply to them")),
+    ("unban", N_("🛠 Lift a ban: /unban @user or /unban 12345")),
+    ("broadcast", N_("🛠 A message to every user, once you confirm it: /broadcast text")),
+)
+"""What an operator's menu adds (each operator's chat gets the menu with these at its end;
+their ``/flags`` there lists every chat's held transfers)."""
+
+
+def command_menu(i18n: I18n, locale: str, *, operator: bool = False) -> list[BotCommand]:
+    """Returns the command menu with descriptions in ``locale`` (an ``operator``'s, with
+    :data:`OPERATOR_COMMANDS`)."""
+    listed = COMMANDS + (OPERATOR_COMMANDS if operator else ())
     return [
         BotCommand(command=command, description=i18n.gettext(description, locale=locale))
-        for command, description in COMMANDS
+        for command, description in listed
     ]

@@ -48,6 +48,14 @@ SECTIONS: Final = (
         ),
     ),
     (
+        N_("Moderation"),
+        N_(
+            "If the bot's operators ban you, the ban keeps your Telegram id until they lift it. "
+            "A message they send to every user keeps the id of the last user it reached until "
+            "it is sent to all."
+        ),
+    ),
+    (
         N_("How long"),
         N_(
             "Until you delete it. Your games are also your opponents' records: after /forget "

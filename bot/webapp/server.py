@@ -40,7 +40,8 @@ from bot.services import Chats, GameService, Users
 from bot.services.actions import GameAction, GameActions, Hinted, Moved, RematchOffered, Request
 from bot.services.allowance import Allowance
 from bot.services.challenges import MemberCheck
-from bot.services.errors import GameError, NotAPlayer, StaleAction, TooManyWatchers
+from bot.services.errors import Banned, GameError, NotAPlayer, StaleAction, TooManyWatchers
+from bot.services.moderation import Moderation
 from bot.services.watchers import MAX_WATCHERS
 from bot.views.boards import hint_text
 from bot.views.common import translator
@@ -90,6 +91,7 @@ class BoardApp:
         🔁 Rematch does (None: the board offers no rematch).
     :param is_member: whether someone is a group's member (Telegram's getChatMember), for the
         boards of groups' games.
+    :param moderation: who is banned: a banned player's requests are refused.
     """
 
     def __init__(
@@ -105,8 +107,10 @@ class BoardApp:
         clock: Callable[[], float] = time.time,
         post_rematch: Callable[[Challenge], Awaitable[None]] | None = None,
         is_member: MemberCheck | None = None,
+        moderation: Moderation | None = None,
     ) -> None:
         self._token = token
+        self._moderation = moderation
         self._games = games
         self._actions = actions
         self._users = users
@@ -309,6 +313,8 @@ class BoardApp:
     ) -> ServerMessage:
         """What the page asked for, done, or refused with the words of the chat's alerts."""
         try:
+            if self._moderation is not None and await self._moderation.is_banned(viewer.user_id):
+                raise Banned()
             if viewer.side is None:
                 raise NotAPlayer()
             if isinstance(request, Expand):

@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 
 from bot.callbacks import (
     BUTTON_ACTIONS,
+    BroadcastStep,
     ChallengeAction,
     ChallengeOption,
+    FlagDecision,
     GameButton,
     InlineInvite,
     InviteOption,
@@ -34,6 +36,8 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
         InlineInvite(challenger=BIG_ID, option=InviteOption.DECLINE, seal=16**SEAL_DIGITS - 1),
         Replay(game=BIG_ID),
         PlayFrom(game=BIG_ID, moves=10**6, computer=False),
+        BroadcastStep(broadcast=BIG_ID, send=True),
+        FlagDecision(game=BIG_ID, release=False),
     ]
     for payload in payloads:
         packed = payload.pack()
