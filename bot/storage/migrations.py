@@ -12,7 +12,8 @@ compares the tables and columns both end up with):
   identity that still takes explicit values (users' ids are Telegram's);
 - every other id (a column named ``id`` or ending in ``_id``) is a ``BIGINT``: Telegram's user
   and chat ids need up to 52 bits. Counts, points and flags stay ``INTEGER``, so that sums of
-  them are integers in both backends.
+  them are integers in both backends;
+- SQLite's ``instr(text, part)`` is PostgreSQL's ``strpos(text, part)``.
 
 Flags are integers 0/1 in both backends (SQLite has no booleans), so queries test them with
 ``<> 0``, never bare.
@@ -597,12 +598,204 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     -- the latest game of an inline message (a match's games follow one another in it)
     CREATE INDEX boards_inline ON boards (inline_message_id) WHERE inline_message_id IS NOT NULL;
     """,
+    # 20: every command and tick bounded by what it returns, not by the size of the history
+    # (issue 36): indexes for a player's and a pair's latest games, the reminders' due time and
+    # the games whose boards are not yet shown; a player's record, a pair's, a chat's standings
+    # and a player's dice kept as running totals, added to as each game ends (backfilled here)
+    """
+    -- a player's latest finished games (/history), a pair's (the rating update's repeats,
+    -- /score's latest match)
+    CREATE INDEX games_white_finished ON games (white_id, finished_at) WHERE winner IS NOT NULL;
+    CREATE INDEX games_black_finished ON games (black_id, finished_at) WHERE winner IS NOT NULL;
+    CREATE INDEX games_pair ON games (white_id, black_id, finished_at);
+    CREATE INDEX games_pair_match ON games (white_id, black_id, match_id)
+        WHERE match_id IS NOT NULL AND game_no = 1;
+    -- the correspondence games (an hour a move or more) by when their player is due a reminder
+    -- (half the move's time gone), those not yet reminded of their deadline only
+    CREATE INDEX games_remind ON games ((deadline - move_seconds * 0.5))
+        WHERE winner IS NULL AND move_seconds >= 3600 AND deadline IS NOT NULL
+          AND (reminded IS NULL OR reminded <> deadline);
+    -- a game with a board that may not show its latest version: set by every change and new
+    -- board, cleared once every board is known to show it
+    ALTER TABLE games ADD COLUMN unshown INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET unshown = 1 WHERE EXISTS (
+        SELECT 1 FROM boards WHERE boards.game_id = games.id
+          AND (boards.shown_version IS NULL OR boards.shown_version < games.version));
+    CREATE INDEX games_unshown ON games (id) WHERE unshown <> 0;
+    CREATE INDEX tournaments_behind ON tournaments (id) WHERE shown_version < version;
+
+    -- A player's record over the finished games with people that count (not those from a
+    -- chosen position): /stats reads one row. streak: the latest run, + wins, - losses.
+    CREATE TABLE player_totals (
+        user_id INTEGER PRIMARY KEY,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        points_won INTEGER NOT NULL,
+        points_lost INTEGER NOT NULL,
+        mars_given INTEGER NOT NULL,
+        mars_taken INTEGER NOT NULL,
+        koks_given INTEGER NOT NULL,
+        koks_taken INTEGER NOT NULL,
+        home_mars_given INTEGER NOT NULL,
+        home_mars_taken INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        best_streak INTEGER NOT NULL
+    );
+    WITH mine AS (
+        SELECT white_id AS user_id, winner = 'w' AS won, outcome, points, finished_at, id
+        FROM games WHERE winner IS NOT NULL AND white_id > 0 AND black_id > 0 AND start IS NULL
+        UNION ALL
+        SELECT black_id, winner = 'b', outcome, points, finished_at, id
+        FROM games WHERE winner IS NOT NULL AND white_id > 0 AND black_id > 0 AND start IS NULL),
+    numbered AS (
+        SELECT user_id, won, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY finished_at, id)
+               - ROW_NUMBER() OVER (PARTITION BY user_id, won ORDER BY finished_at, id) AS run,
+               ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY finished_at, id) AS seq
+        FROM mine),
+    runs AS (
+        SELECT user_id, won, COUNT(*) AS length, MAX(seq) AS last
+        FROM numbered GROUP BY user_id, won, run),
+    ends AS (  -- each run signed, the latest one first
+        SELECT user_id, CASE WHEN won THEN length ELSE -length END AS streak,
+               ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY last DESC) AS latest
+        FROM runs),
+    streaks AS (
+        SELECT user_id, MAX(CASE WHEN latest = 1 THEN streak END) AS streak,
+               COALESCE(MAX(CASE WHEN streak > 0 THEN streak END), 0) AS best
+        FROM ends GROUP BY user_id),
+    totals AS (
+        SELECT user_id, COUNT(*) AS games,
+               COUNT(*) FILTER (WHERE won) AS wins,
+               COALESCE(SUM(points) FILTER (WHERE won), 0) AS points_won,
+               COALESCE(SUM(points) FILTER (WHERE NOT won), 0) AS points_lost,
+               COUNT(*) FILTER (WHERE won AND outcome = 'mars') AS mars_given,
+               COUNT(*) FILTER (WHERE NOT won AND outcome = 'mars') AS mars_taken,
+               COUNT(*) FILTER (WHERE won AND outcome = 'koks') AS koks_given,
+               COUNT(*) FILTER (WHERE NOT won AND outcome = 'koks') AS koks_taken,
+               COUNT(*) FILTER (WHERE won AND outcome = 'home_mars') AS home_mars_given,
+               COUNT(*) FILTER (WHERE NOT won AND outcome = 'home_mars') AS home_mars_taken
+        FROM mine GROUP BY user_id)
+    INSERT INTO player_totals
+    SELECT totals.user_id, games, wins, points_won, points_lost, mars_given, mars_taken,
+           koks_given, koks_taken, home_mars_given, home_mars_taken, streak, best
+    FROM totals JOIN streaks ON streaks.user_id = totals.user_id;
+
+    -- The finished games that count between two players (the computer too), from user_id's
+    -- side: head-to-head scores, and /stats' record against each level of the computer.
+    CREATE TABLE pair_totals (
+        user_id INTEGER NOT NULL,
+        other_id INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        won INTEGER NOT NULL,                -- points won
+        lost INTEGER NOT NULL,               -- points lost
+        PRIMARY KEY (user_id, other_id)
+    );
+    INSERT INTO pair_totals
+    SELECT user_id, other_id, COUNT(*), SUM(win), SUM(won), SUM(lost) FROM (
+        SELECT white_id AS user_id, black_id AS other_id,
+               CASE winner WHEN 'w' THEN 1 ELSE 0 END AS win,
+               CASE winner WHEN 'w' THEN points ELSE 0 END AS won,
+               CASE winner WHEN 'w' THEN 0 ELSE points END AS lost
+        FROM games WHERE winner IS NOT NULL AND start IS NULL
+        UNION ALL
+        SELECT black_id, white_id, CASE winner WHEN 'b' THEN 1 ELSE 0 END,
+               CASE winner WHEN 'b' THEN points ELSE 0 END,
+               CASE winner WHEN 'b' THEN 0 ELSE points END
+        FROM games WHERE winner IS NOT NULL AND start IS NULL) AS sides
+    GROUP BY user_id, other_id;
+
+    -- A chat's leaderboard (/top, the league): a group's (chat_instance ''), its tournaments'
+    -- games included, or the inline games of the chat Telegram calls chat_instance (chat_id 0).
+    CREATE TABLE standings (
+        chat_id INTEGER NOT NULL,
+        chat_instance TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        points INTEGER NOT NULL,             -- won minus lost
+        PRIMARY KEY (chat_id, chat_instance, user_id)
+    );
+    CREATE INDEX standings_rank
+        ON standings (chat_id, chat_instance, points DESC, wins DESC, games);
+    WITH counted AS (
+        SELECT id, chat_id, '' AS chat_instance, white_id, black_id, winner, points FROM games
+        WHERE chat_id <> 0 AND winner IS NOT NULL AND start IS NULL
+        UNION ALL
+        SELECT g.id, t.chat_id, '', g.white_id, g.black_id, g.winner, g.points
+        FROM tournament_games AS t JOIN games AS g ON g.id = t.game_id
+        WHERE t.chat_id <> g.chat_id AND g.winner IS NOT NULL AND g.start IS NULL
+        UNION ALL
+        SELECT id, 0, chat_instance, white_id, black_id, winner, points FROM games
+        WHERE chat_instance IS NOT NULL AND winner IS NOT NULL AND start IS NULL)
+    INSERT INTO standings
+    SELECT chat_id, chat_instance, user_id, COUNT(*), SUM(win), SUM(points) FROM (
+        SELECT chat_id, chat_instance, CASE winner WHEN 'w' THEN white_id ELSE black_id END
+               AS user_id, 1 AS win, points FROM counted
+        UNION ALL
+        SELECT chat_id, chat_instance, CASE winner WHEN 'w' THEN black_id ELSE white_id END,
+               0, -points FROM counted) AS sides
+    GROUP BY chat_id, chat_instance, user_id;
+
+    -- A player's own dice in their finished games with fair dice (/dice): how many games, each
+    -- face's count, and over the rolls of two dice their number, doubles and pips.
+    CREATE TABLE dice_totals (
+        user_id INTEGER PRIMARY KEY,
+        games INTEGER NOT NULL,
+        ones INTEGER NOT NULL,
+        twos INTEGER NOT NULL,
+        threes INTEGER NOT NULL,
+        fours INTEGER NOT NULL,
+        fives INTEGER NOT NULL,
+        sixes INTEGER NOT NULL,
+        rolls INTEGER NOT NULL,
+        doubles INTEGER NOT NULL,
+        pips INTEGER NOT NULL
+    );
+    WITH RECURSIVE lines (white_id, black_id, line, rest) AS (
+        SELECT white_id, black_id, '', dice_rolls || '\n'
+        FROM games WHERE winner IS NOT NULL AND dice_seed IS NOT NULL
+        UNION ALL
+        SELECT white_id, black_id, substr(rest, 1, instr(rest, '\n') - 1),
+               substr(rest, instr(rest, '\n') + 1)
+        FROM lines WHERE rest <> ''),
+    rolled AS (  -- '<number> <w|b> <dice>': the side's player and the dice
+        SELECT CASE substr(line, instr(line, ' ') + 1, 1) WHEN 'w' THEN white_id ELSE black_id END
+               AS user_id, substr(line, instr(line, ' ') + 3) AS dice
+        FROM lines WHERE line <> ''),
+    games_of AS (
+        SELECT user_id, COUNT(*) AS games FROM (
+            SELECT white_id AS user_id FROM games
+            WHERE winner IS NOT NULL AND dice_seed IS NOT NULL
+            UNION ALL
+            SELECT black_id FROM games
+            WHERE winner IS NOT NULL AND dice_seed IS NOT NULL) AS players
+        GROUP BY user_id)
+    INSERT INTO dice_totals
+    SELECT games_of.user_id, games_of.games,
+           COALESCE(SUM(length(dice) - length(replace(dice, '1', ''))), 0),
+           COALESCE(SUM(length(dice) - length(replace(dice, '2', ''))), 0),
+           COALESCE(SUM(length(dice) - length(replace(dice, '3', ''))), 0),
+           COALESCE(SUM(length(dice) - length(replace(dice, '4', ''))), 0),
+           COALESCE(SUM(length(dice) - length(replace(dice, '5', ''))), 0),
+           COALESCE(SUM(length(dice) - length(replace(dice, '6', ''))), 0),
+           COUNT(*) FILTER (WHERE length(dice) = 3),
+           COUNT(*) FILTER (WHERE length(dice) = 3 AND substr(dice, 1, 1) = substr(dice, 3, 1)),
+           COALESCE(SUM(CASE WHEN length(dice) <> 3 THEN 0
+                             WHEN substr(dice, 1, 1) = substr(dice, 3, 1)
+                             THEN 4 * CAST(substr(dice, 1, 1) AS INTEGER)
+                             ELSE CAST(substr(dice, 1, 1) AS INTEGER)
+                                  + CAST(substr(dice, 3, 1) AS INTEGER) END), 0)
+    FROM games_of LEFT JOIN rolled ON rolled.user_id = games_of.user_id
+    GROUP BY games_of.user_id, games_of.games;
+    """,
 )
 
 
 _IDENTITY = re.compile(r"\bid INTEGER PRIMARY KEY\b")
 _ID_COLUMN = re.compile(r"\b(\w*_id|id) INTEGER\b")
 _REAL = re.compile(r"\bREAL\b")
+_INSTR = re.compile(r"\binstr\(")
 
 
 def for_postgres(script: str) -> str:
@@ -614,4 +807,5 @@ def for_postgres(script: str) -> str:
     """
     script = _IDENTITY.sub("id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", script)
     script = _ID_COLUMN.sub(r"\1 BIGINT", script)
+    script = _INSTR.sub("strpos(", script)
     return _REAL.sub("DOUBLE PRECISION", script)
