@@ -24,11 +24,15 @@ Nobody waits for ever: after :data:`MAX_WAIT` a seeker leaves the pool by itself
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
+
+from sortedcontainers import SortedList
 
 from bot.model import COMPUTER_LEVELS, Seeker, SeekerChoice, Store, Terms, VersionConflict
 
@@ -55,6 +59,9 @@ LEVEL_BOUNDS: Final = (1300.0, 1450.0, 1600.0, 1750.0)
 level 2, 1450–1599 level 3 (a new player's 1500), 1600–1749 level 4, 1750 on level 5."""
 
 _ATTEMPTS: Final = 5
+OFF_LOOP_FROM: Final = 2000
+"""Seekers in one look from which their pairs are worked out on a thread, not on the event
+loop (a look at 10,000 takes some milliseconds of arithmetic)."""
 
 
 def rating_window(waited: float) -> float:
@@ -99,6 +106,53 @@ def best_match(seeker: Seeker, candidates: Sequence[Seeker], now: float) -> Seek
     if not fitting:
         return None
     return min(fitting, key=lambda o: (abs(o.rating - seeker.rating), o.since, o.user_id))
+
+
+def waiting_pairs(seekers: Iterable[Seeker], now: float) -> list[tuple[Seeker, Seeker]]:
+    """The pairs the look makes among ``seekers`` (one pool's, the longest wait first): each in
+    turn, if still unpaired, with its :func:`best_match` among the unpaired who came after it
+    with the same terms. In O(n log n): those of each kind of terms are kept sorted by rating,
+    and the best match is one of the two nearest ratings (everyone after a seeker waited no
+    longer, so its window is the one of its own wait)."""
+    ordered = list(seekers)
+    kinds: dict[Terms, SortedList[_Key]] = {}
+    for index, seeker in enumerate(ordered):
+        key = (seeker.rating, seeker.since, seeker.user_id, index)
+        kinds.setdefault(pool_terms(seeker.terms), SortedList()).add(key)
+    made: list[tuple[Seeker, Seeker]] = []
+    for index, seeker in enumerate(ordered):
+        alike = kinds[pool_terms(seeker.terms)]
+        key = (seeker.rating, seeker.since, seeker.user_id, index)
+        if key not in alike:
+            continue  # paired with someone who waited longer
+        alike.remove(key)
+        other = _nearest(alike, seeker.rating, rating_window(now - seeker.since))
+        if other is None:
+            continue
+        alike.remove(other)
+        made.append((seeker, ordered[int(other[3])]))
+    return made
+
+
+_Key = tuple[float, float, float, float]
+"""A seeker in :func:`waiting_pairs`: rating, since, user id and place in the look's order."""
+_LOWEST: Final = (-math.inf, -math.inf, -math.inf)
+
+
+def _nearest(alike: SortedList[_Key], rating: float, window: float) -> _Key | None:
+    """Of ``alike`` (keys ``(rating, since, user_id, index)``), the closest rating within
+    ``window`` of ``rating``, then the longest wait, then the lowest id; None if none is."""
+    found: list[_Key] = []
+    above = alike.bisect_left((rating, *_LOWEST))
+    if above < len(alike):  # the lowest rating from ``rating`` up, its longest wait first
+        found.append(alike[above])
+    if above > 0:  # the highest rating below, its longest wait first
+        below = alike[above - 1][0]
+        found.append(alike[alike.bisect_left((below, *_LOWEST))])
+    best = min(found, key=lambda key: (abs(key[0] - rating), key[1], key[2]), default=None)
+    if best is None or abs(best[0] - rating) > window:
+        return None
+    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +253,12 @@ class Pool:
         read) in one transaction: a seeker paired by another worker meanwhile, or who left or
         entered again, rolls it back, and it is tried again."""
         now = self._clock() if now is None else now
-        scopes = _crowded(await self._store.pool.waiting())
+        everyone = await self._store.pool.waiting()
+        scopes = [
+            scope
+            for scope, seekers in itertools.groupby(everyone, key=lambda s: s.scope)
+            if await _pairs(list(seekers), now)  # worked out again on a fresh read below
+        ]
         pairings: list[Pairing] = []
         for scope in scopes:
             async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
@@ -215,15 +274,8 @@ class Pool:
 
     async def _pair_scope(self, scope: int, now: float) -> list[Pairing]:
         pool = self._store.pool
-        left = await pool.waiting(scope)  # the longest wait first
         made = []
-        while left:
-            seeker = left.pop(0)
-            alike = [o for o in left if pool_terms(o.terms) == pool_terms(seeker.terms)]
-            other = best_match(seeker, alike, now)
-            if other is None:
-                continue
-            left.remove(other)
+        for seeker, other in await _pairs(await pool.waiting(scope), now):
             if not (await pool.remove(seeker) and await pool.remove(other)):
                 raise VersionConflict()
             made.append(_pairing(seeker, other))
@@ -256,14 +308,8 @@ def _pairing(waiting: Seeker, entering: Seeker) -> Pairing:
     return Pairing(waiting.scope, waiting, entering, replace(entering.terms, stake=stake))
 
 
-def _crowded(seekers: Sequence[Seeker]) -> list[int]:
-    """The pools where two of ``seekers`` look for the same game (only there can a pair be
-    made), in order."""
-    seen: set[tuple[int, Terms]] = set()
-    crowded: list[int] = []
-    for seeker in seekers:
-        key = (seeker.scope, pool_terms(seeker.terms))
-        if key in seen and seeker.scope not in crowded:
-            crowded.append(seeker.scope)
-        seen.add(key)
-    return crowded
+async def _pairs(seekers: list[Seeker], now: float) -> list[tuple[Seeker, Seeker]]:
+    """:func:`waiting_pairs`, on a thread when there are many."""
+    if len(seekers) < OFF_LOOP_FROM:
+        return waiting_pairs(seekers, now)
+    return await asyncio.to_thread(waiting_pairs, seekers, now)

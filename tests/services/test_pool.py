@@ -11,13 +11,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engine import DiceMode
-from bot.model import Terms
+from bot.model import Seeker, Terms
 from bot.services.pool import (
     MAX_WAIT,
     Pairing,
     Pool,
+    best_match,
     computer_level_for,
     rating_window,
+    waiting_pairs,
 )
 from bot.storage import Store, open_database
 from tests.services.conftest import Clock
@@ -350,3 +352,40 @@ async def test_two_workers_sweeping_and_entering_at_once_pair_each_seeker_once(
     finally:
         for store in stores:
             await store.close()
+
+
+def _pairs_one_by_one(seekers: list[Seeker], now: float) -> list[tuple[Seeker, Seeker]]:
+    """The look's rule as written: the longest wait first, each with its best match among the
+    unpaired after it with the same terms (quadratic: the reference)."""
+    left, made = list(seekers), []
+    while left:
+        seeker = left.pop(0)
+        other = best_match(seeker, [o for o in left if o.terms == seeker.terms], now)
+        if other is not None:
+            left.remove(other)
+            made.append((seeker, other))
+    return made
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([LONG, SHORT, Terms(stake=10)]),
+            st.sampled_from([1400.0, 1450.0, 1500.0, 1500.5, 1600.0, 1750.0, 2100.0]),
+            st.integers(0, 70),  # seconds waited, ties included
+        ),
+        max_size=40,
+    )
+)
+def test_the_look_in_n_log_n_pairs_as_the_rule_says(
+    entries: list[tuple[Terms, float, int]],
+) -> None:
+    now = 1000.0
+    seekers = sorted(
+        (
+            Seeker(user_id, 0, terms, rating, now - waited)
+            for user_id, (terms, rating, waited) in enumerate(entries, start=1)
+        ),
+        key=lambda s: (s.since, s.user_id),
+    )
+    assert waiting_pairs(seekers, now) == _pairs_one_by_one(seekers, now)
