@@ -401,6 +401,17 @@ class PoolRepository(Protocol):
         private pool (scope 0) known to have blocked the bot. By scope, then the longest wait
         first."""
 
+    async def entered_within(self, spans: Sequence[tuple[float, float]]) -> list[Seeker]:
+        """The seekers who may be paired (as :meth:`waiting` has them) who entered within one
+        of ``spans`` (each ``(after, until)``: ``after < since <= until``), by scope, then the
+        longest wait first."""
+
+    async def nearest(self, seeker: Seeker, window: float) -> list[Seeker]:
+        """Of the others who may be paired in ``seeker``'s scope with its terms who entered
+        no earlier, the lowest rating from ``seeker``'s up and the highest below it, each
+        within ``window`` of it and, of equal ratings, the longest wait (then the lowest id):
+        the two a best match is one of."""
+
     async def waited(self, since: float) -> list[Seeker]:
         """The seekers in the pool since ``since`` or earlier, the longest wait first."""
 

@@ -59,6 +59,9 @@ LEVEL_BOUNDS: Final = (1300.0, 1450.0, 1600.0, 1750.0)
 level 2, 1450–1599 level 3 (a new player's 1500), 1600–1749 level 4, 1750 on level 5."""
 
 _ATTEMPTS: Final = 5
+FULL_LOOK_SECONDS: Final = 60.0
+"""How often the look reads the whole pool (see :meth:`Pool.pair_waiting`); in between it
+reads only the seekers whose window widened."""
 OFF_LOOP_FROM: Final = 2000
 """Seekers in one look from which their pairs are worked out on a thread, not on the event
 loop (a look at 10,000 takes some milliseconds of arithmetic)."""
@@ -170,10 +173,21 @@ class Pairing:
 class Pool:
     """Enter, leave, and the computer's offer to those who waited long enough."""
 
-    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        whole_every: float = FULL_LOOK_SECONDS,
+    ) -> None:
+        """``whole_every``: seconds between the looks at the whole pool."""
         self._store = store
         self._clock = clock
+        self._whole_every = whole_every
         self._scopes: KeyedLocks[int] = KeyedLocks()
+        self._looked: float | None = None
+        """When the last look was (None: none yet, or the next must read the whole pool)."""
+        self._whole_at = -math.inf
 
     async def enter(
         self,
@@ -236,6 +250,7 @@ class Pool:
         enter may be."""
         async with self._scopes.hold(seeker.scope), self._store.exclusive("pool", seeker.scope):
             await self._store.pool.put(replace(seeker, version=0))
+        self._looked = None  # it may meet someone now: the next look reads the whole pool
 
     async def seeker(self, user_id: int) -> Seeker | None:
         """The player's entry, if they are in the pool."""
@@ -251,8 +266,68 @@ class Pool:
         (:func:`best_match`), then the next one left, and so on. Each pool is held as
         :meth:`enter` holds it, and its pairs are made (both seekers removed at the versions
         read) in one transaction: a seeker paired by another worker meanwhile, or who left or
-        entered again, rolls it back, and it is tried again."""
+        entered again, rolls it back, and it is tried again.
+
+        A pair can only become possible when the window of the one who waited longer widens
+        (someone entering is paired at once if they can be, and after a look no two left can
+        be), so between looks at the whole pool (the first, after a pairing fell through, then
+        every :data:`FULL_LOOK_SECONDS`) a look reads only the seekers whose window widened
+        since the last look, each with its two nearest ratings: as many rows as windows
+        widened, not the whole pool."""
         now = self._clock() if now is None else now
+        last, self._looked = self._looked, None  # set again once this look is done
+        if last is None or now - self._whole_at >= self._whole_every or now < last:
+            self._whole_at = now
+            made = await self._pair_whole(now)
+        else:
+            made = await self._pair_widened(last, now)
+        self._looked = now
+        return made
+
+    async def _pair_widened(self, last: float, now: float) -> list[Pairing]:
+        """The look between whole ones: the seekers whose window widened after ``last``, up
+        to ``now``, the longest wait first, each with its best match of those who waited less
+        (one of its two nearest ratings)."""
+        steps = range(1, math.ceil(WINDOW_OPEN_AFTER / WINDOW_STEP_SECONDS) + 1)
+        spans = [(last - k * WINDOW_STEP_SECONDS, now - k * WINDOW_STEP_SECONDS) for k in steps]
+        widened = await self._store.pool.entered_within(spans)
+        pairings: list[Pairing] = []
+        for scope, seekers in itertools.groupby(widened, key=lambda s: s.scope):
+            ordered = list(seekers)
+            async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
+                for attempt in range(_ATTEMPTS):
+                    try:
+                        async with self._store.transaction():
+                            pairings += await self._pair_each(ordered, now)
+                        break
+                    except VersionConflict:
+                        if attempt == _ATTEMPTS - 1:
+                            raise
+                        ordered = [
+                            fresh
+                            for seeker in ordered
+                            if (fresh := await self._store.pool.get(seeker.user_id)) is not None
+                            and fresh.scope == scope
+                        ]
+        return pairings
+
+    async def _pair_each(self, widened: list[Seeker], now: float) -> list[Pairing]:
+        pool, made, paired = self._store.pool, [], set()
+        for seeker in widened:
+            if seeker.user_id in paired:
+                continue
+            window = rating_window(now - seeker.since)
+            other = best_match(seeker, await pool.nearest(seeker, window), now)
+            if other is None:
+                continue
+            if not (await pool.remove(seeker) and await pool.remove(other)):
+                raise VersionConflict()
+            paired.add(other.user_id)
+            made.append(_pairing(seeker, other))
+        return made
+
+    async def _pair_whole(self, now: float) -> list[Pairing]:
+        """The look at the whole pool."""
         everyone = await self._store.pool.waiting()
         scopes = [
             scope

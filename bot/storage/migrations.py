@@ -623,6 +623,10 @@ MIGRATIONS: Final[tuple[str, ...]] = (
           AND (boards.shown_version IS NULL OR boards.shown_version < games.version));
     CREATE INDEX games_unshown ON games (id) WHERE unshown <> 0;
     CREATE INDEX tournaments_behind ON tournaments (id) WHERE shown_version < version;
+    -- the pool's look: the seekers whose window widened (by when they entered), and each
+    -- one's nearest ratings with the same terms
+    CREATE INDEX seekers_since ON seekers (since);
+    CREATE INDEX seekers_rating ON seekers (chat_id, variant, rating);
 
     -- A player's record over the finished games with people that count (not those from a
     -- chosen position): /stats reads one row. streak: the latest run, + wins, - losses.

@@ -3,6 +3,7 @@ of terms (``seeker_choices``), both of migration 14."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.engine import DiceMode
@@ -16,6 +17,8 @@ _REACHABLE = """(chat_id <> 0 OR NOT EXISTS (
     SELECT 1 FROM users u WHERE u.id = seekers.user_id AND u.blocked <> 0))"""
 """A seeker who may be paired: in a group's pool (played there), or not known to have blocked
 the bot (the private pool's games are played in the players' private chats)."""
+_FAR = 1e9
+"""A rating difference beyond any (an open window's bound)."""
 
 
 class PoolRepository:
@@ -93,6 +96,53 @@ class PoolRepository:
             () if scope is None else (scope,),
         )
         return [_seeker(row) for row in rows]
+
+    async def entered_within(self, spans: Sequence[tuple[float, float]]) -> list[Seeker]:
+        """The seekers who may be paired who entered within one of ``spans`` (see the model's
+        protocol), from the index of their entering (``seekers_since``)."""
+        if not spans:
+            return []
+        within = " OR ".join("(since > ? AND since <= ?)" for _ in spans)
+        rows = await self._store.fetch_all(
+            f"""SELECT * FROM seekers WHERE ({within}) AND {_REACHABLE}
+                ORDER BY chat_id, since, user_id""",
+            [bound for span in spans for bound in span],
+        )
+        return [_seeker(row) for row in rows]
+
+    async def nearest(self, seeker: Seeker, window: float) -> list[Seeker]:
+        """The two nearest ratings to ``seeker``'s among those it may be paired with (see the
+        model's protocol), each one row from the index by rating (``seekers_rating``)."""
+        t = seeker.terms
+        alike = f"""chat_id = :scope AND variant = :variant AND user_id <> :me
+            AND COALESCE(rule_set, '') = :rule_set AND match_length = :match_length
+            AND dice_mode = :dice_mode AND COALESCE(move_seconds, -1) = :move_seconds
+            AND stake = :stake AND since >= :since AND {_REACHABLE}"""
+        params = {
+            "scope": seeker.scope,
+            "variant": t.variant,
+            "me": seeker.user_id,
+            "rule_set": t.rule_set or "",
+            "match_length": t.match_length,
+            "dice_mode": t.dice_mode.value,
+            "move_seconds": -1 if t.move_seconds is None else t.move_seconds,
+            "stake": t.stake,
+            "since": seeker.since,
+            "low": seeker.rating - min(window, _FAR),
+            "rating": seeker.rating,
+            "high": seeker.rating + min(window, _FAR),
+        }
+        above = await self._store.fetch_one(
+            f"""SELECT * FROM seekers WHERE {alike} AND rating >= :rating AND rating <= :high
+                ORDER BY rating, since, user_id LIMIT 1""",
+            params,
+        )
+        below = await self._store.fetch_one(
+            f"""SELECT * FROM seekers WHERE {alike} AND rating < :rating AND rating >= :low
+                ORDER BY rating DESC, since, user_id LIMIT 1""",
+            params,
+        )
+        return [_seeker(row) for row in (above, below) if row is not None]
 
     async def waited(self, since: float) -> list[Seeker]:
         """The seekers in the pool since ``since`` or earlier, the longest wait first."""

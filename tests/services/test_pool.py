@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -389,3 +390,40 @@ def test_the_look_in_n_log_n_pairs_as_the_rule_says(
         key=lambda s: (s.since, s.user_id),
     )
     assert waiting_pairs(seekers, now) == _pairs_one_by_one(seekers, now)
+
+
+async def test_the_looks_between_whole_ones_pair_as_whole_looks_would(tmp_path: Path) -> None:
+    """Seekers entering and leaving over two minutes, looked at every half second: a pool that
+    reads only the widened windows between whole looks pairs exactly as one that always reads
+    everyone."""
+    pools = []
+    for name, whole_every in (("whole", 0.0), ("widened", 60.0)):
+        db = await open_database(tmp_path / f"{name}.sqlite3")
+        pools.append((db, Pool(Store(db), clock=lambda: 0.0, whole_every=whole_every)))
+    rng, made = random.Random(7), {"whole": [], "widened": []}
+    kinds = [LONG, SHORT, Terms(stake=10)]
+    try:
+        for tick in range(240):
+            now = 1000.0 + tick / 2
+            entering = [
+                (100 * tick + n, rng.choice(kinds), rng.choice(range(1000, 2400, 25)))
+                for n in range(rng.choice((0, 0, 1, 2)))
+            ]
+            leaving = rng.randrange(100 * tick) if tick and rng.random() < 0.1 else None
+            for (_, pool), name in zip(pools, made, strict=True):
+                for user_id, terms, rating in entering:
+                    pairing = await pool.enter(user_id, 0, terms, rating, now)
+                    if pairing is not None:
+                        made[name].append(("enter", now, _ids(pairing)))
+                if leaving is not None:
+                    await pool.leave(leaving)
+                made[name] += [("look", now, _ids(p)) for p in await pool.pair_waiting(now)]
+        assert made["whole"] == made["widened"]
+        assert sum(kind == "look" for kind, *_ in made["whole"]) >= 5  # the looks paired some
+    finally:
+        for db, _ in pools:
+            await db.close()
+
+
+def _ids(pairing: Pairing) -> tuple[int, int]:
+    return pairing.waiting.user_id, pairing.entering.user_id
