@@ -20,9 +20,10 @@ times, for the heaviest player (and a median one where it differs), the busiest 
 pair of heavy players; and the timers' tick with nothing due. Printed: p50 and p95 in ms at each
 size, and the growth of p95 from one size to the next (1.0: flat; 10: linear in the size).
 
-``--seekers``: the ``/find`` look (``Pool.pair_waiting``, what the timers run every 0.5 s) with
-that many seekers in the private pool, none of whom can be paired (eight kinds of terms,
-ratings 101 apart within a kind: every window is 100 wide), on SQLite and PostgreSQL.
+``--seekers``: the ``/find`` look (``Pool.pair_waiting``, what the timers run every 0.5 s, the
+clock moved on half a second each time) with that many seekers in the private pool, who
+entered over the last 49 s, none of whom can be paired (eight kinds of terms, ratings 351 apart
+within a kind: wider than any window before a minute), on SQLite and PostgreSQL.
 
 ``--explain``: every statement the measured calls ran is explained at the largest size, and the
 plans that read a whole table of more than 1,000 rows (SQLite's ``SCAN t`` without an index
@@ -58,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import asyncpg  # noqa: E402
 
 from bot.engine import Game, Outcome, Result, Side  # noqa: E402
-from bot.model import Terms  # noqa: E402
+from bot.model import Seeker, Terms  # noqa: E402
 from bot.services import compose  # noqa: E402
 from bot.services.pool import Pool  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
@@ -502,24 +503,20 @@ async def pool_look(
         rows = []
         for index in range(seekers):
             terms = kinds[index % len(kinds)]
-            rating = 1000 + 101 * (index // len(kinds))
-            rows.append((index + 1, terms, rating))
-        # entered one by one, as players do (each pairing on entry: none can)
-        async with store.transaction():
-            for user_id, terms, rating in rows:
-                await store.pool.put(
-                    _seeker(user_id, terms, rating, NOW - 5.0),
-                )
+            rating = 1000 + 351 * (index // len(kinds))  # beyond any window under a minute
+            rows.append((index + 1, terms, rating, NOW - 49.0 * index / seekers))
+        async with store.transaction():  # put as entering would leave them: none pairable
+            for user_id, terms, rating, since in rows:
+                await store.pool.put(Seeker(user_id, 0, terms, rating, since, 60))
+        looks = iter(range(1_000_000))
+
+        async def look() -> object:  # every half second, as the timers look
+            return await pool.pair_waiting(NOW + 0.5 * next(looks))
+
         try:
-            return await timed(lambda: pool.pair_waiting(NOW), repeat)
+            return await timed(look, repeat)
         finally:
             await db.close()
-
-
-def _seeker(user_id: int, terms: Terms, rating: float, since: float) -> Any:
-    from bot.model import Seeker
-
-    return Seeker(user_id, 0, terms, rating, since, 60)
 
 
 async def memory(count: int) -> list[tuple[int, float]]:
