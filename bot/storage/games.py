@@ -492,9 +492,9 @@ class GameRepository:
         rows = await self._store.fetch_all(
             """SELECT users.*, s.games, s.wins, s.points
                FROM (SELECT * FROM standings WHERE chat_id = ? AND chat_instance = ?
-                     ORDER BY points DESC, wins DESC, games ASC LIMIT ?) AS s
+                     ORDER BY points DESC, wins DESC, games, user_id LIMIT ?) AS s
                JOIN users ON users.id = s.user_id
-               ORDER BY s.points DESC, s.wins DESC, s.games ASC""",
+               ORDER BY s.points DESC, s.wins DESC, s.games, s.user_id""",
             (chat_id, chat_instance, limit),
         )
         return [

@@ -721,7 +721,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (chat_id, chat_instance, user_id)
     );
     CREATE INDEX standings_rank
-        ON standings (chat_id, chat_instance, points DESC, wins DESC, games);
+        ON standings (chat_id, chat_instance, points DESC, wins DESC, games, user_id);
     WITH counted AS (
         SELECT id, chat_id, '' AS chat_instance, white_id, black_id, winner, points FROM games
         WHERE chat_id <> 0 AND winner IS NOT NULL AND start IS NULL
