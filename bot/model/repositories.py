@@ -406,11 +406,12 @@ class PoolRepository(Protocol):
         of ``spans`` (each ``(after, until)``: ``after < since <= until``), by scope, then the
         longest wait first."""
 
-    async def nearest(self, seeker: Seeker, window: float) -> list[Seeker]:
-        """Of the others who may be paired in ``seeker``'s scope with its terms who entered
-        no earlier, the lowest rating from ``seeker``'s up and the highest below it, each
-        within ``window`` of it and, of equal ratings, the longest wait (then the lowest id):
-        the two a best match is one of."""
+    async def within_reach(
+        self, widened: Sequence[tuple[Seeker, float]]
+    ) -> dict[int, list[Seeker]]:
+        """For each ``(seeker, reach)``, by the seeker's id: the others who may be paired in
+        its scope with its terms who entered no earlier, their rating within ``reach`` of its
+        own (those with none left out)."""
 
     async def waited(self, since: float) -> list[Seeker]:
         """The seekers in the pool since ``since`` or earlier, the longest wait first."""

@@ -272,8 +272,8 @@ class Pool:
         (someone entering is paired at once if they can be, and after a look no two left can
         be), so between looks at the whole pool (the first, after a pairing fell through, then
         every :data:`FULL_LOOK_SECONDS`) a look reads only the seekers whose window widened
-        since the last look, each with its two nearest ratings: as many rows as windows
-        widened, not the whole pool."""
+        since the last look, and those within their reach: as many rows as windows widened
+        and could pair, not the whole pool."""
         now = self._clock() if now is None else now
         last, self._looked = self._looked, None  # set again once this look is done
         if last is None or now - self._whole_at >= self._whole_every or now < last:
@@ -287,7 +287,7 @@ class Pool:
     async def _pair_widened(self, last: float, now: float) -> list[Pairing]:
         """The look between whole ones: the seekers whose window widened after ``last``, up
         to ``now``, the longest wait first, each with its best match of those who waited less
-        (one of its two nearest ratings)."""
+        and are within its window."""
         steps = range(1, math.ceil(WINDOW_OPEN_AFTER / WINDOW_STEP_SECONDS) + 1)
         spans = [(last - k * WINDOW_STEP_SECONDS, now - k * WINDOW_STEP_SECONDS) for k in steps]
         widened = await self._store.pool.entered_within(spans)
@@ -312,17 +312,20 @@ class Pool:
         return pairings
 
     async def _pair_each(self, widened: list[Seeker], now: float) -> list[Pairing]:
-        pool, made, paired = self._store.pool, [], set()
+        pool, made, paired = self._store.pool, [], set[int]()
+        reach = await pool.within_reach(
+            [(seeker, rating_window(now - seeker.since)) for seeker in widened]
+        )
         for seeker in widened:
             if seeker.user_id in paired:
                 continue
-            window = rating_window(now - seeker.since)
-            other = best_match(seeker, await pool.nearest(seeker, window), now)
+            unpaired = [o for o in reach.get(seeker.user_id, ()) if o.user_id not in paired]
+            other = best_match(seeker, unpaired, now)
             if other is None:
                 continue
             if not (await pool.remove(seeker) and await pool.remove(other)):
                 raise VersionConflict()
-            paired.add(other.user_id)
+            paired.update((seeker.user_id, other.user_id))
             made.append(_pairing(seeker, other))
         return made
 

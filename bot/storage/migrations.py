@@ -627,6 +627,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     -- one's nearest ratings with the same terms
     CREATE INDEX seekers_since ON seekers (since);
     CREATE INDEX seekers_rating ON seekers (chat_id, variant, rating);
+    DROP INDEX seekers_chat;  -- the same columns first: a planner without statistics took it
 
     -- A player's record over the finished games with people that count (not those from a
     -- chosen position): /stats reads one row. streak: the latest run, + wins, - losses.

@@ -19,6 +19,8 @@ _REACHABLE = """(chat_id <> 0 OR NOT EXISTS (
 the bot (the private pool's games are played in the players' private chats)."""
 _FAR = 1e9
 """A rating difference beyond any (an open window's bound)."""
+_BATCH = 1000
+"""Seekers asked about in one statement at most (two parameters each)."""
 
 
 class PoolRepository:
@@ -110,39 +112,44 @@ class PoolRepository:
         )
         return [_seeker(row) for row in rows]
 
-    async def nearest(self, seeker: Seeker, window: float) -> list[Seeker]:
-        """The two nearest ratings to ``seeker``'s among those it may be paired with (see the
-        model's protocol), each one row from the index by rating (``seekers_rating``)."""
-        t = seeker.terms
-        alike = f"""chat_id = :scope AND variant = :variant AND user_id <> :me
-            AND COALESCE(rule_set, '') = :rule_set AND match_length = :match_length
-            AND dice_mode = :dice_mode AND COALESCE(move_seconds, -1) = :move_seconds
-            AND stake = :stake AND since >= :since AND {_REACHABLE}"""
-        params = {
-            "scope": seeker.scope,
-            "variant": t.variant,
-            "me": seeker.user_id,
-            "rule_set": t.rule_set or "",
-            "match_length": t.match_length,
-            "dice_mode": t.dice_mode.value,
-            "move_seconds": -1 if t.move_seconds is None else t.move_seconds,
-            "stake": t.stake,
-            "since": seeker.since,
-            "low": seeker.rating - min(window, _FAR),
-            "rating": seeker.rating,
-            "high": seeker.rating + min(window, _FAR),
-        }
-        above = await self._store.fetch_one(
-            f"""SELECT * FROM seekers WHERE {alike} AND rating >= :rating AND rating <= :high
-                ORDER BY rating, since, user_id LIMIT 1""",
-            params,
-        )
-        below = await self._store.fetch_one(
-            f"""SELECT * FROM seekers WHERE {alike} AND rating < :rating AND rating >= :low
-                ORDER BY rating DESC, since, user_id LIMIT 1""",
-            params,
-        )
-        return [_seeker(row) for row in (above, below) if row is not None]
+    async def within_reach(
+        self, widened: Sequence[tuple[Seeker, float]]
+    ) -> dict[int, list[Seeker]]:
+        """For each ``(seeker, reach)``, the others who may be paired in its scope with its
+        terms who entered no earlier, their rating within ``reach`` of its own (see the
+        model's protocol): one statement for them all, each seeker's a range of the index by
+        rating (``seekers_rating``)."""
+        found: dict[int, list[Seeker]] = {}
+        for start in range(0, len(widened), _BATCH):
+            batch = widened[start : start + _BATCH]
+            values = ", ".join(["(CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION))"] * len(batch))
+            near = """o.chat_id = s.chat_id AND o.variant = s.variant
+                AND o.rating >= s.rating - widened.reach AND o.rating <= s.rating + widened.reach
+                AND COALESCE(o.rule_set, '') = COALESCE(s.rule_set, '')
+                AND o.match_length = s.match_length AND o.dice_mode = s.dice_mode
+                AND COALESCE(o.move_seconds, -1) = COALESCE(s.move_seconds, -1)
+                AND o.stake = s.stake AND o.since >= s.since AND o.user_id <> s.user_id
+                AND (o.chat_id <> 0 OR NOT EXISTS (
+                    SELECT 1 FROM users u WHERE u.id = o.user_id AND u.blocked <> 0))"""
+            # PostgreSQL would join the whole pool at once by the terms (a merge join, the
+            # ranges filtered after): a lateral subquery it cannot pull up (OFFSET 0) makes it
+            # ask the index for each seeker's range, as SQLite does by itself (it has no LATERAL)
+            if self._store.dialect == "postgresql":
+                joined = (
+                    f"CROSS JOIN LATERAL (SELECT * FROM seekers AS o WHERE {near} OFFSET 0) AS o"
+                )
+            else:
+                joined = f"JOIN seekers AS o ON {near}"
+            rows = await self._store.fetch_all(
+                f"""WITH widened (user_id, reach) AS (VALUES {values})
+                    SELECT widened.user_id AS seeker_id, o.* FROM widened
+                    JOIN seekers AS s ON s.user_id = widened.user_id
+                    {joined}""",
+                [value for seeker, reach in batch for value in (seeker.user_id, min(reach, _FAR))],
+            )
+            for row in rows:
+                found.setdefault(row["seeker_id"], []).append(_seeker(row))
+        return found
 
     async def waited(self, since: float) -> list[Seeker]:
         """The seekers in the pool since ``since`` or earlier, the longest wait first."""

@@ -5,6 +5,7 @@ reads a whole table shows as one whatever the size)."""
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -190,7 +191,7 @@ async def test_every_command_and_tick_reads_from_an_index(database: Path | str) 
         await store.games.behind(0)
         await store.tournaments.behind()
         await store.pool.entered_within([(0, 100), (10, 200)])
-        await store.pool.nearest(seeker, 350)
+        await store.pool.within_reach([(seeker, 350), (seeker, math.inf)])
         whole = {}
         for sql, params in list(statements.items()):
             plan = await _plan(db, sql, params)
