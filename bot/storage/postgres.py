@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, cast
 import asyncpg
 
 from .database import Database, IntegrityError, Params, Row, SchemaTooNew, lock_key
-from .migrations import MIGRATIONS, for_postgres
+from .migrations import MIGRATIONS, backfill_of, for_postgres
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -156,6 +156,11 @@ class PostgresDatabase(Database):
                 for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                     async with conn.transaction():
                         await conn.execute(for_postgres(script))
+                        if (backfill := backfill_of(script)) is not None:
+                            counter = backfill.counter()
+                            async for row in conn.cursor(numbered(backfill.read)[0]):
+                                counter.add(tuple(row))
+                            await conn.executemany(numbered(backfill.write)[0], counter.rows())
                         await conn.execute("UPDATE schema_version SET version = $1", number)
             finally:
                 await _unlock(conn, MIGRATION_LOCK)

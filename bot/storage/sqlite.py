@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Final, Protocol, TypeVar, cast
 import aiosqlite
 
 from .database import Database, IntegrityError, Params, Row, SchemaTooNew
-from .migrations import MIGRATIONS
+from .migrations import MIGRATIONS, backfill_of
 
 T = TypeVar("T")
 
@@ -294,8 +294,23 @@ class SqliteDatabase(Database):
         if version > len(MIGRATIONS):
             raise SchemaTooNew(f"schema version {version}; this release knows {len(MIGRATIONS)}")
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            script = f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
-            await self.db.executescript(script)
+            backfill = backfill_of(script)
+            if backfill is None:
+                script = f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+                await self.db.executescript(script)
+                continue
+            await self.db.executescript(f"BEGIN;\n{script}")  # left open for the backfill
+            try:
+                counter = backfill.counter()
+                async with self.db.execute(backfill.read) as cursor:
+                    async for row in cursor:
+                        counter.add(tuple(row))
+                await self.db.executemany(backfill.write, counter.rows())
+                await self.db.execute(f"PRAGMA user_version = {number}")
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
         return len(MIGRATIONS)
 
     @asynccontextmanager
