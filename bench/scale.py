@@ -81,7 +81,7 @@ BIG_TABLES = {
     "game_luck",
 }
 
-QUEUES = ("games_unshown", "games_deadline", "tournaments_behind")
+QUEUES = ("games_unshown", "tournaments_behind")
 """Partial indexes that hold only what is due."""
 GAME_COLUMNS = (
     "id",

@@ -239,7 +239,7 @@ class GameRepository:
                 WHERE winner IS NULL AND move_seconds >= {REMINDED_FROM}
                   AND deadline IS NOT NULL AND (reminded IS NULL OR reminded <> deadline)
                   AND deadline - move_seconds * 0.5 <= ? AND move_seconds >= ?
-                ORDER BY deadline""",
+                ORDER BY deadline - move_seconds * 0.5""",
             (now, min_seconds),
         )
         return [row["id"] for row in rows]
@@ -420,11 +420,18 @@ class GameRepository:
         or finished after ``since`` (the bot stopped between saving a change and showing it).
         Read from the games marked ``unshown`` (an index of them), so as many games are read as
         may be behind; those finished by ``since`` are no longer looked for (unmarked)."""
-        await self._store.write(
-            """UPDATE games SET unshown = 0
-               WHERE unshown <> 0 AND winner IS NOT NULL AND finished_at <= ?""",
-            (since,),
+        marked = await self._store.fetch_all(  # few: only what may be behind is marked
+            "SELECT id, winner, finished_at FROM games WHERE unshown <> 0"
         )
+        done = [
+            (row["id"],)
+            for row in marked
+            if row["winner"] is not None and (row["finished_at"] or 0) <= since
+        ]
+        if done:
+            await self._store.write_many(
+                "UPDATE games SET unshown = 0 WHERE id = ? AND winner IS NOT NULL", done
+            )
         rows = await self._store.fetch_all(
             """SELECT DISTINCT games.id FROM games JOIN boards ON boards.game_id = games.id
                WHERE games.unshown <> 0
