@@ -728,6 +728,8 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     CREATE INDEX standings_rank
         ON standings (chat_id, chat_instance, points DESC, wins DESC, games, user_id);
+    -- a large group's rating table: the ratings walked down from the top (/top rating)
+    CREATE INDEX ratings_rank ON ratings (variant, rating);
     WITH counted AS (
         SELECT id, chat_id, '' AS chat_instance, white_id, black_id, winner, points FROM games
         WHERE chat_id <> 0 AND winner IS NOT NULL AND start IS NULL

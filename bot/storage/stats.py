@@ -44,6 +44,24 @@ _LATEST_OF_PLAYER: Final = """
 from its index (``games_white_finished``, ``games_black_finished``), merged."""
 
 
+_RATED_JOINED: Final = """
+    SELECT users.*, ratings.rating, ratings.deviation, ratings.volatility, ratings.games
+    FROM standings
+    JOIN ratings ON ratings.user_id = standings.user_id AND ratings.variant = :variant
+    JOIN users ON users.id = standings.user_id
+    WHERE standings.chat_id = :chat AND standings.chat_instance = ''
+    ORDER BY ratings.rating DESC, ratings.deviation, ratings.games DESC LIMIT :limit"""
+_RATED_WALKED: Final = """
+    SELECT users.*, ratings.rating, ratings.deviation, ratings.volatility, ratings.games
+    FROM ratings JOIN users ON users.id = ratings.user_id
+    WHERE ratings.variant = :variant AND EXISTS (
+        SELECT 1 FROM standings WHERE standings.chat_id = :chat
+          AND standings.chat_instance = '' AND standings.user_id = ratings.user_id)
+    ORDER BY ratings.rating DESC, ratings.deviation, ratings.games DESC LIMIT :limit"""
+_WALK_FROM: Final = 1000
+"""Players of a group from which its rating table walks the ratings (``ratings_rank``)."""
+
+
 class StatsRepository:
     """Statistics over finished games, ratings and matches."""
 
@@ -101,17 +119,16 @@ class StatsRepository:
     async def top_rated(self, chat_id: int, variant: str, limit: int = 10) -> list[RatedPlayer]:
         """The chat's players (everyone in its standings: a game that counts finished there,
         or in its tournaments) by their rating in ``variant``, highest first; players without
-        a rating in it are left out. As many rows read as the chat has players."""
+        a rating in it are left out. A group of few players is read whole; in a larger one
+        the ratings are walked down from the top until ``limit`` of its players are found
+        (about ``limit`` times the share of all rated players it has): either way far fewer
+        rows than the players of a large group or all the rated."""
+        row = await self._store.fetch_one(
+            "SELECT COUNT(*) FROM standings WHERE chat_id = ? AND chat_instance = ''", (chat_id,)
+        )
+        players = int(row[0]) if row else 0
         rows = await self._store.fetch_all(
-            """SELECT users.*, ratings.rating, ratings.deviation, ratings.volatility,
-                      ratings.games
-               FROM standings
-               JOIN ratings ON ratings.user_id = standings.user_id
-                           AND ratings.variant = :variant
-               JOIN users ON users.id = standings.user_id
-               WHERE standings.chat_id = :chat AND standings.chat_instance = ''
-               ORDER BY ratings.rating DESC, ratings.deviation, ratings.games DESC
-               LIMIT :limit""",
+            _RATED_WALKED if players >= _WALK_FROM else _RATED_JOINED,
             {"variant": variant, "chat": chat_id, "limit": limit},
         )
         return [RatedPlayer(_user(row), rating_from_row(row)) for row in rows]

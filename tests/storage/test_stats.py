@@ -12,6 +12,7 @@ import pytest
 from bot.engine import Cube, Game, Match, Outcome, Result, Side, resolve_rules, starting_position
 from bot.model import PlayerStats, Rating
 from bot.storage import Store, open_database
+from bot.storage import stats as stats_module
 
 ANNA, BORIS, VERA, GLEB = 1, 2, 3, 4
 GROUP, OTHER_GROUP = -5, -7
@@ -227,3 +228,10 @@ async def test_latest_games_of_a_chat_and_of_a_player(store: Store) -> None:
     assert len(anna) == 10 and anna[-1].finished_at == 1  # the unfinished game is not listed
     with pytest.raises(ValueError):
         await store.stats.recent()
+
+
+async def test_a_large_groups_rating_table_walks_the_ratings_to_the_same_table(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stats_module, "_WALK_FROM", 1)  # every group counts as large
+    await test_the_rating_table_has_the_chats_players_only(store)
