@@ -20,7 +20,7 @@ on each connection and costs a tap the least CPU, which is what a worker spends 
   them themselves or else close their connection (:func:`_unlock`). An open transaction is
   still rolled back by the pool.
 - **Schema version**: the one row of ``schema_version``; migrations run under an advisory lock,
-  so workers starting together migrate once.
+  so workers starting together migrate once, and are followed by ``ANALYZE``.
 """
 
 from __future__ import annotations
@@ -162,6 +162,10 @@ class PostgresDatabase(Database):
                                 counter.add(tuple(row))
                             await conn.executemany(numbered(backfill.write)[0], counter.rows())
                         await conn.execute("UPDATE schema_version SET version = $1", number)
+                if version < len(MIGRATIONS):
+                    # the planner's statistics for what the migrations added (a column's values,
+                    # a partial index's few rows): without them it may plan a whole table
+                    await conn.execute("ANALYZE")
             finally:
                 await _unlock(conn, MIGRATION_LOCK)
         return len(MIGRATIONS)
