@@ -25,10 +25,11 @@ Nobody waits for ever: after :data:`MAX_WAIT` a seeker leaves the pool by itself
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -294,22 +295,35 @@ class Pool:
         pairings: list[Pairing] = []
         for scope, seekers in itertools.groupby(widened, key=lambda s: s.scope):
             ordered = list(seekers)
-            async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
-                for attempt in range(_ATTEMPTS):
-                    try:
-                        async with self._store.transaction():
-                            pairings += await self._pair_each(ordered, now)
-                        break
-                    except VersionConflict:
-                        if attempt == _ATTEMPTS - 1:
-                            raise
-                        ordered = [
-                            fresh
-                            for seeker in ordered
-                            if (fresh := await self._store.pool.get(seeker.user_id)) is not None
-                            and fresh.scope == scope
-                        ]
+
+            async def pair(tries: int, scope: int = scope) -> list[Pairing]:
+                nonlocal ordered
+                if tries:  # read again: a seeker changed meanwhile
+                    ordered = [
+                        fresh
+                        for seeker in ordered
+                        if (fresh := await self._store.pool.get(seeker.user_id)) is not None
+                        and fresh.scope == scope
+                    ]
+                return await self._pair_each(ordered, now)
+
+            pairings += await self._held(scope, pair)
         return pairings
+
+    async def _held(
+        self, scope: int, pair: Callable[[int], Awaitable[list[Pairing]]]
+    ) -> list[Pairing]:
+        """``pair`` (given how many tries failed before) in one transaction, ``scope`` held as
+        :meth:`enter` holds it, tried again while a seeker changed meanwhile."""
+        async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
+            for tries in range(_ATTEMPTS):
+                try:
+                    async with self._store.transaction():
+                        return await pair(tries)
+                except VersionConflict:
+                    if tries == _ATTEMPTS - 1:
+                        raise
+        raise AssertionError("unreachable")
 
     async def _pair_each(self, widened: list[Seeker], now: float) -> list[Pairing]:
         pool, made, paired = self._store.pool, [], set[int]()
@@ -339,18 +353,11 @@ class Pool:
         ]
         pairings: list[Pairing] = []
         for scope in scopes:
-            async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
-                for attempt in range(_ATTEMPTS):
-                    try:
-                        async with self._store.transaction():
-                            pairings += await self._pair_scope(scope, now)
-                        break
-                    except VersionConflict:
-                        if attempt == _ATTEMPTS - 1:
-                            raise
+            pairings += await self._held(scope, functools.partial(self._pair_scope, scope, now))
         return pairings
 
-    async def _pair_scope(self, scope: int, now: float) -> list[Pairing]:
+    async def _pair_scope(self, scope: int, now: float, tries: int) -> list[Pairing]:
+        """The pairs of ``scope``'s whole pool, read anew whatever ``tries`` failed before."""
         pool = self._store.pool
         made = []
         for seeker, other in await _pairs(await pool.waiting(scope), now):

@@ -56,11 +56,10 @@ async def add_standing(
     for side in Side:
         won = side is result.winner
         await db.write(
-            """INSERT INTO standings (chat_id, chat_instance, user_id, games, wins, points)
+            f"""INSERT INTO standings (chat_id, chat_instance, user_id, games, wins, points)
                VALUES (?, ?, ?, 1, ?, ?)
                ON CONFLICT (chat_id, chat_instance, user_id) DO UPDATE SET
-                   games = standings.games + 1, wins = standings.wins + excluded.wins,
-                   points = standings.points + excluded.points""",
+                   {_added("standings", "games", "wins", "points")}""",
             (
                 chat_id,
                 chat_instance,
@@ -71,16 +70,20 @@ async def add_standing(
         )
 
 
+def _added(table: str, *columns: str) -> str:
+    """An upsert's ``SET`` that adds the new row's ``columns`` to the kept row's."""
+    return ", ".join(f"{column} = {table}.{column} + excluded.{column}" for column in columns)
+
+
 async def _add_pair(db: Database, stored: StoredGame, side: Side) -> None:
     result = stored.game.result
     assert result is not None
     won = side is result.winner
     await db.write(
-        """INSERT INTO pair_totals (user_id, other_id, games, wins, won, lost)
+        f"""INSERT INTO pair_totals (user_id, other_id, games, wins, won, lost)
            VALUES (?, ?, 1, ?, ?, ?)
            ON CONFLICT (user_id, other_id) DO UPDATE SET
-               games = pair_totals.games + 1, wins = pair_totals.wins + excluded.wins,
-               won = pair_totals.won + excluded.won, lost = pair_totals.lost + excluded.lost""",
+               {_added("pair_totals", "games", "wins", "won", "lost")}""",
         (
             stored.player(side),
             stored.player(side.other),
@@ -110,16 +113,7 @@ async def _add_player(db: Database, stored: StoredGame, side: Side) -> None:
                 home_mars_taken, streak, best_streak)
             VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id) DO UPDATE SET
-                games = player_totals.games + 1,
-                wins = player_totals.wins + excluded.wins,
-                points_won = player_totals.points_won + excluded.points_won,
-                points_lost = player_totals.points_lost + excluded.points_lost,
-                mars_given = player_totals.mars_given + excluded.mars_given,
-                mars_taken = player_totals.mars_taken + excluded.mars_taken,
-                koks_given = player_totals.koks_given + excluded.koks_given,
-                koks_taken = player_totals.koks_taken + excluded.koks_taken,
-                home_mars_given = player_totals.home_mars_given + excluded.home_mars_given,
-                home_mars_taken = player_totals.home_mars_taken + excluded.home_mars_taken,
+                {_added("player_totals", *_PLAYER_COUNTS)},
                 streak = {_STREAK},
                 best_streak = CASE WHEN {_STREAK} > player_totals.best_streak
                                    THEN {_STREAK} ELSE player_totals.best_streak END""",
@@ -141,6 +135,18 @@ async def _add_player(db: Database, stored: StoredGame, side: Side) -> None:
 
 
 _MARKED = (Outcome.MARS, Outcome.KOKS, Outcome.HOME_MARS)
+_PLAYER_COUNTS = (
+    "games",
+    "wins",
+    "points_won",
+    "points_lost",
+    "mars_given",
+    "mars_taken",
+    "koks_given",
+    "koks_taken",
+    "home_mars_given",
+    "home_mars_taken",
+)
 
 
 async def _add_dice(db: Database, stored: StoredGame, side: Side) -> None:
@@ -148,18 +154,24 @@ async def _add_dice(db: Database, stored: StoredGame, side: Side) -> None:
     assert proof is not None
     own = PlayerRolls.counted((roll.values for roll in proof.rolls if roll.side is side), 1)
     await db.write(
-        """INSERT INTO dice_totals (user_id, games, ones, twos, threes, fours, fives, sixes,
+        f"""INSERT INTO dice_totals (user_id, games, ones, twos, threes, fours, fives, sixes,
                rolls, doubles, pips)
            VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (user_id) DO UPDATE SET
-               games = dice_totals.games + 1,
-               ones = dice_totals.ones + excluded.ones, twos = dice_totals.twos + excluded.twos,
-               threes = dice_totals.threes + excluded.threes,
-               fours = dice_totals.fours + excluded.fours,
-               fives = dice_totals.fives + excluded.fives,
-               sixes = dice_totals.sixes + excluded.sixes,
-               rolls = dice_totals.rolls + excluded.rolls,
-               doubles = dice_totals.doubles + excluded.doubles,
-               pips = dice_totals.pips + excluded.pips""",
+               {_added("dice_totals", *_DICE_COUNTS)}""",
         (stored.player(side), *own.faces, own.rolls, own.doubles, own.pips),
     )
+
+
+_DICE_COUNTS = (
+    "games",
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "rolls",
+    "doubles",
+    "pips",
+)
