@@ -49,8 +49,9 @@ ON_DEMAND_PER_GROUP: Final = (3.0, 1 / 20)
 20 s, a sixth of Telegram's 20 a minute (the rest is the boards')."""
 
 ALLOWANCES_KEPT: Final = 10_000
-"""Users (or groups) whose allowance :class:`Allowance` keeps before it forgets those whose
-allowance is whole again (as if never used)."""
+"""Users (or groups) whose allowance :class:`Allowance` keeps (chats whose pace
+:class:`RateLimiter` keeps) before it forgets those whose allowance is whole again (as if never
+used)."""
 
 
 class Pace(Protocol):
@@ -114,6 +115,13 @@ class RateLimiter:
     def _bucket(self, chat_id: int | None) -> _Bucket:
         bucket = self._buckets.get(chat_id)
         if bucket is None:
+            if len(self._buckets) >= ALLOWANCES_KEPT:  # forget the full ones: a new one is full
+                now = self.clock()
+                self._buckets = {
+                    k: b
+                    for k, b in self._buckets.items()
+                    if k is None or b.refill(now).tokens < b.capacity
+                }
             capacity, rate = (
                 self.overall if chat_id is None else self.group if chat_id < 0 else self.private
             )
