@@ -394,13 +394,11 @@ class GameRepository:
     ) -> None:
         """Records that the board in ``chat_id`` now shows ``version`` (and, for a message just
         sent, which message it is)."""
-        async with self._store.transaction():
-            await self._store.write(
-                """UPDATE boards SET shown_version = ?, message_id = COALESCE(?, message_id)
-                   WHERE game_id = ? AND chat_id = ?""",
-                (version, message_id, game_id, chat_id),
-            )
-            await self._store.write(_SHOWN, (game_id,))
+        await self._store.write(  # the game stays marked until the next look at :meth:`behind`
+            """UPDATE boards SET shown_version = ?, message_id = COALESCE(?, message_id)
+               WHERE game_id = ? AND chat_id = ?""",
+            (version, message_id, game_id, chat_id),
+        )
 
     async def set_boards_shown(self, shown: Sequence[tuple[int, int, int]]) -> None:
         """Records, in one transaction, what each board shows: ``(game_id, chat_id,
@@ -419,19 +417,11 @@ class GameRepository:
         """Games with a board that is not known to show their current version: unfinished,
         or finished after ``since`` (the bot stopped between saving a change and showing it).
         Read from the games marked ``unshown`` (an index of them), so as many games are read as
-        may be behind; those finished by ``since`` are no longer looked for (unmarked)."""
+        may be behind; those found not to be (every board shows their version), and those
+        finished by ``since``, are unmarked."""
         marked = await self._store.fetch_all(  # few: only what may be behind is marked
-            "SELECT id, winner, finished_at FROM games WHERE unshown <> 0"
+            "SELECT id, version, winner, finished_at FROM games WHERE unshown <> 0"
         )
-        done = [
-            (row["id"],)
-            for row in marked
-            if row["winner"] is not None and (row["finished_at"] or 0) <= since
-        ]
-        if done:
-            await self._store.write_many(
-                "UPDATE games SET unshown = 0 WHERE id = ? AND winner IS NOT NULL", done
-            )
         rows = await self._store.fetch_all(
             """SELECT DISTINCT games.id FROM games JOIN boards ON boards.game_id = games.id
                WHERE games.unshown <> 0
@@ -440,7 +430,14 @@ class GameRepository:
                ORDER BY games.id""",
             (since,),
         )
-        return [row["id"] for row in rows]
+        behind = [row["id"] for row in rows]
+        found = set(behind)
+        shown = [(row["id"], row["version"]) for row in marked if row["id"] not in found]
+        if shown:  # at the version read: a game changed since stays marked
+            await self._store.write_many(
+                "UPDATE games SET unshown = 0 WHERE id = ? AND version = ?", shown
+            )
+        return behind
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Follows a group that became a supergroup (its chat id changes)."""

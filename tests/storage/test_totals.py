@@ -246,3 +246,45 @@ def _reads_whole(step: str, dialect: str) -> bool:
         step == f"SCAN {table}" or step.startswith(f"SCAN {table} ") and "(" not in step
         for table in BIG
     )
+
+
+async def test_the_games_behind_are_those_marked_and_the_shown_are_unmarked(
+    database: Path | str,
+) -> None:
+    db = await open_database(database)
+    store = Store(db)
+
+    async def marked() -> list[int]:
+        rows = await db.fetch_all("SELECT id FROM games WHERE unshown <> 0 ORDER BY id")
+        return [row["id"] for row in rows]
+
+    try:
+        await _users(db)
+        stored = await store.games.create(
+            chat_id=0,
+            white_id=1,
+            black_id=2,
+            game=Game.start("long", random.Random(1)),
+            move_seconds=60,
+            deadline=None,
+            locale="en",
+            boards=((1, Side.WHITE), (2, Side.BLACK)),
+            now=0,
+        )
+        assert await store.games.behind(0) == [stored.id] == await marked()  # not sent yet
+        for chat in (1, 2):  # as a worker sharing the database records it, board by board
+            await store.games.set_board_shown(stored.id, chat, stored.version, message_id=7)
+        assert await marked() == [stored.id]  # until a look finds it shown
+        assert await store.games.behind(0) == [] == await marked()
+        changed = await store.games.save(stored, expected_version=stored.version, now=1)
+        assert await store.games.behind(0) == [stored.id] == await marked()
+        await store.games.set_boards_shown([(stored.id, 1, changed.version)])
+        assert await marked() == [stored.id]  # one board of two shows it
+        await store.games.set_boards_shown([(stored.id, 2, changed.version)])
+        assert await marked() == []  # both: unmarked as they are recorded
+        ended = replace(changed, game=changed.game.resign(Side.WHITE))
+        await store.games.save(ended, expected_version=changed.version, now=2)
+        assert await store.games.behind(1) == [stored.id]  # finished after 1
+        assert await store.games.behind(3) == [] == await marked()  # finished by 3: let go
+    finally:
+        await db.close()
