@@ -20,7 +20,9 @@ from bot.storage import stats as stats_module
 from bot.storage.database import Database
 from tests.storage.test_database import _build_schema, _execute_raw
 
-TOTALS = 20
+BEFORE_TOTALS = 19
+"""A schema from before the totals (the games' columns as the rows below write them); opening
+the database runs every migration after it."""
 PLAYERS = (1, 2, 3, -3)  # -3: the computer at level 3
 GROUPS = (-50, -60)
 
@@ -134,7 +136,7 @@ async def test_the_backfilled_totals_are_those_added_up_game_by_game(
     database: Path | str, tmp_path: Path
 ) -> None:
     games = _games(seed=20, count=40)
-    await _build_schema(database, TOTALS - 1)
+    await _build_schema(database, BEFORE_TOTALS)
     await _execute_raw(
         database,
         "INSERT INTO users (id, first_name, updated_at) VALUES (1, 'P1', 0), (2, 'P2', 0),"
