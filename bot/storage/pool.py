@@ -19,7 +19,7 @@ _REACHABLE = """(chat_id <> 0 OR NOT EXISTS (
 the bot (the private pool's games are played in the players' private chats)."""
 _FAR = 1e9
 """A rating difference beyond any (an open window's bound)."""
-_BATCH = 1000
+_BATCH = 1024
 """Seekers asked about in one statement at most (two parameters each)."""
 
 
@@ -121,8 +121,12 @@ class PoolRepository:
         rating (``seekers_rating``)."""
         found: dict[int, list[Seeker]] = {}
         for start in range(0, len(widened), _BATCH):
-            batch = widened[start : start + _BATCH]
-            values = ", ".join(["(CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION))"] * len(batch))
+            asked = [
+                (seeker.user_id, min(reach, _FAR)) for seeker, reach in widened[start:][:_BATCH]
+            ]
+            rows_of = 1 << (len(asked) - 1).bit_length()  # a power of two: few statements to
+            asked += [(0, 0.0)] * (rows_of - len(asked))  # prepare (user 0: nobody)
+            values = ", ".join(["(CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION))"] * rows_of)
             near = """o.chat_id = s.chat_id AND o.variant = s.variant
                 AND o.rating >= s.rating - widened.reach AND o.rating <= s.rating + widened.reach
                 AND COALESCE(o.rule_set, '') = COALESCE(s.rule_set, '')
@@ -145,7 +149,7 @@ class PoolRepository:
                     SELECT widened.user_id AS seeker_id, o.* FROM widened
                     JOIN seekers AS s ON s.user_id = widened.user_id
                     {joined}""",
-                [value for seeker, reach in batch for value in (seeker.user_id, min(reach, _FAR))],
+                [value for pair in asked for value in pair],
             )
             for row in rows:
                 found.setdefault(row["seeker_id"], []).append(_seeker(row))
