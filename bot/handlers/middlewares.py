@@ -20,6 +20,7 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, 
 from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
+from cachetools import LRUCache, TTLCache
 
 from bot.i18n import N_, user_locale
 from bot.metrics import Metrics
@@ -104,6 +105,9 @@ REFUSALS_PER_SECOND: Final = 2.0
 pace; the others are answered with a short note and go no further (no database, no edit)."""
 REFUSAL_BURST: Final = 8.0
 TOO_FAST_TEXT: Final = N_("Too many taps: wait a moment.")
+KEPT: Final = 10_000
+"""Users whose tap allowance, or whose names as last seen, a middleware keeps at most, the
+least recently used let go first (a user let go is simply met anew)."""
 
 
 @dataclass(slots=True)
@@ -140,21 +144,18 @@ class TapThrottle(BaseMiddleware):
         self._per_second = per_second
         self._burst = burst
         self._clock = clock
-        self._users: dict[int, _Allowance] = {}
+        # an allowance untouched for as long as it takes to fill up again is full: forgotten
+        self._users: TTLCache[int, _Allowance] = TTLCache(KEPT, burst / per_second, timer=clock)
         self.counter = _CountRefusals(self)
 
     def _allowance(self, user_id: int) -> _Allowance:
         now = self._clock()
-        allowance = self._users.get(user_id)
-        if allowance is None:
-            if len(self._users) > 10_000:  # forget those whose allowance is full again
-                full = self._burst / self._per_second
-                self._users = {k: v for k, v in self._users.items() if now - v.updated < full}
-            allowance = self._users[user_id] = _Allowance(self._burst, now)
+        allowance = self._users.get(user_id) or _Allowance(self._burst, now)
         allowance.tokens = min(
             self._burst, allowance.tokens + (now - allowance.updated) * self._per_second
         )
         allowance.updated = now
+        self._users[user_id] = allowance  # kept for a full refill from now
         return allowance
 
     def take(self, user_id: int) -> bool:
@@ -292,7 +293,7 @@ class RememberUsers(BaseMiddleware):
     only when something changed, and hands handlers the stored ``user`` (the ``player``)."""
 
     def __init__(self) -> None:
-        self._known: dict[int, tuple[str | None, str, str | None, bool]] = {}
+        self._known: LRUCache[int, tuple[str | None, str, str | None, bool]] = LRUCache(KEPT)
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         users: Users | None = data.get("users")

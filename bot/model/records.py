@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -499,11 +500,33 @@ class League:
 
 @dataclass(frozen=True, slots=True)
 class PlayerRolls:
-    """The dice one player rolled in their finished games with fair dice: how many games, and
-    each of their own rolls' dice (an opening roll's single die too), game after game."""
+    """The dice one player rolled in their finished games with fair dice, counted: how many
+    games, how many of their dice showed 1, 2 … 6 (an opening roll's single die too), and over
+    their rolls of two dice, how many there were, how many doubles and their pips (a double
+    four times its value)."""
 
     games: int = 0
-    rolls: tuple[tuple[int, ...], ...] = ()
+    faces: tuple[int, ...] = (0,) * 6
+    rolls: int = 0
+    doubles: int = 0
+    pips: int = 0
+
+    @classmethod
+    def counted(cls, rolls: Iterable[tuple[int, ...]], games: int = 0) -> PlayerRolls:
+        """The counts of ``rolls`` (each one's dice) over ``games`` games."""
+        faces = [0] * 6
+        two, doubles, pips = 0, 0, 0
+        for values in rolls:
+            for value in values:
+                faces[value - 1] += 1
+            if len(values) == 2:
+                two += 1
+                if values[0] == values[1]:
+                    doubles += 1
+                    pips += 4 * values[0]
+                else:
+                    pips += values[0] + values[1]
+        return cls(games, tuple(faces), two, doubles, pips)
 
 
 @dataclass(frozen=True, slots=True)

@@ -434,6 +434,18 @@ class PoolRepository(Protocol):
         private pool (scope 0) known to have blocked the bot. By scope, then the longest wait
         first."""
 
+    async def entered_within(self, spans: Sequence[tuple[float, float]]) -> list[Seeker]:
+        """The seekers who may be paired (as :meth:`waiting` has them) who entered within one
+        of ``spans`` (each ``(after, until)``: ``after < since <= until``), by scope, then the
+        longest wait first."""
+
+    async def within_reach(
+        self, widened: Sequence[tuple[Seeker, float]]
+    ) -> dict[int, list[Seeker]]:
+        """For each ``(seeker, reach)``, by the seeker's id: the others who may be paired in
+        its scope with its terms who entered no earlier, their rating within ``reach`` of its
+        own (those with none left out)."""
+
     async def waited(self, since: float) -> list[Seeker]:
         """The seekers in the pool since ``since`` or earlier, the longest wait first."""
 

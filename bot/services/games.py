@@ -47,6 +47,8 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Final
 
+from cachetools import Cache
+
 from bot import logs
 from bot.ai import Action, Hint
 from bot.engine import (
@@ -89,7 +91,7 @@ from .planner import RemotePlan
 from .ratings import REPEAT_WINDOW_SECONDS, rate_game, repeat_weight
 from .seeds import DiceSeeds
 from .snapshots import WHOLE_TURN_BUTTONS, GameSnapshot, turn_input
-from .users import SHARED_SECONDS, Users
+from .users import Users, kept
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +107,9 @@ THINKING_SECONDS: Final = 15.0
 0.05 s at level 5, 0.3 s in the slowest variants): if that worker dies, another answers after
 this."""
 
+SCORES_KEPT: Final = 10_000
+"""Pairs whose head-to-head score the captions keep in memory at most, the least recently
+used let go first."""
 TURN_PLANS_HELD: Final = 1_000
 """How many games' turn plans :class:`GameService` holds at most (the latest tapped or shown):
 each game being played's, until its turn ends, so its next tap finds what the last one
@@ -150,10 +155,12 @@ class GameService:
         self._locks: KeyedLocks[int] = KeyedLocks()
         # the plan of the turn being tapped, by game, the latest last (see TURN_PLANS_HELD)
         self._plans: OrderedDict[int, TurnPlan] = OrderedDict()
-        # Head-to-head scores for the captions, with when each was read. Only one process
-        # writes an SQLite file, so there the cache knows every result; with several workers
-        # another may record one, so a score is read again after SHARED_SECONDS.
-        self._scores: dict[tuple[int, int], tuple[Tally, float]] = {}
+        # Head-to-head scores for the captions (at most SCORES_KEPT). Only one process writes
+        # an SQLite file, so there the cache knows every result; with several workers another
+        # may record one, so a score is read again after users.SHARED_SECONDS.
+        self._scores: Cache[tuple[int, int], Tally] = kept(
+            SCORES_KEPT, shared=store.shared, clock=clock
+        )
 
     @asynccontextmanager
     async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
@@ -801,13 +808,9 @@ class GameService:
         if stored.game.is_over:  # a result changes the score between the two
             self._scores.pop(pair, None)
             self._scores.pop(pair[::-1], None)
-        kept = self._scores.get(pair)
-        now = self._clock()
-        if kept is not None and (not self._store.shared or now - kept[1] <= SHARED_SECONDS):
-            score = kept[0]
-        else:
-            score = await self._store.games.head_to_head(*pair)
-            self._scores[pair] = (score, now)
+        score = self._scores.get(pair)
+        if score is None:
+            score = self._scores[pair] = await self._store.games.head_to_head(*pair)
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         luck = tuple(await self._store.luck.of_game(stored.id)) if stored.game.is_over else ()
         match_luck = None

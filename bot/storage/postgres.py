@@ -20,7 +20,7 @@ on each connection and costs a tap the least CPU, which is what a worker spends 
   them themselves or else close their connection (:func:`_unlock`). An open transaction is
   still rolled back by the pool.
 - **Schema version**: the one row of ``schema_version``; migrations run under an advisory lock,
-  so workers starting together migrate once.
+  so workers starting together migrate once, and are followed by ``ANALYZE``.
 - **Changes** are told to the other workers by ``NOTIFY`` on one channel, heard through a
   connection of its own that only ``LISTEN``s (:class:`PostgresChannel`); if that connection
   is lost, it connects again (1, 2, 4 … 30 s apart) and says so, since what was sent meanwhile
@@ -54,7 +54,14 @@ from .database import (
     SchemaTooNew,
     lock_key,
 )
-from .migrations import CHECKSUMS_TABLE, MIGRATIONS, changed_migration, checksum, for_postgres
+from .migrations import (
+    CHECKSUMS_TABLE,
+    MIGRATIONS,
+    backfill_of,
+    changed_migration,
+    checksum,
+    for_postgres,
+)
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -220,6 +227,11 @@ class PostgresDatabase(Database):
                 for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                     async with conn.transaction():
                         await conn.execute(for_postgres(script))
+                        if (backfill := backfill_of(script)) is not None:
+                            counter = backfill.counter()
+                            async for row in conn.cursor(numbered(backfill.read)[0]):
+                                counter.add(tuple(row))
+                            await conn.executemany(numbered(backfill.write)[0], counter.rows())
                         await conn.execute("UPDATE schema_version SET version = $1", number)
                         await conn.execute(
                             "INSERT INTO schema_checksums VALUES ($1, $2)", number, checksum(script)
@@ -232,6 +244,10 @@ class PostgresDatabase(Database):
                         if n not in recorded
                     ],
                 )
+                if version < len(MIGRATIONS):
+                    # the planner's statistics for what the migrations added (a column's values,
+                    # a partial index's few rows): without them it may plan a whole table
+                    await conn.execute("ANALYZE")
             finally:
                 await _unlock(conn, MIGRATION_LOCK)
         return len(MIGRATIONS)

@@ -57,6 +57,10 @@ PERSONAL_COLUMNS: Final[dict[str, frozenset[str]]] = {
     "daily_posts": frozenset({"chat_id"}),
     "schema_checksums": frozenset(),
     "bans": frozenset({"user_id", "operator_id"}),
+    "player_totals": frozenset({"user_id"}),
+    "pair_totals": frozenset({"user_id", "other_id"}),
+    "standings": frozenset({"chat_id", "user_id"}),
+    "dice_totals": frozenset({"user_id"}),
     "broadcasts": frozenset({"operator_id", "chat_id", "last_user_id"}),
 }
 """Every table, and its columns that can name a person (empty: none can)."""
@@ -93,6 +97,10 @@ FORGET: Final[tuple[str, ...]] = (
     "DELETE FROM daily_streaks WHERE user_id = :user",
     "DELETE FROM ratings WHERE user_id = :user",
     "DELETE FROM pr_flags WHERE user_id = :user",
+    "DELETE FROM player_totals WHERE user_id = :user",
+    "DELETE FROM dice_totals WHERE user_id = :user",
+    "DELETE FROM pair_totals WHERE user_id = :user",
+    "DELETE FROM standings WHERE chat_id = :user",
     # what they share with others: the pseudonym in their place
     "UPDATE games SET chat_id = 0 WHERE chat_id = :user",  # a game in their private chat
     "UPDATE games SET white_id = :pseudonym WHERE white_id = :user",
@@ -118,6 +126,9 @@ FORGET: Final[tuple[str, ...]] = (
     "UPDATE tournament_pairings SET second_id = :pseudonym WHERE second_id = :user",
     "UPDATE tournament_pairings SET winner_id = :pseudonym WHERE winner_id = :user",
     "UPDATE game_luck SET user_id = :pseudonym WHERE user_id = :user",
+    # the running totals of the games that stay: their opponents' records, a chat's standings
+    "UPDATE pair_totals SET other_id = :pseudonym WHERE other_id = :user",
+    "UPDATE standings SET user_id = :pseudonym WHERE user_id = :user",
     "DELETE FROM users WHERE id = :user",
 )
 """The statements of :meth:`PrivacyRepository.forget`, in order, in one transaction."""

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Final, Protocol, TypeVar, cast
 import aiosqlite
 
 from .database import Database, IntegrityError, MigrationChanged, Params, Row, SchemaTooNew
-from .migrations import CHECKSUMS_TABLE, MIGRATIONS, changed_migration, checksum
+from .migrations import CHECKSUMS_TABLE, MIGRATIONS, backfill_of, changed_migration, checksum
 
 T = TypeVar("T")
 
@@ -301,10 +301,30 @@ class SqliteDatabase(Database):
         if changed is not None:
             raise MigrationChanged(changed)
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            await self.db.executescript(
-                f"BEGIN;\n{script}\nPRAGMA user_version = {number};\n"
-                f"INSERT INTO schema_checksums VALUES ({number}, '{checksum(script)}');\nCOMMIT;"
+            done = (
+                f"PRAGMA user_version = {number};\n"
+                f"INSERT INTO schema_checksums VALUES ({number}, '{checksum(script)}');"
             )
+            backfill = backfill_of(script)
+            if backfill is None:
+                await self.db.executescript(f"BEGIN;\n{script}\n{done}\nCOMMIT;")
+                continue
+            await self.db.executescript(f"BEGIN;\n{script}")  # left open for the backfill
+            try:
+                counter = backfill.counter()
+                async with self.db.execute(backfill.read) as cursor:
+                    async for row in cursor:
+                        counter.add(tuple(row))
+                await self.db.executemany(backfill.write, counter.rows())
+                # statement by statement: executescript would commit first
+                await self.db.execute(f"PRAGMA user_version = {number}")
+                await self.db.execute(
+                    "INSERT INTO schema_checksums VALUES (?, ?)", (number, checksum(script))
+                )
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
         await self.db.executemany(  # those applied before checksums were kept
             "INSERT INTO schema_checksums VALUES (?, ?)",
             [(n, checksum(MIGRATIONS[n - 1])) for n in range(1, version + 1) if n not in recorded],

@@ -25,6 +25,8 @@ from bot.model import (
     VersionConflict,
 )
 
+from . import totals
+
 if TYPE_CHECKING:
     from .database import Database, Row
 
@@ -269,11 +271,14 @@ class TournamentRepository:
             "SELECT chat_id FROM tournaments WHERE id = ?", (tournament_id,)
         )
         assert tournament is not None
-        await self._store.write(
+        chat_id = int(tournament["chat_id"])
+        added = await self._store.write(
             """INSERT INTO tournament_games (game_id, chat_id) VALUES (?, ?)
                ON CONFLICT (game_id) DO NOTHING""",
-            (game.id, tournament["chat_id"]),
+            (game.id, chat_id),
         )
+        if added and chat_id != game.chat_id and totals.counts(game):  # in its group's league
+            await totals.add_standing(self._store, game, chat_id=chat_id)
         if match_over or game.match_id is None:
             await self._store.write(
                 """UPDATE tournament_pairings SET winner_id = ?, decided = 1
