@@ -18,6 +18,7 @@ from typing import Final, Protocol
 from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
 from .daily import DailyRepository
+from .learning import LearningRepository
 from .luck import LuckRepository
 from .records import (
     Board,
@@ -192,6 +193,7 @@ class GameRepository(Protocol):
         dice_proof: DiceProof | None = None,
         watchable: bool = True,
         start: Position | None = None,
+        training: bool = False,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction;
         ``inline_board`` is the inline message that shows an inline game, played in the chat
@@ -562,6 +564,9 @@ class Store(Protocol):
 
     @property
     def daily(self) -> DailyRepository: ...
+
+    @property
+    def learning(self) -> LearningRepository: ...
 
     @property
     def shared(self) -> bool:

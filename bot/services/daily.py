@@ -317,6 +317,11 @@ class DailyService:
             now=self._clock(),
         )
 
+    async def candidates(self, variant: str) -> list[Game]:
+        """The games a daily position of ``variant`` is chosen from: the positions of the
+        latest finished games (practice positions are found among them too)."""
+        return (await self._candidates(variant))[0]
+
     async def _candidates(self, variant: str) -> tuple[list[Game], list[int]]:
         """Positions of the latest finished games, newest game first and each from its end
         back, with the game each comes from (replayed on a thread: it is the engine's work)."""

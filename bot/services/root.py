@@ -2,13 +2,15 @@
 it needs. No service builds another or holds the one that holds it; the arrows point one way:
 
     users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers,
-    the pool, the automatic analyses (<- the brain), the daily position (<- the brain)
+    the pool, the automatic analyses (<- the brain), the daily position (<- the brain),
+    the lessons, training games' judging (<- the brain)
     game service  <- users, seeds, coordination, the brain, the automatic analyses
     challenges    <- users, seeds
     inline games  <- challenges
     leagues       <- scores
     lobby         <- game service, challenges, inline games, watchers, the pool
     tournaments   <- game service
+    practice      <- the brain, the daily position
 
 (each with the store as well).
 
@@ -43,12 +45,15 @@ from .daily import DailyService
 from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
+from .lessons import Lessons
 from .lobby import Lobby
 from .pool import Pool
+from .practice import Practice
 from .replays import Replays
 from .scores import ScoreService
 from .seeds import DiceSeeds
 from .tournaments import Tournaments
+from .training import Training
 from .users import Users
 from .watchers import Watchers
 
@@ -86,6 +91,12 @@ class Services:
     """The automatic analysis of rated games: its queue, luck, PR, trends, flags."""
     daily: DailyService
     """The daily position: chosen, answered, posted in the groups that asked."""
+    lessons: Lessons
+    """The course of /learn: progress, answers judged by the engine, the offers of /learn."""
+    practice: Practice
+    """Practice positions by difficulty, answered once each, with a streak."""
+    training: Training
+    """Training games: each of the player's turns judged, the coach's messages."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -138,6 +149,7 @@ def compose(
     watchers = Watchers(store)
     scores = ScoreService(store, clock=clock)
     pool = Pool(store, clock=clock)
+    daily = DailyService(store, brain, clock=clock)
     return Services(
         store=store,
         users=users,
@@ -156,5 +168,8 @@ def compose(
         pool=pool,
         tournaments=Tournaments(store, games, clock=clock),
         auto_analyses=auto_analyses,
-        daily=DailyService(store, brain, clock=clock),
+        daily=daily,
+        lessons=Lessons(store, clock=clock),
+        practice=Practice(store, brain, daily, clock=clock),
+        training=Training(store, brain, clock=clock),
     )
