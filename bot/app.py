@@ -57,6 +57,7 @@ from bot.messages.boards import BoardAppLinks, BoardPublisher
 from bot.messages.challenges import offer_rematch
 from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
+from bot.messages.learning import Coach, LessonBoards
 from bot.messages.link import Outage, TelegramLink, TelegramSession
 from bot.messages.pace import BoardPace, RateLimiter, SharedRateLimiter
 from bot.messages.tournaments import TournamentPublisher
@@ -366,6 +367,9 @@ async def _run(
         services, bot, i18n, publisher.limiter, metrics=metrics, inline=publisher.inline
     )
     daily = DailyPublisher(bot, services.daily, publisher, i18n)
+    lesson_boards = LessonBoards(publisher)
+    coach = Coach(bot, services, publisher, lesson_boards, i18n)
+    publisher.on_change.append(coach.on_change)  # training games judged, offers after a loss
     board_app = None
     if settings.webapp_url:  # the Mini App board, pushed every state the chats are shown
         board_app = BoardApp(
@@ -405,6 +409,8 @@ async def _run(
         league_publisher=leagues,
         tournament_publisher=tournaments,
         daily_publisher=daily,
+        lesson_boards=lesson_boards,
+        coach=coach,
         **services.by_name(),
     )
     dispatcher.startup.register(publisher.warm_up)
@@ -457,6 +463,7 @@ async def _run(
         # after the boards: their results refresh it
         await leagues.drain(max(0.0, deadline - loop.time()))
         await daily.drain(max(0.0, deadline - loop.time()))
+        await coach.drain(max(0.0, deadline - loop.time()))
         link.close()  # what still waits for Telegram now gives up (its task is cancelled)
         await asyncio.sleep(0)
         publisher.close()
@@ -464,6 +471,7 @@ async def _run(
         await leagues.close()
         tournaments.close()
         await daily.close()
+        await coach.close()
         if server is not None:
             await server.close()
         await bot.session.close()

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from aiogram import Router, html
+from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import DailyOpen, PlayAnyone, PlayComputer
+from bot.callbacks import DailyOpen, LessonAction, LessonMove, PlayAnyone, PlayComputer
+from bot.model import User
+from bot.services.lessons import Lessons
 from bot.views.commands import COMMANDS
+from bot.views.lessons import offer_keyboard, offer_text
 
 
 def create_router() -> Router:
@@ -24,15 +28,18 @@ def create_router() -> Router:
     return router
 
 
-async def on_start_with_payload(message: Message, command: CommandObject) -> None:
+async def on_start_with_payload(
+    message: Message, command: CommandObject, lessons: Lessons, player: User
+) -> None:
     """Greets a user who came by a link whose payload no other handler claimed (invitations,
     ``c<id>``, are handled in :mod:`bot.handlers.lobby`, watch links, ``w<id>``, in
     :mod:`bot.handlers.watch`)."""
-    await on_start(message)
+    await on_start(message, lessons, player)
 
 
-async def on_start(message: Message) -> None:
-    """Greets the user and points to /play, /rules and /help."""
+async def on_start(message: Message, lessons: Lessons, player: User) -> None:
+    """Greets the user and points to /play, /rules and /help; a newcomer's first ``/start``
+    in private also offers ``/learn`` (once: :meth:`Lessons.offer_at_start`)."""
     name = message.from_user.first_name if message.from_user else ""
     await message.answer(
         _(
@@ -41,6 +48,8 @@ async def on_start(message: Message) -> None:
         ).format(name=html.quote(name)),
         reply_markup=_start_buttons(),
     )
+    if message.chat.type == ChatType.PRIVATE and await lessons.offer_at_start(player.id):
+        await message.answer(offer_text(False, _), reply_markup=offer_keyboard(_))
 
 
 async def on_help(message: Message) -> None:
@@ -51,9 +60,14 @@ async def on_help(message: Message) -> None:
 
 
 def _start_buttons() -> InlineKeyboardMarkup:
-    """Under /start: play the computer, and the daily position."""
+    """Under /start: play the computer, and the daily position; learn to play."""
     daily = InlineKeyboardButton(text="🧩 " + _("Daily position"), callback_data=DailyOpen().pack())
-    return InlineKeyboardMarkup(inline_keyboard=[*_computer_button().inline_keyboard, [daily]])
+    learn = InlineKeyboardButton(
+        text="🎓 " + _("Learn to play"), callback_data=LessonAction(move=LessonMove.COURSE).pack()
+    )
+    return InlineKeyboardMarkup(
+        inline_keyboard=[*_computer_button().inline_keyboard, [daily, learn]]
+    )
 
 
 def _computer_button() -> InlineKeyboardMarkup:

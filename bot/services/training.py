@@ -71,6 +71,9 @@ class Verdict:
     played: Turn
     best: Turn
     loss: float
+    key: str
+    """The judged turn's history line with its number (:func:`judged_key`): what the coach's
+    message records."""
 
     @property
     def grade(self) -> Grade:
@@ -79,11 +82,6 @@ class Verdict:
     @property
     def side(self) -> Side:
         return self.before.turn
-
-    @property
-    def key(self) -> str:
-        """The judged turn's history line with its number: what the coach's message records."""
-        return f"{self.line} {self.before.record(self.played).to_text()}"
 
 
 def player_side(stored: StoredGame) -> Side | None:
@@ -96,7 +94,8 @@ def player_side(stored: StoredGame) -> Side | None:
 
 
 def judged_key(turn: PlayedTurn) -> str:
-    """What :attr:`Verdict.key` is for ``turn``."""
+    """What the coach's message records of the turn it judged: the turn's history line with
+    its number (a turn taken back and played again is judged again)."""
     return f"{turn.line} {turn.record.to_text()}"
 
 
@@ -123,9 +122,10 @@ class Training:
         hint = await self._brain.hint(turn.before)
         best = hint.best
         loss = hint.loss(turn.turn)
+        key = judged_key(turn)
         if best is None or loss is None:  # a turn of the roll: never, but judge it the best
-            return Verdict(turn.line, turn.before, turn.turn, turn.turn, 0.0)
-        return Verdict(turn.line, turn.before, turn.turn, best, loss)
+            return Verdict(turn.line, turn.before, turn.turn, turn.turn, 0.0, key)
+        return Verdict(turn.line, turn.before, turn.turn, best, loss, key)
 
     async def coach_message(self, game_id: int) -> CoachMessage | None:
         return await self._store.learning.coach_message(game_id)

@@ -1,0 +1,154 @@
+"""``/learn`` through the real bot and a fake Telegram: every lesson walked in every language
+of the bot, each step answered wrong first (the rule it broke, on a picture) and then right (why),
+so no step lacks a text or a picture; progress kept and resumed; forged and stale taps refused;
+the offer of ``/learn`` at a newcomer's first ``/start``, never again after "no, thanks"."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+
+import pytest
+
+from bot.callbacks import LessonAction, LessonMove
+from bot.course.lessons import COURSE, AskStep, PlayStep
+from bot.course.tasks import judge
+from bot.i18n import DEFAULT_LOCALE, LOCALES, create_i18n
+from bot.services.daily import STEP_LETTERS, replay_taps, tap_letter
+from bot.views.common import translator
+from bot.views.lessons import STEP_TEXTS, option_label
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeUser
+from tests.support.harness import BotHarness
+
+JPEG = b"\xff\xd8"
+
+
+def answer_taps(step: PlayStep) -> tuple[str, str]:
+    """The letters of the shortest right answer and of the shortest wrong one, found by
+    walking the taps the step's buttons offer (as a player would tap them)."""
+    right: str | None = None
+    wrong: str | None = None
+    queue = deque([""])
+    while queue and (right is None or wrong is None):
+        taps = queue.popleft()
+        tapped = replay_taps(step.game, taps)
+        if taps and tapped.input.is_complete:
+            if judge(step.game, tapped.input.turn(), step.task):
+                right = right if right is not None else taps
+            else:
+                wrong = wrong if wrong is not None else taps
+            continue
+        if tapped.finishes:
+            queue.extend(taps + tap_letter(i, finish=True) for i in range(len(tapped.finishes)))
+        else:
+            count = min(len(tapped.input.options), len(STEP_LETTERS))
+            queue.extend(taps + tap_letter(i, finish=False) for i in range(count))
+    assert right is not None and wrong is not None, step.key
+    return right, wrong
+
+
+def _data(move: LessonMove, lesson: int, step: int, arg: int = 0, taps: str = "") -> str:
+    return LessonAction(move=move, lesson=lesson, step=step, arg=arg, taps=taps).pack()
+
+
+async def _tap(harness: BotHarness, user: FakeUser, message: FakeMessage, data: str) -> None:
+    answer = await harness.fake.next_answer_to(harness.fake.tap(user, message, data))
+    assert not answer.show_alert, answer.text
+
+
+async def _play(
+    harness: BotHarness, user: FakeUser, message: FakeMessage, lesson: int, step: int, taps: str
+) -> None:
+    """Taps ``taps`` one letter at a time, each on the button the message shows for it."""
+    for end in range(1, len(taps) + 1):
+        await _tap(harness, user, message, _data(LessonMove.TAP, lesson, step, taps=taps[:end]))
+
+
+async def walk_course(harness: BotHarness, user: FakeUser, chat: FakeChat, locale: str) -> int:
+    """``user`` takes the whole course from ``/learn``: each step answered wrong, tried again,
+    answered right; returns the number of steps walked."""
+    fake = harness.fake
+    _ = translator(create_i18n(), locale)
+    sent = fake.send_text(user, chat, "/learn")
+    course = await fake.wait_for_message(chat, after=sent)
+    assert _("Learn nardy") in course.content
+    await _tap(harness, user, course, _data(LessonMove.OPEN, 0, 0))
+    message = await fake.wait_for_message(chat, after=course, where=lambda m: m.photo is not None)
+    walked = 0
+    for lesson_index, lesson in enumerate(COURSE):
+        for step_index, step in enumerate(lesson.steps):
+            texts = STEP_TEXTS[step.key]
+            task = message.photo
+            assert task is not None and task.startswith(JPEG)
+            assert _(texts.task) in message.content and _(texts.rule) in message.content
+            if isinstance(step, PlayStep):
+                right, wrong = answer_taps(step)
+                await _play(harness, user, message, lesson_index, step_index, wrong)
+            else:
+                game, question = step.game, step.question
+                answer = question.answer(game)
+                wrong_option = next(o for o in question.options(game) if o != answer)
+                labels = [b.text for b in message.buttons]
+                assert option_label(question, wrong_option, _) in labels
+                await _tap(
+                    harness,
+                    user,
+                    message,
+                    _data(LessonMove.ANSWER, lesson_index, step_index, wrong_option),
+                )
+            assert "❌ " + _(texts.wrong) in message.content, (locale, step.key)
+            assert message.photo is not None and message.photo.startswith(JPEG)
+            await _tap(harness, user, message, _data(LessonMove.RETRY, lesson_index, step_index))
+            assert message.photo == task
+            if isinstance(step, PlayStep):
+                await _play(harness, user, message, lesson_index, step_index, right)
+            else:
+                await _tap(
+                    harness,
+                    user,
+                    message,
+                    _data(LessonMove.ANSWER, lesson_index, step_index, answer),
+                )
+            assert "✅ " + _(texts.right) in message.content, (locale, step.key)
+            assert message.photo is not None and message.photo.startswith(JPEG)
+            walked += 1
+            if step_index + 1 < len(lesson.steps):
+                onward = _data(LessonMove.NEXT, lesson_index, step_index)
+            elif lesson_index + 1 < len(COURSE):
+                onward = _data(LessonMove.OPEN, lesson_index + 1, 0)
+            else:
+                assert any(b.callback_data == _data(LessonMove.TRAIN, 0, 0, 0) for b in message.buttons)
+                break
+            await _tap(harness, user, message, onward)
+    return walked
+
+
+async def test_every_lesson_walked_in_every_language(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    learners = [
+        (fake.create_user(f"L{locale}", language_code=locale), locale) for locale in LOCALES
+    ]
+    walked = await asyncio.gather(
+        *(walk_course(harness, user, fake.private_chat(user), locale) for user, locale in learners)
+    )
+    steps = sum(len(lesson.steps) for lesson in COURSE)
+    assert walked == [steps] * len(LOCALES)
+    # the course's message now shows every lesson done
+    user, locale = learners[0]
+    chat = fake.private_chat(user)
+    sent = fake.send_text(user, chat, "/learn")
+    course = await fake.wait_for_message(chat, after=sent)
+    assert f"{len(COURSE)} of {len(COURSE)}" in course.content
+
+
+@pytest.mark.parametrize("locale", [loc for loc in LOCALES if loc != DEFAULT_LOCALE])
+def test_every_step_has_its_texts_translated(locale: str) -> None:
+    _ = translator(create_i18n(), locale)
+    for lesson in COURSE:
+        for step in lesson.steps:
+            texts = STEP_TEXTS[step.key]
+            for text in (texts.rule, texts.task, texts.right, texts.wrong):
+                assert _(text) != text, (locale, step.key, text)
+            if isinstance(step, AskStep):
+                for option in step.question.options(step.game):
+                    assert option_label(step.question, option, _)
