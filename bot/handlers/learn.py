@@ -11,6 +11,8 @@ is answered as a daily position is, once, with ✅ Confirm.
 
 from __future__ import annotations
 
+from typing import Final
+
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramBadRequest
@@ -86,15 +88,29 @@ async def on_learn_link(message: Message, bot: Bot, lessons: Lessons, player: Us
     await on_learn(message, bot, lessons, player)
 
 
-def _own_message(callback: CallbackQuery, player: User, prefix: str) -> Message:
-    """The message of a tap on ``/learn``'s buttons: one of the bot's in the player's
-    private chat whose buttons are of this kind (``prefix``).
+SENDING: Final = frozenset({LessonMove.COURSE, LessonMove.TRAIN, LessonMove.PRACTICE})
+"""The buttons that send a new message rather than edit the one tapped (the course's
+message, a training game's challenge, a practice position): offered under /start too."""
 
-    :raises: :exc:`ForeignButton` for a tap forged onto another message (it stays as it is).
+
+def _private_message(callback: CallbackQuery, player: User) -> Message:
+    """The message of a tap in the player's private chat with the bot.
+
+    :raises: :exc:`ForeignButton` elsewhere (lessons are given in private).
     """
     message = callback.message
     if not isinstance(message, Message) or message.chat.id != player.id:
         raise ForeignButton()
+    return message
+
+
+def _own_message(callback: CallbackQuery, player: User, prefix: str) -> Message:
+    """The message of a tap that edits it: one of the bot's in the player's private chat
+    whose buttons are of this kind (``prefix``).
+
+    :raises: :exc:`ForeignButton` for a tap forged onto another message (it stays as it is).
+    """
+    message = _private_message(callback, player)
     markup = message.reply_markup
     rows = markup.inline_keyboard if markup is not None else []
     first = rows[0][0].callback_data if rows and rows[0] else None
@@ -118,7 +134,10 @@ async def on_lesson_button(
     """A button of ``/learn``: a lesson opened, a step's taps and answers, the course, a
     practice position, a training game, no thanks."""
     move = callback_data.move
-    message = _own_message(callback, player, LessonAction.__prefix__)
+    if move in SENDING:  # a new message in the player's private chat: from any of the bot's
+        message = _private_message(callback, player)
+    else:  # the tapped message is edited: one of /learn's own
+        message = _own_message(callback, player, LessonAction.__prefix__)
     lesson, step = callback_data.lesson, callback_data.step
     if move is LessonMove.COURSE:
         overview = await lessons.overview(player.id)

@@ -117,7 +117,8 @@ async def walk_course(harness: BotHarness, user: FakeUser, chat: FakeChat, local
             elif lesson_index + 1 < len(COURSE):
                 onward = _data(LessonMove.OPEN, lesson_index + 1, 0)
             else:
-                assert any(b.callback_data == _data(LessonMove.TRAIN, 0, 0, 0) for b in message.buttons)
+                train = _data(LessonMove.TRAIN, 0, 0, 0)
+                assert any(b.callback_data == train for b in message.buttons)
                 break
             await _tap(harness, user, message, onward)
     return walked
@@ -152,3 +153,71 @@ def test_every_step_has_its_texts_translated(locale: str) -> None:
             if isinstance(step, AskStep):
                 for option in step.question.options(step.game):
                     assert option_label(step.question, option, _)
+
+
+async def test_the_offer_at_a_newcomers_first_start_and_no_thanks(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    anna = fake.create_user("Anna", language_code="ru")
+    chat = fake.private_chat(anna)
+    sent = fake.send_text(anna, chat, "/start")
+    greeting = await fake.wait_for_message(chat, after=sent)
+    offer = await fake.wait_for_message(chat, after=greeting)
+    assert "/learn" in offer.content
+    await harness.settle()
+    again = fake.send_text(anna, chat, "/start")
+    await harness.settle()
+    assert len([m for m in fake.messages(chat) if m.message_id > again.message_id]) == 1
+    decline = _data(LessonMove.DECLINE, 0, 0)
+    await _tap(harness, anna, offer, decline)
+    assert not offer.buttons and "/learn" in offer.content
+    # "🎓 Learn" under /start opens the course all the same
+    learn = _data(LessonMove.COURSE, 0, 0)
+    assert learn in [b.callback_data for b in greeting.buttons]
+    await _tap(harness, anna, greeting, learn)
+    course = fake.last_message(chat)
+    assert course.message_id > offer.message_id and len(course.buttons) > len(COURSE)
+
+
+async def test_a_lesson_is_resumed_and_forged_taps_change_nothing(
+    bot_harness: BotHarness,
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    anna = fake.create_user("Anna", language_code="en")
+    chat = fake.private_chat(anna)
+    sent = fake.send_text(anna, chat, "/learn")
+    course = await fake.wait_for_message(chat, after=sent)
+    head = next(i for i, lesson in enumerate(COURSE) if lesson.key == "long.head")
+    await _tap(harness, anna, course, _data(LessonMove.OPEN, head, 0))
+    lesson = fake.last_message(chat)
+    step = COURSE[head].steps[0]
+    assert isinstance(step, PlayStep)
+    right, _wrong = answer_taps(step)
+    await _play(harness, anna, lesson, head, 0, right)
+    assert "✅" in lesson.content
+    # taps forged onto the course's text message, or onto a step the message does not show
+    edits = course.edit_count
+    forged = await fake.next_answer_to(
+        fake.tap(anna, course, _data(LessonMove.TAP, head, 0, taps="zz"), check=False)
+    )
+    assert forged.show_alert and course.edit_count == edits
+    bad = await fake.next_answer_to(
+        fake.tap(anna, lesson, _data(LessonMove.ANSWER, head, 99, 1), check=False)
+    )
+    assert bad.show_alert
+    # the course again: the lesson resumes at its second step
+    sent = fake.send_text(anna, chat, "/learn")
+    course = await fake.wait_for_message(chat, after=sent)
+    await _tap(harness, anna, course, _data(LessonMove.OPEN, head, 0))
+    resumed = fake.last_message(chat)
+    assert resumed.message_id > course.message_id
+    assert "2/" in resumed.content.splitlines()[0]
+
+
+async def test_learn_in_a_group_points_to_the_private_chat(bot_harness: BotHarness) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    anna = fake.create_user("Anna", language_code="en")
+    group = fake.create_group("Club", [anna])
+    sent = fake.send_text(anna, group, "/learn")
+    answer = await fake.wait_for_message(group, after=sent)
+    assert "?start=learn" in answer.content
+    await harness.settle()

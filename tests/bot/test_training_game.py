@@ -68,6 +68,27 @@ async def _judged(fake: FakeTelegram, chat: FakeChat, edits: int) -> FakeMessage
     return await fake.wait_for(shown, timeout=30, description="the coach's verdict")
 
 
+async def _take_back_turn(
+    fake: FakeTelegram,
+    user: FakeUser,
+    coach: FakeMessage,
+    board: FakeMessage,
+    data: str,
+    before: str,
+) -> None:
+    """``user`` taps ↩ Take back on the coach's message: the board shows the roll of before
+    the turn again, to be played; the same button again is refused."""
+    answer = await fake.next_answer_to(fake.tap(user, coach, data))
+    assert not answer.show_alert, answer.text
+    await fake.wait_for(lambda: "Taken back" in coach.content, description="the take-back")
+    await fake.wait_for(
+        lambda: _roll_line(board) == before and bool(game_buttons(board)),
+        description="the board as it was before the turn, the same roll to play",
+    )
+    again = await fake.next_answer_to(fake.tap(user, coach, data, check=False))
+    assert again.show_alert  # that turn is taken back already
+
+
 async def test_a_training_game_played_to_its_end_with_take_backs(
     harness: BotHarness, database_path: Path
 ) -> None:
@@ -106,26 +127,13 @@ async def test_a_training_game_played_to_its_end_with_take_backs(
         assert data is not None
         if taken_back < 2:  # take back the first two turns, then play on
             await computer_done(fake, board)
-            answer = await fake.next_answer_to(fake.tap(alice, coach, data))
-            assert not answer.show_alert, answer.text
-            await fake.wait_for(
-                lambda: "Taken back" in coach.content, description="the coach's take-back"
-            )
-            await fake.wait_for(
-                lambda: _roll_line(board) == before and bool(game_buttons(board)),
-                description="the board as it was before the turn, the same roll to play",
-            )
-            # the same button again is refused: that turn is taken back already
-            again = await fake.next_answer_to(fake.tap(alice, coach, data, check=False))
-            assert again.show_alert
+            await _take_back_turn(fake, alice, coach, board, data, before)
             taken_back += 1
     assert is_over(board) and taken_back == 2
     stored = await stored_game(database_path, number)
     assert stored.training and stored.game.is_over and stored.start == RACE
-    # the coach's messages never piled up, and the game is not rated
-    fake.send_text(alice, chat, "/stats")
-    await harness.settle()
-    assert "rating" not in fake.last_message(chat).content.lower().split("computer")[0]
+    assert stored.hints and not stored.stake  # hints free, no chips (and with the computer:
+    # never rated, see GameService._record_result)
 
 
 async def test_a_training_game_from_learn_and_a_forged_take_back(harness: BotHarness) -> None:
@@ -144,7 +152,3 @@ async def test_a_training_game_from_learn_and_a_forged_take_back(harness: BotHar
     refused = await fake.next_answer_to(fake.tap(alice, course, forged, check=False))
     assert refused.show_alert
     assert fake.last_message(chat).message_id == challenge.message_id
-
-
-def _user(fake: FakeTelegram) -> FakeUser:
-    return fake.create_user("Bob", username="bob", language_code="en")
