@@ -44,6 +44,10 @@ def _coach(fake: FakeTelegram, chat: FakeChat) -> FakeMessage | None:
     return found[0] if found else None
 
 
+def _is_board(message: FakeMessage) -> bool:
+    return message.photo is not None and " · #" in message.content
+
+
 def _roll_line(board: FakeMessage) -> str:
     """The board's line with the roll to play and whose turn it is."""
     return next(line for line in board.content.splitlines() if line.startswith("🎲"))
@@ -102,9 +106,7 @@ async def test_a_training_game_played_to_its_end_with_take_backs(
     assert "🎓 training on" in [b.text for b in challenge.buttons]
     assert not any(b.text.startswith(("🏁", "⏫")) for b in challenge.buttons)
     fake.press(alice, challenge, "▶ Start")
-    board = await fake.wait_for_message(
-        chat, after=challenge, where=lambda m: m.photo is not None and " · #" in m.content
-    )
+    board = await fake.wait_for_message(chat, after=challenge, where=_is_board)
     assert "🎓 Training game" in board.content
     number = game_number(board)
     taken_back = 0
@@ -152,3 +154,32 @@ async def test_a_training_game_from_learn_and_a_forged_take_back(harness: BotHar
     refused = await fake.next_answer_to(fake.tap(alice, course, forged, check=False))
     assert refused.show_alert
     assert fake.last_message(chat).message_id == challenge.message_id
+
+
+async def test_a_big_loss_in_a_first_game_brings_the_offer_of_learn_once(
+    harness: BotHarness,
+) -> None:
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice", language_code="en")
+    chat = fake.private_chat(alice)
+    # the computer bears off its last checker next: Alice, all on her head, loses a mars
+    lost = Position.from_text("long w / 24:15 / 1:1 off:14")
+    for _game in range(2):
+        fake.send_text(alice, chat, f"/from {lost.to_id()} bot level 1")
+        await harness.settle()
+        challenge = fake.last_message(chat)
+        fake.press(alice, challenge, "▶ Start")
+        board = await fake.wait_for_message(chat, after=challenge, where=_is_board)
+        while not is_over(board):
+            if game_buttons(board):
+                await play_turn(fake, board, [alice])
+            else:
+                await computer_done(fake, board)
+        assert "mars" in board.content
+        offered = await fake.wait_for_message(
+            chat, where=lambda m: "lost by a wide margin" in m.content
+        )
+        await harness.idle()
+        assert [m for m in fake.messages(chat) if "lost by a wide margin" in m.content] == [
+            offered
+        ]  # after the first big loss, not after the second
