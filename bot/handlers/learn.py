@@ -24,6 +24,7 @@ from aiogram.types import (
     InputMediaPhoto,
     Message,
 )
+from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import gettext as _
 
@@ -46,6 +47,7 @@ from bot.views.lessons import (
     answered_keyboard,
     course_keyboard,
     course_text,
+    offer_keyboard,
     practice_board,
     practice_caption,
     practice_keyboard,
@@ -54,6 +56,7 @@ from bot.views.lessons import (
     step_caption,
     task_keyboard,
 )
+from bot.views.start import is_greeting, start_keyboard
 from bot.views.training import taken_back_caption
 from render import FILE_NAME
 
@@ -88,9 +91,12 @@ async def on_learn_link(message: Message, bot: Bot, lessons: Lessons, player: Us
     await on_learn(message, bot, lessons, player)
 
 
-SENDING: Final = frozenset({LessonMove.COURSE, LessonMove.TRAIN, LessonMove.PRACTICE})
+SENDING: Final = frozenset(
+    {LessonMove.COURSE, LessonMove.TRAIN, LessonMove.PRACTICE, LessonMove.DECLINE}
+)
 """The buttons that send a new message rather than edit the one tapped (the course's
-message, a training game's challenge, a practice position): offered under /start too."""
+message, a training game's challenge, a practice position), and "no, thanks", which takes only
+its own buttons off: offered under /start too."""
 
 
 def _private_message(callback: CallbackQuery, player: User) -> Message:
@@ -130,9 +136,11 @@ async def on_lesson_button(
     publisher: BoardPublisher,
     lesson_boards: LessonBoards,
     player: User,
+    callback_answer: CallbackAnswer,
 ) -> None:
     """A button of ``/learn``: a lesson opened, a step's taps and answers, the course, a
-    practice position, a training game, no thanks."""
+    practice position, a training game, no thanks (the offer's buttons go, the others stay:
+    it may be under the greeting of ``/start``)."""
     move = callback_data.move
     if move in SENDING:  # a new message in the player's private chat: from any of the bot's
         message = _private_message(callback, player)
@@ -145,11 +153,11 @@ async def on_lesson_button(
         await message.answer(course_text(overview, _), reply_markup=course_keyboard(overview, _))
     elif move is LessonMove.DECLINE:
         await lessons.decline(player.id)
-        await publisher.limiter.wait(message.chat.id)
-        await message.edit_text(
-            _("Fine: I will not offer it again. /learn is there whenever you like."),
-            reply_markup=None,
+        callback_answer.text = _(
+            "Fine: I will not offer it again. /learn is there whenever you like."
         )
+        await publisher.limiter.wait(message.chat.id)
+        await message.edit_reply_markup(reply_markup=_declined(message))
     elif move is LessonMove.TRAIN:
         variant = _variant(callback_data.arg)
         challenge = await challenges.against_computer(
@@ -177,6 +185,15 @@ async def on_lesson_button(
         await _show_verdict(message, lesson, step, verdict, publisher, lesson_boards)
     else:
         raise StaleAction()
+
+
+def _declined(message: Message) -> InlineKeyboardMarkup:
+    """The buttons of an offer's message once it is declined: the greeting's own (a tap
+    brings a message's first button only, which tells the greeting of /start), or 🎓 Learn."""
+    markup = message.reply_markup
+    rows = markup.inline_keyboard if markup is not None else []
+    first = rows[0][0].callback_data if rows and rows[0] else None
+    return start_keyboard(_) if is_greeting(first) else offer_keyboard(_, decline=False)
 
 
 def _variant(arg: int) -> str:

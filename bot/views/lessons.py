@@ -789,13 +789,14 @@ def offer_text(after_loss: bool, _: Translate) -> str:
     )
 
 
-def offer_keyboard(_: Translate) -> InlineKeyboardMarkup:
-    """🎓 Learn, ✖ No, thanks."""
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                _button("🎓 " + _("Learn"), _lesson_data(LessonMove.COURSE, 0, 0)),
-                _button("✖ " + _("No, thanks"), _lesson_data(LessonMove.DECLINE, 0, 0)),
-            ]
-        ]
-    )
+def offer_keyboard(
+    _: Translate, *, learn: bool = True, decline: bool = True
+) -> InlineKeyboardMarkup:
+    """🎓 Learn (unless the message has its own: ``learn``), ✖ No, thanks (until it is
+    tapped: ``decline``)."""
+    buttons = []
+    if learn:
+        buttons.append(_button("🎓 " + _("Learn"), _lesson_data(LessonMove.COURSE, 0, 0)))
+    if decline:
+        buttons.append(_button("✖ " + _("No, thanks"), _lesson_data(LessonMove.DECLINE, 0, 0)))
+    return InlineKeyboardMarkup(inline_keyboard=[buttons])
