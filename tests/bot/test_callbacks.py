@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -11,11 +12,15 @@ from bot.callbacks import (
     GameAction,
     InlineInvite,
     InviteOption,
+    LessonAction,
+    LessonMove,
     Move,
     PlayFrom,
+    PracticeAction,
     Rematch,
     Replay,
     ResignAction,
+    TakeBack,
 )
 from bot.services.inline import SEAL_DIGITS
 
@@ -32,6 +37,9 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
         InlineInvite(challenger=BIG_ID, option=InviteOption.DECLINE, seal=16**SEAL_DIGITS - 1),
         Replay(game=BIG_ID),
         PlayFrom(game=BIG_ID, moves=10**6, computer=False),
+        LessonAction(move=LessonMove.DECLINE, lesson=99, step=99, arg=99, taps="ABCDEFGH"),
+        PracticeAction(position=BIG_ID, taps="abcdefgh", confirm=True),
+        TakeBack(game=BIG_ID, line=10**6),
     ]
     for payload in payloads:
         packed = payload.pack()
@@ -51,3 +59,22 @@ def test_game_buttons_data_is_what_the_model_packs(
     action = GameAction(game=game, version=version, move=move, arg=arg)
     assert GameAction.data(game, version, move, arg) == action.pack()
     assert GameAction.unpack(GameAction.data(game, version, move, arg)) == action
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "e:2:0:0:0:ab1",  # taps are letters
+        "e:2:0:0:0:abcdefghi",  # nine taps: more than a turn takes
+        "e:99:0:0:0:",  # no such move
+        "e:2:-1:0:0:",  # no negative numbers
+        "e:2: 1:0:0:",
+        "h:1:a b:0",
+        "h:1:a:yes",
+        "j:1:1.5",
+    ],
+)
+def test_forged_learning_buttons_are_not_parsed(data: str) -> None:
+    factory = {"e": LessonAction, "h": PracticeAction, "j": TakeBack}[data[0]]
+    with pytest.raises(ValueError):
+        factory.unpack(data)

@@ -149,11 +149,15 @@ async def test_a_training_game_from_learn_and_a_forged_take_back(harness: BotHar
     assert not answer.show_alert
     challenge = await fake.wait_for_message(chat, after=course)
     assert "🎓 training game" in challenge.content and "short nardy" in challenge.content
+    fake.press(alice, challenge, "▶ Start")
+    board = await fake.wait_for_message(chat, after=challenge, where=_is_board)
+    assert "🎓 Training game" in board.content
     # ↩ Take back forged onto the course's message: refused, nothing changes
     forged = TakeBack(game=1, line=0).pack()
     refused = await fake.next_answer_to(fake.tap(alice, course, forged, check=False))
     assert refused.show_alert
-    assert fake.last_message(chat).message_id == challenge.message_id
+    await harness.settle()
+    assert fake.last_message(chat).message_id == board.message_id
 
 
 async def test_a_big_loss_in_a_first_game_brings_the_offer_of_learn_once(
