@@ -359,8 +359,8 @@ async def on_take_back(
     ):
         raise ForeignButton()
     snapshot = await game_service.take_back(callback_data.game, player.id, callback_data.line)
+    await coach.taken_back(snapshot.stored)  # first: the coach must not judge it as new
     publisher.publish(snapshot)
-    await coach.taken_back(callback_data.game)
     await publisher.limiter.wait(message.chat.id)
     dice = str(snapshot.game.dice) if snapshot.game.dice is not None else ""
     await message.edit_caption(caption=taken_back_caption(dice, _), reply_markup=None)

@@ -46,7 +46,8 @@ PICTURES_KEPT: Final = 512
 """Pictures of lessons and practice positions kept drawn: the course's steps and their right
 answers in a few languages."""
 OVER_KEPT: Final = 4096
-"""Finished games the coach remembers having looked at (for the offer after a big loss)."""
+"""Games the coach remembers having looked at: finished ones (for the offer after a big
+loss), and training games with the length of the history it saw."""
 
 
 class LessonBoards:
@@ -93,19 +94,22 @@ class Coach:
         self._i18n = i18n
         self._pending: dict[int, StoredGame] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
-        self._over: OrderedDict[int, None] = OrderedDict()
+        self._over: OrderedDict[int, int] = OrderedDict()  # finished games looked at
+        self._seen: OrderedDict[int, int] = OrderedDict()  # training game -> history lines
 
     def on_change(self, snapshot: GameSnapshot) -> None:
-        """A state of a game the boards show (called by the publisher: returns at once)."""
+        """A state of a game the boards show (called by the publisher: returns at once). A
+        training game's state is looked at when its history has grown since the last one (not
+        for each tap of a turn); a finished game's, once."""
         stored = snapshot.stored
         if stored.game.is_over:
             if stored.id in self._over:
                 return
-            self._over[stored.id] = None
-            while len(self._over) > OVER_KEPT:
-                self._over.popitem(last=False)
-        elif not stored.training:
+            _remember(self._over, stored.id, 0)
+        elif not stored.training or self._seen.get(stored.id) == len(stored.history):
             return
+        if stored.training:
+            _remember(self._seen, stored.id, len(stored.history))
         self._pending[stored.id] = stored
         if stored.id not in self._workers:
             self._workers[stored.id] = asyncio.create_task(
@@ -148,10 +152,14 @@ class Coach:
         side = player_side(stored)
         latest = await training.latest(stored)
         if side is None or latest is None:
+            logger.debug(
+                "coach: game %d, nothing new to judge (no turn of the player's)", stored.id
+            )
             return
         kept = await training.coach_message(stored.id)
         key = judged_key(latest)
         if kept is not None and kept.judged == key:
+            logger.debug("coach: game %d, nothing new to judge (%s was)", stored.id, key)
             if stored.game.is_over and kept.message_id is not None:
                 await self._close(kept)
             return
@@ -199,16 +207,27 @@ class Coach:
         """The coach's message of game ``game_id``, if it has one."""
         return await self._services.training.coach_message(game_id)
 
-    async def taken_back(self, game_id: int) -> CoachMessage | None:
-        """After a take-back in game ``game_id``: forgets the turn its coach's message judged,
-        so the turn played again is judged again; returns the message."""
+    async def taken_back(self, stored: StoredGame) -> None:
+        """Before the state after a take-back in ``stored`` is shown: its coach's message is
+        recorded as judging the player's turn that is now the latest (that one was judged
+        before), so the turn played again is judged, and not the one before it."""
         training = self._services.training
-        kept = await training.coach_message(game_id)
-        if kept is not None:
-            await training.set_coach_message(
-                CoachMessage(kept.game_id, kept.chat_id, kept.message_id, "")
-            )
-        return kept
+        kept = await training.coach_message(stored.id)
+        if kept is None:
+            return
+        latest = await training.latest(stored)
+        judged = judged_key(latest) if latest is not None else ""
+        await training.set_coach_message(
+            CoachMessage(kept.game_id, kept.chat_id, kept.message_id, judged)
+        )
+
+
+def _remember(kept: OrderedDict[int, int], game_id: int, value: int) -> None:
+    """Keeps ``value`` for ``game_id``, the latest :data:`OVER_KEPT` games only."""
+    kept[game_id] = value
+    kept.move_to_end(game_id)
+    while len(kept) > OVER_KEPT:
+        kept.popitem(last=False)
 
 
 class CoachPost(KeptMessage):

@@ -21,10 +21,10 @@ from tests.bot.gameplay import (
     stored_game,
 )
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
-from tests.support.harness import BotHarness, running_bot
+from tests.support.harness import BotHarness, running_bot, watch_logs
 
 # a race near its end: white (the player, to move) and black each with a few checkers home
-RACE = Position.from_text("long w / 6:2 5:2 4:2 3:1 off:8 / 6:2 5:2 4:2 3:2 off:7")
+RACE = Position.from_text("long w / 6:3 5:3 4:3 3:2 2:2 off:2 / 6:3 5:3 4:3 3:3 2:2 off:1")
 GRADES = ("the best move", "inaccuracy", "a mistake", "a blunder")
 
 
@@ -82,13 +82,26 @@ async def _take_back_turn(
 ) -> None:
     """``user`` taps ↩ Take back on the coach's message: the board shows the roll of before
     the turn again, to be played; the same button again is refused."""
-    answer = await fake.next_answer_to(fake.tap(user, coach, data))
-    assert not answer.show_alert, answer.text
-    await fake.wait_for(lambda: "Taken back" in coach.content, description="the take-back")
-    await fake.wait_for(
-        lambda: _roll_line(board) == before and bool(game_buttons(board)),
-        description="the board as it was before the turn, the same roll to play",
-    )
+    with watch_logs(fake, "bot.messages.learning") as logs:
+        answer = await fake.next_answer_to(fake.tap(user, coach, data))
+        assert not answer.show_alert, answer.text
+        await fake.wait_for(lambda: "Taken back" in coach.content, description="the take-back")
+        await fake.wait_for(
+            lambda: _roll_line(board) == before and bool(game_buttons(board)),
+            description="the board as it was before the turn, the same roll to play",
+        )
+        # the coach looked at the state taken back to (whose latest turn of the player's is
+        # an earlier one, or none) and judged nothing new: its message still says to play the
+        # roll again
+        line = TakeBack.unpack(data).line
+        await fake.wait_for(
+            lambda: any(
+                "nothing new to judge" in logged and f"({line} " not in logged
+                for logged in logs.lines
+            ),
+            description="the coach's look at the state taken back to",
+        )
+    assert "Taken back" in coach.content
     again = await fake.next_answer_to(fake.tap(user, coach, data, check=False))
     assert again.show_alert  # that turn is taken back already
 
@@ -111,6 +124,8 @@ async def test_a_training_game_played_to_its_end_with_take_backs(
     number = game_number(board)
     taken_back = 0
     judged = 0
+    verdicts = 0
+    coach = None
     for _turn in range(60):
         if is_over(board):
             break
@@ -121,17 +136,17 @@ async def test_a_training_game_played_to_its_end_with_take_backs(
         await play_turn(fake, board, [alice])
         coach = await _judged(fake, chat, judged)
         judged = coach.edit_count + 1
+        verdicts += 1
         assert any(grade in coach.content for grade in GRADES), coach.content
-        data = _take_back(coach)
-        if is_over(board):
-            assert data is None  # nothing to take back once the game is over
-            break
-        assert data is not None
-        if taken_back < 2:  # take back the first two turns, then play on
-            await computer_done(fake, board)
+        await computer_done(fake, board)
+        if 2 <= verdicts <= 3 and not is_over(board):  # the second turn, taken back twice
+            data = _take_back(coach)
+            assert data is not None
             await _take_back_turn(fake, alice, coach, board, data, before)
             taken_back += 1
-    assert is_over(board) and taken_back == 2
+    assert is_over(board) and taken_back == 2 and coach is not None
+    final = coach
+    await fake.wait_for(lambda: _take_back(final) is None, description="no take-back at the end")
     stored = await stored_game(database_path, number)
     assert stored.training and stored.game.is_over and stored.start == RACE
     assert stored.hints and not stored.stake  # hints free, no chips (and with the computer:
