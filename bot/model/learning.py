@@ -14,7 +14,7 @@ from typing import Protocol
 
 from bot.engine import Game
 
-from .daily import RankedTurn
+from .daily import RankedPosition, RankedTurn
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class Learner:
 
 
 @dataclass(frozen=True, slots=True)
-class PracticePosition:
+class PracticePosition(RankedPosition):
     """A position to practise on: a roll whose best turn beats the next best by a blunder's
     margin (found as the daily position is), with every legal turn ranked, best first."""
 
@@ -53,14 +53,6 @@ class PracticePosition:
     """The checkers, side to move and roll (``bot.ai.daily.key``): none is kept twice."""
     game: Game
     ranking: tuple[RankedTurn, ...]
-
-    @property
-    def best(self) -> RankedTurn:
-        return self.ranking[0]
-
-    def ranked(self, reaches: str) -> RankedTurn | None:
-        """The ranked turn that reaches ``reaches`` (engine text), if any."""
-        return next((r for r in self.ranking if r.reaches == reaches), None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from bot.engine import Turn
 from bot.model import PracticeAnswer, PracticePosition, Store, User
 
 from .computer import Brain
-from .daily import BEST_LOSS, VARIANTS, DailyService, Tapped, ranking_of, replay_taps
+from .daily import VARIANTS, DailyService, Tapped, judged, ranking_of, replay_taps
 from .errors import AlreadyAnswered, NoDailyPosition, StaleAction
 
 logger = logging.getLogger(__name__)
@@ -159,8 +159,7 @@ class Practice:
         ranked = position.ranked(turn.position.to_text())
         if ranked is None:  # the input offers legal turns only: a stale ranking, say
             raise StaleAction()
-        loss = max(0.0, position.best.equity - ranked.equity)
-        correct = ranked.reaches == position.best.reaches or loss < BEST_LOSS
+        loss, correct = judged(position.best, ranked)
         answer = PracticeAnswer(position.id, user.id, str(turn), loss, correct, self._clock())
         learning = self._store.learning
         async with self._store.transaction(durable=True):

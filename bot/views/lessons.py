@@ -13,7 +13,6 @@ ride in them as letters (:func:`bot.services.daily.tap_letter`).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -42,11 +41,11 @@ from bot.course.tasks import (
 from bot.engine import BAR, Position, Turn
 from bot.i18n import N_
 from bot.model import PracticePosition
-from bot.services.daily import STEP_LETTERS, Tapped, tap_letter
+from bot.services.daily import Tapped
 from bot.services.lessons import Overview, Verdict
 from bot.services.practice import PracticeOutcome
-from bot.views.boards import STEPS_PER_ROW, finish_label, step_label
 from bot.views.common import OUTCOME_NAMES, SIDE_MARKS, VARIANT_NAMES, Translate
+from bot.views.daily import answer_lines, taps_keyboard, turn_rows
 from render import BoardView
 
 LEARN_PREFIX: Final = "learn"
@@ -490,35 +489,6 @@ def _button(text: str, data: str) -> InlineKeyboardButton:
     return InlineKeyboardButton(text=text, callback_data=data)
 
 
-def turn_rows(
-    tapped: Tapped, taps: str, data: Callable[[str], str]
-) -> list[list[InlineKeyboardButton]]:
-    """The turn buttons of a position being answered, as a game board draws them: one per way
-    to finish when they are few, else the steps offered; each carries the taps it leads to
-    (``data(taps)``)."""
-    current = tapped.input
-    if tapped.finishes:
-        labels = [finish_label(steps) for steps in tapped.finishes]
-        per_row = 3 if max(map(len, labels)) <= 9 else 2
-        buttons = [
-            _button(label, data(taps + tap_letter(i, finish=True)))
-            for i, label in enumerate(labels)
-        ]
-    elif current.is_complete:
-        return []
-    else:
-        per_row = STEPS_PER_ROW
-        steps = [(o.src, o.dst) for o in current.options]
-        buttons = [
-            _button(
-                step_label(option, steps.count((option.src, option.dst)) > 1),
-                data(taps + tap_letter(i, finish=False)),
-            )
-            for i, option in enumerate(current.options[: len(STEP_LETTERS)])
-        ]
-    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
-
-
 def course_button(_: Translate) -> InlineKeyboardButton:
     return _button("📚 " + _("Lessons"), _lesson_data(LessonMove.COURSE, 0, 0))
 
@@ -709,16 +679,7 @@ def practice_caption(
                 lines.append(_("✅ Confirm to answer: one answer each."))
         return "\n".join(lines)
     answer = outcome.answer
-    lines.append("🏆 " + _("Best: {turn}").format(turn=html.quote(position.best.turn)))
-    if answer.correct:
-        lines.append("✅ " + _("Your {turn}: the best move!").format(turn=html.quote(answer.turn)))
-    else:
-        lines.append(
-            "❌ "
-            + _("Your {turn}: −{loss:.2f} against the best.").format(
-                turn=html.quote(answer.turn), loss=answer.loss
-            )
-        )
+    lines += answer_lines(position.best.turn, answer.turn, answer.correct, answer.loss, _)
     lines.append(
         "👥 "
         + _("{answers} answered, {percent}% found the best move.").format(
@@ -739,18 +700,10 @@ def practice_keyboard(
 ) -> InlineKeyboardMarkup:
     """The turn buttons of a practice position, ↩ Undo and ✅ Confirm."""
 
-    def data(next_taps: str, confirm: bool = False) -> str:
+    def data(next_taps: str, confirm: bool) -> str:
         return PracticeAction(position=position.id, taps=next_taps, confirm=confirm).pack()
 
-    rows = turn_rows(tapped, taps, data)
-    controls = []
-    if taps:
-        controls.append(_button("↩ " + _("Undo"), data(taps[:-1])))
-    if tapped.input.is_complete and taps:
-        controls.append(_button("✅ " + _("Confirm"), data(taps, confirm=True)))
-    if controls:
-        rows.append(controls)
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+    return taps_keyboard(tapped, taps, data, _)
 
 
 def practiced_keyboard(position: PracticePosition, _: Translate) -> InlineKeyboardMarkup:
