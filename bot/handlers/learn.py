@@ -157,7 +157,7 @@ async def on_lesson_button(
             "Fine: I will not offer it again. /learn is there whenever you like."
         )
         await publisher.limiter.wait(message.chat.id)
-        await message.edit_reply_markup(reply_markup=_declined(message))
+        await _edit(message, None, None, _declined(message))
     elif move is LessonMove.TRAIN:
         variant = _variant(callback_data.arg)
         challenge = await challenges.against_computer(
@@ -270,18 +270,22 @@ async def _show_verdict(
 
 
 async def _edit(
-    message: Message, picture: bytes | None, caption: str, keyboard: InlineKeyboardMarkup
+    message: Message,
+    picture: bytes | None,
+    caption: str | None,
+    keyboard: InlineKeyboardMarkup | None,
 ) -> None:
-    """Edits a photo message: its picture too when ``picture`` is given; an edit that
-    changes nothing (a button tapped twice) is no error."""
+    """Edits a message: a photo's picture too when ``picture`` is given, its caption when
+    ``caption`` is, else its buttons alone; an edit that changes nothing (a button tapped
+    twice) is no error."""
     try:
-        if picture is None:
+        if caption is None:
+            await message.edit_reply_markup(reply_markup=keyboard)
+        elif picture is None:
             await message.edit_caption(caption=caption, reply_markup=keyboard)
         else:
-            await message.edit_media(
-                InputMediaPhoto(media=BufferedInputFile(picture, FILE_NAME), caption=caption),
-                reply_markup=keyboard,
-            )
+            media = InputMediaPhoto(media=BufferedInputFile(picture, FILE_NAME), caption=caption)
+            await message.edit_media(media, reply_markup=keyboard)
     except TelegramBadRequest as error:
         if "message is not modified" not in error.message.lower():
             raise
@@ -363,4 +367,4 @@ async def on_take_back(
     publisher.publish(snapshot)
     await publisher.limiter.wait(message.chat.id)
     dice = str(snapshot.game.dice) if snapshot.game.dice is not None else ""
-    await message.edit_caption(caption=taken_back_caption(dice, _), reply_markup=None)
+    await _edit(message, None, taken_back_caption(dice, _), None)

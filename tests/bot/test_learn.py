@@ -179,6 +179,9 @@ async def test_the_offer_at_a_newcomers_first_start_and_no_thanks(bot_harness: B
     answer = await fake.next_answer_to(fake.tap(anna, greeting, decline))
     assert answer.text and "/learn" in answer.text and not answer.show_alert
     assert decline not in [b.callback_data for b in greeting.buttons]
+    # "no, thanks" again from an old keyboard (a slow client): answered, nothing to change
+    again_answer = await fake.next_answer_to(fake.tap(anna, greeting, decline, check=False))
+    assert again_answer.text and "/learn" in again_answer.text
     # "🎓 Learn to play" under /start opens the course all the same
     await _tap(harness, anna, greeting, learn)
     course = fake.last_message(chat)
