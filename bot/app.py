@@ -66,6 +66,7 @@ from bot.messages.broadcasts import Broadcaster
 from bot.messages.challenges import post_rematch
 from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
+from bot.messages.learning import Coach, LessonBoards
 from bot.messages.link import Outage, TelegramLink, TelegramSession
 from bot.messages.members import member_check
 from bot.messages.tournaments import TournamentPublisher
@@ -442,6 +443,9 @@ async def _run(
     analyst = Analyst(services, bot, i18n, outbox.pace, metrics=metrics, inline=publisher.inline)
     daily = DailyPublisher(bot, services.daily, outbox, i18n)
     timers = Timers(services, publisher, outbox, bot, i18n, link=link, daily=daily)
+    lesson_boards = LessonBoards(outbox)
+    coach = Coach(bot, services, outbox, lesson_boards, i18n)
+    services.feed.subscribe(coach.hear)  # training games judged, offers after a loss
     leagues = LeaguePublisher(
         bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
     )
@@ -476,6 +480,8 @@ async def _run(
         league_publisher=leagues,
         tournament_publisher=tournaments,
         daily_publisher=daily,
+        lesson_boards=lesson_boards,
+        coach=coach,
         **services.by_name(),
     )
     dispatcher.startup.register(outbox.drawing.warm_up)
@@ -530,12 +536,14 @@ async def _run(
         # after the boards: their results refresh it
         await leagues.drain(max(0.0, deadline - loop.time()))
         await daily.drain(max(0.0, deadline - loop.time()))
+        await coach.drain(max(0.0, deadline - loop.time()))
         link.close()  # what still waits for Telegram now gives up (its task is cancelled)
         await asyncio.sleep(0)
         await publisher.close()
         await services.board_messages.close()  # the versions boards show, before the database
         await leagues.close()
         await daily.close()
+        await coach.close()
         outbox.close()
         if server is not None:
             await server.close()

@@ -21,6 +21,7 @@ from bot.handlers import (
     inline,
     language,
     league,
+    learn,
     lobby,
     operator,
     play,
@@ -43,6 +44,7 @@ def get_routers() -> list[Router]:
         watch.create_router(),  # before basic too: /start links that make a watcher
         find.create_router(),
         daily.create_router(),  # before basic too: /start links to a daily position
+        learn.create_router(),  # before basic too: /start learn, the link to /learn
         basic.create_router(),
         scores.create_router(),
         dice.create_router(),

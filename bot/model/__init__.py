@@ -15,11 +15,20 @@ from .daily import (
     RankedTurn,
     Streak,
 )
+from .learning import (
+    CoachMessage,
+    Learner,
+    LearningRepository,
+    LessonProgress,
+    PracticeAnswer,
+    PracticePosition,
+)
 from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
 from .operators import Ban, Broadcast, BroadcastState, Figures, OperatorRepository
 from .privacy import Holding, PrivacyRepository
 from .records import (
     COMPUTER_LEVELS,
+    TRAINING_VARIANTS,
     Board,
     Challenge,
     ChallengeMessage,
@@ -90,6 +99,7 @@ __all__ = [
     "Figures",
     "OperatorRepository",
     "COMPUTER_LEVELS",
+    "TRAINING_VARIANTS",
     "Challenge",
     "ChallengeMessage",
     "ChallengeRepository",
@@ -98,6 +108,7 @@ __all__ = [
     "ChipFlag",
     "ChipRepository",
     "ChipsStatus",
+    "CoachMessage",
     "ComputerRecord",
     "CoordinationRepository",
     "DailyAnswer",
@@ -113,12 +124,17 @@ __all__ = [
     "IntegrityError",
     "League",
     "LeagueRepository",
+    "Learner",
+    "LearningRepository",
     "LedgerEntry",
+    "LessonProgress",
     "MatchRecord",
     "MatchRepository",
     "OVERALL",
     "PlayerRolls",
     "PlayerStats",
+    "PracticeAnswer",
+    "PracticePosition",
     "RatedPlayer",
     "Rating",
     "RatingRepository",

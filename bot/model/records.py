@@ -34,6 +34,10 @@ class ChallengeStatus(enum.Enum):
     EXPIRED = "expired"
 
 
+TRAINING_VARIANTS: Final = ("long", "short", "abkhaz")
+"""The variants a training game may be played in: those whose every turn plays one roll (no
+gul-bara remainder or chain), so a turn can be taken back to the roll before it."""
+
 COMPUTER_LEVELS: Final = range(1, 6)
 """The computer's levels; the computer at level n is the user with id -n (Telegram's user ids
 are positive), stored by migration 5 so that games refer to it like to anyone."""
@@ -126,6 +130,10 @@ class Terms:
     """The position the game starts at ("play from here"), its side to move rolling first and
     played by the challenger; None: the variant's start after an opening roll. It decides the
     variant, and makes a single game without a stake."""
+    training: bool = False
+    """A training game against the computer: each of the player's turns judged, the better
+    turn shown, a take-back to try again (:mod:`bot.services.training`); a single game of two
+    dice without the cube, in a variant of :data:`TRAINING_VARIANTS`."""
 
     @property
     def rules(self) -> RuleSet:
@@ -335,6 +343,9 @@ class StoredGame:
     from there, with no opening roll; such games are not rated and pay no chips); None for a
     game from the variant's start."""
 
+    training: bool = False
+    """A training game (:attr:`Terms.training`)."""
+
     def terms(self, match: MatchRecord | None) -> Terms:
         """The terms it was played on (``match``: its match, None for a single game): what a
         rematch offers again, and the next game of its match is played on."""
@@ -351,6 +362,7 @@ class StoredGame:
             move_seconds=self.move_seconds,
             watchable=self.watchable,
             start=self.start,
+            training=self.training,
         )
 
     def player(self, side: Side) -> int:

@@ -19,6 +19,7 @@ from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
 from .changes import ChangeChannel
 from .daily import DailyRepository
+from .learning import LearningRepository
 from .luck import LuckRepository
 from .operators import OperatorRepository
 from .privacy import PrivacyRepository
@@ -204,6 +205,7 @@ class GameRepository(Protocol):
         dice_proof: DiceProof | None = None,
         watchable: bool = True,
         start: Position | None = None,
+        training: bool = False,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction;
         ``inline_board`` is the inline message that shows an inline game, played in the chat
@@ -616,6 +618,9 @@ class Store(Protocol):
 
     @property
     def operators(self) -> OperatorRepository: ...
+
+    @property
+    def learning(self) -> LearningRepository: ...
 
     @property
     def shared(self) -> bool:

@@ -91,6 +91,7 @@ from .planner import RemotePlan
 from .ratings import REPEAT_WINDOW_SECONDS, rate_game, repeat_weight
 from .seeds import DiceSeeds
 from .snapshots import WHOLE_TURN_BUTTONS, GameSnapshot, turn_input
+from .takeback import taken_back
 from .users import Users, kept
 
 logger = logging.getLogger(__name__)
@@ -316,6 +317,7 @@ class GameService:
             dice_proof=dice.proof,
             watchable=terms.watchable,
             start=start,
+            training=terms.training,
         )
         self._feed.announce(GameStarted(created.id, created.version, follows=follows))
         return created
@@ -422,6 +424,23 @@ class GameService:
             lambda: flow.played(stored, turn_input.turn(), self._rng, now)
         )
         return await self._save(moved_on, version)
+
+    async def take_back(self, game_id: int, user_id: int, line: int) -> GameSnapshot:
+        """In a training game, ``user_id`` takes back their latest chosen turn, history line
+        ``line`` (and what the computer played after it): the game is as it was before that
+        turn, the same roll to play again (:func:`.takeback.taken_back`).
+
+        :raises: :exc:`NotAPlayer`, :exc:`GameFinished`; :exc:`StaleAction` in a game that is
+            not a training game, or for a turn that is not the player's latest.
+        """
+        async with self._one_at_a_time(game_id):
+            stored = await self._get(game_id)
+            side = _playing_side(stored, user_id)
+            if not stored.training:
+                raise StaleAction()
+            now = self._clock()
+            restored = await asyncio.to_thread(taken_back, stored, side, line, now)
+            return await self._save(restored, stored.version)
 
     async def roll(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The player to move rolls instead of doubling (passes and forced turns play

@@ -2,7 +2,8 @@
 it needs. No service builds another or holds the one that holds it; the arrows point one way:
 
     the change feed, users, chats, seeds, coordination, replays, scores, analyses, watchers,
-    the pool, the automatic analyses (<- the brain), the daily position (<- the brain)
+    the pool, the automatic analyses (<- the brain), the daily position (<- the brain),
+    the lessons, training games' judging (<- the brain)
     privacy       <- users
     board messages <- the change feed
     game service  <- users, seeds, coordination, the brain, the automatic analyses, the feed
@@ -14,6 +15,7 @@ it needs. No service builds another or holds the one that holds it; the arrows p
     tournaments   <- game service
     moderation    <- challenges, the pool, tournaments
     database watch <- game service
+    practice      <- the brain, the daily position
 
 (each with the store as well).
 
@@ -52,16 +54,19 @@ from .feed import ChangeFeed
 from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
+from .lessons import Lessons
 from .lobby import Lobby
 from .moderation import Moderation
 from .planner import Planner
 from .pool import Pool
+from .practice import Practice
 from .privacy import PrivacyService
 from .processes import ProcessPool
 from .replays import Replays
 from .scores import ScoreService
 from .seeds import DiceSeeds
 from .tournaments import Tournaments
+from .training import Training
 from .users import Users
 from .watchers import Watchers
 
@@ -112,6 +117,12 @@ class Services:
     """An operator's message to every user, sent once to each."""
     database_watch: DatabaseWatch
     """Whether the database answers; its outages made up for as Telegram's are."""
+    lessons: Lessons
+    """The course of /learn: progress, answers judged by the engine, the offers of /learn."""
+    practice: Practice
+    """Practice positions by difficulty, answered once each, with a streak."""
+    training: Training
+    """Training games: each of the player's turns judged, the coach's messages."""
     workers: tuple[ProcessPool, ...] = ()
     """The worker processes that heal (the computer's, the planner's), for ``/metrics``."""
 
@@ -175,6 +186,7 @@ def compose(
     pool = Pool(store, clock=clock)
     lobby = Lobby(store, games, challenges, inline, watchers, pool, feed, clock=clock)
     tournaments = Tournaments(store, games, clock=clock)
+    daily = DailyService(store, brain, clock=clock)
     return Services(
         store=store,
         feed=feed,
@@ -195,7 +207,7 @@ def compose(
         pool=pool,
         tournaments=tournaments,
         auto_analyses=auto_analyses,
-        daily=DailyService(store, brain, clock=clock),
+        daily=daily,
         privacy=PrivacyService(store, users, clock=clock),
         moderation=Moderation(
             store,
@@ -208,4 +220,7 @@ def compose(
         broadcasts=Broadcasts(store, clock=clock),
         database_watch=DatabaseWatch(store, games, clock=clock),
         workers=(brain.pool,) + ((planner.pool,) if planner is not None else ()),
+        lessons=Lessons(store, clock=clock),
+        practice=Practice(store, brain, daily, clock=clock),
+        training=Training(store, brain, clock=clock),
     )

@@ -66,6 +66,7 @@ class GameRepository:
         dice_proof: DiceProof | None = None,
         watchable: bool = True,
         start: Position | None = None,
+        training: bool = False,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction;
         ``inline_board`` is the inline message that shows an inline game, played in the chat
@@ -81,9 +82,9 @@ class GameRepository:
                            winner, outcome, points, history, last_turn, move_seconds,
                            deadline, locale, created_at, match_id, game_no, stake, stake_mode,
                            hints, chat_instance, dice_seed, dice_commitment, dice_client,
-                           dice_rolls, watchable, start, unshown)
+                           dice_rolls, watchable, start, unshown, training)
                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                               ?, ?, ?, ?, ?, ?, 1)
+                               ?, ?, ?, ?, ?, ?, 1, ?)
                        RETURNING id""",
                     (
                         chat_id,
@@ -111,6 +112,7 @@ class GameRepository:
                         _rolls_text(dice_proof),
                         int(watchable),
                         start.to_text() if start is not None else None,
+                        int(training),
                     ),
                 )
             except IntegrityError as error:
@@ -587,4 +589,5 @@ def _game(row: Row) -> StoredGame:
         dice_proof=dice_proof_from_row(row),
         watchable=bool(row["watchable"]),
         start=Position.from_text(row["start"]) if row["start"] else None,
+        training=bool(row["training"]),
     )

@@ -848,6 +848,64 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     -- then: dice_totals (counted from the games' rolls: see BACKFILLS)
     """,
+    # 23: learning to play: each player's place in the lessons of /learn, the offers of it,
+    # the practice positions and their answers, training games against the computer and the
+    # coach's message of each
+    """
+    -- A player who met /learn: the offers made (1: made), whether they said no (never offered
+    -- again), their practice streak (right answers in a row) and best streak.
+    CREATE TABLE learners (
+        user_id INTEGER PRIMARY KEY,
+        offered_at_start INTEGER NOT NULL DEFAULT 0,
+        offered_after_loss INTEGER NOT NULL DEFAULT 0,
+        declined INTEGER NOT NULL DEFAULT 0,
+        streak INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL
+    );
+    -- One row per player and lesson begun: steps done (the next to do), finished once.
+    CREATE TABLE lesson_progress (
+        user_id INTEGER NOT NULL,
+        lesson TEXT NOT NULL,                -- the lesson's key: 'long.head'
+        done INTEGER NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (user_id, lesson)
+    );
+    -- Positions to practise on, ranked as the daily positions are (the ranking's form is
+    -- daily_positions'); position_key names the checkers, side to move and roll.
+    CREATE TABLE practice_positions (
+        id INTEGER PRIMARY KEY,
+        variant TEXT NOT NULL,
+        position_key TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,                  -- Game.to_text(), rolled, ready to play
+        ranking TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE practice_answers (
+        position_id INTEGER NOT NULL REFERENCES practice_positions (id),
+        user_id INTEGER NOT NULL,
+        turn TEXT NOT NULL,
+        loss REAL NOT NULL,
+        correct INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (position_id, user_id)
+    );
+    CREATE INDEX practice_answers_user ON practice_answers (user_id);
+    -- A training game (and the challenge that offers one): each turn judged, taken back on
+    -- request.
+    ALTER TABLE games ADD COLUMN training INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN training INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenge_terms ADD COLUMN training INTEGER NOT NULL DEFAULT 0;
+    -- The coach's message of a training game (message_id NULL until sent) and the player's
+    -- turn it judged last: its history line's number and text ('' for none yet).
+    CREATE TABLE coach_messages (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER,
+        judged TEXT NOT NULL DEFAULT ''
+    );
+    """,
 )
 
 

@@ -62,6 +62,11 @@ PERSONAL_COLUMNS: Final[dict[str, frozenset[str]]] = {
     "standings": frozenset({"chat_id", "user_id"}),
     "dice_totals": frozenset({"user_id"}),
     "broadcasts": frozenset({"operator_id", "chat_id", "last_user_id"}),
+    "learners": frozenset({"user_id"}),
+    "lesson_progress": frozenset({"user_id"}),
+    "practice_positions": frozenset(),
+    "practice_answers": frozenset({"user_id"}),
+    "coach_messages": frozenset({"chat_id"}),  # a training game's, in its player's chat
 }
 """Every table, and its columns that can name a person (empty: none can)."""
 
@@ -101,6 +106,10 @@ FORGET: Final[tuple[str, ...]] = (
     "DELETE FROM dice_totals WHERE user_id = :user",
     "DELETE FROM pair_totals WHERE user_id = :user",
     "DELETE FROM standings WHERE chat_id = :user",
+    "DELETE FROM learners WHERE user_id = :user",
+    "DELETE FROM lesson_progress WHERE user_id = :user",
+    "DELETE FROM practice_answers WHERE user_id = :user",
+    "DELETE FROM coach_messages WHERE chat_id = :user",
     # what they share with others: the pseudonym in their place
     "UPDATE games SET chat_id = 0 WHERE chat_id = :user",  # a game in their private chat
     "UPDATE games SET white_id = :pseudonym WHERE white_id = :user",

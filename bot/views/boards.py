@@ -73,6 +73,8 @@ def caption(
     lines = [f"⚪ {white} — ⚫ {black}", f"{kind} · #{stored.id}"]
     if stored.start is not None:
         lines.append("▶ " + _("From a position, not rated"))
+    if stored.training:
+        lines.append("🎓 " + _("Training game: each of your turns is judged below"))
     if snapshot.match is not None:
         lines.append(_match_line(snapshot, _))
     else:

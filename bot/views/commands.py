@@ -13,6 +13,7 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("start", N_("Start the bot")),
     ("help", N_("List of commands")),
     ("rules", N_("Rules: /rules short, abkhaz, gulbara, crazy_gulbara")),
+    ("learn", N_("🎓 Learn to play: short lessons, practice, a training game")),
     ("play", N_("Start a new game (/play bot: with the computer)")),
     ("find", N_("Play anyone now: the bot finds you an opponent")),
     ("resign", N_("Resign the current game")),

@@ -48,6 +48,14 @@ SECTIONS: Final = (
         ),
     ),
     (
+        N_("Learning"),
+        N_(
+            "Where you are in the lessons of /learn, your answers to practice positions and "
+            "your streak, whether the bot has offered you /learn, and the coach's message of "
+            "each training game."
+        ),
+    ),
+    (
         N_("Moderation"),
         N_(
             "If the bot's operators ban you, the ban keeps your Telegram id until they lift it. "
