@@ -16,13 +16,13 @@ the tree says, and Confirm sends the steps, which the server checks again.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeAlias
 
-from bot.engine import Played, Side, TurnInput, opponent_point
+from bot.engine import Played, RecordError, Side, TurnInput, TurnRecord, opponent_point
 from bot.services import GameSnapshot
 from bot.services.actions import allowed, strikes
-from bot.views.boards import board_view
+from bot.views.boards import RECENT_TURNS, board_view, history_text, unseen_turns
 from bot.views.common import Translate
 
 from .protocol import action_words
@@ -99,6 +99,7 @@ def board_state(
     mover = game.turn
     last_side = mover.other
     last = [[seen(last_side, p.src), seen(last_side, p.dst), int(p.hit)] for p in stored.last_turn]
+    recent = unseen_turns(stored)[-RECENT_TURNS:]
     cube = game.cube
     actions = action_words(allowed(snapshot, you), strikes(snapshot))
     state: dict[str, Any] = {
@@ -133,6 +134,8 @@ def board_state(
         "result": view.result,
         "deadline": None if game.is_over else stored.deadline,
         "last": {"side": SIDE[last_side], "steps": last},
+        "plies": len(stored.history),
+        "recent": [_turn(stored.history[index], index, seen, _) for index in recent],
         "actions": actions,
         "tree": None,
         "picked": [],
@@ -141,6 +144,23 @@ def board_state(
         state["tree"] = tree
         state["picked"] = [[p.src, p.dst, p.die] for p in current.played]
     return state
+
+
+def _turn(line: str, index: int, seen: Callable[[Side, int], int], _: Translate) -> dict[str, Any]:
+    """A history line the reader is shown (see :func:`~bot.views.boards.unseen_turns`): its
+    index, side, words and steps in viewer points (``[src, dst, hit]``; none for a cube action,
+    a resignation)."""
+    side = Side(line.partition(" ")[0])
+    try:
+        steps = TurnRecord.from_text(line).steps
+    except RecordError:
+        steps = ()
+    return {
+        "n": index,
+        "side": SIDE[side],
+        "text": history_text(line, _),
+        "steps": [[seen(side, s.src), seen(side, s.dst), int(s.hit)] for s in steps],
+    }
 
 
 def _name(snapshot: GameSnapshot, side: Side) -> str:
