@@ -11,6 +11,11 @@ mover is drawn at the bottom; 25 the bar, 0 off). The tree is cut after :data:`T
 nodes: a node whose options are ``null`` is asked for when the player reaches it (a crazy
 gul-bara cascade can have tens of thousands). So the page holds no rules: it moves the checkers
 the tree says, and Confirm sends the steps, which the server checks again.
+
+``recent`` lists the turns played since the side to act last chose (the caption's "Last"
+line: :func:`~bot.views.boards.unseen_turns`), each with its index in the history, so that a
+page shows and slides those it has not shown yet, the computer's opening and the forced reply
+played with it included; ``plies`` is the history's length.
 """
 
 from __future__ import annotations
@@ -22,7 +27,13 @@ from typing import Any, Final, TypeAlias
 from bot.engine import Played, RecordError, Side, TurnInput, TurnRecord, opponent_point
 from bot.services import GameSnapshot
 from bot.services.actions import allowed, strikes
-from bot.views.boards import RECENT_TURNS, board_view, history_text, unseen_turns
+from bot.views.boards import (
+    AUTOMATIC_NOTES,
+    RECENT_TURNS,
+    board_view,
+    history_text,
+    unseen_turns,
+)
 from bot.views.common import Translate
 
 from .protocol import action_words
@@ -148,8 +159,8 @@ def board_state(
 
 def _turn(line: str, index: int, seen: Callable[[Side, int], int], _: Translate) -> dict[str, Any]:
     """A history line the reader is shown (see :func:`~bot.views.boards.unseen_turns`): its
-    index, side, words and steps in viewer points (``[src, dst, hit]``; none for a cube action,
-    a resignation)."""
+    index, side, words, steps in viewer points (``[src, dst, hit]``; none for a cube action,
+    a resignation) and whether the bot played it for its side (forced, a pass)."""
     side = Side(line.partition(" ")[0])
     try:
         steps = TurnRecord.from_text(line).steps
@@ -160,6 +171,7 @@ def _turn(line: str, index: int, seen: Callable[[Side, int], int], _: Translate)
         "side": SIDE[side],
         "text": history_text(line, _),
         "steps": [[seen(side, s.src), seen(side, s.dst), int(s.hit)] for s in steps],
+        "auto": int(line.rsplit(" ", 1)[-1] in AUTOMATIC_NOTES),
     }
 
 
