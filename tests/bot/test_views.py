@@ -73,15 +73,8 @@ async def test_an_analysis_shows_pr_luck_the_adjusted_result_and_cube_errors(
 ) -> None:
     """The summary of a game with the cube: each side's PR, luck (zero-sum) and luck-adjusted
     result, its cube decisions, and each cube error with the model's choice; in Russian too."""
-    db = await open_database(tmp_path / "v.sqlite3")
-    services = compose(Store(db), random.Random(8))
-    alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
-    bob = await services.users.see(2, username="bob", first_name="B", language_code="en")
-    challenge = await services.challenges.open(
-        chat_id=-5, challenger=alice, target=bob, locale="en"
-    )
-    _, snapshot = await services.lobby.accept(challenge.id, bob)
-    await db.close()
+    snapshot = await _accepted(tmp_path)
+    alice, bob = snapshot.white, snapshot.black
     game = Game.setup(Position.from_text("short w / 6:15 / 6:15"), cube=True)
     doubled = CubeReview(
         CubeDecision(11, game, CubeAction.DOUBLE), CubeEquities(0.40, 0.10, 1.0), 0.30, True
