@@ -343,3 +343,9 @@ class DailyOpen(CallbackData, prefix="y"):
     position of variant number ``variant`` (``bot.services.daily.VARIANTS``)."""
 
     variant: Count = 0
+
+
+class Forget(CallbackData, prefix="x"):
+    """The answer to ``/forget``'s question: delete everything (``confirm``), or keep it."""
+
+    confirm: Flag = False

@@ -2,9 +2,14 @@
 
 One :class:`Metrics` per bot instance, each with its own :class:`CollectorRegistry` rather
 than prometheus-client's global one: tests run several bots in one process, and a restarted bot
-starts from zero as a restarted process would. The parts that count are handed it (the update
-tracker and the tap middlewares read it from the dispatcher's workflow data, the link to
-Telegram and the board publisher are given it) and make one call each.
+starts from zero as a restarted process would. Beside the bot's own (``nardy_``), the registry
+has prometheus-client's process, platform and garbage-collector collectors (``process_`` memory,
+CPU, open files; ``python_info``; ``python_gc_``), and ``nardy_build_info`` names the release.
+``deploy/`` has a Grafana dashboard and Prometheus alert rules over them.
+
+The parts that count are handed it (the update tracker and the tap middlewares read it from
+the dispatcher's workflow data, the link to Telegram and the board publisher are given it) and
+make one call each.
 
 Latencies are measured with :func:`time.perf_counter`; the start of an update is kept in a
 context variable, so the answer to a press (sent later in the same task) can be timed from the
@@ -15,9 +20,20 @@ from __future__ import annotations
 
 import contextvars
 import time
+from importlib import metadata
 from typing import Final
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
 
 CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
 """What :meth:`Metrics.render` writes: Prometheus's classic text format, which every
@@ -32,12 +48,32 @@ _update_started: contextvars.ContextVar[float | None] = contextvars.ContextVar(
 )
 
 
+def release() -> str:
+    """This installation's version (its git tag's, see pyproject.toml), or ``unknown``."""
+    try:
+        return metadata.version("nardy-bot")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 class Metrics:
     """The bot's metrics (names prefixed ``nardy_``) and the registry ``/metrics`` serves."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         registry = self.registry
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+        GCCollector(registry=registry)
+        Info("nardy_build", "The release this process runs.", registry=registry).info(
+            {"version": release()}
+        )
+        self.healthy = Gauge(
+            "nardy_healthy",
+            "1 while the database answers (/healthz 200), 0 when it does not (/healthz 503); "
+            "read at scrape time.",
+            registry=registry,
+        )
         self.updates = Counter(
             "nardy_updates_handled",
             "Updates that went through the dispatcher, by kind (message, callback_query...).",
@@ -138,7 +174,8 @@ class Metrics:
         self.flood_wait_seconds.inc(retry_after)
 
     def set_gauges(self, *, games: float, moves_due: float, challenges_due: float) -> None:
-        """Sets the gauges read from the database (NaN for unknown)."""
+        """Sets the gauges read from the database (NaN for unknown: then it is not healthy)."""
+        self.healthy.set(0 if games != games else 1)
         self.games_in_progress.set(games)
         self.timers_due.labels("move").set(moves_due)
         self.timers_due.labels("challenge").set(challenges_due)

@@ -23,6 +23,7 @@ from bot.handlers import (
     lobby,
     play,
     positions,
+    privacy,
     scores,
     tournaments,
     watch,
@@ -48,6 +49,7 @@ def get_routers() -> list[Router]:
         language.create_router(),
         analysis.create_router(),
         positions.create_router(),
+        privacy.create_router(),
         fallback.create_router(),  # last: answers presses nothing else understood
         errors.create_router(),  # errors of every router above
     ]

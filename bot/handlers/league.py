@@ -102,8 +102,8 @@ def flag_line(transfer: HeldTransfer) -> str:
     return text.format(
         game=flag.game_id,
         tournament=flag.tournament_id,
-        loser=player_name(transfer.loser),
-        winner=player_name(transfer.winner),
+        loser=player_name(transfer.loser, _),
+        winner=player_name(transfer.winner, _),
         amount=flag.amount,
         payments=flag.payments,
         paid=flag.paid,

@@ -173,8 +173,9 @@ class RememberUsers(BaseMiddleware):
         if users is not None and user is not None and not user.is_bot:
             private = chat is not None and chat.type == "private"
             key = (user.username, user.first_name, user.language_code, private)
-            if self._known.get(user.id) != key:
-                data["player"] = await users.see(
+            player = await users.get(user.id) if self._known.get(user.id) == key else None
+            if player is None:  # new, changed, or forgotten since (/forget)
+                player = await users.see(
                     user.id,
                     username=user.username,
                     first_name=user.first_name,
@@ -182,8 +183,7 @@ class RememberUsers(BaseMiddleware):
                     private_chat=private,
                 )
                 self._known[user.id] = key
-            else:
-                data["player"] = await users.get(user.id)
+            data["player"] = player
         return await handler(event, data)
 
 

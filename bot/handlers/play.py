@@ -171,7 +171,7 @@ async def on_resign(
     await message.reply(
         _("Resign game #{game} against {name}? You lose {points} pt.").format(
             game=stored.id,
-            name=player_name(opponent) if opponent else "?",
+            name=player_name(opponent, _) if opponent else "?",
             points=points,
         ),
         reply_markup=builder.as_markup(),

@@ -54,7 +54,7 @@ def standings_text(lines: Sequence[LeagueLine], _: Translate, *, now: float) -> 
         parts.append(
             _("{place}. {name}: {points} pt., {wins}/{games} wins, rating {rating}").format(
                 place=place,
-                name=player_name(standing.user),
+                name=player_name(standing.user, _),
                 points=standing.points,
                 wins=standing.wins,
                 games=standing.games,

@@ -16,6 +16,7 @@ from .daily import (
     Streak,
 )
 from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
+from .privacy import Holding, PrivacyRepository
 from .records import (
     COMPUTER_LEVELS,
     Board,
@@ -44,6 +45,7 @@ from .records import (
     WatchResult,
     computer_id,
     computer_level,
+    is_forgotten,
 )
 from .repositories import (
     OVERALL,
@@ -137,4 +139,7 @@ __all__ = [
     "WatchResult",
     "computer_id",
     "computer_level",
+    "is_forgotten",
+    "Holding",
+    "PrivacyRepository",
 ]

@@ -50,9 +50,21 @@ def computer_level(user_id: int) -> int | None:
     return -user_id if -user_id in COMPUTER_LEVELS else None
 
 
+FORGOTTEN_IDS: Final = range(2**52, 2**53)
+"""The ids that stand for forgotten users (``/forget``): positive like a person's (statistics
+count people by it, the computer's are negative), above every Telegram user id (at most 52
+bits), and within what a JavaScript number holds exactly."""
+
+
+def is_forgotten(user_id: int) -> bool:
+    """Whether ``user_id`` stands for a user who asked to be forgotten ("deleted player")."""
+    return user_id in FORGOTTEN_IDS
+
+
 @dataclass(frozen=True, slots=True)
 class User:
-    """A Telegram user the bot has seen, or the computer at one of its levels."""
+    """A Telegram user the bot has seen, the computer at one of its levels, or a user who asked
+    to be forgotten (:attr:`forgotten`: no name, shown as "deleted player")."""
 
     id: int
     username: str | None
@@ -74,6 +86,11 @@ class User:
     def computer_level(self) -> int | None:
         """The level when this player is the computer, else None."""
         return computer_level(self.id)
+
+    @property
+    def forgotten(self) -> bool:
+        """Whether this is a user who asked to be forgotten (see :func:`is_forgotten`)."""
+        return is_forgotten(self.id)
 
 
 @dataclass(frozen=True, slots=True)

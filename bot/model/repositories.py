@@ -20,6 +20,7 @@ from bot.engine import Game, Match, Played, Position, Side, StakeMode
 from .changes import ChangeChannel
 from .daily import DailyRepository
 from .luck import LuckRepository
+from .privacy import PrivacyRepository
 from .records import (
     Board,
     Challenge,
@@ -575,6 +576,9 @@ class Store(Protocol):
 
     @property
     def changes(self) -> ChangeChannel: ...
+
+    @property
+    def privacy(self) -> PrivacyRepository: ...
 
     @property
     def shared(self) -> bool:

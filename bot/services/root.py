@@ -3,6 +3,7 @@ it needs. No service builds another or holds the one that holds it; the arrows p
 
     the change feed, users, chats, seeds, coordination, replays, scores, analyses, watchers,
     the pool, the automatic analyses (<- the brain), the daily position (<- the brain)
+    privacy       <- users
     board messages <- the change feed
     game service  <- users, seeds, coordination, the brain, the automatic analyses, the feed
     challenges    <- users, seeds
@@ -49,6 +50,7 @@ from .inline import InlineGames
 from .leagues import LeagueService
 from .lobby import Lobby
 from .pool import Pool
+from .privacy import PrivacyService
 from .replays import Replays
 from .scores import ScoreService
 from .seeds import DiceSeeds
@@ -95,6 +97,8 @@ class Services:
     """The automatic analysis of rated games: its queue, luck, PR, trends, flags."""
     daily: DailyService
     """The daily position: chosen, answered, posted in the groups that asked."""
+    privacy: PrivacyService
+    """Forgetting a user who asks (/forget)."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -171,4 +175,5 @@ def compose(
         tournaments=Tournaments(store, games, clock=clock),
         auto_analyses=auto_analyses,
         daily=DailyService(store, brain, clock=clock),
+        privacy=PrivacyService(store, users, clock=clock),
     )

@@ -87,6 +87,11 @@ class Users:
         self._users.pop(user_id, None)
         return await self.get(user_id)
 
+    def drop(self, user_id: int) -> None:
+        """Forgets what is kept in memory of the user (they were deleted: ``/forget``)."""
+        self._users.pop(user_id, None)
+        self._read_at.pop(user_id, None)
+
     async def mark_blocked(self, user_id: int) -> None:
         """Notes that the user blocked the bot: no more private messages until they return."""
         await self._store.users.set_blocked(user_id, True)

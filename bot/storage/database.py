@@ -56,6 +56,11 @@ class SchemaTooNew(Exception):
     """The database was migrated by a newer release than this one."""
 
 
+class MigrationChanged(Exception):
+    """A migration the database has had differs from this release's copy of it (see
+    :func:`.migrations.changed_migration`): the schema may not be what the code expects."""
+
+
 def lock_key(kind: str, key: int) -> int:
     """A signed 64-bit number for an advisory lock on ``kind`` ``key`` (a game, a wallet…).
 

@@ -16,11 +16,20 @@ compares the tables and columns both end up with):
 
 Flags are integers 0/1 in both backends (SQLite has no booleans), so queries test them with
 ``<> 0``, never bare.
+
+A database remembers the checksum of every migration it has had (:data:`CHECKSUMS_TABLE`,
+:func:`checksum`), and a release whose copy of an applied migration differs is refused
+(:exc:`~.database.MigrationChanged`): a migration, once released, is never edited, only
+followed by another. The checksum ignores comments and spacing, so fixing a comment changes
+nothing. A database built before checksums were kept has them recorded when this release
+first opens it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Mapping
 from typing import Final
 
 MIGRATIONS: Final[tuple[str, ...]] = (
@@ -643,6 +652,54 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     UPDATE daily_streaks SET best_before = best_streak;
     """,
 )
+
+
+CHECKSUMS_TABLE: Final = """CREATE TABLE IF NOT EXISTS schema_checksums (
+    version INTEGER PRIMARY KEY,             -- the migration's number (1 is the first)
+    checksum TEXT NOT NULL                   -- checksum() of its script
+)"""
+"""Made before the migrations, in the same words for both backends."""
+
+_COMMENT_OR_STRING = re.compile(r"'(?:[^']|'')*'|--[^\n]*")
+_SPACE = re.compile(r"\s+")
+
+
+def checksum(script: str) -> str:
+    """The SHA-256 of a migration's statements, without its comments and with each run of
+    spaces read as one (text inside quotes is kept as it is).
+
+    >>> checksum("CREATE TABLE t (x INTEGER);  -- why") == checksum("CREATE TABLE t (x INTEGER);")
+    True
+    >>> checksum("INSERT INTO t VALUES ('a -- b')") == checksum("INSERT INTO t VALUES ('a')")
+    False
+    """
+
+    def keep(match: re.Match[str]) -> str:
+        text = match.group(0)
+        return text if text.startswith("'") else " "
+
+    statements = _SPACE.sub(" ", _COMMENT_OR_STRING.sub(keep, script)).strip()
+    return hashlib.sha256(statements.encode()).hexdigest()
+
+
+def changed_migration(recorded: Mapping[int, str], version: int) -> str | None:
+    """Says which applied migration differs from this release's copy, given the checksums a
+    database at schema ``version`` recorded (by number); None when none does.
+
+    >>> changed_migration({1: checksum(MIGRATIONS[0])}, 1) is None
+    True
+    >>> changed_migration({1: "0" * 64}, 1).split(" (")[0]
+    'migration 1 was edited after this database had it'
+    """
+    for number in range(1, min(version, len(MIGRATIONS)) + 1):
+        stored = recorded.get(number)
+        ours = checksum(MIGRATIONS[number - 1])
+        if stored is not None and stored != ours:
+            return (
+                f"migration {number} was edited after this database had it (checksum "
+                f"{stored[:12]}…, this release has {ours[:12]}…)"
+            )
+    return None
 
 
 _IDENTITY = re.compile(r"\bid INTEGER PRIMARY KEY\b")

@@ -41,8 +41,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, cast
 
 import asyncpg
 
-from .database import Database, IntegrityError, Params, Row, SchemaTooNew, lock_key
-from .migrations import MIGRATIONS, for_postgres
+from .database import (
+    Database,
+    IntegrityError,
+    MigrationChanged,
+    Params,
+    Row,
+    SchemaTooNew,
+    lock_key,
+)
+from .migrations import CHECKSUMS_TABLE, MIGRATIONS, changed_migration, checksum, for_postgres
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -151,7 +159,8 @@ class PostgresDatabase(Database):
         """Applies the migrations the database has not had yet, each in its transaction, one
         worker at a time; returns the new schema version.
 
-        :raises: :exc:`SchemaTooNew` if the database's version is beyond the last migration.
+        :raises: :exc:`SchemaTooNew` if the database's version is beyond the last migration;
+            :exc:`MigrationChanged` if one it has had differs from this release's.
         """
         async with self._pool.acquire() as conn:
             await _lock(conn, MIGRATION_LOCK)
@@ -167,10 +176,27 @@ class PostgresDatabase(Database):
                     raise SchemaTooNew(
                         f"schema version {version}; this release knows {len(MIGRATIONS)}"
                     )
+                await conn.execute(CHECKSUMS_TABLE)
+                rows = await conn.fetch("SELECT version, checksum FROM schema_checksums")
+                recorded = {int(row[0]): str(row[1]) for row in rows}
+                changed = changed_migration(recorded, version)
+                if changed is not None:
+                    raise MigrationChanged(changed)
                 for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                     async with conn.transaction():
                         await conn.execute(for_postgres(script))
                         await conn.execute("UPDATE schema_version SET version = $1", number)
+                        await conn.execute(
+                            "INSERT INTO schema_checksums VALUES ($1, $2)", number, checksum(script)
+                        )
+                await conn.executemany(  # those applied before checksums were kept
+                    "INSERT INTO schema_checksums VALUES ($1, $2)",
+                    [
+                        (n, checksum(MIGRATIONS[n - 1]))
+                        for n in range(1, version + 1)
+                        if n not in recorded
+                    ],
+                )
             finally:
                 await _unlock(conn, MIGRATION_LOCK)
         return len(MIGRATIONS)

@@ -44,6 +44,7 @@ from bot.views.common import (
     VARIANT_NAMES,
     Translate,
     duration,
+    mention,
     moment,
     player_name,
 )
@@ -65,7 +66,7 @@ def caption(
     While the game goes on, a players' board of a game open to watchers ends with its
     ``watch_link`` (to share), a ``watcher``'s board with how to stop watching."""
     stored, game = snapshot.stored, snapshot.game
-    white, black = player_name(snapshot.white), player_name(snapshot.black)
+    white, black = player_name(snapshot.white, _), player_name(snapshot.black, _)
     kind = f"{_(VARIANT_NAMES[game.variant])} · {_(RULE_SET_NAMES[game.rules.name])}"
     if game.dice_mode is not DiceMode.TWO:
         kind += f" · {_(DICE_MODE_NAMES[game.dice_mode])}"
@@ -96,7 +97,7 @@ def caption(
             _("Cube: {value}, {mark} {name}").format(
                 value=game.cube.value,
                 mark=SIDE_MARKS[game.cube.owner],
-                name=player_name(snapshot.user(game.cube.owner)),
+                name=player_name(snapshot.user(game.cube.owner), _),
             )
         )
     recent = unseen_turns(stored)
@@ -112,7 +113,7 @@ def caption(
         lines.append(
             "🏆 "
             + _("{winner} wins: {outcome}, {points} pt.").format(
-                winner=player_name(winner),
+                winner=player_name(winner, _),
                 outcome=_(OUTCOME_NAMES[game.result.outcome]),
                 points=game.result.points,
             )
@@ -130,10 +131,10 @@ def caption(
                 "{mark} {name} offers to double to {value}: {other_mark} {other}, take or drop?"
             ).format(
                 mark=SIDE_MARKS[game.turn],
-                name=player_name(mover),
+                name=player_name(mover, _),
                 value=game.cube.value * 2,
                 other_mark=SIDE_MARKS[game.to_act],
-                other=player_name(snapshot.user(game.to_act)),
+                other=player_name(snapshot.user(game.to_act), _),
             )
         )
     elif game.strike_pending:
@@ -144,9 +145,9 @@ def caption(
             ).format(
                 dice=game.dice,
                 mark=SIDE_MARKS[striker],
-                name=player_name(snapshot.user(striker)),
+                name=player_name(snapshot.user(striker), _),
                 other_mark=SIDE_MARKS[game.turn],
-                other=player_name(mover),
+                other=player_name(mover, _),
             )
         )
     elif game.remainder:
@@ -156,20 +157,20 @@ def caption(
                 other_mark=SIDE_MARKS[game.turn.other],
                 moves=" ".join(map(str, game.remainder)),
                 mark=SIDE_MARKS[game.turn],
-                name=player_name(mover),
+                name=player_name(mover, _),
             )
         )
     elif game.dice is None:
         lines.append(
             "🎲 "
             + _("{mark} {name}: roll or double").format(
-                mark=SIDE_MARKS[game.turn], name=player_name(mover)
+                mark=SIDE_MARKS[game.turn], name=player_name(mover, _)
             )
         )
     else:
         lines.append(
             _("🎲 {dice} — {mark} {name} to move").format(
-                dice=game.dice, mark=SIDE_MARKS[game.turn], name=player_name(mover)
+                dice=game.dice, mark=SIDE_MARKS[game.turn], name=player_name(mover, _)
             )
         )
         lines.extend(_roll_lines(game, _))
@@ -227,7 +228,7 @@ def result_line(snapshot: GameSnapshot, _: Translate) -> str:
     assert result is not None
     return _("Game #{game} is over: {winner} wins: {outcome}, {points} pt.").format(
         game=snapshot.stored.id,
-        winner=player_name(snapshot.user(result.winner)),
+        winner=player_name(snapshot.user(result.winner), _),
         outcome=_(OUTCOME_NAMES[result.outcome]),
         points=result.points,
     )
@@ -300,7 +301,7 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
         lines.append(
             "💰 "
             + _("{loser} pays {winner} {chips} chips.").format(
-                loser=player_name(loser), winner=player_name(winner), chips=stored.chips
+                loser=player_name(loser, _), winner=player_name(winner, _), chips=stored.chips
             )
         )
     elif stored.chips_status is ChipsStatus.HELD:
@@ -318,7 +319,7 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
             lines.append(
                 "🏁 "
                 + _("{name} wins the match {white}:{black}!").format(
-                    name=player_name(snapshot.user(match.winner)),
+                    name=player_name(snapshot.user(match.winner), _),
                     white=match.white,
                     black=match.black,
                 )
@@ -583,18 +584,18 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
     result = None
     if game.result is not None:
         result = _("{winner} wins: {outcome} ×{points}").format(
-            winner=snapshot.user(game.result.winner).mention,
+            winner=mention(snapshot.user(game.result.winner), _),
             outcome=_(OUTCOME_NAMES[game.result.outcome]),
             points=game.result.points,
         )
     moves = game.moves
     label = None
     if game.remainder:
-        label = _("Remainder from {name}").format(name=snapshot.user(game.turn.other).mention)
+        label = _("Remainder from {name}").format(name=mention(snapshot.user(game.turn.other), _))
     elif game.chain:
         label = _("Rolls again")
     elif game.strike_pending:
-        label = _("{name} strikes a die").format(name=snapshot.user(game.to_act).mention)
+        label = _("{name} strikes a die").format(name=mention(snapshot.user(game.to_act), _))
     cube = game.cube
     match_label = None
     if snapshot.match is not None:
@@ -615,8 +616,8 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
         dice_label=label,
         last_steps=marks,
         last_side=marks_side,
-        white_name=snapshot.white.mention,
-        black_name=snapshot.black.mention,
+        white_name=mention(snapshot.white, _),
+        black_name=mention(snapshot.black, _),
         result=result,
         pip_label=_("pips"),
     )

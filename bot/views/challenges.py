@@ -36,7 +36,7 @@ def challenge_text(
 ) -> str:
     """The challenge message: who, to whom (``target``, or an unseen @username, or "you" in
     an invitation sent to the challenged), which game, until when."""
-    name = player_name(challenger)
+    name = player_name(challenger, _)
     level = challenge.computer_level
     if level is not None:
         head = _(
@@ -44,7 +44,7 @@ def challenge_text(
         ).format(challenger=name, level=level, rating=computer_level(level).rating)
     elif challenge.target_username or challenge.target_id:
         if target is not None:
-            whom = player_name(target)
+            whom = player_name(target, _)
         elif challenge.target_username:
             whom = echo("@" + challenge.target_username)
         else:

@@ -35,6 +35,8 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("tournament", N_("A tournament in this group: knock-out, round robin or Swiss")),
     ("flags", N_("Chip transfers held back in the group (admins)")),
     ("language", N_("Choose your language (in a group: the group's, for admins)")),
+    ("privacy", N_("What the bot keeps about you, and how to delete it")),
+    ("forget", N_("Delete everything the bot keeps about you")),
 )
 """The bot's command menu, in order: (command, English description as msgid).
 

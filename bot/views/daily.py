@@ -211,7 +211,7 @@ def streaks_text(streaks: Sequence[tuple[User, Streak]], _: Translate) -> str:
     for place, (user, streak) in enumerate(streaks, start=1):
         lines.append(
             _("{place}. {name}: {days} days (best {best})").format(
-                place=place, name=player_name(user), days=streak.current, best=streak.best
+                place=place, name=player_name(user, _), days=streak.current, best=streak.best
             )
         )
     return "\n".join(lines)

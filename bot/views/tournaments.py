@@ -25,7 +25,14 @@ from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.challenges import TIME_CHOICES, VARIANT_CHOICES, has_dice_modes
 from bot.services.chips import STAKE_CHOICES
 from bot.services.tournaments import Overview, prize_opponents
-from bot.views.common import DICE_MODE_NAMES, VARIANT_NAMES, Translate, duration, player_name
+from bot.views.common import (
+    DICE_MODE_NAMES,
+    VARIANT_NAMES,
+    Translate,
+    duration,
+    mention,
+    player_name,
+)
 from render.tournament_layout import (
     PAGE_ROUNDS,
     ROWS_PER_PAGE,
@@ -246,7 +253,7 @@ def signup_text(overview: Overview, _: Translate) -> str:
         lines.append(_("Games are played in private chats with the bot."))
     lines.append(html.bold(_("Players: {n}").format(n=len(overview.entrants))))
     names = [
-        f"{number}. {player_name(overview.user(e.user_id))}"
+        f"{number}. {player_name(overview.user(e.user_id), _)}"
         for number, e in enumerate(overview.entrants, start=1)
     ]
     tail = []
@@ -255,7 +262,7 @@ def signup_text(overview: Overview, _: Translate) -> str:
     elif t.state is TournamentState.CANCELLED:
         tail.append(_("Called off: every entry was given back."))
     elif t.state is TournamentState.FINISHED and t.winner_id is not None:
-        tail.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id))))
+        tail.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id), _)))
     return _fit(lines, names, _, limit=MESSAGE_LIMIT, more=N_("… and {n} more players"), tail=tail)
 
 
@@ -377,7 +384,7 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
         )
     if t.state is TournamentState.FINISHED:
         if t.winner_id is not None:
-            winner = player_name(overview.user(t.winner_id))
+            winner = player_name(overview.user(t.winner_id), _)
             lines.append(html.bold(_("🥇 Winner: {name}").format(name=winner)))
             lines += _prize_lines(overview, _)
         return "\n".join(lines)
@@ -385,13 +392,13 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
     boards = []
     for board in overview.round_boards(t.round):
         p = board.pairing
-        first = player_name(board.first)
+        first = player_name(board.first, _)
         if board.second is None:
             boards.append(_("{name}: a bye").format(name=first))
             continue
-        pair = f"{first} — {player_name(board.second)}"
+        pair = f"{first} — {player_name(board.second, _)}"
         if p.decided:
-            won = overview.user(p.winner_id).mention if p.winner_id else "—"
+            won = mention(overview.user(p.winner_id), _) if p.winner_id else "—"
             line = _("{pair}: {winner} won").format(pair=pair, winner=html.quote(won))
             if (p.round, p.board) in overview.on_time:
                 line += " (" + _("on time") + ")"
@@ -508,7 +515,7 @@ def pin_refused_text(_: Translate) -> str:
 def player_line(tournament: Tournament, number: int, opponent: User, _: Translate) -> str:
     """What a player gets in private with their game."""
     return _("🏆 Tournament #{id}, round {round}: your game against {name} is below.").format(
-        id=tournament.id, round=number, name=player_name(opponent)
+        id=tournament.id, round=number, name=player_name(opponent, _)
     )
 
 
@@ -525,7 +532,7 @@ def past_text(tournaments: Sequence[Tournament], users: Mapping[int, User], _: T
     for t in tournaments:
         if t.state is TournamentState.FINISHED:
             user = users.get(t.winner_id) if t.winner_id is not None else None
-            what = _("won by {name}").format(name=player_name(user) if user else "—")
+            what = _("won by {name}").format(name=player_name(user, _) if user else "—")
         else:
             what = states[t.state]
         lines.append(f"#{t.id} · {_(FORMAT_NAMES[t.format])} · {what}")
@@ -559,7 +566,7 @@ def _bracket(overview: Overview, heading: Heading, _: Translate) -> Bracket:
     def entrant(user_id: int | None) -> Entrant | None:
         if user_id is None:
             return None
-        return Entrant(overview.user(user_id).mention, seeds.get(user_id))
+        return Entrant(mention(overview.user(user_id), _), seeds.get(user_id))
 
     first = [p for p in overview.pairings if p.round == 1]
     rounds = []
@@ -620,7 +627,7 @@ def _cross(overview: Overview, heading: Heading, _: Translate) -> RoundRobinTabl
         rows.append(
             RoundRobinRow(
                 placing.place,
-                overview.user(placing.player).mention,
+                mention(overview.user(placing.player), _),
                 str(placing.score),
                 tuple(results),
             )
@@ -657,7 +664,7 @@ def _swiss(overview: Overview, heading: Heading, _: Translate) -> SwissTable:
         rows.append(
             SwissRow(
                 placing.place,
-                overview.user(placing.player).mention,
+                mention(overview.user(placing.player), _),
                 str(placing.score),
                 str(placing.buchholz),
                 tuple(results),

@@ -34,7 +34,7 @@ from bot.views.boards import (
     history_text,
     unseen_turns,
 )
-from bot.views.common import Translate
+from bot.views.common import Translate, mention
 
 from .protocol import action_words
 
@@ -129,7 +129,7 @@ def board_state(
         # the opponent's number of each viewer point: the pips a hit adds
         "flip": [opponent_point(variant, v) if v else 0 for v in range(25)],
         "pips": {SIDE[s]: position.pip_count(s) for s in Side},
-        "names": {SIDE[s]: _name(snapshot, s) for s in Side},
+        "names": {SIDE[s]: _name(snapshot, s, _) for s in Side},
         "dice": list(view.dice.values) if view.dice is not None else [],
         "moves": list(view.moves),
         "struck": view.struck,
@@ -175,6 +175,6 @@ def _turn(line: str, index: int, seen: Callable[[Side, int], int], _: Translate)
     }
 
 
-def _name(snapshot: GameSnapshot, side: Side) -> str:
+def _name(snapshot: GameSnapshot, side: Side, _: Translate) -> str:
     user = snapshot.user(side)
-    return f"🤖 {user.mention}" if user.computer_level is not None else user.mention
+    return f"🤖 {user.mention}" if user.computer_level is not None else mention(user, _)

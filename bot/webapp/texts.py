@@ -5,6 +5,7 @@ and every language the bot has is the page's too."""
 from __future__ import annotations
 
 from bot.views.common import Translate
+from bot.views.privacy import privacy_page
 
 
 def page_texts(_: Translate) -> dict[str, str]:
@@ -29,6 +30,8 @@ def page_texts(_: Translate) -> dict[str, str]:
         "to_move": _("{name} to move"),
         "watching": _("You are watching this game."),
         "reconnecting": _("Connection lost, reconnecting…"),
+        "privacy": "🔒 " + _("Privacy"),
+        "privacy_text": privacy_page(_),
     }
 
 

@@ -145,8 +145,8 @@ def game_number(board: FakeMessage) -> int:
     return int(found[1])
 
 
-async def stored_game(database_path: Path, number: int) -> StoredGame:
-    """The game as the bot stored it, read from its database file."""
+async def stored_game(database_path: Path | str, number: int) -> StoredGame:
+    """The game as the bot stored it, read from its database (a file, or a PostgreSQL URL)."""
     db = await open_database(database_path)
     try:
         stored = await Store(db).games.get(number)

@@ -13,13 +13,11 @@ import io
 import os
 import re
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
 
 import aiohttp
 import pytest
-import pytest_asyncio
 from PIL import Image
 
 from bot.webapp.palette import MIN_CONTRAST, contrast, page_colours
@@ -28,13 +26,11 @@ from tests.render.golden import assert_like_golden
 from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 from tests.support.webapp import (
-    CHROMIUM_ARGS,
     DARK,
     LIGHT,
     PHONE,
     BoardPage,
     board_url,
-    need_browser,
     sign_init_data,
 )
 from tests.webapp.helpers import (
@@ -64,18 +60,6 @@ window.TelegramWebviewProxy = {
   },
 };
 """
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser() -> AsyncIterator[Any]:
-    """Chromium, headless, for every test of the module."""
-    path = need_browser()
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS))
-        yield launched
-        await launched.close()
 
 
 async def open_board(

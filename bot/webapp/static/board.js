@@ -84,6 +84,7 @@ function receive(message) {
     case "hello":
       texts = message.texts;
       if (message.lang) document.documentElement.lang = message.lang;
+      showPrivacyLink();
       clockOffset = message.now - Date.now() / 1000;
       retries = 0;
       document.body.dataset.connected = "yes";
@@ -521,6 +522,30 @@ function endDrag(event, dropped) {
 svg.addEventListener("pointerup", (event) => endDrag(event, true));
 svg.addEventListener("pointercancel", (event) => endDrag(event, false));
 
+// --- privacy: a link under the board, and the Settings item of Telegram's menu -------------------
+
+const privacyLink = document.getElementById("privacy");
+const privacyText = document.getElementById("privacy-text");
+
+function showPrivacyLink() {
+  if (!texts.privacy_text) return;
+  privacyLink.textContent = texts.privacy;
+  privacyText.textContent = texts.privacy_text;
+  privacyLink.hidden = false;
+  postEvent("web_app_setup_settings_button", { is_visible: true });
+}
+
+function togglePrivacy(open = privacyText.hidden) {
+  privacyText.hidden = !open;
+  if (open) privacyText.scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+privacyLink.addEventListener("click", (event) => {
+  event.preventDefault();
+  togglePrivacy();
+});
+privacyText.addEventListener("click", () => togglePrivacy(false));
+
 // --- start -----------------------------------------------------------------------------------
 
 new ResizeObserver(() => {
@@ -533,6 +558,7 @@ onEvent((type, data) => {
     applyTheme(data.theme_params);
     render();
   }
+  if (type === "settings_button_pressed") togglePrivacy(true);
 });
 postEvent("web_app_ready");
 postEvent("web_app_expand");
