@@ -129,6 +129,9 @@ class Overview:
     pairings: tuple[TournamentPairing, ...]
     standings: tuple[pairing.Placing, ...] = ()
     games_over: frozenset[int] = field(default_factory=frozenset)
+    on_time: frozenset[tuple[int, int]] = frozenset()
+    """The boards (round, board) decided by a clock: their game's, or their match's last
+    game's, loser ran out of time."""
 
     def user(self, user_id: int) -> User:
         return self.users.get(user_id) or User(user_id, None, str(user_id), None)
@@ -516,7 +519,8 @@ class Tournaments:
         standings: tuple[pairing.Placing, ...] = ()
         if tournament.format is not TournamentFormat.KNOCKOUT and not tournament.is_open:
             standings = await asyncio.to_thread(pairing.standings, seeds(entrants), results(played))
-        return Overview(tournament, entrants, users, played, standings)
+        on_time = frozenset(await self._store.tournaments.decided_on_time(tournament_id))
+        return Overview(tournament, entrants, users, played, standings, on_time=on_time)
 
     async def game_of(self, board: TournamentPairing) -> int | None:
         """The game being played (or last played) on ``board``."""

@@ -100,6 +100,18 @@ class TournamentRepository:
         )
         return [row["id"] for row in rows]
 
+    async def decided_on_time(self, tournament_id: int) -> set[tuple[int, int]]:
+        rows = await self._store.fetch_all(
+            """SELECT p.round_no, p.board FROM tournament_pairings p JOIN games g
+                   ON (p.match_id IS NULL AND g.id = p.game_id)
+                   OR (p.match_id IS NOT NULL AND g.match_id = p.match_id
+                       AND g.game_no = (SELECT MAX(h.game_no) FROM games h
+                                        WHERE h.match_id = p.match_id))
+               WHERE p.tournament_id = ? AND p.decided = 1 AND g.outcome = 'timeout'""",
+            (tournament_id,),
+        )
+        return {(int(row["round_no"]), int(row["board"])) for row in rows}
+
     async def in_chat(self, chat_id: int, limit: int = 10) -> list[Tournament]:
         """The group's tournaments, the newest first."""
         rows = await self._store.fetch_all(

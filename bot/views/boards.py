@@ -32,7 +32,7 @@ from bot.engine import (
     TurnRecord,
     steps_text,
 )
-from bot.model import ChipsStatus
+from bot.model import ChipsStatus, StoredGame
 from bot.services import GameSnapshot
 from bot.services.actions import GameAction, allowed, strikes
 from bot.views.common import (
@@ -77,9 +77,10 @@ def caption(
         lines.append("🎓 " + _("Training game: each of your turns is judged below"))
     if snapshot.match is not None:
         lines.append(_match_line(snapshot, _))
-    else:
+    elif snapshot.score.games:  # a single game has no score: their games before, named so
         lines.append(
-            _("Score: {white} {won}:{lost} {black}").format(
+            "🤝 "
+            + _("Head to head, all their games: {white} {won}:{lost} {black}").format(
                 white=white,
                 black=black,
                 won=snapshot.score.wins,
@@ -101,9 +102,14 @@ def caption(
                 name=player_name(snapshot.user(game.cube.owner), _),
             )
         )
-    recent = [line for line in stored.history[-2:] if line]
+    recent = unseen_turns(stored)
     if recent:
-        lines.append(_("Last: {moves}").format(moves=html.quote(history_text(recent[-1], _))))
+        shown = recent[-RECENT_TURNS:]
+        moves = " → ".join(history_text(stored.history[index], _) for index in shown)
+        if len(shown) < len(recent):
+            moves = "… → " + moves
+        label = _("Last: {moves}") if len(shown) == 1 else _("Last turns: {moves}")
+        lines.append(label.format(moves=html.quote(moves)))
     if game.result is not None:
         winner = snapshot.user(game.result.winner)
         lines.append(
@@ -183,6 +189,34 @@ def caption(
     elif watch_link is not None:
         lines.append("👁 " + _("Friends can watch: {link}").format(link=watch_link))
     return "\n".join(lines)
+
+
+RECENT_TURNS: Final = 4
+"""The most turns a caption lists as played since its player to act last chose (the newest)."""
+AUTOMATIC_NOTES: Final = frozenset({"forced", "pass"})
+"""The notes of the history lines the bot played for a player (a forced turn, a pass)."""
+
+
+def unseen_turns(stored: StoredGame) -> range:
+    """The history lines (indices) played since the side to act last chose something: the
+    opponent's turns and the turns the bot played for that side meanwhile (forced ones,
+    passes), none of which its player saw made. When the computer opens, its first turn and
+    the forced reply played for the person come in one change, so a board lists both, not the
+    last alone. After the game, the lines since the loser last chose. When the side's own
+    choice is the latest line (it resigned, it ran out of time), that line."""
+    game, history = stored.game, stored.history
+    side = game.result.winner.other if game.result is not None else game.to_act
+    prefix = side.value + " "
+    first = 0
+    for index in range(len(history) - 1, -1, -1):
+        line = history[index]
+        if line.startswith(prefix) and line.rsplit(" ", 1)[-1] not in AUTOMATIC_NOTES:
+            first = index + 1
+            break
+    first = min(first, len(history) - 1)
+    while 0 <= first < len(history) and not history[first]:
+        first += 1
+    return range(max(first, 0), len(history))
 
 
 def watch_payload(game_id: int) -> str:

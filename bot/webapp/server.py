@@ -3,7 +3,8 @@
 * ``GET /app/``: the page (``static/index.html``), never cached, its files named with a hash of
   their contents so that they are cached for a year (``Cache-Control: immutable``) and a new
   release is fetched at once.
-* ``GET /app/static/<stamp>/<file>``: the page's ES modules and style sheet.
+* ``GET /app/static/<stamp>/<file>``: the page's ES modules and style sheets (``palette.css``,
+  its colours, made from the chat picture's: :mod:`.palette`).
 * ``GET /app/ws``: the WebSocket. Every message both ways is one of :mod:`.protocol`'s. The
   page's first is a hello (Telegram's init data and the game); the server checks the init data
   (:mod:`.auth`) and the reader's right to the game, answers with the page's texts and pushes
@@ -50,6 +51,7 @@ from bot.views.texts import explain
 from . import BASE_PATH
 from .auth import BoardUser, InitDataRefused, check_init_data
 from .hub import BoardHub, Viewer
+from .palette import palette_css
 from .protocol import (
     MESSAGE_BYTES,
     Act,
@@ -71,6 +73,8 @@ from .texts import page_texts, refusal_texts
 logger = logging.getLogger(__name__)
 
 STATIC: Final = Path(__file__).parent / "static"
+PALETTE: Final = "palette.css"
+"""The page's colours, made from the chat picture's at start (:mod:`.palette`)."""
 HELLO_SECONDS: Final = 10.0
 """How long a new socket may take to say who it is."""
 YEAR: Final = 365 * 86_400
@@ -127,6 +131,7 @@ class BoardApp:
             for path in sorted(STATIC.iterdir())
             if path.is_file() and path.name != "index.html"
         }
+        self._files[PALETTE] = (palette_css().encode(), "text/css; charset=utf-8")
         stamp = hashlib.sha256(b"".join(body for body, _ in self._files.values())).hexdigest()[:12]
         self.stamp = stamp
         """A hash of the page's files: in their addresses, so a new release is fetched."""

@@ -24,6 +24,8 @@ def page_texts(_: Translate) -> dict[str, str]:
         "next": "▶ " + _("Next game"),
         "rematch": "🔁 " + _("Rematch"),
         "pips": _("pips"),
+        "last": _("Last: {moves}"),
+        "last_turns": _("Last turns: {moves}"),
         "your_move": _("Your move"),
         "to_move": _("{name} to move"),
         "watching": _("You are watching this game."),
