@@ -3,12 +3,14 @@ as a compatible seeker is there, and offered the computer after a while.
 
 Two seekers are compatible when they are in the same pool (the private pool of everyone, scope
 0, or one group's) with the same variant, rule set, dice mode, match length, move time and
-stake (none, or the same number of chips: a stake is played only when both chose it), and
-their ratings are within :func:`rating_window` of the longer of their two waits: ±100 at once,
-50 more every full 10 s, any difference from 60 s on (nobody waits for ever for a close
-opponent when someone is there). Of the compatible, the closest rating is preferred, then the
-longest wait. A seeker of the private pool known to have blocked the bot is never paired: the
-game would be played in a chat that refuses it.
+stake (none, or the same number of chips: a stake is played only when both chose it). A
+seeker with exactly one compatible opponent waiting is paired with them at once, whatever
+their ratings: nobody else wants that game, and waiting would only delay it. Only when there
+is a choice does the rating count: the ratings must be within :func:`rating_window` of the
+longer of the two waits (±100 at once, 50 more every full 10 s, any difference from 60 s on:
+nobody waits for ever for a close opponent when someone is there), and of those the closest
+rating is preferred, then the longest wait. A seeker of the private pool known to have blocked
+the bot is never paired: the game would be played in a chat that refuses it.
 
 Pairs are made when a seeker enters (:meth:`Pool.enter`) and, as the windows widen, among
 those already waiting (:meth:`Pool.pair_waiting`, the timers' sweep): two who asked at 1500
@@ -96,13 +98,17 @@ def pool_terms(terms: Terms) -> Terms:
 
 
 def best_match(seeker: Seeker, candidates: Sequence[Seeker], now: float) -> Seeker | None:
-    """Of ``candidates`` (same pool, same terms), the one ``seeker`` is paired with: within the
-    window of the longer wait, the closest rating, then the longest wait; None if none is."""
+    """Of ``candidates`` (same pool, same terms), the one ``seeker`` is paired with: the only
+    one, whatever their rating (nobody else wants this game: waiting gains nothing); of
+    several, within the window of the longer wait, the closest rating, then the longest wait;
+    None if none is."""
+    others = [other for other in candidates if other.user_id != seeker.user_id]
+    if len(others) == 1:
+        return others[0]
     fitting = [
         other
-        for other in candidates
-        if other.user_id != seeker.user_id
-        and abs(other.rating - seeker.rating) <= rating_window(now - min(other.since, seeker.since))
+        for other in others
+        if abs(other.rating - seeker.rating) <= rating_window(now - min(other.since, seeker.since))
     ]
     if not fitting:
         return None
@@ -283,14 +289,17 @@ class Pool:
     async def _pair_scope(self, scope: int, now: float) -> list[Pairing]:
         pool = self._store.pool
         left = await pool.waiting(scope)  # the longest wait first
+        unpaired = list(left)  # whoever is not paired yet: each seeker's choice
         made = []
         while left:
             seeker = left.pop(0)
-            alike = [o for o in left if pool_terms(o.terms) == pool_terms(seeker.terms)]
+            alike = [o for o in unpaired if pool_terms(o.terms) == pool_terms(seeker.terms)]
             other = best_match(seeker, alike, now)
             if other is None:
                 continue
             left.remove(other)
+            unpaired.remove(seeker)
+            unpaired.remove(other)
             if not (await pool.remove(seeker) and await pool.remove(other)):
                 raise VersionConflict()
             made.append(_pairing(seeker, other))
