@@ -45,6 +45,7 @@ from bot.config import Settings
 from bot.engine import stepwise
 from bot.handlers import get_routers
 from bot.handlers.middlewares import (
+    ButtonsInPlace,
     CallbackAnswers,
     GameErrorAlerts,
     HandleOnce,
@@ -249,6 +250,7 @@ def create_dispatcher(
     # it, turns refusals into its alert, which the throttle's counter, between them, counts.
     dispatcher.callback_query.middleware(CallbackAnswers(in_response=in_response))
     dispatcher.callback_query.middleware(throttle.counter)
+    dispatcher.callback_query.middleware(ButtonsInPlace())
     dispatcher.callback_query.middleware(GameErrorAlerts())
     dispatcher.message.middleware(NeedsSender())
     dispatcher.message.middleware(GameErrorAlerts())

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Annotated, Final, TypeAlias
 
 from aiogram.filters.callback_data import CallbackData
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, ValidationError, model_validator
 
 from bot.numbers import COUNT_DIGITS, ID_DIGITS, parse_number
 from bot.services.actions import GameAction
@@ -79,15 +79,25 @@ def _button_action(value: GameAction) -> GameAction:
     return value
 
 
+ARGUMENT_ACTIONS: Final = frozenset({GameAction.STEP, GameAction.FINISH, GameAction.STRIKE})
+"""The board buttons' actions that take an argument; every other one carries 0."""
+
+
 class GameButton(CallbackData, prefix="g"):
     """A tap on a board during a turn: ``action`` (:class:`~bot.services.actions.GameAction`,
     one of :data:`BUTTON_ACTIONS`) with its ``arg`` (the step, the way to finish, the die to
-    strike)."""
+    strike; 0 for the others: an Undo with an argument is no button's)."""
 
     game: Id
     version: Count
     action: Annotated[GameAction, _CHOICE, AfterValidator(_button_action)]
     arg: Count = 0
+
+    @model_validator(mode="after")
+    def _argument_only_where_taken(self) -> GameButton:
+        if self.arg and self.action not in ARGUMENT_ACTIONS:
+            raise ValueError(f"{self.action.name} takes no argument")
+        return self
 
     @classmethod
     def data(cls, game: int, version: int, action: GameAction, arg: int = 0) -> str:
@@ -343,3 +353,110 @@ class DailyOpen(CallbackData, prefix="y"):
     position of variant number ``variant`` (``bot.services.daily.VARIANTS``)."""
 
     variant: Count = 0
+
+
+FACTORIES: Final[dict[str, type[CallbackData]]] = {
+    factory.__prefix__: factory
+    for factory in (
+        GameButton,
+        ChallengeAction,
+        PlayComputer,
+        Analyse,
+        ResignAction,
+        Rematch,
+        NextGame,
+        MovesFile,
+        PickLanguage,
+        InlineInvite,
+        InlineTop,
+        Replay,
+        PlayFrom,
+        FindAction,
+        PlayAnyone,
+        TournamentPick,
+        TournamentAction,
+        TournamentPage,
+        DailyAction,
+        DailyOpen,
+    )
+}
+"""Every button's factory, by its prefix."""
+
+
+def parse(data: str) -> CallbackData | None:
+    """The button ``data`` is, read strictly: its factory's fields, each valid, in the one form
+    the bot writes (``pack`` gives ``data`` back: no leading zeros, no field left empty, no
+    value where none is taken); None for anything else."""
+    factory = FACTORIES.get(data.partition(GameButton.__separator__)[0])
+    if factory is None:
+        return None
+    try:
+        button = factory.unpack(data)
+    except (ValueError, TypeError, ValidationError):
+        return None
+    return button if button.pack() == data else None
+
+
+class MessageKind(enum.Enum):
+    """What a message with buttons is, as far as which buttons it may carry."""
+
+    MENU = "menu"
+    """/start and /help: play the computer, play anyone, the daily position."""
+    BOARD = "board"
+    """A game's board in a chat: its turn's buttons; once over, the next game or a rematch,
+    the analysis, the replay, play anyone."""
+    INLINE = "inline"
+    """An inline message: the invitation, then the game's board in it (no ``message`` comes
+    with its taps)."""
+    CHALLENGE = "challenge"
+    RESIGN = "resign"
+    """The question under ``/resign``."""
+    LANGUAGE = "language"
+    FIND = "find"
+    """The ``/find`` picker and the wait it turns into."""
+    TOURNAMENT_PICKER = "tournament_picker"
+    TOURNAMENT_SIGNUP = "tournament_signup"
+    TOURNAMENT_TABLE = "tournament_table"
+    """The pinned table, with a button for each further page."""
+    HISTORY = "history"
+    """``/history``: a moves file for each game."""
+    ANALYSIS = "analysis"
+    """A worst move of an analysis: play on from it."""
+    DAILY = "daily"
+    """The daily position's board, and the other variant's after an answer."""
+
+
+PRESSED_ON: Final[dict[MessageKind, frozenset[type[CallbackData]]]] = {
+    MessageKind.MENU: frozenset({PlayComputer, PlayAnyone, DailyOpen}),
+    MessageKind.BOARD: frozenset({GameButton, NextGame, Rematch, Analyse, Replay, PlayAnyone}),
+    MessageKind.INLINE: frozenset({InlineInvite, GameButton, NextGame, Analyse, InlineTop}),
+    MessageKind.CHALLENGE: frozenset({ChallengeAction}),
+    MessageKind.RESIGN: frozenset({ResignAction}),
+    MessageKind.LANGUAGE: frozenset({PickLanguage}),
+    MessageKind.FIND: frozenset({FindAction}),
+    MessageKind.TOURNAMENT_PICKER: frozenset({TournamentPick}),
+    MessageKind.TOURNAMENT_SIGNUP: frozenset({TournamentAction}),
+    MessageKind.TOURNAMENT_TABLE: frozenset({TournamentPage}),
+    MessageKind.HISTORY: frozenset({MovesFile}),
+    MessageKind.ANALYSIS: frozenset({PlayFrom}),
+    MessageKind.DAILY: frozenset({DailyAction, DailyOpen}),
+}
+"""Which buttons may be pressed on which kind of message: a button counts only on a message
+of a kind that carries it (a /help button pressed on a board does nothing)."""
+
+
+def pressed_where_shown(
+    pressed: type[CallbackData], shown: frozenset[type[CallbackData]] | None
+) -> bool:
+    """Whether a button of factory ``pressed`` counts on a message whose buttons are of the
+    factories ``shown`` (None: an inline message, which comes without its buttons): a kind of
+    message carries both it and all of them. A message showing no buttons takes no press."""
+    if shown is None:
+        return pressed in PRESSED_ON[MessageKind.INLINE]
+    if not shown:
+        return False
+    return any(
+        pressed in kind and shown <= kind
+        for name, kind in PRESSED_ON.items()
+        if name is not MessageKind.INLINE
+    )

@@ -173,6 +173,10 @@ def echo(text: str, *, markup: bool = True) -> str:
     return html.quote(text) if markup else text
 
 
+STALE_BUTTON_TEXT: Final = N_("This button is no longer valid.")
+"""The answer to a press that no button of the bot makes there (old versions', forged)."""
+
+
 def explain(error: GameError, *, markup: bool = True) -> str:
     """The refusal as a sentence in the current locale, its text params (a name, a word of a
     command) passed through :func:`echo`: escaped for a message (``markup``), as written for
