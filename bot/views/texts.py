@@ -109,7 +109,14 @@ REFUSALS: Final = {
     "already_seeking": N_(
         "You are looking for an opponent already: wait, or tap ✖ Cancel on that message."
     ),
-    "already_playing": N_("You are playing a game already: finish it first."),
+    "already_playing": N_("You are playing game #{game} already: finish it first."),
+    "opponent_playing": N_("{name} is playing game #{game} now: try again when it ends."),
+    "tournament_game_waits": N_(
+        "Your game in tournament #{tournament} is about to start: play it first."
+    ),
+    "opponent_tournament_game_waits": N_(
+        "{name}'s game in tournament #{tournament} is about to start: try again after it."
+    ),
     "not_your_find": N_("This is someone else's search: send /find for your own."),
     "not_seeking": N_("You are not looking for an opponent now: tap 🔎 Find to look again."),
     "tournament_not_found": N_("This tournament does not exist."),

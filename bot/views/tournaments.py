@@ -24,7 +24,8 @@ from bot.i18n import N_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.challenges import TIME_CHOICES, VARIANT_CHOICES, has_dice_modes
 from bot.services.chips import STAKE_CHOICES
-from bot.services.tournaments import Overview, prize_opponents
+from bot.services.games import REMIND_FROM_SECONDS
+from bot.services.tournaments import WAIT_SECONDS, Forfeit, Overview, Waiting, prize_opponents
 from bot.views.common import DICE_MODE_NAMES, VARIANT_NAMES, Translate, duration, player_name
 from render.tournament_layout import (
     ROWS_PER_PAGE,
@@ -241,6 +242,13 @@ def signup_text(overview: Overview, _: Translate) -> str:
         else:
             lines.append(_("Its creator starts it."))
         lines.append(_("Games are played in private chats with the bot."))
+        if (t.terms.move_seconds or 90) < REMIND_FROM_SECONDS:
+            lines.append(
+                _(
+                    "A player still in another game when a round begins has {minutes} min "
+                    "to finish it; the round's game starts then, or is forfeited."
+                ).format(minutes=WAIT_SECONDS // 60)
+            )
     lines.append(html.bold(_("Players: {n}").format(n=len(overview.entrants))))
     names = [
         f"{number}. {player_name(overview.user(e.user_id))}"
@@ -343,6 +351,12 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
             boards.append(_("{pair}: {winner} won").format(pair=pair, winner=html.quote(won)))
         elif p.game_id is not None and p.game_id in links:
             boards.append(f"{pair} · 👁 {links[p.game_id]}")
+        elif p.is_waiting and p.waits_until is not None:
+            boards.append(
+                _("{pair}: ⏳ waits for a game to end (until {time} UTC)").format(
+                    pair=pair, time=_clock(p.waits_until)
+                )
+            )
         else:
             boards.append(pair)
     return _fit(lines, boards, _)
@@ -438,6 +452,66 @@ def player_line(tournament: Tournament, number: int, opponent: User, _: Translat
     return _("🏆 Tournament #{id}, round {round}: your game against {name} is below.").format(
         id=tournament.id, round=number, name=player_name(opponent)
     )
+
+
+def _clock(at: float) -> str:
+    return dt.datetime.fromtimestamp(at, dt.UTC).strftime("%H:%M")
+
+
+def waiting_lines(
+    tournament: Tournament, waiting: Waiting, users: Mapping[int, User], _: Translate
+) -> dict[int, str]:
+    """What each player of a board that waits is told in private, by player: the one still
+    in another game, that they forfeit unless it ends in time; the other, until when they
+    wait."""
+    board = waiting.board
+    assert board.waits_until is not None
+    head = _("🏆 Tournament #{id}, round {round}:").format(id=tournament.id, round=board.round)
+    until = _clock(board.waits_until)
+    told = {}
+    for player in board.players:
+        opponent = player_name(users[next(p for p in board.players if p != player)])
+        busy = next((b for b in waiting.busy if b.user_id == player), None)
+        if busy is None:
+            text = _(
+                "your game against {name} starts when their game ends, at {time} UTC at the "
+                "latest (if it is still being played then, they forfeit)."
+            ).format(name=opponent, time=until)
+        elif busy.game is not None:
+            text = _(
+                "your game against {name} starts when your game #{game} ends. If it is still "
+                "being played at {time} UTC, you forfeit this one."
+            ).format(name=opponent, game=busy.game.id, time=until)
+        else:
+            text = _(
+                "your game against {name} starts when your other tournament game is over. If "
+                "it is not by {time} UTC, you forfeit this one."
+            ).format(name=opponent, time=until)
+        told[player] = f"{head} {text}"
+    return told
+
+
+def forfeit_lines(
+    tournament: Tournament, forfeit: Forfeit, users: Mapping[int, User], _: Translate
+) -> dict[int, str]:
+    """What each player of a board forfeited at the end of its wait is told, by player."""
+    board = forfeit.board
+    head = _("🏆 Tournament #{id}, round {round}:").format(id=tournament.id, round=board.round)
+    told = {}
+    for player in board.players:
+        opponent = player_name(users[next(p for p in board.players if p != player)])
+        if player in forfeit.losers:
+            text = _(
+                "you forfeited your game against {name}: you were still playing another "
+                "game when its wait ran out."
+            ).format(name=opponent)
+        else:
+            text = _(
+                "{name} forfeited your game: they were still playing another game when its "
+                "wait ran out. The board is yours."
+            ).format(name=opponent)
+        told[player] = f"{head} {text}"
+    return told
 
 
 def past_text(tournaments: Sequence[Tournament], users: Mapping[int, User], _: Translate) -> str:

@@ -176,8 +176,9 @@ async def test_a_games_buttons_count_only_on_its_own_boards(bot_harness: BotHarn
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
     carol = fake.create_user("Carol", username="carol")
+    dave = fake.create_user("Dave", username="dave")  # one game at one sitting each
     first = await _group_game(harness, "One", alice, bob)
-    second = await _group_game(harness, "Two", carol, alice)
+    second = await _group_game(harness, "Two", carol, dave)
     await fake.wait_for(lambda: bool(game_buttons(first)) and bool(game_buttons(second)))
     # whoever moves in the first game taps its current buttons on the second game's board
     player = mover(first, [alice, bob])

@@ -24,6 +24,7 @@ from .gameplay import (
     mover,
     play_to_the_end,
     play_turn,
+    resign,
     start_computer_game,
     stored_game,
     wait_for_board,
@@ -156,8 +157,11 @@ async def test_hints_between_people_only_when_agreed_at_the_challenge(
             )
         )
         await harness.settle()
-    plain, hinted = boards
-    assert not any(b.action is GameAction.HINT for b in game_buttons(plain))
+        if not agreed:  # no hint; then over, as one game at one sitting each
+            assert game_buttons(boards[0])
+            assert not any(b.action is GameAction.HINT for b in game_buttons(boards[0]))
+            await resign(harness, alice, group, boards[0])
+    hinted = boards[1]
     assert any(b.action is GameAction.HINT for b in game_buttons(hinted))
     person = mover(hinted, [alice, bob])
     assert (await ask_hint(fake, hinted, person)).startswith("💡 Best: ")

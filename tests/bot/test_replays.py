@@ -23,6 +23,7 @@ from .gameplay import (
     mover,
     play_to_the_end,
     play_turn,
+    resign,
     start_computer_game,
     stored_game,
     wait_for_board,
@@ -257,7 +258,9 @@ async def test_position_and_play_from_its_id_with_a_friend_in_a_group(
     await harness.settle()
     assert fake.last_message(private).text == "You are not playing in this game."
 
-    # bob plays on from that ID with alice: bob takes the side to move there
+    # bob plays on from that ID with alice, once their game is over (one at one sitting):
+    # bob takes the side to move there
+    await resign(harness, alice, group, board)
     start = Position.from_id(position_id)
     since = _last_id(fake, group)
     fake.send_text(bob, group, f"/from {position_id} @alice")

@@ -145,7 +145,7 @@ async def test_two_workers_race_for_the_claims(postgres: PostgresServer) -> None
                 chat_id=-5,
                 white_id=1,
                 black_id=2,
-                terms=Terms(variant="short"),
+                terms=Terms(variant="short", move_seconds=86_400),  # by mail: 24 at once
                 locale="en",
                 boards=[],
                 match_id=None,

@@ -12,9 +12,9 @@ from bot.services import GameService, Services, Terms, compose
 from bot.services import errors as e
 
 
-async def _start(services: Services, users: list[User]):  # type: ignore[no-untyped-def]
+async def _start(services: Services, users: list[User], terms: Terms | None = None):  # type: ignore[no-untyped-def]
     challenge = await services.challenges.open(
-        chat_id=-5, challenger=users[0], target=users[1], locale="ru"
+        chat_id=-5, challenger=users[0], target=users[1], locale="ru", terms=terms or Terms()
     )
     return await services.lobby.accept(challenge.id, users[1])
 
@@ -313,8 +313,8 @@ async def test_a_pressed_board_becomes_the_board_only_where_none_is_known(world,
         await other.check_board(game_id, -6, 41, photo=True)
     await other.check_board(game_id, -5, 41)
     assert [b.message_id for b in await services.board_messages.boards(game_id)] == [41]
-    # another game's board is never adopted as this one's
-    _, second = await _start(services, users)
+    # another game's board is never adopted as this one's (a game by mail: one beside it)
+    _, second = await _start(services, users, Terms(move_seconds=86_400))
     with pytest.raises(e.ForeignButton):
         await services.board_messages.check_board(second.stored.id, -5, 41, photo=True)
 
