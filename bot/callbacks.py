@@ -123,14 +123,38 @@ class ChallengeOption(enum.IntEnum):
     LEVEL = 11  # the computer's level (a challenge to the computer)
     HINTS = 12  # hints for both players (between people)
     WATCH = 13  # open to watchers or private (a game between private chats)
+    BACK = 14  # back from an option's list of choices, changing nothing
+
+
+CHALLENGE_LISTS: Final = {
+    ChallengeOption.VARIANT: "variant",
+    ChallengeOption.RULES: "rules",
+    ChallengeOption.TIME: "time",
+    ChallengeOption.MATCH: "match",
+    ChallengeOption.DICE: "dice",
+    ChallengeOption.STAKE: "stake",
+    ChallengeOption.STAKE_MODE: "stake_mode",
+    ChallengeOption.LEVEL: "level",
+}
+"""The challenge's options picked from a list, by the service's names of the options
+(:data:`bot.services.choices.OPTIONS`)."""
 
 
 class ChallengeAction(CallbackData, prefix="c"):
-    """A tap on a challenge message."""
+    """A tap on a challenge message: Accept, Decline, a switch, or an option with a list of
+    choices (:data:`CHALLENGE_LISTS`): ``choice`` 0 shows the list, ``n`` picks its n-th
+    choice; every other button carries 0."""
 
     challenge: Id
     version: Count
     option: Annotated[ChallengeOption, _CHOICE]
+    choice: Count = 0
+
+    @model_validator(mode="after")
+    def _choice_only_from_a_list(self) -> ChallengeAction:
+        if self.choice and self.option not in CHALLENGE_LISTS:
+            raise ValueError(f"{self.option.name} has no choices")
+        return self
 
 
 class PlayComputer(CallbackData, prefix="b"):
@@ -248,12 +272,14 @@ class FindOption(enum.IntEnum):
     AGAIN = 9  # 🔎 look again, on a wait that ended with nobody found
     PLAY_COMPUTER = 10  # 🤖 play the computer instead, on a wait that ended with nobody found
     STAKE = 11  # no stake, or the chips each game is played for
+    PICK = 12  # the picker on the terms the button carries (a choice picked, or ↩ Back)
 
 
 class FindAction(CallbackData, prefix="p"):
     """A tap on a ``/find`` message, the picker or the wait of ``user``, the only one whose
     taps count there. The picker keeps no state: each button carries the terms shown, as
-    positions in the choices (``bot.views.pool``), and the one it changes."""
+    positions in the choices (``bot.views.pool``); an option's button shows its list of
+    choices, and each of those (option ``PICK``) the picker on the terms it carries."""
 
     option: Annotated[FindOption, _CHOICE]
     user: Id
@@ -270,8 +296,9 @@ class PlayAnyone(CallbackData, prefix="o"):
 
 
 class TournamentOption(enum.IntEnum):
-    """What a button of the tournament creation picker does: a choice moved to its next
-    value, or the tournament made."""
+    """What a button of the tournament creation picker does: an option's list of choices
+    shown, the picker on the choices the button carries (``PICK``: a choice picked, or
+    ↩ Back), or the tournament made."""
 
     FORMAT = 1
     VARIANT = 2
@@ -281,11 +308,12 @@ class TournamentOption(enum.IntEnum):
     ENTRY = 6
     START = 7
     CREATE = 8
+    PICK = 9
 
 
 class TournamentPick(CallbackData, prefix="u"):
-    """A tap on the creation picker, carrying every choice after it (indices into the
-    picker's choices, checked again when read): the picker keeps no state of its own."""
+    """A tap on the creation picker, carrying every choice shown (indices into the picker's
+    choices, checked again when read): the picker keeps no state of its own."""
 
     option: Annotated[TournamentOption, _CHOICE]
     format: Count

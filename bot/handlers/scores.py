@@ -18,7 +18,7 @@ from bot.model import User
 from bot.numbers import parse_number
 from bot.services import GameService, ScoreService, Users
 from bot.services.autoanalysis import AutoAnalyses
-from bot.services.challenges import has_dice_modes
+from bot.services.choices import has_dice_modes
 from bot.services.daily import DailyService
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.daily import streaks_text

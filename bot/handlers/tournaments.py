@@ -33,7 +33,14 @@ from bot.model import Tournament, TournamentState, User
 from bot.outbox import Outbox
 from bot.services.errors import ForeignButton, NotEntered, TournamentMade, TournamentNotFound
 from bot.services.tournaments import Tournaments
-from bot.views.tournaments import Pick, past_text, picker_keyboard, picker_text
+from bot.views.tournaments import (
+    LISTS,
+    Pick,
+    choices_keyboard,
+    past_text,
+    picker_keyboard,
+    picker_text,
+)
 
 
 def create_router() -> Router:
@@ -117,9 +124,13 @@ async def on_pick(
     pick = Pick.of(callback_data)
     if pick is None:
         raise ForeignButton()  # forged choices
-    if callback_data.option is not TournamentOption.CREATE:
+    option = callback_data.option
+    if option is not TournamentOption.CREATE:
+        markup = (  # an option's list of choices, or the picker (a choice picked, ↩ Back)
+            choices_keyboard(pick, option, _) if option in LISTS else picker_keyboard(pick, _)
+        )
         with contextlib.suppress(TelegramBadRequest):  # two taps at once: "not modified"
-            await message.edit_text(picker_text(pick, _), reply_markup=picker_keyboard(pick, _))
+            await message.edit_text(picker_text(pick, _), reply_markup=markup)
         return
     member = await bot.get_chat_member(message.chat.id, callback.from_user.id)
     try:

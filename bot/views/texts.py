@@ -12,10 +12,10 @@ from aiogram.utils.i18n import gettext as _
 from bot.engine import DiceMode
 from bot.i18n import N_
 from bot.services import GameError
-from bot.services.challenges import VARIANT_CHOICES
+from bot.services.choices import VARIANTS
 
 VARIANT_WORDS: Final = {
-    **{name: name for name in VARIANT_CHOICES[1:]},
+    **{name: name for name in VARIANTS[1:]},
     "короткие": "short",
     "короткая": "short",
     "абхазские": "abkhaz",

@@ -22,11 +22,12 @@ from bot.callbacks import (
 )
 from bot.i18n import N_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
-from bot.services.challenges import TIME_CHOICES, VARIANT_CHOICES, has_dice_modes
 from bot.services.chips import STAKE_CHOICES
+from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
 from bot.services.games import REMIND_FROM_SECONDS
 from bot.services.tournaments import WAIT_SECONDS, Forfeit, Overview, Waiting, prize_opponents
 from bot.views.common import DICE_MODE_NAMES, VARIANT_NAMES, Translate, duration, player_name
+from bot.views.picker import choice_rows
 from render.tournament_layout import (
     ROWS_PER_PAGE,
     Bracket,
@@ -47,11 +48,10 @@ FORMAT_NAMES: Final = {
     TournamentFormat.ROUND_ROBIN: N_("Round robin"),
     TournamentFormat.SWISS: N_("Swiss"),
 }
-MATCH_CHOICES: Final = (0, 3, 5, 7)
 START_CHOICES: Final = (0, 600, 1800, 3600, 86_400)
 """When a tournament starts, in seconds from its creation; 0: when its creator starts it."""
 DICE_CHOICES: Final = tuple(DICE_MODE_NAMES)
-DEFAULT_TIME: Final = TIME_CHOICES.index(90)
+DEFAULT_TIME: Final = MOVE_TIMES.index(90)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +74,10 @@ class Pick:
         )
         limits = (
             len(FORMAT_CHOICES),
-            len(VARIANT_CHOICES),
+            len(VARIANTS),
             len(DICE_CHOICES),
-            len(MATCH_CHOICES),
-            len(TIME_CHOICES),
+            len(MATCH_LENGTHS),
+            len(MOVE_TIMES),
             len(STAKE_CHOICES),
             len(START_CHOICES),
         )
@@ -92,12 +92,12 @@ class Pick:
 
     @property
     def terms(self) -> Terms:
-        variant = VARIANT_CHOICES[self.variant]
+        variant = VARIANTS[self.variant]
         return Terms(
             variant=variant,
             dice_mode=DICE_CHOICES[self.dice] if has_dice_modes(variant) else DICE_CHOICES[0],
-            match_length=MATCH_CHOICES[self.match],
-            move_seconds=TIME_CHOICES[self.time],
+            match_length=MATCH_LENGTHS[self.match],
+            move_seconds=MOVE_TIMES[self.time],
         )
 
     @property
@@ -109,40 +109,39 @@ class Pick:
     def starts_in(self) -> int:
         return START_CHOICES[self.start]
 
-    def next(self, option: TournamentOption) -> Pick:
-        """The choices after a tap on ``option``'s button: its next value, round and round."""
-        name = option.name.lower()
-        if option is TournamentOption.CREATE:
-            return self
-        sizes = {
-            "format": len(FORMAT_CHOICES),
-            "variant": len(VARIANT_CHOICES),
-            "dice": len(DICE_CHOICES),
-            "match": len(MATCH_CHOICES),
-            "time": len(TIME_CHOICES),
-            "entry": len(STAKE_CHOICES),
-            "start": len(START_CHOICES),
-        }
-        changed = replace(self, **{name: (getattr(self, name) + 1) % sizes[name]})
-        if option is TournamentOption.VARIANT and not has_dice_modes(
-            VARIANT_CHOICES[changed.variant]
-        ):
-            changed = replace(changed, dice=0)
-        return changed
-
-    def button(self, option: TournamentOption) -> str:
-        """The callback data of ``option``'s button."""
-        p = self.next(option)
+    def data(self, option: TournamentOption) -> str:
+        """The callback data of a button for ``option`` on this picker: an option's shows its
+        list, ✅ Create makes the tournament, ``PICK`` shows the picker on these choices."""
         return TournamentPick(
             option=option,
-            format=p.format,
-            variant=p.variant,
-            dice=p.dice,
-            match=p.match,
-            time=p.time,
-            entry=p.entry,
-            start=p.start,
+            format=self.format,
+            variant=self.variant,
+            dice=self.dice,
+            match=self.match,
+            time=self.time,
+            entry=self.entry,
+            start=self.start,
         ).pack()
+
+    def picking(self, option: TournamentOption, index: int) -> Pick:
+        """These choices with ``option``'s set to its ``index``-th (a variant without dice
+        modes plays two dice)."""
+        picked = replace(self, **{_FIELDS[option]: index})
+        if option is TournamentOption.VARIANT and not has_dice_modes(VARIANTS[index]):
+            picked = replace(picked, dice=0)
+        return picked
+
+
+_FIELDS: Final = {
+    TournamentOption.FORMAT: "format",
+    TournamentOption.VARIANT: "variant",
+    TournamentOption.DICE: "dice",
+    TournamentOption.MATCH: "match",
+    TournamentOption.TIME: "time",
+    TournamentOption.ENTRY: "entry",
+    TournamentOption.START: "start",
+}
+"""The picker's options, each picked from a list, by the :class:`Pick` field it sets."""
 
 
 def terms_text(terms: Terms, entry: int, _: Translate) -> str:
@@ -175,53 +174,78 @@ def picker_text(pick: Pick, _: Translate) -> str:
             "🏆 " + html.bold(_("New tournament")),
             _(FORMAT_NAMES[pick.tournament_format]) + " · " + terms_text(pick.terms, pick.chips, _),
             start,
-            _("Tap the buttons to change a choice, then ✅ Create."),
+            _("Tap a choice to change it, then ✅ Create."),
         ]
     )
 
 
+def _match_text(length: int, _: Translate) -> str:
+    return _("match to {n}").format(n=length) if length else _("single games")
+
+
+def _entry_text(chips: int, _: Translate) -> str:
+    return str(chips) if chips else _("free")
+
+
+def _start_text(seconds: int, _: Translate) -> str:
+    return _("in {minutes} min").format(minutes=seconds // 60) if seconds else _("by the creator")
+
+
+def _names(option: TournamentOption, _: Translate) -> tuple[str, tuple[str, ...]]:
+    """``option``'s mark and the names of its choices, in the order its list shows them."""
+    if option is TournamentOption.FORMAT:
+        return "🏆", tuple(_(FORMAT_NAMES[f]) for f in FORMAT_CHOICES)
+    if option is TournamentOption.VARIANT:
+        return "🎲", tuple(_(VARIANT_NAMES[v]) for v in VARIANTS)
+    if option is TournamentOption.DICE:
+        return "🎲", tuple(_(DICE_MODE_NAMES[d]) for d in DICE_CHOICES)
+    if option is TournamentOption.MATCH:
+        return "🏁", tuple(_match_text(n, _) for n in MATCH_LENGTHS)
+    if option is TournamentOption.TIME:
+        return "⏱", tuple(duration(t, _) for t in MOVE_TIMES)
+    if option is TournamentOption.ENTRY:
+        return "💰", tuple(_entry_text(c, _) for c in STAKE_CHOICES)
+    return "🕒", tuple(_start_text(s, _) for s in START_CHOICES)
+
+
 def picker_keyboard(pick: Pick, _: Translate) -> InlineKeyboardMarkup:
-    """One button per choice (each tap moves it to the next value) and ✅ Create."""
-    terms = pick.terms
+    """One button per option, naming its choice (a tap shows its list), and ✅ Create."""
     o = TournamentOption
 
-    def button(text: str, option: TournamentOption) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text=text, callback_data=pick.button(option))
+    def button(option: TournamentOption) -> InlineKeyboardButton:
+        mark, names = _names(option, _)
+        text = f"{mark} {names[getattr(pick, _FIELDS[option])]}"
+        return InlineKeyboardButton(text=text, callback_data=pick.data(option))
 
     rows = [
-        [
-            button("🏆 " + _(FORMAT_NAMES[pick.tournament_format]), o.FORMAT),
-            button("🎲 " + _(VARIANT_NAMES[terms.variant]), o.VARIANT),
-        ],
-        [
-            button(
-                "🏁 "
-                + (
-                    _("match to {n}").format(n=terms.match_length)
-                    if terms.match_length
-                    else _("single games")
-                ),
-                o.MATCH,
-            ),
-            button("⏱ " + duration(terms.move_seconds or 90, _), o.TIME),
-        ],
-        [
-            button("💰 " + (str(pick.chips) if pick.chips else _("free")), o.ENTRY),
-            button(
-                "🕒 "
-                + (
-                    _("in {minutes} min").format(minutes=pick.starts_in // 60)
-                    if pick.starts_in
-                    else _("by the creator")
-                ),
-                o.START,
-            ),
-        ],
+        [button(o.FORMAT), button(o.VARIANT)],
+        [button(o.MATCH), button(o.TIME)],
+        [button(o.ENTRY), button(o.START)],
     ]
-    if has_dice_modes(terms.variant):
-        rows.insert(1, [button("🎲 " + _(DICE_MODE_NAMES[terms.dice_mode]), o.DICE)])
-    rows.append([button("✅ " + _("Create"), o.CREATE)])
+    if has_dice_modes(pick.terms.variant):
+        rows.insert(1, [button(o.DICE)])
+    create = InlineKeyboardButton(text="✅ " + _("Create"), callback_data=pick.data(o.CREATE))
+    rows.append([create])
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def choices_keyboard(pick: Pick, option: TournamentOption, _: Translate) -> InlineKeyboardMarkup:
+    """``option``'s list of choices: each picks one and shows the picker again, as does
+    ↩ Back."""
+    _mark, names = _names(option, _)
+    rows = choice_rows(
+        range(len(names)),
+        getattr(pick, _FIELDS[option]),
+        lambda index: names[index],
+        lambda index: pick.picking(option, index).data(TournamentOption.PICK),
+        pick.data(TournamentOption.PICK),
+        _,
+    )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+LISTS: Final = frozenset(_FIELDS)
+"""The picker's options that show a list of choices."""
 
 
 def title(tournament: Tournament, _: Translate) -> str:

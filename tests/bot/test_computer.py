@@ -58,7 +58,11 @@ async def test_a_whole_game_against_the_computer_in_private(
     assert "plays the computer 🤖 at level 2 of 5" in text and "short nardy" in text.lower()
     assert [b.text for b in challenge.buttons][:2] == ["▶ Start", "✖ Cancel"]
     assert not any("stake" in b.text for b in challenge.buttons)  # no stakes with the computer
-    fake.press(alice, challenge, "🤖 level 2")  # the level cycles: 3 now
+    fake.press(alice, challenge, "🤖 level 2")  # the levels, each in words: one tap each
+    await harness.settle()
+    assert "✓ level 2 · casual: errs now and then (1315)" in [b.text for b in challenge.buttons]
+    assert "level 2 of 5" in (challenge.text or "")  # nothing chosen yet
+    fake.press(alice, challenge, "level 3 · club player")
     await harness.settle()
     assert "level 3 of 5" in (challenge.text or "")
     fake.press(alice, challenge, "▶ Start")

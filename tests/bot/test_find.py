@@ -135,6 +135,9 @@ async def test_two_strangers_are_paired_and_a_third_plays_the_computer(
     carol_picker = await _picker(harness, carol, chats[carol.id])
     fake.press(carol, carol_picker, "⏱ 90 s")
     await harness.settle()
+    assert "✓ 90 s" in [b.text for b in carol_picker.buttons]  # the times, to pick one
+    fake.press(carol, carol_picker, "180 s")
+    await harness.settle()
     assert "180 s per move" in (carol_picker.text or "")
     fake.press(carol, carol_picker, "🔎 Find")
     await harness.settle()
@@ -334,6 +337,8 @@ async def test_a_stake_chosen_in_the_picker_is_played_only_with_the_same_stake(
         picker = await _picker(harness, user, fake.private_chat(user))
         assert "💰 no stake" in [b.text for b in picker.buttons]  # off by default
         fake.press(user, picker, "💰 no stake")
+        await harness.settle()
+        fake.press(user, picker, "stake 10")
         await harness.settle()
         assert "stake 10 chips" in (picker.text or "")
         fake.press(user, picker, "🔎 Find")

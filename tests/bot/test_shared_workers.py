@@ -152,10 +152,9 @@ async def test_results_of_concurrent_games_keep_chips_and_ratings_whole(workers)
         challenge = await one.services.challenges.open(  # by mail: six at once
             chat_id=-5, challenger=users[0], target=users[1], locale="en", terms=BY_MAIL
         )
-        for _ in range(2):  # a stake of 50
-            challenge = await one.services.challenges.change_option(
-                challenge.id, users[0].id, challenge.version, "stake"
-            )
+        challenge = await one.services.challenges.change_option(  # a stake of 50
+            challenge.id, users[0].id, challenge.version, "stake", 2
+        )
         _, snapshot = await two.services.lobby.accept(challenge.id, users[1])
         games.append(await _play(two.service, snapshot, 8))  # past an early concession
     assert {g.stored.stake for g in games} == {50}

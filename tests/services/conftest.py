@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.model import User
-from bot.services import ScoreService, Services, compose
+from bot.model import Challenge, User
+from bot.services import ScoreService, Services, choices, compose
 from bot.storage import Store, open_database
 
 
@@ -48,3 +48,18 @@ async def world(store: Store, clock: Clock) -> tuple[Services, Clock, list[User]
 @pytest.fixture
 def scores(store: Store, clock: Clock) -> ScoreService:
     return ScoreService(store, clock=clock)
+
+
+async def change(services: Services, challenge: Challenge, option: str) -> Challenge:
+    """The challenger changes ``option``: a switch turns; an option with a list of choices
+    takes the one after the current (the first after the last)."""
+    index = None
+    if option in choices.OPTIONS:
+        values = choices.offered(option, challenge.terms, challenge.move_seconds)
+        now = choices.current(
+            option, challenge.terms, challenge.move_seconds, challenge.computer_level
+        )
+        index = (values.index(now) + 1) % len(values) if values else 0
+    return await services.challenges.change_option(
+        challenge.id, challenge.challenger_id, challenge.version, option, index
+    )
