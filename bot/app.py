@@ -36,7 +36,14 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import BotCommand, BotCommandScopeDefault, TelegramObject, Update
+from aiogram.types import (
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    TelegramObject,
+    Update,
+)
 from aiogram.utils.i18n import I18n
 
 from bot import logs
@@ -70,11 +77,18 @@ from bot.services.planner import Planner
 from bot.services.root import Services, compose
 from bot.storage import Store, open_database
 from bot.timers import Timers
-from bot.views.commands import command_menu
+from bot.views.commands import Scope, command_menu
 from bot.web import Webhook, WebServer
 from bot.webapp.server import BoardApp
 
 logger = logging.getLogger(__name__)
+
+MenuScope: TypeAlias = (
+    BotCommandScopeDefault
+    | BotCommandScopeAllPrivateChats
+    | BotCommandScopeAllGroupChats
+    | BotCommandScopeAllChatAdministrators
+)
 
 DRAIN_SECONDS: Final = 10.0
 """How long a stopping bot waits for updates still being handled and boards still being sent;
@@ -259,16 +273,12 @@ def create_dispatcher(
     return dispatcher
 
 
-def bot_commands(i18n: I18n, locale: str) -> list[BotCommand]:
-    """Returns the command menu with descriptions in ``locale``."""
-    return command_menu(i18n, locale)
-
-
 async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
     """Startup hook: makes polling possible (deletes a webhook left set, in polling mode) and
-    publishes the command menu in every language, for each Telegram language code that has a
-    catalog (:data:`~bot.i18n.LANGUAGE_CODES`). In webhook mode the webhook is set later,
-    once the bot is ready for its first update (:func:`_serve_webhook`).
+    publishes the command menus in every language, for each Telegram language code that has a
+    catalog (:data:`~bot.i18n.LANGUAGE_CODES`): one for private chats (also the default), one
+    for groups, one for groups' admins (``setMyCommands`` scopes). In webhook mode the webhook
+    is set later, once the bot is ready for its first update (:func:`_serve_webhook`).
 
     These calls are safe to repeat, so during an outage they wait for Telegram (see
     :mod:`bot.messages.link`). A flood wait, or a failure that persists while Telegram answers
@@ -276,15 +286,22 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
     """
     menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE)]
     menus += sorted(LANGUAGE_CODES.items())
+    scopes: list[tuple[MenuScope, Scope]] = [
+        (BotCommandScopeDefault(), Scope.PRIVATE),
+        (BotCommandScopeAllPrivateChats(), Scope.PRIVATE),
+        (BotCommandScopeAllGroupChats(), Scope.GROUP),
+        (BotCommandScopeAllChatAdministrators(), Scope.ADMINS),
+    ]
     try:
         if not settings.webhook_url:
             await bot.delete_webhook(drop_pending_updates=False)
         for language_code, locale in menus:
-            await bot.set_my_commands(
-                bot_commands(i18n, locale),
-                scope=BotCommandScopeDefault(),
-                language_code=language_code,
-            )
+            for telegram_scope, scope in scopes:
+                await bot.set_my_commands(
+                    command_menu(i18n, locale, scope),
+                    scope=telegram_scope,
+                    language_code=language_code,
+                )
     except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as error:
         logger.warning("start-up calls failed, going on anyway: %s", error)
 

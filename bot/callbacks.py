@@ -312,8 +312,9 @@ class TournamentOption(enum.IntEnum):
 
 
 class TournamentPick(CallbackData, prefix="u"):
-    """A tap on the creation picker, carrying every choice shown (indices into the picker's
-    choices, checked again when read): the picker keeps no state of its own."""
+    """A tap on the creation picker of ``user`` (whose taps alone count there), carrying every
+    choice shown (indices into the picker's choices, checked again when read): the picker keeps
+    no state of its own."""
 
     option: Annotated[TournamentOption, _CHOICE]
     format: Count
@@ -323,6 +324,7 @@ class TournamentPick(CallbackData, prefix="u"):
     time: Count
     entry: Count
     start: Count
+    user: Id
 
 
 class TournamentStep(enum.IntEnum):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from aiogram import Router, html
+from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import DailyOpen, PlayAnyone, PlayComputer
-from bot.views.commands import COMMANDS
+from bot.views.commands import help_text
 
 
 def create_router() -> Router:
@@ -44,10 +45,10 @@ async def on_start(message: Message) -> None:
 
 
 async def on_help(message: Message) -> None:
-    """Lists the commands in the user's language."""
-    lines = [html.bold(_("Commands"))]
-    lines += [f"/{command} — {html.quote(_(description))}" for command, description in COMMANDS]
-    await message.answer("\n".join(lines), reply_markup=_computer_button())
+    """The first thing to type, then the commands of this kind of chat grouped by what a
+    person wants, in the reader's language."""
+    group = message.chat.type != ChatType.PRIVATE
+    await message.answer(help_text(_, group=group), reply_markup=_computer_button())
 
 
 def _start_buttons() -> InlineKeyboardMarkup:

@@ -276,7 +276,8 @@ class CallbackAnswers(CallbackAnswerMiddleware):
 class ButtonsInPlace(BaseMiddleware):
     """Lets a press through only when its data is one of the bot's buttons in its one written
     form (:func:`bot.callbacks.parse`: an Undo with an argument, a number with a leading zero,
-    a prefix of no button are refused) and it was pressed on a kind of message that carries
+    a field too many are refused; data of no button of the bot's is left to the routers, where
+    only the fallback takes it, as stale) and it was pressed on a kind of message that carries
     such a button (:data:`bot.callbacks.PRESSED_ON`, read from the buttons the message
     shows: a /help button pressed on a board, or a board's pressed on a challenge, does
     nothing). Anything else is answered as a stale button and goes no further. A message
@@ -295,7 +296,10 @@ class ButtonsInPlace(BaseMiddleware):
 
 
 def _in_place(query: CallbackQuery) -> bool:
-    button = parse(query.data or "")
+    data = query.data or ""
+    if data.partition(":")[0] not in FACTORIES:
+        return True  # no button of the bot's: no handler takes it but the fallback's refusal
+    button = parse(data)
     if button is None:
         return False
     message = query.message

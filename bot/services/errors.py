@@ -307,6 +307,12 @@ class NotSeeking(GameError):
     code = "not_seeking"
 
 
+class NotYourPicker(GameError):
+    """A tap on someone else's tournament creation picker (in a group, where others see it)."""
+
+    code = "not_your_picker"
+
+
 class NotYourFind(GameError):
     """A tap on someone else's ``/find`` picker or wait (in a group, where others see it)."""
 

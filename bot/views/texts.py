@@ -118,6 +118,7 @@ REFUSALS: Final = {
         "{name}'s game in tournament #{tournament} is about to start: try again after it."
     ),
     "not_your_find": N_("This is someone else's search: send /find for your own."),
+    "not_your_picker": N_("This is someone else's choice: send /tournament for your own."),
     "not_seeking": N_("You are not looking for an opponent now: tap 🔎 Find to look again."),
     "tournament_not_found": N_("This tournament does not exist."),
     "tournament_closed": N_("This tournament's sign-up is over."),

@@ -65,12 +65,21 @@ class Pick:
     time: int = DEFAULT_TIME
     entry: int = 0
     start: int = 0
+    user: int = 0
+    """Whose picker it is (who sent ``/tournament``): their taps alone count on it."""
 
     @classmethod
     def of(cls, data: TournamentPick) -> Pick | None:
         """The picker's choices a button carries; None for indices out of range (forged)."""
         pick = cls(
-            data.format, data.variant, data.dice, data.match, data.time, data.entry, data.start
+            data.format,
+            data.variant,
+            data.dice,
+            data.match,
+            data.time,
+            data.entry,
+            data.start,
+            data.user,
         )
         limits = (
             len(FORMAT_CHOICES),
@@ -121,6 +130,7 @@ class Pick:
             time=self.time,
             entry=self.entry,
             start=self.start,
+            user=self.user,
         ).pack()
 
     def picking(self, option: TournamentOption, index: int) -> Pick:

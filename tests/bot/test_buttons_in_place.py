@@ -131,7 +131,7 @@ async def test_each_kind_of_button_counts_only_on_its_own_kind_of_message(
     messages[MessageKind.RESIGN] = await _say(harness, carol, other, "/resign")
     messages[MessageKind.CHALLENGE] = await _say(harness, anna, club, "/play @boris")
     messages[MessageKind.TOURNAMENT_PICKER] = await _say(harness, anna, club, "/tournament")
-    signup = await _say(harness, boris, club, "/tournament")  # a second picker, made into one
+    signup = await _say(harness, anna, club, "/tournament")  # a second picker, made into one
     fake.press(anna, signup, "✅ Create")
     await fake.wait_for(lambda: any(b.text == "✅ Join" for b in signup.buttons))
     messages[MessageKind.TOURNAMENT_SIGNUP] = signup

@@ -46,6 +46,7 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
             time=99,
             entry=9,
             start=9,
+            user=BIG_ID,
         ),
         ResignAction(game=BIG_ID, user=BIG_ID, asked=2**31, sure=True),
         Rematch(game=BIG_ID),

@@ -85,10 +85,14 @@ async def _say(harness: BotHarness, user: FakeUser, text: str) -> FakeMessage:
 async def test_the_tournament_picker_picks_from_the_same_lists(bot_harness: BotHarness) -> None:
     harness, fake = bot_harness, bot_harness.fake
     anna = fake.create_user("Anna", username="anna", language_code="en")
-    group = fake.create_group("Nardy club", [anna])
+    boris = fake.create_user("Boris", username="boris", language_code="en")
+    group = fake.create_group("Nardy club", [anna, boris])
     fake.send_text(anna, group, "/tournament")
     await harness.settle()
     picker = fake.last_message(group)
+    refused = await fake.next_answer_to(fake.press(boris, picker, "🏁 single games"))
+    assert refused.show_alert and "someone else's" in (refused.text or "")  # Anna's picker
+    assert picker.edit_count == 0
     await _tap(harness, anna, picker, "🏁 single games")
     lengths = [t.removeprefix("✓ ") for t in _labels(picker)][:-1]
     assert len(lengths) == len(choices.MATCH_LENGTHS) and lengths[-1] == "match to 9"

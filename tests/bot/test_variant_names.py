@@ -5,9 +5,9 @@ queries reach every variant, and the order the buttons cycle is the registry's."
 from __future__ import annotations
 
 from bot.engine import VARIANTS, DiceMode
-from bot.handlers.basic import COMMANDS
 from bot.services import Terms, choices
 from bot.services.choices import has_cube, has_dice_modes, rule_sets
+from bot.views.commands import COMMANDS
 from bot.views.common import DICE_MODE_NAMES, RULE_SET_NAMES, VARIANT_NAMES
 from bot.views.inline import VARIANT_QUERY_WORDS
 from bot.views.texts import RULES, VARIANT_WORDS
@@ -48,5 +48,5 @@ def test_the_words_reach_every_variant() -> None:
 
 
 def test_the_rules_command_lists_every_variant_with_a_word() -> None:
-    description = dict(COMMANDS)["rules"]
+    description = next(c.description for c in COMMANDS if c.name == "rules")
     assert description == "Rules: /rules " + ", ".join(choices.VARIANTS[1:])
