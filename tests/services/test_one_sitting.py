@@ -380,7 +380,7 @@ async def _scenario(database: Path | str, batches: list[list[Step]]) -> None:
             await store.close()
 
 
-EXAMPLES: Final = {"sqlite": 25, "postgresql": 8}
+EXAMPLES: Final = {"sqlite": 20, "postgresql": 6}
 
 
 @pytest.mark.slow
