@@ -297,7 +297,8 @@ class Pool:
             other = best_match(seeker, alike, now)
             if other is None:
                 continue
-            left.remove(other)
+            if other in left:  # else one passed over before, still waiting
+                left.remove(other)
             unpaired.remove(seeker)
             unpaired.remove(other)
             if not (await pool.remove(seeker) and await pool.remove(other)):

@@ -333,9 +333,10 @@ async def test_two_workers_sweeping_and_entering_at_once_pair_each_seeker_once(
     try:
         for round_ in range(3):
             first = 1000 * round_
-            for user in range(first, first + 30):  # 110 apart: nobody paired on entering
+            for user in range(first, first + 30):  # 110 apart, waiting side by side
                 rating = 1000 + 110 * (user - first)
-                assert await pools[user % 2].enter(user, rng.choice((0, -9)), LONG, rating) is None
+                scope = rng.choice((0, -9))
+                await stores[user % 2].pool.put(Seeker(user, scope, LONG, rating, clock.now))
             clock.now += 40
             late = [
                 pools[user % 2].enter(user, rng.choice((0, -9)), LONG, rng.uniform(1000, 2200))
