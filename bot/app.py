@@ -37,7 +37,9 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 from aiogram.types import (
-    BotCommand,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
     BotCommandScopeChat,
     BotCommandScopeDefault,
     TelegramObject,
@@ -51,6 +53,7 @@ from bot.config import Settings
 from bot.engine import stepwise
 from bot.handlers import get_routers
 from bot.handlers.middlewares import (
+    ButtonsInPlace,
     CallbackAnswers,
     GameErrorAlerts,
     HandleOnce,
@@ -79,11 +82,18 @@ from bot.services.planner import Planner
 from bot.services.root import Services, compose
 from bot.storage import Store, open_database
 from bot.timers import Timers
-from bot.views.commands import command_menu
+from bot.views.commands import Scope, command_menu
 from bot.web import Webhook, WebServer
 from bot.webapp.server import BoardApp
 
 logger = logging.getLogger(__name__)
+
+MenuScope: TypeAlias = (
+    BotCommandScopeDefault
+    | BotCommandScopeAllPrivateChats
+    | BotCommandScopeAllGroupChats
+    | BotCommandScopeAllChatAdministrators
+)
 
 DRAIN_SECONDS: Final = 10.0
 """How long a stopping bot waits for updates still being handled and boards still being sent;
@@ -273,6 +283,7 @@ def create_dispatcher(
     # the outage's, last, makes the answer "try again" when the database failed.
     dispatcher.callback_query.middleware(CallbackAnswers(in_response=in_response))
     dispatcher.callback_query.middleware(throttle.counter)
+    dispatcher.callback_query.middleware(ButtonsInPlace())
     dispatcher.callback_query.middleware(GameErrorAlerts())
     dispatcher.callback_query.middleware(outage.pressed)
     dispatcher.message.middleware(NeedsSender())
@@ -282,16 +293,13 @@ def create_dispatcher(
     return dispatcher
 
 
-def bot_commands(i18n: I18n, locale: str) -> list[BotCommand]:
-    """Returns the command menu with descriptions in ``locale``."""
-    return command_menu(i18n, locale)
-
-
 async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings, users: Users | None = None) -> None:
     """Startup hook: makes polling possible (deletes a webhook left set, in polling mode) and
-    publishes the command menu in every language, for each Telegram language code that has a
-    catalog (:data:`~bot.i18n.LANGUAGE_CODES`). In webhook mode the webhook is set later,
-    once the bot is ready for its first update (:func:`_serve_webhook`).
+    publishes the command menus in every language, for each Telegram language code that has a
+    catalog (:data:`~bot.i18n.LANGUAGE_CODES`): one for private chats (also the default), one
+    for groups, one for groups' admins (``setMyCommands`` scopes), and each operator's in their
+    private chat (:func:`_operator_menu`). In webhook mode the webhook is set later, once the
+    bot is ready for its first update (:func:`_serve_webhook`).
 
     These calls are safe to repeat, so during an outage they wait for Telegram (see
     :mod:`bot.messages.link`). A flood wait, or a failure that persists while Telegram answers
@@ -303,6 +311,12 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings, users: Users | No
     """
     menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE)]
     menus += sorted(LANGUAGE_CODES.items())
+    scopes: list[tuple[MenuScope, Scope]] = [
+        (BotCommandScopeDefault(), Scope.PRIVATE),
+        (BotCommandScopeAllPrivateChats(), Scope.PRIVATE),
+        (BotCommandScopeAllGroupChats(), Scope.GROUP),
+        (BotCommandScopeAllChatAdministrators(), Scope.ADMINS),
+    ]
     try:
         me = await bot.me()
         if me.supports_inline_queries and not settings.storage_chat_id:
@@ -310,11 +324,12 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings, users: Users | No
         if not settings.webhook_url:
             await bot.delete_webhook(drop_pending_updates=False)
         for language_code, locale in menus:
-            await bot.set_my_commands(
-                bot_commands(i18n, locale),
-                scope=BotCommandScopeDefault(),
-                language_code=language_code,
-            )
+            for telegram_scope, scope in scopes:
+                await bot.set_my_commands(
+                    command_menu(i18n, locale, scope),
+                    scope=telegram_scope,
+                    language_code=language_code,
+                )
         for owner in settings.owner_ids:
             known = await users.get(owner) if users is not None else None
             await _operator_menu(bot, i18n, owner, locale_of(known) if known else DEFAULT_LOCALE)

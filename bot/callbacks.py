@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Annotated, Final, TypeAlias
 
 from aiogram.filters.callback_data import CallbackData
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, ValidationError, model_validator
 
 from bot.numbers import COUNT_DIGITS, ID_DIGITS, parse_number
 from bot.services.actions import GameAction
@@ -79,15 +79,25 @@ def _button_action(value: GameAction) -> GameAction:
     return value
 
 
+ARGUMENT_ACTIONS: Final = frozenset({GameAction.STEP, GameAction.FINISH, GameAction.STRIKE})
+"""The board buttons' actions that take an argument; every other one carries 0."""
+
+
 class GameButton(CallbackData, prefix="g"):
     """A tap on a board during a turn: ``action`` (:class:`~bot.services.actions.GameAction`,
     one of :data:`BUTTON_ACTIONS`) with its ``arg`` (the step, the way to finish, the die to
-    strike)."""
+    strike; 0 for the others: an Undo with an argument is no button's)."""
 
     game: Id
     version: Count
     action: Annotated[GameAction, _CHOICE, AfterValidator(_button_action)]
     arg: Count = 0
+
+    @model_validator(mode="after")
+    def _argument_only_where_taken(self) -> GameButton:
+        if self.arg and self.action not in ARGUMENT_ACTIONS:
+            raise ValueError(f"{self.action.name} takes no argument")
+        return self
 
     @classmethod
     def data(cls, game: int, version: int, action: GameAction, arg: int = 0) -> str:
@@ -114,14 +124,38 @@ class ChallengeOption(enum.IntEnum):
     HINTS = 12  # hints for both players (between people)
     WATCH = 13  # open to watchers or private (a game between private chats)
     TRAINING = 14  # a training game: each turn judged, taken back on request (the computer)
+    BACK = 15  # back from an option's list of choices, changing nothing
+
+
+CHALLENGE_LISTS: Final = {
+    ChallengeOption.VARIANT: "variant",
+    ChallengeOption.RULES: "rules",
+    ChallengeOption.TIME: "time",
+    ChallengeOption.MATCH: "match",
+    ChallengeOption.DICE: "dice",
+    ChallengeOption.STAKE: "stake",
+    ChallengeOption.STAKE_MODE: "stake_mode",
+    ChallengeOption.LEVEL: "level",
+}
+"""The challenge's options picked from a list, by the service's names of the options
+(:data:`bot.services.choices.OPTIONS`)."""
 
 
 class ChallengeAction(CallbackData, prefix="c"):
-    """A tap on a challenge message."""
+    """A tap on a challenge message: Accept, Decline, a switch, or an option with a list of
+    choices (:data:`CHALLENGE_LISTS`): ``choice`` 0 shows the list, ``n`` picks its n-th
+    choice; every other button carries 0."""
 
     challenge: Id
     version: Count
     option: Annotated[ChallengeOption, _CHOICE]
+    choice: Count = 0
+
+    @model_validator(mode="after")
+    def _choice_only_from_a_list(self) -> ChallengeAction:
+        if self.choice and self.option not in CHALLENGE_LISTS:
+            raise ValueError(f"{self.option.name} has no choices")
+        return self
 
 
 class PlayComputer(CallbackData, prefix="b"):
@@ -239,12 +273,14 @@ class FindOption(enum.IntEnum):
     AGAIN = 9  # 🔎 look again, on a wait that ended with nobody found
     PLAY_COMPUTER = 10  # 🤖 play the computer instead, on a wait that ended with nobody found
     STAKE = 11  # no stake, or the chips each game is played for
+    PICK = 12  # the picker on the terms the button carries (a choice picked, or ↩ Back)
 
 
 class FindAction(CallbackData, prefix="p"):
     """A tap on a ``/find`` message, the picker or the wait of ``user``, the only one whose
     taps count there. The picker keeps no state: each button carries the terms shown, as
-    positions in the choices (``bot.views.pool``), and the one it changes."""
+    positions in the choices (``bot.views.pool``); an option's button shows its list of
+    choices, and each of those (option ``PICK``) the picker on the terms it carries."""
 
     option: Annotated[FindOption, _CHOICE]
     user: Id
@@ -261,8 +297,9 @@ class PlayAnyone(CallbackData, prefix="o"):
 
 
 class TournamentOption(enum.IntEnum):
-    """What a button of the tournament creation picker does: a choice moved to its next
-    value, or the tournament made."""
+    """What a button of the tournament creation picker does: an option's list of choices
+    shown, the picker on the choices the button carries (``PICK``: a choice picked, or
+    ↩ Back), or the tournament made."""
 
     FORMAT = 1
     VARIANT = 2
@@ -272,11 +309,13 @@ class TournamentOption(enum.IntEnum):
     ENTRY = 6
     START = 7
     CREATE = 8
+    PICK = 9
 
 
 class TournamentPick(CallbackData, prefix="u"):
-    """A tap on the creation picker, carrying every choice after it (indices into the
-    picker's choices, checked again when read): the picker keeps no state of its own."""
+    """A tap on the creation picker of ``user`` (whose taps alone count there), carrying every
+    choice shown (indices into the picker's choices, checked again when read): the picker keeps
+    no state of its own."""
 
     option: Annotated[TournamentOption, _CHOICE]
     format: Count
@@ -286,6 +325,7 @@ class TournamentPick(CallbackData, prefix="u"):
     time: Count
     entry: Count
     start: Count
+    user: Id
 
 
 class TournamentStep(enum.IntEnum):
@@ -409,3 +449,140 @@ class TakeBack(CallbackData, prefix="j"):
 
     game: Id
     line: Count
+
+
+FACTORIES: Final[dict[str, type[CallbackData]]] = {
+    factory.__prefix__: factory
+    for factory in (
+        GameButton,
+        ChallengeAction,
+        PlayComputer,
+        Analyse,
+        ResignAction,
+        Rematch,
+        NextGame,
+        MovesFile,
+        PickLanguage,
+        InlineInvite,
+        InlineTop,
+        Replay,
+        PlayFrom,
+        FindAction,
+        PlayAnyone,
+        TournamentPick,
+        TournamentAction,
+        TournamentPage,
+        DailyAction,
+        DailyOpen,
+        Forget,
+        BroadcastStep,
+        FlagDecision,
+        LessonAction,
+        PracticeAction,
+        TakeBack,
+    )
+}
+"""Every button's factory, by its prefix."""
+
+
+def parse(data: str) -> CallbackData | None:
+    """The button ``data`` is, read strictly: its factory's fields, each valid, in the one form
+    the bot writes (``pack`` gives ``data`` back: no leading zeros, no field left empty, no
+    value where none is taken); None for anything else."""
+    factory = FACTORIES.get(data.partition(GameButton.__separator__)[0])
+    if factory is None:
+        return None
+    try:
+        button = factory.unpack(data)
+    except (ValueError, TypeError, ValidationError):
+        return None
+    return button if button.pack() == data else None
+
+
+class MessageKind(enum.Enum):
+    """What a message with buttons is, as far as which buttons it may carry."""
+
+    MENU = "menu"
+    """/start and /help: play the computer, play anyone, the daily position, the course (and
+    its offer)."""
+    BOARD = "board"
+    """A game's board in a chat: its turn's buttons; once over, the next game or a rematch,
+    the analysis, the replay, play anyone."""
+    INLINE = "inline"
+    """An inline message: the invitation, then the game's board in it (no ``message`` comes
+    with its taps)."""
+    CHALLENGE = "challenge"
+    RESIGN = "resign"
+    """The question under ``/resign``."""
+    LANGUAGE = "language"
+    FIND = "find"
+    """The ``/find`` picker and the wait it turns into."""
+    TOURNAMENT_PICKER = "tournament_picker"
+    TOURNAMENT_SIGNUP = "tournament_signup"
+    TOURNAMENT_TABLE = "tournament_table"
+    """The pinned table, with a button for each further page."""
+    HISTORY = "history"
+    """``/history``: a moves file for each game."""
+    ANALYSIS = "analysis"
+    """A worst move of an analysis: play on from it."""
+    DAILY = "daily"
+    """The daily position's board, and the other variant's after an answer."""
+    LESSON = "lesson"
+    """``/learn``'s course, a lesson's step, the offer of the course."""
+    PRACTICE = "practice"
+    """A practice position's board, with the way back to the course."""
+    COACH = "coach"
+    """A training game's coach: ↩ Take back."""
+    FORGET = "forget"
+    """The question under ``/forget``."""
+    BROADCAST = "broadcast"
+    """An operator's broadcast: its draft, then its progress."""
+    FLAGS = "flags"
+    """``/flags``: the held chip transfers, each released or refunded."""
+
+
+PRESSED_ON: Final[dict[MessageKind, frozenset[type[CallbackData]]]] = {
+    MessageKind.MENU: frozenset({PlayComputer, PlayAnyone, DailyOpen, LessonAction}),
+    MessageKind.BOARD: frozenset({GameButton, NextGame, Rematch, Analyse, Replay, PlayAnyone}),
+    MessageKind.INLINE: frozenset({InlineInvite, GameButton, NextGame, Analyse, InlineTop}),
+    MessageKind.CHALLENGE: frozenset({ChallengeAction}),
+    MessageKind.RESIGN: frozenset({ResignAction}),
+    MessageKind.LANGUAGE: frozenset({PickLanguage}),
+    MessageKind.FIND: frozenset({FindAction}),
+    MessageKind.TOURNAMENT_PICKER: frozenset({TournamentPick}),
+    MessageKind.TOURNAMENT_SIGNUP: frozenset({TournamentAction}),
+    MessageKind.TOURNAMENT_TABLE: frozenset({TournamentPage}),
+    MessageKind.HISTORY: frozenset({MovesFile}),
+    MessageKind.ANALYSIS: frozenset({PlayFrom}),
+    MessageKind.DAILY: frozenset({DailyAction, DailyOpen}),
+    MessageKind.LESSON: frozenset({LessonAction}),
+    MessageKind.PRACTICE: frozenset({PracticeAction, LessonAction}),
+    MessageKind.COACH: frozenset({TakeBack}),
+    MessageKind.FORGET: frozenset({Forget}),
+    MessageKind.BROADCAST: frozenset({BroadcastStep}),
+    MessageKind.FLAGS: frozenset({FlagDecision}),
+}
+"""Which buttons may be pressed on which kind of message: a button counts only on a message
+of a kind that carries it (a /help button pressed on a board does nothing)."""
+
+
+def pressed_where_shown(
+    pressed: type[CallbackData], shown: frozenset[type[CallbackData]] | None
+) -> bool:
+    """Whether a button of factory ``pressed`` counts on a message whose buttons are of the
+    factories ``shown`` (None: an inline message, which comes without its buttons): a kind of
+    message carries both it and all of them, and is the narrowest such kind (a lesson's
+    message shows the course's buttons only, as the menu does among others: it is a lesson's,
+    where the menu's buttons count for nothing). A message showing no buttons takes no
+    press."""
+    if shown is None:
+        return pressed in PRESSED_ON[MessageKind.INLINE]
+    if not shown:
+        return False
+    fitting = [
+        kind
+        for name, kind in PRESSED_ON.items()
+        if name is not MessageKind.INLINE and shown <= kind
+    ]
+    narrowest = [kind for kind in fitting if not any(other < kind for other in fitting)]
+    return any(pressed in kind for kind in narrowest)

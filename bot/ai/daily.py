@@ -1,10 +1,14 @@
-"""Finding a daily position: a roll whose best turn beats the second best by a blunder's margin.
+"""Finding a daily position: a roll whose best turn beats the second best by a blunder's margin,
+among several a player could reasonably choose (a real decision, not a pick between two
+buttons one of which is plainly wrong).
 
 A candidate is a game ready to play a roll of two dice with a real choice. It is screened at
 0-ply (cheap: one net evaluation per turn), and one whose margin there is at least half a
 blunder is ranked as the strongest level ranks it at 1-ply (its best turns a roll ahead); it
 is a daily position when the best turn's equity is at least :data:`MARGIN` above the
-second's. 1-ply, not level 5's 2-ply, is the analysis's judge too (:mod:`bot.ai.analysis`):
+second's and the roll is a real decision: at least :data:`MIN_TURNS` distinct turns, of which
+at least :data:`MIN_REASONABLE` (the best one too) are within :data:`REASONABLE` of the best,
+at both depths. 1-ply, not level 5's 2-ply, is the analysis's judge too (:mod:`bot.ai.analysis`):
 a daily answer is judged as a review judges the same turn, and 2-ply could not change the
 verdict much where it matters (it looks only where 1-ply's two best are within an error of
 each other, half the margin wanted) for half a second of a worker a candidate.
@@ -35,6 +39,14 @@ MARGIN: Final = BLUNDER
 """The best turn beats the second best by at least this (a blunder's loss, in points)."""
 SCREEN: Final = MARGIN / 2
 """The 0-ply margin a candidate needs to be looked at a roll ahead."""
+MIN_TURNS: Final = 3
+"""Distinct turns (resulting positions) a daily position's roll offers at least: a pick
+between two buttons is no puzzle."""
+REASONABLE: Final = 0.6
+"""A turn whose equity is within this of the best one's is one a player could choose."""
+MIN_REASONABLE: Final = 3
+"""Reasonable turns a daily position has at least, its best one among them: the answer is
+found among real candidates, not by ruling out absurd ones."""
 SELF_PLAY_GAMES: Final = 6
 """Self-play games tried for one position before giving up."""
 SELF_PLAY_LEVEL: Final = 3
@@ -68,7 +80,8 @@ def key(game: Game) -> str:
 
 def eligible(game: Game) -> bool:
     """Whether ``game`` can be a daily position: two dice rolled, no remainder or strike, a
-    choice of at least two turns (and not so many moves that they cannot be listed)."""
+    choice of at least :data:`MIN_TURNS` turns (and not so many moves that they cannot be
+    listed)."""
     if game.is_over or game.dice is None or game.remainder or game.strike_pending:
         return False
     if game.dice_mode is not DiceMode.TWO:
@@ -76,7 +89,7 @@ def eligible(game: Game) -> bool:
     moves = game.moves
     if moves is None or len(moves.values) > MAX_LISTED:
         return False
-    return len(game.legal_turns()) >= 2
+    return len(game.legal_turns()) >= MIN_TURNS
 
 
 def cubeless(game: Game) -> Game:
@@ -131,9 +144,20 @@ def _judge(computer: Computer, game: Game, exclude: frozenset[str]) -> Found | N
     if key(game) in exclude:
         return None
     screened = computer.rank(game, lookahead=0)
-    if screened.equities[0] - screened.equities[1] < SCREEN:
+    if screened.equities[0] - screened.equities[1] < SCREEN or not decision(screened):
         return None
     ranked = computer.rank(game, lookahead=computer.level.lookahead)  # 1-ply: no 2-ply
-    if ranked.equities[0] - ranked.equities[1] < MARGIN:
+    if ranked.equities[0] - ranked.equities[1] < MARGIN or not decision(ranked):
         return None
     return Found(game, ranked, None)
+
+
+def decision(ranked: Ranked) -> bool:
+    """Whether a roll ranked so is a real decision: at least :data:`MIN_REASONABLE` of its
+    turns within :data:`REASONABLE` of the best.
+
+    >>> decision(Ranked((), (0.3, 0.1, -0.2, -0.9))), decision(Ranked((), (0.3, -0.2, -0.9)))
+    (True, False)
+    """
+    best = ranked.equities[0]
+    return sum(best - equity <= REASONABLE for equity in ranked.equities) >= MIN_REASONABLE

@@ -10,7 +10,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.model import User
 from bot.services.lessons import Lessons
-from bot.views.commands import COMMANDS
+from bot.views.commands import help_text
 from bot.views.lessons import offer_text
 from bot.views.start import play_keyboard, start_keyboard
 
@@ -53,7 +53,7 @@ async def on_start(message: Message, lessons: Lessons, player: User) -> None:
 
 
 async def on_help(message: Message) -> None:
-    """Lists the commands in the user's language."""
-    lines = [html.bold(_("Commands"))]
-    lines += [f"/{command} — {html.quote(_(description))}" for command, description in COMMANDS]
-    await message.answer("\n".join(lines), reply_markup=play_keyboard(_))
+    """The first thing to type, then the commands of this kind of chat grouped by what a
+    person wants, in the reader's language."""
+    group = message.chat.type != ChatType.PRIVATE
+    await message.answer(help_text(_, group=group), reply_markup=play_keyboard(_))

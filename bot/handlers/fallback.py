@@ -9,6 +9,8 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import gettext as _
 
+from bot.views.texts import STALE_BUTTON_TEXT
+
 
 def create_router() -> Router:
     """Returns a new router that answers every remaining callback query with an alert, and
@@ -21,7 +23,7 @@ def create_router() -> Router:
 
 async def on_unknown_button(callback: CallbackQuery, callback_answer: CallbackAnswer) -> None:
     """Explains that the button is not valid; changes nothing."""
-    callback_answer.text = _("This button is no longer valid.")
+    callback_answer.text = _(STALE_BUTTON_TEXT)
     callback_answer.show_alert = True
 
 

@@ -28,8 +28,9 @@ from bot.services.errors import ForeignButton, NotSeeking, NotYourFind, StaleAct
 from bot.services.pool import OFFER_AFTER, PRIVATE, Pool
 from bot.views.common import player_name
 from bot.views.pool import (
+    LISTS,
     cancelled_text,
-    changed,
+    choices_keyboard,
     computer_chosen_text,
     picked,
     picker_keyboard,
@@ -217,7 +218,9 @@ async def on_find_button(
         level = snapshot.black.computer_level or 0  # the computer plays black
         await wait(computer_chosen_text(level, left.terms, _)).show(outbox.pace)
         return
-    terms, offer_after = changed(callback_data)
-    await wait(
-        picker_text(terms, offer_after, _), picker_keyboard(terms, offer_after, player.id, _)
-    ).show(outbox.pace)
+    terms, offer_after = picked(callback_data)
+    if option in LISTS:  # the option's list of choices, one tap from the terms shown
+        markup = choices_keyboard(callback_data, _)
+    else:  # PICK: a choice picked, or ↩ Back
+        markup = picker_keyboard(terms, offer_after, player.id, _)
+    await wait(picker_text(terms, offer_after, _), markup).show(outbox.pace)

@@ -52,7 +52,7 @@ from bot.services import (
     ScoreService,
     Users,
 )
-from bot.services.challenges import VARIANT_CHOICES
+from bot.services.choices import VARIANTS
 from bot.services.errors import BotChallenge, SelfChallenge, StaleAction
 from bot.services.inline import seal
 from bot.views.common import translator
@@ -116,7 +116,7 @@ async def on_inline_query(query: InlineQuery, game_service: GameService, player:
     words = [word.lower() for word in query.query.split() if not word.startswith("@")]
     asked = terms_of(words)
     named = any(word in VARIANT_WORDS for word in words)
-    variants = (asked.variant,) if named else VARIANT_CHOICES
+    variants = (asked.variant,) if named else VARIANTS
     results: list[InlineQueryResultUnion] = []
     for terms in offers(asked, variants):
         move_seconds = terms.move_seconds or game_service.move_seconds

@@ -16,7 +16,13 @@ from aiogram import Bot, Router
 from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
-from aiogram.types import BotCommandScopeChat, CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.types import (
+    BotCommandScopeChat,
+    BotCommandScopeChatAdministrators,
+    CallbackQuery,
+    InlineKeyboardMarkup,
+    Message,
+)
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
@@ -29,7 +35,7 @@ from bot.model import User
 from bot.services import Chats, Users
 from bot.services.errors import ForeignButton, NotAnAdmin, StaleAction
 from bot.services.moderation import Moderation
-from bot.views.commands import command_menu
+from bot.views.commands import Scope, command_menu
 from bot.views.common import translator
 from bot.views.texts import echo
 
@@ -187,16 +193,23 @@ async def _choose(
                 "boards use it."
             )
         )
+    menus: list[tuple[BotCommandScopeChat | BotCommandScopeChatAdministrators, Scope]]
+    menus = [(BotCommandScopeChat(chat_id=chat_id), Scope.PRIVATE)]
+    if message.chat.type != ChatType.PRIVATE:  # the group's menu, and its admins'
+        menus = [
+            (BotCommandScopeChat(chat_id=chat_id), Scope.GROUP),
+            (BotCommandScopeChatAdministrators(chat_id=chat_id), Scope.ADMINS),
+        ]
     try:
         operator = (
             moderation is not None
             and player is not None
             and (message.chat.type == ChatType.PRIVATE and moderation.is_owner(player.id))
         )
-        await bot.set_my_commands(
-            command_menu(i18n, locale, operator=operator),
-            scope=BotCommandScopeChat(chat_id=chat_id),
-        )
+        for telegram_scope, scope in menus:
+            await bot.set_my_commands(
+                command_menu(i18n, locale, scope, operator=operator), scope=telegram_scope
+            )
     except TelegramAPIError as error:  # the menu is a convenience; the choice is made
         logger.warning("could not set the command menu of chat %d: %s", chat_id, error)
     return text.format(language=LANGUAGE_NAMES[locale])

@@ -36,7 +36,7 @@ from bot.messages.learning import Coach, LessonBoards
 from bot.model import PracticePosition, Terms, User
 from bot.outbox import Outbox
 from bot.services import Challenges, GameService, Users
-from bot.services.challenges import DEFAULT_LEVEL
+from bot.services.choices import DEFAULT_LEVEL
 from bot.services.errors import AlreadyAnswered, ForeignButton, StaleAction
 from bot.services.lessons import Lessons, Verdict, step_at
 from bot.services.practice import Practice

@@ -4,11 +4,13 @@ kept in step by :mod:`bot.messages.challenges`."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from typing import Final
 
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType, MessageEntityType
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 from aiogram.types import User as TgUser
@@ -16,7 +18,13 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ChallengeAction, ChallengeOption, PlayComputer, PlayFrom
+from bot.callbacks import (
+    CHALLENGE_LISTS,
+    ChallengeAction,
+    ChallengeOption,
+    PlayComputer,
+    PlayFrom,
+)
 from bot.engine import POSITION_ID_LENGTH, InvalidPositionError, Position
 from bot.i18n import current_locale
 from bot.messages.challenges import (
@@ -32,7 +40,7 @@ from bot.model import User
 from bot.numbers import COUNT_DIGITS, parse_number
 from bot.outbox import Outbox
 from bot.services import Challenges, Lobby, Replays, Terms, Users
-from bot.services.challenges import DEFAULT_LEVEL
+from bot.services.choices import DEFAULT_LEVEL
 from bot.services.errors import (
     ChallengeNotFound,
     ForeignButton,
@@ -41,7 +49,14 @@ from bot.services.errors import (
     StaleAction,
     TermsChanged,
 )
-from bot.views.challenges import INVITE_PREFIX, challenge_message, start_caption, terms_changed_text
+from bot.views.challenges import (
+    INVITE_PREFIX,
+    challenge_keyboard,
+    challenge_message,
+    choices_keyboard,
+    start_caption,
+    terms_changed_text,
+)
 from bot.views.words import FROM_WORD, computer_asked, play_args, play_words, terms_of
 
 OPTION_NAMES: Final = {
@@ -342,10 +357,25 @@ async def on_challenge_button(
             )
             await close_challenge_messages(bot, challenge, users, challenges, i18n)
             return
+        if option is ChallengeOption.BACK or (
+            option in CHALLENGE_LISTS and not callback_data.choice
+        ):
+            # the options again, or a list of choices: on this message, for the challenger
+            name = None if option is ChallengeOption.BACK else CHALLENGE_LISTS[option]
+            challenge = await challenges.choosing(challenge_id, player.id, version, name)
+            markup = (
+                challenge_keyboard(challenge, _)
+                if option is ChallengeOption.BACK
+                else choices_keyboard(challenge, option, _)
+            )
+            with contextlib.suppress(TelegramBadRequest):  # two taps at once: not modified
+                await message.edit_reply_markup(reply_markup=markup)
+            return
         if option not in OPTION_NAMES:
             raise StaleAction()
+        choice = callback_data.choice - 1 if option in CHALLENGE_LISTS else None
         challenge = await challenges.change_option(
-            challenge_id, player.id, version, OPTION_NAMES[option]
+            challenge_id, player.id, version, OPTION_NAMES[option], choice
         )
     except TermsChanged as changed:
         callback_answer.text = terms_changed_text(changed.drawn, changed.current, _)

@@ -22,13 +22,14 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from cachetools import LRUCache, TTLCache
 
+from bot.callbacks import FACTORIES, parse, pressed_where_shown
 from bot.i18n import N_, user_locale
 from bot.metrics import Metrics
 from bot.model import DatabaseUnavailable
 from bot.services import GameError, GameService, Users
 from bot.services.database_outages import DatabaseWatch
 from bot.services.moderation import Moderation
-from bot.views.texts import explain
+from bot.views.texts import STALE_BUTTON_TEXT, explain
 
 logger = logging.getLogger(__name__)
 
@@ -399,6 +400,49 @@ class CallbackAnswers(CallbackAnswerMiddleware):
             await self.answer(event, answer)
             return result
         return await _give(self.answer(event, answer), data, in_response=True)
+
+
+class ButtonsInPlace(BaseMiddleware):
+    """Lets a press through only when its data is one of the bot's buttons in its one written
+    form (:func:`bot.callbacks.parse`: an Undo with an argument, a number with a leading zero,
+    a field too many are refused; data of no button of the bot's is left to the routers, where
+    only the fallback takes it, as stale) and it was pressed on a kind of message that carries
+    such a button (:data:`bot.callbacks.PRESSED_ON`, read from the buttons the message
+    shows: a /help button pressed on a board, or a board's pressed on a challenge, does
+    nothing). Anything else is answered as a stale button and goes no further. A message
+    Telegram no longer shows the bot (deleted, or too old: an ``InaccessibleMessage``) comes
+    without its buttons: there the services' own checks decide. An inner ``callback_query``
+    middleware, after :class:`CallbackAnswers` (which sends the answer)."""
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        if isinstance(event, CallbackQuery) and not _in_place(event):
+            answer: CallbackAnswer | None = data.get("callback_answer")
+            if answer is not None:
+                answer.text = _(STALE_BUTTON_TEXT)
+                answer.show_alert = True
+            return None
+        return await handler(event, data)
+
+
+def _in_place(query: CallbackQuery) -> bool:
+    data = query.data or ""
+    if data.partition(":")[0] not in FACTORIES:
+        return True  # no button of the bot's: no handler takes it but the fallback's refusal
+    button = parse(data)
+    if button is None:
+        return False
+    message = query.message
+    if message is None:
+        return pressed_where_shown(type(button), None)  # an inline message's
+    if not isinstance(message, Message):
+        return True  # inaccessible: its buttons are not known here
+    shown = set()
+    for row in message.reply_markup.inline_keyboard if message.reply_markup else ():
+        for key in row:
+            factory = FACTORIES.get((key.callback_data or "").partition(":")[0])
+            if key.callback_data is not None and factory is not None:
+                shown.add(factory)
+    return pressed_where_shown(type(button), frozenset(shown))
 
 
 class GameErrorAlerts(BaseMiddleware):

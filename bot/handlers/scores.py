@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from aiogram import Bot, Router
+from aiogram import Bot, Router, html
 from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
@@ -18,7 +18,7 @@ from bot.model import User
 from bot.numbers import parse_number
 from bot.services import GameService, ScoreService, Users
 from bot.services.autoanalysis import AutoAnalyses
-from bot.services.challenges import has_dice_modes
+from bot.services.choices import has_dice_modes
 from bot.services.daily import DailyService
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.daily import streaks_text
@@ -64,25 +64,43 @@ async def on_score(
     player: User,
 ) -> None:
     """``/score @user`` (or as a reply): your tally against that user. ``/score`` alone: the
-    score of your current game's two players."""
+    tally of your game being played (here first, else anywhere) against its opponent; with no
+    game being played, against each of your latest opponents."""
     other = await named_user(message, command, users)
     if isinstance(other, str):
         await unknown_user(message, other)
         return
+    opponents = [] if other is None else [other]
+    latest = False  # no game being played: the latest opponents'
     if other is None:
-        games = await game_service.active_games(player.id, message.chat.id)
-        if not games:
-            await message.answer(_("Name a player: /score @username"))
-            return
-        stored = games[0]
-        other = await users.get(
-            stored.black_id if stored.white_id == player.id else stored.white_id
+        games = await game_service.active_games(
+            player.id, message.chat.id
+        ) or await game_service.active_games(player.id)
+        if games:
+            stored = games[0]
+            found = await users.get(
+                stored.black_id if stored.white_id == player.id else stored.white_id
+            )
+            opponents = [found] if found is not None else []
+        else:
+            opponents, latest = await score_service.latest_opponents(player.id), True
+    if not opponents:
+        await message.answer(
+            _("No games yet to score: /find to play anyone now, /play bot to play the computer.")
         )
-        if other is None:
-            return
-    tally = await score_service.head_to_head(player.id, other.id)
-    latest = await score_service.latest_match(player.id, other.id)
-    await message.answer(score_text(player, other, tally, latest))
+        return
+    texts = [
+        score_text(
+            player,
+            opponent,
+            await score_service.head_to_head(player.id, opponent.id),
+            await score_service.latest_match(player.id, opponent.id),
+        )
+        for opponent in opponents
+    ]
+    if latest:
+        texts.insert(0, html.bold(_("Your latest opponents:")))
+    await message.answer("\n\n".join(texts))
 
 
 async def on_stats(

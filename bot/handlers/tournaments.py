@@ -31,9 +31,22 @@ from bot.messages.members import ADMINS, check_admin
 from bot.messages.tournaments import TournamentPublisher
 from bot.model import Tournament, TournamentState, User
 from bot.outbox import Outbox
-from bot.services.errors import ForeignButton, NotEntered, TournamentMade, TournamentNotFound
+from bot.services.errors import (
+    ForeignButton,
+    NotEntered,
+    NotYourPicker,
+    TournamentMade,
+    TournamentNotFound,
+)
 from bot.services.tournaments import Tournaments
-from bot.views.tournaments import Pick, past_text, picker_keyboard, picker_text
+from bot.views.tournaments import (
+    LISTS,
+    Pick,
+    choices_keyboard,
+    past_text,
+    picker_keyboard,
+    picker_text,
+)
 
 
 def create_router() -> Router:
@@ -95,7 +108,7 @@ async def on_tournament(
                 overview = await tournaments.overview(t.id)
                 winners[t.winner_id] = overview.user(t.winner_id)
         await message.answer(past_text(listed, winners, _))
-    pick = Pick()
+    pick = Pick(user=player.id)
     await message.answer(picker_text(pick, _), reply_markup=picker_keyboard(pick, _))
 
 
@@ -107,7 +120,8 @@ async def on_pick(
     tournament_publisher: TournamentPublisher,
     player: User,
 ) -> None:
-    """A tap on the creation picker: the next value of a choice, or ✅ Create, which makes
+    """A tap on the creation picker, by the one who opened it: an option's list of choices, a
+    choice picked (or ↩ Back), or ✅ Create, which makes
     the tournament (for whoever may) and turns the picker into its sign-up message. A picker
     makes one tournament: a second tap (or a tap on another worker at the same time) is told
     so, and the sign-up message is shown again (the first tap's edit may have been lost)."""
@@ -117,9 +131,15 @@ async def on_pick(
     pick = Pick.of(callback_data)
     if pick is None:
         raise ForeignButton()  # forged choices
-    if callback_data.option is not TournamentOption.CREATE:
+    if pick.user != player.id:
+        raise NotYourPicker()
+    option = callback_data.option
+    if option is not TournamentOption.CREATE:
+        markup = (  # an option's list of choices, or the picker (a choice picked, ↩ Back)
+            choices_keyboard(pick, option, _) if option in LISTS else picker_keyboard(pick, _)
+        )
         with contextlib.suppress(TelegramBadRequest):  # two taps at once: "not modified"
-            await message.edit_text(picker_text(pick, _), reply_markup=picker_keyboard(pick, _))
+            await message.edit_text(picker_text(pick, _), reply_markup=markup)
         return
     member = await bot.get_chat_member(message.chat.id, callback.from_user.id)
     try:

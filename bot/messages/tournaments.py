@@ -20,7 +20,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Final
 
 from aiogram import Bot
@@ -31,7 +32,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.i18n import locale_of
 from bot.messages.kept import KeptMessage
-from bot.model import Tournament
+from bot.model import Tournament, User
 from bot.outbox import Outbox
 from bot.services import GameSnapshot
 from bot.services.chats import Chats
@@ -41,6 +42,7 @@ from bot.services.users import Users
 from bot.views.boards import watch_payload
 from bot.views.common import Translate, translator
 from bot.views.tournaments import (
+    forfeit_lines,
     page_caption,
     page_total,
     picture,
@@ -51,6 +53,7 @@ from bot.views.tournaments import (
     player_line,
     signup_keyboard,
     signup_text,
+    waiting_lines,
 )
 from render.tournament import TOURNAMENT_FILE_NAME, render_bracket, render_table
 from render.tournament_layout import Bracket
@@ -115,6 +118,13 @@ class TournamentPublisher:
         pinned message is brought up to date by the next tick."""
         for snapshot in progress.started:
             await self._tell_players(progress.tournament, snapshot)
+        t = progress.tournament
+        for waiting in progress.waiting:
+            players = waiting.board.players
+            await self._tell(t, await self._lines(players, partial(waiting_lines, t, waiting)))
+        for forfeit in progress.forfeited:
+            players = forfeit.board.players
+            await self._tell(t, await self._lines(players, partial(forfeit_lines, t, forfeit)))
         await self.show_signup(progress.tournament.id)
 
     async def show_signup(self, tournament_id: int) -> None:
@@ -132,6 +142,28 @@ class TournamentPublisher:
     async def _translator(self, tournament: Tournament) -> Translate:
         locale = await self._chats.locale(tournament.chat_id) or tournament.locale
         return translator(self._i18n, locale)
+
+    async def _tell(self, tournament: Tournament, told: dict[int, str]) -> None:
+        """Sends each player of ``told`` their line in private."""
+        for player, text in told.items():
+            await self._outbox.pace.wait(player)
+            try:
+                await self._bot.send_message(player, text)
+            except TelegramForbiddenError:
+                await self._users.mark_blocked(player)
+            except TelegramAPIError as error:
+                logger.warning(
+                    "could not tell user %d of tournament %d: %s", player, tournament.id, error
+                )
+
+    async def _lines(
+        self,
+        players: tuple[int, ...],
+        lines: Callable[[Mapping[int, User], Translate], dict[int, str]],
+    ) -> dict[int, str]:
+        """Each of ``players``' line of ``lines``, in their own language."""
+        users = {p: await self._users.get(p) or User(p, None, str(p), None) for p in players}
+        return {p: lines(users, translator(self._i18n, locale_of(users[p])))[p] for p in players}
 
     async def _tell_players(self, tournament: Tournament, snapshot: GameSnapshot) -> None:
         stored = snapshot.stored

@@ -96,7 +96,11 @@ class TournamentPairing:
 
     ``game_id`` is the game that decides it (the first game of its match when the terms make
     a match, ``match_id``); ``decided`` once it has a result: ``winner_id`` None then is a
-    double forfeit (both withdrew)."""
+    double forfeit (both withdrew, or both were still in other games when its wait ran out).
+
+    ``waits_until``: a board whose players were not both free when its round began has no game
+    yet; it starts once neither plays another game at one sitting, and when this time comes
+    first, whoever still does forfeits it."""
 
     tournament_id: int
     round: int
@@ -107,10 +111,16 @@ class TournamentPairing:
     match_id: int | None = None
     winner_id: int | None = None
     decided: bool = False
+    waits_until: float | None = None
 
     @property
     def is_bye(self) -> bool:
         return self.second_id is None
+
+    @property
+    def is_waiting(self) -> bool:
+        """Undecided, with no game started yet: its game waits for a player's other game."""
+        return not self.decided and self.game_id is None and self.second_id is not None
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -210,6 +220,17 @@ class TournamentRepository(Protocol):
 
     async def decide(self, pairing: TournamentPairing, winner_id: int | None) -> bool:
         """Decides a board without a game (a forfeit, a bye); False if it was decided."""
+
+    async def open_boards(self, user_id: int) -> list[tuple[TournamentPairing, int | None]]:
+        """The undecided boards of running tournaments that ``user_id`` plays on and has not
+        withdrawn from, each with its tournament's move time (None: the bot's default)."""
+
+    async def of_match(self, match_id: int) -> TournamentPairing | None:
+        """The board that match ``match_id`` decides, if it is a tournament's."""
+
+    async def waiting(self) -> list[TournamentPairing]:
+        """The boards of running tournaments whose game waits to start (see
+        :attr:`TournamentPairing.waits_until`), the longest waiting first."""
 
     async def due(self, now: float) -> list[int]:
         """Tournaments with something to do: sign-ups whose start time has come, and running

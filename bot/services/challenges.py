@@ -30,17 +30,14 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import Final, TypeVar
+from typing import Final
 
 from bot.engine import (
     DiceMode,
     Side,
-    StakeMode,
-    find_variant,
     resolve_rules,
 )
 from bot.model import (
-    COMPUTER_LEVELS,
     TRAINING_VARIANTS,
     Challenge,
     ChallengeMessage,
@@ -53,7 +50,8 @@ from bot.model import (
     computer_id,
 )
 
-from . import chips
+from . import chips, choices
+from .choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_cube, has_dice_modes
 from .errors import (
     BotChallenge,
     ChallengeClosed,
@@ -78,30 +76,11 @@ from .users import Users
 CHALLENGE_SECONDS: Final = 15 * 60
 """How long a challenge stays open."""
 
-VARIANT_CHOICES: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
-"""Every game of the rule texts, in the order the challenge's variant button cycles them."""
-RULE_SET_CHOICES: Final = {
-    variant: tuple(find_variant(variant).rule_sets) for variant in VARIANT_CHOICES
-}
-DICE_MODE_CHOICES: Final = tuple(DiceMode)
-"""Dice modes of the short variants (short and Abkhaz nardy): two, three, anti three."""
-TIME_CHOICES: Final = (30, 60, 90, 180, 300, 3600, 43_200, 86_400, 259_200)
-"""Move times a challenger can pick, in seconds (the configured default joins them): seconds
-for a game played at one sitting, and 1 hour, 12 hours, 1 day and 3 days for a correspondence
-game, whose players are reminded when half the time for a move is gone."""
-MATCH_CHOICES: Final = (0, 3, 5, 7, 9)
-"""Match lengths a challenger can pick; 0 is a single game."""
-STAKE_MODE_CHOICES: Final = tuple(StakeMode)
 FIXED_BY_START: Final = frozenset({"variant", "match", "stake", "stake_mode"})
 """Options a challenge from a position does not offer: the position's variant, one game, no
 stake."""
 FIXED_BY_TRAINING: Final = frozenset({"match", "cube", "dice"})
 """Options a training game does not offer: it is one game of two dice without the cube."""
-LEVEL_CHOICES: Final = tuple(COMPUTER_LEVELS)
-DEFAULT_LEVEL: Final = 3
-"""The computer's level when the challenger names none: a fair game for most people."""
-
-T = TypeVar("T")
 
 MemberCheck = Callable[[int, int], Awaitable[bool]]
 """Whether user (the second id) is a member of group chat (the first id) now."""
@@ -122,16 +101,6 @@ class Acceptance:
     """(chat, side at the bottom) of each board to send."""
     chat_instance: str | None
     """The chat an inline invitation's game is played in."""
-
-
-def has_dice_modes(variant: str) -> bool:
-    """Whether ``variant`` offers dice modes (the short family)."""
-    return find_variant(variant).family == "short"
-
-
-def has_cube(variant: str) -> bool:
-    """Whether ``variant`` is played with the doubling cube when the players want it."""
-    return bool(find_variant(variant).has_cube)
 
 
 class Challenges:
@@ -232,11 +201,11 @@ class Challenges:
         if target_is_bot or name.lower().endswith("bot"):
             # Telegram requires every bot's username to end in "bot"
             raise BotChallenge()
-        if terms.match_length not in MATCH_CHOICES or terms.stake not in chips.STAKE_CHOICES:
+        if terms.match_length not in MATCH_LENGTHS or terms.stake not in chips.STAKE_CHOICES:
             raise ValueError(f"not a choice: {terms}")
-        if terms.variant not in VARIANT_CHOICES:
+        if terms.variant not in VARIANTS:
             raise ValueError(f"not a variant: {terms.variant}")
-        if terms.move_seconds is not None and terms.move_seconds not in TIME_CHOICES:
+        if terms.move_seconds is not None and terms.move_seconds not in MOVE_TIMES:
             raise ValueError(f"not a move time: {terms.move_seconds}")
         now = self._clock()
         if terms.stake:
@@ -395,30 +364,75 @@ class Challenges:
         if is_member is None or not await is_member(challenge.chat_id, user_id):
             raise NotAMember()
 
-    async def change_option(
-        self, challenge_id: int, user_id: int, version: int, option: str
+    async def choosing(
+        self, challenge_id: int, user_id: int, version: int, option: str | None = None
     ) -> Challenge:
-        """The challenger cycles an option: ``variant``, ``rules``, ``time``, ``match``,
-        ``cube``, ``dice``, ``stake`` and ``stake_mode`` (between people), ``hints`` (between
-        people), ``level`` and ``training`` (against the computer), ``watchable`` (a game
-        between private chats: open to watchers or private)."""
+        """The open challenge at ``version``, for its challenger to change ``option`` (None:
+        any): what :meth:`change_option` checks first, changing nothing (a list of choices is
+        shown to the challenger before one is picked).
+
+        :raises: :exc:`NotChallenger`, :exc:`StaleAction` for an option the challenge does not
+            offer, and what an open challenge at another version raises
+            (:exc:`TermsChanged`, :exc:`ChallengeClosed`).
+        """
+        challenge = await self._open_challenge(challenge_id, version)
+        if user_id != challenge.challenger_id:
+            raise NotChallenger()
+        computer = challenge.computer_level
+        if option in ("stake", "stake_mode", "hints") and computer is not None:
+            raise StaleAction()  # not offered against the computer
+        if option == "level" and computer is None:
+            raise StaleAction()
+        if option in FIXED_BY_START and challenge.terms.start is not None:
+            raise StaleAction()  # the position decides the variant; a single free game
+        if option in FIXED_BY_TRAINING and challenge.terms.training:
+            raise StaleAction()  # a training game: one game of two dice, no cube
+        if option == "dice" and not has_dice_modes(challenge.terms.variant):
+            raise StaleAction()
+        return challenge
+
+    async def change_option(
+        self,
+        challenge_id: int,
+        user_id: int,
+        version: int,
+        option: str,
+        choice: int | None = None,
+    ) -> Challenge:
+        """The challenger changes an option: one with a list of choices (``variant``,
+        ``rules``, ``time``, ``match``, ``dice``, and between people ``stake`` and
+        ``stake_mode``, against the computer ``level``: :data:`~.choices.OPTIONS`) takes its
+        ``choice``-th choice as :func:`~.choices.offered` lists them; a switch (``cube``,
+        ``hints`` between people, ``training`` against the computer, ``watchable`` for a
+        game between private chats: open to watchers or private), with no ``choice``, turns
+        over.
+
+        :raises: :exc:`NotChallenger`; :exc:`StaleAction` for an option these terms do not
+            offer or a choice that is none of its choices; :exc:`NotEnoughChips` for a stake
+            above the challenger's balance.
+        """
         async with self._one_at_a_time(challenge_id):
-            challenge = await self._open_challenge(challenge_id, version)
-            if user_id != challenge.challenger_id:
-                raise NotChallenger()
+            challenge = await self.choosing(challenge_id, user_id, version, option)
             computer = challenge.computer_level
-            if option in ("stake", "stake_mode", "hints") and computer is not None:
-                raise StaleAction()  # not offered against the computer
-            if option in FIXED_BY_START and challenge.terms.start is not None:
-                raise StaleAction()  # the position decides the variant; a single free game
-            if option in FIXED_BY_TRAINING and challenge.terms.training:
-                raise StaleAction()  # a training game: one game of two dice, no cube
+            if (option in choices.OPTIONS) != (choice is not None):
+                raise StaleAction()  # a list's choice without its number, or a switch with one
             terms, target_id = challenge.terms, challenge.target_id
-            if option == "level":
-                if computer is None:
-                    raise StaleAction()
-                level = _next(LEVEL_CHOICES, computer)
-                target_id = computer_id(level)
+            if choice is not None:
+                try:
+                    values = choices.offered(option, terms, challenge.move_seconds)
+                    terms = choices.chosen(option, terms, challenge.move_seconds, choice)
+                except ValueError:
+                    raise StaleAction() from None
+                if option == "level":
+                    level = values[choice]
+                    assert isinstance(level, int)
+                    target_id = computer_id(level)
+                if option == "stake" and terms.stake:
+                    held = await chips.balance(self._store, user_id, self._clock())
+                    if held < terms.stake:
+                        user = await self._users.get(user_id)
+                        raise NotEnoughChips(name=user.mention if user else "?", chips=held)
+                    terms = replace(terms, hints=False)  # a stake turns hints off (fair play)
             elif option == "hints":
                 # hints and a stake never go together (fair play): turning hints on drops it
                 terms = replace(terms, hints=not terms.hints)
@@ -436,41 +450,10 @@ class Challenges:
                 if not challenge.in_private_chat:
                     raise StaleAction()  # a group sees its board: nothing to keep private
                 terms = replace(terms, watchable=not terms.watchable)
-            elif option == "variant":
-                choices = TRAINING_VARIANTS if terms.training else VARIANT_CHOICES
-                variant = _next(choices, terms.variant)
-                terms = replace(
-                    terms,
-                    variant=variant,
-                    rule_set=RULE_SET_CHOICES[variant][0],
-                    cube=terms.cube and has_cube(variant),
-                    dice_mode=terms.dice_mode if has_dice_modes(variant) else DiceMode.TWO,
-                )
-            elif option == "rules":
-                rule_sets = RULE_SET_CHOICES[terms.variant]
-                terms = replace(terms, rule_set=_next(rule_sets, terms.rule_set))
-            elif option == "time":
-                times = tuple(sorted({*TIME_CHOICES, self._move_seconds}))
-                terms = replace(terms, move_seconds=_next(times, challenge.move_seconds))
-            elif option == "match":
-                terms = replace(terms, match_length=_next(MATCH_CHOICES, terms.match_length))
             elif option == "cube":
                 if not has_cube(terms.variant):
                     raise StaleAction()  # the button is not offered for this variant
                 terms = replace(terms, cube=not terms.cube)
-            elif option == "dice":
-                if not has_dice_modes(terms.variant):
-                    raise StaleAction()
-                terms = replace(terms, dice_mode=_next(DICE_MODE_CHOICES, terms.dice_mode))
-            elif option == "stake":
-                held = await chips.balance(self._store, user_id, self._clock())
-                stakes = tuple(s for s in chips.STAKE_CHOICES if s <= held)
-                terms = replace(terms, stake=_next(stakes, terms.stake))
-                if terms.stake:  # a stake turns hints off (fair play)
-                    terms = replace(terms, hints=False)
-            elif option == "stake_mode":
-                modes = STAKE_MODE_CHOICES
-                terms = replace(terms, stake_mode=_next(modes, terms.stake_mode))
             else:
                 raise StaleAction()
             changed = replace(challenge, target_id=target_id, terms=terms)
@@ -658,9 +641,3 @@ def training_terms(terms: Terms) -> Terms:
         cube=False,
         dice_mode=DiceMode.TWO,
     )
-
-
-def _next(choices: tuple[T, ...], current: T) -> T:
-    """The choice after ``current``, round and round (the first one if it is not a choice)."""
-    index = choices.index(current) if current in choices else -1
-    return choices[(index + 1) % len(choices)]

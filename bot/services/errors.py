@@ -271,10 +271,33 @@ class AlreadySeeking(GameError):
 
 
 class AlreadyPlaying(GameError):
-    """``/find`` (or the computer's offer) taken by a player who plays a game at one sitting
-    already: one such game at a time, never two started for one person."""
+    """A game asked for (``/find``, a challenge accepted, an invitation joined, the computer,
+    a match's next game) by a player who plays a game at one sitting already: one such game at
+    a time, never two started for one person. ``params``: ``game``, the game they play."""
 
     code = "already_playing"
+
+
+class OpponentPlaying(GameError):
+    """A game asked for with a player who plays another game at one sitting now (a challenge
+    accepted while its challenger plays). ``params``: ``name``, ``game``."""
+
+    code = "opponent_playing"
+
+
+class TournamentGameWaits(GameError):
+    """A game asked for by a player whose tournament game waits to start (for their
+    opponent's game to end, or for the next game of their match). ``params``:
+    ``tournament``."""
+
+    code = "tournament_game_waits"
+
+
+class OpponentTournamentGameWaits(GameError):
+    """A game asked for with a player whose tournament game waits to start. ``params``:
+    ``name``, ``tournament``."""
+
+    code = "opponent_tournament_game_waits"
 
 
 class NotSeeking(GameError):
@@ -282,6 +305,12 @@ class NotSeeking(GameError):
     cancelled, or never there)."""
 
     code = "not_seeking"
+
+
+class NotYourPicker(GameError):
+    """A tap on someone else's tournament creation picker (in a group, where others see it)."""
+
+    code = "not_your_picker"
 
 
 class NotYourFind(GameError):

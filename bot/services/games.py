@@ -44,7 +44,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Final
 
 from cachetools import Cache
@@ -77,13 +77,18 @@ from .boards import BoardMessages
 from .computer import Brain
 from .coordination import Coordination
 from .errors import (
+    AlreadyPlaying,
+    GameError,
     GameFinished,
     GameNotFound,
     NoHints,
     NoNextGame,
     NotAPlayer,
     NotYourTurn,
+    OpponentPlaying,
+    OpponentTournamentGameWaits,
     StaleAction,
+    TournamentGameWaits,
 )
 from .feed import ChangeFeed, GameSaved, GameStarted
 from .locks import KeyedLocks
@@ -115,6 +120,17 @@ TURN_PLANS_HELD: Final = 1_000
 """How many games' turn plans :class:`GameService` holds at most (the latest tapped or shown):
 each game being played's, until its turn ends, so its next tap finds what the last one
 searched however many other games were tapped between; most plans hold a few dozen nodes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Busy:
+    """What keeps player ``user_id`` from starting a game at one sitting: ``game``, an
+    unfinished game at one sitting they play; or, with no game, ``tournament_id``, a
+    tournament whose board of theirs waits to start (or waits for its match's next game)."""
+
+    user_id: int
+    game: StoredGame | None = None
+    tournament_id: int | None = None
 
 
 class GameService:
@@ -220,6 +236,8 @@ class GameService:
                     chat_instance=stored.chat_instance,
                     dice_client=dice_client,
                     follows=game_id,
+                    by=user_id,
+                    tournament=await self._store.tournaments.of_match(match.id) is not None,
                 )
             except VersionConflict:  # the other player was quicker
                 raise NoNextGame() from None
@@ -242,6 +260,7 @@ class GameService:
         dice_seed: bytes | None = None,
         tournament: bool = False,
         follows: int | None = None,
+        by: int | None = None,
     ) -> StoredGame:
         """Rolls a new game's opening (playing forced turns) on ``terms`` and stores it;
         an inline game with its ``inline_board`` (the inline message) and ``chat_instance``; a
@@ -265,9 +284,106 @@ class GameService:
         ``follows``: the finished game of the match that this game comes after. The new game is
         told to the change feed once the caller's transaction commits.
 
+        One game at one sitting: a game with less than :data:`REMIND_FROM_SECONDS` a move
+        starts only while neither player is :meth:`busy` (a match's next game is its match's
+        continuation), checked with both players' locks held in the transaction that stores
+        it (the caller's, else one of its own), so that two paths starting games for one
+        player at once, on any workers, start one. ``by``: the player who asked for it (a
+        refusal speaks to them of their own game, and names the other's).
+
         :raises: :exc:`~bot.engine.GameOverError` for a ``start`` where a side has borne off
-            every checker.
+            every checker; :exc:`AlreadyPlaying`, :exc:`OpponentPlaying`,
+            :exc:`TournamentGameWaits`, :exc:`OpponentTournamentGameWaits` (see
+            :meth:`refusal`) while a player is busy.
         """
+        async with self._store.transaction(durable=True):
+            move_seconds = terms.move_seconds or self.move_seconds
+            if move_seconds < REMIND_FROM_SECONDS:
+                match = match_id if follows is not None else None
+                await self.lock_players(white_id, black_id)
+                for player in (white_id, black_id):
+                    busy = await self.busy(player, tournament=tournament, match_id=match)
+                    if busy is not None:
+                        raise await self.refusal(busy, by)
+            return await self._start(
+                chat_id=chat_id,
+                white_id=white_id,
+                black_id=black_id,
+                terms=terms,
+                locale=locale,
+                boards=boards,
+                match_id=match_id,
+                game_no=game_no,
+                inline_board=inline_board,
+                chat_instance=chat_instance,
+                dice_client=dice_client,
+                dice_seed=dice_seed,
+                tournament=tournament,
+                follows=follows,
+            )
+
+    async def lock_players(self, *user_ids: int) -> None:
+        """Inside a transaction: holds these people (the computer needs no lock) until it
+        ends, for it alone across every worker (:meth:`~bot.model.Store.lock_players`)."""
+        await self._store.lock_players(*(p for p in user_ids if not computer_level(p)))
+
+    async def busy(
+        self, user_id: int, *, tournament: bool = False, match_id: int | None = None
+    ) -> Busy | None:
+        """What keeps ``user_id`` from starting a game at one sitting now, if anything: an
+        unfinished game at one sitting (correspondence games, :data:`REMIND_FROM_SECONDS` a
+        move or more, go on beside others); a tournament match between its games (but match
+        ``match_id``'s own, whose next game is its continuation); a tournament board waiting
+        to start, unless the game asked for is a tournament's (``tournament``: the first of
+        the two to be free starts first). The computer is never busy."""
+        if computer_level(user_id):
+            return None
+        for game in await self._store.games.active_for(user_id):
+            # match_id's own next game, started by the other player's tap: it is that one
+            if game.move_seconds < REMIND_FROM_SECONDS and (
+                match_id is None or game.match_id != match_id
+            ):
+                return Busy(user_id, game=game)
+        for board, move_seconds in await self._store.tournaments.open_boards(user_id):
+            if (move_seconds or self.move_seconds) >= REMIND_FROM_SECONDS:
+                continue
+            between = board.game_id is not None and board.match_id != match_id
+            if between or (board.is_waiting and not tournament):
+                return Busy(user_id, tournament_id=board.tournament_id)
+        return None
+
+    async def refusal(self, busy: Busy, by: int | None) -> GameError:
+        """The refusal of a game because of ``busy``, told to ``by`` (who asked for it): of
+        their own game, or naming the busy player."""
+        if busy.user_id == by:
+            if busy.game is not None:
+                return AlreadyPlaying(game=busy.game.id)
+            return TournamentGameWaits(tournament=busy.tournament_id)
+        user = await self._users.get(busy.user_id)
+        name = user.mention if user is not None else str(busy.user_id)
+        if busy.game is not None:
+            return OpponentPlaying(name=name, game=busy.game.id)
+        return OpponentTournamentGameWaits(name=name, tournament=busy.tournament_id)
+
+    async def _start(
+        self,
+        *,
+        chat_id: int,
+        white_id: int,
+        black_id: int,
+        terms: Terms,
+        locale: str,
+        boards: list[tuple[int, Side]],
+        match_id: int | None,
+        game_no: int,
+        inline_board: str | None,
+        chat_instance: str | None,
+        dice_client: str | None,
+        dice_seed: bytes | None,
+        tournament: bool,
+        follows: int | None,
+    ) -> StoredGame:
+        """:meth:`start`, once its players are known to be free."""
         now = self._clock()
         start, rules, cube, dice_mode = terms.start, terms.rule_set, terms.cube, terms.dice_mode
         move_seconds = terms.move_seconds or self.move_seconds

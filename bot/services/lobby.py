@@ -29,7 +29,7 @@ from .errors import (
     Watching,
 )
 from .feed import ChangeFeed, WatcherAdded
-from .games import REMIND_FROM_SECONDS, GameService
+from .games import GameService
 from .inline import InlineGames, seal
 from .locks import KeyedLocks
 from .pool import OFFER_AFTER, PRIVATE, Pairing, Pool, computer_level_for, pool_terms
@@ -87,7 +87,11 @@ class Lobby:
         one transaction. ``dice_client``: the id of the accepting tap, the client value of the
         game's fair dice (:meth:`GameService.start`).
 
-        :raises: what :meth:`Challenges.accepting` raises.
+        One game at one sitting: refused while either player plays one (see
+        :meth:`GameService.start`), the challenge left open.
+
+        :raises: what :meth:`Challenges.accepting` raises; :exc:`AlreadyPlaying`,
+            :exc:`~.errors.OpponentPlaying` and the like (:meth:`GameService.refusal`).
         """
         async with (
             self._challenges.accepting(
@@ -113,6 +117,7 @@ class Lobby:
                 chat_instance=accepted.chat_instance,
                 dice_client=dice_client,
                 dice_seed=challenge.dice_seed,
+                by=user.id,
             )
             closed = await self._challenges.close_accepted(accepted, stored.id)
         return closed, await self._games.snapshot_of(stored)
@@ -250,8 +255,9 @@ class Lobby:
         """
         if await self._pool.seeker(user_id) is not None:
             raise AlreadySeeking()
-        if await self._playing(user_id):
-            raise AlreadyPlaying()
+        busy = await self._games.busy(user_id)
+        if busy is not None:
+            raise await self._games.refusal(busy, user_id)
 
     async def start_pairing(
         self, pairing: Pairing, *, locale: str, dice_client: str | None = None
@@ -270,7 +276,7 @@ class Lobby:
             else [(waiting.user_id, Side.WHITE), (entering.user_id, Side.BLACK)]
         )
         async with self._store.transaction(durable=True):
-            await self._store.lock_players(waiting.user_id, entering.user_id)
+            await self._games.lock_players(waiting.user_id, entering.user_id)
             if await self._playing(entering.user_id) or await self._playing(waiting.user_id):
                 return None
             stored = await self._games.start(
@@ -314,7 +320,7 @@ class Lobby:
         ``found``; returns the players found playing already (:data:`~.pool.StartGames`).
         Every player's lock is taken at once, in one order, so that no two transactions
         each hold a lock the other waits for."""
-        await self._store.lock_players(*{p for pairing in pairings for p in pairing.players})
+        await self._games.lock_players(*{p for pairing in pairings for p in pairing.players})
         busy: set[int] = set()
         for pairing in pairings:
             started = await self.start_pairing(
@@ -346,8 +352,9 @@ class Lobby:
         async with self._seekers.hold(user.id), self._store.exclusive("seeker", user.id):
             await self.check_free(user.id)
             games = await self._games.active_games(user.id)
-            if any(game.level(Side.WHITE) or game.level(Side.BLACK) for game in games):
-                raise AlreadyPlaying()
+            computer = [g for g in games if g.level(Side.WHITE) or g.level(Side.BLACK)]
+            if computer:
+                raise AlreadyPlaying(game=computer[0].id)
             rating = (await self._store.ratings.get(user.id, terms.variant)).rating
             group = scope != PRIVATE
             async with self._store.transaction(durable=True):
@@ -360,6 +367,7 @@ class Lobby:
                     boards=[(scope if group else user.id, Side.WHITE)],
                     match_id=None,
                     dice_client=dice_client,
+                    by=user.id,
                 )
         return await self._games.snapshot_of(stored)
 
@@ -386,8 +394,9 @@ class Lobby:
             seeker = await self._pool.seeker(user.id)
             if seeker is None:
                 raise NotSeeking()
-            if await self._playing(user.id):
-                raise AlreadyPlaying()
+            busy = await self._games.busy(user.id)
+            if busy is not None:
+                raise await self._games.refusal(busy, user.id)
             opponent = computer_id(computer_level_for(seeker.rating))
             group = seeker.scope != PRIVATE
             async with self._store.transaction(durable=True):
@@ -404,14 +413,14 @@ class Lobby:
                     boards=[(seeker.scope if group else user.id, Side.WHITE)],
                     match_id=None,
                     dice_client=dice_client,
+                    by=user.id,
                 )
         return seeker, await self._games.snapshot_of(stored)
 
     async def _playing(self, user_id: int) -> bool:
-        """Whether ``user_id`` plays an unfinished game at one sitting (correspondence games,
-        an hour a move or more, go on beside others)."""
-        games = await self._games.active_games(user_id)
-        return any(game.move_seconds < REMIND_FROM_SECONDS for game in games)
+        """Whether ``user_id`` may start no game at one sitting now
+        (:meth:`GameService.busy`)."""
+        return await self._games.busy(user_id) is not None
 
 
 def _fixed(locale: str) -> Callable[[Pairing], Awaitable[str]]:

@@ -3,12 +3,14 @@ as a compatible seeker is there, and offered the computer after a while.
 
 Two seekers are compatible when they are in the same pool (the private pool of everyone, scope
 0, or one group's) with the same variant, rule set, dice mode, match length, move time and
-stake (none, or the same number of chips: a stake is played only when both chose it), and
-their ratings are within :func:`rating_window` of the longer of their two waits: ±100 at once,
-50 more every full 10 s, any difference from 60 s on (nobody waits for ever for a close
-opponent when someone is there). Of the compatible, the closest rating is preferred, then the
-longest wait. A seeker of the private pool known to have blocked the bot is never paired: the
-game would be played in a chat that refuses it.
+stake (none, or the same number of chips: a stake is played only when both chose it). A
+seeker with exactly one compatible opponent waiting is paired with them at once, whatever
+their ratings: nobody else wants that game, and waiting would only delay it. Only when there
+is a choice does the rating count: the ratings must be within :func:`rating_window` of the
+longer of the two waits (±100 at once, 50 more every full 10 s, any difference from 60 s on:
+nobody waits for ever for a close opponent when someone is there), and of those the closest
+rating is preferred, then the longest wait. A seeker of the private pool known to have blocked
+the bot is never paired: the game would be played in a chat that refuses it.
 
 Pairs are made when a seeker enters (:meth:`Pool.enter`) and, as the windows widen, among
 those already waiting (:meth:`Pool.pair_waiting`, the timers' sweep): two who asked at 1500
@@ -106,13 +108,17 @@ def pool_terms(terms: Terms) -> Terms:
 
 
 def best_match(seeker: Seeker, candidates: Sequence[Seeker], now: float) -> Seeker | None:
-    """Of ``candidates`` (same pool, same terms), the one ``seeker`` is paired with: within the
-    window of the longer wait, the closest rating, then the longest wait; None if none is."""
+    """Of ``candidates`` (same pool, same terms), the one ``seeker`` is paired with: the only
+    one, whatever their rating (nobody else wants this game: waiting gains nothing); of
+    several, within the window of the longer wait, the closest rating, then the longest wait;
+    None if none is."""
+    others = [other for other in candidates if other.user_id != seeker.user_id]
+    if len(others) == 1:
+        return others[0]
     fitting = [
         other
-        for other in candidates
-        if other.user_id != seeker.user_id
-        and abs(other.rating - seeker.rating) <= rating_window(now - min(other.since, seeker.since))
+        for other in others
+        if abs(other.rating - seeker.rating) <= rating_window(now - min(other.since, seeker.since))
     ]
     if not fitting:
         return None
@@ -121,27 +127,37 @@ def best_match(seeker: Seeker, candidates: Sequence[Seeker], now: float) -> Seek
 
 def waiting_pairs(seekers: Iterable[Seeker], now: float) -> list[tuple[Seeker, Seeker]]:
     """The pairs the look makes among ``seekers`` (one pool's, the longest wait first): each in
-    turn, if still unpaired, with its :func:`best_match` among the unpaired who came after it
-    with the same terms. In O(n log n): those of each kind of terms are kept sorted by rating,
-    and the best match is one of the two nearest ratings (everyone after a seeker waited no
-    longer, so its window is the one of its own wait)."""
+    turn, if still unpaired, with its :func:`best_match` among the unpaired with the same
+    terms. In O(n log n): those of each kind of terms are kept sorted by rating, those not yet
+    looked at apart from those passed over; the only other one is taken whoever it is, else the
+    best match is one of the two nearest ratings of those who came after (everyone after a
+    seeker waited no longer, so its window is the one of its own wait; one passed over before
+    did not fit in its own window, no narrower)."""
     ordered = list(seekers)
     kinds: dict[Terms, SortedList[_Key]] = {}
+    passed: dict[Terms, SortedList[_Key]] = {}
     for index, seeker in enumerate(ordered):
         key = (seeker.rating, seeker.since, seeker.user_id, index)
         kinds.setdefault(pool_terms(seeker.terms), SortedList()).add(key)
     made: list[tuple[Seeker, Seeker]] = []
     for index, seeker in enumerate(ordered):
-        alike = kinds[pool_terms(seeker.terms)]
+        terms = pool_terms(seeker.terms)
+        alike, before = kinds[terms], passed.setdefault(terms, SortedList())
         key = (seeker.rating, seeker.since, seeker.user_id, index)
         if key not in alike:
             continue  # paired with someone who waited longer
         alike.remove(key)
-        other = _nearest(alike, seeker.rating, rating_window(now - seeker.since))
+        other: _Key | None
+        if len(alike) + len(before) == 1:  # the only other one: nobody else wants this game
+            other, rest = (alike[0], alike) if alike else (before[0], before)
+        else:
+            other, rest = _nearest(alike, seeker.rating, rating_window(now - seeker.since)), alike
         if other is None:
+            before.add(key)
             continue
-        alike.remove(other)
-        made.append((seeker, ordered[int(other[3])]))
+        rest.remove(other)
+        pair = (seeker, ordered[int(other[3])])
+        made.append(pair if other[3] > index else pair[::-1])  # who waited longer first
     return made
 
 
@@ -323,7 +339,10 @@ class Pool:
         be), so between looks at the whole pool (the first, after a pairing fell through, then
         every :data:`FULL_LOOK_SECONDS`) a look reads only the seekers whose window widened
         since the last look, and those within their reach: as many rows as windows widened
-        and could pair, not the whole pool."""
+        and could pair, not the whole pool, and those who entered since it, paired as an
+        entrant is (two who entered at the same moment on two workers did not see each
+        other). Two left alone with their terms when a third, who kept them apart, leaves
+        are paired by the next whole look, or by a window that reaches first."""
         now = self._clock() if now is None else now
         last, self._looked = self._looked, None  # set again once this look is done
         if last is None or now - self._whole_at >= self._whole_every or now < last:
@@ -337,10 +356,10 @@ class Pool:
     async def _pair_widened(
         self, last: float, now: float, start: StartGames | None
     ) -> list[Pairing]:
-        """The look between whole ones: the seekers whose window widened after ``last``, up
-        to ``now``, the longest wait first, each with its best match of those who waited less
-        and are within its window."""
-        steps = range(1, math.ceil(WINDOW_OPEN_AFTER / WINDOW_STEP_SECONDS) + 1)
+        """The look between whole ones: the seekers who entered or whose window widened after
+        ``last``, up to ``now``, the longest wait first, each with its best match
+        (:meth:`_pair_each`)."""
+        steps = range(0, math.ceil(WINDOW_OPEN_AFTER / WINDOW_STEP_SECONDS) + 1)
         spans = [(last - k * WINDOW_STEP_SECONDS, now - k * WINDOW_STEP_SECONDS) for k in steps]
         widened = await self._store.pool.entered_within(spans)
         pairings: list[Pairing] = []
@@ -356,7 +375,7 @@ class Pool:
                         if (fresh := await self._store.pool.get(seeker.user_id)) is not None
                         and fresh.scope == scope
                     ]
-                return await self._pair_each(ordered, now)
+                return await self._pair_each(ordered, last, now)
 
             pairings += await self._held(scope, pair, start)
         return pairings
@@ -398,7 +417,11 @@ class Pool:
                     self._looked = None  # back: the next look reads the whole pool
         return started
 
-    async def _pair_each(self, widened: list[Seeker], now: float) -> list[Pairing]:
+    async def _pair_each(self, widened: list[Seeker], last: float, now: float) -> list[Pairing]:
+        """Pairs ``widened`` (the longest wait first): each with its best match of those who
+        waited less within its window, or, for one who entered after ``last``, of everyone
+        with its terms, as :meth:`enter` would have (an entry made at the same moment on
+        another worker was not seen there)."""
         pool, made, paired = self._store.pool, [], set[int]()
         reach = await pool.within_reach(
             [(seeker, rating_window(now - seeker.since)) for seeker in widened]
@@ -406,14 +429,18 @@ class Pool:
         for seeker in widened:
             if seeker.user_id in paired:
                 continue
-            unpaired = [o for o in reach.get(seeker.user_id, ()) if o.user_id not in paired]
+            found = await pool.candidates(seeker) if seeker.since > last else None
+            if found is None:
+                found = reach.get(seeker.user_id, [])
+            unpaired = [o for o in found if o.user_id not in paired]
             other = best_match(seeker, unpaired, now)
             if other is None:
                 continue
             if not (await pool.remove(seeker) and await pool.remove(other)):
                 raise VersionConflict()
             paired.update((seeker.user_id, other.user_id))
-            made.append(_pairing(seeker, other))
+            first, then = sorted((seeker, other), key=lambda s: (s.since, s.user_id))
+            made.append(_pairing(first, then))
         return made
 
     async def _pair_whole(self, now: float, start: StartGames | None) -> list[Pairing]:

@@ -114,6 +114,16 @@ class ScoreService:
         """The latest finished games of a chat, or of a user anywhere; newest first."""
         return await self._store.stats.recent(chat_id=chat_id, user_id=user_id, limit=limit)
 
+    async def latest_opponents(self, user_id: int, limit: int = 3) -> list[User]:
+        """The people the user played last (the computer aside), the latest first, each once:
+        among their latest finished games."""
+        opponents: dict[int, User] = {}
+        for game in await self.recent_games(user_id=user_id, limit=10 * limit):
+            other = game.black if game.white.id == user_id else game.white
+            if other.computer_level is None and len(opponents) < limit:
+                opponents.setdefault(other.id, other)
+        return list(opponents.values())
+
     async def chip_statement(self, user_id: int, limit: int = 5) -> ChipStatement:
         """The user's balance (granted and topped up when due) and its latest changes."""
         balance = await self.balance(user_id)

@@ -17,6 +17,12 @@ pot. No Telegram here.
   transaction that also saves the tournament at the version read. A second worker (or a
   retry after a crash) either finds the round there or rolls back whole: a round is started
   once. Games are between private chats, each player's board in their own chat.
+- **One game at one sitting**: a board whose player still plays another game at one sitting
+  when its round begins (:meth:`~.games.GameService.busy`) does not start: it waits, and its
+  game starts (its clock with it) once both players are free, looked at by the timers; a
+  player still busy :data:`WAIT_SECONDS` after the round began forfeits the board (both, when
+  both are). The players are told either way, and the pinned message lists the boards that
+  wait.
 - **Results**: the game service records each finished game on its board
   (:meth:`~bot.model.TournamentRepository.game_result`) in the transaction of the result, so
   a result is counted once, early concessions (a no-show lost on time) included. A player who
@@ -51,6 +57,7 @@ from bot.engine import Side
 from bot.model import (
     IntegrityError,
     Store,
+    StoredGame,
     Terms,
     Tournament,
     TournamentEntrant,
@@ -63,6 +70,7 @@ from bot.model import (
 
 from . import chips, pairing
 from .errors import (
+    GameError,
     NoNextGame,
     NoPrivateChat,
     NotEnoughChips,
@@ -75,7 +83,7 @@ from .errors import (
     TournamentNotFound,
 )
 from .errors import NotAnAdmin as NotAllowedToCreate
-from .games import GameService
+from .games import REMIND_FROM_SECONDS, Busy, GameService
 from .locks import KeyedLocks
 from .snapshots import GameSnapshot
 
@@ -91,6 +99,10 @@ PRIZE_OPPONENTS: Final = 2
 """Distinct opponents a winner must have played to be paid the pot (see
 :func:`prize_opponents`)."""
 
+WAIT_SECONDS: Final = 30 * 60
+"""How long a board waits for a player still in another game when its round begins (the
+sign-up message says so): past it, whoever is still busy forfeits it."""
+
 ENTRY_KIND: Final = "tournament_entry"
 REFUND_KIND: Final = "tournament_refund"
 PRIZE_KIND: Final = "tournament_prize"
@@ -99,15 +111,35 @@ _ATTEMPTS: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
+class Waiting:
+    """A board of a round that waits to start: ``busy``, what keeps its players (one or
+    both) from starting it."""
+
+    board: TournamentPairing
+    busy: tuple[Busy, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A waiting board decided when its wait ran out: ``losers``, the players still busy."""
+
+    board: TournamentPairing
+    losers: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Progress:
     """What a step of a tournament did, for the messages: the tournament as it is now and
-    the games it started (each player's board in their private chat)."""
+    the games it started (each player's board in their private chat), the boards that wait
+    and those forfeited by a player still busy when their wait ran out."""
 
     tournament: Tournament
     started: tuple[GameSnapshot, ...] = ()
     changed: bool = False
     moved_on: tuple[int, ...] = ()
     """The finished match games whose next game it started."""
+    waiting: tuple[Waiting, ...] = ()
+    forfeited: tuple[Forfeit, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,6 +399,9 @@ class Tournaments:
                 raise NotEntered()
             ended: list[GameSnapshot] = []
             for board in await self._store.tournaments.pairings(tournament_id):
+                if board.is_waiting and user_id in board.players:
+                    await self._forfeit(tournament_id, board, (user_id,))
+                    continue
                 if board.decided or user_id not in board.players or board.game_id is None:
                     continue
                 resigned = await self._games.forfeit(await self._current_game(board), user_id)
@@ -460,13 +495,19 @@ class Tournaments:
                 continue
             if progress is not None:
                 done.append(progress)
+        for board in await self._store.tournaments.waiting():
+            waited = await self._look_at_waiting(board)
+            if waited is not None:
+                done.append(waited)
         # a match's next game starts by itself: nobody waits for a ▶ Next tap (nor for a
-        # player who does not come back); a second worker's start is refused (NoNextGame)
+        # player who does not come back); a second worker's start is refused (NoNextGame),
+        # and one while a player is still in another game (that of another tournament,
+        # begun first) waits for it
         for tournament_id, game_id in await self._store.tournaments.stalled_matches():
             stored = await self._games.stored(game_id)
             try:
                 snapshot = await self._games.next_game(game_id, stored.white_id)
-            except NoNextGame:
+            except (NoNextGame, GameError):
                 continue
             done.append(Progress(await self.get(tournament_id), (snapshot,), moved_on=(game_id,)))
         return done
@@ -581,27 +622,105 @@ class Tournaments:
                     tournament.id, number, index, first, second, None, None, winner, decided
                 )
             )
+        # every player's lock at once, in one order: no two transactions wait for each other
+        await self._games.lock_players(*(p for b in boards if not b.decided for p in b.players))
+        waiting = []
+        for index, board in enumerate(boards):
+            if not board.decided and board.second_id is not None:
+                busy = await self._busy(tournament, board)
+                if busy:
+                    boards[index] = replace(board, waits_until=self._clock() + WAIT_SECONDS)
+                    waiting.append(Waiting(boards[index], busy))
         await store.add_pairings(boards)
         started = []
         for board in boards:
-            if board.decided or board.second_id is None:
+            if board.decided or board.second_id is None or board.waits_until is not None:
                 continue
-            stored = await self._games.start(
-                chat_id=0,
-                white_id=board.first_id,
-                black_id=board.second_id,
-                terms=tournament.terms,
-                locale=tournament.locale,
-                boards=[(board.first_id, Side.WHITE), (board.second_id, Side.BLACK)],
-                match_id=None,
-            )
-            await store.set_game(board, stored.id, stored.match_id)
-            started.append(stored)
+            started.append(await self._start_board(tournament, board))
         saved = await store.save(
             replace(tournament, round=number), expected_version=tournament.version
         )
         snapshots = tuple([await self._games.snapshot_of(s) for s in started])
-        return Progress(saved, snapshots, changed=True)
+        return Progress(saved, snapshots, changed=True, waiting=tuple(waiting))
+
+    async def _start_board(self, tournament: Tournament, board: TournamentPairing) -> StoredGame:
+        """Inside the caller's transaction, both players free: starts the board's game."""
+        assert board.second_id is not None
+        stored = await self._games.start(
+            chat_id=0,
+            white_id=board.first_id,
+            black_id=board.second_id,
+            terms=tournament.terms,
+            locale=tournament.locale,
+            boards=[(board.first_id, Side.WHITE), (board.second_id, Side.BLACK)],
+            match_id=None,
+            tournament=True,
+        )
+        await self._store.tournaments.set_game(board, stored.id, stored.match_id)
+        return stored
+
+    async def _busy(self, tournament: Tournament, board: TournamentPairing) -> tuple[Busy, ...]:
+        """What keeps the board's players from starting its game now (nothing for a game by
+        correspondence, which goes on beside others)."""
+        move_seconds = tournament.terms.move_seconds or self._games.move_seconds
+        if move_seconds >= REMIND_FROM_SECONDS:
+            return ()
+        found = [await self._games.busy(p, tournament=True) for p in board.players]
+        return tuple(b for b in found if b is not None)
+
+    async def _look_at_waiting(self, board: TournamentPairing) -> Progress | None:
+        """The timers' look at a waiting board: its game starts once both players are free;
+        when its wait ran out first, whoever is still busy forfeits it. None while it waits
+        on (a first look without a hold, then again under the tournament's hold)."""
+        tournament = await self.get(board.tournament_id)
+        due = board.waits_until is not None and board.waits_until <= self._clock()
+        if await self._busy(tournament, board) and not due:
+            return None
+        async with self._held(board.tournament_id):
+            tournament = await self.get(board.tournament_id)
+            current = next(
+                (
+                    p
+                    for p in await self._store.tournaments.pairings(board.tournament_id)
+                    if (p.round, p.board) == (board.round, board.board)
+                ),
+                None,
+            )
+            if tournament.state is not TournamentState.RUNNING or current is None:
+                return None
+            if not current.is_waiting:
+                return None
+            try:
+                async with self._store.transaction(durable=True):
+                    await self._games.lock_players(*current.players)
+                    busy = await self._busy(tournament, current)
+                    if not busy:
+                        stored = await self._start_board(tournament, current)
+                        saved = await self._store.tournaments.save(
+                            tournament, expected_version=tournament.version
+                        )
+                        snapshot = await self._games.snapshot_of(stored)
+                        return Progress(saved, (snapshot,), changed=True)
+                    if not due:
+                        return None
+                    losers = tuple(b.user_id for b in busy)
+                    saved = await self._forfeit(tournament.id, current, losers)
+                    return Progress(saved, changed=True, forfeited=(Forfeit(current, losers),))
+            except VersionConflict:
+                return None  # a result came in meanwhile: the next look
+
+    async def _forfeit(
+        self, tournament_id: int, board: TournamentPairing, losers: tuple[int, ...]
+    ) -> Tournament:
+        """Decides waiting ``board`` against ``losers`` (both players: a double forfeit),
+        moving the tournament's version on."""
+        async with self._store.transaction(durable=True):
+            winners = [p for p in board.players if p not in losers]
+            await self._store.tournaments.decide(board, winners[0] if winners else None)
+            tournament = await self.get(tournament_id)
+            return await self._store.tournaments.save(
+                tournament, expected_version=tournament.version
+            )
 
     async def _finish(
         self,

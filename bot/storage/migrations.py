@@ -906,6 +906,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         judged TEXT NOT NULL DEFAULT ''
     );
     """,
+    # 24: one game at one sitting (issue 37): a tournament board whose player was still in
+    # another game when its round began waits for it, until a time, instead of starting
+    """
+    -- NULL: started with its round (or decided); else when its player still busy forfeits
+    ALTER TABLE tournament_pairings ADD COLUMN waits_until REAL;
+    """,
 )
 
 

@@ -241,8 +241,8 @@ class TournamentRepository:
             for p in pairings:
                 await self._store.write(
                     """INSERT INTO tournament_pairings (tournament_id, round_no, board,
-                           first_id, second_id, winner_id, decided)
-                       VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                           first_id, second_id, winner_id, decided, waits_until)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
                     (
                         p.tournament_id,
                         p.round,
@@ -251,6 +251,7 @@ class TournamentRepository:
                         p.second_id,
                         p.winner_id,
                         1 if p.decided else 0,
+                        p.waits_until,
                     ),
                 )
 
@@ -310,6 +311,35 @@ class TournamentRepository:
             (winner_id, pairing.tournament_id, pairing.round, pairing.board),
         )
         return changed == 1
+
+    async def open_boards(self, user_id: int) -> list[tuple[TournamentPairing, int | None]]:
+        rows = await self._store.fetch_all(
+            """SELECT p.*, t.move_seconds AS tournament_move_seconds
+               FROM tournament_pairings p JOIN tournaments t ON t.id = p.tournament_id
+               JOIN tournament_entrants e
+                 ON e.tournament_id = p.tournament_id AND e.user_id = ?
+               WHERE t.state = 'running' AND p.decided = 0 AND e.withdrawn = 0
+                 AND p.second_id IS NOT NULL AND (p.first_id = ? OR p.second_id = ?)
+               ORDER BY p.tournament_id, p.round_no, p.board""",
+            (user_id, user_id, user_id),
+        )
+        return [(_pairing(row), row["tournament_move_seconds"]) for row in rows]
+
+    async def of_match(self, match_id: int) -> TournamentPairing | None:
+        row = await self._store.fetch_one(
+            "SELECT * FROM tournament_pairings WHERE match_id = ?", (match_id,)
+        )
+        return None if row is None else _pairing(row)
+
+    async def waiting(self) -> list[TournamentPairing]:
+        rows = await self._store.fetch_all(
+            """SELECT p.* FROM tournament_pairings p
+               JOIN tournaments t ON t.id = p.tournament_id
+               WHERE t.state = 'running' AND p.decided = 0 AND p.game_id IS NULL
+                 AND p.second_id IS NOT NULL
+               ORDER BY p.waits_until, p.tournament_id, p.round_no, p.board"""
+        )
+        return [_pairing(row) for row in rows]
 
     async def due(self, now: float) -> list[int]:
         """Sign-ups due to start, and running tournaments whose round is all decided."""
@@ -422,4 +452,5 @@ def _pairing(row: Row) -> TournamentPairing:
         match_id=row["match_id"],
         winner_id=row["winner_id"],
         decided=row["decided"] != 0,
+        waits_until=None if row["waits_until"] is None else float(row["waits_until"]),
     )

@@ -11,10 +11,11 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.ai import level as computer_level
-from bot.callbacks import ChallengeAction, ChallengeOption
+from bot.callbacks import CHALLENGE_LISTS, ChallengeAction, ChallengeOption
 from bot.engine import DiceMode, Position
 from bot.model import Challenge, ChallengeStatus, User
-from bot.services.challenges import has_cube, has_dice_modes
+from bot.services import choices
+from bot.services.choices import has_cube, has_dice_modes, offered
 from bot.views.common import (
     DICE_MODE_NAMES,
     RULE_SET_NAMES,
@@ -25,6 +26,7 @@ from bot.views.common import (
     duration,
     player_name,
 )
+from bot.views.picker import choice_name, choice_rows
 from bot.views.texts import echo
 
 INVITE_PREFIX: Final = "c"
@@ -163,6 +165,35 @@ def option_labels(challenge: Challenge, _: Translate) -> dict[ChallengeOption, s
             _("👁 open to watchers") if offer.watchable else _("🔒 private")
         )
     return labels
+
+
+def choices_keyboard(
+    challenge: Challenge, option: ChallengeOption, _: Translate
+) -> InlineKeyboardMarkup:
+    """The challenger's list of ``option``'s choices (:data:`~bot.callbacks.CHALLENGE_LISTS`),
+    under Accept and Decline: a tap on one picks it for every message of the challenge, ↩ Back
+    shows the options again."""
+    name = CHALLENGE_LISTS[option]
+    values = offered(name, challenge.terms, challenge.move_seconds)
+    current = choices.current(
+        name, challenge.terms, challenge.move_seconds, challenge.computer_level
+    )
+
+    def data(chosen: ChallengeOption, choice: int = 0) -> str:
+        return ChallengeAction(
+            challenge=challenge.id, version=challenge.version, option=chosen, choice=choice
+        ).pack()
+
+    first = challenge_keyboard(challenge, _).inline_keyboard[0]  # Accept (Start), Decline
+    rows = choice_rows(
+        values,
+        current,
+        lambda value: choice_name(name, value, _),
+        lambda index: data(option, index + 1),
+        data(ChallengeOption.BACK),
+        _,
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[first, *rows])
 
 
 ALERT_LENGTH: Final = 200

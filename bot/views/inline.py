@@ -18,13 +18,7 @@ from bot.model import Standing, User
 from bot.numbers import COUNT_DIGITS, parse_number
 from bot.services import GameSnapshot, Terms
 from bot.services.actions import GameAction, allowed
-from bot.services.challenges import (
-    MATCH_CHOICES,
-    TIME_CHOICES,
-    VARIANT_CHOICES,
-    has_cube,
-    has_dice_modes,
-)
+from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_cube, has_dice_modes
 from bot.views.boards import board_position, caption, keyboard
 from bot.views.challenges import commitment_line
 from bot.views.common import (
@@ -47,7 +41,7 @@ RESULT_PREFIX: Final = "v1"
 the chosen result reports back, so they say everything the invitation offers."""
 MATCHES_OFFERED: Final = (0, 5, 7)
 """Besides every variant as a single game, the first variant offered as a match to 5 and 7."""
-VARIANT_QUERY_WORDS: Final = {name: name for name in VARIANT_CHOICES[1:]}
+VARIANT_QUERY_WORDS: Final = {name: name for name in VARIANTS[1:]}
 """The word that asks an inline query for a variant: its registry name (long nardy, the first,
 is what none asks for)."""
 ALERT_LENGTH: Final = 200
@@ -78,12 +72,12 @@ def terms_of_result(text: str) -> Terms | None:
     if len(parts) != 6 or parts[0] != RESULT_PREFIX:
         return None
     _prefix, variant, match, dice, cube, seconds = parts
-    if variant not in VARIANT_CHOICES or dice not in {mode.value for mode in DiceMode}:
+    if variant not in VARIANTS or dice not in {mode.value for mode in DiceMode}:
         return None
     length, move_seconds = parse_number(match, COUNT_DIGITS), parse_number(seconds, COUNT_DIGITS)
     if length is None or move_seconds is None or cube not in ("0", "1"):
         return None
-    if length not in MATCH_CHOICES or (move_seconds and move_seconds not in TIME_CHOICES):
+    if length not in MATCH_LENGTHS or (move_seconds and move_seconds not in MOVE_TIMES):
         return None
     return Terms(
         variant=variant,
@@ -94,7 +88,7 @@ def terms_of_result(text: str) -> Terms | None:
     )
 
 
-def offers(asked: Terms, variants: tuple[str, ...] = VARIANT_CHOICES) -> list[Terms]:
+def offers(asked: Terms, variants: tuple[str, ...] = VARIANTS) -> list[Terms]:
     """The games an inline query offers, first what it asked for: ``asked`` in each of
     ``variants`` (every variant when the query named none), then the first of them as a single
     game and as a match to 5 and 7, each once."""

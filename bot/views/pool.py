@@ -15,14 +15,15 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import FindAction, FindOption
 from bot.engine import DiceMode
 from bot.model import Terms
-from bot.services.challenges import (
-    DICE_MODE_CHOICES,
-    MATCH_CHOICES,
-    TIME_CHOICES,
-    VARIANT_CHOICES,
+from bot.services.choices import (
+    DICE_MODES,
+    MATCH_LENGTHS,
+    MOVE_TIMES,
+    STAKES,
+    VARIANTS,
     has_dice_modes,
+    offered,
 )
-from bot.services.chips import STAKE_CHOICES
 from bot.services.pool import MAX_WAIT
 from bot.views.common import (
     DICE_MODE_NAMES,
@@ -31,6 +32,7 @@ from bot.views.common import (
     Translate,
     duration,
 )
+from bot.views.picker import choice_name, choice_rows
 
 OFFER_CHOICES: Final = (30, 60, 120, 300)
 """Seconds of waiting before the computer is offered, to choose from (60 the default)."""
@@ -50,16 +52,16 @@ def picked(data: FindAction) -> tuple[Terms, int]:
     """The terms and the computer's offer time a picker button carries; positions out of range
     (a forged button) read as the first choice, and a dice mode the variant lacks as two dice:
     what is shown next is always a real choice."""
-    variant = VARIANT_CHOICES[data.variant] if data.variant < len(VARIANT_CHOICES) else "long"
-    dice = DICE_MODE_CHOICES[data.dice] if data.dice < len(DICE_MODE_CHOICES) else DiceMode.TWO
+    variant = VARIANTS[data.variant] if data.variant < len(VARIANTS) else "long"
+    dice = DICE_MODES[data.dice] if data.dice < len(DICE_MODES) else DiceMode.TWO
     if not has_dice_modes(variant):
         dice = DiceMode.TWO
     terms = Terms(
         variant=variant,
         dice_mode=dice,
-        match_length=_at(MATCH_CHOICES, data.match, 0),
-        move_seconds=_at(TIME_CHOICES, data.time, DEFAULT_TIME),
-        stake=_at(STAKE_CHOICES, data.stake, 0),
+        match_length=_at(MATCH_LENGTHS, data.match, 0),
+        move_seconds=_at(MOVE_TIMES, data.time, DEFAULT_TIME),
+        stake=_at(STAKES, data.stake, 0),
     )
     return terms, _at(OFFER_CHOICES, data.offer, 60)
 
@@ -74,32 +76,58 @@ def _data(option: FindOption, terms: Terms, offer_after: int, user_id: int) -> F
     return FindAction(
         option=option,
         user=user_id,
-        variant=_index(VARIANT_CHOICES, terms.variant),
-        dice=_index(DICE_MODE_CHOICES, terms.dice_mode),
-        match=_index(MATCH_CHOICES, terms.match_length),
-        time=_index(TIME_CHOICES, terms.move_seconds, _index(TIME_CHOICES, DEFAULT_TIME)),
+        variant=_index(VARIANTS, terms.variant),
+        dice=_index(DICE_MODES, terms.dice_mode),
+        match=_index(MATCH_LENGTHS, terms.match_length),
+        time=_index(MOVE_TIMES, terms.move_seconds, _index(MOVE_TIMES, DEFAULT_TIME)),
         offer=_index(OFFER_CHOICES, offer_after, 1),
-        stake=_index(STAKE_CHOICES, terms.stake),
+        stake=_index(STAKES, terms.stake),
     )
 
 
-def changed(data: FindAction) -> tuple[Terms, int]:
-    """The terms after a tap on a picker option: the tapped option's next choice."""
-    step = {
-        FindOption.VARIANT: ("variant", len(VARIANT_CHOICES)),
-        FindOption.DICE: ("dice", len(DICE_MODE_CHOICES)),
-        FindOption.MATCH: ("match", len(MATCH_CHOICES)),
-        FindOption.TIME: ("time", len(TIME_CHOICES)),
-        FindOption.OFFER: ("offer", len(OFFER_CHOICES)),
-        FindOption.STAKE: ("stake", len(STAKE_CHOICES)),
-    }.get(data.option)
-    if step is None:
-        return picked(data)
-    field, count = step
-    moved = data.model_copy(update={field: (getattr(data, field) + 1) % count})
-    if field == "variant":
-        moved = moved.model_copy(update={"dice": 0})
-    return picked(moved)
+LISTS: Final = {
+    FindOption.VARIANT: ("variant", "variant"),
+    FindOption.DICE: ("dice", "dice"),
+    FindOption.MATCH: ("match", "match"),
+    FindOption.TIME: ("time", "time"),
+    FindOption.STAKE: ("stake", "stake"),
+    FindOption.OFFER: ("offer", ""),
+}
+"""The picker's options picked from a list: the field of :class:`FindAction` each sets, and
+its name in :data:`bot.services.choices.OPTIONS` (the computer's offer is /find's own)."""
+
+
+def choices_keyboard(data: FindAction, _: Translate) -> InlineKeyboardMarkup:
+    """The list of the tapped option's choices (:data:`LISTS`) on the terms ``data`` carries:
+    each picks one and shows the picker again, as does ↩ Back."""
+    field, name = LISTS[data.option]
+    terms, offer_after = picked(data)
+    values: tuple[object, ...]
+    if name:
+        values = offered(name, terms, terms.move_seconds or DEFAULT_TIME)
+        if name == "time":
+            values = MOVE_TIMES  # the picker's own: the positions its buttons carry
+
+        def label(value: object) -> str:
+            return choice_name(name, value, _)
+
+    else:
+        values = OFFER_CHOICES
+
+        def label(value: object) -> str:
+            return "🤖 " + _("after {seconds} s").format(seconds=value)
+
+    current = getattr(data, field)
+
+    def pick(index: int) -> str:
+        update: dict[str, object] = {"option": FindOption.PICK, field: index}
+        if field == "variant" and not has_dice_modes(VARIANTS[index]):
+            update["dice"] = 0
+        return data.model_copy(update=update).pack()
+
+    back = data.model_copy(update={"option": FindOption.PICK}).pack()
+    rows = choice_rows(range(len(values)), current, lambda i: label(values[i]), pick, back, _)
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def terms_line(terms: Terms, _: Translate) -> str:

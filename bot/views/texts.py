@@ -12,10 +12,10 @@ from aiogram.utils.i18n import gettext as _
 from bot.engine import DiceMode
 from bot.i18n import N_
 from bot.services import GameError
-from bot.services.challenges import VARIANT_CHOICES
+from bot.services.choices import VARIANTS
 
 VARIANT_WORDS: Final = {
-    **{name: name for name in VARIANT_CHOICES[1:]},
+    **{name: name for name in VARIANTS[1:]},
     "короткие": "short",
     "короткая": "short",
     "абхазские": "abkhaz",
@@ -113,8 +113,16 @@ REFUSALS: Final = {
     "already_seeking": N_(
         "You are looking for an opponent already: wait, or tap ✖ Cancel on that message."
     ),
-    "already_playing": N_("You are playing a game already: finish it first."),
+    "already_playing": N_("You are playing game #{game} already: finish it first."),
+    "opponent_playing": N_("{name} is playing game #{game} now: try again when it ends."),
+    "tournament_game_waits": N_(
+        "Your game in tournament #{tournament} is about to start: play it first."
+    ),
+    "opponent_tournament_game_waits": N_(
+        "{name}'s game in tournament #{tournament} is about to start: try again after it."
+    ),
     "not_your_find": N_("This is someone else's search: send /find for your own."),
+    "not_your_picker": N_("This is someone else's choice: send /tournament for your own."),
     "not_seeking": N_("You are not looking for an opponent now: tap 🔎 Find to look again."),
     "tournament_not_found": N_("This tournament does not exist."),
     "tournament_closed": N_("This tournament's sign-up is over."),
@@ -175,6 +183,10 @@ def echo(text: str, *, markup: bool = True) -> str:
     if any(unicodedata.bidirectional(char) in RIGHT_TO_LEFT for char in text):
         text = f"\u2068{text}\u2069"
     return html.quote(text) if markup else text
+
+
+STALE_BUTTON_TEXT: Final = N_("This button is no longer valid.")
+"""The answer to a press that no button of the bot makes there (old versions', forged)."""
 
 
 def explain(error: GameError, *, markup: bool = True) -> str:

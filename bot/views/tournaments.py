@@ -22,9 +22,10 @@ from bot.callbacks import (
 )
 from bot.i18n import N_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
-from bot.services.challenges import TIME_CHOICES, VARIANT_CHOICES, has_dice_modes
 from bot.services.chips import STAKE_CHOICES
-from bot.services.tournaments import Overview, prize_opponents
+from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
+from bot.services.games import REMIND_FROM_SECONDS
+from bot.services.tournaments import WAIT_SECONDS, Forfeit, Overview, Waiting, prize_opponents
 from bot.views.common import (
     DICE_MODE_NAMES,
     VARIANT_NAMES,
@@ -33,6 +34,7 @@ from bot.views.common import (
     mention,
     player_name,
 )
+from bot.views.picker import choice_rows
 from render.tournament_layout import (
     PAGE_ROUNDS,
     ROWS_PER_PAGE,
@@ -56,11 +58,10 @@ FORMAT_NAMES: Final = {
     TournamentFormat.ROUND_ROBIN: N_("Round robin"),
     TournamentFormat.SWISS: N_("Swiss"),
 }
-MATCH_CHOICES: Final = (0, 3, 5, 7)
 START_CHOICES: Final = (0, 600, 1800, 3600, 86_400)
 """When a tournament starts, in seconds from its creation; 0: when its creator starts it."""
 DICE_CHOICES: Final = tuple(DICE_MODE_NAMES)
-DEFAULT_TIME: Final = TIME_CHOICES.index(90)
+DEFAULT_TIME: Final = MOVE_TIMES.index(90)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,19 +75,28 @@ class Pick:
     time: int = DEFAULT_TIME
     entry: int = 0
     start: int = 0
+    user: int = 0
+    """Whose picker it is (who sent ``/tournament``): their taps alone count on it."""
 
     @classmethod
     def of(cls, data: TournamentPick) -> Pick | None:
         """The picker's choices a button carries; None for indices out of range (forged)."""
         pick = cls(
-            data.format, data.variant, data.dice, data.match, data.time, data.entry, data.start
+            data.format,
+            data.variant,
+            data.dice,
+            data.match,
+            data.time,
+            data.entry,
+            data.start,
+            data.user,
         )
         limits = (
             len(FORMAT_CHOICES),
-            len(VARIANT_CHOICES),
+            len(VARIANTS),
             len(DICE_CHOICES),
-            len(MATCH_CHOICES),
-            len(TIME_CHOICES),
+            len(MATCH_LENGTHS),
+            len(MOVE_TIMES),
             len(STAKE_CHOICES),
             len(START_CHOICES),
         )
@@ -101,12 +111,12 @@ class Pick:
 
     @property
     def terms(self) -> Terms:
-        variant = VARIANT_CHOICES[self.variant]
+        variant = VARIANTS[self.variant]
         return Terms(
             variant=variant,
             dice_mode=DICE_CHOICES[self.dice] if has_dice_modes(variant) else DICE_CHOICES[0],
-            match_length=MATCH_CHOICES[self.match],
-            move_seconds=TIME_CHOICES[self.time],
+            match_length=MATCH_LENGTHS[self.match],
+            move_seconds=MOVE_TIMES[self.time],
         )
 
     @property
@@ -118,40 +128,40 @@ class Pick:
     def starts_in(self) -> int:
         return START_CHOICES[self.start]
 
-    def next(self, option: TournamentOption) -> Pick:
-        """The choices after a tap on ``option``'s button: its next value, round and round."""
-        name = option.name.lower()
-        if option is TournamentOption.CREATE:
-            return self
-        sizes = {
-            "format": len(FORMAT_CHOICES),
-            "variant": len(VARIANT_CHOICES),
-            "dice": len(DICE_CHOICES),
-            "match": len(MATCH_CHOICES),
-            "time": len(TIME_CHOICES),
-            "entry": len(STAKE_CHOICES),
-            "start": len(START_CHOICES),
-        }
-        changed = replace(self, **{name: (getattr(self, name) + 1) % sizes[name]})
-        if option is TournamentOption.VARIANT and not has_dice_modes(
-            VARIANT_CHOICES[changed.variant]
-        ):
-            changed = replace(changed, dice=0)
-        return changed
-
-    def button(self, option: TournamentOption) -> str:
-        """The callback data of ``option``'s button."""
-        p = self.next(option)
+    def data(self, option: TournamentOption) -> str:
+        """The callback data of a button for ``option`` on this picker: an option's shows its
+        list, ✅ Create makes the tournament, ``PICK`` shows the picker on these choices."""
         return TournamentPick(
             option=option,
-            format=p.format,
-            variant=p.variant,
-            dice=p.dice,
-            match=p.match,
-            time=p.time,
-            entry=p.entry,
-            start=p.start,
+            format=self.format,
+            variant=self.variant,
+            dice=self.dice,
+            match=self.match,
+            time=self.time,
+            entry=self.entry,
+            start=self.start,
+            user=self.user,
         ).pack()
+
+    def picking(self, option: TournamentOption, index: int) -> Pick:
+        """These choices with ``option``'s set to its ``index``-th (a variant without dice
+        modes plays two dice)."""
+        picked = replace(self, **{_FIELDS[option]: index})
+        if option is TournamentOption.VARIANT and not has_dice_modes(VARIANTS[index]):
+            picked = replace(picked, dice=0)
+        return picked
+
+
+_FIELDS: Final = {
+    TournamentOption.FORMAT: "format",
+    TournamentOption.VARIANT: "variant",
+    TournamentOption.DICE: "dice",
+    TournamentOption.MATCH: "match",
+    TournamentOption.TIME: "time",
+    TournamentOption.ENTRY: "entry",
+    TournamentOption.START: "start",
+}
+"""The picker's options, each picked from a list, by the :class:`Pick` field it sets."""
 
 
 def terms_text(terms: Terms, entry: int, _: Translate) -> str:
@@ -184,53 +194,78 @@ def picker_text(pick: Pick, _: Translate) -> str:
             "🏆 " + html.bold(_("New tournament")),
             _(FORMAT_NAMES[pick.tournament_format]) + " · " + terms_text(pick.terms, pick.chips, _),
             start,
-            _("Tap the buttons to change a choice, then ✅ Create."),
+            _("Tap a choice to change it, then ✅ Create."),
         ]
     )
 
 
+def _match_text(length: int, _: Translate) -> str:
+    return _("match to {n}").format(n=length) if length else _("single games")
+
+
+def _entry_text(chips: int, _: Translate) -> str:
+    return str(chips) if chips else _("free")
+
+
+def _start_text(seconds: int, _: Translate) -> str:
+    return _("in {minutes} min").format(minutes=seconds // 60) if seconds else _("by the creator")
+
+
+def _names(option: TournamentOption, _: Translate) -> tuple[str, tuple[str, ...]]:
+    """``option``'s mark and the names of its choices, in the order its list shows them."""
+    if option is TournamentOption.FORMAT:
+        return "🏆", tuple(_(FORMAT_NAMES[f]) for f in FORMAT_CHOICES)
+    if option is TournamentOption.VARIANT:
+        return "🎲", tuple(_(VARIANT_NAMES[v]) for v in VARIANTS)
+    if option is TournamentOption.DICE:
+        return "🎲", tuple(_(DICE_MODE_NAMES[d]) for d in DICE_CHOICES)
+    if option is TournamentOption.MATCH:
+        return "🏁", tuple(_match_text(n, _) for n in MATCH_LENGTHS)
+    if option is TournamentOption.TIME:
+        return "⏱", tuple(duration(t, _) for t in MOVE_TIMES)
+    if option is TournamentOption.ENTRY:
+        return "💰", tuple(_entry_text(c, _) for c in STAKE_CHOICES)
+    return "🕒", tuple(_start_text(s, _) for s in START_CHOICES)
+
+
 def picker_keyboard(pick: Pick, _: Translate) -> InlineKeyboardMarkup:
-    """One button per choice (each tap moves it to the next value) and ✅ Create."""
-    terms = pick.terms
+    """One button per option, naming its choice (a tap shows its list), and ✅ Create."""
     o = TournamentOption
 
-    def button(text: str, option: TournamentOption) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text=text, callback_data=pick.button(option))
+    def button(option: TournamentOption) -> InlineKeyboardButton:
+        mark, names = _names(option, _)
+        text = f"{mark} {names[getattr(pick, _FIELDS[option])]}"
+        return InlineKeyboardButton(text=text, callback_data=pick.data(option))
 
     rows = [
-        [
-            button("🏆 " + _(FORMAT_NAMES[pick.tournament_format]), o.FORMAT),
-            button("🎲 " + _(VARIANT_NAMES[terms.variant]), o.VARIANT),
-        ],
-        [
-            button(
-                "🏁 "
-                + (
-                    _("match to {n}").format(n=terms.match_length)
-                    if terms.match_length
-                    else _("single games")
-                ),
-                o.MATCH,
-            ),
-            button("⏱ " + duration(terms.move_seconds or 90, _), o.TIME),
-        ],
-        [
-            button("💰 " + (str(pick.chips) if pick.chips else _("free")), o.ENTRY),
-            button(
-                "🕒 "
-                + (
-                    _("in {minutes} min").format(minutes=pick.starts_in // 60)
-                    if pick.starts_in
-                    else _("by the creator")
-                ),
-                o.START,
-            ),
-        ],
+        [button(o.FORMAT), button(o.VARIANT)],
+        [button(o.MATCH), button(o.TIME)],
+        [button(o.ENTRY), button(o.START)],
     ]
-    if has_dice_modes(terms.variant):
-        rows.insert(1, [button("🎲 " + _(DICE_MODE_NAMES[terms.dice_mode]), o.DICE)])
-    rows.append([button("✅ " + _("Create"), o.CREATE)])
+    if has_dice_modes(pick.terms.variant):
+        rows.insert(1, [button(o.DICE)])
+    create = InlineKeyboardButton(text="✅ " + _("Create"), callback_data=pick.data(o.CREATE))
+    rows.append([create])
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def choices_keyboard(pick: Pick, option: TournamentOption, _: Translate) -> InlineKeyboardMarkup:
+    """``option``'s list of choices: each picks one and shows the picker again, as does
+    ↩ Back."""
+    _mark, names = _names(option, _)
+    rows = choice_rows(
+        range(len(names)),
+        getattr(pick, _FIELDS[option]),
+        lambda index: names[index],
+        lambda index: pick.picking(option, index).data(TournamentOption.PICK),
+        pick.data(TournamentOption.PICK),
+        _,
+    )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+LISTS: Final = frozenset(_FIELDS)
+"""The picker's options that show a list of choices."""
 
 
 def title(tournament: Tournament, _: Translate) -> str:
@@ -251,6 +286,13 @@ def signup_text(overview: Overview, _: Translate) -> str:
         else:
             lines.append(_("Its creator starts it."))
         lines.append(_("Games are played in private chats with the bot."))
+        if (t.terms.move_seconds or 90) < REMIND_FROM_SECONDS:
+            lines.append(
+                _(
+                    "A player still in another game when a round begins has {minutes} min "
+                    "to finish it; the round's game starts then, or is forfeited."
+                ).format(minutes=WAIT_SECONDS // 60)
+            )
     lines.append(html.bold(_("Players: {n}").format(n=len(overview.entrants))))
     names = [
         f"{number}. {player_name(overview.user(e.user_id), _)}"
@@ -405,6 +447,12 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
             boards.append(line)
         elif p.game_id is not None and p.game_id in links:
             boards.append(f"{pair} · 👁 {links[p.game_id]}")
+        elif p.is_waiting and p.waits_until is not None:
+            boards.append(
+                _("{pair}: ⏳ waits for a game to end (until {time} UTC)").format(
+                    pair=pair, time=_clock(p.waits_until)
+                )
+            )
         else:
             boards.append(pair)
     return _fit(lines, boards, _)
@@ -517,6 +565,66 @@ def player_line(tournament: Tournament, number: int, opponent: User, _: Translat
     return _("🏆 Tournament #{id}, round {round}: your game against {name} is below.").format(
         id=tournament.id, round=number, name=player_name(opponent, _)
     )
+
+
+def _clock(at: float) -> str:
+    return dt.datetime.fromtimestamp(at, dt.UTC).strftime("%H:%M")
+
+
+def waiting_lines(
+    tournament: Tournament, waiting: Waiting, users: Mapping[int, User], _: Translate
+) -> dict[int, str]:
+    """What each player of a board that waits is told in private, by player: the one still
+    in another game, that they forfeit unless it ends in time; the other, until when they
+    wait."""
+    board = waiting.board
+    assert board.waits_until is not None
+    head = _("🏆 Tournament #{id}, round {round}:").format(id=tournament.id, round=board.round)
+    until = _clock(board.waits_until)
+    told = {}
+    for player in board.players:
+        opponent = player_name(users[next(p for p in board.players if p != player)], _)
+        busy = next((b for b in waiting.busy if b.user_id == player), None)
+        if busy is None:
+            text = _(
+                "your game against {name} starts when their game ends, at {time} UTC at the "
+                "latest (if it is still being played then, they forfeit)."
+            ).format(name=opponent, time=until)
+        elif busy.game is not None:
+            text = _(
+                "your game against {name} starts when your game #{game} ends. If it is still "
+                "being played at {time} UTC, you forfeit this one."
+            ).format(name=opponent, game=busy.game.id, time=until)
+        else:
+            text = _(
+                "your game against {name} starts when your other tournament game is over. If "
+                "it is not by {time} UTC, you forfeit this one."
+            ).format(name=opponent, time=until)
+        told[player] = f"{head} {text}"
+    return told
+
+
+def forfeit_lines(
+    tournament: Tournament, forfeit: Forfeit, users: Mapping[int, User], _: Translate
+) -> dict[int, str]:
+    """What each player of a board forfeited at the end of its wait is told, by player."""
+    board = forfeit.board
+    head = _("🏆 Tournament #{id}, round {round}:").format(id=tournament.id, round=board.round)
+    told = {}
+    for player in board.players:
+        opponent = player_name(users[next(p for p in board.players if p != player)], _)
+        if player in forfeit.losers:
+            text = _(
+                "you forfeited your game against {name}: you were still playing another "
+                "game when its wait ran out."
+            ).format(name=opponent)
+        else:
+            text = _(
+                "{name} forfeited your game: they were still playing another game when its "
+                "wait ran out. The board is yours."
+            ).format(name=opponent)
+        told[player] = f"{head} {text}"
+    return told
 
 
 def past_text(tournaments: Sequence[Tournament], users: Mapping[int, User], _: Translate) -> str:

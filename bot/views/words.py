@@ -10,8 +10,8 @@ from aiogram.filters import CommandObject
 from bot.engine import DiceMode, StakeMode
 from bot.numbers import COUNT_DIGITS, parse_number
 from bot.services import Terms
-from bot.services.challenges import DEFAULT_LEVEL, LEVEL_CHOICES, MATCH_CHOICES
 from bot.services.chips import STAKE_CHOICES
+from bot.services.choices import DEFAULT_LEVEL, LEVELS, MATCH_LENGTHS
 from bot.views.texts import DICE_WORDS, VARIANT_WORDS
 
 CUBE_WORDS: Final = frozenset({"cube", "куб", "кубом"})
@@ -64,7 +64,7 @@ def computer_asked(words: list[str]) -> tuple[int | None, list[str]]:
     for index, word in enumerate(rest[:-1]):
         following = rest[index + 1]
         chosen = parse_number(following, COUNT_DIGITS)
-        if word in LEVEL_WORDS and chosen in LEVEL_CHOICES:
+        if word in LEVEL_WORDS and chosen in LEVELS:
             level = chosen
             rest = rest[:index] + rest[index + 2 :]
             break
@@ -83,7 +83,7 @@ def terms_of(words: list[str]) -> Terms:
     return Terms(
         variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long"),
         dice_mode=next((DICE_WORDS[w] for w in words if w in DICE_WORDS), DiceMode.TWO),
-        match_length=next((n for n in numbers if n in MATCH_CHOICES), 0),
+        match_length=next((n for n in numbers if n in MATCH_LENGTHS), 0),
         cube=bool(CUBE_WORDS.intersection(words)),
         stake=next((n for n in numbers if n in STAKE_CHOICES), 0),
         stake_mode=next((MODE_WORDS[w] for w in words if w in MODE_WORDS), StakeMode.RULES),

@@ -229,3 +229,12 @@ async def play_to_the_end(harness: BotHarness, board: FakeMessage, person: FakeU
             continue
         await play_turn(fake, board, [person])
     raise AssertionError("the game did not end")
+
+
+async def resign(harness: BotHarness, user: FakeUser, chat: FakeChat, board: FakeMessage) -> None:
+    """``user`` resigns their game shown by ``board`` in ``chat`` (``/resign``, then yes) and
+    waits until the board shows it over: one game at one sitting, so the next can start."""
+    fake = harness.fake
+    question = await ask(harness, user, chat, "/resign")
+    fake.press(user, question, "🏳 Yes, resign")
+    await fake.wait_for(lambda: is_over(board), description=f"{board} over")

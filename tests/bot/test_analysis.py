@@ -149,6 +149,12 @@ async def test_analysis_of_a_game_against_the_computer(
     assert len(pictures) == count <= 3  # only the person's worst moves, the computer's not
     _check_pictures(pictures, game_id, "@alice")
     assert len(_after(fake, chat, reply)) == 1 + count
+    if pictures:  # 🤖 under a worst move: the computer, from the board before it
+        before = fake.last_message(chat)
+        practise = fake.press(alice, pictures[0], "🤖 Practise from here")
+        assert not (await fake.next_answer_to(practise)).show_alert
+        await fake.wait_for_message(chat, after=before, where=lambda m: "▶ Start" in str(m))
+        await harness.settle()
 
     # asked again once done: the same results again, from memory
     last = fake.last_message(chat)

@@ -51,8 +51,9 @@ async def test_an_accept_drawn_for_older_terms_is_refused_and_names_the_change(
     assert "stake 10 chips, by the rules" in challenge.text
     accept, decline = (challenge.button(t).callback_data or "" for t in ("Accept", "Decline"))
     # while Bob reads, Alice raises the stake to 500, makes it PRO and shortens the move time
-    for label in ("💰 stake 10", "💰 stake 50", "💰 stake 100", "⚖", "⚖", "⏱"):
-        await _press(harness, alice, challenge, label)
+    for option, choice in (("💰 stake 10", "stake 500"), ("⚖", "PRO"), ("⏱", "90 s")):
+        await _press(harness, alice, challenge, option)  # the option's list, then the choice
+        await _press(harness, alice, challenge, choice)
     assert "stake 500 chips, PRO" in challenge.text  # the message shows the terms now
     alert = await _refused(harness, bob, challenge, accept)
     assert "💰 stake 10 → 💰 stake 500" in alert and "→ ⚖ PRO" in alert, alert
@@ -79,7 +80,9 @@ async def test_an_invitation_in_another_chat_follows_the_terms(bot_harness: BotH
     mine = next(m for m in fake.messages(alice_chat) if m.button("Decline"))
     invitation = fake.last_message(bob_chat)
     old_accept = invitation.button("Принять").callback_data or ""
-    await _press(harness, alice, mine, "🎲 long nardy")  # short nardy now
+    await _press(harness, alice, mine, "🎲 long nardy")  # the variants, to pick one
+    assert "короткие нарды" not in invitation.text.lower()  # nothing changed yet
+    await _press(harness, alice, mine, "short nardy")  # short nardy now
     assert "короткие нарды" in invitation.text.lower(), invitation.text  # in Bob's Russian
     alert = await _refused(harness, bob, invitation, old_accept)
     assert "→" in alert and "Условия изменились" in alert, alert
@@ -105,6 +108,7 @@ async def test_a_challenge_whose_sending_got_no_answer_takes_taps_all_the_same(
     ]
     challenge = next(m for m in fake.messages(group) if m.from_bot and "⚔" in m.text)
     await _press(harness, alice, challenge, "💰 stake 0")  # the tap makes it the challenge's
+    await _press(harness, alice, challenge, "stake 10")
     assert "stake 10 chips" in challenge.text
     await _press(harness, bob, challenge, "✅ Accept")
     await wait_for_board(fake, group)
@@ -176,8 +180,9 @@ async def test_a_games_buttons_count_only_on_its_own_boards(bot_harness: BotHarn
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
     carol = fake.create_user("Carol", username="carol")
+    dave = fake.create_user("Dave", username="dave")  # one game at one sitting each
     first = await _group_game(harness, "One", alice, bob)
-    second = await _group_game(harness, "Two", carol, alice)
+    second = await _group_game(harness, "Two", carol, dave)
     await fake.wait_for(lambda: bool(game_buttons(first)) and bool(game_buttons(second)))
     # whoever moves in the first game taps its current buttons on the second game's board
     player = mover(first, [alice, bob])

@@ -24,6 +24,7 @@ from .gameplay import (
     mover,
     play_to_the_end,
     play_turn,
+    resign,
     start_computer_game,
     stored_game,
     wait_for_board,
@@ -57,7 +58,11 @@ async def test_a_whole_game_against_the_computer_in_private(
     assert "plays the computer 🤖 at level 2 of 5" in text and "short nardy" in text.lower()
     assert [b.text for b in challenge.buttons][:2] == ["▶ Start", "✖ Cancel"]
     assert not any("stake" in b.text for b in challenge.buttons)  # no stakes with the computer
-    fake.press(alice, challenge, "🤖 level 2")  # the level cycles: 3 now
+    fake.press(alice, challenge, "🤖 level 2")  # the levels, each in words: one tap each
+    await harness.settle()
+    assert "✓ level 2 · casual: errs now and then (1315)" in [b.text for b in challenge.buttons]
+    assert "level 2 of 5" in (challenge.text or "")  # nothing chosen yet
+    fake.press(alice, challenge, "level 3 · club player")
     await harness.settle()
     assert "level 3 of 5" in (challenge.text or "")
     fake.press(alice, challenge, "▶ Start")
@@ -156,8 +161,11 @@ async def test_hints_between_people_only_when_agreed_at_the_challenge(
             )
         )
         await harness.settle()
-    plain, hinted = boards
-    assert not any(b.action is GameAction.HINT for b in game_buttons(plain))
+        if not agreed:  # no hint; then over, as one game at one sitting each
+            assert game_buttons(boards[0])
+            assert not any(b.action is GameAction.HINT for b in game_buttons(boards[0]))
+            await resign(harness, alice, group, boards[0])
+    hinted = boards[1]
     assert any(b.action is GameAction.HINT for b in game_buttons(hinted))
     person = mover(hinted, [alice, bob])
     assert (await ask_hint(fake, hinted, person)).startswith("💡 Best: ")

@@ -47,5 +47,6 @@ async def test_an_unanswered_challenge_expires(bot_harness: BotHarness) -> None:
     assert challenge.buttons
     await fake.wait_for(lambda: "expired" in (challenge.text or ""), timeout=10)
     assert not challenge.buttons
-    late = await fake.next_answer_to(fake.tap(bob, challenge, "c:1:0:1", check=False))
-    assert late.show_alert and "closed" in (late.text or "")
+    # a late Accept on the message, which shows no buttons now: stale, nothing happens
+    late = await fake.next_answer_to(fake.tap(bob, challenge, "c:1:0:1:0", check=False))
+    assert late.show_alert and "no longer valid" in (late.text or "")

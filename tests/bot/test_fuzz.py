@@ -42,7 +42,7 @@ EXAMPLES: Final = 50
 """Examples per run: with up to :data:`STEPS` steps each, the module takes about 15 s."""
 STEPS: Final = 6
 APOLOGY: Final = "Something went wrong"
-COMMAND_NAMES: Final = (*(name for name, _ in COMMANDS), "analyze", "from")
+COMMAND_NAMES: Final = (*dict.fromkeys(c.name for c in COMMANDS), "analyze", "from")
 ODD_NUMBERS: Final = ("²", "٣", "-5", "+5", "1_000", " 7 ", "7.0", "9" * 20, "0")
 WORDS: Final = (
     "short", "long", "abkhaz", "gulbara", "crazy_gulbara", "three_dice", "anti", "cube", "pro",

@@ -83,7 +83,7 @@ def test_every_template_in_every_language_shows_a_name_as_written(name: str) -> 
 
 TEXT_PARAMS: Final = frozenset({"name", "text"})
 """The refusals' blanks that users' text fills: a name, a word of a command."""
-NUMBER_PARAMS: Final = frozenset({"game", "moves", "chips", "limit"})
+NUMBER_PARAMS: Final = frozenset({"game", "moves", "chips", "limit", "tournament"})
 
 
 def _refusal(code: str, value: str) -> GameError:
@@ -101,7 +101,13 @@ def test_every_refusal_shows_a_name_as_written(locale: str) -> None:
         with_blanks = [
             code for code, template in REFUSALS.items() if _fields(template) & TEXT_PARAMS
         ]
-        assert with_blanks == ["not_enough_chips", "not_a_position", "unknown_time_zone"]
+        assert with_blanks == [
+            "not_enough_chips",
+            "not_a_position",
+            "opponent_playing",
+            "opponent_tournament_game_waits",
+            "unknown_time_zone",
+        ]
         for code in with_blanks:
             for name in HOSTILE_NAMES:
                 error = _refusal(code, name)

@@ -23,16 +23,22 @@ from .gameplay import (
 async def _press_until(
     harness: BotHarness, user: FakeUser, message: FakeMessage, prefix: str, wanted: str
 ) -> None:
-    """Presses the option button starting with ``prefix`` until it reads ``wanted``."""
-    for _ in range(8):
+    """Makes the option button starting with ``prefix`` read ``wanted``: a switch is pressed
+    until it does; an option with a list is pressed, then ``wanted`` in its list."""
+
+    async def press(data: str | None) -> None:
+        answer = await harness.fake.next_answer_to(harness.fake.tap(user, message, data or ""))
+        assert not answer.show_alert, answer.text
+        await harness.settle()
+
+    for _ in range(3):
         button = next(b for b in message.buttons if b.text.startswith(prefix))
         if button.text == f"{prefix} {wanted}":
             return
-        answer = await harness.fake.next_answer_to(
-            harness.fake.tap(user, message, button.callback_data or "")
-        )
-        assert not answer.show_alert, answer.text
-        await harness.settle()
+        await press(button.callback_data)
+        listed = next((b for b in message.buttons if b.text == wanted), None)
+        if listed is not None:
+            await press(listed.callback_data)
     raise AssertionError(f"{prefix} never read {wanted}: {[b.text for b in message.buttons]}")
 
 

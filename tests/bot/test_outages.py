@@ -121,7 +121,8 @@ async def test_a_bot_started_before_telegram_is_up_connects_by_itself_and_plays(
     assert all("; retrying in " in line for line in attempts)
     assert logs.count("Telegram answered after") == 1
     assert reconnect < 2 * FAST_BACKOFF.cap
-    assert fake.commands()[0] == ("start", "Start the bot")  # then the menu was set up
+    first = ("find", "Play anyone now: the bot finds you an opponent")
+    assert fake.commands()[0] == first  # then the menu was set up
     assert len(_photos(fake, group)) == 1
 
 

@@ -46,14 +46,25 @@ async def test_forged_ids_leave_no_lock_behind(
     harness, fake = bot_harness, bot_harness.fake
     users = [fake.create_user(f"Mallory {n}") for n in range(FORGED // IDS_EACH)]
     group = fake.create_group("Club", users)
-    sent = fake.send_text(users[0], group, "/help")
-    message = await fake.wait_for_message(group, after=sent)
+    # a board and an open challenge: the kinds of message these buttons count on
+    fake.send_text(users[0], group, "/play")
+    await harness.settle()
+    fake.press(users[1], fake.last_message(group), "✅ Accept")
+    board = await fake.wait_for_message(group, where=lambda m: m.photo is not None)
+    fake.send_text(users[2], group, "/play")
+    await harness.settle()
+    challenge = fake.last_message(group)
     forged = iter(range(10**6, 10**6 + FORGED))  # games and challenges that do not exist
     for user in users:  # each within the refusals a user may make at once
         for game_id in itertools.islice(forged, IDS_EACH):
-            for data in (
-                GameButton(game=game_id, version=0, action=GameAction.ROLL).pack(),
-                ChallengeAction(challenge=game_id, version=0, option=ChallengeOption.ACCEPT).pack(),
+            for message, data in (
+                (board, GameButton(game=game_id, version=0, action=GameAction.ROLL).pack()),
+                (
+                    challenge,
+                    ChallengeAction(
+                        challenge=game_id, version=0, option=ChallengeOption.ACCEPT
+                    ).pack(),
+                ),
             ):
                 answer = await fake.next_answer_to(fake.tap(user, message, data, check=False))
                 # refused: as a button of no message of the bot's, or of nothing that exists

@@ -34,6 +34,8 @@ from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeTelegram
 from tests.support.postgres import PostgresServer
 
+BY_MAIL = Terms(move_seconds=86_400)
+
 
 class Clock:
     def __init__(self) -> None:
@@ -70,10 +72,11 @@ async def workers(postgres: PostgresServer) -> AsyncIterator[tuple[Worker, Worke
         await worker.store.close()
 
 
-async def _players(services: Services) -> list[User]:
+async def _players(services: Services, pairs: int = 1) -> list[User]:
+    """Two players for each of ``pairs`` games at once: one game at one sitting each."""
     return [
-        await services.users.see(i, username=name, first_name=name.title(), language_code="en")
-        for i, name in ((1, "anna"), (2, "boris"))
+        await services.users.see(i, username=f"p{i}", first_name=f"P{i}", language_code="en")
+        for i in range(1, 2 * pairs + 1)
     ]
 
 
@@ -126,16 +129,18 @@ async def test_an_update_is_claimed_by_one_worker_only(workers) -> None:  # type
 
 async def test_a_deadline_fires_once_across_workers_and_rates_once(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, clock = workers
-    users = await _players(one.services)
-    games = [await _play(one.service, await _game(one.services, users), 8) for _ in range(3)]
+    users = await _players(one.services, pairs=3)
+    games = [
+        await _play(one.service, await _game(one.services, users[n : n + 2]), 8)
+        for n in range(0, 6, 2)
+    ]
     # every player to move has run out of time, and the grace of a board not shown (none is)
     clock.now += 121
     ended = await asyncio.gather(one.service.timeouts(), two.service.timeouts())
     ids = sorted(s.stored.id for batch in ended for s in batch)
     assert ids == sorted(g.stored.id for g in games)  # each once, by one worker or the other
-    rating = await one.store.ratings.get(users[0].id, "long")
-    other = await one.store.ratings.get(users[1].id, "long")
-    assert rating.games == other.games == 3  # each result rated once
+    ratings = [await one.store.ratings.get(u.id, "long") for u in users]
+    assert [r.games for r in ratings] == [1] * 6  # each result rated once
     assert await one.service.timeouts() == [] and await two.service.timeouts() == []
 
 
@@ -144,13 +149,12 @@ async def test_results_of_concurrent_games_keep_chips_and_ratings_whole(workers)
     users = await _players(one.services)
     games = []
     for _ in range(6):
-        challenge = await one.services.challenges.open(
-            chat_id=-5, challenger=users[0], target=users[1], locale="en"
+        challenge = await one.services.challenges.open(  # by mail: six at once
+            chat_id=-5, challenger=users[0], target=users[1], locale="en", terms=BY_MAIL
         )
-        for _ in range(2):  # a stake of 50
-            challenge = await one.services.challenges.change_option(
-                challenge.id, users[0].id, challenge.version, "stake"
-            )
+        challenge = await one.services.challenges.change_option(  # a stake of 50
+            challenge.id, users[0].id, challenge.version, "stake", 2
+        )
         _, snapshot = await two.services.lobby.accept(challenge.id, users[1])
         games.append(await _play(two.service, snapshot, 8))  # past an early concession
     assert {g.stored.stake for g in games} == {50}

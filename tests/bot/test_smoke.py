@@ -41,11 +41,16 @@ from bot.i18n import (
     read_catalog,
 )
 from bot.messages.link import TokenRefused
-from bot.views.commands import COMMANDS
+from bot.views.commands import COMMANDS, Scope, commands_for
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import BotHarness, make_settings, running_bot
 
 ROOT = Path(__file__).resolve().parents[2]
+MENU_SCOPES = {
+    Scope.PRIVATE: "all_private_chats",
+    Scope.GROUP: "all_group_chats",
+    Scope.ADMINS: "all_chat_administrators",
+}
 SECRET = "TEST-fake-secret-0123456789"  # the part of the test token after "123456:"
 
 
@@ -101,7 +106,12 @@ async def test_help_lists_every_command(
     text = await ask(bot_harness, language_code, "/help")
     lines = text.splitlines()
     assert lines[0] == title and play in lines
-    assert [line.split(" — ")[0] for line in lines[1:]] == [f"/{c}" for c, _ in COMMANDS]
+    assert "/find" in lines[1] and "/play bot" in lines[1]  # the first thing to type
+    listed = [line.split(" — ")[0] for line in lines[2:] if " — " in line]
+    private = [
+        c.usage or f"/{c.name}" for c in COMMANDS if not c.scopes or Scope.PRIVATE in c.scopes
+    ]
+    assert listed == private  # a private chat's commands, by what a person wants
     help_request = bot_harness.fake.requests_for("sendMessage")[-1]
     assert help_request.params["text"].startswith(f"<b>{title}</b>")  # parse mode HTML
 
@@ -197,13 +207,16 @@ async def test_command_menus_are_published_in_every_language(
     bot_harness: BotHarness, code: str, play: str
 ) -> None:
     fake = bot_harness.fake
+    private = [c.name for c in commands_for(Scope.PRIVATE)]
     english = fake.commands()
-    assert [command for command, _ in english] == [command for command, _ in COMMANDS]
+    assert [command for command, _ in english] == private
     assert ("play", "Start a new game (/play bot: with the computer)") in english
-    menu = fake.commands(language_code=code)
-    assert [command for command, _ in menu] == [command for command, _ in COMMANDS]
-    assert ("play", play) in menu
-    assert len(fake.command_menus) == 1 + len(LANGUAGE_CODES)  # the default and one per code
+    for scope in Scope:
+        menu = fake.commands(language_code=code, scope={"type": MENU_SCOPES[scope]})
+        assert [command for command, _ in menu] == [c.name for c in commands_for(scope)]
+        assert ("play", play) in menu
+    # the default, private chats, groups and their admins, each in every language
+    assert len(fake.command_menus) == 4 * (1 + len(LANGUAGE_CODES))
     assert fake.webhook_deleted == 1
 
 
@@ -221,7 +234,7 @@ async def test_restart_keeps_serving_and_does_not_replay_updates(
         "Hello",
         "Commands",
     ]
-    assert len(fake.command_menus) == 1 + len(LANGUAGE_CODES) and bot_harness.starts == 2
+    assert len(fake.command_menus) == 4 * (1 + len(LANGUAGE_CODES)) and bot_harness.starts == 2
 
 
 async def test_an_update_delivered_twice_is_handled_once(bot_harness: BotHarness) -> None:
@@ -263,7 +276,8 @@ async def test_flaky_start_up_calls_are_retried(
     fake_telegram.fail_next("setMyCommands", error_code=502, description="Bad Gateway")
     async with running_bot(fake_telegram, tmp_path / "db.sqlite3") as harness:
         assert (await ask(harness, "en", "/help")).startswith("Commands")
-    assert fake_telegram.commands()[0] == ("start", "Start the bot")  # set on the second try
+    first = ("find", "Play anyone now: the bot finds you an opponent")
+    assert fake_telegram.commands()[0] == first  # set on the second try
     first_menu = fake_telegram.requests_for("setMyCommands")[:2]
     assert [r.status for r in first_menu] == [502, 200]
     assert first_menu[0].params == first_menu[1].params

@@ -175,9 +175,10 @@ async def test_a_round_robin_and_a_swiss_played_out_with_a_restart_mid_round(
         await _say(harness, user, fake.private_chat(user), "/start")
     anna = players["anna"]
     picker = await _say(harness, anna, group, "/tournament")
-    for _ in range(taps):
-        label = next(b.text for b in picker.buttons if b.text.startswith("🏆"))
-        assert not (await fake.next_answer_to(fake.press(anna, picker, label))).show_alert
+    label = next(b.text for b in picker.buttons if b.text.startswith("🏆"))
+    assert not (await fake.next_answer_to(fake.press(anna, picker, label))).show_alert
+    format_name = ("Knock-out", "Round robin", "Swiss")[taps]  # one tap from the list
+    assert not (await fake.next_answer_to(fake.press(anna, picker, format_name))).show_alert
     assert not (await fake.next_answer_to(fake.press(anna, picker, "✅ Create"))).show_alert
     for user in players.values():
         assert not (await fake.next_answer_to(fake.press(user, picker, "✅ Join"))).show_alert
@@ -293,3 +294,48 @@ async def test_two_taps_on_create_make_one_tournament(
     assert late.show_alert
     with sqlite3.connect(database_path) as db:
         assert db.execute("SELECT COUNT(*) FROM tournaments").fetchone() == (1,)
+
+
+async def test_a_board_whose_player_is_busy_waits_and_both_are_told(
+    bot_harness: BotHarness,
+) -> None:
+    """One game at one sitting: Anna still plays Carl when the round begins, so her board
+    against Boris waits (both told, the pinned caption says so) and starts when her game ends."""
+    harness, fake = bot_harness, bot_harness.fake
+    anna, boris, carl = (
+        fake.create_user(n.title(), username=n, language_code="en")
+        for n in ("anna", "boris", "carl")
+    )
+    group = fake.create_group("Nardy club", [anna, boris, carl])
+    fake.set_bot_admin(group, can_pin_messages=True)
+    for user in (anna, boris, carl):
+        await _say(harness, user, fake.private_chat(user), "/start")
+    friendly = fake.create_group("Friendly", [anna, carl])
+    challenge = await _say(harness, carl, friendly, "/play @anna")
+    fake.press(anna, challenge, "✅ Accept")
+    board = await fake.wait_for_message(friendly, where=lambda m: m.photo is not None)
+    picker = await _say(harness, anna, group, "/tournament")
+    assert not (await fake.next_answer_to(fake.press(anna, picker, "✅ Create"))).show_alert
+    await fake.wait_for(lambda: "Players: 0" in picker.content, description="the sign-up")
+    assert "has 30 min to finish it" in picker.content
+    for user in (anna, boris):
+        assert not (await fake.next_answer_to(fake.press(user, picker, "✅ Join"))).show_alert
+    assert not (await fake.next_answer_to(fake.press(anna, picker, "▶ Start"))).show_alert
+    await fake.wait_for(
+        lambda: any(
+            "starts when your game #" in m.content for m in fake.messages(fake.private_chat(anna))
+        ),
+        description="Anna told her board waits",
+    )
+    assert any(
+        "starts when their game ends" in m.content for m in fake.messages(fake.private_chat(boris))
+    )
+    pinned = await fake.wait_for_message(group, where=lambda m: m.photo is not None)
+    await fake.wait_for(lambda: "waits for a game to end" in pinned.content)
+    assert not [m for m in fake.messages(fake.private_chat(anna)) if m.photo]  # no board yet
+    # her game ends: the board's game starts in both private chats
+    question = await _say(harness, anna, friendly, "/resign")
+    fake.press(anna, question, "🏳 Yes, resign")
+    for user in (anna, boris):
+        await fake.wait_for_message(fake.private_chat(user), where=lambda m: m.photo is not None)
+    assert board.edit_count > 0

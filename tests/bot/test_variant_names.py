@@ -5,20 +5,20 @@ queries reach every variant, and the order the buttons cycle is the registry's."
 from __future__ import annotations
 
 from bot.engine import VARIANTS, DiceMode
-from bot.handlers.basic import COMMANDS
-from bot.services import Terms
-from bot.services.challenges import RULE_SET_CHOICES, VARIANT_CHOICES, has_cube, has_dice_modes
+from bot.services import Terms, choices
+from bot.services.choices import has_cube, has_dice_modes, rule_sets
+from bot.views.commands import COMMANDS
 from bot.views.common import DICE_MODE_NAMES, RULE_SET_NAMES, VARIANT_NAMES
 from bot.views.inline import VARIANT_QUERY_WORDS
 from bot.views.texts import RULES, VARIANT_WORDS
 
 
 def test_the_choices_follow_the_registry_in_its_order() -> None:
-    assert tuple(VARIANTS) == VARIANT_CHOICES
-    assert VARIANT_CHOICES == ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
-    assert VARIANT_CHOICES[0] == Terms().variant  # the first is what no word asks for
+    assert tuple(VARIANTS) == choices.VARIANTS
+    assert choices.VARIANTS == ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
+    assert choices.VARIANTS[0] == Terms().variant  # the first is what no word asks for
     for name, variant in VARIANTS.items():
-        assert RULE_SET_CHOICES[name] == tuple(variant.rule_sets)
+        assert rule_sets(name) == tuple(variant.rule_sets)
         assert has_cube(name) is variant.has_cube
         assert has_dice_modes(name) is (len(variant.dice_modes) > 1)
     assert [v for v in VARIANTS if has_dice_modes(v)] == ["short", "abkhaz"]
@@ -37,16 +37,16 @@ def test_every_variant_has_its_rules() -> None:
 
 
 def test_the_words_reach_every_variant() -> None:
-    assert set(VARIANT_WORDS.values()) == set(VARIANT_CHOICES[1:])
-    for name in VARIANT_CHOICES[1:]:
+    assert set(VARIANT_WORDS.values()) == set(choices.VARIANTS[1:])
+    for name in choices.VARIANTS[1:]:
         assert VARIANT_WORDS[name] == name
-    assert VARIANT_CHOICES[0] not in VARIANT_WORDS  # long nardy: what no word names
+    assert choices.VARIANTS[0] not in VARIANT_WORDS  # long nardy: what no word names
     assert {VARIANT_WORDS[word] for word in VARIANT_QUERY_WORDS.values()} == set(
-        VARIANT_CHOICES[1:]
+        choices.VARIANTS[1:]
     )
     assert all(VARIANT_WORDS[word] == name for name, word in VARIANT_QUERY_WORDS.items())
 
 
 def test_the_rules_command_lists_every_variant_with_a_word() -> None:
-    description = dict(COMMANDS)["rules"]
-    assert description == "Rules: /rules " + ", ".join(VARIANT_CHOICES[1:])
+    description = next(c.description for c in COMMANDS if c.name == "rules")
+    assert description == "Rules: /rules " + ", ".join(choices.VARIANTS[1:])

@@ -210,10 +210,11 @@ async def test_a_private_game_has_no_watch_link_and_refusals_change_nothing(
     await harness.settle()
     assert "start=w" not in (private_board.caption or "")
     private_id = int((private_board.caption or "").split("· #")[1].split()[0])
-    group = fake.create_group("Club", [alice, bob, carol])
-    fake.send_text(alice, group, "/play @bob")
+    gina = fake.create_user("Gina", username="gina")  # alice and bob play: one game each
+    group = fake.create_group("Club", [alice, bob, carol, gina])
+    fake.send_text(carol, group, "/play @gina")
     await harness.settle()
-    fake.press(bob, fake.last_message(group), "✅ Accept")
+    fake.press(gina, fake.last_message(group), "✅ Accept")
     group_game = first_choice(await wait_for_board(fake, group)).game
     frank = fake.create_user("Frank", username="frank")
     chats = [fake.private_chat(u) for u in (alice, bob, carol, dave, erin, frank)] + [group]

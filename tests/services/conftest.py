@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.model import User
-from bot.services import GameSnapshot, ScoreService, Services, compose
+from bot.model import Challenge, User
+from bot.services import GameSnapshot, ScoreService, Services, choices, compose
 from bot.storage import Store, open_database
 
 
@@ -61,3 +61,18 @@ async def two_people_playing(services: Services) -> GameSnapshot:
     )
     _, snapshot = await services.lobby.accept(challenge.id, boris)
     return snapshot
+
+
+async def change(services: Services, challenge: Challenge, option: str) -> Challenge:
+    """The challenger changes ``option``: a switch turns; an option with a list of choices
+    takes the one after the current (the first after the last)."""
+    index = None
+    if option in choices.OPTIONS:
+        values = choices.offered(option, challenge.terms, challenge.move_seconds)
+        now = choices.current(
+            option, challenge.terms, challenge.move_seconds, challenge.computer_level
+        )
+        index = (values.index(now) + 1) % len(values) if values else 0
+    return await services.challenges.change_option(
+        challenge.id, challenge.challenger_id, challenge.version, option, index
+    )

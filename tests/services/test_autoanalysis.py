@@ -19,6 +19,7 @@ from bot.model import PlayerLuck, StoredGame, Terms, User
 from bot.services import GameSnapshot, Services, compose
 from bot.services.analysis import replayed
 from bot.services.autoanalysis import CLAIM_SECONDS
+from bot.services.choices import VARIANTS
 from bot.services.computer import Brain
 from bot.storage import Store, open_database
 from bot.views.boards import caption, keyboard
@@ -63,9 +64,9 @@ async def _finished(
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
     )
-    while challenge.terms.variant != variant:
+    if challenge.terms.variant != variant:
         challenge = await services.challenges.change_option(
-            challenge.id, users[0].id, challenge.version, "variant"
+            challenge.id, users[0].id, challenge.version, "variant", VARIANTS.index(variant)
         )
     if hints:
         challenge = await services.challenges.change_option(
@@ -145,7 +146,7 @@ async def test_two_workers_race_for_the_claims(postgres: PostgresServer) -> None
                 chat_id=-5,
                 white_id=1,
                 black_id=2,
-                terms=Terms(variant="short"),
+                terms=Terms(variant="short", move_seconds=86_400),  # by mail: 24 at once
                 locale="en",
                 boards=[],
                 match_id=None,

@@ -18,6 +18,8 @@ from bot.services import errors as e
 from bot.services.snapshots import GameSnapshot
 from bot.storage import Store, open_database
 
+from .conftest import change
+
 OPTIONS = ("variant", "rules", "time", "match", "cube", "dice", "stake", "stake_mode", "hints")
 
 
@@ -68,9 +70,7 @@ async def _scenario(path: Path, changes: list[str], drawn_at: int) -> None:
         versions = [challenge]
         for option in changes:
             try:
-                challenge = await services.challenges.change_option(
-                    challenge.id, anna.id, challenge.version, option
-                )
+                challenge = await change(services, challenge, option)
             except e.StaleAction:
                 continue  # not offered for these terms (the cube of long nardy...)
             versions.append(challenge)

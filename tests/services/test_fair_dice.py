@@ -31,6 +31,7 @@ from bot.storage import Store
 from .conftest import Clock
 
 GROUP = -5
+DAY = 86_400
 KINDS = [
     ("long", DiceMode.TWO, False),
     ("long", DiceMode.TWO, True),
@@ -281,7 +282,8 @@ async def test_dice_go_on_after_a_restart_and_verify_at_the_end(store: Store, cl
 
 
 async def test_seeds_and_client_values(store: Store, clock: Clock) -> None:
-    seeded = [compose(store, random.Random(5), clock=clock) for _ in range(2)]
+    # games by correspondence: the same two start several at once
+    seeded = [compose(store, random.Random(5), clock=clock, move_seconds=DAY) for _ in range(2)]
     users = [
         await seeded[0].users.see(i, username=n, first_name=n, language_code="en")
         for i, n in ((1, "anna"), (2, "boris"))
@@ -293,7 +295,7 @@ async def test_seeds_and_client_values(store: Store, clock: Clock) -> None:
     refused = await _accept(seeded[0], users, "not one")  # a space: not a client value
     assert refused.stored.dice_proof is not None
     assert refused.stored.dice_proof.client.startswith("made-")
-    production = compose(store, random.SystemRandom(), clock=clock)
+    production = compose(store, random.SystemRandom(), clock=clock, move_seconds=DAY)
     drawn = [(await _accept(production, users, "77")).stored.dice_proof for _ in range(2)]
     assert all(p is not None and len(p.seed) == 32 and p.client == "77" for p in drawn)
     assert drawn[0] is not None and drawn[1] is not None and drawn[0].seed != drawn[1].seed

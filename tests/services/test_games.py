@@ -10,11 +10,12 @@ from bot.engine import DiceMode, Outcome, Side
 from bot.model import ChallengeStatus, User
 from bot.services import GameService, Services, Terms, compose
 from bot.services import errors as e
+from bot.services.choices import MATCH_LENGTHS, VARIANTS
 
 
-async def _start(services: Services, users: list[User]):  # type: ignore[no-untyped-def]
+async def _start(services: Services, users: list[User], terms: Terms | None = None):  # type: ignore[no-untyped-def]
     challenge = await services.challenges.open(
-        chat_id=-5, challenger=users[0], target=users[1], locale="ru"
+        chat_id=-5, challenger=users[0], target=users[1], locale="ru", terms=terms or Terms()
     )
     return await services.lobby.accept(challenge.id, users[1])
 
@@ -45,15 +46,17 @@ async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untype
     with pytest.raises(e.NotForYou):
         await services.lobby.accept(challenge.id, users[2])
     changed = await services.challenges.change_option(
-        challenge.id, users[0].id, challenge.version, "variant"
+        challenge.id, users[0].id, challenge.version, "variant", VARIANTS.index("short")
     )
     assert changed.terms.variant == "short"
     with pytest.raises(e.StaleAction):  # an option button drawn for the old version
         await services.challenges.change_option(
-            challenge.id, users[0].id, challenge.version, "time"
+            challenge.id, users[0].id, challenge.version, "time", 0
         )
     with pytest.raises(e.NotChallenger):
-        await services.challenges.change_option(challenge.id, users[1].id, changed.version, "time")
+        await services.challenges.change_option(
+            challenge.id, users[1].id, changed.version, "time", 0
+        )
     closed, snapshot = await services.lobby.accept(challenge.id, users[1])
     assert closed.status is ChallengeStatus.ACCEPTED and snapshot.game.variant == "short"
     with pytest.raises(e.ChallengeClosed):
@@ -226,11 +229,17 @@ async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world
         chat_id=-5, challenger=anna, target=boris, locale="en", terms=Terms(cube=True)
     )
     with pytest.raises(e.StaleAction):  # long nardy has no dice modes
-        await services.challenges.change_option(challenge.id, anna.id, challenge.version, "dice")
+        await services.challenges.change_option(challenge.id, anna.id, challenge.version, "dice", 0)
+    with pytest.raises(e.StaleAction):  # a list's choice without its number, one out of it
+        await services.challenges.change_option(challenge.id, anna.id, challenge.version, "time")
+    with pytest.raises(e.StaleAction):
+        await services.challenges.change_option(
+            challenge.id, anna.id, challenge.version, "match", len(MATCH_LENGTHS)
+        )
     seen = [(challenge.terms.variant, challenge.terms.rule_set, challenge.terms.cube)]
-    for _ in range(4):
+    for index in range(1, 5):  # each picked at once from the list
         challenge = await services.challenges.change_option(
-            challenge.id, anna.id, challenge.version, "variant"
+            challenge.id, anna.id, challenge.version, "variant", index
         )
         seen.append((challenge.terms.variant, challenge.terms.rule_set, challenge.terms.cube))
     assert seen == [
@@ -243,19 +252,21 @@ async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world
     with pytest.raises(e.StaleAction):
         await services.challenges.change_option(challenge.id, anna.id, challenge.version, "cube")
     rules = await services.challenges.change_option(
-        challenge.id, anna.id, challenge.version, "rules"
+        challenge.id, anna.id, challenge.version, "rules", 1
     )
     assert rules.terms.rule_set == "international"
-    # back round to long, then on to short: the dice modes cycle there
-    short = await services.challenges.change_option(rules.id, anna.id, rules.version, "variant")
-    short = await services.challenges.change_option(short.id, anna.id, short.version, "variant")
+    # short nardy, straight from crazy gul-bara: its dice modes, each one tap
+    short = await services.challenges.change_option(
+        rules.id, anna.id, rules.version, "variant", VARIANTS.index("short")
+    )
     assert short.terms.variant == "short" and short.terms.dice_mode is DiceMode.TWO
     modes = []
-    for _ in range(3):
-        short = await services.challenges.change_option(short.id, anna.id, short.version, "dice")
+    for index in (2, 0, 1):
+        short = await services.challenges.change_option(
+            short.id, anna.id, short.version, "dice", index
+        )
         modes.append(short.terms.dice_mode)
-    assert modes == [DiceMode.THREE, DiceMode.ANTI_THREE, DiceMode.TWO]
-    short = await services.challenges.change_option(short.id, anna.id, short.version, "dice")
+    assert modes == [DiceMode.ANTI_THREE, DiceMode.TWO, DiceMode.THREE]
     _, snapshot = await services.lobby.accept(short.id, boris)
     assert snapshot.game.dice_mode is DiceMode.THREE and snapshot.game.variant == "short"
     assert snapshot.game.dice is not None and snapshot.game.dice.third is not None
@@ -313,8 +324,8 @@ async def test_a_pressed_board_becomes_the_board_only_where_none_is_known(world,
         await other.check_board(game_id, -6, 41, photo=True)
     await other.check_board(game_id, -5, 41)
     assert [b.message_id for b in await services.board_messages.boards(game_id)] == [41]
-    # another game's board is never adopted as this one's
-    _, second = await _start(services, users)
+    # another game's board is never adopted as this one's (a game by mail: one beside it)
+    _, second = await _start(services, users, Terms(move_seconds=86_400))
     with pytest.raises(e.ForeignButton):
         await services.board_messages.check_board(second.stored.id, -5, 41, photo=True)
 

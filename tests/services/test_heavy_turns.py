@@ -17,7 +17,7 @@ import pytest
 
 from bot.engine import Dice, Position, TurnInput, stepwise
 from bot.model import User
-from bot.services import GameService, GameSnapshot, Services
+from bot.services import GameService, GameSnapshot, Services, Terms
 from bot.services.planner import Planner, RemotePlan
 from tests.support.cascades import start_heavy_game
 
@@ -56,8 +56,8 @@ async def _ready(services: Services, users: list[User]) -> tuple[GameSnapshot, l
     assert snapshot.turn_input is not None and snapshot.turn_input.is_complete
     others = []
     for chat, (a, b) in enumerate(((anna, vera), (boris, vera), (vera, anna)), start=10):
-        challenge = await services.challenges.open(
-            chat_id=-chat, challenger=a, target=b, locale="en"
+        challenge = await services.challenges.open(  # by mail: several at once
+            chat_id=-chat, challenger=a, target=b, locale="en", terms=Terms(move_seconds=86_400)
         )
         others.append((await services.lobby.accept(challenge.id, b))[1])
     return snapshot, others

@@ -210,19 +210,23 @@ async def test_a_stake_is_at_most_what_the_challenger_holds(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
     )
     seen = []
-    for _ in range(6):
+    for index in (1, 2, 3, 4, 0, 1):
         challenge = await services.challenges.change_option(
-            challenge.id, users[0].id, challenge.version, "stake"
+            challenge.id, users[0].id, challenge.version, "stake", index
         )
         seen.append(challenge.terms.stake)
     assert seen == [10, 50, 100, 500, 0, 10]  # the first look grants 1000 chips
     await store.database.write("UPDATE wallets SET chips = 60 WHERE user_id = ?", (users[0].id,))
-    for _ in range(3):
+    with pytest.raises(e.NotEnoughChips):  # 100 above the 60 held: refused, nothing changes
+        await services.challenges.change_option(
+            challenge.id, users[0].id, challenge.version, "stake", 3
+        )
+    for index in (2, 0):
         challenge = await services.challenges.change_option(
-            challenge.id, users[0].id, challenge.version, "stake"
+            challenge.id, users[0].id, challenge.version, "stake", index
         )
         seen.append(challenge.terms.stake)
-    assert seen[-3:] == [50, 0, 10]
+    assert seen[-2:] == [50, 0]
 
 
 async def test_cube_buttons_out_of_turn_or_out_of_date_change_nothing(

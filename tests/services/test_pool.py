@@ -64,22 +64,44 @@ async def test_other_terms_are_not_paired_and_a_stake_only_with_the_same_stake(
     assert unstaked is not None and unstaked.terms.stake == 0 and unstaked.waiting.user_id == 1
 
 
+async def _waiting(store: Store, clock: Clock, *entries: tuple[int, int, Terms, float]) -> None:
+    """Seekers already waiting together, a second apart, as entries made at once on several
+    workers (or put back after a failed start) leave them: one pairing rule never does."""
+    for user, scope, terms, rating in entries:
+        await store.pool.put(Seeker(user, scope, terms, rating, clock.now))
+        clock.now += 1
+
+
+async def test_the_only_opponent_is_paired_at_once_whatever_the_ratings(
+    store: Store, clock: Clock
+) -> None:
+    """Two waiting for the same game are paired at once (the review waited 14 s): the rating
+    window chooses among several, never keeps the only opponent waiting."""
+    pool = Pool(store, clock=clock)
+    assert await pool.enter(1, 0, LONG, 1500) is None
+    clock.now += 1
+    pairing = await pool.enter(2, 0, LONG, 1800)  # 300 apart: no other is there
+    assert pairing is not None and pairing.players == (1, 2)
+    # two left waiting side by side (entered at once) are paired by the next sweep
+    await _waiting(store, clock, (3, 0, LONG, 1500), (4, 0, LONG, 2000))
+    [swept] = await pool.pair_waiting()
+    assert swept.players == (3, 4) and swept.scope == 0 and swept.terms == LONG
+    assert await pool.seeker(3) is None and await pool.seeker(4) is None
+    assert await pool.pair_waiting() == []  # each seeker paired once
+
+
 async def test_seekers_already_waiting_are_paired_once_their_windows_meet(
     store: Store, clock: Clock
 ) -> None:
     pool = Pool(store, clock=clock)
-    assert await pool.enter(1, 0, LONG, 1500) is None
-    clock.now += 1
-    assert await pool.enter(2, 0, LONG, 1800) is None  # 300 apart: too far at once
-    assert await pool.pair_waiting() == []
-    clock.now += 38  # 1 waited 39 s: ±250
+    await _waiting(store, clock, (1, 0, LONG, 1500), (2, 0, LONG, 1800), (3, 0, LONG, 2100))
+    assert await pool.pair_waiting() == []  # a choice, none within ±100
+    clock.now += 36  # 1 waited 39 s: ±250
     assert await pool.pair_waiting() == []
     clock.now += 1  # 40 s: ±300
     [pairing] = await pool.pair_waiting()
     assert (pairing.waiting.user_id, pairing.entering.user_id) == (1, 2)
-    assert pairing.scope == 0 and pairing.terms == LONG
-    assert await pool.seeker(1) is None and await pool.seeker(2) is None
-    assert await pool.pair_waiting() == []  # each seeker paired once
+    assert await pool.seeker(3) is not None  # alone now: the next entrant's at once
 
 
 async def test_the_sweep_pairs_by_pool_terms_closest_rating_then_longest_wait(
@@ -98,13 +120,11 @@ async def test_the_sweep_pairs_by_pool_terms_closest_rating_then_longest_wait(
         (7, -9, SHORT, 1500),
         (50, 0, LONG, 1650),  # blocked the bot: never paired in private
     ]
-    for user, scope, terms, rating in entries:
-        assert await pool.enter(user, scope, terms, rating) is None
-        clock.now += 1
+    await _waiting(store, clock, *entries)
     clock.now += 40
     [pairing] = await pool.pair_waiting()
     assert (pairing.waiting.user_id, pairing.entering.user_id) == (1, 3)
-    clock.now += 60  # any rating now: 2 and 50 are alike, but 50 blocked the bot
+    clock.now += 60  # 2 and 50 are alike, but 50 blocked the bot
     assert await pool.pair_waiting() == []
     for user in (2, 4, 5, 6, 7, 50):
         assert await pool.seeker(user) is not None
@@ -121,9 +141,7 @@ async def test_the_sweep_pairs_by_pool_terms_closest_rating_then_longest_wait(
 
 async def test_the_longest_wait_is_paired_first_in_a_sweep(store: Store, clock: Clock) -> None:
     pool = Pool(store, clock=clock)
-    for user, rating in ((1, 1500), (2, 1700), (3, 1900)):
-        assert await pool.enter(user, 0, LONG, rating) is None
-        clock.now += 1
+    await _waiting(store, clock, (1, 0, LONG, 1500), (2, 0, LONG, 1700), (3, 0, LONG, 1900))
     clock.now += 60  # any rating: 1 waited longest and takes its closest, 2
     [pairing] = await pool.pair_waiting()
     assert (pairing.waiting.user_id, pairing.entering.user_id) == (1, 2)
@@ -148,45 +166,35 @@ async def test_a_wait_ends_by_itself_once(store: Store, clock: Clock) -> None:
 
 async def test_the_window_widens_while_they_wait(store: Store, clock: Clock) -> None:
     pool = Pool(store, clock=clock)
-    await pool.enter(1, 0, LONG, 1500)
+    await _waiting(store, clock, (1, 0, LONG, 1500), (9, 0, LONG, 1240))  # a choice of two
     assert await pool.enter(2, 0, LONG, 1760) is None  # 260 apart: too far at once
     await pool.leave(2)
-    clock.now += 35  # 1 waited 35 s: ±250
+    clock.now += 33  # 1 waited 35 s: ±250
     assert await pool.enter(2, 0, LONG, 1760) is None
     await pool.leave(2)
     clock.now += 15  # 50 s: ±350
     pairing = await pool.enter(2, 0, LONG, 1760)
     assert pairing is not None and pairing.waiting.user_id == 1
-    await pool.enter(3, 0, LONG, 1000)
-    clock.now += 60  # a minute: anyone
-    assert await pool.enter(4, 0, LONG, 2400) is not None
+    await _waiting(store, clock, (3, 0, LONG, 1000))
+    clock.now += 60  # a minute: anyone, of the two, the closer
+    paired = await pool.enter(4, 0, LONG, 2400)
+    assert paired is not None and paired.waiting.user_id == 9
 
 
 async def test_the_closest_rating_then_the_longest_wait_is_preferred(
     store: Store, clock: Clock
 ) -> None:
     pool = Pool(store, clock=clock)
-    await pool.enter(1, 0, LONG, 1440)
-    clock.now += 1
-    await pool.enter(2, 0, SHORT, 1500)  # other terms
-    clock.now += 1
-    await pool.enter(3, 0, LONG, 1550)  # 110 from 1: not paired
-    clock.now += 1
+    await _waiting(
+        store, clock, (1, 0, LONG, 1440), (2, 0, SHORT, 1500), (3, 0, LONG, 1550)
+    )  # 2: other terms
     pairing = await pool.enter(4, 0, LONG, 1500)
     assert pairing is not None and pairing.waiting.user_id == 3  # 50 from 1500, 1 is 60
 
 
 async def test_the_longest_wait_breaks_a_tie(store: Store, clock: Clock) -> None:
     pool = Pool(store, clock=clock)
-    await pool.enter(1, 0, LONG, 1400)
-    clock.now += 1
-    await pool.enter(2, 0, SHORT, 1600)
-    clock.now += 1
-    await pool.enter(3, 0, LONG, 1600)  # 200 from 1: not paired
-    clock.now += 1
-    await pool.enter(5, 0, LONG, 1700)  # 100 from 3: paired with 3
-    await pool.enter(3, 0, LONG, 1600)
-    clock.now += 1
+    await _waiting(store, clock, (1, 0, LONG, 1400), (2, 0, SHORT, 1600), (3, 0, LONG, 1600))
     pairing = await pool.enter(4, 0, LONG, 1500)  # 1 and 3 both 100 away: 1 waited longer
     assert pairing is not None and pairing.waiting.user_id == 1
 
@@ -329,9 +337,10 @@ async def test_two_workers_sweeping_and_entering_at_once_pair_each_seeker_once(
     try:
         for round_ in range(3):
             first = 1000 * round_
-            for user in range(first, first + 30):  # 110 apart: nobody paired on entering
+            for user in range(first, first + 30):  # 110 apart, waiting side by side
                 rating = 1000 + 110 * (user - first)
-                assert await pools[user % 2].enter(user, rng.choice((0, -9)), LONG, rating) is None
+                scope = rng.choice((0, -9))
+                await stores[user % 2].pool.put(Seeker(user, scope, LONG, rating, clock.now))
             clock.now += 40
             late = [
                 pools[user % 2].enter(user, rng.choice((0, -9)), LONG, rng.uniform(1000, 2200))
@@ -358,14 +367,21 @@ async def test_two_workers_sweeping_and_entering_at_once_pair_each_seeker_once(
 
 def _pairs_one_by_one(seekers: list[Seeker], now: float) -> list[tuple[Seeker, Seeker]]:
     """The look's rule as written: the longest wait first, each with its best match among the
-    unpaired after it with the same terms (quadratic: the reference)."""
-    left, made = list(seekers), []
+    unpaired with the same terms, those passed over before included; the one who waited longer
+    first in a pair (quadratic: the reference)."""
+    left, unpaired, made = list(seekers), list(seekers), []
     while left:
         seeker = left.pop(0)
-        other = best_match(seeker, [o for o in left if o.terms == seeker.terms], now)
-        if other is not None:
+        other = best_match(seeker, [o for o in unpaired if o.terms == seeker.terms], now)
+        if other is None:
+            continue
+        unpaired.remove(seeker)
+        unpaired.remove(other)
+        if other in left:
             left.remove(other)
             made.append((seeker, other))
+        else:  # passed over before
+            made.append((other, seeker))
     return made
 
 
@@ -394,9 +410,12 @@ def test_the_look_in_n_log_n_pairs_as_the_rule_says(
 
 
 async def test_the_looks_between_whole_ones_pair_as_whole_looks_would(tmp_path: Path) -> None:
-    """Seekers entering and leaving over two minutes, looked at every half second: a pool that
-    reads only the widened windows between whole looks pairs exactly as one that always reads
-    everyone."""
+    """Seekers entering and leaving over two minutes, and some side by side (two or three
+    entries on other workers that did not see each other, alone with their terms, never
+    leaving), looked at every half second: a pool that reads only the widened windows and the
+    new entries between whole looks pairs exactly as one that always reads everyone. (Side by
+    side with others of their terms, the new are paired as entrants, in the order they came,
+    which a whole look's order may pair otherwise.)"""
     pools = []
     for name, whole_every in (("whole", 0.0), ("widened", math.inf)):
         db = await open_database(tmp_path / f"{name}.sqlite3")
@@ -410,8 +429,15 @@ async def test_the_looks_between_whole_ones_pair_as_whole_looks_would(tmp_path: 
                 (100 * tick + n, rng.choice(kinds), rng.choice(range(1000, 4000, 50)))
                 for n in range(rng.choice((0, 0, 0, 0, 1)))
             ]
-            leaving = rng.randrange(100 * tick) if tick and rng.random() < 0.1 else None
-            for (_, pool), name in zip(pools, made, strict=True):
+            leaving = 100 * rng.randrange(tick) if tick and rng.random() < 0.1 else None
+            alone = Terms(match_length=3, move_seconds=1000 + tick)  # terms of these alone
+            side_by_side = [  # entered at once on other workers, unseen: for the looks to pair
+                (100 * tick + 50 + n, alone, rng.choice(range(1000, 4000, 50)))
+                for n in range(rng.choice((0, 0, 0, 0, 0, 0, 2, 3)))
+            ]
+            for (db, pool), name in zip(pools, made, strict=True):
+                for user_id, terms, rating in side_by_side:
+                    await Store(db).pool.put(Seeker(user_id, 0, terms, rating, now))
                 for user_id, terms, rating in entering:
                     pairing = await pool.enter(user_id, 0, terms, rating, now)
                     if pairing is not None:

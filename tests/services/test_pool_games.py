@@ -129,6 +129,16 @@ async def _locale(seeker: Seeker) -> str:
     return "en"
 
 
+async def _waiting(store: Store, clock: Clock, *seekers: tuple[User, int | None]) -> None:
+    """Players waiting side by side, a second apart, unpaired: as entries made at the same
+    moment on two workers leave them (one entering pairs with the only opponent at once)."""
+    for user, message_id in seekers:
+        rating = (await store.ratings.get(user.id, "long")).rating
+        seeker = Seeker(user.id, 0, pool_terms(TERMS), rating, clock.now, message_id=message_id)
+        await store.pool.put(seeker)
+        clock.now += 1
+
+
 async def test_the_sweep_starts_the_game_of_two_who_waited_and_skips_one_playing(
     world: tuple[Services, Clock, list[User]],
 ) -> None:
@@ -138,12 +148,8 @@ async def test_the_sweep_starts_the_game_of_two_who_waited_and_skips_one_playing
     dan = await services.users.see(4, username="dan", first_name="Dan", language_code="en")
     for far in (boris, dan):
         await ratings.set(far.id, "long", Rating(rating=1800.0))
-    assert await lobby.find(anna, 0, TERMS, locale="en", message_id=5) is None
-    clock.now += 1
-    assert await lobby.find(boris, 0, TERMS, locale="en", message_id=6) is None
-    assert await lobby.pair_waiting(_locale) == []  # 300 apart
-    clock.now += 40
-    [found] = await lobby.pair_waiting(_locale)
+    await _waiting(services.store, clock, (anna, 5), (boris, 6))
+    [found] = await lobby.pair_waiting(_locale)  # 300 apart, but nobody else is there
     stored = found.snapshot.stored
     assert (stored.white_id, stored.black_id, stored.chat_id) == (anna.id, boris.id, 0)
     assert (found.pairing.waiting.message_id, found.pairing.entering.message_id) == (5, 6)
@@ -153,9 +159,7 @@ async def test_the_sweep_starts_the_game_of_two_who_waited_and_skips_one_playing
     await services.game_service.resign(stored.id, anna.id)
 
     # Vera waits, then accepts a challenge: the sweep leaves her out, and Dan waits on
-    assert await lobby.find(vera, 0, TERMS, locale="en") is None
-    clock.now += 1
-    assert await lobby.find(dan, 0, TERMS, locale="en") is None
+    await _waiting(services.store, clock, (vera, None), (dan, None))
     since = (await pool.seeker(dan.id) or pytest.fail("Dan waits")).since
     challenge = await services.challenges.open(chat_id=-5, challenger=anna, locale="en")
     await lobby.accept(challenge.id, vera)
@@ -229,9 +233,9 @@ async def test_two_workers_sweeping_at_once_start_one_game_per_player(
             await workers[0].users.see(i, username=f"u{i}", first_name="U", language_code="en")
             for i in range(1, 9)
         ]
-        for number, user in enumerate(users):  # 150 apart: nobody paired on entering
+        for number, user in enumerate(users):  # 150 apart, all waiting
             await stores[0].ratings.set(user.id, "long", Rating(rating=1000.0 + 150 * number))
-            assert await workers[number % 2].lobby.find(user, 0, TERMS, locale="en") is None
+        await _waiting(stores[0], clock, *((user, None) for user in users))
         clock.now += 60
         found = await asyncio.gather(*(w.lobby.pair_waiting(_locale) for w in workers))
         games = [f.snapshot.stored for each in found for f in each]
@@ -292,8 +296,7 @@ async def test_a_crash_between_leaving_the_pool_and_the_games_start_loses_no_pai
 
         # a pairing of the timers' sweep, on the next worker that dies
         await alive.store.ratings.set(dan.id, "long", Rating(rating=1800.0))
-        assert await alive.lobby.find(carl, 0, TERMS, locale="en") is None
-        assert await alive.lobby.find(dan, 0, TERMS, locale="en") is None  # 300 apart
+        await _waiting(alive.store, clock, (carl, None), (dan, None))
         clock.now += 60
         dying = await doomed()
         with pytest.raises(_Crash):

@@ -97,11 +97,11 @@ async def test_options_a_position_decides_are_refused_and_change_nothing(world) 
     for option in ("variant", "match", "stake", "stake_mode"):
         with pytest.raises(e.StaleAction):
             await services.challenges.change_option(
-                challenge.id, users[0].id, challenge.version, option
+                challenge.id, users[0].id, challenge.version, option, 1
             )
     assert await services.challenges.get(challenge.id) == challenge
     changed = await services.challenges.change_option(
-        challenge.id, users[0].id, challenge.version, "dice"
+        challenge.id, users[0].id, challenge.version, "dice", 1
     )
     assert changed.terms.dice_mode.value == "three" and changed.terms.start == challenge.terms.start
 

@@ -24,7 +24,7 @@ from bot.services import GameService, GameSnapshot, ScoreService, Services, comp
 from bot.services import errors as e
 from bot.storage import Store
 
-from .conftest import Clock
+from .conftest import Clock, change
 
 GROUP = -5
 _DICE = re.compile(r"^\d-\d$")
@@ -130,9 +130,7 @@ async def _new_game(
         chat_id=GROUP, challenger=users[0], target=users[1], locale="en"
     )
     for option in options:
-        challenge = await services.challenges.change_option(
-            challenge.id, users[0].id, challenge.version, option
-        )
+        challenge = await change(services, challenge, option)
     _, snapshot = await services.lobby.accept(challenge.id, users[1])
     return snapshot
 

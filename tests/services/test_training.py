@@ -21,7 +21,7 @@ from bot.services.games import GameSnapshot
 from bot.services.takeback import latest_choice
 from bot.services.training import Grade, grade, player_side
 from bot.storage import Store
-from tests.services.conftest import Clock
+from tests.services.conftest import Clock, change
 
 
 class InProcessBrain(Brain):
@@ -171,10 +171,8 @@ async def test_training_terms_are_one_game_of_two_dice_without_the_cube(
             )
     seen = set()
     current = challenge
-    for _ in range(4):  # the variant button cycles the training variants only
-        current = await services.challenges.change_option(
-            current.id, user.id, current.version, "variant"
-        )
+    for _ in range(4):  # the variant's list is the training variants only
+        current = await change(services, current, "variant")
         seen.add(current.terms.variant)
     assert seen == {"long", "short", "abkhaz"}
     off = await services.challenges.change_option(current.id, user.id, current.version, "training")

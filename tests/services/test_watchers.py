@@ -3,6 +3,8 @@ match's next game and a rematch keep of it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.model import User
@@ -19,12 +21,16 @@ from bot.services.errors import (
 from bot.services.inline import seal
 from bot.services.watchers import MAX_WATCHERS
 
+DAY = 86_400
+
 
 async def _private_game(
     services: Services, anna: User, boris: User, terms: Terms | None = None
 ) -> int:
+    # by mail: the same two play several at once
+    terms = replace(terms or Terms(), move_seconds=DAY)
     challenge = await services.challenges.open(
-        chat_id=anna.id, challenger=anna, target=boris, locale="en", terms=terms or Terms()
+        chat_id=anna.id, challenger=anna, target=boris, locale="en", terms=terms
     )
     _, snapshot = await services.lobby.accept(challenge.id, boris)
     return snapshot.stored.id
@@ -46,7 +52,9 @@ async def test_who_may_watch_which_game(world) -> None:  # type: ignore[no-untyp
     private_game = await _private_game(services, anna, boris, Terms(watchable=False))
     with pytest.raises(PrivateGame):
         await services.lobby.watch(private_game, vera.id)
-    group = await services.challenges.open(chat_id=-5, challenger=anna, target=boris, locale="en")
+    group = await services.challenges.open(
+        chat_id=-5, challenger=anna, target=boris, locale="en", terms=Terms(move_seconds=DAY)
+    )
     _, in_group = await services.lobby.accept(group.id, boris)
     with pytest.raises(WatchingGroupGame):
         await services.lobby.watch(in_group.stored.id, vera.id)

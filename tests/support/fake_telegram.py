@@ -195,6 +195,16 @@ MAX_UPLOAD_SIZE: Final = 50 * 1024 * 1024
 MENTION = re.compile(r"(?<![\w@])@[A-Za-z0-9_]{5,32}")
 COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 TOKEN_SHAPE = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
+SCOPE_IDS: Final[dict[str, tuple[str, ...]]] = {
+    "default": (),
+    "all_private_chats": (),
+    "all_group_chats": (),
+    "all_chat_administrators": (),
+    "chat": ("chat_id",),
+    "chat_administrators": ("chat_id",),
+    "chat_member": ("chat_id", "user_id"),
+}
+"""The BotCommandScope types setMyCommands takes, each with the ids it names."""
 SECRET_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
 SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
 WEBHOOK_RETRY_SECONDS: Final = 0.2
@@ -1339,6 +1349,34 @@ class FakeTelegram:
         key = (self._scope_key(scope), language_code)
         return [(c["command"], c["description"]) for c in self._commands.get(key, [])]
 
+    def menu_seen(self, user: FakeUser, chat: FakeChat) -> list[tuple[str, str]]:
+        """The (command, description) menu ``user`` sees in ``chat``: the first list set of
+        the scopes Telegram tries for that chat (the Bot API's "Determining list of
+        commands"), each with the user's ``language_code`` first, then for every language;
+        [] when none is set."""
+        chat_id = chat.id
+        if chat.type == "private":
+            scopes: list[dict[str, Any]] = [
+                {"type": "chat", "chat_id": chat_id},
+                {"type": "all_private_chats"},
+                {"type": "default"},
+            ]
+        else:
+            admin = chat.status_of(user) in ("creator", "administrator")
+            scopes = [{"type": "chat_member", "chat_id": chat_id, "user_id": user.id}]
+            if admin:
+                scopes.append({"type": "chat_administrators", "chat_id": chat_id})
+            scopes.append({"type": "chat", "chat_id": chat_id})
+            if admin:
+                scopes.append({"type": "all_chat_administrators"})
+            scopes += [{"type": "all_group_chats"}, {"type": "default"}]
+        for scope in scopes:
+            for language in (user.language_code or "", ""):
+                found = self._commands.get((self._scope_key(scope), language))
+                if found is not None:
+                    return [(c["command"], c["description"]) for c in found]
+        return []
+
     @property
     def command_menus(self) -> dict[tuple[str, str], list[dict[str, str]]]:
         """Every menu set with setMyCommands, keyed by (scope JSON, language_code)."""
@@ -1807,7 +1845,17 @@ class FakeTelegram:
 
     @staticmethod
     def _scope_key(scope: dict[str, Any] | None) -> str:
-        return json.dumps(scope or {"type": "default"}, sort_keys=True)
+        """A scope as a key: its type and the ids it names (a chat's as a number, however the
+        request wrote it), refused as Telegram refuses an unknown type or a missing id."""
+        scope = dict(scope or {"type": "default"})
+        needs = SCOPE_IDS.get(str(scope.get("type")))
+        if needs is None:
+            raise bad_request("wrong bot command scope type specified")
+        for key in needs:
+            if key not in scope:
+                raise bad_request(f"bot command scope {key} is required")
+            scope[key] = int(scope[key])
+        return json.dumps({"type": scope["type"], **{k: scope[k] for k in needs}}, sort_keys=True)
 
     def _check_caption(self, caption: str | None) -> None:
         if caption is not None and len(caption) > 1024:

@@ -66,11 +66,13 @@ async def _strangers(fake: FakeTelegram, tmp_path: Path) -> None:
         fake.press(boris, challenge, "✅ Accept")
         board = await fake.wait_for_message(group, where=lambda m: m.photo is not None, timeout=30)
         game = game_number(board)
-        # a private game nobody may watch: Anna and Carla, between private chats
+        # a private game nobody may watch: Dina and Carla, between private chats (Anna plays
+        # already: one game at one sitting)
         carla = fake.create_user("Carla", username="carla", language_code="en")
+        dina = fake.create_user("Dina", username="dina", language_code="en")
         fake.send_text(carla, fake.private_chat(carla), "/start")
         await fake.wait_for_message(fake.private_chat(carla), timeout=30)
-        fake.send_text(anna, fake.private_chat(anna), "/play @carla private")
+        fake.send_text(dina, fake.private_chat(dina), "/play @carla private")
         invitation = await fake.wait_for_message(
             fake.private_chat(carla),
             where=lambda m: any(b.text == "✅ Accept" for b in m.buttons),
