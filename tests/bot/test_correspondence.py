@@ -14,6 +14,7 @@ from bot.app import ServicesFactory
 from bot.config import Settings
 from bot.services import Services, compose
 from bot.storage import Store, open_database
+from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
@@ -22,17 +23,9 @@ from .gameplay import is_over, mover, play_turn, wait_for_board
 HOUR = 3600.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1_800_000_000.0)
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from bot.engine import Dice, Game, Position
 from bot.model import RankedTurn
 from bot.services import Services, compose
 from bot.storage import Store, open_database
+from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
@@ -36,14 +37,6 @@ PUZZLE = "long w / 24:14 13:1 / 24:15"
 EQUITIES = {"13/7 7/2": 0.30, "24/18 13/8": 0.10, "24/18 18/13": 0.05, "13/7 24/19": -0.2}
 BEST_BUTTON = "13→2"
 WORSE_BUTTON = "24→18 13→8"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = MOSCOW_MORNING - 60
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def puzzle(shift: int = 0) -> tuple[Game, tuple[RankedTurn, ...]]:
@@ -61,7 +54,7 @@ def puzzle(shift: int = 0) -> tuple[Game, tuple[RankedTurn, ...]]:
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(MOSCOW_MORNING - 60)
 
 
 @pytest.fixture

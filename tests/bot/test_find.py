@@ -21,6 +21,7 @@ from bot.model import Rating
 from bot.services import Services, compose
 from bot.services.pool import MAX_WAIT
 from bot.storage import Store, open_database
+from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
@@ -29,19 +30,10 @@ from .gameplay import wait_for_board
 LOOKING = "Looking for an opponent… ⏳"
 
 
-class Clock:
-    """The services' time, moved on by the test (the wait before the computer's offer)."""
-
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    """The services' time, moved on by the test (the wait before the computer's offer)."""
+    return Clock(1_800_000_000.0)
 
 
 @pytest.fixture

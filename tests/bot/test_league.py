@@ -24,6 +24,7 @@ from bot.services import GameSnapshot, Services, compose
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.storage import Store, open_database
 from bot.views.common import translator
+from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
@@ -254,14 +255,6 @@ def test_the_standings_text() -> None:
 # --- the publisher on its own --------------------------------------------------------------
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @dataclass
 class World:
     services: Services
@@ -311,7 +304,7 @@ def _league(world: World, limiter: RateLimiter, *, settle: float) -> LeaguePubli
 async def test_refreshes_close_together_make_one_edit_paced_with_the_boards(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
-    clock = Clock()
+    clock = Clock(0.0)
     limiter = RateLimiter(clock=clock, group=(2, 1 / 3600))  # two messages, then an hour each
     publisher = _league(world, limiter, settle=3600)
     assert await publisher.post(await world.leagues.start(world.group.id, "en"))

@@ -16,6 +16,7 @@ import pytest
 from bot.outbox.pace import ON_DEMAND_PER_GROUP, ON_DEMAND_PER_USER, OnDemand, RateLimiter
 from bot.services.actions import GameAction
 from bot.services.errors import GameNotFound, TooSoon
+from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
@@ -41,16 +42,8 @@ CAROLS_GAMES = 6
 many slots taken for each of the board's, first come first served."""
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_each_user_and_group_has_an_allowance_and_a_refusal_costs_none_of_it() -> None:
-    clock = Clock()
+    clock = Clock(0.0)
     on_demand = OnDemand(RateLimiter(clock=clock).spare(), clock=clock)
     burst, per_second = ON_DEMAND_PER_USER
     for _ in range(int(burst)):
@@ -85,7 +78,7 @@ def test_each_user_and_group_has_an_allowance_and_a_refusal_costs_none_of_it() -
 def test_what_users_ask_for_takes_only_the_slots_a_groups_boards_leave() -> None:
     """A group's pace (3 at once, then one every 3 s): a replay waits until the whole burst
     is free, so the board of the move after it goes at once, and so does the next."""
-    clock = Clock()
+    clock = Clock(0.0)
     limiter = RateLimiter(clock=clock)
     on_demand = OnDemand(limiter.spare(), clock=clock)
     assert on_demand.pace is not limiter

@@ -17,19 +17,12 @@ from bot.outbox import Outbox
 from bot.outbox.pace import RateLimiter
 from bot.services import GameService, GameSnapshot, Services, compose
 from bot.storage import Store, open_database
+from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeTelegram
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_rate_limiter_paces_groups_and_private_chats() -> None:
-    clock = Clock()
+    clock = Clock(0.0)
     limiter = RateLimiter(clock=clock)
     assert [limiter.delay(-1) for _ in range(3)] == [0, 0, 0]  # a burst of three
     assert limiter.delay(-1) == pytest.approx(3.0)  # then 20 a minute
@@ -82,7 +75,7 @@ async def _taps(service: GameService, snapshot: GameSnapshot, count: int) -> lis
 async def test_edits_are_coalesced_when_the_chat_is_busy(world, fake_telegram) -> None:  # type: ignore[no-untyped-def]
     services, bot, group, snapshot = world
     service = services.game_service
-    clock = Clock()
+    clock = Clock(0.0)
     limiter = RateLimiter(clock=clock, group=(1, 1 / 3600))  # one message, then an hour's wait
     publisher = BoardPublisher(bot, services, create_i18n(), Outbox.create(limiter))
     publisher.publish(snapshot)
@@ -136,7 +129,7 @@ async def test_an_old_snapshot_never_replaces_a_newer_one(world, fake_telegram) 
 
 
 def test_watchers_take_a_third_of_the_pace_and_make_nobody_wait() -> None:
-    clock = Clock()
+    clock = Clock(0.0)
     limiter = RateLimiter(clock=clock)  # 30 messages a second overall, 30 at once
     # watchers' boards alone: a third of the burst at once, then a third of the rate
     assert [limiter.take_spare(100 + n) for n in range(10)] == [0.0] * 10

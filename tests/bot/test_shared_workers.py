@@ -31,18 +31,11 @@ from bot.services import errors as e
 from bot.services.computer import Brain
 from bot.services.coordination import Coordination
 from bot.storage import Store, open_database
+from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeTelegram
 from tests.support.postgres import PostgresServer
 
 BY_MAIL = Terms(move_seconds=86_400)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass

@@ -12,14 +12,7 @@ import pytest
 from bot.model import Challenge, User
 from bot.services import GameSnapshot, ScoreService, Services, choices, compose
 from bot.storage import Store, open_database
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import Clock
 
 
 @pytest.fixture

@@ -23,9 +23,8 @@ from bot.services.choices import VARIANTS
 from bot.services.computer import Brain
 from bot.storage import Store, open_database
 from bot.views.boards import caption, keyboard
+from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
-
-from .conftest import Clock
 
 TURNS = 8
 

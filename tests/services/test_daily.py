@@ -35,8 +35,8 @@ from bot.services.daily import (
 from bot.storage import Store, open_database
 from bot.views.common import translator
 from bot.views.daily import group_caption, outcome_caption
-from tests.services.conftest import Clock
 from tests.services.test_analysis import _group_game
+from tests.support.clock import Clock
 
 DAY = 86_400.0
 NOON = dt.datetime(2026, 12, 3, 12, 0, tzinfo=dt.UTC).timestamp()

@@ -11,9 +11,10 @@ from bot.model import DatabaseUnavailable
 from bot.services import compose
 from bot.services.database_outages import DatabaseWatch
 from bot.storage import Store, open_database
+from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
 
-from .conftest import Clock, two_people_playing
+from .conftest import two_people_playing
 
 
 async def test_two_workers_make_up_for_one_outage_once(postgres: PostgresServer) -> None:

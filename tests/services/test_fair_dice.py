@@ -27,8 +27,7 @@ from bot.services.dice_stats import chi_square_survival, dice_stats
 from bot.services.export import moves_text
 from bot.services.inline import seal
 from bot.storage import Store
-
-from .conftest import Clock
+from tests.support.clock import Clock
 
 GROUP = -5
 DAY = 86_400

@@ -13,8 +13,7 @@ from bot.services import GameService
 from bot.services import errors as e
 from bot.services.challenges import CHALLENGE_SECONDS
 from bot.storage import Store
-
-from .conftest import Clock
+from tests.support.clock import Clock
 
 GROUP = -5
 

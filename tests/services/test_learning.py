@@ -22,8 +22,8 @@ from bot.services.daily import day_of, replay_taps, tap_letter
 from bot.services.lessons import FIRST_GAMES, Lessons
 from bot.services.practice import Practice
 from bot.storage import Store
-from tests.services.conftest import Clock
 from tests.services.test_daily import InProcessBrain
+from tests.support.clock import Clock
 
 NOON = dt.datetime(2026, 12, 3, 12, 0, tzinfo=dt.UTC).timestamp()
 

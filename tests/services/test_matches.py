@@ -10,8 +10,7 @@ from bot.services import GameService, GameSnapshot, ScoreService, Services, Term
 from bot.services import errors as e
 from bot.services.chips import START_CHIPS
 from bot.storage import Store
-
-from .conftest import Clock
+from tests.support.clock import Clock
 
 
 async def _challenge(

@@ -12,9 +12,10 @@ from bot.services import compose
 from bot.services.errors import AlreadyDecided
 from bot.services.moderation import SHARED_SECONDS
 from bot.storage import Store, open_database
+from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
 
-from .conftest import Clock, two_people_playing
+from .conftest import two_people_playing
 
 
 async def test_a_ban_holds_in_every_worker_and_after_a_restart(postgres: PostgresServer) -> None:

@@ -30,9 +30,9 @@ from bot.storage import Store, open_database
 from bot.views.common import translator
 from bot.views.tournaments import pinned_caption
 from tests.conftest import BACKENDS
+from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
 
-from .conftest import Clock
 from .staked import fresh_databases
 
 GROUP: Final = -100

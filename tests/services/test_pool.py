@@ -24,7 +24,7 @@ from bot.services.pool import (
     waiting_pairs,
 )
 from bot.storage import Store, open_database
-from tests.services.conftest import Clock
+from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
 
 LONG = Terms()

@@ -21,9 +21,8 @@ from bot.services import errors as e
 from bot.services.pool import MAX_WAIT, Pairing, pool_terms
 from bot.services.ratings import rate_game
 from bot.storage import Store, open_database
+from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
-
-from .conftest import Clock
 
 TERMS = Terms(move_seconds=60)
 

@@ -16,9 +16,9 @@ from bot.services import ScoreService, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.replays import rebuilt
 from bot.storage import Store
+from tests.support.clock import Clock
 
 from ..engine.strategies import MODES, advance
-from .conftest import Clock
 from .test_scores import play_out
 
 GROUP = -5

@@ -23,8 +23,9 @@ from bot.model import User
 from bot.services import GameService, GameSnapshot, ScoreService, Services, compose
 from bot.services import errors as e
 from bot.storage import Store
+from tests.support.clock import Clock
 
-from .conftest import Clock, change
+from .conftest import change
 
 GROUP = -5
 _DICE = re.compile(r"^\d-\d$")

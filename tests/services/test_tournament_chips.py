@@ -32,8 +32,8 @@ from bot.views.common import translator
 from bot.views.scores import chips_text
 from bot.views.tournaments import pinned_caption
 from tests.conftest import BACKENDS
+from tests.support.clock import Clock
 
-from .conftest import Clock
 from .staked import Payment as _Payment
 from .staked import fresh_databases, play_staked
 from .staked import net_flow as _net

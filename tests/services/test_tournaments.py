@@ -27,7 +27,7 @@ from bot.services.errors import (
     TournamentMade,
 )
 from bot.storage import Store, open_database
-from tests.services.conftest import Clock
+from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
 
 GROUP = -100123

@@ -21,7 +21,8 @@ from bot.services.games import GameSnapshot
 from bot.services.takeback import latest_choice
 from bot.services.training import Grade, grade, player_side
 from bot.storage import Store
-from tests.services.conftest import Clock, change
+from tests.services.conftest import change
+from tests.support.clock import Clock
 
 
 class InProcessBrain(Brain):

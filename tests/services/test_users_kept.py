@@ -8,7 +8,7 @@ import pytest
 from bot.services import users as users_module
 from bot.services.users import Users
 from bot.storage import Store
-from tests.services.conftest import Clock
+from tests.support.clock import Clock
 
 
 async def test_users_beyond_the_bound_are_let_go_least_recently_used_first(
