@@ -1,18 +1,11 @@
 """Fixtures that run the real bot against a fake Telegram server (see tests/support/harness.py).
 
 Override ``services_factory`` in a test module to hand the handlers prepared services (a
-seeded dice source, a clock of the test's own)::
+seeded dice source, a clock of the test's own; :func:`tests.support.services.composed`)::
 
     @pytest.fixture
-    def services_factory() -> ServicesFactory:
-        @asynccontextmanager
-        async def factory(settings: Settings) -> AsyncIterator[Services]:
-            database = await open_database(settings.database)
-            try:
-                yield compose(Store(database), random.Random(1), clock=clock)
-            finally:
-                await database.close()
-        return factory
+    def services_factory(clock: Clock) -> ServicesFactory:
+        return composed(lambda store, _: compose(store, random.Random(1), clock=clock))
 """
 
 from __future__ import annotations

@@ -5,18 +5,15 @@ bot's clock is the test's, moved by hours at a time."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 
 from bot.app import ServicesFactory
-from bot.config import Settings
-from bot.services import Services, compose
-from bot.storage import Store, open_database
+from bot.services import compose
 from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
+from tests.support.services import composed
 
 from .gameplay import is_over, mover, play_turn, wait_for_board
 
@@ -32,17 +29,7 @@ def clock() -> Clock:
 def services_factory(clock: Clock) -> ServicesFactory:
     """The game and score services of ``bot.app.build_services``, on the test's clock."""
 
-    @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[Services]:
-        db = await open_database(settings.database)
-        try:
-            store = Store(db)
-            services = compose(store, random.Random(4), move_seconds=90, clock=clock)
-            yield services
-        finally:
-            await db.close()
-
-    return factory
+    return composed(lambda store, _: compose(store, random.Random(4), move_seconds=90, clock=clock))
 
 
 def _people(fake: FakeTelegram) -> tuple[FakeUser, FakeUser]:

@@ -13,21 +13,19 @@ from __future__ import annotations
 import datetime as dt
 import random
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
 from bot.app import ServicesFactory
-from bot.config import Settings
 from bot.engine import Dice, Game, Position
 from bot.model import RankedTurn
-from bot.services import Services, compose
-from bot.storage import Store, open_database
+from bot.services import compose
+from bot.storage import Store
 from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
+from tests.support.services import composed
 
 MOSCOW_MORNING = dt.datetime(2026, 12, 3, 6, 0, tzinfo=dt.UTC).timestamp()
 """09:00 in Moscow, 3 December 2026."""
@@ -52,6 +50,22 @@ def puzzle(shift: int = 0) -> tuple[Game, tuple[RankedTurn, ...]]:
     return game, tuple(ranking)
 
 
+async def seed_positions(store: Store, days: tuple[str, ...], *, now: float) -> None:
+    """Stores the long positions of :func:`puzzle` as the daily positions of ``days``, the
+    first unshifted, each next one shifted once more."""
+    for shift, day in enumerate(days):
+        game, ranking = puzzle(shift)
+        await store.daily.add_position(
+            variant="long",
+            day=day,
+            key=f"{game.position.to_text()} {game.dice}",
+            game=game,
+            ranking=ranking,
+            source_game_id=None,
+            now=now,
+        )
+
+
 @pytest.fixture
 def clock() -> Clock:
     return Clock(MOSCOW_MORNING - 60)
@@ -62,27 +76,10 @@ def services_factory(clock: Clock) -> ServicesFactory:
     """The production services on the test's clock, with today's and tomorrow's long
     positions seeded."""
 
-    @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[Services]:
-        db = await open_database(settings.database)
-        try:
-            store = Store(db)
-            for shift, day in enumerate(("2026-12-03", "2026-12-04")):
-                game, ranking = puzzle(shift)
-                await store.daily.add_position(
-                    variant="long",
-                    day=day,
-                    key=f"{game.position.to_text()} {game.dice}",
-                    game=game,
-                    ranking=ranking,
-                    source_game_id=None,
-                    now=clock(),
-                )
-            yield compose(store, random.Random(5), clock=clock)
-        finally:
-            await db.close()
-
-    return factory
+    return composed(
+        lambda store, _: compose(store, random.Random(5), clock=clock),
+        prepare=lambda store: seed_positions(store, ("2026-12-03", "2026-12-04"), now=clock()),
+    )
 
 
 def _posts(fake: FakeTelegram, group: FakeChat) -> list[FakeMessage]:

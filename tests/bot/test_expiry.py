@@ -3,37 +3,24 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 
 from bot.app import ServicesFactory
-from bot.config import Settings
-from bot.services import Services, compose
-from bot.storage import Store, open_database
+from bot.services import compose
 from tests.support.harness import BotHarness
+from tests.support.services import composed
 
 
 @pytest.fixture
 def services_factory() -> ServicesFactory:
     """The production services, with challenges that expire after one second."""
 
-    @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[Services]:
-        db = await open_database(settings.database_path)
-        try:
-            services = compose(
-                Store(db),
-                random.Random(1),
-                move_seconds=settings.move_seconds,
-                challenge_seconds=1,
-            )
-            yield services
-        finally:
-            await db.close()
-
-    return factory
+    return composed(
+        lambda store, settings: compose(
+            store, random.Random(1), move_seconds=settings.move_seconds, challenge_seconds=1
+        )
+    )
 
 
 async def test_an_unanswered_challenge_expires(bot_harness: BotHarness) -> None:

@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 
 from bot.app import ServicesFactory
-from bot.config import Settings
 from bot.model import Rating
 from bot.services import Services, compose
 from bot.services.pool import MAX_WAIT
-from bot.storage import Store, open_database
 from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
+from tests.support.services import composed
 
 from .gameplay import wait_for_board
 
@@ -47,16 +44,10 @@ def services_factory(clock: Clock, made: list[Services]) -> ServicesFactory:
     """The production services on the test's clock; the computer never answers (its pause is
     an hour), so no worker process starts."""
 
-    @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[Services]:
-        db = await open_database(settings.database)
-        try:
-            made.append(compose(Store(db), random.Random(3), clock=clock, computer_pause=3600))
-            yield made[-1]
-        finally:
-            await db.close()
-
-    return factory
+    return composed(
+        lambda store, _: compose(store, random.Random(3), clock=clock, computer_pause=3600),
+        made=made,
+    )
 
 
 async def _picker(harness: BotHarness, user: FakeUser, chat: FakeChat) -> FakeMessage:

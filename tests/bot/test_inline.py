@@ -10,17 +10,14 @@ import random
 import re
 import statistics
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
 from bot.app import ServicesFactory
 from bot.callbacks import GameButton, InlineInvite, InviteOption
-from bot.config import Settings
-from bot.services import Services, compose
+from bot.services import compose
 from bot.services.actions import GameAction
-from bot.storage import Store, open_database
 from tests.support.fake_telegram import (
     FakeChat,
     FakeInlineAnswer,
@@ -30,6 +27,7 @@ from tests.support.fake_telegram import (
     RecordedRequest,
 )
 from tests.support.harness import BotHarness, running_bot
+from tests.support.services import composed
 
 from .gameplay import ask, first_choice, is_over, mover, play_turn, tap_and_wait, version
 
@@ -360,16 +358,7 @@ async def test_a_match_goes_on_in_the_same_message_and_survives_a_restart(
 def expiring() -> ServicesFactory:
     """The production services, with challenges that expire after one second."""
 
-    @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[Services]:
-        db = await open_database(settings.database_path)
-        try:
-            services = compose(Store(db), random.Random(1), challenge_seconds=1)
-            yield services
-        finally:
-            await db.close()
-
-    return factory
+    return composed(lambda store, _: compose(store, random.Random(1), challenge_seconds=1))
 
 
 async def test_an_unanswered_inline_invitation_expires(

@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 
 from bot.app import ServicesFactory
 from bot.callbacks import LessonAction, LessonMove, PracticeAction
-from bot.config import Settings
-from bot.services import Services, compose
-from bot.storage import Store, open_database
-from tests.bot.test_daily import BEST_BUTTON, WORSE_BUTTON, puzzle
+from bot.services import compose
+from tests.bot.test_daily import BEST_BUTTON, WORSE_BUTTON, seed_positions
 from tests.support.harness import BotHarness
+from tests.support.services import composed
 
 NOON = dt.datetime(2026, 12, 3, 12, 0, tzinfo=dt.UTC).timestamp()
 
@@ -27,27 +24,10 @@ def services_factory() -> ServicesFactory:
     """The production services at noon of 3 December, with the long positions of the two
     days before seeded as daily positions."""
 
-    @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[Services]:
-        db = await open_database(settings.database)
-        try:
-            store = Store(db)
-            for shift, day in enumerate(("2026-12-01", "2026-12-02")):
-                game, ranking = puzzle(shift)
-                await store.daily.add_position(
-                    variant="long",
-                    day=day,
-                    key=f"{game.position.to_text()} {game.dice}",
-                    game=game,
-                    ranking=ranking,
-                    source_game_id=None,
-                    now=NOON,
-                )
-            yield compose(store, random.Random(5), clock=lambda: NOON)
-        finally:
-            await db.close()
-
-    return factory
+    return composed(
+        lambda store, _: compose(store, random.Random(5), clock=lambda: NOON),
+        prepare=lambda store: seed_positions(store, ("2026-12-01", "2026-12-02"), now=NOON),
+    )
 
 
 async def test_practice_positions_one_after_another_with_a_streak(

@@ -8,23 +8,20 @@ more, and the lines after the list (the start, the winner) kept."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 
 from bot.app import ServicesFactory
 from bot.callbacks import TournamentPage
-from bot.config import Settings
 from bot.i18n import create_i18n
 from bot.model import Terms, Tournament, TournamentEntrant, TournamentFormat, TournamentState, User
 from bot.services import Services, compose
 from bot.services.tournaments import Overview
-from bot.storage import Store, open_database
 from bot.views.common import translator
 from bot.views.tournaments import signup_text
 from tests.support.fake_telegram import FakeMessage
 from tests.support.harness import BotHarness
+from tests.support.services import composed
 
 
 @pytest.fixture
@@ -35,16 +32,9 @@ def made() -> list[Services]:
 
 @pytest.fixture
 def services_factory(made: list[Services]) -> ServicesFactory:
-    @asynccontextmanager
-    async def factory(settings: Settings) -> AsyncIterator[Services]:
-        db = await open_database(settings.database)
-        try:
-            made.append(compose(Store(db), random.Random(5), computer_pause=3600))
-            yield made[-1]
-        finally:
-            await db.close()
-
-    return factory
+    return composed(
+        lambda store, _: compose(store, random.Random(5), computer_pause=3600), made=made
+    )
 
 
 async def test_a_table_of_33_pins_the_leaders_page_and_sends_the_other_in_private(
