@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from aiogram import Bot
@@ -32,10 +33,17 @@ def test_rate_limiter_paces_groups_and_private_chats() -> None:
     assert limiter.delay(-1) == 0 and limiter.delay(7) == 0
 
 
+class World(NamedTuple):
+    """A game of Alice and Bob in a group, just begun, and a bot on the fake Telegram."""
+
+    services: Services
+    bot: Bot
+    group: FakeChat
+    snapshot: GameSnapshot
+
+
 @pytest.fixture
-async def world(
-    tmp_path: Path, fake_telegram: FakeTelegram
-) -> AsyncIterator[tuple[Services, Bot, FakeChat, GameSnapshot]]:
+async def world(tmp_path: Path, fake_telegram: FakeTelegram) -> AsyncIterator[World]:
     db = await open_database(tmp_path / "p.sqlite3")
     services = compose(Store(db), random.Random(5), move_seconds=600)
     fake = fake_telegram
@@ -53,7 +61,7 @@ async def world(
     )
     _, snapshot = await services.lobby.accept(challenge.id, users[1])
     bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
-    yield services, bot, group, snapshot
+    yield World(services, bot, group, snapshot)
     await bot.session.close()
     await db.close()
 
@@ -72,7 +80,9 @@ async def _taps(service: GameService, snapshot: GameSnapshot, count: int) -> lis
     return found
 
 
-async def test_edits_are_coalesced_when_the_chat_is_busy(world, fake_telegram) -> None:  # type: ignore[no-untyped-def]
+async def test_edits_are_coalesced_when_the_chat_is_busy(
+    world: World, fake_telegram: FakeTelegram
+) -> None:
     services, bot, group, snapshot = world
     service = services.game_service
     clock = Clock(0.0)
@@ -89,8 +99,8 @@ async def test_edits_are_coalesced_when_the_chat_is_busy(world, fake_telegram) -
     assert "Undo" in [b.text.split()[-1] for b in board.buttons]  # the fifth state: one step
 
 
-async def test_retry_after_is_honoured_and_a_deleted_board_is_posted_again(  # type: ignore[no-untyped-def]
-    world, fake_telegram
+async def test_retry_after_is_honoured_and_a_deleted_board_is_posted_again(
+    world: World, fake_telegram: FakeTelegram
 ) -> None:
     services, bot, group, snapshot = world
     service = services.game_service
@@ -115,7 +125,9 @@ async def test_retry_after_is_honoured_and_a_deleted_board_is_posted_again(  # t
     assert boards[0].message_id == reposted.message_id
 
 
-async def test_an_old_snapshot_never_replaces_a_newer_one(world, fake_telegram) -> None:  # type: ignore[no-untyped-def]
+async def test_an_old_snapshot_never_replaces_a_newer_one(
+    world: World, fake_telegram: FakeTelegram
+) -> None:
     services, bot, group, snapshot = world
     service = services.game_service
     publisher = BoardPublisher(bot, services, create_i18n(), Outbox.create())

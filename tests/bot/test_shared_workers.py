@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import pytest
 from aiogram import Bot
@@ -49,8 +50,12 @@ class Worker:
         return self.services.game_service
 
 
+Workers: TypeAlias = tuple[Worker, Worker, Clock]
+"""Two workers on one PostgreSQL database, and their clock."""
+
+
 @pytest.fixture
-async def workers(postgres: PostgresServer) -> AsyncIterator[tuple[Worker, Worker, Clock]]:
+async def workers(postgres: PostgresServer) -> AsyncIterator[Workers]:
     url = await postgres.new_database()
     clock = Clock()
     made = []
@@ -96,7 +101,7 @@ async def _play(service: GameService, snapshot: GameSnapshot, turns: int) -> Gam
     return snapshot
 
 
-async def test_the_same_tap_on_two_workers_is_applied_once(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_the_same_tap_on_two_workers_is_applied_once(workers: Workers) -> None:
     one, two, _ = workers
     users = await _players(one.services)
     snapshot = await _game(one.services, users)
@@ -114,13 +119,13 @@ async def test_the_same_tap_on_two_workers_is_applied_once(workers) -> None:  # 
     assert (await two.service.snapshot(game_id)).stored.version == version + 1
 
 
-async def test_an_update_is_claimed_by_one_worker_only(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_an_update_is_claimed_by_one_worker_only(workers: Workers) -> None:
     one, two, _ = workers
     claims = await asyncio.gather(*(w.service.claim_update(77) for w in (one, two) * 3))
     assert sorted(claims) == [False] * 5 + [True]
 
 
-async def test_a_deadline_fires_once_across_workers_and_rates_once(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_a_deadline_fires_once_across_workers_and_rates_once(workers: Workers) -> None:
     one, two, clock = workers
     users = await _players(one.services, pairs=3)
     games = [
@@ -137,7 +142,7 @@ async def test_a_deadline_fires_once_across_workers_and_rates_once(workers) -> N
     assert await one.service.timeouts() == [] and await two.service.timeouts() == []
 
 
-async def test_results_of_concurrent_games_keep_chips_and_ratings_whole(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_results_of_concurrent_games_keep_chips_and_ratings_whole(workers: Workers) -> None:
     one, two, _ = workers
     users = await _players(one.services)
     games = []
@@ -168,7 +173,7 @@ async def test_results_of_concurrent_games_keep_chips_and_ratings_whole(workers)
     assert [r.games for r in ratings] == [6, 6]
 
 
-async def test_the_computer_answers_once_across_workers(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_the_computer_answers_once_across_workers(workers: Workers) -> None:
     one, two, clock = workers
     [anna, _] = await _players(one.services)
     challenge = await one.services.challenges.against_computer(
@@ -188,7 +193,7 @@ async def test_the_computer_answers_once_across_workers(workers) -> None:  # typ
     assert after.stored.version > version
 
 
-async def test_an_outage_is_made_up_for_once(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_an_outage_is_made_up_for_once(workers: Workers) -> None:
     one, two, clock = workers
     users = await _players(one.services)
     snapshot = await _game(one.services, users)
@@ -203,7 +208,7 @@ async def test_an_outage_is_made_up_for_once(workers) -> None:  # type: ignore[n
     assert (await two.service.snapshot(snapshot.stored.id)).stored.deadline == deadline + 20
 
 
-async def test_leases_and_the_pace_are_shared(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_leases_and_the_pace_are_shared(workers: Workers) -> None:
     one, two, clock = workers
     a = Coordination(one.store, shared=True, owner="a", clock=clock)
     b = Coordination(two.store, shared=True, owner="b", clock=clock)
@@ -236,8 +241,8 @@ def _shown_version(markup: object) -> int:
 
 
 async def test_two_workers_boards_never_go_back_and_end_on_the_last_state(
-    workers,
-    fake_telegram: FakeTelegram,  # type: ignore[no-untyped-def]
+    workers: Workers,
+    fake_telegram: FakeTelegram,
 ) -> None:
     one, two, _ = workers
     fake = fake_telegram
@@ -286,7 +291,7 @@ async def test_two_workers_boards_never_go_back_and_end_on_the_last_state(
         await bot.session.close()
 
 
-async def test_a_users_choice_on_one_worker_reaches_the_other(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_a_users_choice_on_one_worker_reaches_the_other(workers: Workers) -> None:
     one, two, clock = workers
     [anna, _] = await _players(one.services)
     assert not (await two.services.users.get(anna.id)).quick  # type: ignore[union-attr]
@@ -295,7 +300,7 @@ async def test_a_users_choice_on_one_worker_reaches_the_other(workers) -> None: 
     assert (await two.services.users.get(anna.id)).quick  # type: ignore[union-attr]
 
 
-async def test_a_correspondence_reminder_is_sent_by_one_worker_once(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_a_correspondence_reminder_is_sent_by_one_worker_once(workers: Workers) -> None:
     one, two, clock = workers
     users = [
         await one.services.users.see(
@@ -320,7 +325,9 @@ async def test_a_correspondence_reminder_is_sent_by_one_worker_once(workers) -> 
     assert await one.service.reminders() == []
 
 
-async def test_a_lease_held_for_a_block_outlives_its_length_and_ends_with_it(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_a_lease_held_for_a_block_outlives_its_length_and_ends_with_it(
+    workers: Workers,
+) -> None:
     one, two, _ = workers
     a = Coordination(one.store, shared=True, owner="a", lease_seconds=0.3)
     b = Coordination(two.store, shared=True, owner="b", lease_seconds=0.3)
@@ -333,7 +340,7 @@ async def test_a_lease_held_for_a_block_outlives_its_length_and_ends_with_it(wor
     assert await b.claim("board 5")  # released with the block
 
 
-async def test_languages_chosen_on_one_worker_reach_the_other(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_languages_chosen_on_one_worker_reach_the_other(workers: Workers) -> None:
     one, two, clock = workers
     [anna, _] = await _players(one.services)
     assert (await two.services.users.get(anna.id)).locale is None  # type: ignore[union-attr]
@@ -346,7 +353,7 @@ async def test_languages_chosen_on_one_worker_reach_the_other(workers) -> None: 
     assert await two.services.chats.locale(-5) == "ka"
 
 
-async def test_watchers_share_of_the_shared_pace_leaves_the_others_theirs(workers) -> None:  # type: ignore[no-untyped-def]
+async def test_watchers_share_of_the_shared_pace_leaves_the_others_theirs(workers: Workers) -> None:
     one, two, clock = workers
     a, b = one.services.coordination, two.services.coordination
     private, overall = (3.0, 1.0), (30.0, 30.0)
@@ -366,8 +373,8 @@ async def test_watchers_share_of_the_shared_pace_leaves_the_others_theirs(worker
 
 @pytest.mark.slow
 async def test_watchers_on_two_workers_never_hold_up_the_players_boards(
-    workers,
-    fake_telegram: FakeTelegram,  # type: ignore[no-untyped-def]
+    workers: Workers,
+    fake_telegram: FakeTelegram,
 ) -> None:
     one, two, _ = workers
     fake = fake_telegram

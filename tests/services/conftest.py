@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -13,6 +14,14 @@ from bot.model import Challenge, User
 from bot.services import GameSnapshot, ScoreService, Services, choices, compose
 from bot.storage import Store, open_database
 from tests.support.clock import Clock
+
+
+class World(NamedTuple):
+    """What the ``world`` fixture hands a test: the services, their clock, three users."""
+
+    services: Services
+    clock: Clock
+    users: list[User]
 
 
 @pytest.fixture
@@ -28,14 +37,15 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def world(store: Store, clock: Clock) -> tuple[Services, Clock, list[User]]:
-    """The services (with a seeded dice source and ``clock``), the clock, three users."""
+async def world(store: Store, clock: Clock) -> World:
+    """The services (with a seeded dice source and ``clock``), the clock, three users: anna,
+    boris and vera."""
     services = compose(store, random.Random(11), move_seconds=60, clock=clock)
     users = [
         await services.users.see(i, username=name, first_name=name.title(), language_code="ru")
         for i, name in ((1, "anna"), (2, "boris"), (3, "vera"))
     ]
-    return services, clock, users
+    return World(services, clock, users)
 
 
 @pytest.fixture

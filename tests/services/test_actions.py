@@ -27,6 +27,8 @@ from bot.services.actions import (
 )
 from bot.services.snapshots import GameSnapshot
 
+from .conftest import World
+
 TERMS = (
     Terms(variant="short", cube=True, match_length=3, hints=True),
     Terms(variant="short", dice_mode=DiceMode.ANTI_THREE),
@@ -62,7 +64,7 @@ def _request(snapshot: GameSnapshot, user_id: int, action: GameAction) -> Reques
 )
 @given(seed=st.integers(0, 2**32 - 1), terms=st.sampled_from(TERMS))
 async def test_what_is_allowed_is_exactly_what_is_done(
-    world: tuple[Services, object, list[User]], seed: int, terms: Terms
+    world: World, seed: int, terms: Terms
 ) -> None:
     services, _clock, _users = world
     actions = GameActions(services.game_service, services.lobby, hint_allowance=(100.0, 100.0))
@@ -109,7 +111,7 @@ async def test_what_is_allowed_is_exactly_what_is_done(
 
 
 async def test_a_hint_is_kept_for_its_version_and_asked_within_an_allowance(
-    world: tuple[Services, object, list[User]],
+    world: World,
 ) -> None:
     """A second 💡 on the same version (another tab, a repeated tap) costs no allowance; a
     new version's hint beyond the allowance is refused (TooSoon) and changes nothing; a refused

@@ -17,6 +17,8 @@ from bot.services.analysis import PART, Analyses, replay
 from bot.services.computer import Brain
 from bot.storage import Store
 
+from .conftest import World
+
 TURNS = 45
 
 
@@ -52,7 +54,7 @@ async def _group_game(services: Services, users: list[User], turns: int) -> Stor
     return snapshot.stored
 
 
-async def test_an_analysis_in_parts_shared_and_kept(world, store: Store) -> None:  # type: ignore[no-untyped-def]
+async def test_an_analysis_in_parts_shared_and_kept(world: World, store: Store) -> None:
     services, _, users = world
     service = services.game_service
     brain = InProcessBrain()
@@ -70,7 +72,7 @@ async def test_an_analysis_in_parts_shared_and_kept(world, store: Store) -> None
 
     reports: list[tuple[str, int, int]] = []
 
-    def reporter(name: str):  # type: ignore[no-untyped-def]
+    def reporter(name: str):
         async def progress(done: int, total: int) -> None:
             reports.append((name, done, total))
 
@@ -121,7 +123,7 @@ async def test_an_analysis_in_parts_shared_and_kept(world, store: Store) -> None
         await analyses.analyse(stored.id, user_id=users[2].id, chat_id=users[2].id)
 
 
-async def test_the_replay_skips_what_moves_no_checker(world) -> None:  # type: ignore[no-untyped-def]
+async def test_the_replay_skips_what_moves_no_checker(world: World) -> None:
     services, _, users = world
     service = services.game_service
     stored = await _group_game(services, users, 4)

@@ -29,6 +29,8 @@ from bot.services.inline import seal
 from bot.storage import Store
 from tests.support.clock import Clock
 
+from .conftest import World
+
 GROUP = -5
 DAY = 86_400
 KINDS = [
@@ -301,7 +303,7 @@ async def test_seeds_and_client_values(store: Store, clock: Clock) -> None:
 
 
 async def test_dice_check_shows_the_seed_only_at_the_end_and_only_to_whom_it_may(
-    world: tuple[GameService, Clock, list[User]], scores: ScoreService
+    world: World, scores: ScoreService
 ) -> None:
     services, _, users = world
     service = services.game_service
@@ -324,7 +326,7 @@ async def test_dice_check_shows_the_seed_only_at_the_end_and_only_to_whom_it_may
 
 
 async def test_a_game_from_before_fair_dice_rolls_on_and_is_not_verifiable(
-    world: tuple[GameService, Clock, list[User]], store: Store, scores: ScoreService
+    world: World, store: Store, scores: ScoreService
 ) -> None:
     services, _, users = world
     service = services.game_service
@@ -340,7 +342,7 @@ async def test_a_game_from_before_fair_dice_rolls_on_and_is_not_verifiable(
 
 
 async def test_dice_stats_count_the_players_own_rolls_of_finished_games(
-    world: tuple[GameService, Clock, list[User]], scores: ScoreService
+    world: World, scores: ScoreService
 ) -> None:
     services, _, users = world
     service = services.game_service
@@ -390,7 +392,7 @@ def test_dice_stats_of_a_few_rolls() -> None:
 
 
 async def test_the_tap_that_starts_a_game_is_its_client_value_everywhere(
-    world: tuple[GameService, Clock, list[User]],
+    world: World,
 ) -> None:
     """Accept (tested above), an inline invitation's Join, a match's Next game."""
     services, _, users = world

@@ -8,26 +8,29 @@ import pytest
 
 from bot.engine import DiceMode, Outcome, Side
 from bot.model import ChallengeStatus, User
-from bot.services import GameService, Services, Terms, compose
+from bot.services import GameService, ScoreService, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.choices import MATCH_LENGTHS, VARIANTS
+from bot.storage import Store
+
+from .conftest import World
 
 
-async def _start(services: Services, users: list[User], terms: Terms | None = None):  # type: ignore[no-untyped-def]
+async def _start(services: Services, users: list[User], terms: Terms | None = None):
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="ru", terms=terms or Terms()
     )
     return await services.lobby.accept(challenge.id, users[1])
 
 
-async def _play_turn(service: GameService, snapshot):  # type: ignore[no-untyped-def]
+async def _play_turn(service: GameService, snapshot):
     mover = snapshot.stored.player(snapshot.game.turn)
     while not snapshot.turn_input.is_complete:
         snapshot = await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)
     return await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
 
 
-async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untyped-def]
+async def test_refusals_change_nothing(world: World) -> None:
     services, _, users = world
     service = services.game_service
     with pytest.raises(e.SelfChallenge):
@@ -79,7 +82,7 @@ async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untype
     assert (await service.snapshot(game_id)).stored.version == tapped.stored.version
 
 
-async def test_a_whole_game_to_the_end_and_its_score(world, scores) -> None:  # type: ignore[no-untyped-def]
+async def test_a_whole_game_to_the_end_and_its_score(world: World, scores: ScoreService) -> None:
     services, _, users = world
     service = services.game_service
     _, snapshot = await _start(services, users)
@@ -102,7 +105,7 @@ async def test_a_whole_game_to_the_end_and_its_score(world, scores) -> None:  # 
         await service.resign(snapshot.stored.id, winner)
 
 
-async def test_undo_and_resign(world) -> None:  # type: ignore[no-untyped-def]
+async def test_undo_and_resign(world: World) -> None:
     services, _, users = world
     service = services.game_service
     _, snapshot = await _start(services, users)
@@ -118,7 +121,7 @@ async def test_undo_and_resign(world) -> None:  # type: ignore[no-untyped-def]
     assert resigned.game.result.outcome is Outcome.RESIGN
 
 
-async def _shown(services: Services, snapshot) -> None:  # type: ignore[no-untyped-def]
+async def _shown(services: Services, snapshot) -> None:
     """Records each players' board of the game as showing ``snapshot``, the first board of a
     move, as the publisher does once Telegram took the edit (the clock first)."""
     await services.board_messages.start_clock(snapshot.stored)
@@ -126,7 +129,7 @@ async def _shown(services: Services, snapshot) -> None:  # type: ignore[no-untyp
         await services.board_messages.set_board_shown(board, snapshot.stored.version)
 
 
-async def test_timeout_loses_for_the_player_to_move(world) -> None:  # type: ignore[no-untyped-def]
+async def test_timeout_loses_for_the_player_to_move(world: World) -> None:
     services, clock, users = world
     service = services.game_service
     _, snapshot = await _start(services, users)
@@ -141,7 +144,7 @@ async def test_timeout_loses_for_the_player_to_move(world) -> None:  # type: ign
     assert await service.timeouts() == []
 
 
-async def test_no_move_runs_out_before_its_board_is_shown(world) -> None:  # type: ignore[no-untyped-def]
+async def test_no_move_runs_out_before_its_board_is_shown(world: World) -> None:
     """A board held back by Telegram's pace: the deadline passes, but nobody could see the
     move, so the game goes on; shown 50 s late, the move gets its whole minute from then."""
     services, clock, users = world
@@ -160,7 +163,7 @@ async def test_no_move_runs_out_before_its_board_is_shown(world) -> None:  # typ
     assert ended.game.result is not None and ended.game.result.outcome is Outcome.TIMEOUT
 
 
-async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world) -> None:  # type: ignore[no-untyped-def]
+async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world: World) -> None:
     """The player saw the move and tapped a step: a board behind that tap holds nothing."""
     services, clock, users = world
     service = services.game_service
@@ -173,7 +176,7 @@ async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world) ->
     assert ended.game.result is not None and ended.game.result.outcome is Outcome.TIMEOUT
 
 
-async def test_a_board_shown_in_time_keeps_the_clock(world) -> None:  # type: ignore[no-untyped-def]
+async def test_a_board_shown_in_time_keeps_the_clock(world: World) -> None:
     """A board shown within a second of its move costs no write: the deadline stays."""
     services, clock, users = world
     service = services.game_service
@@ -183,7 +186,7 @@ async def test_a_board_shown_in_time_keeps_the_clock(world) -> None:  # type: ig
     assert (await service.stored(snapshot.stored.id)).deadline == snapshot.stored.deadline
 
 
-async def test_a_board_that_cannot_be_shown_holds_the_game_one_move_time_more(world) -> None:  # type: ignore[no-untyped-def]
+async def test_a_board_that_cannot_be_shown_holds_the_game_one_move_time_more(world: World) -> None:
     """A chat gone (the board never shown): the move runs out one move's time after its
     deadline, so a game nobody can see still ends."""
     services, clock, users = world
@@ -197,7 +200,7 @@ async def test_a_board_that_cannot_be_shown_holds_the_game_one_move_time_more(wo
     assert ended.game.result is not None and ended.game.result.outcome is Outcome.TIMEOUT
 
 
-async def test_challenges_expire(world) -> None:  # type: ignore[no-untyped-def]
+async def test_challenges_expire(world: World) -> None:
     services, clock, users = world
     challenge = await services.challenges.open(chat_id=-5, challenger=users[0], locale="en")
     clock.now += 15 * 60 + 1
@@ -208,7 +211,7 @@ async def test_challenges_expire(world) -> None:  # type: ignore[no-untyped-def]
     assert expired[0].status is ChallengeStatus.EXPIRED
 
 
-async def test_unseen_username_can_accept_once_seen(world) -> None:  # type: ignore[no-untyped-def]
+async def test_unseen_username_can_accept_once_seen(world: World) -> None:
     services, _, users = world
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target_username="@Gleb", locale="en"
@@ -221,7 +224,7 @@ async def test_unseen_username_can_accept_once_seen(world) -> None:  # type: ign
     assert closed.target_id == 4 and snapshot.stored.black_id == 4
 
 
-async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world) -> None:  # type: ignore[no-untyped-def]
+async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world: World) -> None:
     services, _, users = world
     service = services.game_service
     anna, boris = users[0], users[1]
@@ -274,7 +277,7 @@ async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world
     assert again.game == snapshot.game
 
 
-async def test_an_anti_three_strike_is_refused_to_all_but_the_striker(world) -> None:  # type: ignore[no-untyped-def]
+async def test_an_anti_three_strike_is_refused_to_all_but_the_striker(world: World) -> None:
     services, _, users = world
     service = services.game_service
     challenge = await services.challenges.open(
@@ -304,7 +307,9 @@ async def test_an_anti_three_strike_is_refused_to_all_but_the_striker(world) -> 
     assert struck.game.struck == game.dice.first or struck.game.turn is not game.turn
 
 
-async def test_a_pressed_board_becomes_the_board_only_where_none_is_known(world, store) -> None:  # type: ignore[no-untyped-def]
+async def test_a_pressed_board_becomes_the_board_only_where_none_is_known(
+    world: World, store: Store
+) -> None:
     services, clock, users = world
     _, snapshot = await _start(services, users)
     game_id = snapshot.stored.id
@@ -331,8 +336,8 @@ async def test_a_pressed_board_becomes_the_board_only_where_none_is_known(world,
 
 
 async def test_the_versions_boards_show_are_written_late_latest_only_and_read_at_once(
-    world,
-    store,  # type: ignore[no-untyped-def]
+    world: World,
+    store: Store,
 ) -> None:
     """One process (SQLite): the version a board shows is written a moment later, with the
     others, the latest of each board only (never going back), and read back through the

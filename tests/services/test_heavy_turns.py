@@ -21,6 +21,8 @@ from bot.services import GameService, GameSnapshot, Services, Terms
 from bot.services.planner import Planner, RemotePlan
 from tests.support.cascades import start_heavy_game
 
+from .conftest import World
+
 
 async def _tap_step(
     service: GameService, snapshot: GameSnapshot, src: int, dst: int
@@ -70,7 +72,7 @@ def _is_the_cascade(snapshot: GameSnapshot) -> bool:
 
 
 async def test_a_cascade_being_searched_holds_up_no_other_game(
-    world: tuple[GameService, object, list[User]], planner: Planner
+    world: World, planner: Planner
 ) -> None:
     services, _clock, users = world
     service = services.game_service
@@ -103,7 +105,7 @@ async def test_a_cascade_being_searched_holds_up_no_other_game(
 
 
 async def test_a_tapped_games_plan_is_kept_until_its_turn_ends(
-    world: tuple[GameService, object, list[User]],
+    world: World,
 ) -> None:
     # without a planner the turn is searched on a thread of this process, and the service
     # holds its plan while the engine's cache keeps only 20,000 nodes of plans nobody holds

@@ -18,11 +18,15 @@ from bot.services.errors import (
 )
 from bot.services.inline import seal
 
+from .conftest import World
+
 INLINE = "BAAAA0001FakeInline"
 CHAT = "-5557779991"
 
 
-async def test_an_open_invitation_is_joined_once_and_then_watched(world, scores) -> None:  # type: ignore[no-untyped-def]
+async def test_an_open_invitation_is_joined_once_and_then_watched(
+    world: World, scores: ScoreService
+) -> None:
     services, _clock, (anna, boris, vera) = world
     service = services.game_service
     terms = Terms(variant="short", match_length=3)
@@ -80,7 +84,7 @@ async def test_an_open_invitation_is_joined_once_and_then_watched(world, scores)
     assert await scores.top_in_instance("another chat") == []
 
 
-async def test_a_reserved_invitation_is_the_friends_alone(world) -> None:  # type: ignore[no-untyped-def]
+async def test_a_reserved_invitation_is_the_friends_alone(world: World) -> None:
     services, _clock, (anna, boris, vera) = world
     made = await services.inline_games.invite(
         inline_message_id=INLINE,
@@ -100,7 +104,7 @@ async def test_a_reserved_invitation_is_the_friends_alone(world) -> None:  # typ
     assert declined.status is ChallengeStatus.DECLINED
 
 
-async def test_a_stranger_named_in_an_invitation_joins_once_seen(world) -> None:  # type: ignore[no-untyped-def]
+async def test_a_stranger_named_in_an_invitation_joins_once_seen(world: World) -> None:
     services, _clock, (anna, _boris, _vera) = world
     made = await services.inline_games.invite(
         inline_message_id=INLINE,
@@ -116,8 +120,8 @@ async def test_a_stranger_named_in_an_invitation_joins_once_seen(world) -> None:
     assert snapshot.stored.black_id == dasha.id
 
 
-async def test_scores_of_inline_games_are_kept_per_chat_instance(  # type: ignore[no-untyped-def]
-    world, scores: ScoreService
+async def test_scores_of_inline_games_are_kept_per_chat_instance(
+    world: World, scores: ScoreService
 ) -> None:
     services, _clock, (anna, boris, vera) = world
     service = services.game_service

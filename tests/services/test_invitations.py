@@ -8,12 +8,12 @@ import asyncio
 
 import pytest
 
-from bot.model import ChallengeStatus, User
-from bot.services import GameService
+from bot.model import ChallengeStatus
 from bot.services import errors as e
 from bot.services.challenges import CHALLENGE_SECONDS
 from bot.storage import Store
-from tests.support.clock import Clock
+
+from .conftest import World
 
 GROUP = -5
 
@@ -24,9 +24,7 @@ async def _count(store: Store) -> int:
     return int(row[0])
 
 
-async def test_a_second_invitation_waits_for_the_first_to_close(
-    world: tuple[GameService, Clock, list[User]], store: Store
-) -> None:
+async def test_a_second_invitation_waits_for_the_first_to_close(world: World, store: Store) -> None:
     services, clock, (anna, boris, vera) = world
     first = await services.challenges.open(
         chat_id=GROUP, challenger=anna, target=boris, locale="en"
@@ -59,7 +57,7 @@ async def test_a_second_invitation_waits_for_the_first_to_close(
 
 
 async def test_an_invitation_to_a_username_not_seen_yet_counts_once_they_are(
-    world: tuple[GameService, Clock, list[User]], store: Store
+    world: World, store: Store
 ) -> None:
     services, _, (anna, *_) = world
     await services.challenges.open(
@@ -75,9 +73,7 @@ async def test_an_invitation_to_a_username_not_seen_yet_counts_once_they_are(
     assert await _count(store) == 1
 
 
-async def test_five_invitations_at_once_make_one(
-    world: tuple[GameService, Clock, list[User]], store: Store
-) -> None:
+async def test_five_invitations_at_once_make_one(world: World, store: Store) -> None:
     services, _, (anna, boris, _) = world
     made = await asyncio.gather(
         *(
@@ -92,9 +88,7 @@ async def test_five_invitations_at_once_make_one(
     assert (len(refused), await _count(store)) == (4, 1)
 
 
-async def test_rematch_tapped_twice_makes_one(
-    world: tuple[GameService, Clock, list[User]], store: Store
-) -> None:
+async def test_rematch_tapped_twice_makes_one(world: World, store: Store) -> None:
     services, _, (anna, boris, _) = world
     service = services.game_service
     challenge = await services.challenges.open(
@@ -111,7 +105,7 @@ async def test_rematch_tapped_twice_makes_one(
 
 
 async def test_only_its_challenger_closes_an_open_challenge(
-    world: tuple[GameService, Clock, list[User]],
+    world: World,
 ) -> None:
     """An open challenge names nobody: a member's ✖ Decline is refused (it used to close it as
     "? declined the challenge"), the challenger's withdraws it."""

@@ -12,6 +12,8 @@ from bot.services.chips import START_CHIPS
 from bot.storage import Store
 from tests.support.clock import Clock
 
+from .conftest import World
+
 
 async def _challenge(
     services: Services, users: list[User], **terms: int | str | bool
@@ -64,7 +66,7 @@ def _mover(snapshot: GameSnapshot) -> int:
 
 
 async def test_double_take_redouble_drop_scores_and_pays(
-    world: tuple[GameService, object, list[User]], scores: ScoreService
+    world: World, scores: ScoreService
 ) -> None:
     services, _, users = world
     service = services.game_service
@@ -100,7 +102,7 @@ async def test_double_take_redouble_drop_scores_and_pays(
 
 
 async def test_a_match_to_3_with_the_crawford_game(
-    world: tuple[GameService, object, list[User]],
+    world: World,
 ) -> None:
     services, _, users = world
     service = services.game_service
@@ -137,7 +139,7 @@ async def test_a_match_to_3_with_the_crawford_game(
 
 
 async def test_an_early_resignation_moves_no_chips_and_is_not_rated(
-    world: tuple[GameService, object, list[User]], scores: ScoreService
+    world: World, scores: ScoreService
 ) -> None:
     services, _, users = world
     service = services.game_service
@@ -160,7 +162,7 @@ async def _lost_by(
 
 
 async def test_ten_one_way_payments_in_a_day_are_held_and_flagged(
-    world: tuple[GameService, object, list[User]], scores: ScoreService
+    world: World, scores: ScoreService
 ) -> None:
     services, _, users = world
     anna, boris, _vera = users
@@ -181,7 +183,7 @@ async def test_ten_one_way_payments_in_a_day_are_held_and_flagged(
 
 
 async def test_a_thousand_chips_net_one_way_are_held_and_a_game_back_offsets_only_its_own(
-    world: tuple[GameService, object, list[User]], scores: ScoreService, clock: Clock
+    world: World, scores: ScoreService, clock: Clock
 ) -> None:
     services, _, users = world
     anna, boris, _vera = users
@@ -201,9 +203,7 @@ async def test_a_thousand_chips_net_one_way_are_held_and_a_game_back_offsets_onl
     assert fourth.stored.chips_status is ChipsStatus.PAID
 
 
-async def test_a_stake_is_at_most_what_the_challenger_holds(
-    world: tuple[GameService, object, list[User]], store: Store
-) -> None:
+async def test_a_stake_is_at_most_what_the_challenger_holds(world: World, store: Store) -> None:
     services, _, users = world
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
@@ -229,7 +229,7 @@ async def test_a_stake_is_at_most_what_the_challenger_holds(
 
 
 async def test_cube_buttons_out_of_turn_or_out_of_date_change_nothing(
-    world: tuple[GameService, object, list[User]],
+    world: World,
 ) -> None:
     services, _, users = world
     service = services.game_service
@@ -256,9 +256,7 @@ async def test_cube_buttons_out_of_turn_or_out_of_date_change_nothing(
         await service.roll(offered.stored.id, _mover(offered), offered.stored.version)
 
 
-async def test_a_challenge_with_terms_checks_the_stake(
-    world: tuple[GameService, object, list[User]], store: Store
-) -> None:
+async def test_a_challenge_with_terms_checks_the_stake(world: World, store: Store) -> None:
     services, _, users = world
     terms = Terms(variant="short", match_length=7, cube=True, stake=100, stake_mode=StakeMode.PRO)
     challenge = await services.challenges.open(
@@ -277,7 +275,7 @@ async def test_a_challenge_with_terms_checks_the_stake(
 
 
 async def test_an_unanswered_double_loses_on_time_for_the_player_who_had_to_answer(
-    world: tuple[GameService, Clock, list[User]],
+    world: World,
 ) -> None:
     services, clock, users = world
     service = services.game_service

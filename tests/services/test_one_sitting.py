@@ -33,6 +33,7 @@ from tests.conftest import BACKENDS
 from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
 
+from .conftest import World
 from .staked import fresh_databases
 
 GROUP: Final = -100
@@ -70,7 +71,7 @@ async def _sitting_games(services: Services, player: int) -> list[int]:
 
 
 async def test_every_path_is_refused_naming_the_running_game(
-    world: tuple[Services, Clock, list[User]],
+    world: World,
 ) -> None:
     services, _clock, (anna, boris, vera) = world
     lobby, challenges = services.lobby, services.challenges
@@ -120,7 +121,7 @@ async def test_every_path_is_refused_naming_the_running_game(
 
 
 async def test_a_tournament_board_waits_for_a_busy_player_then_starts_or_is_forfeited(
-    world: tuple[Services, Clock, list[User]],
+    world: World,
 ) -> None:
     services, clock, _users = world
     anna, boris, vera, dan = await _people(services)  # with private chats

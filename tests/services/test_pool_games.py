@@ -24,6 +24,8 @@ from bot.storage import Store, open_database
 from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
 
+from .conftest import World
+
 TERMS = Terms(move_seconds=60)
 
 
@@ -52,7 +54,7 @@ async def _rated_game(services: Services, users: list[User], clock: Clock) -> in
 
 
 async def test_a_pairing_starts_one_game_and_the_same_two_again_weigh_less(
-    world: tuple[Services, Clock, list[User]],
+    world: World,
 ) -> None:
     services, clock, users = world
     lobby, ratings = services.lobby, services.store.ratings
@@ -139,7 +141,7 @@ async def _waiting(store: Store, clock: Clock, *seekers: tuple[User, int | None]
 
 
 async def test_the_sweep_starts_the_game_of_two_who_waited_and_skips_one_playing(
-    world: tuple[Services, Clock, list[User]],
+    world: World,
 ) -> None:
     services, clock, users = world
     lobby, pool, ratings = services.lobby, services.pool, services.store.ratings
@@ -171,7 +173,7 @@ async def test_the_sweep_starts_the_game_of_two_who_waited_and_skips_one_playing
 
 
 async def test_a_stake_needs_the_chips_pairs_with_the_same_stake_and_obeys_the_rules(
-    world: tuple[Services, Clock, list[User]],
+    world: World,
 ) -> None:
     services, clock, users = world
     lobby, store = services.lobby, services.store
@@ -197,7 +199,7 @@ async def test_a_stake_needs_the_chips_pairs_with_the_same_stake_and_obeys_the_r
 
 
 async def test_the_computer_after_a_wait_that_ran_out_starts_once(
-    world: tuple[Services, Clock, list[User]],
+    world: World,
 ) -> None:
     services, clock, users = world
     lobby, pool = services.lobby, services.pool

@@ -19,6 +19,7 @@ from bot.storage import Store
 from tests.support.clock import Clock
 
 from ..engine.strategies import MODES, advance
+from .conftest import World
 from .test_scores import play_out
 
 GROUP = -5
@@ -36,7 +37,7 @@ def _position(variant: str, plies: int, seed: int = 1) -> Position:
     return game.position
 
 
-async def _from(services: Services, users: list[User], start: Position, **terms: object):  # type: ignore[no-untyped-def]
+async def _from(services: Services, users: list[User], start: Position, **terms: object):
     challenge = await services.challenges.open(
         chat_id=GROUP,
         challenger=users[0],
@@ -50,8 +51,8 @@ async def _from(services: Services, users: list[User], start: Position, **terms:
 @pytest.mark.parametrize("variant", list(MODES))
 @pytest.mark.parametrize("side", [Side.WHITE, Side.BLACK])
 async def test_a_game_from_a_position_starts_there_with_its_side_to_move_rolling(
-    world, variant: str, side: Side
-) -> None:  # type: ignore[no-untyped-def]
+    world: World, variant: str, side: Side
+) -> None:
     services, _, users = world
     start = Position.from_id(_position(variant, 14).with_turn(side).to_id())
     challenge, (closed, snapshot) = await _from(services, users, start, match_length=5, stake=10)
@@ -73,7 +74,7 @@ async def test_a_game_from_a_position_starts_there_with_its_side_to_move_rolling
     assert rebuilt(stored)[0] == start
 
 
-async def test_the_first_turn_exception_holds_for_a_side_still_on_its_head(world) -> None:  # type: ignore[no-untyped-def]
+async def test_the_first_turn_exception_holds_for_a_side_still_on_its_head(world: World) -> None:
     services, _, users = world
     start = Position.from_text("long b / 24:14 18:1 / 24:15")
     _, (_, snapshot) = await _from(services, users, start)
@@ -86,7 +87,7 @@ async def test_the_first_turn_exception_holds_for_a_side_still_on_its_head(world
         assert stored.game.moved == {Side.WHITE} and stored.game.first_turn
 
 
-async def test_options_a_position_decides_are_refused_and_change_nothing(world) -> None:  # type: ignore[no-untyped-def]
+async def test_options_a_position_decides_are_refused_and_change_nothing(world: World) -> None:
     services, _, users = world
     challenge = await services.challenges.open(
         chat_id=GROUP,
@@ -106,7 +107,7 @@ async def test_options_a_position_decides_are_refused_and_change_nothing(world) 
     assert changed.terms.dice_mode.value == "three" and changed.terms.start == challenge.terms.start
 
 
-async def test_a_position_where_the_game_is_over_is_refused(world) -> None:  # type: ignore[no-untyped-def]
+async def test_a_position_where_the_game_is_over_is_refused(world: World) -> None:
     services, _, users = world
     with pytest.raises(e.PositionOver):
         await services.challenges.open(
@@ -117,8 +118,8 @@ async def test_a_position_where_the_game_is_over_is_refused(world) -> None:  # t
         )
 
 
-async def test_a_position_where_neither_side_can_ever_move_is_refused(  # type: ignore[no-untyped-def]
-    world, store: Store
+async def test_a_position_where_neither_side_can_ever_move_is_refused(
+    world: World, store: Store
 ) -> None:
     services, _, users = world
     shut_out = "bar:1 13:2 6:2 5:2 4:2 3:2 2:2 1:2"  # on the bar, facing a closed board
@@ -176,7 +177,7 @@ async def test_a_game_from_a_position_is_not_rated_pays_nothing_and_says_so(
     assert rematch.terms.start == start and rematch.challenger_id == users[1].id
 
 
-async def test_a_finished_game_move_by_move_and_who_may_see_it(world) -> None:  # type: ignore[no-untyped-def]
+async def test_a_finished_game_move_by_move_and_who_may_see_it(world: World) -> None:
     services, _, users = world
     service = services.game_service
     challenge = await services.challenges.open(
@@ -213,7 +214,7 @@ async def test_a_finished_game_move_by_move_and_who_may_see_it(world) -> None:  
         await replays.position_after(game_id, -1, user_id=1, chat_id=1)
 
 
-async def test_which_game_position_asks_about(world) -> None:  # type: ignore[no-untyped-def]
+async def test_which_game_position_asks_about(world: World) -> None:
     services, _, users = world
     replays = services.replays
     with pytest.raises(e.NoGameHere):
@@ -235,7 +236,7 @@ async def test_which_game_position_asks_about(world) -> None:  # type: ignore[no
         await replays.current(999, user_id=users[0].id, chat_id=GROUP)
 
 
-async def test_replay_file_ids_are_kept_per_game_and_language(world) -> None:  # type: ignore[no-untyped-def]
+async def test_replay_file_ids_are_kept_per_game_and_language(world: World) -> None:
     services, _, users = world
     challenge = await services.challenges.open(
         chat_id=GROUP, challenger=users[0], target=users[1], locale="en"

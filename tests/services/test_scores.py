@@ -25,7 +25,7 @@ from bot.services import errors as e
 from bot.storage import Store
 from tests.support.clock import Clock
 
-from .conftest import change
+from .conftest import World, change
 
 GROUP = -5
 _DICE = re.compile(r"^\d-\d$")
@@ -192,7 +192,9 @@ async def test_a_moves_file_replays_to_the_final_position(
     assert lines[-len(stored.history) - 1 : -1] == list(stored.history)
 
 
-async def test_a_moves_file_after_a_resignation_and_who_may_have_it(world, scores) -> None:  # type: ignore[no-untyped-def]
+async def test_a_moves_file_after_a_resignation_and_who_may_have_it(
+    world: World, scores: ScoreService
+) -> None:
     services, _, users = world
     service = services.game_service
     anna, boris, vera = users
@@ -217,7 +219,9 @@ async def test_a_moves_file_after_a_resignation_and_who_may_have_it(world, score
         await scores.moves_file(9999, user_id=anna.id, chat_id=GROUP)
 
 
-async def test_a_game_between_private_chats_is_only_for_its_players(world, scores) -> None:  # type: ignore[no-untyped-def]
+async def test_a_game_between_private_chats_is_only_for_its_players(
+    world: World, scores: ScoreService
+) -> None:
     services, _, users = world
     service = services.game_service
     anna, boris, vera = users

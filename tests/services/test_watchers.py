@@ -21,6 +21,8 @@ from bot.services.errors import (
 from bot.services.inline import seal
 from bot.services.watchers import MAX_WATCHERS
 
+from .conftest import World
+
 DAY = 86_400
 
 
@@ -36,7 +38,7 @@ async def _private_game(
     return snapshot.stored.id
 
 
-async def test_who_may_watch_which_game(world) -> None:  # type: ignore[no-untyped-def]
+async def test_who_may_watch_which_game(world: World) -> None:
     services, _clock, (anna, boris, vera) = world
     service = services.game_service
     open_game = await _private_game(services, anna, boris)
@@ -78,7 +80,7 @@ async def test_who_may_watch_which_game(world) -> None:  # type: ignore[no-untyp
     assert len(await services.board_messages.boards(open_game)) == 2
 
 
-async def test_a_game_takes_fifty_watchers(world) -> None:  # type: ignore[no-untyped-def]
+async def test_a_game_takes_fifty_watchers(world: World) -> None:
     services, _clock, (anna, boris, _vera) = world
     game_id = await _private_game(services, anna, boris)
     for watcher in range(100, 100 + MAX_WATCHERS):
@@ -90,7 +92,7 @@ async def test_a_game_takes_fifty_watchers(world) -> None:  # type: ignore[no-un
     assert (await services.lobby.watch(game_id, 3))[1]  # a place came free
 
 
-async def test_the_challenger_chooses_and_the_next_games_keep_it(world) -> None:  # type: ignore[no-untyped-def]
+async def test_the_challenger_chooses_and_the_next_games_keep_it(world: World) -> None:
     services, _clock, (anna, boris, vera) = world
     service = services.game_service
     challenge = await services.challenges.open(
