@@ -174,7 +174,7 @@ async def test_a_whole_turn_is_one_tap_and_quick_mode_confirms_it(harness: BotHa
     for user in players:
         fake.send_text(user, group, "/quick")
     await harness.idle()
-    assert "Quick mode is on" in fake.last_message(group).text
+    assert "Quick mode is on" in (fake.last_message(group).text or "")
     turns = 0
     while turns < 6:
         user = mover(board, players)
@@ -191,7 +191,7 @@ async def test_a_whole_turn_is_one_tap_and_quick_mode_confirms_it(harness: BotHa
         turns += 1
     fake.send_text(alice, group, "/quick off")
     await harness.settle()
-    assert "Quick mode is off" in fake.last_message(group).text
+    assert "Quick mode is off" in (fake.last_message(group).text or "")
 
 
 async def test_a_flood_of_taps_is_answered_edits_nothing_and_slows_no_other_game(

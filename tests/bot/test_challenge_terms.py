@@ -48,18 +48,18 @@ async def test_an_accept_drawn_for_older_terms_is_refused_and_names_the_change(
     fake.send_text(alice, group, "/play @bob 10")
     await harness.settle()
     challenge = fake.last_message(group)
-    assert "stake 10 chips, by the rules" in challenge.text
+    assert "stake 10 chips, by the rules" in (challenge.text or "")
     accept, decline = (challenge.button(t).callback_data or "" for t in ("Accept", "Decline"))
     # while Bob reads, Alice raises the stake to 500, makes it PRO and shortens the move time
     for option, choice in (("💰 stake 10", "stake 500"), ("⚖", "PRO"), ("⏱", "90 s")):
         await _press(harness, alice, challenge, option)  # the option's list, then the choice
         await _press(harness, alice, challenge, choice)
-    assert "stake 500 chips, PRO" in challenge.text  # the message shows the terms now
+    assert "stake 500 chips, PRO" in (challenge.text or "")  # the message shows the terms now
     alert = await _refused(harness, bob, challenge, accept)
     assert "💰 stake 10 → 💰 stake 500" in alert and "→ ⚖ PRO" in alert, alert
     assert "⏱ 60 s → ⏱ 90 s" in alert, alert
     assert len(alert) <= 200
-    assert "stake 500 chips, PRO" in challenge.text and challenge.button("Accept")
+    assert "stake 500 chips, PRO" in (challenge.text or "") and challenge.button("Accept")
     assert "stake" in await _refused(harness, bob, challenge, decline)
     assert not [m for m in fake.messages(group) if m.photo]  # no game started
     # the terms as they are now, seen and accepted
@@ -81,16 +81,16 @@ async def test_an_invitation_in_another_chat_follows_the_terms(bot_harness: BotH
     invitation = fake.last_message(bob_chat)
     old_accept = invitation.button("Принять").callback_data or ""
     await _press(harness, alice, mine, "🎲 long nardy")  # the variants, to pick one
-    assert "короткие нарды" not in invitation.text.lower()  # nothing changed yet
+    assert "короткие нарды" not in (invitation.text or "").lower()  # nothing changed yet
     await _press(harness, alice, mine, "short nardy")  # short nardy now
-    assert "короткие нарды" in invitation.text.lower(), invitation.text  # in Bob's Russian
+    assert "короткие нарды" in (invitation.text or "").lower(), invitation.text  # in Bob's Russian
     alert = await _refused(harness, bob, invitation, old_accept)
     assert "→" in alert and "Условия изменились" in alert, alert
     # each message of the challenge is closed when it is accepted
     await _press(harness, bob, invitation, "✅ Принять")
     await wait_for_board(fake, bob_chat)
-    assert "game has started" in mine.text and not mine.buttons
-    assert "партия началась" in invitation.text and not invitation.buttons
+    assert "game has started" in (mine.text or "") and not mine.buttons
+    assert "партия началась" in (invitation.text or "") and not invitation.buttons
 
 
 async def test_a_challenge_whose_sending_got_no_answer_takes_taps_all_the_same(
@@ -106,13 +106,13 @@ async def test_a_challenge_whose_sending_got_no_answer_takes_taps_all_the_same(
     assert [type(error).__name__ for _update, error in harness.take_errors()] == [
         "TelegramSendUncertain"
     ]
-    challenge = next(m for m in fake.messages(group) if m.from_bot and "⚔" in m.text)
+    challenge = next(m for m in fake.messages(group) if m.from_bot and "⚔" in (m.text or ""))
     await _press(harness, alice, challenge, "💰 stake 0")  # the tap makes it the challenge's
     await _press(harness, alice, challenge, "stake 10")
-    assert "stake 10 chips" in challenge.text
+    assert "stake 10 chips" in (challenge.text or "")
     await _press(harness, bob, challenge, "✅ Accept")
     await wait_for_board(fake, group)
-    assert "game has started" in challenge.text
+    assert "game has started" in (challenge.text or "")
 
 
 async def test_a_group_challenge_is_for_the_groups_members(any_backend_bot: BotHarness) -> None:
@@ -129,7 +129,7 @@ async def test_a_group_challenge_is_for_the_groups_members(any_backend_bot: BotH
     fake.send_text(carol, carol_chat, f"/start c{data.challenge}")
     await harness.settle()
     refusal = fake.last_message(carol_chat)
-    assert "only the group's members" in refusal.text and not refusal.buttons
+    assert "only the group's members" in (refusal.text or "") and not refusal.buttons
     # her forged taps, on the only message she has, are refused too
     for option in (ChallengeOption.ACCEPT, ChallengeOption.DECLINE):
         forged = ChallengeAction(challenge=data.challenge, version=data.version, option=option)
@@ -143,7 +143,7 @@ async def test_a_group_challenge_is_for_the_groups_members(any_backend_bot: BotH
     await _press(harness, dave, shown, "✅ Accept")
     board = await wait_for_board(fake, group)
     assert "@dave" in (board.caption or "") and not [m for m in fake.messages(dave_chat) if m.photo]
-    assert "game has started" in challenge.text and "game has started" in shown.text
+    assert "game has started" in (challenge.text or "") and "game has started" in (shown.text or "")
 
 
 async def test_a_member_who_left_cannot_take_it_from_outside(bot_harness: BotHarness) -> None:
@@ -215,9 +215,9 @@ async def test_a_forged_rematch_elsewhere_posts_and_edits_nothing(bot_harness: B
     # on the game's own board it makes the challenge, in the group
     await _press(harness, alice, board, "🔁 Rematch")
     rematch = fake.last_message(board.chat)
-    assert "⚔" in rematch.text
+    assert "⚔" in (rematch.text or "")
     await _press(harness, alice, rematch, "✖ Decline")
-    assert "withdrew" in rematch.text
+    assert "withdrew" in (rematch.text or "")
 
 
 async def test_a_forged_resign_answer_elsewhere_changes_nothing(bot_harness: BotHarness) -> None:

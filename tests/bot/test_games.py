@@ -40,11 +40,11 @@ async def _start_group_game(harness: BotHarness, text: str = "/play @bob"):  # t
     fake.send_text(alice, group, text)
     await harness.settle()
     challenge = fake.last_message(group)
-    assert "@alice" in challenge.text and "@bob" in challenge.text
+    assert "@alice" in (challenge.text or "") and "@bob" in (challenge.text or "")
     tap = fake.press(bob, challenge, "✅ Accept")
     assert not (await fake.next_answer_to(tap)).show_alert
     board = await wait_for_board(fake, group)
-    await fake.wait_for(lambda: "game has started" in challenge.text)
+    await fake.wait_for(lambda: "game has started" in (challenge.text or ""))
     return alice, bob, carol, group, board
 
 
@@ -67,7 +67,7 @@ async def test_a_whole_group_game_to_the_end_and_the_score(any_backend_bot: BotH
     assert len([m for m in fake.messages(group) if m.photo]) == 1  # one board, edited in place
     fake.send_text(alice, group, "/score @bob")
     await harness.settle()
-    score = fake.last_message(group).text
+    score = fake.last_message(group).text or ""
     assert "1 games" in score.replace("(", "").replace(")", "")
     await harness.restart()
     fake.send_text(alice, group, "/score @bob")
@@ -75,7 +75,7 @@ async def test_a_whole_group_game_to_the_end_and_the_score(any_backend_bot: BotH
     assert fake.last_message(group).text == score
     fake.send_text(carol, group, "/top")
     await harness.settle()
-    assert "Leaderboard" in fake.last_message(group).text
+    assert "Leaderboard" in (fake.last_message(group).text or "")
 
 
 async def test_onlookers_and_the_waiting_player_change_nothing(bot_harness: BotHarness) -> None:
@@ -176,7 +176,7 @@ async def test_resign_asks_first(bot_harness: BotHarness) -> None:
     fake.send_text(bob, group, "/resign")
     await harness.settle()
     question = fake.last_message(group)
-    assert "Resign game" in question.text or "Сдать партию" in question.text
+    assert "Resign game" in (question.text or "") or "Сдать партию" in (question.text or "")
     refused = await fake.next_answer_to(fake.press(alice, question, question.buttons[0].text))
     assert refused.show_alert  # not Alice's question to answer
     await harness.settle()
@@ -187,7 +187,7 @@ async def test_resign_asks_first(bot_harness: BotHarness) -> None:
     # Rematch: the same two, the same options, a new challenge and then a new board
     fake.press(bob, board, board.buttons[0].text)
     rematch = await fake.wait_for_message(group, after=question, where=lambda m: "⚔" in m.content)
-    assert "@alice" in rematch.text
+    assert "@alice" in (rematch.text or "")
     fake.press(alice, rematch, rematch.buttons[0].text)  # Accept, in Boris's Russian
     second = await fake.wait_for_message(group, after=rematch, where=lambda m: bool(m.photo))
     assert "#2" in (second.caption or "")
@@ -201,13 +201,13 @@ async def test_self_challenge_bot_challenge_and_unknown_username(
     fake.send_text(alice, group, "/play @alice")
     fake.send_text(alice, group, "/play @some_helper_bot")
     await harness.settle()
-    replies = [m.text for m in fake.messages(group)]
+    replies = [m.text or "" for m in fake.messages(group)]
     assert any("cannot challenge yourself" in t for t in replies)
     assert any("Bots do not play" in t for t in replies)
     fake.send_text(alice, group, "/play @dave")  # nobody the bot has seen
     await harness.settle()
     challenge = fake.last_message(group)
-    assert "@dave" in challenge.text
+    assert "@dave" in (challenge.text or "")
     wrong = await fake.next_answer_to(fake.press(carol, challenge, "✅ Accept"))
     assert wrong.show_alert and "someone else" in (wrong.text or "")
     dave = fake.create_user("Dave", username="dave")
@@ -225,7 +225,7 @@ async def test_a_game_between_two_private_chats(bot_harness: BotHarness) -> None
     fake.send_text(alice, alice_chat, "/play @bob")
     await harness.settle()
     invitation = fake.last_message(bob_chat)
-    assert "вызывает" in invitation.text  # Bob reads Russian
+    assert "вызывает" in (invitation.text or "")  # Bob reads Russian
     fake.press(bob, invitation, "✅ Принять")
     alice_board = await wait_for_board(fake, alice_chat)
     bob_board = await wait_for_board(fake, bob_chat)
@@ -255,8 +255,8 @@ async def test_a_private_invitation_to_a_stranger_gives_a_link(bot_harness: BotH
     fake.send_text(alice, chat, "/play @stranger")
     await harness.settle()
     link_message = fake.last_message(chat)
-    assert "t.me/nardy_test_bot?start=c" in link_message.text
-    payload = link_message.text.rsplit("start=", 1)[1].split()[0]
+    assert "t.me/nardy_test_bot?start=c" in (link_message.text or "")
+    payload = (link_message.text or "").rsplit("start=", 1)[1].split()[0]
     stranger = fake.create_user("Stan", username="stranger")
     stranger_chat = fake.private_chat(stranger)
     fake.send_text(stranger, stranger_chat, f"/start {payload}")
@@ -298,7 +298,9 @@ async def test_a_player_who_blocked_the_bot_does_not_stop_the_game(
     other_chat = alice_chat if other is alice else bob_chat
     fake.send_text(other, other_chat, f"/play @{waiting.username}")
     await harness.settle()
-    assert "t.me/" in fake.last_message(other_chat).text  # a link: the bot cannot write to them
+    assert "t.me/" in (
+        fake.last_message(other_chat).text or ""
+    )  # a link: the bot cannot write to them
 
 
 async def test_a_group_that_becomes_a_supergroup_keeps_its_game(bot_harness: BotHarness) -> None:
@@ -332,4 +334,4 @@ async def test_an_unexpected_failure_gets_an_apology_and_the_bot_goes_on(
     assert "disk on fire" in str(error)
     monkeypatch.undo()
     again = fake.send_text(alice, chat, "/stats")
-    assert "0 games" in (await fake.wait_for_message(chat, after=again)).text
+    assert "0 games" in ((await fake.wait_for_message(chat, after=again)).text or "")

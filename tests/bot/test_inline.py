@@ -161,7 +161,7 @@ async def test_an_inline_game_played_to_the_end_with_a_watcher(
         private = fake.private_chat(player)
         sent = fake.send_text(player, private, "/stats")
         stats = await fake.wait_for_message(private, after=sent)
-        assert "Games: 1," in stats.text
+        assert "Games: 1," in (stats.text or "")
     top = await fake.next_answer_to(fake.press(carol, invitation, "🏆 Leaderboard"))
     assert top.show_alert and "@alice" in (top.text or "") and "@bob" in (top.text or "")
     assert fake.requests_for("answerInlineQuery")[0].params["cache_time"] == "30"

@@ -89,7 +89,7 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
     await _press_until(harness, alice, challenge, "🏁", "match to 7")
     await _press_until(harness, alice, challenge, "⏫", "cube on")
     await _press_until(harness, alice, challenge, "💰", "stake 100")
-    assert "match to 7 · with the doubling cube · stake 100 chips" in challenge.text
+    assert "match to 7 · with the doubling cube · stake 100 chips" in (challenge.text or "")
     answer = await fake.next_answer_to(fake.press(bob, challenge, "✅ Accept"))
     assert not answer.show_alert, answer.text
     board = await wait_for_board(fake, group)
@@ -120,7 +120,7 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
     assert [b.text for b in board.buttons] == ["▶ Next game", "📊 Analysis", "🎞 Replay"]
     fake.send_text(taker, group, f"/score @{doubler.username}")
     await harness.settle()
-    assert "🏁 Match to 7: 2:0, in progress." in fake.last_message(group).text
+    assert "🏁 Match to 7: 2:0, in progress." in (fake.last_message(group).text or "")
     # game 2 onwards: the taker wins by resignations until the match is over
     answer = await fake.next_answer_to(fake.press(doubler, board, "▶ Next game"))
     assert not answer.show_alert, answer.text
@@ -171,7 +171,7 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
     async def score() -> str:
         fake.send_text(taker, group, f"/score @{doubler.username}")
         await harness.settle()
-        return fake.last_message(group).text
+        return fake.last_message(group).text or ""
 
     before = await score()
     assert "4:0 in games, 8:0 in points" in before
@@ -180,7 +180,7 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
     assert await score() == before
     fake.send_text(taker, group, "/chips")
     await harness.settle()
-    assert f"Your chips: {1000 + paid}" in fake.last_message(group).text
+    assert f"Your chips: {1000 + paid}" in (fake.last_message(group).text or "")
 
 
 async def test_play_takes_the_terms_in_words(bot_harness: BotHarness) -> None:
@@ -190,12 +190,12 @@ async def test_play_takes_the_terms_in_words(bot_harness: BotHarness) -> None:
     group = fake.create_group("Nardy club", [alice, bob])
     fake.send_text(alice, group, "/play @bob short 5 cube 100 pro")
     await harness.settle()
-    text = fake.last_message(group).text
+    text = fake.last_message(group).text or ""
     assert "short nardy" in text
     assert "match to 5 · with the doubling cube · stake 100 chips, PRO" in text
     fake.send_text(alice, group, "/play")  # Bob's invitation is still open: one to anybody
     await harness.settle()
-    assert "single game · no cube\n" in fake.last_message(group).text
+    assert "single game · no cube\n" in (fake.last_message(group).text or "")
 
 
 async def test_between_private_chats_only_the_answering_player_sees_take_and_drop(

@@ -221,6 +221,6 @@ async def test_rules_explain_the_variant_then_matches_the_cube_and_chips(
     fake = bot_harness.fake
     vera = fake.create_user("Вера", username="vera", language_code="ru")
     chat = fake.private_chat(vera)
-    text = (await ask(bot_harness, vera, chat, "/rules short")).text
+    text = (await ask(bot_harness, vera, chat, "/rules short")).text or ""
     assert text.startswith("Короткие нарды")
     assert "правило Кроуфорда" in text and "PRO (ойн 1, марс 2, кокс 3)" in text

@@ -46,7 +46,8 @@ async def _game(services: Services, users: list[User], terms: Terms) -> GameSnap
 def _request(snapshot: GameSnapshot, user_id: int, action: GameAction) -> Request:
     """A request for ``action`` as a client would send it for the state it shows."""
     stored = snapshot.stored
-    arg, steps = 0, ()
+    arg = 0
+    steps: tuple[tuple[int, int, int], ...] = ()
     if action is GameAction.STRIKE:
         arg = (strikes(snapshot) or (6,))[0]
     if action is GameAction.TURN and snapshot.turn_input is not None:

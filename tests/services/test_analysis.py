@@ -4,7 +4,7 @@ analysis per game however many ask, the cache."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import pytest
 
@@ -72,7 +72,7 @@ async def test_an_analysis_in_parts_shared_and_kept(world: World, store: Store) 
 
     reports: list[tuple[str, int, int]] = []
 
-    def reporter(name: str):
+    def reporter(name: str) -> Callable[[int, int], Awaitable[None]]:
         async def progress(done: int, total: int) -> None:
             reports.append((name, done, total))
 

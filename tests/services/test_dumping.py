@@ -42,6 +42,10 @@ async def _payments(store: Store) -> list[_Payment]:
     return [_Payment(row[0], row[1], -row[2], row[3]) for row in rows]
 
 
+Step = tuple[int, int, int, StakeMode, int, int]
+"""A game of the scenario: the loser, the winner (accounts further on), the stake, its mode,
+the cube, the seconds since the previous game."""
+
 game_step = st.tuples(
     st.integers(0, 2),  # the loser, among the accounts
     st.integers(1, 2),  # the winner: that many accounts further on
@@ -54,7 +58,7 @@ game_step = st.tuples(
 )
 
 
-async def _scenario(path: Path | str, accounts: int, steps: list[tuple[int, ...]]) -> None:
+async def _scenario(path: Path | str, accounts: int, steps: list[Step]) -> None:
     db = await open_database(path)
     store = Store(db)
     now = START
@@ -68,6 +72,7 @@ async def _scenario(path: Path | str, accounts: int, steps: list[tuple[int, ...]
             settled = await _play(
                 store, loser=loser, winner=winner, stake=stake, mode=mode, cube=cube, now=now
             )
+            assert settled.chips is not None  # a staked game's result
             after = await _payments(store)
             net_chips, net_count = _net(after, loser, winner, now)
             if settled.chips_status is ChipsStatus.PAID:
@@ -98,7 +103,7 @@ def test_no_sequence_of_games_passes_more_than_the_limits(
         suppress_health_check=[HealthCheck.too_slow],
     )
     @given(accounts=st.sampled_from([2, 3]), steps=st.lists(game_step, min_size=1, max_size=14))
-    def check(accounts: int, steps: list[tuple[int, ...]]) -> None:
+    def check(accounts: int, steps: list[Step]) -> None:
         with new_database() as database:
             asyncio.run(_scenario(database, accounts, steps))
 

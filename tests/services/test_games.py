@@ -7,8 +7,8 @@ import random
 import pytest
 
 from bot.engine import DiceMode, Outcome, Side
-from bot.model import ChallengeStatus, User
-from bot.services import GameService, ScoreService, Services, Terms, compose
+from bot.model import Challenge, ChallengeStatus, User
+from bot.services import GameService, GameSnapshot, ScoreService, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.choices import MATCH_LENGTHS, VARIANTS
 from bot.storage import Store
@@ -16,17 +16,21 @@ from bot.storage import Store
 from .conftest import World
 
 
-async def _start(services: Services, users: list[User], terms: Terms | None = None):
+async def _start(
+    services: Services, users: list[User], terms: Terms | None = None
+) -> tuple[Challenge, GameSnapshot]:
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="ru", terms=terms or Terms()
     )
     return await services.lobby.accept(challenge.id, users[1])
 
 
-async def _play_turn(service: GameService, snapshot):
+async def _play_turn(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
     mover = snapshot.stored.player(snapshot.game.turn)
+    assert snapshot.turn_input is not None
     while not snapshot.turn_input.is_complete:
         snapshot = await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)
+        assert snapshot.turn_input is not None
     return await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
 
 
@@ -121,7 +125,7 @@ async def test_undo_and_resign(world: World) -> None:
     assert resigned.game.result.outcome is Outcome.RESIGN
 
 
-async def _shown(services: Services, snapshot) -> None:
+async def _shown(services: Services, snapshot: GameSnapshot) -> None:
     """Records each players' board of the game as showing ``snapshot``, the first board of a
     move, as the publisher does once Telegram took the edit (the clock first)."""
     await services.board_messages.start_clock(snapshot.stored)

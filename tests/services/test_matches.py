@@ -16,7 +16,7 @@ from .conftest import World
 
 
 async def _challenge(
-    services: Services, users: list[User], **terms: int | str | bool
+    services: Services, users: list[User], **terms: int | str | bool | StakeMode
 ) -> GameSnapshot:
     """users[0] challenges users[1] on ``terms`` (see :class:`Terms`); users[1] accepts."""
     if "stake_mode" in terms:
@@ -187,7 +187,10 @@ async def test_a_thousand_chips_net_one_way_are_held_and_a_game_back_offsets_onl
 ) -> None:
     services, _, users = world
     anna, boris, _vera = users
-    pro = {"stake": 500, "stake_mode": "pro"}  # resigning pays as a mars: 2 × 500
+    pro: dict[str, int | str] = {
+        "stake": 500,
+        "stake_mode": "pro",
+    }  # resigning pays as a mars: 2 × 500
     first = await _lost_by(services, anna, boris, boris, **pro)
     assert (first.stored.chips, first.stored.chips_status) == (1000, ChipsStatus.HELD)  # limit
     assert await scores.balance(boris.id) == 1000  # held chips stay with the loser

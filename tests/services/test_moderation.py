@@ -30,13 +30,14 @@ async def test_a_ban_holds_in_every_worker_and_after_a_restart(postgres: Postgre
         assert not await other.moderation.is_banned(42)
         clock.now += SHARED_SECONDS + 0.1
         assert await other.moderation.is_banned(42)
-        restarted = compose(Store(await open_database(url)), random.Random(2), clock=clock)
+        restarted_store = Store(await open_database(url))
+        restarted = compose(restarted_store, random.Random(2), clock=clock)
         try:
             assert await restarted.moderation.is_banned(42)
             assert await restarted.moderation.ban(42, operator_id=1) is None  # already
             assert await restarted.moderation.unban(42)
         finally:
-            await restarted.store.close()
+            await restarted_store.close()
         clock.now += SHARED_SECONDS + 0.1
         assert not await one.moderation.is_banned(42) and not await other.moderation.is_banned(42)
     finally:
@@ -61,7 +62,7 @@ async def test_two_workers_take_each_recipient_of_a_broadcast_once(
         await broadcasts[1].start(draft.id)
 
         async def take(worker: int) -> list[int]:
-            taken = []
+            taken: list[int] = []
             while True:
                 current = await broadcasts[worker].get(draft.id)
                 if current.state is not BroadcastState.SENDING:

@@ -420,7 +420,8 @@ async def test_the_looks_between_whole_ones_pair_as_whole_looks_would(tmp_path: 
     for name, whole_every in (("whole", 0.0), ("widened", math.inf)):
         db = await open_database(tmp_path / f"{name}.sqlite3")
         pools.append((db, Pool(Store(db), clock=lambda: 0.0, whole_every=whole_every)))
-    rng, made = random.Random(7), {"whole": [], "widened": []}
+    rng = random.Random(7)
+    made: dict[str, list[tuple[str, float, tuple[int, int]]]] = {"whole": [], "widened": []}
     kinds = [LONG, SHORT, Terms(stake=10)]
     try:
         for tick in range(240):

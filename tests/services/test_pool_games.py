@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot import model
 from bot.model import ChipsStatus, Rating, Seeker, StoredGame, Terms, User
 from bot.services import GameService, GameSnapshot, Services, chips, compose
 from bot.services import errors as e
@@ -130,7 +131,7 @@ async def _locale(seeker: Seeker) -> str:
     return "en"
 
 
-async def _waiting(store: Store, clock: Clock, *seekers: tuple[User, int | None]) -> None:
+async def _waiting(store: model.Store, clock: Clock, *seekers: tuple[User, int | None]) -> None:
     """Players waiting side by side, a second apart, unpaired: as entries made at the same
     moment on two workers leave them (one entering pairs with the only opponent at once)."""
     for user, message_id in seekers:

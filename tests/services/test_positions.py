@@ -11,8 +11,8 @@ import pytest
 
 from bot.engine import Game, Position, Side, TurnRecord, starting_position
 from bot.engine.verify import verify
-from bot.model import ChallengeStatus, User
-from bot.services import ScoreService, Services, Terms, compose
+from bot.model import Challenge, ChallengeStatus, User
+from bot.services import GameSnapshot, ScoreService, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.replays import rebuilt
 from bot.storage import Store
@@ -37,7 +37,9 @@ def _position(variant: str, plies: int, seed: int = 1) -> Position:
     return game.position
 
 
-async def _from(services: Services, users: list[User], start: Position, **terms: object):
+async def _from(
+    services: Services, users: list[User], start: Position, **terms: object
+) -> tuple[Challenge, tuple[Challenge, GameSnapshot]]:
     challenge = await services.challenges.open(
         chat_id=GROUP,
         challenger=users[0],

@@ -5,7 +5,8 @@ from __future__ import annotations
 import glicko2
 import pytest
 
-from bot.services.ratings import REPEAT_WINDOW_SECONDS, Rating, rate_game, repeat_weight
+from bot.model import Rating
+from bot.services.ratings import REPEAT_WINDOW_SECONDS, rate_game, repeat_weight
 
 
 def test_glickmans_worked_example_through_three_games() -> None:

@@ -197,9 +197,10 @@ async def _tournament(
     round ``withdraw[n]`` (0: never), the games lost as the bits of ``losers`` say. Returns
     the payments its pot made, read from what it did to the balances: each entrant left
     short of their entry paid it to the winner."""
-    tournaments = services.tournaments
+    tournaments, store = services.tournaments, services.store
+    assert isinstance(store, Store)  # the ledger is read straight from the database
     users = await _players(services, [1 + n for n in entrants])
-    mark = await _last_row(services.store)
+    mark = await _last_row(store)
     made = await _knockout(services, users[0], entry)
     for user in users:
         with contextlib.suppress(e.NotEnoughChips):
@@ -225,7 +226,7 @@ async def _tournament(
             await _play_out(services, p.game_id, loser)
         [progress] = await tournaments.due()
     winner = progress.tournament.winner_id
-    rows = await services.store.database.fetch_all(
+    rows = await store.database.fetch_all(
         """SELECT user_id, SUM(delta) FROM ledger WHERE id > ? AND kind LIKE 'tournament%'
            GROUP BY user_id ORDER BY user_id""",
         (mark,),

@@ -14,10 +14,9 @@ from bot import ai
 from bot.ai.analysis import BLUNDER, ERROR
 from bot.engine import Game, Side, Turn
 from bot.model import StoredGame, Terms, User
-from bot.services import Services, compose
+from bot.services import GameSnapshot, Services, compose
 from bot.services import errors as e
 from bot.services.computer import Brain
-from bot.services.games import GameSnapshot
 from bot.services.takeback import latest_choice
 from bot.services.training import Grade, grade, player_side
 from bot.storage import Store
