@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bot.ai import LEVELS, STRONGEST, choose_strike, choose_turn, hint
 from bot.ai.computer import Computer
-from bot.engine import Dice, Game, Position, Side, Turn, find_variant, resolve_rules
+from bot.engine import Dice, DiceMode, Game, Position, Side, Turn, find_variant, resolve_rules
 from tests.engine.strategies import random_turn
 
 from .games import BOTH, PLAYS, games, play_id
@@ -171,7 +171,11 @@ def test_strikes_are_one_of_the_dice(
     two dice left are played legally."""
     position = data.draw(games(play)).position
     game = Game(
-        play[0], find_variant(play[0]).rule_sets[play[2]], position, moved=BOTH, dice_mode=play[1]
+        play[0],
+        find_variant(play[0]).rule_sets[play[2]],
+        position,
+        moved=BOTH,
+        dice_mode=DiceMode(play[1]),
     ).with_dice(dice)
     assert game.strike_pending
     for number in NUMBERS:
@@ -191,7 +195,11 @@ def test_the_best_strike_leaves_the_mover_least(
     least to it, by the same net at 0-ply."""
     position = data.draw(games(play)).position
     game = Game(
-        play[0], find_variant(play[0]).rule_sets[play[2]], position, moved=BOTH, dice_mode=play[1]
+        play[0],
+        find_variant(play[0]).rule_sets[play[2]],
+        position,
+        moved=BOTH,
+        dice_mode=DiceMode(play[1]),
     ).with_dice(dice)
     computer = Computer(5)
 
@@ -205,7 +213,7 @@ def test_the_best_strike_leaves_the_mover_least(
             game.rules,
             position.with_turn(position.turn.other),
             moved=BOTH,
-            dice_mode=play[1],
+            dice_mode=DiceMode(play[1]),
         )
         return -computer.equity(passed)
 
@@ -255,7 +263,7 @@ def test_hints(play: tuple[str, str, str], data: st.DataObject) -> None:
         assert found.best is None
         return
     assert found.best == choose_turn(game, STRONGEST, 0)
-    assert found.loss(found.best) == 0.0
+    assert found.best is not None and found.loss(found.best) == 0.0
     for turn in legal:
         loss = found.loss(turn)
         assert loss is not None and loss >= 0.0

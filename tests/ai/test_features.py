@@ -14,7 +14,7 @@ from bot.ai.evaluator import Evaluator, equity
 from bot.ai.features import COUNTED, FEATURES, encode
 from bot.ai.network import OUTPUTS, Network, flip
 from bot.ai.players import pubeval_inputs
-from bot.engine import Position, Side, find_variant, resolve_rules, starting_position
+from bot.engine import Family, Position, Side, find_variant, resolve_rules, starting_position
 from bot.engine.position import FAMILY
 from tests.engine.strategies import positions
 
@@ -41,7 +41,7 @@ families = st.sampled_from(["long", "short"])
 @SETTINGS
 @given(families.flatmap(lambda f: st.lists(positions(f), min_size=1, max_size=8)))
 def test_encode_shape_and_range(found: list[Position]) -> None:
-    family = found[0].variant
+    family = Family(found[0].variant)
     own, theirs = sides(found)
     encoded = encode(family, own, theirs)
     assert encoded.shape == (len(found), FEATURES)
@@ -74,7 +74,7 @@ def test_encode_sees_both_sides_alike(position: Position) -> None:
 
 
 def test_encode_of_the_openings() -> None:
-    for family in ("long", "short"):
+    for family in (Family.LONG, Family.SHORT):
         start = starting_position(family)
         own, theirs = sides([start])
         encoded = encode(family, own, theirs)[0]
@@ -87,14 +87,14 @@ def test_encode_of_the_openings() -> None:
         pairs = encoded[COUNTS : COUNTS + COUNTED].reshape(-1, 2)
         assert (pairs[:, 0] == pairs[:, 1]).all()
     race = Position.from_text("short w / 6:15 / 6:15")
-    assert encode("short", *sides([race]))[0, SCALARS + 11] == 1.0
+    assert encode(Family.SHORT, *sides([race]))[0, SCALARS + 11] == 1.0
 
 
 def test_remainder_features() -> None:
     start = starting_position("gulbara")
     own, theirs = sides([start, start])
     pending = np.array([[12 / 36, 2 / 6], [0.0, 0.0]], dtype=np.float32)
-    encoded = encode("long", own, theirs, pending)
+    encoded = encode(Family.LONG, own, theirs, pending)
     assert np.allclose(encoded[:, -2:], pending)
     assert np.allclose(encoded[0, :-2], encoded[1, :-2])
 
@@ -145,7 +145,7 @@ def test_network_save_and_load(tmp_path: Path) -> None:
     for name in ("w1", "b1", "w2", "b2"):
         assert np.array_equal(getattr(back, name), getattr(net, name))
     start = starting_position("short")
-    inputs = encode("short", *sides([start, start.with_turn(Side.BLACK)]))
+    inputs = encode(Family.SHORT, *sides([start, start.with_turn(Side.BLACK)]))
     out = back.evaluate(inputs)
     assert out.shape == (2, OUTPUTS)
     assert np.array_equal(out, net.evaluate(inputs))
@@ -159,7 +159,7 @@ def test_fresh_nets_are_seeded() -> None:
 
 def test_finished_positions_are_scored_exactly() -> None:
     """A position where a side has borne off everything is its game's result, not the net's."""
-    net = Evaluator("long", Network.fresh(8, 0))
+    net = Evaluator(Family.LONG, Network.fresh(8, 0))
     won = Position.from_text("long b / off:15 / 24:15")
     classic = resolve_rules("long", "classic")
     sheshbesh = resolve_rules("long", "sheshbesh")

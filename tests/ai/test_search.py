@@ -163,6 +163,7 @@ def test_ply2_is_the_movers_best_turn_a_roll_after_the_opponents_best_reply(
     game = Game(variant, resolve_rules(variant, None), position, Dice(*dice), moved=BOTH)
     turns = game.legal_turns()[:1]
     values = ply2(evaluator(variant), game, turns)
+    assert values is not None
     for turn, value in zip(turns, values, strict=True):
         assert value == pytest.approx(two_ply_by_the_game(game, game.play(turn)), abs=1e-5)
 
@@ -170,7 +171,8 @@ def test_ply2_is_the_movers_best_turn_a_roll_after_the_opponents_best_reply(
 def test_ply2_of_a_finished_game_is_its_result() -> None:
     position = Position.from_text("short w / 1:1 off:14 / 19:2 13:5 8:3 6:5")
     game = Game("short", resolve_rules("short", None), position, Dice(6, 5), moved=BOTH)
-    assert np.allclose(ply2(evaluator("short"), game, game.legal_turns()), 3.0)
+    values = ply2(evaluator("short"), game, game.legal_turns())
+    assert values is not None and np.allclose(values, 3.0)
 
 
 def test_ply2_over_its_budget_values_nothing() -> None:
@@ -183,4 +185,5 @@ def test_ply2_over_its_budget_values_nothing() -> None:
     assert ply2(net, game, turns, budget=100) is None
     whole = ply2(net, game, turns)
     assert whole is not None
-    assert np.array_equal(ply2(net, game, turns, budget=10**7), whole)
+    budgeted = ply2(net, game, turns, budget=10**7)
+    assert budgeted is not None and np.array_equal(budgeted, whole)

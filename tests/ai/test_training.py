@@ -21,14 +21,14 @@ def test_a_tiny_training_run_beats_its_starting_point() -> None:
     """300 games of short nardy from a fresh net, then 40 pairs of paired-dice games against
     that fresh net (the same seed makes the same start): the trained net scores about 90% of
     the points or more (checked with several seeds); 75% is far beyond luck."""
-    trained = train("short", 300, SEED, every=10**9, log=False)
+    trained = train(Family.SHORT, 300, SEED, every=10**9, log=False)
     assert trained.info["games"] == "300"
     assert trained.info["family"] == "short"
     start = Network.fresh(trained.hidden, SEED)
     assert not np.array_equal(start.w1, trained.w1)
     result = duel(
-        Computer(4, Evaluator("short", trained)),
-        Computer(4, Evaluator("short", start)),
+        Computer(4, Evaluator(Family.SHORT, trained)),
+        Computer(4, Evaluator(Family.SHORT, start)),
         "short",
         40,
         SEED,
@@ -39,9 +39,9 @@ def test_a_tiny_training_run_beats_its_starting_point() -> None:
 
 
 def test_the_same_seed_trains_the_same_weights() -> None:
-    first = train("long", 6, 5, every=10**9, log=False)
-    again = train("long", 6, 5, every=10**9, log=False)
-    other = train("long", 6, 6, every=10**9, log=False)
+    first = train(Family.LONG, 6, 5, every=10**9, log=False)
+    again = train(Family.LONG, 6, 5, every=10**9, log=False)
+    other = train(Family.LONG, 6, 6, every=10**9, log=False)
     for name in ("w1", "b1", "w2", "b2"):
         assert np.array_equal(getattr(first, name), getattr(again, name))
     assert not np.array_equal(first.w1, other.w1)

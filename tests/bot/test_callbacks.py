@@ -112,7 +112,12 @@ def test_a_board_button_carries_only_a_board_buttons_action() -> None:
     ],
 )
 def test_forged_learning_buttons_are_not_parsed(data: str) -> None:
-    factory = {"e": LessonAction, "d": PracticeAction, "j": TakeBack}[data[0]]
+    factories: dict[str, type[CallbackData]] = {
+        "e": LessonAction,
+        "d": PracticeAction,
+        "j": TakeBack,
+    }
+    factory = factories[data[0]]
     with pytest.raises(ValueError):
         factory.unpack(data)
 

@@ -19,6 +19,7 @@ from aiogram.types import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InlineQueryResultArticle,
+    InlineQueryResultUnion,
     InputMediaPhoto,
     InputTextMessageContent,
 )
@@ -71,7 +72,7 @@ async def test_answers_to_inline_queries_are_checked_like_telegram(
     fake = fake_telegram
     assert (await bot.get_me()).supports_inline_queries
     query = fake.inline_query(alice, "short")
-    refusals = [
+    refusals: list[tuple[list[InlineQueryResultUnion], str]] = [
         ([article(str(n)) for n in range(51)], "too many inline query results"),
         ([article("x" * 65)], "RESULT_ID_INVALID"),
         ([article("same"), article("same")], "RESULT_ID_DUPLICATE"),

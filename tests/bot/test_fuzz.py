@@ -117,7 +117,7 @@ async def cast(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cast]:
         await harness.settle()
         challenge = fake.last_message(group)
         accept = next(
-            b.callback_data
+            b.callback_data or ""
             for b in challenge.buttons
             if (b.callback_data or "").startswith("c:")
             and ChallengeAction.unpack(b.callback_data or "").option is ChallengeOption.ACCEPT

@@ -11,7 +11,7 @@ import pytest
 
 from bot.callbacks import GameButton
 from bot.services.actions import GameAction
-from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
 from .gameplay import (
@@ -34,7 +34,9 @@ def _players(fake: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeUser, FakeChat
     return alice, bob, carol, group
 
 
-async def _start_group_game(harness: BotHarness, text: str = "/play @bob"):  # type: ignore[no-untyped-def]
+async def _start_group_game(
+    harness: BotHarness, text: str = "/play @bob"
+) -> tuple[FakeUser, FakeUser, FakeUser, FakeChat, FakeMessage]:
     fake = harness.fake
     alice, bob, carol, group = _players(fake)
     fake.send_text(alice, group, text)
@@ -244,7 +246,11 @@ async def test_a_game_between_two_private_chats(bot_harness: BotHarness) -> None
         user = alice if mover_board is alice_board else bob
         before = other_board.edit_count
         await play_turn(fake, mover_board, players if user is alice else [bob, alice])
-        await fake.wait_for(lambda b=other_board, n=before: b.edit_count > n)
+
+        def edited(b: FakeMessage = other_board, n: int = before) -> bool:
+            return b.edit_count > n
+
+        await fake.wait_for(edited)
     _ = (alice_chat, bob_chat)
 
 

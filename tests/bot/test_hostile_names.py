@@ -61,7 +61,7 @@ def _templates() -> Iterator[tuple[str, str, str]]:
         for message in read_catalog(locale):
             if not message.id:
                 continue
-            for msgid in message.id if isinstance(message.id, tuple) else (message.id,):
+            for msgid in message.id if isinstance(message.id, tuple | list) else (message.id,):
                 text = I18N.gettext(msgid, locale=locale)
                 yield locale, msgid, text
 
@@ -169,7 +169,9 @@ async def test_hostile_names_reach_the_bots_messages_as_written(
         naming.append(fake.last_message(group).content)
     naming.pop()  # /games: nothing in progress, nobody named
     finished = fake.message(group, board.message_id)
-    await fake.wait_for(lambda: any(b.callback_data.startswith("m:") for b in finished.buttons))
+    await fake.wait_for(
+        lambda: any((b.callback_data or "").startswith("m:") for b in finished.buttons)
+    )
     naming.append(finished.content)
     fake.tap(alice, finished, _button(finished, "m:"))
     await harness.settle()

@@ -138,9 +138,11 @@ async def test_kill_9_mid_round_starts_no_round_twice_and_the_pinned_message_cat
         assert not (await fake.next_answer_to(fake.press(anna, picker, "▶ Start"))).show_alert
         # equal ratings: seeds by id, 1 v 4 and 2 v 3
         for name, other in (("anna", "dora"), ("boris", "carl"), ("carl", "boris")):
-            await fake.wait_for(
-                lambda n=name, o=other: _opponents(fake, players[n], 1) == [o], timeout=30
-            )
+
+            def paired(n: str = name, o: str = other) -> bool:
+                return _opponents(fake, players[n], 1) == [o]
+
+            await fake.wait_for(paired, timeout=30)
         pinned = await fake.wait_for(
             lambda: next(
                 (m for m in fake.messages(group) if m.photo and "Tournament #" in m.content), None
@@ -185,11 +187,11 @@ async def test_kill_9_mid_round_starts_no_round_twice_and_the_pinned_message_cat
         fake.release_chats()
         process = await _start(fake, tmp_path, **fast)
         for chat in finalists:  # each finalist's board of the final, once
-            await fake.wait_for(
-                lambda c=chat: len([m for m in fake.messages(c) if m.photo]) == 2,
-                timeout=30,
-                description="the final's board",
-            )
+
+            def final_shown(c: FakeChat = chat) -> bool:
+                return len([m for m in fake.messages(c) if m.photo]) == 2
+
+            await fake.wait_for(final_shown, timeout=30, description="the final's board")
         await _resign(fake, players["boris"])
         await fake.wait_for(
             lambda: "Winner: @anna" in pinned.content, timeout=30, description="the winner"
@@ -206,10 +208,10 @@ async def test_kill_9_mid_round_starts_no_round_twice_and_the_pinned_message_cat
         if process.returncode is None:
             await _kill(process)
     with sqlite3.connect(tmp_path / "nardy.sqlite3") as db:
-        boards = db.execute(
+        pairings = db.execute(
             "SELECT round_no, COUNT(*), SUM(decided) FROM tournament_pairings GROUP BY round_no"
         ).fetchall()
-        assert boards == [(1, 2, 2), (2, 1, 1)]  # each round paired once, every board decided
+        assert pairings == [(1, 2, 2), (2, 1, 1)]  # each round paired once, every board decided
         games = db.execute("SELECT COUNT(*), COUNT(winner) FROM games").fetchone()
         assert games == (3, 3)
         counted = db.execute("SELECT COUNT(*) FROM tournament_games").fetchone()

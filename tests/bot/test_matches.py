@@ -234,9 +234,11 @@ async def test_between_private_chats_only_the_answering_player_sees_take_and_dro
     fake.press(other, boards[other], "▶ Next game")
     for user, chat in ((alice, alice_chat), (bob, bob_chat)):
         old = boards[user]
-        boards[user] = await fake.wait_for_message(
-            chat, where=lambda m, old=old: m.photo is not None and m is not old
-        )
+
+        def new_board(m: FakeMessage, old: FakeMessage = old) -> bool:
+            return m.photo is not None and m is not old
+
+        boards[user] = await fake.wait_for_message(chat, where=new_board)
         assert "game 2 · " in _match_line(boards[user])
     await fake.wait_for(
         lambda: all(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from bot.outbox.pace import ON_DEMAND_PER_GROUP, ON_DEMAND_PER_USER, OnDemand, R
 from bot.services.actions import GameAction
 from bot.services.errors import GameNotFound, TooSoon
 from tests.support.clock import Clock
-from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.fake_telegram import CallbackTap, FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
 from .gameplay import (
@@ -94,7 +95,7 @@ async def _finished_computer_games(
     """Carol plays the computer in the group ``count`` times, resigning each game at once;
     returns the finished boards (each with its 🎞 Replay)."""
     fake = harness.fake
-    boards = []
+    boards: list[FakeMessage] = []
     for _ in range(count):
         fake.send_text(carol, group, "/play bot level 1")
         await harness.settle()
@@ -106,7 +107,7 @@ async def _finished_computer_games(
         await harness.settle()
         question = fake.last_message(group)
         fake.press(carol, question, question.buttons[0].text)
-        await fake.wait_for(lambda board=board: is_over(board), description="a resignation")
+        await fake.wait_for(functools.partial(is_over, board), description="a resignation")
         boards.append(board)
     return boards
 
@@ -143,7 +144,7 @@ async def test_a_bystander_tapping_replay_makes_no_player_wait_or_lose_on_time(
         assert not [m for m in fake.messages(group) if m.animation is not None]
 
         mark = fake.mark()
-        taps = []
+        taps: list[CallbackTap] = []
 
         async def flood() -> None:
             while True:

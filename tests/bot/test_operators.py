@@ -98,8 +98,8 @@ async def test_a_banned_user_is_turned_away_and_what_they_had_open_ends(
     await harness.settle()
     assert [r.method for r in fake.requests_for("sendMessage", since=mark)] == ["sendMessage"]
     tap = fake.tap(carol, signup, signup.button("✅ Join").callback_data or "")
-    answer = await fake.next_answer_to(tap)
-    assert answer.show_alert and answer.text == BANNED
+    alert = await fake.next_answer_to(tap)
+    assert alert.show_alert and alert.text == BANNED
     await harness.settle()
     assert "@carol" not in signup.content
     # the ban is stored: it holds after a restart, until it is lifted (here by id)

@@ -36,7 +36,8 @@ async def _cells_holding(database: Path, *values: int | str) -> list[str]:
     found = []
     try:
         tables = await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
-        for (table,) in tables:
+        for entry in tables:
+            table = entry[0]
             for row in await db.fetch_all(f"SELECT * FROM {table}"):
                 for column in row.keys():  # noqa: SIM118 - a Row's columns
                     cell = row[column]
@@ -127,7 +128,7 @@ async def test_forget_deletes_the_user_but_not_their_opponents_games(
     fake.press(bob, boards[bob], "🔁 Rematch")
     await harness.settle()
     sent = [r.params.get("chat_id") for r in fake.requests_for("sendMessage", since=mark)]
-    assert sent and all(int(chat) == bob.id for chat in sent)
+    assert sent and all(chat is not None and int(chat) == bob.id for chat in sent)
 
     # Alice writes again: the bot starts afresh
     fake.send_text(alice, alice_chat, "/start")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
 
 from bot.engine import DiceMode, RecordError, Side, TurnRecord
 from bot.i18n import create_i18n
@@ -122,7 +123,7 @@ async def test_one_frame_per_turn_with_its_roll_and_steps(
     assert durations == [FIRST_MS] + [MOVE_MS] * (len(frames) - 2) + [LAST_MS]
     data = render_animation(frames, durations)
     with Image.open(io.BytesIO(data)) as image:
-        assert image.n_frames == len(frames)
+        assert isinstance(image, GifImageFile) and image.n_frames == len(frames)
     caption = replay_caption(replayed.stored, replayed.white, replayed.black, len(records), _)
     assert (
         f"Повтор партии #{finished.stored.id}" in caption and f"Ходов: {len(records)}." in caption

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
 
 from bot.callbacks import PlayFrom, Replay
 from bot.engine import Game, Position, Side, TurnRecord, resolve_rules
@@ -78,7 +79,7 @@ def _boards_of(text: str) -> list[Position]:
 def _frames(data: bytes) -> list[int]:
     """The duration of each frame of a GIF, decoding every frame."""
     with Image.open(io.BytesIO(data)) as image:
-        assert image.format == "GIF"
+        assert isinstance(image, GifImageFile) and image.format == "GIF"
         durations = []
         for index in range(image.n_frames):
             image.seek(index)
@@ -144,7 +145,7 @@ async def test_refused_replay_taps_send_nothing(harness: BotHarness) -> None:
     await harness.settle()
     await computer_done(fake, board)  # the board shows its buttons: a board's kind of message
     since = _last_id(fake, chat)
-    refusals = [
+    refusals: list[tuple[FakeUser, FakeMessage, Replay | str, str]] = [
         (alice, board, Replay(game=999), "does not exist"),  # forged: no such game
         (alice, board, Replay(game=game_id), "still being played"),  # not over yet
         (alice, board, "v:x", "no longer valid"),  # malformed: no handler takes it

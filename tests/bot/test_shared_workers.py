@@ -271,14 +271,14 @@ async def test_two_workers_boards_never_go_back_and_end_on_the_last_state(
     mover = snapshot.stored.player(snapshot.game.turn)
     # taps alternate between the workers; each publishes what it saved, at once
     for index in range(8):
-        worker = index % 2
+        which = index % 2
         game_id, version = snapshot.stored.id, snapshot.stored.version
-        service = (one, two)[worker].service
+        service = (one, two)[which].service
         if index % 2 == 0:
             snapshot = await service.choose(game_id, mover, version, 0)
         else:
             snapshot = await service.undo(game_id, mover, version)
-        publishers[worker].publish(snapshot)
+        publishers[which].publish(snapshot)
         await asyncio.sleep(0.01)
     await asyncio.gather(*(p.drain() for p in publishers))
     edits = fake.requests_for("editMessageMedia", since=mark)
@@ -416,14 +416,14 @@ async def test_watchers_on_two_workers_never_hold_up_the_players_boards(
     # on both workers, and their boards follow at once
     fake.hold_chats(*(fake.private_chat(w) for w in people[2:]))
     mover = snapshot.stored.player(snapshot.game.turn)
-    for index, worker in enumerate((0, 1)):  # a step, then Undo: back to the board before
-        service = (one, two)[worker].service
+    for index, which in enumerate((0, 1)):  # a step, then Undo: back to the board before
+        service = (one, two)[which].service
         game_version = snapshot.stored.version
         if index % 2 == 0:
             snapshot = await service.choose(game_id, mover, game_version, 0)
         else:
             snapshot = await service.undo(game_id, mover, game_version)
-        publishers[worker].publish(snapshot)
+        publishers[which].publish(snapshot)
         await fake.wait_for(lambda: fake.holding == 1)
     to_act = fake.last_message(fake.private_chat(fake.users[mover]))
     await fake.wait_for(lambda: _shown_version(to_act.reply_markup) == snapshot.stored.version)

@@ -10,7 +10,6 @@ import pytest
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.session.base import BaseSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.methods import SendDocument
@@ -50,12 +49,14 @@ async def bots(fake_telegram: FakeTelegram) -> AsyncIterator[dict[str, Bot]]:
         await bot.session.close()
 
 
-def upload(data: bytes | None) -> tuple[object, ...]:
+def upload(data: bytes | None) -> tuple[bytes, object, object]:
     """What the server kept of an uploaded file: its bytes, and the name and type of its part."""
     return bytes(data or b""), getattr(data, "filename", None), getattr(data, "content_type", None)
 
 
-def shown(message: FakeMessage) -> tuple[object, ...]:
+def shown(
+    message: FakeMessage,
+) -> tuple[str | None, tuple[bytes, object, object], list[tuple[str, str | None]]]:
     return (
         message.caption,
         upload(message.photo),
@@ -94,9 +95,9 @@ async def test_an_upload_arrives_as_aiogram_sends_it(
             upload(fake_telegram.message(chat, document.message_id).document),
         )
     assert results["bot"] == results["aiogram"]
-    (caption_shown, photo, _), (_, name, content_type) = results["bot"]
+    (caption_shown, photo, _), (_, file_name, content_type) = results["bot"]
     assert caption_shown == 'Ход 12 "24→13" \\ ⚪ @alice' and photo[1] == 'board "2".jpg'
-    assert (name, content_type) == ("партия-1.txt", "application/octet-stream")
+    assert (file_name, content_type) == ("партия-1.txt", "application/octet-stream")
 
 
 async def test_an_upload_in_memory_is_one_payload_of_known_length(
@@ -105,7 +106,7 @@ async def test_an_upload_in_memory_is_one_payload_of_known_length(
     bot = bots["bot"]
     method = SendDocument(chat_id=1, document=BufferedInputFile(b"moves", "moves.txt"))
     session = bot.session
-    assert isinstance(session, BaseSession)
+    assert isinstance(session, AiohttpSession)
     body = session.build_form_data(bot, method)()
     assert isinstance(body, BytesPayload) and body.size is not None  # no chunked encoding
 
@@ -161,7 +162,7 @@ def test_an_inline_keyboard_is_sent_as_aiogram_writes_it(bots: dict[str, Bot]) -
     written = {}
     for name, bot in bots.items():
         session = bot.session
-        assert isinstance(session, BaseSession)
+        assert isinstance(session, AiohttpSession)
         form = session.build_form_data(bot, method)
         written[name] = {part["name"]: value for part, _, value in form._fields}
     assert written["bot"]["reply_markup"] == written["aiogram"]["reply_markup"]

@@ -193,7 +193,7 @@ async def test_a_round_robin_and_a_swiss_played_out_with_a_restart_mid_round(
         description="the winner",
     )
     assert group.pinned == [pinned.message_id]
-    met = set()
+    met: set[frozenset[str]] = set()
     for name, user in players.items():
         for number in range(1, rounds + 1):
             told = _lines(fake, user, number)

@@ -31,7 +31,13 @@ from .gameplay import mover as player_to_act
 from .gameplay import version as board_version
 
 WATCH_LINK = re.compile(r"https://t\.me/nardy_test_bot\?start=w(\d+)")
-WRITES = ("sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageMedia")
+WRITES: tuple[str, ...] = (
+    "sendMessage",
+    "sendPhoto",
+    "sendDocument",
+    "editMessageText",
+    "editMessageMedia",
+)
 WRITES += ("editMessageCaption", "editMessageReplyMarkup")
 
 

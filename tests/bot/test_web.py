@@ -13,6 +13,7 @@ from aiohttp import ClientSession
 from bot.app import build_services
 from bot.config import Settings
 from bot.services import Services
+from bot.storage import Store
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import free_port, make_settings, running_bot
 
@@ -44,6 +45,7 @@ async def test_healthz_answers_while_the_database_does_and_503_once_it_is_closed
             {"status": "ok", "mode": "webhook", "database": "ok", "telegram": "reachable"},
         )
         store = kept[0].store
+        assert isinstance(store, Store)  # the concrete store, to close its database
         await store.database.close()
         status, body = await get(f"{harness.web_url}/healthz")
         assert status == 503 and body["status"] == "unavailable"

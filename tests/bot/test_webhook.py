@@ -111,12 +111,14 @@ async def test_a_whole_game_by_webhook_with_its_metrics(
         board = await wait_for_board(fake, group)
         during = await scrape(harness)
         waiting = alice if mover(board, [alice, bob]) is bob else bob
-        refused = fake.tap(waiting, board, board.buttons[0].callback_data)
+        data = board.buttons[0].callback_data
+        assert data is not None
+        refused = fake.tap(waiting, board, data)
         alert = await fake.next_answer_to(refused)  # the refusal, in the answer to its POST
         assert alert.show_alert and alert.text
         # an onlooker's flood: refused, then throttled (also answered in the POST's answer)
         carol = fake.create_user("Carol", username="carol")
-        flood = [fake.tap(carol, board, board.buttons[0].callback_data) for _ in range(12)]
+        flood = [fake.tap(carol, board, data) for _ in range(12)]
         texts = [(await fake.next_answer_to(tap)).text for tap in flood]
         assert "Too many taps: wait a moment." in texts
         for _ in range(400):
@@ -169,11 +171,11 @@ async def test_requests_without_the_right_secret_are_refused_and_change_nothing(
             assert answer.status == 401, secret
         await harness.settle()
         assert fake.requests[mark:] == [] and fake.messages(chat) == []
-        assert not handled(database_path, int(update["update_id"]))
+        assert not handled(database_path, int(str(update["update_id"])))
         # The same request with the secret is handled: the refusals above were the secret's.
         assert (await fake.post_to_webhook(update)).status == 200
         assert (fake.last_message(chat).text or "").startswith("Commands")
-        assert handled(database_path, int(update["update_id"]))
+        assert handled(database_path, int(str(update["update_id"])))
 
 
 async def test_a_secret_that_is_not_ascii_is_refused_like_any_wrong_one(
@@ -198,7 +200,7 @@ async def test_a_secret_that_is_not_ascii_is_refused_like_any_wrong_one(
         assert status == 401
         await harness.settle()
         assert fake.requests[mark:] == [] and fake.messages(chat) == []
-        assert not handled(database_path, int(update["update_id"]))
+        assert not handled(database_path, int(str(update["update_id"])))
     warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert [line for line in warned if not line.startswith("inline mode is on")] == []
 

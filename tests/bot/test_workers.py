@@ -8,6 +8,7 @@ every board ends on its game's last state, and the ledger and the ratings add up
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -44,18 +45,19 @@ async def _shows_its_game(store: Store, board: FakeMessage, game_id: int) -> Non
     for _ in range(300):  # the sweep's 5 s, and a dead worker's claim running out (10 s)
         stored = await store.games.get(game_id)
         assert stored is not None
-        if (is_over(board) and stored.game.is_over) or version(board) == stored.version:
+        known = stored.version
+        if (is_over(board) and stored.game.is_over) or version(board) == known:
             return
         await asyncio.sleep(0.1)
-    raise AssertionError(f"board of game {game_id} shows {version(board)}, not {stored.version}")
+    raise AssertionError(f"board of game {game_id} shows {version(board)}, not {known}")
 
 
 @pytest.fixture
 async def cluster(
     fake_telegram: FakeTelegram, postgres: PostgresServer, tmp_path: Path
-) -> tuple[str, list[Worker]]:
+) -> AsyncIterator[tuple[str, list[Worker]]]:
     url = await postgres.new_database()
-    workers = []
+    workers: list[Worker] = []
     for index in range(3):
         workers.append(
             await start_worker(
@@ -67,7 +69,7 @@ async def cluster(
             )
         )
     fake_telegram.balancer = [w.url for w in workers]
-    yield url, workers  # type: ignore[misc]
+    yield url, workers
     for worker in workers:
         await worker.stop()
 
@@ -143,11 +145,11 @@ async def test_three_workers_one_killed_mid_game_lose_and_repeat_nothing(
         for row in rows:  # each ended once: by one timeout line, or by none (another end)
             assert str(row["history"]).count("timeout") == (row["outcome"] == "timeout")
         # the ledger and the ratings add up
-        row = await database.fetch_one(
+        totals = await database.fetch_one(
             """SELECT (SELECT COALESCE(SUM(chips), 0) FROM wallets),
                       (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE kind <> 'game')"""
         )
-        assert row is not None and row[0] == row[1]
+        assert totals is not None and totals[0] == totals[1]
         rated: dict[int, int] = {}
         for finished in rows:
             stored = await store.games.get(finished["id"])

@@ -33,7 +33,7 @@ def test_lesson_picture(name: str, key: str, shown: Shown, tmp_path: Path) -> No
     step = _step(key)
     turn = None
     if shown is Shown.RIGHT and hasattr(step, "task"):
-        turn = accepted(step.game, step.task)[0]  # type: ignore[attr-defined]
+        turn = accepted(step.game, step.task)[0]
     position, view = step_board(step, shown, str, turn=turn)
     image = render_image(position, view=view)
     assert_like_golden(

@@ -17,6 +17,9 @@ from bot.engine import Dice, Position, RuleSet, Side
 
 LONG_FAMILY = ("long", "gulbara", "crazy_gulbara")
 
+Step = tuple[int, int, int, bool]
+"""A step played: from, to, the die, whether it hit."""
+
 
 class TooBig(Exception):
     """The literal search would visit more sequences than its budget (a long cascade)."""
@@ -74,13 +77,17 @@ def move_values(variant: str, dice: Dice, rules: RuleSet) -> tuple[tuple[int, ..
 class _State:
     """One node of the literal search: both sides' checkers and the turn's history."""
 
-    def __init__(self, me, theirs, heads, hitters, off_before):
+    def __init__(
+        self, me: list[int], theirs: list[int], heads: int, hitters: list[int], off_before: int
+    ) -> None:
         self.me, self.theirs, self.heads = me, theirs, heads
         self.hitters = hitters  # Abkhaz: own points where a checker that hit in home stands
         self.off_before = off_before
 
 
-def _step(variant, state, src, die, head_limit, rules):
+def _step(
+    variant: str, state: _State, src: int, die: int, head_limit: int, rules: RuleSet
+) -> tuple[_State, Step] | None:
     """Returns (state, played) after the step, or None if it is illegal."""
     me, theirs = state.me, state.theirs
     short = variant in ("short", "abkhaz")
@@ -155,10 +162,12 @@ def reference_moves(
     me0 = list(position.checkers(mover))
     theirs0 = list(position.checkers(mover.other))
     head_limit = _head_limit(position, values, first_turn, double)
-    sequences = []  # (path, state, order)
+    sequences: list[tuple[list[Step], _State, tuple[int, ...]]] = []  # (path, state, order)
     visited = [0]
 
-    def walk(state, left, path, order):
+    def walk(
+        state: _State, left: tuple[int, ...], path: list[Step], order: tuple[int, ...]
+    ) -> None:
         visited[0] += 1
         if visited[0] > budget:
             raise TooBig()
@@ -175,7 +184,7 @@ def reference_moves(
     for order in orders:
         walk(_State(me0, theirs0, 0, [], me0[0]), order, [], order)
 
-    def bad_order(path):
+    def bad_order(path: list[Step]) -> bool:
         two = len(values) == 2 and values[0] != values[1]
         return (
             rules.higher_die_first
@@ -185,7 +194,7 @@ def reference_moves(
             and any(s[1] == 0 for s in path)
         )
 
-    def rank(path):
+    def rank(path: list[Step]) -> tuple[int, list[int]]:
         played = sorted((s[2] for s in path), reverse=True)
         return (len(path), played) if not ordered else (len(path), [])
 
@@ -208,7 +217,7 @@ def reference_moves(
     return out
 
 
-def _head_limit(position, values, first_turn, double):
+def _head_limit(position: Position, values: tuple[int, ...], first_turn: bool, double: bool) -> int:
     """How many checkers may leave the head: two on a long-family first turn whose double one
     head checker cannot play in full (every point it would stop on on the board and free)."""
     if position.variant not in LONG_FAMILY or not (first_turn and double):

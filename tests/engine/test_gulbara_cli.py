@@ -89,7 +89,9 @@ def _check(line: str) -> None:
     try:
         if "remainder" in req:
             values, ordered, first, double = tuple(req["remainder"]), True, False, False
-            expected = {p: {()} for p in reference_remainder_turns(start, values, rules, BUDGET)}
+            expected: dict[Position, set[tuple[int, ...]]] = {
+                p: {()} for p in reference_remainder_turns(start, values, rules, BUDGET)
+            }
         else:
             roll = Dice(*req["dice"])
             values, ordered = move_values(req["variant"], roll, rules)

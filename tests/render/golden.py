@@ -21,7 +21,7 @@ mark, a moved checker or a moved name thousands."""
 
 
 def assert_like_golden(
-    image: Image.Image, path: Path, tmp_path: Path, *, save: Callable[[Path], None]
+    image: Image.Image, path: Path, tmp_path: Path, *, save: Callable[[Path], object]
 ) -> None:
     """Fails unless ``image`` looks like the golden file ``path`` within the limits above (the
     new picture and a difference map are left in ``tmp_path``); ``save`` writes the golden file

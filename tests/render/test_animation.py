@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
+from PIL.GifImagePlugin import GifImageFile
 
 from bot.engine import Dice, Game, Position
 from render import (
@@ -54,6 +55,7 @@ def _boards(count: int) -> list[tuple[Position, BoardView]]:
 
 def _frames(data: bytes) -> list[tuple[Image.Image, int]]:
     image = Image.open(io.BytesIO(data))
+    assert isinstance(image, GifImageFile)
     found = []
     for index in range(image.n_frames):
         image.seek(index)
@@ -68,7 +70,8 @@ def test_a_sequence_of_boards_decodes_frame_by_frame() -> None:
     assert data[:6] == b"GIF89a"
     assert ANIMATION_FILE_NAME.endswith(".gif") and ANIMATION_MIME_TYPE == "image/gif"
     with Image.open(io.BytesIO(data)) as image:
-        assert image.format == "GIF" and image.is_animated and image.info["loop"] == 0
+        assert isinstance(image, GifImageFile) and image.format == "GIF"
+        assert image.is_animated and image.info["loop"] == 0
         assert image.size == (layout(THEME).width, layout(THEME).height)
     frames = _frames(data)
     assert [duration for _, duration in frames] == durations

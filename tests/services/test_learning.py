@@ -14,7 +14,7 @@ import pytest
 
 from bot.course.lessons import COURSE, AskStep, PlayStep
 from bot.course.tasks import accepted
-from bot.engine import Dice, Game, Position, Side
+from bot.engine import Dice, Game, Position, Side, Turn
 from bot.model import RankedTurn, StoredGame, User
 from bot.services import Services, compose
 from bot.services import errors as e
@@ -245,5 +245,5 @@ async def test_practice_positions_by_difficulty_with_a_streak(
         await practice.answer(found, vera, _turn(first.game, "13/7 7/2"))
 
 
-def _turn(game: Game, text: str):  # type: ignore[no-untyped-def]
+def _turn(game: Game, text: str) -> Turn:
     return next(t for t in game.legal_turns() if str(t) == text)

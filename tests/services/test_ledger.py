@@ -27,6 +27,10 @@ from .staked import EXAMPLES, fresh_databases, settle_and_save, staked_game
 
 PLAYERS = (1, 2, 3, 4)
 
+Step = tuple[tuple[int, int], int, StakeMode, str, int, int, bool, float]
+"""A game of the scenario: its players, stake and mode, how it ends, the turns played, the cube,
+whether it is settled again, the seconds until the next."""
+
 step = st.tuples(
     st.sampled_from([(a, b) for a in PLAYERS for b in PLAYERS if a != b]),  # white, black
     st.sampled_from([0, 10, 50, 100, 500]),  # stake
@@ -61,7 +65,7 @@ async def _check(store: Store) -> None:
         assert wallet[0] == wallet[1]
 
 
-async def _scenario(path: Path | str, steps: list[tuple]) -> None:  # type: ignore[type-arg]
+async def _scenario(path: Path | str, steps: list[Step]) -> None:
     db = await open_database(path)
     store = Store(db)
     now = 1_000_000.0
@@ -107,7 +111,7 @@ def test_the_ledger_keeps_its_invariants(backend: str, request: pytest.FixtureRe
         suppress_health_check=[HealthCheck.too_slow],
     )
     @given(steps=st.lists(step, min_size=1, max_size=12))
-    def check(steps: list[tuple]) -> None:  # type: ignore[type-arg]
+    def check(steps: list[Step]) -> None:
         with new_database() as database:
             asyncio.run(_scenario(database, steps))
 

@@ -352,7 +352,8 @@ async def _step(world: _World, step: Step) -> None:
             person = stored.white_id if stored.white_id > 0 else stored.black_id
             await games.resign(game_id, person)
     else:
-        world.clock.now += int(args[0])  # type: ignore[call-overload]
+        assert isinstance(args[0], int)
+        world.clock.now += args[0]
         for progress in await services.tournaments.due():
             world.games += [s.stored.id for s in progress.started]
 

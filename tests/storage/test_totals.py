@@ -89,8 +89,9 @@ async def _finish_live(store: Store, games: list[dict[str, Any]]) -> None:
             await store.database.write(  # the rolls as the game made them
                 "UPDATE games SET dice_rolls = ? WHERE id = ?", (spec["rolls"], stored.id)
             )
-            stored = await store.games.get(stored.id)
-            assert stored is not None
+            again = await store.games.get(stored.id)
+            assert again is not None
+            stored = again
         ended = replace(stored, game=replace(stored.game, dice=None, result=spec["result"]))
         await store.games.save(ended, expected_version=stored.version, now=spec["finished"])
 

@@ -21,8 +21,8 @@ import aiohttp
 import pytest
 
 from tests.bot.gameplay import start_private_game
-from tests.support.fake_telegram import FakeTelegram
-from tests.support.harness import free_port
+from tests.support.fake_telegram import FakeTelegram, FakeUser
+from tests.support.harness import BotHarness, free_port
 from tests.support.webapp import BoardClient, sign_init_data
 from tests.webapp.helpers import board_bot, game_of
 
@@ -118,7 +118,7 @@ async def _nginx(tmp: Path, worker: int) -> AsyncIterator[str]:
 
 
 async def _through(
-    proxy: str, harness: object, fake: FakeTelegram, user: object, game: int
+    proxy: str, harness: BotHarness, fake: FakeTelegram, user: FakeUser, game: int
 ) -> None:
     """The board's page, a file of it and its socket through ``proxy``; the bot's own
     health and metrics not."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -121,8 +122,12 @@ async def _strangers(fake: FakeTelegram, tmp_path: Path) -> None:
                 mover = next(c for c in players if c.state["you"] == c.state["to_act"])
                 at = mover.state["version"]
                 await mover.play()
+
+                def past(state: dict[str, Any], at: int = at) -> bool:
+                    return bool(state["version"] > at)
+
                 for client in players:
-                    await client.wait(lambda s, at=at: s["version"] > at, SHOWN_WITHIN)
+                    await client.wait(past, SHOWN_WITHIN)
             assert await flooder.cut_off(SHOWN_WITHIN)
             assert await binary.cut_off(SHOWN_WITHIN)
             for client in players:

@@ -94,8 +94,12 @@ async def _two_workers(fake: FakeTelegram, url: str, tmp_path: Path) -> None:
                 at = mover.state["version"]
                 await mover.play()
                 await _all_show(boards, at + 1)
+
                 # a turn tapped in the chat, each tap on whichever worker the post reaches
-                await fake.wait_for(lambda target=at + 1: version(board) == target, timeout=30)
+                def shows(target: int = at + 1) -> bool:
+                    return version(board) == target
+
+                await fake.wait_for(shows, timeout=30)
                 await play_turn(fake, board, players, timeout=30)
                 await _all_show(boards, _chat_version(board))
             # the first worker dies: Anna's board connects to the second, and catches up
