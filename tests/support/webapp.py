@@ -123,6 +123,7 @@ class BoardPage:
 
     def __init__(self, page: Any) -> None:
         self.page = page
+        self.errors: list[str] = []  # the page's uncaught errors, where a test records them
         self._centres: dict[int, tuple[float, float]] = {}
 
     async def state(self) -> dict[str, Any] | None:

@@ -91,7 +91,7 @@ async def open_board(
     data = init or sign_init_data(harness.fake.token, user, start_param=start_param)
     await page.goto(board_url(f"{harness.web_url}/app/", data, game=game, theme=theme))
     board = BoardPage(page)
-    board.errors = errors  # type: ignore[attr-defined]
+    board.errors = errors
     return board
 
 
@@ -176,7 +176,7 @@ async def test_a_whole_long_game_on_the_board_with_a_watcher_and_a_reload(
         # few seconds, the newest state then), and shows the result at once
         assert 1 <= boards[alice].edit_count - edits_before < confirmed
         for page in [*pages.values(), watcher]:
-            assert not page.errors  # type: ignore[attr-defined]
+            assert not page.errors
             await page.page.close()
 
 
@@ -250,7 +250,7 @@ async def test_a_short_group_game_with_hits_the_bar_and_bearing_off_on_the_board
         assert seen == {"hit": True, "bar": True, "off": True}
         assert "🏆" in board.content
         for page in pages.values():
-            assert not page.errors  # type: ignore[attr-defined]
+            assert not page.errors
             await page.page.close()
 
 
@@ -384,7 +384,7 @@ async def test_a_match_played_on_the_board_goes_on_to_its_next_game(
             assert state is not None
             assert state["actions"] in (["next"], ["rematch"])
         for each in [*pages.values(), watcher]:
-            assert not each.errors  # type: ignore[attr-defined]
+            assert not each.errors
             await each.page.close()
 
 
@@ -440,7 +440,7 @@ async def test_a_checker_dragged_to_a_lit_point_and_undo(browser: Any, tmp_path:
         await page.play_turn()  # tap, tap, ... Confirm
         await other.wait_version(version)
         for each in pages.values():
-            assert not each.errors  # type: ignore[attr-defined]
+            assert not each.errors
             await each.page.close()
 
 
@@ -517,7 +517,7 @@ async def test_a_dropped_socket_reconnects_and_catches_up_and_an_expired_one_sto
         assert len(routes) == tries  # no more tries
         assert await expiring.page.locator("#controls button").count() == 0
         for each in (page, expiring):
-            assert not each.errors  # type: ignore[attr-defined]
+            assert not each.errors
             await each.page.close()
         assert group
 
@@ -613,5 +613,5 @@ async def test_the_board_fills_a_phone_either_way_and_reads_as_the_chat_picture(
                 fill, rim = (_rgb(c) for c in drawn[side])
                 for ground in grounds:
                     assert max(contrast(fill, ground), contrast(rim, ground)) >= MIN_CONTRAST
-            assert not page.errors  # type: ignore[attr-defined]
+            assert not page.errors
             await page.page.close()
