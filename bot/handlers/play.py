@@ -154,13 +154,13 @@ async def on_resign(
     """``/resign``: asks to confirm resigning the player's game in this chat; in the private
     chat with the bot also an inline game (the bot cannot read the chat it is played in)."""
     chat = message.chat.id
-    games = await game_service.active_games(player.id, chat)
-    if not games and message.chat.type == ChatType.PRIVATE:
-        games = [g for g in await game_service.active_games(player.id) if g.chat_instance]
-    if not games:
+    running = await game_service.active_games(player.id, chat)
+    if not running and message.chat.type == ChatType.PRIVATE:
+        running = [g for g in await game_service.active_games(player.id) if g.chat_instance]
+    if not running:
         await message.answer(_("You have no game in progress here."))
         return
-    stored = games[0]
+    stored = running[0]
     opponent_id = stored.black_id if stored.white_id == player.id else stored.white_id
     opponent = await users.get(opponent_id)
     points = stored.game.rules.resign * stored.game.cube_value

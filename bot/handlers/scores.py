@@ -73,11 +73,11 @@ async def on_score(
     opponents = [] if other is None else [other]
     latest = False  # no game being played: the latest opponents'
     if other is None:
-        games = await game_service.active_games(
+        running = await game_service.active_games(
             player.id, message.chat.id
         ) or await game_service.active_games(player.id)
-        if games:
-            stored = games[0]
+        if running:
+            stored = running[0]
             found = await users.get(
                 stored.black_id if stored.white_id == player.id else stored.white_id
             )
