@@ -24,7 +24,6 @@ from . import _text
 from .theme import DEFAULT_THEME, RGB
 
 CHART_FILE_NAME: Final = "chart.png"
-CHART_MIME_TYPE: Final = "image/png"
 DOTS_UP_TO: Final = 40
 """Points a series may have and still get a dot each."""
 

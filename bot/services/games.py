@@ -147,11 +147,11 @@ class GameService:
         coordination: Coordination,
         brain: Brain,
         feed: ChangeFeed,
+        auto_analyses: AutoAnalyses,
+        board_messages: BoardMessages,
         move_seconds: int = 90,
         clock: Callable[[], float] = time.time,
         computer_pause: float = COMPUTER_PAUSE,
-        auto_analyses: AutoAnalyses | None = None,
-        board_messages: BoardMessages | None = None,
     ) -> None:
         self._store = store
         self._feed = feed
@@ -768,9 +768,7 @@ class GameService:
         return ended + [snapshot for snapshot in answered if snapshot is not None]
 
     async def _boards(self, game_id: int) -> list[Board]:
-        if self._board_messages is not None:
-            return await self._board_messages.boards(game_id)
-        return await self._store.games.boards(game_id)
+        return await self._board_messages.boards(game_id)
 
     async def reminders(self) -> list[tuple[GameSnapshot, User]]:
         """The correspondence games whose player to move has used half the time for the move,
@@ -933,8 +931,7 @@ class GameService:
         )
         await ratings.set(winner, variant, won)
         await ratings.set(loser, variant, lost)
-        if self._auto_analyses is not None:  # its luck and PR, once the game is analysed
-            await self._auto_analyses.queue(stored, now)
+        await self._auto_analyses.queue(stored, now)  # its luck and PR, once analysed
 
     async def _snapshot(self, stored: StoredGame) -> GameSnapshot:
         white = await self._users.get(stored.white_id)
