@@ -403,7 +403,7 @@ def commands(services: Any, store: Store, seed: Seed) -> dict[str, Callable[[], 
 
     async def tick() -> object:
         await services.game_service.timeouts()
-        await services.game_service.reminders()
+        await services.deadlines.reminders()
         await services.challenges.expire()
         await services.pool.pair_waiting()
         await services.pool.sweep()

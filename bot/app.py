@@ -9,9 +9,9 @@ When Telegram cannot be reached :func:`run` keeps trying (one log line per attem
 a chess-clock rule: no player loses on time because Telegram was unreachable. While an outage
 lasts the timers enforce no deadline (:class:`~bot.timers.Timers`); when it ends, before any
 update received after it is handled, every running game's deadline that fell after the outage
-began is moved later by the outage's length (:meth:`GameService.postpone_deadlines`). Board
-captions keep the deadline they were drawn with until the game's next change, so after an
-outage a player has more time than the caption says, never less. Challenges expire on time.
+began is moved later by the outage's length (:meth:`.Deadlines.postpone`). Board captions
+keep the deadline they were drawn with until the game's next change, so after an outage a
+player has more time than the caption says, never less. Challenges expire on time.
 """
 
 from __future__ import annotations
@@ -76,8 +76,9 @@ from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
 from bot.outbox import Outbox
 from bot.outbox.pace import BoardPace, RateLimiter, SharedRateLimiter
-from bot.services import GameService, Users
+from bot.services import Users
 from bot.services.computer import Brain
+from bot.services.deadlines import Deadlines
 from bot.services.planner import Planner
 from bot.services.root import Services, compose
 from bot.storage import Store, open_database
@@ -475,7 +476,7 @@ async def _run(
         league_refresh=leagues.refresh,
     )
     timers.tournaments = tournaments
-    link.on_restored.append(_postponer(services.game_service))
+    link.on_restored.append(_postponer(services.deadlines))
     broadcaster = Broadcaster(
         bot,
         services.broadcasts,
@@ -622,9 +623,9 @@ async def _until(work: Awaitable[Any], stopping: asyncio.Event) -> bool:
     return True
 
 
-def _postponer(service: GameService) -> Callable[[Outage], Awaitable[None]]:
+def _postponer(deadlines: Deadlines) -> Callable[[Outage], Awaitable[None]]:
     async def postpone(outage: Outage) -> None:
-        moved = await service.postpone_deadlines(outage.began, outage.length)
+        moved = await deadlines.postpone(outage.began, outage.length)
         if moved:
             logger.info("%d game deadline(s) moved %.1f s later", moved, outage.length)
 

@@ -64,6 +64,7 @@ class Timers:
         daily: DailyPublisher | None = None,
     ) -> None:
         self._games = services.game_service
+        self._deadlines = services.deadlines
         self._challenges = services.challenges
         self._boards = services.board_messages
         self._users = services.users
@@ -113,7 +114,7 @@ class Timers:
             await close_challenge_messages(
                 self._bot, challenge, self._users, self._challenges, self._i18n
             )
-        for snapshot, player in await self._games.reminders():
+        for snapshot, player in await self._deadlines.reminders():
             await self._remind(snapshot, player)
         await self._look_at_pool()
         if self.tournaments is not None:

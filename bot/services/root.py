@@ -50,6 +50,7 @@ from .computer import Brain
 from .coordination import Coordination
 from .daily import DailyService
 from .database_outages import DatabaseWatch
+from .deadlines import Deadlines
 from .feed import ChangeFeed
 from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
@@ -63,10 +64,13 @@ from .practice import Practice
 from .privacy import PrivacyService
 from .processes import ProcessPool
 from .replays import Replays
+from .results import Results
 from .scores import ScoreService
 from .seeds import DiceSeeds
+from .snapshots import Snapshots
 from .tournaments import Tournaments
 from .training import Training
+from .updates import Updates
 from .users import Users
 from .watchers import Watchers
 
@@ -86,6 +90,10 @@ class Services:
     coordination: Coordination
     """Claims and pace shared with the other workers of the database."""
     game_service: GameService
+    deadlines: Deadlines
+    """Reminders of correspondence games; the clocks stopped for an outage."""
+    updates: Updates
+    """The updates handled (Telegram's deliveries again dropped)."""
     game_actions: GameActions
     """What a person can do in a game, for every client (the chat's buttons, the Mini App)."""
     board_messages: BoardMessages
@@ -163,15 +171,16 @@ def compose(
         rng,
         users=users,
         seeds=seeds,
-        coordination=coordination,
         brain=brain,
         feed=feed,
+        results=Results(store, auto_analyses),
+        snapshots=Snapshots(store, users, clock=clock),
+        board_messages=board_messages,
         move_seconds=move_seconds,
         clock=clock,
         computer_pause=computer_pause,
-        auto_analyses=auto_analyses,
-        board_messages=board_messages,
     )
+    deadlines = Deadlines(store, users, coordination, games.snapshot_of, clock=clock)
     challenges = Challenges(
         store,
         users,
@@ -194,6 +203,8 @@ def compose(
         chats=Chats(store, clock=clock),
         coordination=coordination,
         game_service=games,
+        deadlines=deadlines,
+        updates=Updates(store, clock=clock),
         game_actions=GameActions(games, lobby),
         board_messages=board_messages,
         challenges=challenges,
@@ -218,7 +229,7 @@ def compose(
             clock=clock,
         ),
         broadcasts=Broadcasts(store, clock=clock),
-        database_watch=DatabaseWatch(store, games, clock=clock),
+        database_watch=DatabaseWatch(store, deadlines, clock=clock),
         workers=(brain.pool,) + ((planner.pool,) if planner is not None else ()),
         lessons=Lessons(store, clock=clock),
         practice=Practice(store, brain, daily, clock=clock),

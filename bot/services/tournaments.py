@@ -69,6 +69,7 @@ from bot.model import (
 )
 
 from . import chips, pairing
+from .deadlines import REMIND_FROM_SECONDS
 from .errors import (
     GameError,
     NoNextGame,
@@ -83,7 +84,7 @@ from .errors import (
     TournamentNotFound,
 )
 from .errors import NotAnAdmin as NotAllowedToCreate
-from .games import REMIND_FROM_SECONDS, Busy, GameService
+from .games import Busy, GameService
 from .locks import KeyedLocks
 from .snapshots import GameSnapshot
 

@@ -24,7 +24,7 @@ from bot.i18n import N_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.chips import STAKE_CHOICES
 from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
-from bot.services.games import REMIND_FROM_SECONDS
+from bot.services.deadlines import REMIND_FROM_SECONDS
 from bot.services.tournaments import WAIT_SECONDS, Forfeit, Overview, Waiting, prize_opponents
 from bot.views.common import (
     DICE_MODE_NAMES,

@@ -123,7 +123,7 @@ async def test_the_same_tap_on_two_workers_is_applied_once(workers) -> None:  # 
 
 async def test_an_update_is_claimed_by_one_worker_only(workers) -> None:  # type: ignore[no-untyped-def]
     one, two, _ = workers
-    claims = await asyncio.gather(*(w.service.claim_update(77) for w in (one, two) * 3))
+    claims = await asyncio.gather(*(w.services.updates.claim(77) for w in (one, two) * 3))
     assert sorted(claims) == [False] * 5 + [True]
 
 
@@ -203,8 +203,8 @@ async def test_an_outage_is_made_up_for_once(workers) -> None:  # type: ignore[n
     assert deadline is not None
     began = clock.now - 5
     moved = [
-        await one.service.postpone_deadlines(began, 20),
-        await two.service.postpone_deadlines(began + 0.3, 19.6),  # the same outage, seen later
+        await one.services.deadlines.postpone(began, 20),
+        await two.services.deadlines.postpone(began + 0.3, 19.6),  # the same outage, seen later
     ]
     assert moved == [1, 0]
     assert (await two.service.snapshot(snapshot.stored.id)).stored.deadline == deadline + 20
@@ -319,12 +319,15 @@ async def test_a_correspondence_reminder_is_sent_by_one_worker_once(workers) -> 
     )
     _, snapshot = await two.services.lobby.accept(challenge.id, users[1])
     clock.now += 29 * 60
-    assert await one.service.reminders() == [] and await two.service.reminders() == []
+    assert (
+        await one.services.deadlines.reminders() == []
+        and await two.services.deadlines.reminders() == []
+    )
     clock.now += 2 * 60  # past half the hour
-    found = await asyncio.gather(*(w.service.reminders() for w in (one, two, one, two)))
+    found = await asyncio.gather(*(w.services.deadlines.reminders() for w in (one, two, one, two)))
     reminded = [player.id for batch in found for _, player in batch]
     assert reminded == [snapshot.stored.player(snapshot.game.to_act)]
-    assert await one.service.reminders() == []
+    assert await one.services.deadlines.reminders() == []
 
 
 async def test_a_lease_held_for_a_block_outlives_its_length_and_ends_with_it(workers) -> None:  # type: ignore[no-untyped-def]

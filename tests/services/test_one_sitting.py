@@ -23,7 +23,7 @@ from bot.i18n import create_i18n
 from bot.model import Terms, TournamentFormat, User
 from bot.services import GameError, GameSnapshot, Services, compose
 from bot.services import errors as e
-from bot.services.games import REMIND_FROM_SECONDS
+from bot.services.deadlines import REMIND_FROM_SECONDS
 from bot.services.inline import seal
 from bot.services.tournaments import WAIT_SECONDS, Overview
 from bot.storage import Store, open_database
