@@ -84,7 +84,7 @@ async def on_game_button(
             publisher.publish(current)
         raise
     if isinstance(outcome, Hinted):
-        callback_answer.text = hint_text(outcome.hint, outcome.tapped, _)
+        callback_answer.text = hint_text(outcome.advice, _)
         callback_answer.show_alert = True
 
 

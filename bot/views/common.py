@@ -4,8 +4,7 @@ where they are shown), the players' names, durations and moments, and ``_`` outs
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from typing import Final
+from typing import Final, Protocol
 
 from aiogram.utils.i18n import I18n
 
@@ -14,8 +13,15 @@ from bot.i18n import N_
 from bot.model import User
 from bot.views.texts import echo
 
-Translate = Callable[[str], str]
-"""A gettext: ``_`` of the reader's locale."""
+
+class Translate(Protocol):
+    """A gettext: ``_`` of the reader's locale. ``_(msgid)`` translates a text;
+    ``_(singular, plural, n)`` one that shows the count ``n``, in the catalog's plural form for
+    it (see :mod:`bot.i18n`). aiogram's ``gettext`` (a handler's locale) is one;
+    :func:`translator` makes one for a locale outside a handler."""
+
+    def __call__(self, message: str, plural: str | None = None, n: int = 1, /) -> str: ...
+
 
 OUTCOME_NAMES: Final = {
     Outcome.OIN: N_("oin"),
@@ -56,13 +62,23 @@ STAKE_MODE_NAMES: Final = {
 SIDE_MARKS: Final = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
 
 
-def translator(i18n: I18n, locale: str) -> Translate:
+class Translator:
+    """``_`` for one locale, outside a handler's context (see :func:`translator`); its
+    :attr:`locale` tells :mod:`bot.views.numbers` how the reader writes numbers."""
+
+    __slots__ = ("i18n", "locale")
+
+    def __init__(self, i18n: I18n, locale: str) -> None:
+        self.i18n = i18n
+        self.locale = locale
+
+    def __call__(self, message: str, plural: str | None = None, n: int = 1, /) -> str:
+        return self.i18n.gettext(message, plural, n, locale=self.locale)
+
+
+def translator(i18n: I18n, locale: str) -> Translator:
     """Returns ``_`` for ``locale``: gettext outside a handler's context."""
-
-    def translate(message: str) -> str:
-        return i18n.gettext(message, locale=locale)
-
-    return translate
+    return Translator(i18n, locale)
 
 
 def player_name(user: User) -> str:

@@ -68,7 +68,7 @@ async def test_a_whole_game_against_the_computer_in_private(
     [computer] = [side for side in Side if stored.level(side) == 3]
     turns = [TurnRecord.from_text(line) for line in stored.history]
     assert sum(t.side is computer for t in turns) > 5  # nobody bears off fifteen in fewer
-    assert len(hints) == 3 and all(h.startswith("💡 Best: ") for h in hints)
+    assert len(hints) == 3 and all(h.startswith("💡 Best turn: ") for h in hints)
     assert "🏆" in (board.caption or "")
     fake.send_text(alice, chat, "/stats")
     await harness.settle()
@@ -160,7 +160,7 @@ async def test_hints_between_people_only_when_agreed_at_the_challenge(
     assert not any(b.action is GameAction.HINT for b in game_buttons(plain))
     assert any(b.action is GameAction.HINT for b in game_buttons(hinted))
     person = mover(hinted, [alice, bob])
-    assert (await ask_hint(fake, hinted, person)).startswith("💡 Best: ")
+    assert (await ask_hint(fake, hinted, person)).startswith("💡 Best turn: ")
     # the opponent of the player to move gets no hint
     other = bob if person is alice else alice
     hint = next(b for b in game_buttons(hinted) if b.action is GameAction.HINT)
