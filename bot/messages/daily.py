@@ -96,7 +96,7 @@ class DailyPublisher:
                 if not held:
                     continue  # another worker edits them now
                 try:
-                    await self._edit(position_id)
+                    await self._edit(position_id, None)
                 except Exception:
                     logger.exception("could not reveal daily position %d", position_id)
                     continue
