@@ -84,9 +84,11 @@ gets; any other code gets :data:`DEFAULT_LOCALE`. These are also the codes the c
 published for."""
 
 KEYWORDS: Final[dict[str, Any]] = {
-    "_": {1: (1,), 3: (1, 2)},  # _(msgid), and _(singular, plural, n) for a count
+    # _(msgid), and _(singular, plural, n) for a count; a trailing comma counts as one more
+    "_": {1: (1,), 2: (1,), 3: (1, 2), 4: (1, 2)},
     "__": None,
     "N_": None,
+    "NP_": (1, 2),
     "gettext": None,
     "lazy_gettext": None,
     "ngettext": (1, 2),
@@ -95,9 +97,24 @@ KEYWORDS: Final[dict[str, Any]] = {
 """Call names whose string arguments are msgids (Babel keyword specs)."""
 
 
+class Translate(Protocol):
+    """A gettext: ``_`` of the reader's locale. ``_(msgid)`` translates a text;
+    ``_(singular, plural, n)`` one that shows the count ``n``, in the catalog's plural form for
+    it. aiogram's ``gettext`` (a handler's locale) is one;
+    :func:`bot.views.common.translator` makes one for a locale outside a handler."""
+
+    def __call__(self, message: str, plural: str | None = None, n: int = 1, /) -> str: ...
+
+
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "no-op, extract me"
     """Returns ``message`` unchanged; marks it for extraction into the catalogs."""
     return message
+
+
+def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+    """Returns the forms of a text that counts unchanged; marks them for extraction (they
+    are translated later with ``_(singular, plural, n)``)."""
+    return (singular, plural)
 
 
 def locale_for(language_code: str | None) -> str:

@@ -135,8 +135,8 @@ async def send_analysis(
             game_id, user_id=user_id, chat_id=chat_id, progress=note.update
         )
     await note.finish(summary_text(analysis, _))
-    if analysis.rolls:
-        panels = game_panels(analysis.rolls, analysis.white, analysis.black, _)
+    panels = game_panels(analysis.rolls, analysis.white, analysis.black, _)
+    if panels:  # a game of a few rolls has no graph
         graph = await asyncio.to_thread(render_chart, panels)
         await _Graph(bot, note, graph, graph_caption(game_id, _), game_id).show(pace)
     for review in worst_moves(analysis):

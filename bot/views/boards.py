@@ -47,7 +47,7 @@ from bot.views.common import (
     player_name,
 )
 from bot.views.luck import luck_line, match_luck_line
-from bot.views.numbers import decimal
+from bot.views.numbers import chips_text, count, decimal
 from render import BoardView
 
 STEPS_PER_ROW: Final = 4
@@ -86,8 +86,8 @@ def caption(
     if stored.stake:
         lines.append(
             "💰 "
-            + _("Stake: {stake} chips, {mode}").format(
-                stake=stored.stake, mode=_(STAKE_MODE_NAMES[stored.stake_mode])
+            + _("Stake: {stake}, {mode}").format(
+                stake=chips_text(stored.stake, _), mode=_(STAKE_MODE_NAMES[stored.stake_mode])
             )
         )
     if game.cube is not None and game.cube.owner is not None:
@@ -105,10 +105,14 @@ def caption(
         winner = snapshot.user(game.result.winner)
         lines.append(
             "🏆 "
-            + _("{winner} wins: {outcome}, {points} pt.").format(
+            + _(
+                "{winner} wins: {outcome}, {points} point",
+                "{winner} wins: {outcome}, {points} points",
+                game.result.points,
+            ).format(
                 winner=player_name(winner),
                 outcome=_(OUTCOME_NAMES[game.result.outcome]),
-                points=game.result.points,
+                points=count(game.result.points, _),
             )
         )
         if snapshot.luck:  # once the automatic analysis is done
@@ -169,7 +173,7 @@ def caption(
         lines.extend(_roll_lines(game, _))
     if stored.deadline is not None:
         lines.append(
-            _("⏳ {duration} a move, until {time} UTC").format(
+            _("⏳ {duration} a move, until {time}").format(
                 duration=duration(stored.move_seconds, _),
                 time=moment(stored.deadline, stored.move_seconds),
             )
@@ -188,14 +192,19 @@ def watch_payload(game_id: int) -> str:
 
 
 def result_line(snapshot: GameSnapshot, _: Translate) -> str:
-    """A finished game's result in one line: ``Game #12 is over: @anna wins: mars, 2 pt.``"""
+    """A finished game's result in one line: ``Game #12 is over: @anna wins: mars, 2
+    points``"""
     result = snapshot.game.result
     assert result is not None
-    return _("Game #{game} is over: {winner} wins: {outcome}, {points} pt.").format(
+    return _(
+        "Game #{game} is over: {winner} wins: {outcome}, {points} point",
+        "Game #{game} is over: {winner} wins: {outcome}, {points} points",
+        result.points,
+    ).format(
         game=snapshot.stored.id,
         winner=player_name(snapshot.user(result.winner)),
         outcome=_(OUTCOME_NAMES[result.outcome]),
-        points=result.points,
+        points=count(result.points, _),
     )
 
 
@@ -265,16 +274,24 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
     if stored.chips_status is ChipsStatus.PAID:
         lines.append(
             "💰 "
-            + _("{loser} pays {winner} {chips} chips.").format(
-                loser=player_name(loser), winner=player_name(winner), chips=stored.chips
+            + _(
+                "{loser} pays {winner} {chips} chip.",
+                "{loser} pays {winner} {chips} chips.",
+                stored.chips or 0,
+            ).format(
+                loser=player_name(loser),
+                winner=player_name(winner),
+                chips=count(stored.chips or 0, _),
             )
         )
     elif stored.chips_status is ChipsStatus.HELD:
         lines.append(
             "💰 "
-            + _("{chips} chips are held: the group's admins will look at this game.").format(
-                chips=stored.chips
-            )
+            + _(
+                "{chips} chip is held: the group's admins will look at this game.",
+                "{chips} chips are held: the group's admins will look at this game.",
+                stored.chips or 0,
+            ).format(chips=count(stored.chips or 0, _))
         )
     elif stored.chips_status is ChipsStatus.VOID:
         lines.append("💰 " + _("No chips move: the game was given up too early."))
@@ -521,6 +538,7 @@ def hint_text(advice: Advice, _: Translate) -> str:
             )
     lines = [head]
     for steps, loss in advice.others:
+        # TRANSLATORS: {loss} is a decimal number such as 0.03 (equity, in points)
         line = _("{turn} loses {loss} points").format(
             turn=finish_label(steps), loss=decimal(loss, _)
         )

@@ -25,6 +25,7 @@ from bot.views.common import (
     duration,
     player_name,
 )
+from bot.views.numbers import chips_text
 from bot.views.texts import echo
 
 INVITE_PREFIX: Final = "c"
@@ -72,8 +73,8 @@ def challenge_text(
         terms.append(_("with the doubling cube") if offer.cube else _("no cube"))
     if offer.stake:
         terms.append(
-            _("stake {stake} chips, {mode}").format(
-                stake=offer.stake, mode=_(STAKE_MODE_NAMES[offer.stake_mode])
+            _("stake {stake}, {mode}").format(
+                stake=chips_text(offer.stake, _), mode=_(STAKE_MODE_NAMES[offer.stake_mode])
             )
         )
     if offer.hints or level is not None:

@@ -4,24 +4,15 @@ where they are shown), the players' names, durations and moments, and ``_`` outs
 from __future__ import annotations
 
 import datetime as dt
-from typing import Final, Protocol
+from typing import Final
 
 from aiogram.utils.i18n import I18n
 
 from bot.engine import DiceMode, Outcome, Side, StakeMode
 from bot.i18n import N_
+from bot.i18n import Translate as Translate  # every view's name for a gettext
 from bot.model import User
 from bot.views.texts import echo
-
-
-class Translate(Protocol):
-    """A gettext: ``_`` of the reader's locale. ``_(msgid)`` translates a text;
-    ``_(singular, plural, n)`` one that shows the count ``n``, in the catalog's plural form for
-    it (see :mod:`bot.i18n`). aiogram's ``gettext`` (a handler's locale) is one;
-    :func:`translator` makes one for a locale outside a handler."""
-
-    def __call__(self, message: str, plural: str | None = None, n: int = 1, /) -> str: ...
-
 
 OUTCOME_NAMES: Final = {
     Outcome.OIN: N_("oin"),
@@ -90,9 +81,11 @@ def player_name(user: User) -> str:
 
 
 def duration(seconds: int, _: Translate) -> str:
-    """A move time in its largest whole unit: ``90 s``, ``5 min``, ``12 h``, ``3 d``."""
+    """A move time in its largest whole unit: ``90 s``, ``5 min``, ``12 h``, ``3 days`` (the
+    units' symbols; days, which have none, in words)."""
     if seconds % 86_400 == 0:
-        return _("{n} d").format(n=seconds // 86_400)
+        days = seconds // 86_400
+        return _("{n} day", "{n} days", days).format(n=days)
     if seconds % 3600 == 0:
         return _("{n} h").format(n=seconds // 3600)
     if seconds % 60 == 0 and seconds > 300:
@@ -100,8 +93,29 @@ def duration(seconds: int, _: Translate) -> str:
     return _("{n} s").format(n=seconds)
 
 
+CLOCK_FORMATS: Final = {"time": ("T", "%H:%M:%S"), "day": ("dt", "%Y-%m-%d %H:%M")}
+"""How :func:`clock` shows a moment: Telegram's date-time format (``T``: the time with its
+seconds; ``dt``: the date and the time) and the UTC text older clients show instead."""
+
+
+def clock(at: float, kind: str = "time") -> str:
+    """A moment (Unix time ``at``) as every reader sees it in their own time zone: Telegram's
+    date-time entity (``<tg-time>``, Bot API 9.5), which each reader's app shows in its own time
+    zone and format; its text, the moment in UTC (``14:05:09 UTC``), is what an app too old for
+    it shows.
+
+    Telegram tells a bot nobody's time zone, and one group message is read in many: a
+    ``/timezone`` setting would show each board in one zone only, and a countdown ("2 min
+    left") would need an edit every minute, which a group's pace cannot pay for (a board is
+    edited only when its game changes). The entity is a fact of the message, the same for
+    everyone, that each app shows in its reader's zone. ``kind``: ``"time"`` (a game played at
+    one sitting) or ``"day"`` (the date too)."""
+    entity, form = CLOCK_FORMATS[kind]
+    text = dt.datetime.fromtimestamp(at, dt.UTC).strftime(form) + " UTC"
+    return f'<tg-time unix="{int(at)}" format="{entity}">{text}</tg-time>'
+
+
 def moment(at: float, move_seconds: int) -> str:
-    """A deadline, in UTC: the time of day for a game played at one sitting, the date too for
-    a correspondence game (a move time of an hour or more)."""
-    form = "%Y-%m-%d %H:%M" if move_seconds >= 3600 else "%H:%M:%S"
-    return dt.datetime.fromtimestamp(at, dt.UTC).strftime(form)
+    """A move's deadline (see :func:`clock`): the time of day for a game played at one
+    sitting, the date too for a correspondence game (a move time of an hour or more)."""
+    return clock(at, "day" if move_seconds >= 3600 else "time")

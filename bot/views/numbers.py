@@ -22,8 +22,7 @@ from typing import Final
 from aiogram.utils.i18n import I18n
 from babel.numbers import format_decimal
 
-from bot.i18n import DEFAULT_LOCALE
-from bot.views.common import Translate
+from bot.i18n import DEFAULT_LOCALE, Translate
 
 MINUS: Final = "\N{MINUS SIGN}"
 
@@ -55,3 +54,15 @@ def decimal(value: float, _: Translate, *, digits: int = 2, sign: bool = False) 
     if value < 0:
         return MINUS + text
     return "+" + text if sign else text
+
+
+def chips_text(n: int, _: Translate) -> str:
+    """``21 chips``: an amount of chips standing alone (a label's value, a list's item), in the
+    plural form for it (a sentence that pays or holds them says it in its own words)."""
+    return _("{n} chip", "{n} chips", n).format(n=count(n, _))
+
+
+def points_text(n: int, _: Translate) -> str:
+    """``3 points``, ``−1 point``: a whole number of points standing alone (a standing's net
+    points may be negative: the form is the one of its size)."""
+    return _("{n} point", "{n} points", abs(n)).format(n=count(n, _))

@@ -31,6 +31,7 @@ from bot.views.common import (
     Translate,
     duration,
 )
+from bot.views.numbers import chips_text
 
 OFFER_CHOICES: Final = (30, 60, 120, 300)
 """Seconds of waiting before the computer is offered, to choose from (60 the default)."""
@@ -114,8 +115,8 @@ def terms_line(terms: Terms, _: Translate) -> str:
     )
     if terms.stake:
         parts.append(
-            _("stake {stake} chips, {mode}").format(
-                stake=terms.stake, mode=_(STAKE_MODE_NAMES[terms.stake_mode])
+            _("stake {stake}, {mode}").format(
+                stake=chips_text(terms.stake, _), mode=_(STAKE_MODE_NAMES[terms.stake_mode])
             )
         )
     return " · ".join(parts)

@@ -96,7 +96,7 @@ async def test_a_game_in_each_new_language(
     caption = board.caption or ""
     assert f"{said(locale, 'short nardy')} · {said(locale, 'standard')}" in caption
     assert shows(said(locale, "Score: {white} {won}:{lost} {black}"), caption)
-    assert shows(said(locale, "⏳ {duration} a move, until {time} UTC"), caption)
+    assert shows(said(locale, "⏳ {duration} a move, until {time}"), caption)
     assert shows(said(locale, "🎲 {dice} — {mark} {name} to move"), caption)
     assert "⚔ @alice — @bob" in challenge.content  # the challenge message says it started
     for _ in range(2):  # two turns, tapped step by step, confirmed with the translated button
@@ -109,9 +109,13 @@ async def test_a_game_in_each_new_language(
         confirm = next(b for b in game_buttons(board) if b.action is GameAction.CONFIRM)
         await tap_and_wait(fake, player, board, confirm)
     question = await _say(harness, alice, group, "/resign")
-    assert head(said(locale, "Resign game #{game} against {name}? You lose {points} pt.")) in (
-        question.content
+    resign = I18N.gettext(
+        "Resign game #{game} against {name}? You lose {points} point.",
+        "Resign game #{game} against {name}? You lose {points} points.",
+        2,
+        locale=locale,
     )
+    assert head(resign) in question.content
     fake.press(alice, question, "🏳 " + said(locale, "Yes, resign"))
     await fake.wait_for(lambda: "🏆" in (board.caption or ""))
     await harness.settle()
