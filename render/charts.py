@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -73,17 +73,29 @@ class ChartTheme:
 CHART: Final = ChartTheme()
 
 
-def render_chart(panels: Sequence[Panel], *, theme: ChartTheme = CHART) -> bytes:
-    """The panels, one above the other, as PNG bytes."""
-    return encode(chart_image(panels, theme=theme))
+def render_chart(
+    panels: Sequence[Panel],
+    *,
+    theme: ChartTheme = CHART,
+    number: Callable[[float], str] | None = None,
+) -> bytes:
+    """The panels, one above the other, as PNG bytes (see :func:`chart_image`)."""
+    return encode(chart_image(panels, theme=theme, number=number))
 
 
-def chart_image(panels: Sequence[Panel], *, theme: ChartTheme = CHART) -> Image.Image:
-    """The panels drawn on one image (for the golden tests; :func:`render_chart` encodes it)."""
+def chart_image(
+    panels: Sequence[Panel],
+    *,
+    theme: ChartTheme = CHART,
+    number: Callable[[float], str] | None = None,
+) -> Image.Image:
+    """The panels drawn on one image (for the golden tests; :func:`render_chart` encodes it).
+    ``number`` writes a gridline's value as the reader writes numbers (``0,5`` in Russian); by
+    default as English does, with the real minus sign."""
     t = theme
     image = Image.new("RGB", (t.width, max(1, len(panels)) * t.panel_height), t.background)
     for index, panel in enumerate(panels):
-        _panel(image, panel, index * t.panel_height, t)
+        _panel(image, panel, index * t.panel_height, t, number or tick_text)
     return image
 
 
@@ -121,7 +133,9 @@ def value_range(panel: Panel) -> tuple[float, float]:
     return (low - pad, high + pad)
 
 
-def _panel(image: Image.Image, panel: Panel, top: int, t: ChartTheme) -> None:
+def _panel(
+    image: Image.Image, panel: Panel, top: int, t: ChartTheme, number: Callable[[float], str]
+) -> None:
     draw = ImageDraw.Draw(image)
     y = top + t.margin
     for line in title_lines(panel.title, t):
@@ -140,7 +154,7 @@ def _panel(image: Image.Image, panel: Panel, top: int, t: ChartTheme) -> None:
         tick_y = round(y_of(tick))
         colour = t.zero if tick == 0 else t.grid
         draw.line((box[0], tick_y, box[2] - 1, tick_y), fill=colour, width=1)
-        _write(image, _number(tick), (box[0] - 6, tick_y), t, anchor="rm")
+        _write(image, number(tick), (box[0] - 6, tick_y), t, anchor="rm")
     longest = max((len(s.values) for s in panel.series), default=0)
     step = (box[2] - box[0] - 16) / max(1, longest - 1)
     legend_x = t.left
@@ -178,11 +192,21 @@ def title_lines(title: str, t: ChartTheme = CHART) -> list[str]:
     return lines
 
 
-def _number(value: float) -> str:
-    """A gridline's value: whole numbers without decimals, the others with what they need."""
-    if value == int(value):
-        return str(int(value))
-    return f"{value:g}"
+def tick_text(value: float) -> str:
+    """A gridline's value: whole numbers without decimals, the others with what they need, a
+    negative one with the real minus sign.
+
+    >>> tick_text(2.0), tick_text(-0.5), tick_text(0.25)
+    ('2', '−0.5', '0.25')
+    """
+    text = str(int(abs(value))) if value == int(value) else f"{abs(value):g}"
+    return "\N{MINUS SIGN}" + text if value < 0 else text
+
+
+def tick_decimals(value: float) -> int:
+    """How many decimals :func:`tick_text` writes for ``value``."""
+    text = f"{abs(value):g}"
+    return 0 if value == int(value) or "." not in text else len(text.split(".")[1])
 
 
 def _write(

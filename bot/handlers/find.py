@@ -166,7 +166,7 @@ async def on_find_button(
 
     if option in (FindOption.FIND, FindOption.AGAIN):
         terms, offer_after = picked(callback_data)
-        name = player_name(player) if group else None
+        name = player_name(player, _) if group else None
         # the wait shows once the player may enter, before they do: a pairing made at once,
         # or by the next to enter, edits it after this; a refused tap edits nothing
         looking = wait(

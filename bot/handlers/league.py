@@ -100,8 +100,8 @@ def flag_line(transfer: HeldTransfer) -> str:
     return text.format(
         game=flag.game_id,
         tournament=flag.tournament_id,
-        loser=player_name(transfer.loser),
-        winner=player_name(transfer.winner),
+        loser=player_name(transfer.loser, _),
+        winner=player_name(transfer.winner, _),
         amount=chips_text(flag.amount, _),
         payments=_("{n} payment", "{n} payments", flag.payments).format(n=count(flag.payments, _)),
         paid=_("{n} chip one way in 24 h", "{n} chips one way in 24 h", flag.paid).format(

@@ -176,7 +176,7 @@ async def on_resign(
             points,
         ).format(
             game=stored.id,
-            name=player_name(opponent) if opponent else "?",
+            name=player_name(opponent, _) if opponent else "?",
             points=count(points, _),
         ),
         reply_markup=builder.as_markup(),

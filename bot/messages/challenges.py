@@ -131,7 +131,7 @@ async def post_with_link(
         )
     ):
         note = _("I have sent the invitation to {name}. You can also forward this link: {link}")
-        await sent.reply(note.format(name=player_name(reachable), link=link))
+        await sent.reply(note.format(name=player_name(reachable, _), link=link))
     else:
         note = _("Forward this link to your friend: opening it shows them the challenge.\n{link}")
         await sent.reply(note.format(link=link))
@@ -211,8 +211,8 @@ async def _names(challenge: Challenge, users: Users) -> tuple[str, str]:
     challenger = await users.get(challenge.challenger_id)
     target = await users.get(challenge.target_id) if challenge.target_id else None
     return (
-        player_name(challenger) if challenger else "?",
-        player_name(target) if target else "?",
+        player_name(challenger, _) if challenger else "?",
+        player_name(target, _) if target else "?",
     )
 
 

@@ -55,7 +55,7 @@ def standings_text(lines: Sequence[LeagueLine], _: Translate, *, now: float) -> 
         parts.append(
             _("{place}. {name}: {points}, wins {wins}/{games}, rating {rating}").format(
                 place=place,
-                name=player_name(standing.user),
+                name=player_name(standing.user, _),
                 points=points_text(standing.points, _),
                 wins=standing.wins,
                 games=standing.games,

@@ -34,6 +34,7 @@ from bot.services.root import Services
 from bot.views.boards import caption, keyboard
 from bot.views.common import Translate, translator
 from bot.views.luck import charted, trend_caption, trend_panels
+from bot.views.numbers import axis_number
 from render.charts import CHART_FILE_NAME, render_chart
 
 logger = logging.getLogger(__name__)
@@ -123,7 +124,8 @@ async def send_trend(
     shown = charted(figures)
     if not shown:
         return
-    picture = await asyncio.to_thread(render_chart, trend_panels(shown, _))
+    panels = trend_panels(shown, _)
+    picture = await asyncio.to_thread(render_chart, panels, number=axis_number(_))
     await bot.send_photo(
         chat_id,
         BufferedInputFile(picture, CHART_FILE_NAME),

@@ -17,7 +17,7 @@ from bot.engine import Position, Side
 from bot.i18n import N_
 from bot.services.analysis import Analysis
 from bot.views.boards import finish_label
-from bot.views.common import SIDE_MARKS, Translate, player_name
+from bot.views.common import SIDE_MARKS, Translate, plain_name, player_name
 from bot.views.numbers import count, decimal
 from render import BoardView
 
@@ -82,7 +82,7 @@ def summary_text(analysis: Analysis, _: Translate) -> str:
             ),
         )
         pr = decimal(side_pr(analysis, side), _, digits=1)
-        lines.append(f"{SIDE_MARKS[side]} {player_name(analysis.user(side))}: PR {pr} · {moves}")
+        lines.append(f"{SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: PR {pr} · {moves}")
     lines.extend(_luck_lines(analysis, _))
     lines.extend(_cube_lines(analysis, _))
     lines.append(
@@ -125,7 +125,7 @@ def _luck_lines(analysis: Analysis, _: Translate) -> list[str]:
             text += ", " + _("luck-adjusted result {points}").format(
                 points=decimal(adjusted, _, sign=True)
             )
-        lines.append(f"🍀 {SIDE_MARKS[side]} {player_name(analysis.user(side))}: {text}")
+        lines.append(f"🍀 {SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: {text}")
     return lines
 
 
@@ -140,7 +140,7 @@ def _cube_lines(analysis: Analysis, _: Translate) -> list[str]:
         decisions = _("{n} cube decision", "{n} cube decisions", summary.cube_decisions)
         errors = _("{n} cube error", "{n} cube errors", len(summary.cube_errors))
         lines.append(
-            f"⏫ {SIDE_MARKS[side]} {player_name(analysis.user(side))}: "
+            f"⏫ {SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: "
             + decisions.format(n=count(summary.cube_decisions, _))
             + ", "
             + errors.format(n=count(len(summary.cube_errors), _))
@@ -155,7 +155,7 @@ def _cube_lines(analysis: Analysis, _: Translate) -> list[str]:
 
 def cube_error_line(analysis: Analysis, error: CubeReview, _: Translate) -> str:
     """``⏫ ⚪ @anna before move 12: double, better no double, equity lost 0.275``."""
-    return f"⏫ {SIDE_MARKS[error.side]} {player_name(analysis.user(error.side))} " + _(
+    return f"⏫ {SIDE_MARKS[error.side]} {player_name(analysis.user(error.side), _)} " + _(
         "before move {number}: {played}, better {best}, equity lost {loss}"
     ).format(
         number=error.index + 1,
@@ -187,7 +187,7 @@ def worst_caption(analysis: Analysis, review: Review, _: Translate) -> str:
     return "\n".join(
         [
             f"📊 {head}",
-            f"{SIDE_MARKS[side]} {player_name(analysis.user(side))} · {roll}",
+            f"{SIDE_MARKS[side]} {player_name(analysis.user(side), _)} · {roll}",
             PLAYED_MARK
             + " "
             + _("Played: {steps}").format(steps=finish_label(review.played.played)),
@@ -214,7 +214,9 @@ def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
     moves = before.moves
     label = None
     if before.remainder:
-        label = _("Remainder from {name}").format(name=analysis.user(before.turn.other).mention)
+        label = _("Remainder from {name}").format(
+            name=plain_name(analysis.user(before.turn.other), _)
+        )
     elif before.chain:
         label = _("Rolls again")
     return BoardView(
@@ -223,8 +225,8 @@ def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
         moves=moves.values if moves is not None else (),
         struck=before.struck,
         dice_label=label,
-        white_name=analysis.white.mention,
-        black_name=analysis.black.mention,
+        white_name=plain_name(analysis.white, _),
+        black_name=plain_name(analysis.black, _),
         pip_label=_("pips"),
         arrows=(review.played.steps, review.best.steps),
     )

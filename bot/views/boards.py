@@ -44,6 +44,7 @@ from bot.views.common import (
     Translate,
     duration,
     moment,
+    plain_name,
     player_name,
 )
 from bot.views.luck import luck_line, match_luck_line
@@ -65,7 +66,7 @@ def caption(
     While the game goes on, a players' board of a game open to watchers ends with its
     ``watch_link`` (to share), a ``watcher``'s board with how to stop watching."""
     stored, game = snapshot.stored, snapshot.game
-    white, black = player_name(snapshot.white), player_name(snapshot.black)
+    white, black = player_name(snapshot.white, _), player_name(snapshot.black, _)
     kind = f"{_(VARIANT_NAMES[game.variant])} · {_(RULE_SET_NAMES[game.rules.name])}"
     if game.dice_mode is not DiceMode.TWO:
         kind += f" · {_(DICE_MODE_NAMES[game.dice_mode])}"
@@ -95,7 +96,7 @@ def caption(
             _("Cube: {value}, {mark} {name}").format(
                 value=game.cube.value,
                 mark=SIDE_MARKS[game.cube.owner],
-                name=player_name(snapshot.user(game.cube.owner)),
+                name=player_name(snapshot.user(game.cube.owner), _),
             )
         )
     recent = [line for line in stored.history[-2:] if line]
@@ -110,7 +111,7 @@ def caption(
                 "{winner} wins: {outcome}, {points} points",
                 game.result.points,
             ).format(
-                winner=player_name(winner),
+                winner=player_name(winner, _),
                 outcome=_(OUTCOME_NAMES[game.result.outcome]),
                 points=count(game.result.points, _),
             )
@@ -128,10 +129,10 @@ def caption(
                 "{mark} {name} offers to double to {value}: {other_mark} {other}, take or drop?"
             ).format(
                 mark=SIDE_MARKS[game.turn],
-                name=player_name(mover),
+                name=player_name(mover, _),
                 value=game.cube.value * 2,
                 other_mark=SIDE_MARKS[game.to_act],
-                other=player_name(snapshot.user(game.to_act)),
+                other=player_name(snapshot.user(game.to_act), _),
             )
         )
     elif game.strike_pending:
@@ -142,9 +143,9 @@ def caption(
             ).format(
                 dice=game.dice,
                 mark=SIDE_MARKS[striker],
-                name=player_name(snapshot.user(striker)),
+                name=player_name(snapshot.user(striker), _),
                 other_mark=SIDE_MARKS[game.turn],
-                other=player_name(mover),
+                other=player_name(mover, _),
             )
         )
     elif game.remainder:
@@ -154,20 +155,20 @@ def caption(
                 other_mark=SIDE_MARKS[game.turn.other],
                 moves=" ".join(map(str, game.remainder)),
                 mark=SIDE_MARKS[game.turn],
-                name=player_name(mover),
+                name=player_name(mover, _),
             )
         )
     elif game.dice is None:
         lines.append(
             "🎲 "
             + _("{mark} {name}: roll or double").format(
-                mark=SIDE_MARKS[game.turn], name=player_name(mover)
+                mark=SIDE_MARKS[game.turn], name=player_name(mover, _)
             )
         )
     else:
         lines.append(
             _("🎲 {dice} — {mark} {name} to move").format(
-                dice=game.dice, mark=SIDE_MARKS[game.turn], name=player_name(mover)
+                dice=game.dice, mark=SIDE_MARKS[game.turn], name=player_name(mover, _)
             )
         )
         lines.extend(_roll_lines(game, _))
@@ -202,7 +203,7 @@ def result_line(snapshot: GameSnapshot, _: Translate) -> str:
         result.points,
     ).format(
         game=snapshot.stored.id,
-        winner=player_name(snapshot.user(result.winner)),
+        winner=player_name(snapshot.user(result.winner), _),
         outcome=_(OUTCOME_NAMES[result.outcome]),
         points=count(result.points, _),
     )
@@ -222,7 +223,8 @@ def _fair_dice_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
     if proof is None:
         return []  # a game started before fair dice
     if stored.game.is_over:
-        return ["🔓 " + _("Dice seed revealed: /verify {game}").format(game=stored.id)]
+        unsealed = _("The dice are unsealed: check them with /verify {game}")
+        return ["🔓 " + unsealed.format(game=stored.id)]
     return [
         "🔒 "
         + _("Fair dice {commitment}… · /verify {game}").format(
@@ -279,8 +281,8 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
                 "{loser} pays {winner} {chips} chips.",
                 stored.chips or 0,
             ).format(
-                loser=player_name(loser),
-                winner=player_name(winner),
+                loser=player_name(loser, _),
+                winner=player_name(winner, _),
                 chips=count(stored.chips or 0, _),
             )
         )
@@ -301,7 +303,7 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
             lines.append(
                 "🏁 "
                 + _("{name} wins the match {white}:{black}!").format(
-                    name=player_name(snapshot.user(match.winner)),
+                    name=player_name(snapshot.user(match.winner), _),
                     white=match.white,
                     black=match.black,
                 )
@@ -595,18 +597,20 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
     result = None
     if game.result is not None:
         result = _("{winner} wins: {outcome} ×{points}").format(
-            winner=snapshot.user(game.result.winner).mention,
+            winner=plain_name(snapshot.user(game.result.winner), _),
             outcome=_(OUTCOME_NAMES[game.result.outcome]),
             points=game.result.points,
         )
     moves = game.moves
     label = None
     if game.remainder:
-        label = _("Remainder from {name}").format(name=snapshot.user(game.turn.other).mention)
+        label = _("Remainder from {name}").format(
+            name=plain_name(snapshot.user(game.turn.other), _)
+        )
     elif game.chain:
         label = _("Rolls again")
     elif game.strike_pending:
-        label = _("{name} strikes a die").format(name=snapshot.user(game.to_act).mention)
+        label = _("{name} strikes a die").format(name=plain_name(snapshot.user(game.to_act), _))
     cube = game.cube
     match_label = None
     if snapshot.match is not None:
@@ -627,8 +631,8 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
         dice_label=label,
         last_steps=marks,
         last_side=marks_side,
-        white_name=snapshot.white.mention,
-        black_name=snapshot.black.mention,
+        white_name=plain_name(snapshot.white, _),
+        black_name=plain_name(snapshot.black, _),
         result=result,
         pip_label=_("pips"),
     )

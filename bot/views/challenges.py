@@ -37,7 +37,7 @@ def challenge_text(
 ) -> str:
     """The challenge message: who, to whom (``target``, or an unseen @username, or "you" in
     an invitation sent to the challenged), which game, until when."""
-    name = player_name(challenger)
+    name = player_name(challenger, _)
     level = challenge.computer_level
     if level is not None:
         head = _(
@@ -45,7 +45,7 @@ def challenge_text(
         ).format(challenger=name, level=level, rating=computer_level(level).rating)
     elif challenge.target_username or challenge.target_id:
         if target is not None:
-            whom = player_name(target)
+            whom = player_name(target, _)
         elif challenge.target_username:
             whom = echo("@" + challenge.target_username)
         else:
@@ -93,9 +93,8 @@ def challenge_text(
 def commitment_line(commitment: str, _: Translate) -> str:
     """The line that shows a challenge's dice commitment (its first 16 hex digits) before
     anyone can accept it: the seed is fixed from then on (see :mod:`bot.engine.fair`)."""
-    return "🔒 " + _("Fair dice {commitment}…: the seed is fixed now, shown after the game").format(
-        commitment=commitment[:16]
-    )
+    sealed = _("Fair dice {commitment}…: the dice are sealed now; check them after the game")
+    return "🔒 " + sealed.format(commitment=commitment[:16])
 
 
 def _match_name(length: int, _: Translate) -> str:

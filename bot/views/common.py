@@ -11,7 +11,7 @@ from aiogram.utils.i18n import I18n
 from bot.engine import DiceMode, Outcome, Side, StakeMode
 from bot.i18n import N_
 from bot.i18n import Translate as Translate  # every view's name for a gettext
-from bot.model import User
+from bot.model import COMPUTER_LEVELS, User
 from bot.views.texts import echo
 
 OUTCOME_NAMES: Final = {
@@ -72,12 +72,24 @@ def translator(i18n: I18n, locale: str) -> Translator:
     return Translator(i18n, locale)
 
 
-def player_name(user: User) -> str:
+def plain_name(user: User, _: Translate | None = None) -> str:
+    """A player's name as plain text (a picture's, a chart's legend): @username, else the
+    first name; the computer as the reader's word for it and its level in stars (``computer
+    ★★★☆☆``; its stored name, ``AI ★★★☆☆``, is shown nowhere), only the stars without ``_``."""
+    level = user.computer_level
+    if level is None:
+        return user.mention
+    stars = "★" * level + "☆" * (COMPUTER_LEVELS[-1] - level)
+    return _("computer") + " " + stars if _ is not None else stars
+
+
+def player_name(user: User, _: Translate | None = None) -> str:
     """How a player is named in captions: @username, else the first name (as
     :func:`bot.views.texts.echo` shows a user's text: escaped, isolated when right-to-left); the
-    computer as 🤖 and its level in stars."""
-    name = echo(user.mention)
-    return f"🤖 {name}" if user.computer_level is not None else name
+    computer as 🤖, the reader's word for it (with ``_``) and its level in stars."""
+    if user.computer_level is not None:
+        return "🤖 " + plain_name(user, _)
+    return echo(user.mention)
 
 
 def duration(seconds: int, _: Translate) -> str:

@@ -232,7 +232,7 @@ def streaks_text(streaks: Sequence[tuple[User, Streak]], _: Translate) -> str:
                 streak.current,
             ).format(
                 place=place,
-                name=player_name(user),
+                name=player_name(user, _),
                 days=count(streak.current, _),
                 best=count(streak.best, _),
             )

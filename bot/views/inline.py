@@ -171,7 +171,7 @@ def invitation_text(
     """The invitation an inline result posts: who invites (whom), to which game; only the
     friend named may join, or the first other person to tap; everyone else watches. Once its
     challenge is made, the same with the challenge's dice ``commitment``."""
-    name = player_name(challenger)
+    name = player_name(challenger, _)
     if target_username:
         friend = echo("@" + target_username)
         head = _("{challenger} invites {friend} to a game: only {friend} can join.").format(

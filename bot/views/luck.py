@@ -17,7 +17,7 @@ from bot.ai.luck import RollLuck
 from bot.engine import VARIANTS, Side
 from bot.model import PlayerLuck, PrFlag, User
 from bot.services.autoanalysis import MatchLuck
-from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, player_name
+from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, plain_name, player_name
 from bot.views.numbers import count, decimal
 from render.charts import Panel, Series
 
@@ -86,7 +86,7 @@ def trend_caption(user: User, figures: Sequence[PlayerLuck], _: Translate) -> st
         len(figures),
     )
     return "📈 " + text.format(
-        name=player_name(user),
+        name=player_name(user, _),
         games=count(len(figures), _),
         pr=decimal(pr, _, digits=1),
         luck=decimal(sum(f.luck for f in figures), _, sign=True),
@@ -110,7 +110,7 @@ def pr_flag_line(flag: PrFlag, user: User, _: Translate) -> str:
         "{rating}, {date}",
         flag.games,
     ).format(
-        name=player_name(user),
+        name=player_name(user, _),
         variant=_(VARIANT_NAMES.get(flag.variant, flag.variant)),
         pr=decimal(flag.pr, _, digits=1),
         games=count(flag.games, _),
@@ -161,12 +161,12 @@ def game_panels(rolls: Sequence[RollLuck], white: User, black: User, _: Translat
         for side in (Side.WHITE, Side.BLACK)
     }
     return [
-        Panel(_("Equity before each roll, white's side"), (Series(white.mention, equity),)),
+        Panel(_("Equity before each roll, white's side"), (Series(plain_name(white, _), equity),)),
         Panel(
             _("Luck added up, points"),
             (
-                Series(white.mention, luck[Side.WHITE]),
-                Series(black.mention, luck[Side.BLACK]),
+                Series(plain_name(white, _), luck[Side.WHITE]),
+                Series(plain_name(black, _), luck[Side.BLACK]),
             ),
         ),
     ]

@@ -17,12 +17,14 @@ handler's (aiogram's context), else English.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from aiogram.utils.i18n import I18n
 from babel.numbers import format_decimal
 
 from bot.i18n import DEFAULT_LOCALE, Translate
+from render.charts import tick_decimals
 
 MINUS: Final = "\N{MINUS SIGN}"
 
@@ -66,3 +68,13 @@ def points_text(n: int, _: Translate) -> str:
     """``3 points``, ``−1 point``: a whole number of points standing alone (a standing's net
     points may be negative: the form is the one of its size)."""
     return _("{n} point", "{n} points", abs(n)).format(n=count(n, _))
+
+
+def axis_number(_: Translate) -> Callable[[float], str]:
+    """How a chart's gridlines write their values for the reader of ``_`` (``0,5``,
+    ``−1``): with as many decimals as the value needs."""
+
+    def write(value: float) -> str:
+        return decimal(value, _, digits=tick_decimals(value))
+
+    return write

@@ -229,6 +229,16 @@ def explain(error: GameError, *, markup: bool = True) -> str:
 
 
 RULES: Final = {
+    "results": N_(
+        "<b>How a game is won</b>\n"
+        "The first to bear off all 15 checkers wins, by as much as the loser's position says:\n"
+        "• oin, an ordinary win (the loser has borne off at least one checker): 1 point;\n"
+        "• mars (the loser has borne off none): 2 points;\n"
+        "• koks (a mars, and the loser still has a checker on its head in long nardy, or on the "
+        "bar or in the winner's home in short nardy): 3 points, where the rules count it;\n"
+        "• home mars (all the loser's checkers are home, none borne off; Shesh Besh): 4 points.\n"
+        "Resigning or running out of time loses as the rules say."
+    ),
     "long": N_(
         "<b>Long nardy</b>\n"
         "Each side has 15 checkers on its head (its point 24). Both sides move the same way, "
@@ -299,5 +309,6 @@ RULES: Final = {
         "three turns move no chips."
     ),
 }
-"""``/rules``: each variant's rules by its registry name, the dice modes' (shown with the
+"""``/rules``: how a game is won (oin, mars, koks, home mars: shown first, since every other part
+uses these words), each variant's rules by its registry name, the dice modes' (shown with the
 variants that offer them) and the matches', cube's and chips' (shown with every variant)."""

@@ -251,7 +251,7 @@ def signup_text(overview: Overview, _: Translate) -> str:
         lines.append(_("Games are played in private chats with the bot."))
     lines.append(html.bold(_("Players: {n}").format(n=len(overview.entrants))))
     names = [
-        f"{number}. {player_name(overview.user(e.user_id))}"
+        f"{number}. {player_name(overview.user(e.user_id), _)}"
         for number, e in enumerate(overview.entrants, start=1)
     ]
     tail = []
@@ -260,7 +260,7 @@ def signup_text(overview: Overview, _: Translate) -> str:
     elif t.state is TournamentState.CANCELLED:
         tail.append(_("Called off: every entry was given back."))
     elif t.state is TournamentState.FINISHED and t.winner_id is not None:
-        tail.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id))))
+        tail.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id), _)))
     more = NP_("… and {n} more player", "… and {n} more players")
     return _fit(lines, names, _, limit=MESSAGE_LIMIT, more=more, tail=tail)
 
@@ -330,7 +330,7 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
         )
     if t.state is TournamentState.FINISHED:
         if t.winner_id is not None:
-            winner = player_name(overview.user(t.winner_id))
+            winner = player_name(overview.user(t.winner_id), _)
             lines.append(html.bold(_("🥇 Winner: {name}").format(name=winner)))
             lines += _prize_lines(overview, _)
         return "\n".join(lines)
@@ -342,11 +342,11 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
     boards = []
     for board in overview.round_boards(t.round):
         p = board.pairing
-        first = player_name(board.first)
+        first = player_name(board.first, _)
         if board.second is None:
             boards.append(_("{name}: a bye").format(name=first))
             continue
-        pair = f"{first} — {player_name(board.second)}"
+        pair = f"{first} — {player_name(board.second, _)}"
         if p.decided:
             won = overview.user(p.winner_id).mention if p.winner_id else "—"
             boards.append(_("{pair}: {winner} won").format(pair=pair, winner=html.quote(won)))
@@ -455,7 +455,7 @@ def page_caption(overview: Overview, page: int, _: Translate) -> str:
 def player_line(tournament: Tournament, number: int, opponent: User, _: Translate) -> str:
     """What a player gets in private with their game."""
     return _("🏆 Tournament #{id}, round {round}: your game against {name} is below.").format(
-        id=tournament.id, round=number, name=player_name(opponent)
+        id=tournament.id, round=number, name=player_name(opponent, _)
     )
 
 
@@ -472,7 +472,7 @@ def past_text(tournaments: Sequence[Tournament], users: Mapping[int, User], _: T
     for t in tournaments:
         if t.state is TournamentState.FINISHED:
             user = users.get(t.winner_id) if t.winner_id is not None else None
-            what = _("won by {name}").format(name=player_name(user) if user else "—")
+            what = _("won by {name}").format(name=player_name(user, _) if user else "—")
         else:
             what = states[t.state]
         lines.append(f"#{t.id} · {_(FORMAT_NAMES[t.format])} · {what}")

@@ -23,7 +23,7 @@ from bot.engine import Played, Side, TurnInput, opponent_point
 from bot.services import GameSnapshot
 from bot.services.actions import allowed, strikes
 from bot.views.boards import board_view
-from bot.views.common import Translate
+from bot.views.common import Translate, plain_name
 
 from .protocol import action_words
 
@@ -117,7 +117,7 @@ def board_state(
         # the opponent's number of each viewer point: the pips a hit adds
         "flip": [opponent_point(variant, v) if v else 0 for v in range(25)],
         "pips": {SIDE[s]: position.pip_count(s) for s in Side},
-        "names": {SIDE[s]: _name(snapshot, s) for s in Side},
+        "names": {SIDE[s]: _name(snapshot, s, _) for s in Side},
         "dice": list(view.dice.values) if view.dice is not None else [],
         "moves": list(view.moves),
         "struck": view.struck,
@@ -143,6 +143,6 @@ def board_state(
     return state
 
 
-def _name(snapshot: GameSnapshot, side: Side) -> str:
+def _name(snapshot: GameSnapshot, side: Side, _: Translate) -> str:
     user = snapshot.user(side)
-    return f"🤖 {user.mention}" if user.computer_level is not None else user.mention
+    return f"🤖 {plain_name(user, _)}" if user.computer_level is not None else user.mention

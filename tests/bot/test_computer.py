@@ -62,7 +62,7 @@ async def test_a_whole_game_against_the_computer_in_private(
     assert "level 3 of 5" in (challenge.text or "")
     fake.press(alice, challenge, "▶ Start")
     board = await wait_for_board(fake, chat)
-    assert "🤖 AI ★★★☆☆" in (board.caption or "")
+    assert "🤖 computer ★★★☆☆" in (board.caption or "")
     hints = await play_to_the_end(harness, board, alice)
     stored = await stored_game(database_path, game_number(board))
     [computer] = [side for side in Side if stored.level(side) == 3]

@@ -151,7 +151,7 @@ async def test_language_in_private_is_kept_confirmed_in_it_and_sets_the_chats_me
     assert menu.content == "✅ თქვენი ენა ახლა: ქართული." and menu.buttons == []
     chat_menu = fake.commands(scope={"type": "chat", "chat_id": alice.id})
     assert ("play", said("ka", "Start a new game (/play bot: with the computer)")) in chat_menu
-    assert (await _say(harness, alice, chat, "/start")).content.startswith("გამარჯობა, Alice!")
+    assert (await _say(harness, alice, chat, "/start")).content.startswith("გამარჯობათ, Alice!")
     await harness.restart()  # the choice is stored, not remembered
     assert (await _say(harness, alice, chat, "/help")).content.startswith("ბრძანებები")
     # /language with a word chooses at once; an unknown word is explained and changes nothing
@@ -161,7 +161,7 @@ async def test_language_in_private_is_kept_confirmed_in_it_and_sets_the_chats_me
     unknown = await _say(harness, alice, chat, "/language klingon")
     assert unknown.content == "Я не знаю мови «klingon». Оберіть одну з цих:"
     assert "✅ Українська" in [b.text for b in unknown.buttons]
-    assert (await _say(harness, alice, chat, "/start")).content.startswith("Привіт, Alice!")
+    assert (await _say(harness, alice, chat, "/start")).content.startswith("Вітаю, Alice!")
     english = await _say(harness, alice, chat, "/language en")
     assert english.content == "✅ Your language is now English."
     chat_menu = fake.commands(scope={"type": "chat", "chat_id": alice.id})
@@ -182,7 +182,7 @@ async def test_forged_language_buttons_are_refused_and_change_nothing(
     await harness.settle()
     assert menu.content == shown and menu.edit_count == 0
     assert fake.requests_for("setMyCommands", since=mark) == []
-    assert (await _say(harness, alice, chat, "/start")).content.startswith("Привіт, Alice!")
+    assert (await _say(harness, alice, chat, "/start")).content.startswith("Вітаю, Alice!")
     assert PickLanguage(language=Language.UK).pack() == "l:3"  # a real one, for comparison
 
 
@@ -203,7 +203,7 @@ async def test_a_language_button_forged_onto_another_message_is_refused_and_edit
     await harness.settle()
     assert greeting.content == shown and greeting.edit_count == 0
     assert fake.requests_for("setMyCommands", since=mark) == []
-    assert (await _say(harness, alice, chat, "/start")).content.startswith("Привіт, Alice!")
+    assert (await _say(harness, alice, chat, "/start")).content.startswith("Вітаю, Alice!")
 
 
 async def test_a_groups_language_is_set_by_its_admins_only_and_its_messages_follow(
@@ -251,7 +251,7 @@ async def test_a_groups_language_is_set_by_its_admins_only_and_its_messages_foll
     assert f"{said('hy', 'long nardy')} · {said('hy', 'classic')}" in (board.caption or "")
     # in private, each keeps their own language
     bob_chat = fake.private_chat(bob)
-    assert (await _say(harness, bob, bob_chat, "/start")).content.startswith("Привет, Bob!")
+    assert (await _say(harness, bob, bob_chat, "/start")).content.startswith("Здравствуйте, Bob!")
     assert (await _say(harness, alice, group, "/language")).content == said(
         "hy", "🌐 This group's language: {language}. Admins can choose another:"
     ).format(language="Հայերեն")

@@ -3,6 +3,8 @@ moves-file buttons, /moves and /chips; and the /history text of matches."""
 
 from __future__ import annotations
 
+import re
+
 from bot.callbacks import MovesFile
 from bot.engine import Match, Outcome, Result, Side
 from bot.i18n import create_i18n
@@ -217,9 +219,18 @@ def test_history_names_the_matches_with_their_score() -> None:
 async def test_rules_explain_the_variant_then_matches_the_cube_and_chips(
     bot_harness: BotHarness,
 ) -> None:
+    """How a game is won comes first: ойн, марс and кокс are explained before any other part
+    uses them (the long rules said «Ойн — 1 очко» and «кокс 3» with no word of what they
+    are)."""
     fake = bot_harness.fake
     vera = fake.create_user("Вера", username="vera", language_code="ru")
     chat = fake.private_chat(vera)
-    text = (await ask(bot_harness, vera, chat, "/rules short")).text
-    assert text.startswith("Короткие нарды")
+    for words, heading in (("short", "Короткие нарды"), ("", "Длинные нарды")):
+        text = (await ask(bot_harness, vera, chat, f"/rules {words}".strip())).text or ""
+        first, second, *_rest = text.split("\n\n")
+        assert first.startswith("Как выигрывают партию") and second.startswith(heading)
+        for term in ("ойн", "марс", "кокс"):
+            explained = re.search(rf"• {term}\b[^\n]*\(", first)
+            assert explained is not None, term
+            assert text.lower().index(term) == first.lower().index(term)
     assert "правило Кроуфорда" in text and "PRO (ойн 1, марс 2, кокс 3)" in text

@@ -64,14 +64,14 @@ async def ask(harness: BotHarness, language_code: str | None, text: str) -> str:
 @pytest.mark.parametrize(
     ("language_code", "greeting"),
     [
-        ("ru", "Привет, Alice!"),
-        ("be", "Привет, Alice!"),
-        ("uk", "Привіт, Alice!"),
+        ("ru", "Здравствуйте, Alice!"),
+        ("be", "Здравствуйте, Alice!"),
+        ("uk", "Вітаю, Alice!"),
         ("az", "Salam, Alice!"),
-        ("hy", "Բարև, Alice։"),
-        ("ka", "გამარჯობა, Alice!"),
-        ("kk", "Сәлем, Alice!"),
-        ("kk-KZ", "Сәлем, Alice!"),
+        ("hy", "Բարև Ձեզ, Alice։"),
+        ("ka", "გამარჯობათ, Alice!"),
+        ("kk", "Сәлеметсіз бе, Alice!"),
+        ("kk-KZ", "Сәлеметсіз бе, Alice!"),
         ("en", "Hello, Alice!"),
         ("de", "Hello, Alice!"),
         (None, "Hello"),
@@ -124,7 +124,7 @@ async def test_commands_work_in_groups_under_privacy_mode(bot_harness: BotHarnes
     await bot_harness.settle()
     # Updates are handled concurrently, so the replies may come in either order.
     firsts = sorted(m.content.splitlines()[0] for m in fake.messages(group))
-    assert firsts[0] == "Commands" and firsts[1].startswith("Привет, Alice!")
+    assert firsts[0] == "Commands" and firsts[1].startswith("Здравствуйте, Alice!")
 
 
 def counter_router() -> Router:

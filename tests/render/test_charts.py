@@ -22,8 +22,18 @@ from bot.i18n import LOCALES, create_i18n
 from bot.model import PlayerLuck, User
 from bot.views.common import translator
 from bot.views.luck import CHART_POINTS, game_panels, trend_panels
+from bot.views.numbers import axis_number
 from render._text import font, printable
-from render.charts import CHART, Panel, Series, chart_image, render_chart, ticks, title_lines
+from render.charts import (
+    CHART,
+    Panel,
+    Series,
+    chart_image,
+    render_chart,
+    tick_text,
+    ticks,
+    title_lines,
+)
 from tests.render.golden import assert_like_golden
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "charts"
@@ -137,3 +147,12 @@ def test_a_long_title_is_drawn_whole() -> None:
     row = CHART.margin + CHART.title_size // 2
     inked = [x for x in range(CHART.width) if image.getpixel((x, row)) < 100]  # type: ignore[operator]
     assert inked and max(inked) > CHART.width * 2 // 3 + CHART.margin + 20
+
+
+def test_gridline_values_as_the_reader_writes_them() -> None:
+    """The gridlines' values with the reader's decimal sign and the real minus sign."""
+    ru = axis_number(translator(create_i18n(), "ru"))
+    en = axis_number(translator(create_i18n(), "en"))
+    assert [ru(v) for v in (-0.5, 0.0, 0.25, 2.0)] == ["−0,5", "0", "0,25", "2"]
+    assert [en(v) for v in (-0.5, 0.0, 0.25, 2.0)] == ["−0.5", "0", "0.25", "2"]
+    assert [tick_text(v) for v in (-0.5, 0.0, 2.0)] == ["−0.5", "0", "2"]
