@@ -137,3 +137,10 @@ def test_a_game_is_a_partiya_and_a_match_a_match(locale: str) -> None:
 def test_one_word_for_chips(locale: str) -> None:
     pattern = re.compile(CHIP_WORDS[locale])
     assert [text for _, text in _texts(locale) if pattern.search(text)] == []
+
+
+@pytest.mark.parametrize(("locale", "jargon"), [("ru", "эквити"), ("uk", "еквіті")])
+def test_no_equity_jargon(locale: str, jargon: str) -> None:
+    """«потеря эквити»: the analysis says what is lost in plain words (points of the game's
+    expected result, the position's value)."""
+    assert [t for _, t in _texts(locale) if jargon in t.lower()] == []
