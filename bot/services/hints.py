@@ -22,6 +22,9 @@ from .snapshots import WHOLE_TURN_BUTTONS
 
 OTHERS: Final = 2
 """The next best turns a hint names after the best."""
+SEARCHED: Final = 4096
+"""How many ways to finish a turn are searched for the best turn's when the taps made so far
+are not its own steps (beyond them the hint says to undo first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +82,9 @@ def advise(hint: Hint, current: TurnInput) -> Advice:
 
 
 def taps_to(current: TurnInput, turn: Turn) -> tuple[Tap, ...] | None:
-    """The buttons that play ``turn`` from ``current``, in order, as the board offers them
-    (see the module docstring); None when the taps made so far do not lead to it."""
-    wanted = list(turn.played)
-    for made in current.played:
-        if made not in wanted:
-            return None
-        wanted.remove(made)
+    """The buttons that play ``turn`` (its position) from ``current``, in order, as the board
+    offers them (see the module docstring); None when the taps made so far do not lead there.
+    Empty when ``current`` is complete and there already."""
     taps: list[Tap] = []
     while not current.is_complete:
         finishes = current.finishes(WHOLE_TURN_BUTTONS)
@@ -94,18 +93,31 @@ def taps_to(current: TurnInput, turn: Turn) -> tuple[Tap, ...] | None:
                 if current.finish(steps).turn().position == turn.position:
                     return (*taps, Tap(steps, whole=True))
             return None
+        rest = _rest(current, turn)
         options = current.options
-        step = next((s for s in wanted if s in options), None)
-        if step is None:
+        if not rest or rest[0] not in options:
             return None
+        step = rest[0]
         ambiguous = sum((o.src, o.dst) == (step.src, step.dst) for o in options) > 1
         taps.append(Tap((step,), whole=False, ambiguous=ambiguous))
-        after = current.play(step).with_forced()
-        for played in after.played[len(current.played) :]:
-            if played in wanted:
-                wanted.remove(played)
-        current = after
+        current = current.play(step).with_forced()
     return tuple(taps) if current.turn().position == turn.position else None
+
+
+def _rest(current: TurnInput, turn: Turn) -> tuple[Played, ...] | None:
+    """Steps that complete ``current`` to ``turn``'s position: the turn's own steps not made
+    yet, in its order, where they do; else a way to finish found among the first
+    :data:`SEARCHED` (a checker the player sent to the same place by another way)."""
+    wanted = list(turn.played)
+    for made in current.played:
+        if made not in wanted:
+            break
+        wanted.remove(made)
+    else:
+        if current.plan.check((*current.played, *wanted)) == turn.position:
+            return tuple(wanted)
+    found = current.plan.finishes(current.played, SEARCHED)
+    return None if found is None else found.get(turn.position)
 
 
 def _finish_steps(start: TurnInput) -> dict[Position, tuple[Played, ...]]:
