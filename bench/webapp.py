@@ -233,7 +233,7 @@ async def measure(
         watchers = []
         for n in range(args.watchers):
             watcher = fake.create_user(f"Watcher {n}", username=f"watcher{n}")
-            group = fake.chats[messages[n % len(messages)].chat_id]
+            group = messages[n % len(messages)].chat
             group.members[watcher.id] = watcher
             watchers.append((watcher, messages[n % len(messages)]))
         await asyncio.sleep(1.0)

@@ -113,6 +113,7 @@ class ChallengeOption(enum.IntEnum):
     LEVEL = 11  # the computer's level (a challenge to the computer)
     HINTS = 12  # hints for both players (between people)
     WATCH = 13  # open to watchers or private (a game between private chats)
+    TRAINING = 14  # a training game: each turn judged, taken back on request (the computer)
 
 
 class ChallengeAction(CallbackData, prefix="c"):
@@ -343,3 +344,68 @@ class DailyOpen(CallbackData, prefix="y"):
     position of variant number ``variant`` (``bot.services.daily.VARIANTS``)."""
 
     variant: Count = 0
+
+
+class Forget(CallbackData, prefix="x"):
+    """The answer to ``/forget``'s question: delete everything (``confirm``), or keep it."""
+
+    confirm: Flag = False
+
+
+class BroadcastStep(CallbackData, prefix="w"):
+    """An operator's tap on a broadcast's message: ``send`` confirms the draft, else it is
+    stopped (a draft, or while being sent)."""
+
+    broadcast: Id
+    send: Flag
+
+
+class FlagDecision(CallbackData, prefix="h"):
+    """An operator's decision on a held chip transfer (the game's flag), under ``/flags`` in
+    private: ``release`` pays the winner, else the transfer is refunded (the chips stay)."""
+
+    game: Id
+    release: Flag
+
+
+class LessonMove(enum.IntEnum):
+    """What a button of ``/learn`` does (the course's message, a lesson's step, the offer)."""
+
+    OPEN = 1  # open lesson ``lesson`` where the player left it
+    TAP = 2  # the step's turn tapped so far: ``taps`` (judged once complete)
+    ANSWER = 3  # answer option ``arg`` of an ask step
+    NEXT = 4  # go on to the step after ``step``
+    RETRY = 5  # show step ``step`` afresh, to try again
+    COURSE = 6  # the course's message, with every lesson
+    TRAIN = 7  # a training game against the computer, variant ``arg`` (0 long, 1 short)
+    PRACTICE = 8  # the next practice position, variant ``arg`` (0 long, 1 short)
+    DECLINE = 9  # "no, thanks" to the offer of /learn: never offered again
+
+
+class LessonAction(CallbackData, prefix="e"):
+    """A tap on a message of ``/learn``. A step's turn is built in the buttons themselves, as a
+    daily position's is (:class:`DailyAction`): ``taps`` are the taps so far, one letter each,
+    and nothing is stored before the turn is complete and judged."""
+
+    move: Annotated[LessonMove, _CHOICE]
+    lesson: Count = 0
+    step: Count = 0
+    arg: Count = 0
+    taps: Annotated[str, BeforeValidator(_taps)] = ""
+
+
+class PracticeAction(CallbackData, prefix="d"):
+    """A tap on a practice position's board, its answer built in the buttons as a daily
+    position's is (:class:`DailyAction`); ``confirm`` answers with the turn the taps make."""
+
+    position: Id
+    taps: Annotated[str, BeforeValidator(_taps)] = ""
+    confirm: Flag = False
+
+
+class TakeBack(CallbackData, prefix="j"):
+    """↩ Take back, on a training game's coach message: the player's turn of history line
+    ``line`` of game ``game`` (their latest) is taken back, to be played again."""
+
+    game: Id
+    line: Count

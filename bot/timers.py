@@ -7,9 +7,10 @@ Deadlines live in the database, so they keep running across restarts; this loop 
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
 show a countdown: the caption names the deadline once.
 
-While Telegram is unreachable (an outage of the :class:`~bot.messages.link.TelegramLink`) the
-loop enforces nothing: a player whose taps cannot reach the bot does not lose on time, and the
-deadlines are moved later when the outage ends (see :mod:`bot.app`).
+While Telegram is unreachable (an outage of the :class:`~bot.messages.link.TelegramLink`), or
+the database is (:class:`~bot.services.database_outages.DatabaseWatch`), the loop enforces
+nothing: a player whose taps cannot reach the bot, or whose taps the bot cannot record, does not
+lose on time, and the deadlines are moved later when the outage ends (see :mod:`bot.app`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from bot.messages.daily import DailyPublisher
 from bot.messages.link import TelegramLink
 from bot.messages.pool import offer_computer, pair_waiting, tell_expired
 from bot.messages.tournaments import TournamentPublisher
-from bot.model import User
+from bot.model import DatabaseUnavailable, User
 from bot.outbox import Outbox
 from bot.services import GameSnapshot
 from bot.services.root import Services
@@ -67,6 +68,7 @@ class Timers:
         self._boards = services.board_messages
         self._users = services.users
         self._coordination = services.coordination
+        self._database = services.database_watch
         self._services = services
         self._publisher = publisher
         self._pace = outbox.pace
@@ -96,11 +98,14 @@ class Timers:
         self._task = self._posting = None
 
     async def tick(self) -> None:
-        """One look at the deadlines (none while Telegram is unreachable)."""
+        """One look at the deadlines (none while Telegram or the database is unreachable)."""
         if self._link is not None and not self._link.reachable.is_set():
+            return
+        if not self._database.reachable.is_set():
             return
         with logs.log_context(game_id=None):  # each game acted on notes itself, then none
             await self._look()
+        self._database.answered()
 
     async def _look(self) -> None:
         await self._games.timeouts()
@@ -183,6 +188,8 @@ class Timers:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
+            except DatabaseUnavailable as error:
+                self._database.failed(error)
             except Exception:
                 logger.exception("timer tick failed")
             # the next tick, or sooner when a game starts waiting for the computer

@@ -56,6 +56,7 @@ OPTION_NAMES: Final = {
     ChallengeOption.LEVEL: "level",
     ChallengeOption.HINTS: "hints",
     ChallengeOption.WATCH: "watchable",
+    ChallengeOption.TRAINING: "training",
 }
 """The challenger's option buttons, by the service's names of the options."""
 

@@ -1,8 +1,10 @@
 """A tournament's messages in Telegram: the sign-up message in the group (edited as players
 join and leave), the one pinned tournament message (the bracket or table as a picture, the
 round, who plays whom with watch links, then the winner; a :class:`KeptMessage` edited in
-place; a table longer than one picture shows the leaders' page, with 📋 buttons that send the
-other pages in private), and each player's line in private before their game's board.
+place; a table longer than one picture shows the leaders' page, a bracket of more than 16
+places the part being played, with 📋 buttons that send the other pages in private; a line
+in the group when the bot may not pin it), and each player's line in private before their
+game's board.
 
 :meth:`TournamentPublisher.tick` is the timers' part: it starts the tournaments that are due
 and moves on those whose round is over (:meth:`~bot.services.tournaments.Tournaments.due`),
@@ -40,16 +42,18 @@ from bot.views.boards import watch_payload
 from bot.views.common import Translate, translator
 from bot.views.tournaments import (
     page_caption,
+    page_total,
     picture,
+    pin_refused_text,
     pinned_caption,
     pinned_keyboard,
+    pinned_page,
     player_line,
     signup_keyboard,
     signup_text,
-    table_rows,
 )
 from render.tournament import TOURNAMENT_FILE_NAME, render_bracket, render_table
-from render.tournament_layout import Bracket, page_count
+from render.tournament_layout import Bracket
 
 logger = logging.getLogger(__name__)
 
@@ -158,9 +162,11 @@ class TournamentPublisher:
                 if game_id is not None and not board.pairing.decided:
                     links[game_id] = await create_start_link(self._bot, watch_payload(game_id))
             caption = pinned_caption(overview, links, _)
-            drawn = await self._draw(overview, _)
+            drawn = await self._draw(overview, _, pinned_page(overview))
             markup = pinned_keyboard(overview, _)
-            pinned = _Pinned(self, overview.tournament, caption, drawn, markup)
+            pinned = _Pinned(
+                self, overview.tournament, caption, drawn, markup, pin_refused=pin_refused_text(_)
+            )
             if await pinned.show(self._outbox.pace):
                 return overview.tournament
             logger.warning("tournament %d: its pinned message was not shown", tournament.id)
@@ -180,26 +186,26 @@ class TournamentPublisher:
             logger.exception("could not show tournament %d's sign-up", tournament.id)
 
     async def _draw(self, overview: Overview, _: Translate, page: int = 0) -> bytes:
-        """The bracket, or ``page`` of the table: the first by default, the leaders' (a
-        table's rows are in the order of the standings)."""
+        """``page`` of the bracket or the table: the first by default (a table's leaders': its
+        rows are in the order of the standings)."""
         drawn = picture(overview, _)
 
         def render() -> bytes:
             if isinstance(drawn, Bracket):
-                return render_bracket(drawn)
+                return render_bracket(drawn, page=page)
             return render_table(drawn, page=page)
 
         return await self._outbox.drawing.picture(render)
 
     async def send_page(self, tournament_id: int, page: int, user_id: int, _: Translate) -> None:
-        """Sends ``page`` (0-based) of the tournament's table to ``user_id`` in private, as
-        📋 under the pinned message asks; in ``_``'s language.
+        """Sends ``page`` (0-based) of the tournament's table or bracket to ``user_id`` in
+        private, as 📋 under the pinned message asks; in ``_``'s language.
 
         :raises: :exc:`StaleAction` for a page the table does not have (now);
             :exc:`NoPrivateChatForTable` when the bot cannot write to them in private.
         """
         overview = await self._tournaments.overview(tournament_id)
-        if not 0 < page < page_count(table_rows(overview)):
+        if not 0 <= page < page_total(overview):
             raise StaleAction()
         drawn = await self._draw(overview, _, page)
         await self._outbox.pace.wait(user_id)
@@ -216,11 +222,19 @@ class TournamentPublisher:
                 raise
             raise NoPrivateChatForTable() from None
 
-    async def _pin(self, chat_id: int, message_id: int) -> None:
+    async def _pin(self, chat_id: int, message_id: int, refused: str) -> None:
+        """Pins the tournament's message; when the bot may not (it is no admin allowed to
+        pin), says so in the group, once for the message, so that its admins know."""
         try:
             await self._bot.pin_chat_message(chat_id, message_id, disable_notification=True)
+            return
         except TelegramAPIError as error:
             logger.info("could not pin a tournament in chat %d: %s", chat_id, error)
+        await self._outbox.pace.wait(chat_id)
+        try:
+            await self._bot.send_message(chat_id, refused, disable_notification=True)
+        except TelegramAPIError as error:
+            logger.info("could not say so in chat %d: %s", chat_id, error)
 
 
 class _Signup(KeptMessage):
@@ -268,6 +282,8 @@ class _Pinned(KeptMessage):
         caption: str,
         png: bytes,
         markup: InlineKeyboardMarkup | None = None,
+        *,
+        pin_refused: str,
     ) -> None:
         super().__init__(tournament.chat_id, tournament.pinned_id, what="a tournament")
         self._publisher = publisher
@@ -275,6 +291,7 @@ class _Pinned(KeptMessage):
         self._caption = caption
         self._png = png
         self._markup = markup
+        self._pin_refused = pin_refused
 
     def _file(self) -> BufferedInputFile:
         return BufferedInputFile(self._png, filename=TOURNAMENT_FILE_NAME)
@@ -300,7 +317,7 @@ class _Pinned(KeptMessage):
     async def sent(self, chat_id: int, message_id: int) -> None:
         await self._publisher._tournaments.set_messages(self._tournament.id, pinned_id=message_id)
         with contextlib.suppress(TelegramAPIError):
-            await self._publisher._pin(chat_id, message_id)
+            await self._publisher._pin(chat_id, message_id, self._pin_refused)
 
     async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
         await self._publisher._chats.move_chat(old_chat_id, new_chat_id)

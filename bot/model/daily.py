@@ -24,8 +24,25 @@ class RankedTurn:
     equity: float
 
 
+class RankedPosition:
+    """What a position kept with the ranking of every legal turn (best first) answers: its
+    best turn, and the ranked turn an answer reaches. A base of the records that have a
+    ``ranking``."""
+
+    __slots__ = ()
+    ranking: tuple[RankedTurn, ...]
+
+    @property
+    def best(self) -> RankedTurn:
+        return self.ranking[0]
+
+    def ranked(self, reaches: str) -> RankedTurn | None:
+        """The ranked turn that reaches ``reaches`` (engine text), if any."""
+        return next((r for r in self.ranking if r.reaches == reaches), None)
+
+
 @dataclass(frozen=True, slots=True)
-class DailyPosition:
+class DailyPosition(RankedPosition):
     """The position of one variant for one day (``YYYY-MM-DD``, UTC)."""
 
     id: int
@@ -37,14 +54,6 @@ class DailyPosition:
     ranking: tuple[RankedTurn, ...]
     source_game_id: int | None
     """The finished game it comes from; None for the computer's self-play."""
-
-    @property
-    def best(self) -> RankedTurn:
-        return self.ranking[0]
-
-    def ranked(self, reaches: str) -> RankedTurn | None:
-        """The ranked turn that reaches ``reaches`` (engine text), if any."""
-        return next((r for r in self.ranking if r.reaches == reaches), None)
 
 
 @dataclass(frozen=True, slots=True)

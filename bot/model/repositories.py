@@ -19,12 +19,16 @@ from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
 from .changes import ChangeChannel
 from .daily import DailyRepository
+from .learning import LearningRepository
 from .luck import LuckRepository
+from .operators import OperatorRepository
+from .privacy import PrivacyRepository
 from .records import (
     Board,
     Challenge,
     ChallengeMessage,
     ChipFlag,
+    ChipsStatus,
     DiceProof,
     FinishedGame,
     League,
@@ -48,6 +52,11 @@ from .tournaments import TournamentRepository
 
 class VersionConflict(Exception):
     """Raised when a row changed since it was read (another tap won the race)."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be reached (a server stopped, restarting, out of reach): nothing
+    of the statement, or of the transaction it was part of, was done. Try again later."""
 
 
 class IntegrityError(Exception):
@@ -165,6 +174,9 @@ class ChallengeRepository(Protocol):
     async def expired(self, now: float) -> list[Challenge]:
         """Open challenges whose time is up."""
 
+    async def open_by(self, challenger_id: int, now: float) -> list[Challenge]:
+        """The user's challenges still open."""
+
 
 class GameRepository(Protocol):
     """Games and their board messages; rows <-> engine values in the engine's notation."""
@@ -193,6 +205,7 @@ class GameRepository(Protocol):
         dice_proof: DiceProof | None = None,
         watchable: bool = True,
         start: Position | None = None,
+        training: bool = False,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction;
         ``inline_board`` is the inline message that shows an inline game, played in the chat
@@ -371,7 +384,19 @@ class ChipRepository(Protocol):
         game) the entry of ``loser_id`` into tournament ``tournament_id``, once each."""
 
     async def flags(self, chat_id: int, limit: int = 20) -> list[ChipFlag]:
-        """The chat's flagged transfers, newest first."""
+        """The chat's transfers still held, newest first."""
+
+    async def held(self, limit: int = 20) -> list[ChipFlag]:
+        """The transfers still held in every chat, newest first."""
+
+    async def resolve(
+        self, game_id: int, resolution: str, *, operator_id: int, now: float
+    ) -> ChipFlag | None:
+        """Records an operator's decision on a held transfer, if it is still held; returns
+        the flag as it was then (None if it was decided before, or there is none)."""
+
+    async def settle_game(self, game_id: int, *, chips: int, status: ChipsStatus) -> None:
+        """Records what a game's result moved in the end (after a decision on its flag)."""
 
     async def entries(self, user_id: int, limit: int = 10) -> list[LedgerEntry]:
         """The user's latest ledger rows, newest first."""
@@ -410,6 +435,18 @@ class PoolRepository(Protocol):
         """The seekers who may be paired, in ``scope`` or in every pool: all but those of the
         private pool (scope 0) known to have blocked the bot. By scope, then the longest wait
         first."""
+
+    async def entered_within(self, spans: Sequence[tuple[float, float]]) -> list[Seeker]:
+        """The seekers who may be paired (as :meth:`waiting` has them) who entered within one
+        of ``spans`` (each ``(after, until)``: ``after < since <= until``), by scope, then the
+        longest wait first."""
+
+    async def within_reach(
+        self, widened: Sequence[tuple[Seeker, float]]
+    ) -> dict[int, list[Seeker]]:
+        """For each ``(seeker, reach)``, by the seeker's id: the others who may be paired in
+        its scope with its terms who entered no earlier, their rating within ``reach`` of its
+        own (those with none left out)."""
 
     async def waited(self, since: float) -> list[Seeker]:
         """The seekers in the pool since ``since`` or earlier, the longest wait first."""
@@ -575,6 +612,15 @@ class Store(Protocol):
 
     @property
     def changes(self) -> ChangeChannel: ...
+
+    @property
+    def privacy(self) -> PrivacyRepository: ...
+
+    @property
+    def operators(self) -> OperatorRepository: ...
+
+    @property
+    def learning(self) -> LearningRepository: ...
 
     @property
     def shared(self) -> bool:

@@ -145,6 +145,9 @@ class TournamentRepository(Protocol):
     async def finished_games(self, tournament_id: int) -> list[int]:
         """The finished games of the tournament's boards (every game of a match), in order."""
 
+    async def decided_on_time(self, tournament_id: int) -> set[tuple[int, int]]:
+        """The boards (round, board) whose game, or whose match's last game, ended on time."""
+
     async def in_chat(self, chat_id: int, limit: int = 10) -> list[Tournament]:
         """The group's tournaments, the newest first."""
 
@@ -167,6 +170,9 @@ class TournamentRepository(Protocol):
 
     async def entrants(self, tournament_id: int) -> list[TournamentEntrant]:
         """The entrants in the order they joined."""
+
+    async def entered(self, user_id: int) -> list[int]:
+        """The tournaments in sign-up or running that the user is in (not withdrawn)."""
 
     async def add_entrant(self, tournament_id: int, user_id: int, *, now: float) -> bool:
         """Signs the player up; False if they were already."""

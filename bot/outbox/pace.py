@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from bot.services.allowance import Allowance, Bucket
+from bot.services.allowance import ALLOWANCES_KEPT, Allowance, Bucket
 from bot.services.coordination import Coordination, share_of
 from bot.services.errors import GameError, TooSoon
 
@@ -96,6 +96,13 @@ class RateLimiter:
     def _bucket(self, chat_id: int | None) -> Bucket:
         bucket = self._buckets.get(chat_id)
         if bucket is None:
+            if len(self._buckets) >= ALLOWANCES_KEPT:  # forget the full ones: a new one is full
+                now = self.clock()
+                self._buckets = {
+                    k: b
+                    for k, b in self._buckets.items()
+                    if k is None or b.refill(now).tokens < b.capacity
+                }
             capacity, rate = (
                 self.overall if chat_id is None else self.group if chat_id < 0 else self.private
             )

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 ALLOWANCES_KEPT: Final = 10_000
-"""Users (or groups) whose allowance :class:`Allowance` keeps before it forgets those whose
-allowance is whole again (as if never used)."""
+"""Users (or groups) whose allowance :class:`Allowance` keeps (chats whose pace
+:class:`~bot.outbox.pace.RateLimiter` keeps) before it forgets those whose allowance is whole
+again (as if never used)."""
 
 
 @dataclass(slots=True)

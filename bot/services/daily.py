@@ -169,6 +169,17 @@ def replay_taps(game: Game, taps: str) -> Tapped:
     return tapped
 
 
+def judged(best: RankedTurn, answer: RankedTurn) -> tuple[float, bool]:
+    """What ``answer`` gives away against ``best`` (never below 0), and whether it is right:
+    the best turn's position, or a turn within :data:`BEST_LOSS` of it.
+
+    >>> judged(RankedTurn("13/7 7/2", "b", 0.5), RankedTurn("24/18 13/8", "a", 0.25))
+    (0.25, False)
+    """
+    loss = max(0.0, best.equity - answer.equity)
+    return loss, answer.reaches == best.reaches or loss < BEST_LOSS
+
+
 def day_of(now: float) -> str:
     """The UTC date of Unix time ``now``, ``YYYY-MM-DD``."""
     return dt.datetime.fromtimestamp(now, dt.UTC).date().isoformat()
@@ -350,6 +361,11 @@ class DailyService:
             now=self._clock(),
         )
 
+    async def candidates(self, variant: str) -> list[Game]:
+        """The games a daily position of ``variant`` is chosen from: the positions of the
+        latest finished games (practice positions are found among them too)."""
+        return (await self._candidates(variant))[0]
+
     async def _candidates(self, variant: str) -> tuple[list[Game], list[int]]:
         """Positions of the latest finished games, newest game first and each from its end
         back, with the game each comes from (replayed on a thread: it is the engine's work)."""
@@ -399,8 +415,7 @@ class DailyService:
         ranked = position.ranked(turn.position.to_text())
         if ranked is None:  # not a legal turn of it: the input checks that, so unexpected
             raise NoDailyPosition()
-        loss = max(0.0, position.best.equity - ranked.equity)
-        correct = ranked.reaches == position.best.reaches or loss < BEST_LOSS
+        loss, correct = judged(position.best, ranked)
         answer = DailyAnswer(position.id, user.id, str(turn), loss, correct, self._clock())
         async with self._store.transaction(durable=True):
             await self._store.lock_players(user.id)

@@ -371,3 +371,27 @@ class UnknownTimeZone(GameError):
     """``/daily on`` with a name that is no time zone."""
 
     code = "unknown_time_zone"
+
+
+class CannotBanOwner(GameError):
+    """``/ban`` of an operator (one of ``OWNER_IDS``)."""
+
+    code = "cannot_ban_owner"
+
+
+class AlreadyDecided(GameError):
+    """A decision on a held chip transfer that another operator (or tap) made first."""
+
+    code = "already_decided"
+
+
+class BroadcastClosed(GameError):
+    """A tap on a broadcast's button after it was confirmed, finished or stopped."""
+
+    code = "broadcast_closed"
+
+
+class Banned(GameError):
+    """Anything a banned user asks of the bot outside the chats' updates (the Mini App)."""
+
+    code = "banned"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import secrets
 from collections.abc import Callable
@@ -143,8 +144,10 @@ class ChangeFeed:
 
     def announce(self, change: Change) -> None:
         """Tells everyone of ``change`` once the transaction it was made in commits (at once
-        outside one)."""
-        self._store.after_commit(lambda: self._deliver(change))
+        outside one). The listeners are called in a context of their own: what they start
+        (a board's worker, say) must not inherit the announcing task's, whose database
+        connection it holds may still be in use."""
+        self._store.after_commit(lambda: contextvars.Context().run(self._deliver, change))
 
     async def start(self) -> None:
         """Starts hearing the other workers' changes (nothing to hear with one SQLite process)."""

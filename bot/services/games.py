@@ -47,6 +47,8 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Final
 
+from cachetools import Cache
+
 from bot import logs
 from bot.ai import Action, Hint
 from bot.engine import (
@@ -89,7 +91,8 @@ from .planner import RemotePlan
 from .ratings import REPEAT_WINDOW_SECONDS, rate_game, repeat_weight
 from .seeds import DiceSeeds
 from .snapshots import WHOLE_TURN_BUTTONS, GameSnapshot, turn_input
-from .users import SHARED_SECONDS, Users
+from .takeback import taken_back
+from .users import Users, kept
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +108,9 @@ THINKING_SECONDS: Final = 15.0
 0.05 s at level 5, 0.3 s in the slowest variants): if that worker dies, another answers after
 this."""
 
+SCORES_KEPT: Final = 10_000
+"""Pairs whose head-to-head score the captions keep in memory at most, the least recently
+used let go first."""
 TURN_PLANS_HELD: Final = 1_000
 """How many games' turn plans :class:`GameService` holds at most (the latest tapped or shown):
 each game being played's, until its turn ends, so its next tap finds what the last one
@@ -150,10 +156,12 @@ class GameService:
         self._locks: KeyedLocks[int] = KeyedLocks()
         # the plan of the turn being tapped, by game, the latest last (see TURN_PLANS_HELD)
         self._plans: OrderedDict[int, TurnPlan] = OrderedDict()
-        # Head-to-head scores for the captions, with when each was read. Only one process
-        # writes an SQLite file, so there the cache knows every result; with several workers
-        # another may record one, so a score is read again after SHARED_SECONDS.
-        self._scores: dict[tuple[int, int], tuple[Tally, float]] = {}
+        # Head-to-head scores for the captions (at most SCORES_KEPT). Only one process writes
+        # an SQLite file, so there the cache knows every result; with several workers another
+        # may record one, so a score is read again after users.SHARED_SECONDS.
+        self._scores: Cache[tuple[int, int], Tally] = kept(
+            SCORES_KEPT, shared=store.shared, clock=clock
+        )
 
     @asynccontextmanager
     async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
@@ -309,6 +317,7 @@ class GameService:
             dice_proof=dice.proof,
             watchable=terms.watchable,
             start=start,
+            training=terms.training,
         )
         self._feed.announce(GameStarted(created.id, created.version, follows=follows))
         return created
@@ -415,6 +424,23 @@ class GameService:
             lambda: flow.played(stored, turn_input.turn(), self._rng, now)
         )
         return await self._save(moved_on, version)
+
+    async def take_back(self, game_id: int, user_id: int, line: int) -> GameSnapshot:
+        """In a training game, ``user_id`` takes back their latest chosen turn, history line
+        ``line`` (and what the computer played after it): the game is as it was before that
+        turn, the same roll to play again (:func:`.takeback.taken_back`).
+
+        :raises: :exc:`NotAPlayer`, :exc:`GameFinished`; :exc:`StaleAction` in a game that is
+            not a training game, or for a turn that is not the player's latest.
+        """
+        async with self._one_at_a_time(game_id):
+            stored = await self._get(game_id)
+            side = _playing_side(stored, user_id)
+            if not stored.training:
+                raise StaleAction()
+            now = self._clock()
+            restored = await asyncio.to_thread(taken_back, stored, side, line, now)
+            return await self._save(restored, stored.version)
 
     async def roll(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The player to move rolls instead of doubling (passes and forced turns play
@@ -658,11 +684,12 @@ class GameService:
         return await self._store.games.version(game_id)
 
     async def postpone_deadlines(self, since: float, seconds: float) -> int:
-        """Stops the clocks for a time the players could not reach the bot (a Telegram outage
-        from ``since`` lasting ``seconds``): every running game's deadline after ``since`` moves
-        ``seconds`` later. Versions stay, so buttons pressed meanwhile still count. Returns how
-        many games it moved. With several workers, the first to report the outage moves them;
-        the others' reports of it (they saw it too, each with its own timing) move nothing."""
+        """Stops the clocks for a time the players could not reach the bot, or the bot its
+        database (an outage from ``since`` lasting ``seconds``): every running game's deadline
+        after ``since`` moves ``seconds`` later. Versions stay, so buttons pressed meanwhile
+        still count. Returns how many games it moved. With several workers, the first to report
+        the outage moves them; the others' reports of it (they saw it too, each with its own
+        timing) move nothing."""
         async with self._store.transaction():
             if not await self._coordination.outage_ended(since, since + seconds):
                 return 0
@@ -800,13 +827,9 @@ class GameService:
         if stored.game.is_over:  # a result changes the score between the two
             self._scores.pop(pair, None)
             self._scores.pop(pair[::-1], None)
-        kept = self._scores.get(pair)
-        now = self._clock()
-        if kept is not None and (not self._store.shared or now - kept[1] <= SHARED_SECONDS):
-            score = kept[0]
-        else:
-            score = await self._store.games.head_to_head(*pair)
-            self._scores[pair] = (score, now)
+        score = self._scores.get(pair)
+        if score is None:
+            score = self._scores[pair] = await self._store.games.head_to_head(*pair)
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         luck = tuple(await self._store.luck.of_game(stored.id)) if stored.game.is_over else ()
         match_luck = None

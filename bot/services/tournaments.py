@@ -40,6 +40,7 @@ pot. No Telegram here.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -128,6 +129,9 @@ class Overview:
     pairings: tuple[TournamentPairing, ...]
     standings: tuple[pairing.Placing, ...] = ()
     games_over: frozenset[int] = field(default_factory=frozenset)
+    on_time: frozenset[tuple[int, int]] = frozenset()
+    """The boards (round, board) decided by a clock: their game's, or their match's last
+    game's, loser ran out of time."""
 
     def user(self, user_id: int) -> User:
         return self.users.get(user_id) or User(user_id, None, str(user_id), None)
@@ -514,8 +518,9 @@ class Tournaments:
                 users[user.id] = user
         standings: tuple[pairing.Placing, ...] = ()
         if tournament.format is not TournamentFormat.KNOCKOUT and not tournament.is_open:
-            standings = pairing.standings(seeds(entrants), results(played))
-        return Overview(tournament, entrants, users, played, standings)
+            standings = await asyncio.to_thread(pairing.standings, seeds(entrants), results(played))
+        on_time = frozenset(await self._store.tournaments.decided_on_time(tournament_id))
+        return Overview(tournament, entrants, users, played, standings, on_time=on_time)
 
     async def game_of(self, board: TournamentPairing) -> int | None:
         """The game being played (or last played) on ``board``."""
@@ -557,7 +562,8 @@ class Tournaments:
         store = self._store.tournaments
         entrants = await store.entrants(tournament.id)
         played = await store.pairings(tournament.id)
-        paired = pair_round(tournament, entrants, played, number)
+        # a Swiss round of a thousand players takes a few hundred ms: not on the event loop
+        paired = await asyncio.to_thread(pair_round, tournament, entrants, played, number)
         boards = []
         for index, paired_board in enumerate(paired.pairings, start=1):
             first, second = paired_board.first, paired_board.second
@@ -609,7 +615,7 @@ class Tournaments:
             final = [p for p in played if p.round == tournament.round]
             winner = final[0].winner_id if final else None
         else:
-            table = pairing.standings(seeds(entrants), results(played))
+            table = await asyncio.to_thread(pairing.standings, seeds(entrants), results(played))
             winner = table[0].player if table else None
         now = self._clock()
         prize = None

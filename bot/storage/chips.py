@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from bot.model import ChipFlag, LedgerEntry
+from bot.model import ChipFlag, ChipsStatus, LedgerEntry
 
 PLAYER: Final = "player"
 """The lock on a player's wallet and ratings (see :meth:`.Store.lock_players`)."""
@@ -20,7 +20,7 @@ PRIZE: Final = "tournament_prize"
 """The ledger's kind of a tournament's entry paid to its winner."""
 
 if TYPE_CHECKING:
-    from .database import Database
+    from .database import Database, Row
 
 
 class ChipRepository:
@@ -142,25 +142,42 @@ class ChipRepository:
         )
 
     async def flags(self, chat_id: int, limit: int = 20) -> list[ChipFlag]:
-        """The chat's flagged transfers, newest first."""
+        """The chat's transfers still held, newest first."""
         rows = await self._store.fetch_all(
-            "SELECT * FROM chip_flags WHERE chat_id = ? ORDER BY created_at DESC LIMIT ?",
+            """SELECT * FROM chip_flags WHERE chat_id = ? AND resolution IS NULL
+               ORDER BY created_at DESC LIMIT ?""",
             (chat_id, limit),
         )
-        return [
-            ChipFlag(
-                row["game_id"],
-                row["chat_id"],
-                row["loser_id"],
-                row["winner_id"],
-                row["amount"],
-                row["payments"],
-                row["paid"],
-                row["created_at"],
-                row["tournament_id"],
-            )
-            for row in rows
-        ]
+        return [_flag(row) for row in rows]
+
+    async def held(self, limit: int = 20) -> list[ChipFlag]:
+        """The games' transfers still held in every chat, newest first (a tournament's
+        entries held are decided by its own rule)."""
+        rows = await self._store.fetch_all(
+            """SELECT * FROM chip_flags WHERE resolution IS NULL AND game_id IS NOT NULL
+               ORDER BY created_at DESC, game_id DESC LIMIT ?""",
+            (limit,),
+        )
+        return [_flag(row) for row in rows]
+
+    async def resolve(
+        self, game_id: int, resolution: str, *, operator_id: int, now: float
+    ) -> ChipFlag | None:
+        """Records an operator's decision on a held transfer, if it is still held; returns
+        the flag as it was then (None if decided before, or there is none)."""
+        row = await self._store.fetch_one(
+            """UPDATE chip_flags SET resolution = ?, operator_id = ?, resolved_at = ?
+               WHERE game_id = ? AND resolution IS NULL RETURNING *""",
+            (resolution, operator_id, now, game_id),
+        )
+        return _flag(row) if row is not None else None
+
+    async def settle_game(self, game_id: int, *, chips: int, status: ChipsStatus) -> None:
+        """Records what a game's result moved in the end (after a decision on its flag)."""
+        await self._store.write(
+            "UPDATE games SET chips = ?, chips_status = ? WHERE id = ?",
+            (chips, status.value, game_id),
+        )
 
     async def entries(self, user_id: int, limit: int = 10) -> list[LedgerEntry]:
         """The user's latest ledger rows, newest first."""
@@ -180,3 +197,18 @@ class ChipRepository:
             )
             for row in rows
         ]
+
+
+def _flag(row: Row) -> ChipFlag:
+    return ChipFlag(
+        row["game_id"],
+        row["chat_id"],
+        row["loser_id"],
+        row["winner_id"],
+        row["amount"],
+        row["payments"],
+        row["paid"],
+        row["created_at"],
+        tournament_id=row["tournament_id"],
+        resolution=row["resolution"],
+    )

@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Final, Protocol, TypeAlias
 from bot.model import ChangeChannel
 
 # what a repository raises, the model's: the services catch them without knowing storage
+from bot.model import DatabaseUnavailable as DatabaseUnavailable
 from bot.model import IntegrityError as IntegrityError
 from bot.model import VersionConflict as VersionConflict
 
@@ -54,6 +55,11 @@ class Row(Protocol):
 
 class SchemaTooNew(Exception):
     """The database was migrated by a newer release than this one."""
+
+
+class MigrationChanged(Exception):
+    """A migration the database has had differs from this release's copy of it (see
+    :func:`.migrations.changed_migration`): the schema may not be what the code expects."""
 
 
 def lock_key(kind: str, key: int) -> int:
@@ -140,7 +146,8 @@ class Database(ABC):
         return _LOCAL
 
     async def ping(self) -> None:
-        """Raises if the database cannot be reached (for /healthz)."""
+        """Raises if the database cannot be reached (for /healthz; the PostgreSQL backend
+        raises :exc:`DatabaseUnavailable` then)."""
         await self.fetch_one("SELECT 1")
 
     def after_commit(self, action: Callable[[], None]) -> None:

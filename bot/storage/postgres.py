@@ -20,11 +20,14 @@ on each connection and costs a tap the least CPU, which is what a worker spends 
   them themselves or else close their connection (:func:`_unlock`). An open transaction is
   still rolled back by the pool.
 - **Schema version**: the one row of ``schema_version``; migrations run under an advisory lock,
-  so workers starting together migrate once.
+  so workers starting together migrate once, and are followed by ``ANALYZE``.
 - **Changes** are told to the other workers by ``NOTIFY`` on one channel, heard through a
   connection of its own that only ``LISTEN``s (:class:`PostgresChannel`); if that connection
   is lost, it connects again (1, 2, 4 … 30 s apart) and says so, since what was sent meanwhile
   is lost.
+- **Outages**: a statement, transaction or lock that fails because the server cannot be
+  reached (stopped, restarting, a connection cut) raises :exc:`DatabaseUnavailable` (see
+  :func:`unavailable`), whatever asyncpg or the socket said; nothing of it was done.
 """
 
 from __future__ import annotations
@@ -34,15 +37,31 @@ import contextlib
 import contextvars
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, cast
 
 import asyncpg
 
-from .database import Database, IntegrityError, Params, Row, SchemaTooNew, lock_key
-from .migrations import MIGRATIONS, for_postgres
+from .database import (
+    Database,
+    DatabaseUnavailable,
+    IntegrityError,
+    MigrationChanged,
+    Params,
+    Row,
+    SchemaTooNew,
+    lock_key,
+)
+from .migrations import (
+    CHECKSUMS_TABLE,
+    MIGRATIONS,
+    backfill_of,
+    changed_migration,
+    checksum,
+    for_postgres,
+)
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -93,6 +112,37 @@ def numbered(sql: str) -> tuple[str, tuple[str, ...] | int]:
     if names and count:
         raise ValueError("a statement takes either ? or :name parameters, not both")
     return rendered, tuple(names) if names else count
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether ``error`` says the server could not be reached, rather than that a statement was
+    wrong: a refused or broken socket (an :exc:`OSError`), a connection the server closed
+    (class 08), a server shutting down or starting up (57P01-57P03), or the client's own
+    confusion over a connection cut in the middle of a statement (seen when the server was
+    stopped under a pool: "cannot switch to state…")."""
+    if isinstance(error, OSError | asyncpg.PostgresConnectionError):
+        return True
+    if isinstance(
+        error,
+        asyncpg.AdminShutdownError | asyncpg.CrashShutdownError | asyncpg.CannotConnectNowError,
+    ):
+        return True
+    if isinstance(error, asyncpg.InternalClientError):
+        return True
+    return isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error)
+
+
+@contextlib.contextmanager
+def _reachable() -> Iterator[None]:
+    """Turns a failure to reach the server, inside the block, into :exc:`DatabaseUnavailable`.
+    Wrap only the database's own calls in it: an error of a caller's block is not the
+    database's."""
+    try:
+        yield
+    except Exception as error:
+        if unavailable(error):
+            raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
+        raise
 
 
 def _arguments(order: tuple[str, ...] | int, params: Params) -> Sequence[Any]:
@@ -151,7 +201,8 @@ class PostgresDatabase(Database):
         """Applies the migrations the database has not had yet, each in its transaction, one
         worker at a time; returns the new schema version.
 
-        :raises: :exc:`SchemaTooNew` if the database's version is beyond the last migration.
+        :raises: :exc:`SchemaTooNew` if the database's version is beyond the last migration;
+            :exc:`MigrationChanged` if one it has had differs from this release's.
         """
         async with self._pool.acquire() as conn:
             await _lock(conn, MIGRATION_LOCK)
@@ -167,10 +218,36 @@ class PostgresDatabase(Database):
                     raise SchemaTooNew(
                         f"schema version {version}; this release knows {len(MIGRATIONS)}"
                     )
+                await conn.execute(CHECKSUMS_TABLE)
+                rows = await conn.fetch("SELECT version, checksum FROM schema_checksums")
+                recorded = {int(row[0]): str(row[1]) for row in rows}
+                changed = changed_migration(recorded, version)
+                if changed is not None:
+                    raise MigrationChanged(changed)
                 for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                     async with conn.transaction():
                         await conn.execute(for_postgres(script))
+                        if (backfill := backfill_of(script)) is not None:
+                            counter = backfill.counter()
+                            async for row in conn.cursor(numbered(backfill.read)[0]):
+                                counter.add(tuple(row))
+                            await conn.executemany(numbered(backfill.write)[0], counter.rows())
                         await conn.execute("UPDATE schema_version SET version = $1", number)
+                        await conn.execute(
+                            "INSERT INTO schema_checksums VALUES ($1, $2)", number, checksum(script)
+                        )
+                await conn.executemany(  # those applied before checksums were kept
+                    "INSERT INTO schema_checksums VALUES ($1, $2)",
+                    [
+                        (n, checksum(MIGRATIONS[n - 1]))
+                        for n in range(1, version + 1)
+                        if n not in recorded
+                    ],
+                )
+                if version < len(MIGRATIONS):
+                    # the planner's statistics for what the migrations added (a column's values,
+                    # a partial index's few rows): without them it may plan a whole table
+                    await conn.execute("ANALYZE")
             finally:
                 await _unlock(conn, MIGRATION_LOCK)
         return len(MIGRATIONS)
@@ -182,10 +259,23 @@ class PostgresDatabase(Database):
             yield
             return
         with self._outermost() as committed:
-            async with self._connection() as conn, conn.transaction():
-                if durable:
-                    await conn.execute("SET LOCAL synchronous_commit = on")
-                yield
+            async with self._connection() as conn:
+                transaction = conn.transaction()
+                with _reachable():
+                    await transaction.start()
+                    if durable:
+                        await conn.execute("SET LOCAL synchronous_commit = on")
+                try:
+                    yield
+                except BaseException:
+                    try:
+                        await transaction.rollback()
+                    except Exception as error:  # the block's own error says more
+                        if not unavailable(error):
+                            raise
+                    raise
+                with _reachable():
+                    await transaction.commit()
             committed()
 
     async def write(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
@@ -197,7 +287,8 @@ class PostgresDatabase(Database):
     async def write_many(self, sql: str, rows: Sequence[Params]) -> None:
         text, order = numbered(sql)
         async with self.transaction(), self._connection() as conn, _integrity():
-            await conn.executemany(text, [_arguments(order, row) for row in rows])
+            with _reachable():
+                await conn.executemany(text, [_arguments(order, row) for row in rows])
 
     async def insert(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
         async with self.transaction(durable=durable):
@@ -215,18 +306,21 @@ class PostgresDatabase(Database):
     async def exclusive(self, kind: str, key: int) -> AsyncIterator[None]:
         number = lock_key(kind, key)
         async with self._connection() as conn:
-            await _lock(conn, number)
+            with _reachable():
+                await _lock(conn, number)
             try:
                 yield
             finally:
-                await _unlock(conn, number)
+                with _reachable():
+                    await _unlock(conn, number)
 
     @asynccontextmanager
     async def attempt(self, kind: str, key: int) -> AsyncIterator[bool]:
         number = lock_key(kind, key)
         async with self._connection() as conn:
             try:
-                taken = await conn.fetchval("SELECT pg_try_advisory_lock($1)", number)
+                with _reachable():
+                    taken = await conn.fetchval("SELECT pg_try_advisory_lock($1)", number)
             except BaseException:
                 conn.terminate()  # it may hold the lock now: see _unlock
                 raise
@@ -236,15 +330,18 @@ class PostgresDatabase(Database):
             try:
                 yield True
             finally:
-                await _unlock(conn, number)
+                with _reachable():
+                    await _unlock(conn, number)
 
     async def lock(self, kind: str, *keys: int) -> None:
         held = self._held.get()
         assert held is not None and held.is_in_transaction(), "lock() outside a transaction"
         numbers = sorted({lock_key(kind, key) for key in keys})
-        await held.execute(
-            "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k", numbers
-        )
+        with _reachable():
+            await held.execute(
+                "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k",
+                numbers,
+            )
 
     @property
     def changes(self) -> PostgresChannel:
@@ -274,6 +371,10 @@ class PostgresDatabase(Database):
                 return await getattr(conn, run)(text, *arguments)
         except asyncpg.IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from error
+        except Exception as error:
+            if unavailable(error):
+                raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
+            raise
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Connection]:
@@ -282,12 +383,14 @@ class PostgresDatabase(Database):
         if held is not None:
             yield held
             return
-        async with self._pool.acquire() as conn:
-            token = self._held.set(conn)
-            try:
-                yield conn
-            finally:
-                self._held.reset(token)
+        with _reachable():
+            conn = await self._pool.acquire()
+        token = self._held.set(conn)
+        try:
+            yield conn
+        finally:
+            self._held.reset(token)
+            await self._pool.release(conn)
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:

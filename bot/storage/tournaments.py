@@ -25,6 +25,8 @@ from bot.model import (
     VersionConflict,
 )
 
+from . import totals
+
 if TYPE_CHECKING:
     from .database import Database, Row
 
@@ -97,6 +99,18 @@ class TournamentRepository:
             (tournament_id,),
         )
         return [row["id"] for row in rows]
+
+    async def decided_on_time(self, tournament_id: int) -> set[tuple[int, int]]:
+        rows = await self._store.fetch_all(
+            """SELECT p.round_no, p.board FROM tournament_pairings p JOIN games g
+                   ON (p.match_id IS NULL AND g.id = p.game_id)
+                   OR (p.match_id IS NOT NULL AND g.match_id = p.match_id
+                       AND g.game_no = (SELECT MAX(h.game_no) FROM games h
+                                        WHERE h.match_id = p.match_id))
+               WHERE p.tournament_id = ? AND p.decided = 1 AND g.outcome = 'timeout'""",
+            (tournament_id,),
+        )
+        return {(int(row["round_no"]), int(row["board"])) for row in rows}
 
     async def in_chat(self, chat_id: int, limit: int = 10) -> list[Tournament]:
         """The group's tournaments, the newest first."""
@@ -172,6 +186,17 @@ class TournamentRepository:
             )
             for row in rows
         ]
+
+    async def entered(self, user_id: int) -> list[int]:
+        """The tournaments in sign-up or running that the user is in (not withdrawn)."""
+        rows = await self._store.fetch_all(
+            """SELECT t.id FROM tournaments AS t
+               JOIN tournament_entrants AS e ON e.tournament_id = t.id
+               WHERE e.user_id = ? AND e.withdrawn = 0 AND t.state IN ('signup', 'running')
+               ORDER BY t.id""",
+            (user_id,),
+        )
+        return [row["id"] for row in rows]
 
     async def add_entrant(self, tournament_id: int, user_id: int, *, now: float) -> bool:
         changed = await self._store.write(
@@ -258,11 +283,14 @@ class TournamentRepository:
             "SELECT chat_id FROM tournaments WHERE id = ?", (tournament_id,)
         )
         assert tournament is not None
-        await self._store.write(
+        chat_id = int(tournament["chat_id"])
+        added = await self._store.write(
             """INSERT INTO tournament_games (game_id, chat_id) VALUES (?, ?)
                ON CONFLICT (game_id) DO NOTHING""",
-            (game.id, tournament["chat_id"]),
+            (game.id, chat_id),
         )
+        if added and chat_id != game.chat_id and totals.counts(game):  # in its group's league
+            await totals.add_standing(self._store, game, chat_id=chat_id)
         if match_over or game.match_id is None:
             await self._store.write(
                 """UPDATE tournament_pairings SET winner_id = ?, decided = 1

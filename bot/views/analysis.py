@@ -17,7 +17,7 @@ from bot.engine import Position, Side
 from bot.i18n import N_
 from bot.services.analysis import Analysis
 from bot.views.boards import finish_label
-from bot.views.common import SIDE_MARKS, Translate, plain_name, player_name
+from bot.views.common import SIDE_MARKS, Translate, mention, player_name
 from bot.views.numbers import count, decimal
 from render import BoardView
 
@@ -214,9 +214,7 @@ def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
     moves = before.moves
     label = None
     if before.remainder:
-        label = _("Remainder from {name}").format(
-            name=plain_name(analysis.user(before.turn.other), _)
-        )
+        label = _("Remainder from {name}").format(name=mention(analysis.user(before.turn.other), _))
     elif before.chain:
         label = _("Rolls again")
     return BoardView(
@@ -225,8 +223,8 @@ def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
         moves=moves.values if moves is not None else (),
         struck=before.struck,
         dice_label=label,
-        white_name=plain_name(analysis.white, _),
-        black_name=plain_name(analysis.black, _),
+        white_name=mention(analysis.white, _),
+        black_name=mention(analysis.black, _),
         pip_label=_("pips"),
         arrows=(review.played.steps, review.best.steps),
     )

@@ -30,7 +30,7 @@ from bot.engine import (
     TurnRecord,
     steps_text,
 )
-from bot.model import ChipsStatus
+from bot.model import ChipsStatus, StoredGame
 from bot.services import GameSnapshot
 from bot.services.actions import GameAction, allowed, strikes
 from bot.services.hints import Advice, Tap
@@ -43,8 +43,8 @@ from bot.views.common import (
     VARIANT_NAMES,
     Translate,
     duration,
+    mention,
     moment,
-    plain_name,
     player_name,
 )
 from bot.views.luck import luck_line, match_luck_line
@@ -73,11 +73,14 @@ def caption(
     lines = [f"⚪ {white} — ⚫ {black}", f"{kind} · #{stored.id}"]
     if stored.start is not None:
         lines.append("▶ " + _("From a position, not rated"))
+    if stored.training:
+        lines.append("🎓 " + _("Training game: each of your turns is judged below"))
     if snapshot.match is not None:
         lines.append(_match_line(snapshot, _))
-    else:
+    elif snapshot.score.games:  # a single game has no score: their games before, named so
         lines.append(
-            _("Score: {white} {won}:{lost} {black}").format(
+            "🤝 "
+            + _("Head to head, all their games: {white} {won}:{lost} {black}").format(
                 white=white,
                 black=black,
                 won=snapshot.score.wins,
@@ -99,9 +102,14 @@ def caption(
                 name=player_name(snapshot.user(game.cube.owner), _),
             )
         )
-    recent = [line for line in stored.history[-2:] if line]
+    recent = unseen_turns(stored)
     if recent:
-        lines.append(_("Last: {moves}").format(moves=html.quote(history_text(recent[-1], _))))
+        shown = recent[-RECENT_TURNS:]
+        moves = " → ".join(history_text(stored.history[index], _) for index in shown)
+        if len(shown) < len(recent):
+            moves = "… → " + moves
+        label = _("Last: {moves}") if len(shown) == 1 else _("Last turns: {moves}")
+        lines.append(label.format(moves=html.quote(moves)))
     if game.result is not None:
         winner = snapshot.user(game.result.winner)
         lines.append(
@@ -185,6 +193,34 @@ def caption(
     elif watch_link is not None:
         lines.append("👁 " + _("Friends can watch: {link}").format(link=watch_link))
     return "\n".join(lines)
+
+
+RECENT_TURNS: Final = 4
+"""The most turns a caption lists as played since its player to act last chose (the newest)."""
+AUTOMATIC_NOTES: Final = frozenset({"forced", "pass"})
+"""The notes of the history lines the bot played for a player (a forced turn, a pass)."""
+
+
+def unseen_turns(stored: StoredGame) -> range:
+    """The history lines (indices) played since the side to act last chose something: the
+    opponent's turns and the turns the bot played for that side meanwhile (forced ones,
+    passes), none of which its player saw made. When the computer opens, its first turn and
+    the forced reply played for the person come in one change, so a board lists both, not the
+    last alone. After the game, the lines since the loser last chose. When the side's own
+    choice is the latest line (it resigned, it ran out of time), that line."""
+    game, history = stored.game, stored.history
+    side = game.result.winner.other if game.result is not None else game.to_act
+    prefix = side.value + " "
+    first = 0
+    for index in range(len(history) - 1, -1, -1):
+        line = history[index]
+        if line.startswith(prefix) and line.rsplit(" ", 1)[-1] not in AUTOMATIC_NOTES:
+            first = index + 1
+            break
+    first = min(first, len(history) - 1)
+    while 0 <= first < len(history) and not history[first]:
+        first += 1
+    return range(max(first, 0), len(history))
 
 
 def watch_payload(game_id: int) -> str:
@@ -597,20 +633,18 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
     result = None
     if game.result is not None:
         result = _("{winner} wins: {outcome} ×{points}").format(
-            winner=plain_name(snapshot.user(game.result.winner), _),
+            winner=mention(snapshot.user(game.result.winner), _),
             outcome=_(OUTCOME_NAMES[game.result.outcome]),
             points=game.result.points,
         )
     moves = game.moves
     label = None
     if game.remainder:
-        label = _("Remainder from {name}").format(
-            name=plain_name(snapshot.user(game.turn.other), _)
-        )
+        label = _("Remainder from {name}").format(name=mention(snapshot.user(game.turn.other), _))
     elif game.chain:
         label = _("Rolls again")
     elif game.strike_pending:
-        label = _("{name} strikes a die").format(name=plain_name(snapshot.user(game.to_act), _))
+        label = _("{name} strikes a die").format(name=mention(snapshot.user(game.to_act), _))
     cube = game.cube
     match_label = None
     if snapshot.match is not None:
@@ -631,8 +665,8 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
         dice_label=label,
         last_steps=marks,
         last_side=marks_side,
-        white_name=plain_name(snapshot.white, _),
-        black_name=plain_name(snapshot.black, _),
+        white_name=mention(snapshot.white, _),
+        black_name=mention(snapshot.black, _),
         result=result,
         pip_label=_("pips"),
     )

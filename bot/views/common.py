@@ -72,24 +72,31 @@ def translator(i18n: I18n, locale: str) -> Translator:
     return Translator(i18n, locale)
 
 
-def plain_name(user: User, _: Translate | None = None) -> str:
-    """A player's name as plain text (a picture's, a chart's legend): @username, else the
-    first name; the computer as the reader's word for it and its level in stars (``computer
-    ★★★☆☆``; its stored name, ``AI ★★★☆☆``, is shown nowhere), only the stars without ``_``."""
+def player_name(user: User, _: Translate) -> str:
+    """How a player is named in captions: @username, else the first name (as
+    :func:`bot.views.texts.echo` shows a user's text: escaped, isolated when right-to-left); the
+    computer as 🤖, the reader's word for it and its level in stars; a user who asked to be
+    forgotten as "deleted player"."""
+    if user.computer_level is not None:
+        return "🤖 " + mention(user, _)
+    return mention(user, _) if user.forgotten else echo(user.mention)
+
+
+DELETED_PLAYER: Final = N_("deleted player")
+"""How a user who asked to be forgotten (``/forget``) is named, wherever they played."""
+
+
+def mention(user: User, _: Translate) -> str:
+    """A player's name as plain text (a picture's, a chart's): ``@username``, else the first
+    name; the computer as the reader's word for it and its level in stars (``computer
+    ★★★☆☆``; its stored name, ``AI ★★★☆☆``, is shown nowhere); "deleted player" for a user who
+    asked to be forgotten."""
+    if user.forgotten:
+        return _(DELETED_PLAYER)
     level = user.computer_level
     if level is None:
         return user.mention
-    stars = "★" * level + "☆" * (COMPUTER_LEVELS[-1] - level)
-    return _("computer") + " " + stars if _ is not None else stars
-
-
-def player_name(user: User, _: Translate | None = None) -> str:
-    """How a player is named in captions: @username, else the first name (as
-    :func:`bot.views.texts.echo` shows a user's text: escaped, isolated when right-to-left); the
-    computer as 🤖, the reader's word for it (with ``_``) and its level in stars."""
-    if user.computer_level is not None:
-        return "🤖 " + plain_name(user, _)
-    return echo(user.mention)
+    return _("computer") + " " + "★" * level + "☆" * (COMPUTER_LEVELS[-1] - level)
 
 
 def duration(seconds: int, _: Translate) -> str:

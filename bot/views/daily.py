@@ -4,14 +4,22 @@ verdict, a group's post, and ``/top daily``. Pure functions of domain values and
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import DailyAction, DailyOpen
 from bot.model import DailyPosition, DailyTally, Streak, User
-from bot.services.daily import VARIANTS, Outcome, Tapped, alive, best_shown, tap_letter
+from bot.services.daily import (
+    STEP_LETTERS,
+    VARIANTS,
+    Outcome,
+    Tapped,
+    alive,
+    best_shown,
+    tap_letter,
+)
 from bot.views.boards import STEPS_PER_ROW, finish_label, step_label
 from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, clock, player_name
 from bot.views.numbers import count, decimal
@@ -75,6 +83,32 @@ def puzzle_keyboard(
     def data(next_taps: str, confirm: bool = False) -> str:
         return DailyAction(position=position.id, taps=next_taps, confirm=confirm).pack()
 
+    return taps_keyboard(tapped, taps, data, _)
+
+
+def taps_keyboard(
+    tapped: Tapped, taps: str, data: Callable[[str, bool], str], _: Translate
+) -> InlineKeyboardMarkup:
+    """The turn buttons of a position answered once (:func:`turn_rows`), ↩ Undo and ✅
+    Confirm; ``data(taps, confirm)`` is a button's data."""
+    rows = turn_rows(tapped, taps, lambda following: data(following, False))
+    controls = []
+    if taps:
+        controls.append(_button("↩ " + _("Undo"), data(taps[:-1], False)))
+    if tapped.input.is_complete and taps:
+        controls.append(_button("✅ " + _("Confirm"), data(taps, True)))
+    if controls:
+        rows.append(controls)
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def turn_rows(
+    tapped: Tapped, taps: str, data: Callable[[str], str]
+) -> list[list[InlineKeyboardButton]]:
+    """The turn buttons of a position being answered tap by tap, the taps riding in the
+    buttons (:func:`bot.services.daily.tap_letter`): one per way to finish when they are few,
+    else the steps offered (none once the turn is complete); ``data(taps)`` is the data of a
+    button that leads to ``taps``."""
     current = tapped.input
     if tapped.finishes:
         labels = [finish_label(steps) for steps in tapped.finishes]
@@ -84,7 +118,7 @@ def puzzle_keyboard(
             for i, label in enumerate(labels)
         ]
     elif current.is_complete:
-        per_row, buttons = STEPS_PER_ROW, []
+        return []
     else:
         per_row = STEPS_PER_ROW
         steps = [(o.src, o.dst) for o in current.options]
@@ -93,17 +127,9 @@ def puzzle_keyboard(
                 step_label(option, steps.count((option.src, option.dst)) > 1),
                 data(taps + tap_letter(i, finish=False)),
             )
-            for i, option in enumerate(current.options)
+            for i, option in enumerate(current.options[: len(STEP_LETTERS)])
         ]
-    rows = [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
-    controls = []
-    if taps:
-        controls.append(_button("↩ " + _("Undo"), data(taps[:-1])))
-    if current.is_complete and taps:
-        controls.append(_button("✅ " + _("Confirm"), data(taps, confirm=True)))
-    if controls:
-        rows.append(controls)
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
 
 
 def board_view(position: DailyPosition, _: Translate) -> BoardView:
@@ -116,6 +142,23 @@ def board_view(position: DailyPosition, _: Translate) -> BoardView:
         moves=moves.values if moves is not None else (),
         pip_label=_("pips"),
     )
+
+
+def answer_lines(best: str, turn: str, correct: bool, loss: float, _: Translate) -> list[str]:
+    """A judged answer to a position: the best turn, then the answer, the best or what it gave
+    away."""
+    lines = ["🏆 " + _("Best: {turn}").format(turn=html.quote(best))]
+    if correct:
+        lines.append("✅ " + _("Your {turn}: the best move!").format(turn=html.quote(turn)))
+    else:
+        lines.append(
+            "❌ "
+            # TRANSLATORS: {loss} is a decimal number such as 0.12 (equity, in points)
+            + _("Your {turn} loses {loss} points against the best.").format(
+                turn=html.quote(turn), loss=decimal(loss, _)
+            )
+        )
+    return lines
 
 
 def tally_line(tally: DailyTally, _: Translate, *, revealed: bool = True) -> str:
@@ -144,21 +187,10 @@ def outcome_caption(outcome: Outcome, today: str, _: Translate) -> str:
                 "ends ({time})."
             ).format(turn=html.quote(answer.turn), time=clock(day_end(position), "day"))
         )
+    elif answer is not None:
+        lines += answer_lines(outcome.best.turn, answer.turn, answer.correct, answer.loss, _)
     else:
         lines.append("🏆 " + _("Best: {turn}").format(turn=html.quote(outcome.best.turn)))
-    if answer is not None and outcome.revealed:
-        if answer.correct:
-            lines.append(
-                "✅ " + _("Your {turn}: the best move!").format(turn=html.quote(answer.turn))
-            )
-        else:
-            lines.append(
-                "❌ "
-                # TRANSLATORS: {loss} is a decimal number such as 0.12 (equity, in points)
-                + _("Your {turn} loses {loss} points against the best.").format(
-                    turn=html.quote(answer.turn), loss=decimal(answer.loss, _)
-                )
-            )
     lines.append(tally_line(outcome.tally, _, revealed=outcome.revealed))
     if answer is not None:
         current, best = alive(outcome.streak, today), best_shown(outcome.streak, today)

@@ -34,6 +34,7 @@ from bot.views.common import (
     VARIANT_NAMES,
     Translate,
     duration,
+    mention,
     player_name,
 )
 from bot.views.numbers import count
@@ -267,7 +268,7 @@ def leaderboard_text(standings: list[Standing], _: Translate) -> str:
         return _(NO_STANDINGS)
     text = "🏆 " + _("Leaderboard")
     for place, standing in enumerate(standings, start=1):
-        line = standing_line(place, standing, standing.user.mention, _)
+        line = standing_line(place, standing, mention(standing.user, _), _)
         if len(text) + 1 + len(line) > ALERT_LENGTH:
             break
         text += "\n" + line

@@ -17,7 +17,7 @@ from bot.ai.luck import RollLuck
 from bot.engine import VARIANTS, Side
 from bot.model import PlayerLuck, PrFlag, User
 from bot.services.autoanalysis import MatchLuck
-from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, plain_name, player_name
+from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, mention, player_name
 from bot.views.numbers import count, decimal
 from render.charts import Panel, Series
 
@@ -161,12 +161,12 @@ def game_panels(rolls: Sequence[RollLuck], white: User, black: User, _: Translat
         for side in (Side.WHITE, Side.BLACK)
     }
     return [
-        Panel(_("Equity before each roll, white's side"), (Series(plain_name(white, _), equity),)),
+        Panel(_("Equity before each roll, white's side"), (Series(mention(white, _), equity),)),
         Panel(
             _("Luck added up, points"),
             (
-                Series(plain_name(white, _), luck[Side.WHITE]),
-                Series(plain_name(black, _), luck[Side.BLACK]),
+                Series(mention(white, _), luck[Side.WHITE]),
+                Series(mention(black, _), luck[Side.BLACK]),
             ),
         ),
     ]

@@ -23,7 +23,7 @@ from bot.views.common import (
     SIDE_MARKS,
     VARIANT_NAMES,
     Translate,
-    plain_name,
+    mention,
     player_name,
 )
 from bot.views.numbers import count
@@ -46,8 +46,8 @@ def replay_frames(replayed: Replayed, _: Translate) -> list[tuple[Position, Boar
     total = len(replayed.moves)
     result = _result(replayed, _)
     plain = BoardView(
-        white_name=plain_name(replayed.white, _),
-        black_name=plain_name(replayed.black, _),
+        white_name=mention(replayed.white, _),
+        black_name=mention(replayed.black, _),
         pip_label=_("pips"),
         theme=THEME,
     )
@@ -99,7 +99,7 @@ def _result(replayed: Replayed, _: Translate) -> str | None:
     if result is None:
         return None
     return _("{winner} wins: {outcome} ×{points}").format(
-        winner=plain_name(replayed.user(result.winner), _),
+        winner=mention(replayed.user(result.winner), _),
         outcome=_(OUTCOME_NAMES[result.outcome]),
         points=result.points,
     )
@@ -168,7 +168,7 @@ def position_view(
     the reader's side at the bottom."""
     return BoardView(
         bottom=viewer,
-        white_name=plain_name(white, _),
-        black_name=plain_name(black, _),
+        white_name=mention(white, _),
+        black_name=mention(black, _),
         pip_label=_("pips"),
     )

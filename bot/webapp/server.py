@@ -3,7 +3,8 @@
 * ``GET /app/``: the page (``static/index.html``), never cached, its files named with a hash of
   their contents so that they are cached for a year (``Cache-Control: immutable``) and a new
   release is fetched at once.
-* ``GET /app/static/<stamp>/<file>``: the page's ES modules and style sheet.
+* ``GET /app/static/<stamp>/<file>``: the page's ES modules and style sheets (``palette.css``,
+  its colours, made from the chat picture's: :mod:`.palette`).
 * ``GET /app/ws``: the WebSocket. Every message both ways is one of :mod:`.protocol`'s. The
   page's first is a hello (Telegram's init data and the game); the server checks the init data
   (:mod:`.auth`) and the reader's right to the game, answers with the page's texts and pushes
@@ -40,7 +41,8 @@ from bot.services import Chats, GameService, Users
 from bot.services.actions import GameAction, GameActions, Hinted, Moved, RematchOffered, Request
 from bot.services.allowance import Allowance
 from bot.services.challenges import MemberCheck
-from bot.services.errors import GameError, NotAPlayer, StaleAction, TooManyWatchers
+from bot.services.errors import Banned, GameError, NotAPlayer, StaleAction, TooManyWatchers
+from bot.services.moderation import Moderation
 from bot.services.watchers import MAX_WATCHERS
 from bot.views.boards import hint_text
 from bot.views.common import translator
@@ -49,6 +51,7 @@ from bot.views.texts import explain
 from . import BASE_PATH
 from .auth import BoardUser, InitDataRefused, check_init_data
 from .hub import BoardHub, Viewer
+from .palette import palette_css
 from .protocol import (
     MESSAGE_BYTES,
     Act,
@@ -70,6 +73,8 @@ from .texts import page_texts, refusal_texts
 logger = logging.getLogger(__name__)
 
 STATIC: Final = Path(__file__).parent / "static"
+PALETTE: Final = "palette.css"
+"""The page's colours, made from the chat picture's at start (:mod:`.palette`)."""
 HELLO_SECONDS: Final = 10.0
 """How long a new socket may take to say who it is."""
 YEAR: Final = 365 * 86_400
@@ -90,6 +95,7 @@ class BoardApp:
         🔁 Rematch does (None: the board offers no rematch).
     :param is_member: whether someone is a group's member (Telegram's getChatMember), for the
         boards of groups' games.
+    :param moderation: who is banned: a banned player's requests are refused.
     """
 
     def __init__(
@@ -105,8 +111,10 @@ class BoardApp:
         clock: Callable[[], float] = time.time,
         post_rematch: Callable[[Challenge], Awaitable[None]] | None = None,
         is_member: MemberCheck | None = None,
+        moderation: Moderation | None = None,
     ) -> None:
         self._token = token
+        self._moderation = moderation
         self._games = games
         self._actions = actions
         self._users = users
@@ -123,6 +131,7 @@ class BoardApp:
             for path in sorted(STATIC.iterdir())
             if path.is_file() and path.name != "index.html"
         }
+        self._files[PALETTE] = (palette_css().encode(), "text/css; charset=utf-8")
         stamp = hashlib.sha256(b"".join(body for body, _ in self._files.values())).hexdigest()[:12]
         self.stamp = stamp
         """A hash of the page's files: in their addresses, so a new release is fetched."""
@@ -309,6 +318,8 @@ class BoardApp:
     ) -> ServerMessage:
         """What the page asked for, done, or refused with the words of the chat's alerts."""
         try:
+            if self._moderation is not None and await self._moderation.is_banned(viewer.user_id):
+                raise Banned()
             if viewer.side is None:
                 raise NotAPlayer()
             if isinstance(request, Expand):

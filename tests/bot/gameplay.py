@@ -134,6 +134,22 @@ async def start_private_game(
     return alice, bob, boards
 
 
+async def start_group_game(
+    harness: BotHarness,
+) -> tuple[FakeUser, FakeUser, FakeChat, FakeMessage]:
+    """Alice challenges Bob in a group, Bob accepts; returns them, the group and the board."""
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    group = fake.create_group("club", [alice, bob])
+    sent = fake.send_text(alice, group, "/play @bob")
+    challenge = await fake.wait_for_message(group, after=sent)
+    assert not (await fake.next_answer_to(fake.press(bob, challenge, "✅ Accept"))).show_alert
+    board = await fake.wait_for_message(group, after=challenge, where=lambda m: bool(m.photo))
+    await harness.settle()
+    return alice, bob, group, board
+
+
 def is_over(board: FakeMessage) -> bool:
     return "🏆" in board.content
 
@@ -145,8 +161,8 @@ def game_number(board: FakeMessage) -> int:
     return int(found[1])
 
 
-async def stored_game(database_path: Path, number: int) -> StoredGame:
-    """The game as the bot stored it, read from its database file."""
+async def stored_game(database_path: Path | str, number: int) -> StoredGame:
+    """The game as the bot stored it, read from its database (a file, or a PostgreSQL URL)."""
     db = await open_database(database_path)
     try:
         stored = await Store(db).games.get(number)

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import pytest
+from aiogram.filters.callback_data import CallbackData
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot import callbacks
 from bot.callbacks import (
     BUTTON_ACTIONS,
+    BroadcastStep,
     ChallengeAction,
     ChallengeOption,
+    FlagDecision,
     GameButton,
     InlineInvite,
     InviteOption,
+    LessonAction,
+    LessonMove,
     PlayFrom,
+    PracticeAction,
     Rematch,
     Replay,
     ResignAction,
+    TakeBack,
 )
 from bot.services.actions import GameAction
 from bot.services.inline import SEAL_DIGITS
@@ -34,6 +42,11 @@ def test_worst_case_payloads_fit_in_64_bytes() -> None:
         InlineInvite(challenger=BIG_ID, option=InviteOption.DECLINE, seal=16**SEAL_DIGITS - 1),
         Replay(game=BIG_ID),
         PlayFrom(game=BIG_ID, moves=10**6, computer=False),
+        BroadcastStep(broadcast=BIG_ID, send=True),
+        FlagDecision(game=BIG_ID, release=False),
+        LessonAction(move=LessonMove.DECLINE, lesson=99, step=99, arg=99, taps="ABCDEFGH"),
+        PracticeAction(position=BIG_ID, taps="abcdefgh", confirm=True),
+        TakeBack(game=BIG_ID, line=10**6),
     ]
     for payload in payloads:
         packed = payload.pack()
@@ -62,3 +75,33 @@ def test_a_board_button_carries_only_a_board_buttons_action() -> None:
     for action in set(GameAction) - BUTTON_ACTIONS:
         with pytest.raises(ValueError):
             GameButton.unpack(f"g:1:0:{action.value}:0")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "e:2:0:0:0:ab1",  # taps are letters
+        "e:2:0:0:0:abcdefghi",  # nine taps: more than a turn takes
+        "e:99:0:0:0:",  # no such move
+        "e:2:-1:0:0:",  # no negative numbers
+        "e:2: 1:0:0:",
+        "d:1:a b:0",
+        "d:1:a:yes",
+        "j:1:1.5",
+    ],
+)
+def test_forged_learning_buttons_are_not_parsed(data: str) -> None:
+    factory = {"e": LessonAction, "d": PracticeAction, "j": TakeBack}[data[0]]
+    with pytest.raises(ValueError):
+        factory.unpack(data)
+
+
+def test_every_kind_of_button_has_a_prefix_of_its_own() -> None:
+    """Two kinds of button with one prefix would read each other's taps."""
+    kinds = [
+        value
+        for value in vars(callbacks).values()
+        if isinstance(value, type) and issubclass(value, CallbackData) and value is not CallbackData
+    ]
+    prefixes = [kind.__prefix__ for kind in kinds]
+    assert len(prefixes) == len(set(prefixes)), sorted(prefixes)

@@ -95,7 +95,6 @@ async def test_a_game_in_each_new_language(
     await harness.settle()
     caption = board.caption or ""
     assert f"{said(locale, 'short nardy')} · {said(locale, 'standard')}" in caption
-    assert shows(said(locale, "Score: {white} {won}:{lost} {black}"), caption)
     assert shows(said(locale, "⏳ {duration} a move, until {time}"), caption)
     assert shows(said(locale, "🎲 {dice} — {mark} {name} to move"), caption)
     assert "⚔ @alice — @bob" in challenge.content  # the challenge message says it started

@@ -297,20 +297,24 @@ async def world(tmp_path: Path, fake_telegram: FakeTelegram) -> AsyncIterator[Wo
     await db.close()
 
 
-async def test_refreshes_close_together_make_one_edit_paced_with_the_boards(
-    world: World, fake_telegram: FakeTelegram
-) -> None:
-    clock = Clock()
-    limiter = RateLimiter(clock=clock, group=(2, 1 / 3600))  # two messages, then an hour each
-    publisher = LeaguePublisher(
+def _league(world: World, limiter: RateLimiter, *, settle: float) -> LeaguePublisher:
+    return LeaguePublisher(
         world.bot,
         world.leagues,
         world.services.chats,
         world.services.coordination,
         create_i18n(),
         limiter=limiter,
-        settle_seconds=3600,
+        settle_seconds=settle,
     )
+
+
+async def test_refreshes_close_together_make_one_edit_paced_with_the_boards(
+    world: World, fake_telegram: FakeTelegram
+) -> None:
+    clock = Clock()
+    limiter = RateLimiter(clock=clock, group=(2, 1 / 3600))  # two messages, then an hour each
+    publisher = _league(world, limiter, settle=3600)
     assert await publisher.post(await world.leagues.start(world.group.id, "en"))
     standings = fake_telegram.last_message(world.group)
     await world.services.game_service.resign(
@@ -328,15 +332,7 @@ async def test_a_refresh_waiting_for_its_turn_is_cancelled_cleanly(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
     limiter = RateLimiter(group=(1, 1 / 3600))
-    publisher = LeaguePublisher(
-        world.bot,
-        world.leagues,
-        world.services.chats,
-        world.services.coordination,
-        create_i18n(),
-        limiter=limiter,
-        settle_seconds=0,
-    )
+    publisher = _league(world, limiter, settle=0)
     await publisher.post(await world.leagues.start(world.group.id, "en"))
     standings = fake_telegram.last_message(world.group)
     publisher.refresh(world.group.id)
@@ -349,16 +345,8 @@ async def test_the_league_hears_of_each_group_games_result_from_the_change_feed(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
     """The league listens to the change feed: a group game's result (and nothing before it)
-    edits the group's standings, with no client telling it; a game elsewhere edits nothing."""
-    publisher = LeaguePublisher(
-        world.bot,
-        world.leagues,
-        world.services.chats,
-        world.services.coordination,
-        create_i18n(),
-        limiter=RateLimiter(group=(100, 100.0)),
-        settle_seconds=0,
-    )
+    edits the group's standings, with no client telling it."""
+    publisher = _league(world, RateLimiter(group=(100, 100.0)), settle=0)
     world.services.feed.subscribe(publisher.hear)
     assert await publisher.post(await world.leagues.start(world.group.id, "en"))
     standings = fake_telegram.last_message(world.group)

@@ -123,6 +123,39 @@ async def test_a_knockout_of_five_with_a_bye_played_out_across_a_restart(
         for number in (1, 2, 3):
             assert len(_lines(fake, user, number)) <= 1
     assert "won by @anna" in (await _say(harness, anna, group, "/tournament")).content
+    assert not [m for m in fake.messages(group) if m.content.startswith("📌")]  # it could pin
+
+
+async def test_a_group_where_the_bot_may_not_pin_is_told_so_once(
+    bot_harness: BotHarness,
+) -> None:
+    """The bot is no admin: the tournament's message is posted, its pin refused by Telegram,
+    and one line in the group says so and what to do, not one per edit."""
+    harness, fake = bot_harness, bot_harness.fake
+    players = {
+        n: fake.create_user(n.title(), username=n, language_code="en") for n in ("ann", "bo")
+    }
+    group = fake.create_group("Nardy club", list(players.values()))
+    for user in players.values():
+        await _say(harness, user, fake.private_chat(user), "/start")
+    ann = players["ann"]
+    picker = await _say(harness, ann, group, "/tournament")
+    assert not (await fake.next_answer_to(fake.press(ann, picker, "✅ Create"))).show_alert
+    await fake.wait_for(lambda: "Players: 0" in picker.content, description="the sign-up")
+    for user in players.values():
+        assert not (await fake.next_answer_to(fake.press(user, picker, "✅ Join"))).show_alert
+    assert not (await fake.next_answer_to(fake.press(ann, picker, "▶ Start"))).show_alert
+
+    def told() -> list[FakeMessage]:
+        return [m for m in fake.messages(group) if m.content.startswith("📌")]
+
+    await fake.wait_for(told, description="the line that the pin was refused")
+    pinned = next(m for m in fake.messages(group) if m.photo and "Tournament #" in m.content)
+    assert group.pinned == [] and "Final" in pinned.content and " of " not in pinned.content
+    assert "an admin can pin it" in told()[0].content
+    await _play_round(harness, players, 1, expected=1)
+    await fake.wait_for(lambda: "Winner: @ann" in pinned.content, description="the winner")
+    assert len(told()) == 1
 
 
 @pytest.mark.parametrize(

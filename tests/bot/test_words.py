@@ -14,7 +14,7 @@ from bot.i18n import LOCALES, create_i18n, read_catalog
 from bot.model import StoredGame, Tally, User, computer_id
 from bot.services import GameSnapshot
 from bot.views.boards import board_view, caption
-from bot.views.common import plain_name, translator
+from bot.views.common import mention, translator
 
 I18N = create_i18n()
 COMPUTER_WORDS: Final = {
@@ -80,7 +80,7 @@ def test_the_computer_is_called_by_its_name(locale: str) -> None:
     _ = translator(I18N, locale)
     computer = User(computer_id(3), None, "AI ★★★☆☆", None)
     alice = User(1, "alice", "Alice", "en")
-    assert plain_name(computer, _) == f"{COMPUTER_WORDS[locale]} ★★★☆☆"
+    assert mention(computer, _) == f"{COMPUTER_WORDS[locale]} ★★★☆☆"
     game = Game.setup(Position.from_text("long w / 24:15 / 24:15")).with_dice(Dice(6, 5))
     stored = StoredGame(
         id=1,

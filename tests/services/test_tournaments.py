@@ -516,3 +516,49 @@ async def test_one_picker_makes_one_tournament_on_two_workers(postgres: Postgres
     finally:
         for db in opened:
             await db.close()
+
+
+async def test_boards_decided_on_time_are_known_for_a_game_and_for_a_matchs_last(
+    store: Store, clock: Clock
+) -> None:
+    """A knock-out of four: one game lost on time, the other resigned; then a match whose
+    games are lost on time until it is over: the boards decided by a clock, and only they."""
+    services = compose(store, random.Random(9), move_seconds=60, clock=clock)
+    players = await _players(services, 4)
+    made = await services.tournaments.create(
+        GROUP, players[0], format=TournamentFormat.KNOCKOUT, terms=Terms(), locale="en",
+        is_admin=True,
+    )  # fmt: skip
+    for player in players:
+        await services.tournaments.join(made.id, player)
+    await services.tournaments.start(made.id, players[0].id)
+    first, second = (await services.tournaments.overview(made.id)).round_boards(1)
+    assert first.pairing.game_id is not None and second.pairing.game_id is not None
+    await services.game_service.resign(second.pairing.game_id, second.pairing.first_id)
+    await _show_boards(store, first.pairing.game_id)
+    clock.now += 61
+    assert len(await services.game_service.timeouts()) == 1
+    overview = await services.tournaments.overview(made.id)
+    assert overview.on_time == {(1, first.pairing.board)}
+    pair = await _players(services, 2, first=11)
+    match = await services.tournaments.create(
+        GROUP, pair[0], format=TournamentFormat.KNOCKOUT, terms=Terms(match_length=3),
+        locale="en", is_admin=True,
+    )  # fmt: skip
+    for player in pair:
+        await services.tournaments.join(match.id, player)
+    game = (await services.tournaments.start(match.id, pair[0].id)).started[0].stored
+    await services.game_service.resign(game.id, game.white_id)  # the match goes on
+    [after] = [p for p in await services.tournaments.due() if p.tournament.id == match.id]
+    assert (await services.tournaments.overview(match.id)).on_time == set()
+    game = after.started[0].stored
+    while True:  # now each game is lost on time until the match is over
+        await _show_boards(store, game.id)
+        clock.now += 61
+        await services.game_service.timeouts()
+        [progress] = [p for p in await services.tournaments.due() if p.tournament.id == match.id]
+        if progress.tournament.is_over:
+            break
+        game = progress.started[0].stored
+    [board] = (await services.tournaments.overview(match.id)).round_boards(1)
+    assert (await services.tournaments.overview(match.id)).on_time == {(1, board.pairing.board)}

@@ -6,23 +6,19 @@ page takes from whom, as telegram-web-app.js does."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from tests.bot.gameplay import start_private_game
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.webapp import (
-    CHROMIUM_ARGS,
     LIGHT,
     PHONE,
     BoardClient,
     board_url,
-    need_browser,
     sign_init_data,
 )
 from tests.webapp.helpers import board_bot, game_of
@@ -53,17 +49,6 @@ window.TelegramWebviewProxy = {
 };
 """
 """A mobile client that records what it is sent (the launch parameters say its version)."""
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser() -> AsyncIterator[Any]:
-    path = need_browser()
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS))
-        yield launched
-        await launched.close()
 
 
 def _events(recorded: list[dict[str, Any]], kind: str) -> list[Any]:

@@ -433,3 +433,37 @@ async def test_a_chat_board_held_by_the_pace_is_drawn_with_the_newest_state(
             assert shown == {final}
             for client in clients:
                 await client.close()
+
+
+async def test_a_banned_players_requests_on_the_board_are_refused(tmp_path: Path) -> None:
+    """Alice, banned by an operator while her board is open: her turn on the board is refused
+    with the chat's words and changes nothing; lifted, it is played."""
+    owner_id = 777_000_002
+    async with (
+        FakeTelegram() as fake,
+        board_bot(fake, tmp_path / "nardy.sqlite3", owner_ids=(owner_id,)) as harness,
+    ):
+        alice, bob, _group, board = await start_group_game(harness, "short")
+        owner = fake.create_user("Olga", username="olga", user_id=owner_id)
+        office = fake.private_chat(owner)
+        async with aiohttp.ClientSession() as session:
+            clients = await open_clients(harness, session, [alice, bob], game_of(board))
+            mover = actor(clients)
+            assert mover is not None
+            player = alice if mover is clients[0] else bob
+            sent = fake.send_text(owner, office, f"/ban {player.id}")
+            await fake.wait_for_message(office, after=sent)
+            await harness.settle()
+            version = mover.state["version"]
+            steps = await mover.path()
+            refused = await mover.request({"type": "turn", "version": version, "steps": steps})
+            assert refused == {"type": "refused", "text": "You are banned from this bot."}
+            await harness.idle()
+            assert mover.state["version"] == version
+            sent = fake.send_text(owner, office, f"/unban {player.id}")
+            await fake.wait_for_message(office, after=sent)
+            await harness.settle()
+            done = await mover.request({"type": "turn", "version": version, "steps": steps})
+            assert done["type"] == "done", done
+            for client in clients:
+                await client.close()
