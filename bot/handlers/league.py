@@ -22,6 +22,7 @@ from bot.services.autoanalysis import AutoAnalyses
 from bot.services.leagues import HeldTransfer, LeagueService
 from bot.views.common import player_name
 from bot.views.luck import pr_flag_line
+from bot.views.numbers import chips_text, count
 
 
 def create_router() -> Router:
@@ -91,21 +92,20 @@ def flag_line(transfer: HeldTransfer) -> str:
     flag = transfer.flag
     if flag.game_id is None:
         text = _(
-            "Tournament #{tournament}: {loser}'s entry to the winner {winner}, {amount} chips "
-            "({payments} payments, {paid} chips one way in 24 h), {date}"
+            "Tournament #{tournament}: {loser}'s entry to the winner {winner}, {amount} "
+            "({payments}, {paid}), {date}"
         )
     else:
-        text = _(
-            "Game #{game}: {loser} → {winner}, {amount} chips "
-            "({payments} payments, {paid} chips one way in 24 h), {date}"
-        )
+        text = _("Game #{game}: {loser} → {winner}, {amount} ({payments}, {paid}), {date}")
     return text.format(
         game=flag.game_id,
         tournament=flag.tournament_id,
         loser=player_name(transfer.loser, _),
         winner=player_name(transfer.winner, _),
-        amount=flag.amount,
-        payments=flag.payments,
-        paid=flag.paid,
+        amount=chips_text(flag.amount, _),
+        payments=_("{n} payment", "{n} payments", flag.payments).format(n=count(flag.payments, _)),
+        paid=_("{n} chip one way in 24 h", "{n} chips one way in 24 h", flag.paid).format(
+            n=count(flag.paid, _)
+        ),
         date=dt.datetime.fromtimestamp(flag.created_at, dt.UTC).strftime("%Y-%m-%d"),
     )

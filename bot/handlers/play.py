@@ -28,6 +28,7 @@ from bot.services.errors import (
 )
 from bot.views.boards import hint_text
 from bot.views.common import player_name
+from bot.views.numbers import count
 from bot.views.progress import board_link, games_text
 
 
@@ -84,7 +85,7 @@ async def on_game_button(
             publisher.publish(current)
         raise
     if isinstance(outcome, Hinted):
-        callback_answer.text = hint_text(outcome.hint, outcome.tapped, _)
+        callback_answer.text = hint_text(outcome.advice, _)
         callback_answer.show_alert = True
 
 
@@ -169,10 +170,14 @@ async def on_resign(
         answer = ResignAction(game=stored.id, user=player.id, asked=message.message_id, sure=sure)
         builder.button(text=text, callback_data=answer)
     await message.reply(
-        _("Resign game #{game} against {name}? You lose {points} pt.").format(
+        _(
+            "Resign game #{game} against {name}? You lose {points} point.",
+            "Resign game #{game} against {name}? You lose {points} points.",
+            points,
+        ).format(
             game=stored.id,
             name=player_name(opponent, _) if opponent else "?",
-            points=points,
+            points=count(points, _),
         ),
         reply_markup=builder.as_markup(),
     )

@@ -210,11 +210,11 @@ async def on_chips(message: Message, score_service: ScoreService, player: User) 
 
 async def on_rules(message: Message, command: CommandObject) -> None:
     """``/rules`` (long nardy) or ``/rules short``, ``abkhaz``, ``gulbara``, ``crazy_gulbara``
-    (the words of ``/play``, Russian ones too), then the dice modes where they apply, and
-    matches, the cube and chips."""
+    (the words of ``/play``, Russian ones too), after how a game is won (the words the rest
+    uses), then the dice modes where they apply, and matches, the cube and chips."""
     words = (command.args or "").lower().split()
     variant = next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long")
-    parts = [_(RULES[variant])]
+    parts = [_(RULES["results"]), _(RULES[variant])]
     if has_dice_modes(variant):
         parts.append(_(RULES["dice"]))
     parts.append(_(RULES["cube"]))

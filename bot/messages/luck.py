@@ -33,7 +33,8 @@ from bot.services import GameSnapshot
 from bot.services.root import Services
 from bot.views.boards import caption, keyboard
 from bot.views.common import Translate, translator
-from bot.views.luck import trend_caption, trend_panels
+from bot.views.luck import charted, trend_caption, trend_panels
+from bot.views.numbers import axis_number
 from render.charts import CHART_FILE_NAME, render_chart
 
 logger = logging.getLogger(__name__)
@@ -118,10 +119,15 @@ async def send_trend(
     bot: Bot, chat_id: int, user: User, figures: Sequence[PlayerLuck], _: Translate
 ) -> None:
     """Sends ``user``'s PR and luck trend over ``figures`` (their last analysed games, oldest
-    first) as a chart, drawn on a thread."""
-    picture = await asyncio.to_thread(render_chart, trend_panels(figures, _))
+    first) as a chart, drawn on a thread: the variants with enough games for a line
+    (:func:`~bot.views.luck.charted`); nothing when none has."""
+    shown = charted(figures)
+    if not shown:
+        return
+    panels = trend_panels(shown, _)
+    picture = await asyncio.to_thread(render_chart, panels, number=axis_number(_))
     await bot.send_photo(
         chat_id,
         BufferedInputFile(picture, CHART_FILE_NAME),
-        caption=trend_caption(user, figures, _),
+        caption=trend_caption(user, shown, _),
     )

@@ -55,7 +55,6 @@ from bot.engine import (
     Game,
     Played,
     Side,
-    Turn,
     TurnInput,
     TurnPlan,
 )
@@ -88,6 +87,7 @@ from .errors import (
     TournamentGameWaits,
 )
 from .feed import ChangeFeed, GameSaved, GameStarted
+from .hints import Advice, advise
 from .locks import KeyedLocks
 from .planner import RemotePlan
 from .results import Results
@@ -615,11 +615,11 @@ class GameService:
 
     async def hint(
         self, game_id: int, user_id: int, version: int, *, known: Hint | None = None
-    ) -> tuple[Hint, Turn | None]:
+    ) -> tuple[Hint, Advice]:
         """The strongest level's view of the roll of the player to move, in a game with hints,
-        and the turn tapped so far when it is complete (to say what it gives away). Changes
-        nothing. ``known``: this version's hint, asked for before (the computer is not asked
-        again; the request is checked all the same).
+        and what it advises in the board's buttons from the turn tapped so far (see
+        :mod:`.hints`). Changes nothing. ``known``: this version's hint, asked for before (the
+        computer is not asked again; the request is checked all the same).
 
         :raises: :exc:`NoHints`, :exc:`NotAPlayer`, :exc:`NotYourTurn`, :exc:`StaleAction`.
         """
@@ -633,7 +633,7 @@ class GameService:
         if stored.version != version or tapped is None:
             raise StaleAction()
         hint = known if known is not None else await self._brain.hint(stored.game)
-        return hint, await asyncio.to_thread(_turn_if_complete, tapped)
+        return hint, await asyncio.to_thread(advise, hint, tapped)
 
     async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
         """``user_id`` resigns the game, at any moment of it."""
@@ -861,8 +861,3 @@ def _worked_out(current: TurnInput) -> TurnInput:
     service asks next, on the thread that made the input."""
     _ = current.is_complete
     return current
-
-
-def _turn_if_complete(current: TurnInput) -> Turn | None:
-    """The turn ``current`` has tapped when it is complete, else None."""
-    return current.turn() if current.is_complete else None

@@ -46,6 +46,7 @@ from bot.services.lessons import Overview, Verdict
 from bot.services.practice import PracticeOutcome
 from bot.views.common import OUTCOME_NAMES, SIDE_MARKS, VARIANT_NAMES, Translate
 from bot.views.daily import answer_lines, taps_keyboard, turn_rows
+from bot.views.numbers import count, points_text
 from render import BoardView
 
 LEARN_PREFIX: Final = "learn"
@@ -423,11 +424,11 @@ def option_label(question: Question, option: int, _: Translate) -> str:
     if isinstance(question, BestRun):
         return _("{count} in a row").format(count=option)
     if isinstance(question, DropCost):
-        return _("{points} pt.").format(points=option)
+        return points_text(option, _)
     if isinstance(question, WhereItGoes):
         return _(REMAINS_NAMES[Remains(option)])
     if isinstance(question, MoveCount):
-        return _("{count} moves").format(count=option)
+        return _("{n} move", "{n} moves", option).format(n=count(option, _))
     raise ValueError(f"no labels for {question!r}")
 
 

@@ -33,7 +33,7 @@ def reminder_text(snapshot: GameSnapshot, player: User, link: str | None, _: Tra
     opponent = snapshot.user(side.other) if side is not None else snapshot.user(Side.BLACK)
     text = _(
         "⏳ Game #{game} with {opponent}: half your time for this move is gone. It runs out "
-        "at {time} UTC."
+        "at {time}."
     ).format(
         game=stored.id,
         opponent=player_name(opponent, _),
@@ -60,7 +60,7 @@ def games_text(games: list[tuple[GameSnapshot, str | None]], user: User, _: Tran
         ).format(opponent=player_name(opponent, _))
         line += f" · {turn}"
         if stored.deadline is not None:
-            line += " · " + _("until {time} UTC").format(
+            line += " · " + _("until {time}").format(
                 time=moment(stored.deadline, stored.move_seconds)
             )
         if link is not None:

@@ -5,7 +5,6 @@ from the service's values, every word through ``_``."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
@@ -20,7 +19,7 @@ from bot.callbacks import (
     TournamentPick,
     TournamentStep,
 )
-from bot.i18n import N_
+from bot.i18n import N_, NP_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.chips import STAKE_CHOICES
 from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
@@ -30,10 +29,12 @@ from bot.views.common import (
     DICE_MODE_NAMES,
     VARIANT_NAMES,
     Translate,
+    clock,
     duration,
     mention,
     player_name,
 )
+from bot.views.numbers import chips_text, count
 from bot.views.picker import choice_rows
 from render.tournament_layout import (
     PAGE_ROUNDS,
@@ -178,7 +179,9 @@ def terms_text(terms: Terms, entry: int, _: Translate) -> str:
             time=duration(seconds, _)
         )
     )
-    parts.append(_("entry {chips} chips").format(chips=entry) if entry else _("free entry"))
+    parts.append(
+        _("entry {chips}").format(chips=chips_text(entry, _)) if entry else _("free entry")
+    )
     return " · ".join(parts)
 
 
@@ -281,8 +284,7 @@ def signup_text(overview: Overview, _: Translate) -> str:
     ]
     if t.is_open:
         if t.starts_at is not None:
-            at = dt.datetime.fromtimestamp(t.starts_at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-            lines.append(_("Starts at {time}.").format(time=at))
+            lines.append(_("Starts at {time}.").format(time=clock(t.starts_at, "day")))
         else:
             lines.append(_("Its creator starts it."))
         lines.append(_("Games are played in private chats with the bot."))
@@ -305,7 +307,8 @@ def signup_text(overview: Overview, _: Translate) -> str:
         tail.append(_("Called off: every entry was given back."))
     elif t.state is TournamentState.FINISHED and t.winner_id is not None:
         tail.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id), _)))
-    return _fit(lines, names, _, limit=MESSAGE_LIMIT, more=N_("… and {n} more players"), tail=tail)
+    more = NP_("… and {n} more player", "… and {n} more players")
+    return _fit(lines, names, _, limit=MESSAGE_LIMIT, more=more, tail=tail)
 
 
 def signup_keyboard(tournament: Tournament, _: Translate) -> InlineKeyboardMarkup | None:
@@ -449,7 +452,7 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
             boards.append(f"{pair} · 👁 {links[p.game_id]}")
         elif p.is_waiting and p.waits_until is not None:
             boards.append(
-                _("{pair}: ⏳ waits for a game to end (until {time} UTC)").format(
+                _("{pair}: ⏳ waits for a game to end (until {time})").format(
                     pair=pair, time=_clock(p.waits_until)
                 )
             )
@@ -464,7 +467,13 @@ def _prize_lines(overview: Overview, _: Translate) -> list[str]:
     if not t.entry or t.prize is None:
         return []
     if t.prize >= overview.pot:
-        return [_("The pot of {chips} chips is theirs.").format(chips=overview.pot)]
+        return [
+            _(
+                "The pot of {chips} chip is theirs.",
+                "The pot of {chips} chips is theirs.",
+                overview.pot,
+            ).format(chips=count(overview.pot, _))
+        ]
     if t.prize == 0:
         return [
             _(
@@ -474,9 +483,12 @@ def _prize_lines(overview: Overview, _: Translate) -> list[str]:
         ]
     return [
         _(
+            "{prize} of the pot's {chips} chip are theirs. The other entries went back: "
+            "their players played no game, or they are held as possible chip dumping (/flags).",
             "{prize} of the pot's {chips} chips are theirs. The other entries went back: "
-            "their players played no game, or they are held as possible chip dumping (/flags)."
-        ).format(prize=t.prize, chips=overview.pot)
+            "their players played no game, or they are held as possible chip dumping (/flags).",
+            overview.pot,
+        ).format(prize=count(t.prize, _), chips=count(overview.pot, _))
     ]
 
 
@@ -498,7 +510,7 @@ def _fit(
     _: Translate,
     *,
     limit: int = CAPTION_LIMIT,
-    more: str = N_("… and {n} more boards"),
+    more: tuple[str, str] = NP_("… and {n} more board", "… and {n} more boards"),
     tail: Sequence[str] = (),
 ) -> str:
     """``head``, as many of ``items`` as ``limit`` holds with ``tail`` after them, then how
@@ -508,7 +520,8 @@ def _fit(
     shown = len(items)
     while _length(text) > limit and shown > 0:
         shown -= 1
-        left_out = _(more).format(n=len(items) - shown)
+        left = len(items) - shown
+        left_out = _(*more, left).format(n=count(left, _))
         text = "\n".join([*head, *items[:shown], left_out, *tail])
     return text
 
@@ -568,7 +581,7 @@ def player_line(tournament: Tournament, number: int, opponent: User, _: Translat
 
 
 def _clock(at: float) -> str:
-    return dt.datetime.fromtimestamp(at, dt.UTC).strftime("%H:%M")
+    return clock(at, "time")
 
 
 def waiting_lines(
@@ -587,18 +600,18 @@ def waiting_lines(
         busy = next((b for b in waiting.busy if b.user_id == player), None)
         if busy is None:
             text = _(
-                "your game against {name} starts when their game ends, at {time} UTC at the "
+                "your game against {name} starts when their game ends, at {time} at the "
                 "latest (if it is still being played then, they forfeit)."
             ).format(name=opponent, time=until)
         elif busy.game is not None:
             text = _(
                 "your game against {name} starts when your game #{game} ends. If it is still "
-                "being played at {time} UTC, you forfeit this one."
+                "being played at {time}, you forfeit this one."
             ).format(name=opponent, game=busy.game.id, time=until)
         else:
             text = _(
                 "your game against {name} starts when your other tournament game is over. If "
-                "it is not by {time} UTC, you forfeit this one."
+                "it is not by {time}, you forfeit this one."
             ).format(name=opponent, time=until)
         told[player] = f"{head} {text}"
     return told

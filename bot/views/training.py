@@ -14,13 +14,17 @@ from bot.i18n import N_
 from bot.model import StoredGame
 from bot.services.training import Grade, Verdict
 from bot.views.common import Translate
+from bot.views.numbers import decimal
 from render import BoardView
 
 GRADE_TEXTS: Final = {
     Grade.BEST: N_("Your {turn}: the best move!"),
-    Grade.INACCURACY: N_("Your {turn}: a small inaccuracy (−{loss:.2f})."),
-    Grade.MISTAKE: N_("Your {turn}: a mistake (−{loss:.2f})."),
-    Grade.BLUNDER: N_("Your {turn}: a blunder (−{loss:.2f})."),
+    # TRANSLATORS: {loss} is a decimal number such as −0.12 (equity, in points)
+    Grade.INACCURACY: N_("Your {turn}: a small inaccuracy ({loss})."),
+    # TRANSLATORS: {loss} is a decimal number such as −0.12 (equity, in points)
+    Grade.MISTAKE: N_("Your {turn}: a mistake ({loss})."),
+    # TRANSLATORS: {loss} is a decimal number such as −0.12 (equity, in points)
+    Grade.BLUNDER: N_("Your {turn}: a blunder ({loss})."),
 }
 GRADE_MARKS: Final = {
     Grade.BEST: "✅",
@@ -36,7 +40,9 @@ def coach_caption(verdict: Verdict, over: bool, _: Translate) -> str:
     grade = verdict.grade
     lines = [
         "🎓 " + html.bold(_("Training game")) + f" · 🎲 {verdict.before.dice}",
-        GRADE_MARKS[grade] + " " + _(GRADE_TEXTS[grade]).format(turn=played, loss=verdict.loss),
+        GRADE_MARKS[grade]
+        + " "
+        + _(GRADE_TEXTS[grade]).format(turn=played, loss=decimal(-verdict.loss, _)),
     ]
     if grade is not Grade.BEST:
         lines.append(

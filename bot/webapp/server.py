@@ -349,7 +349,7 @@ class BoardApp:
             return Refused(self._explain(viewer, error))
         if isinstance(outcome, Hinted):
             _ = translator(self._i18n, viewer.locale)
-            return Note(hint_text(outcome.hint, outcome.tapped, _), kind="hint")
+            return Note(hint_text(outcome.advice, _), kind="hint")
         if isinstance(outcome, RematchOffered):
             if self._post_rematch is not None:
                 await self._post_rematch(outcome.challenge)

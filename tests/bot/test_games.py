@@ -68,7 +68,7 @@ async def test_a_whole_group_game_to_the_end_and_the_score(any_backend_bot: BotH
     fake.send_text(alice, group, "/score @bob")
     await harness.settle()
     score = fake.last_message(group).text
-    assert "1 games" in score.replace("(", "").replace(")", "")
+    assert "(1 game)" in score
     await harness.restart()
     fake.send_text(alice, group, "/score @bob")
     await harness.settle()

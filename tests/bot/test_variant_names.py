@@ -33,7 +33,7 @@ def test_the_views_name_every_variant_rule_set_and_dice_mode_of_the_registry() -
 
 
 def test_every_variant_has_its_rules() -> None:
-    assert set(RULES) == {*VARIANTS, "dice", "cube"}
+    assert set(RULES) == {*VARIANTS, "results", "dice", "cube"}
 
 
 def test_the_words_reach_every_variant() -> None:

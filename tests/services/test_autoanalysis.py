@@ -15,6 +15,7 @@ from bot.ai.analysis import CubeDecision, CubeReview, Review, judge_cube, review
 from bot.ai.cubeful import CubeAction
 from bot.ai.luck import RollLuck, luck_and_review
 from bot.engine import Game, Side, Turn
+from bot.i18n import create_i18n
 from bot.model import PlayerLuck, StoredGame, Terms, User
 from bot.services import GameSnapshot, Services, compose
 from bot.services.analysis import replayed
@@ -23,11 +24,14 @@ from bot.services.choices import VARIANTS
 from bot.services.computer import Brain
 from bot.storage import Store, open_database
 from bot.views.boards import caption, keyboard
+from bot.views.common import translator
 from tests.support.postgres import PostgresServer
 
 from .conftest import Clock
 
 TURNS = 8
+
+_EN = translator(create_i18n(), "en")
 
 
 class InProcessBrain(Brain):
@@ -286,18 +290,18 @@ async def test_a_match_games_board_edited_after_its_next_game_started_keeps_no_n
         first = await _cube_game(services, users, match=5)
 
         def buttons(snapshot: GameSnapshot) -> list[str]:
-            return [b.text for row in keyboard(snapshot, None, str).inline_keyboard for b in row]
+            return [b.text for row in keyboard(snapshot, None, _EN).inline_keyboard for b in row]
 
         before = await service.snapshot(first.id)
         assert buttons(before) == ["▶ Next game", "📊 Analysis", "🎞 Replay"]
-        assert "Next game: either player taps the button." in caption(before, str)
+        assert "Next game: either player taps the button." in caption(before, _EN)
         await service.next_game(first.id, users[0].id)
         done = await services.auto_analyses.work_one()
         assert done is not None and done.game_id == first.id
         after = await service.snapshot(first.id)
         assert after.luck and after.match is not None and after.match.games == 2
         assert buttons(after) == ["📊 Analysis", "🎞 Replay"]
-        assert "Next game" not in caption(after, str)
+        assert "Next game" not in caption(after, _EN)
     finally:
         await db.close()
 
@@ -331,7 +335,7 @@ async def test_a_finished_matchs_luck_on_its_last_board(tmp_path: Path) -> None:
             assert all(f.adjusted is not None for f in mine)
             assert match.players[user.id].adjusted == pytest.approx(adjusted)
         assert sum(p.luck for p in match.players.values()) == pytest.approx(0.0, abs=1e-9)
-        text = caption(snapshot, str)
+        text = caption(snapshot, _EN)
         assert "wins the match" in text and "🍀 match luck, 2 games analysed: ⚪ " in text
         assert "luck-adjusted result" in text
     finally:

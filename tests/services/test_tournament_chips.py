@@ -147,8 +147,8 @@ async def test_entries_are_payments_to_the_winner_held_past_the_limits(
         anna.id,
     )
     assert (flag.amount, flag.paid, flag.payments) == (500, 1000, 2)
-    assert "1000 of the pot's 1500 chips are theirs." in await _caption(services, first.id)
-    assert "500 of the pot's 1000 chips are theirs." in await _caption(services, second.id)
+    assert "1,000 of the pot's 1,500 chips are theirs." in await _caption(services, first.id)
+    assert "500 of the pot's 1,000 chips are theirs." in await _caption(services, second.id)
     statement = await services.score_service.chip_statement(anna.id, limit=5)
     i18n = create_i18n()
     with i18n.context(), i18n.use_locale("en"):  # /chips names whose entry she won
