@@ -5,7 +5,7 @@ both ``python -m bot`` and the end-to-end tests call.
 
 When Telegram cannot be reached :func:`run` keeps trying (one log line per attempt, see
 :meth:`TelegramLink.connect`), and once it runs every call goes through the
-:class:`~bot.messages.link.TelegramLink`, which waits out outages. Outages and the clock follow
+:class:`~bot.outbox.link.TelegramLink`, which waits out outages. Outages and the clock follow
 a chess-clock rule: no player loses on time because Telegram was unreachable. While an outage
 lasts the timers enforce no deadline (:class:`~bot.timers.Timers`); when it ends, before any
 update received after it is handled, every running game's deadline that fell after the outage
@@ -63,6 +63,7 @@ from bot.handlers.middlewares import (
     TurnAwayBanned,
     WaitOutDatabase,
 )
+from bot.http_server import Webhook, WebServer
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n, locale_of
 from bot.messages.boards import BoardAppLinks, BoardPublisher
 from bot.messages.broadcasts import Broadcaster
@@ -70,11 +71,11 @@ from bot.messages.challenges import post_rematch
 from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
 from bot.messages.learning import Coach, LessonBoards
-from bot.messages.link import Outage, TelegramLink, TelegramSession
 from bot.messages.members import member_check
 from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
 from bot.outbox import Outbox
+from bot.outbox.link import Outage, TelegramLink, TelegramSession
 from bot.outbox.pace import BoardPace, RateLimiter, SharedRateLimiter
 from bot.services import Users
 from bot.services.computer import Brain
@@ -84,7 +85,6 @@ from bot.services.root import Services, compose
 from bot.storage import Store, open_database
 from bot.timers import Timers
 from bot.views.commands import Scope, command_menu
-from bot.web import Webhook, WebServer
 from bot.webapp.server import BoardApp
 
 logger = logging.getLogger(__name__)
@@ -303,7 +303,7 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings, users: Users | No
     bot is ready for its first update (:func:`_serve_webhook`).
 
     These calls are safe to repeat, so during an outage they wait for Telegram (see
-    :mod:`bot.messages.link`). A flood wait, or a failure that persists while Telegram answers
+    :mod:`bot.outbox.link`). A flood wait, or a failure that persists while Telegram answers
     other calls, is logged, not fatal: the menu is a convenience.
 
     It also warns of a setting that plays worse than the operator may think: inline mode
@@ -387,7 +387,7 @@ async def run(
     :param services_factory: opens the services for the handlers (default :func:`build_services`).
     :param tracker: counts updates in flight; tests pass one to observe the bot.
     :param link: the link to Telegram (its backoff schedules); tests pass a fast one.
-    :raises: :exc:`~bot.messages.link.TokenRefused` if Telegram refuses the token, at start-up
+    :raises: :exc:`~bot.outbox.link.TokenRefused` if Telegram refuses the token, at start-up
         or later; :exc:`WebhookRefused` if it refuses the webhook.
     """
     tracker = tracker or UpdateTracker()
@@ -428,7 +428,7 @@ async def _run(
     if settings.webapp_url:  # the Mini App board: every change, from any worker, pushed
         board_app = BoardApp(
             token=settings.bot_token.get_secret_value(),
-            games=services.game_service,
+            games=services.games,
             actions=services.game_actions,
             users=services.users,
             chats=services.chats,
@@ -463,7 +463,7 @@ async def _run(
     coach = Coach(bot, services, outbox, lesson_boards, i18n)
     services.feed.subscribe(coach.hear)  # training games judged, offers after a loss
     leagues = LeaguePublisher(
-        bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
+        bot, services.leagues, services.chats, coordination, i18n, limiter=limiter
     )
     services.feed.subscribe(leagues.hear)  # a group game's result
     tournaments = TournamentPublisher(

@@ -27,7 +27,7 @@ from aiogram.utils.i18n import I18n
 from bot.messages.kept import KeptMessage
 from bot.model import DailyPosition
 from bot.outbox import Latest, Outbox
-from bot.services.daily import DailyService
+from bot.services.daily import DailyPositions
 from bot.views.common import translator
 from bot.views.daily import board_view, daily_payload, group_caption, group_keyboard
 from render import FILE_NAME
@@ -46,7 +46,7 @@ class DailyPublisher:
     def __init__(
         self,
         bot: Bot,
-        daily: DailyService,
+        daily: DailyPositions,
         outbox: Outbox,
         i18n: I18n,
         *,

@@ -31,7 +31,7 @@ from bot.outbox.pace import Pace, RateLimiter
 from bot.services.chats import Chats
 from bot.services.coordination import Coordination
 from bot.services.feed import GameSaved, Heard
-from bot.services.leagues import LeagueLine, LeagueService
+from bot.services.leagues import LeagueLine, Leagues
 from bot.services.locks import KeyedLocks
 from bot.views.common import Translate, clock, player_name, translator
 from bot.views.numbers import points_text
@@ -74,7 +74,7 @@ class LeaguePublisher:
     def __init__(
         self,
         bot: Bot,
-        leagues: LeagueService,
+        leagues: Leagues,
         chats: Chats,
         coordination: Coordination,
         i18n: I18n,

@@ -27,7 +27,7 @@ from aiogram.utils.i18n import I18n
 from bot.i18n import locale_of
 from bot.messages.inline import InlineBoards
 from bot.messages.kept import KeptMessage
-from bot.model import Board, PlayerLuck, User
+from bot.model import BoardMessage, PlayerLuck, User
 from bot.outbox.pace import Pace
 from bot.services import GameSnapshot
 from bot.services.root import Services
@@ -48,7 +48,9 @@ class ResultCaption(KeptMessage):
     """A finished board's caption, edited in place (with its buttons, which an edit of the
     caption alone would drop); never sent afresh."""
 
-    def __init__(self, bot: Bot, board: Board, text: str, markup: InlineKeyboardMarkup) -> None:
+    def __init__(
+        self, bot: Bot, board: BoardMessage, text: str, markup: InlineKeyboardMarkup
+    ) -> None:
         super().__init__(board.chat_id, board.message_id, what=f"game {board.game_id}'s luck")
         self._bot = bot
         self._text = text
@@ -104,7 +106,7 @@ async def show_luck_line(
     return shown
 
 
-async def _still_shows(services: Services, snapshot: GameSnapshot, board: Board) -> bool:
+async def _still_shows(services: Services, snapshot: GameSnapshot, board: BoardMessage) -> bool:
     """Whether the inline message still shows the game and will: no later game of its match
     is played in it, and none can come (see the module docstring)."""
     assert board.inline_message_id is not None

@@ -24,7 +24,7 @@ from bot.model import Challenge
 
 from .allowance import Allowance
 from .errors import NotAPlayer, StaleAction, TooSoon
-from .games import GameService
+from .games import Games
 from .hints import Advice
 from .lobby import Lobby
 from .snapshots import GameSnapshot
@@ -174,7 +174,7 @@ class GameActions:
 
     def __init__(
         self,
-        games: GameService,
+        games: Games,
         lobby: Lobby,
         *,
         hint_allowance: tuple[float, float] = HINT_ALLOWANCE,

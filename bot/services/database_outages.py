@@ -1,4 +1,4 @@
-"""Outages of the database, treated as Telegram's are (:mod:`bot.messages.link`): nobody loses
+"""Outages of the database, treated as Telegram's are (:mod:`bot.outbox.link`): nobody loses
 on time because the bot could not reach its database. No Telegram here.
 
 A :class:`DatabaseWatch` is told of every failure to reach the database

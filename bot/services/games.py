@@ -59,7 +59,7 @@ from bot.engine import (
     TurnPlan,
 )
 from bot.model import (
-    Board,
+    BoardMessage,
     DiceProof,
     Store,
     StoredGame,
@@ -107,7 +107,7 @@ THINKING_SECONDS: Final = 15.0
 this."""
 
 TURN_PLANS_HELD: Final = 1_000
-"""How many games' turn plans :class:`GameService` holds at most (the latest tapped or shown):
+"""How many games' turn plans :class:`Games` holds at most (the latest tapped or shown):
 each game being played's, until its turn ends, so its next tap finds what the last one
 searched however many other games were tapped between; most plans hold a few dozen nodes."""
 
@@ -123,7 +123,7 @@ class Busy:
     tournament_id: int | None = None
 
 
-class GameService:
+class Games:
     """Games for the bot's handlers (ids and domain values in, snapshots out), with
     :attr:`users`, :attr:`chats`, :attr:`challenges`, :attr:`watchers` and :attr:`replays`."""
 
@@ -728,7 +728,7 @@ class GameService:
         answered = await asyncio.gather(*(self.computer_move(g) for g in computer))
         return ended + [snapshot for snapshot in answered if snapshot is not None]
 
-    async def _boards(self, game_id: int) -> list[Board]:
+    async def _boards(self, game_id: int) -> list[BoardMessage]:
         return await self._board_messages.boards(game_id)
 
     async def active_games(self, user_id: int, chat_id: int | None = None) -> list[StoredGame]:

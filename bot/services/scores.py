@@ -55,7 +55,7 @@ class DiceCheck:
     file_name: str
 
 
-class ScoreService:
+class Scores:
     """Tallies, standings, ratings, balances, flags, game lists and moves files."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:

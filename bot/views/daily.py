@@ -12,9 +12,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import DailyAction, DailyOpen
 from bot.model import DailyPosition, DailyTally, Streak, User
 from bot.services.daily import (
+    DAILY_VARIANTS,
     STEP_LETTERS,
-    VARIANTS,
-    Outcome,
+    AnswerVerdict,
     Tapped,
     alive,
     best_shown,
@@ -173,7 +173,7 @@ def tally_line(tally: DailyTally, _: Translate, *, revealed: bool = True) -> str
     )
 
 
-def outcome_caption(outcome: Outcome, today: str, _: Translate) -> str:
+def outcome_caption(outcome: AnswerVerdict, today: str, _: Translate) -> str:
     """After answering: the answer, how many answered and the streak as it stood when the day
     began; once the day is over, the best move, the answer's verdict and how everyone did."""
     position, answer = outcome.position, outcome.answer
@@ -215,9 +215,10 @@ def other_variants_keyboard(
     over, to see the best move."""
     buttons = [
         _button(
-            "🧩 " + _(VARIANT_NAMES[variant]), DailyOpen(variant=VARIANTS.index(variant)).pack()
+            "🧩 " + _(VARIANT_NAMES[variant]),
+            DailyOpen(variant=DAILY_VARIANTS.index(variant)).pack(),
         )
-        for variant in VARIANTS
+        for variant in DAILY_VARIANTS
         if variant != position.variant
     ]
     rows = [buttons]

@@ -14,7 +14,7 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.ai import level as computer_level
-from bot.callbacks import MovesFile
+from bot.callbacks import DownloadMoves
 from bot.engine import Side
 from bot.i18n import N_
 from bot.model import FinishedGame, MatchRecord, PlayerStats, RatedPlayer, Standing, Tally, User
@@ -253,7 +253,7 @@ def file_buttons(games: list[FinishedGame]) -> InlineKeyboardMarkup:
     """A "📄 #id" button per game, for its moves file."""
     builder = InlineKeyboardBuilder()
     for game in games[:HISTORY_GAMES]:
-        builder.button(text=f"📄 #{game.id}", callback_data=MovesFile(game=game.id))
+        builder.button(text=f"📄 #{game.id}", callback_data=DownloadMoves(game=game.id))
     builder.adjust(FILE_BUTTONS_PER_ROW)
     return builder.as_markup()
 

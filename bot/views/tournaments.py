@@ -24,7 +24,13 @@ from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.chips import STAKE_CHOICES
 from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
 from bot.services.deadlines import REMIND_FROM_SECONDS
-from bot.services.tournaments import WAIT_SECONDS, Forfeit, Overview, Waiting, prize_opponents
+from bot.services.tournaments import (
+    WAIT_SECONDS,
+    Forfeit,
+    TournamentOverview,
+    Waiting,
+    prize_opponents,
+)
 from bot.views.common import (
     DICE_MODE_NAMES,
     VARIANT_NAMES,
@@ -275,7 +281,7 @@ def title(tournament: Tournament, _: Translate) -> str:
     return _("Tournament #{id}").format(id=tournament.id)
 
 
-def signup_text(overview: Overview, _: Translate) -> str:
+def signup_text(overview: TournamentOverview, _: Translate) -> str:
     """The sign-up message: the terms, when it starts, who joined; or how it went on."""
     t = overview.tournament
     lines = [
@@ -346,7 +352,7 @@ KNOCKOUT_ROUNDS: Final = (
 («Финал», «Полуфинал», «Четвертьфинал», «1/8 финала»...)."""
 
 
-def round_name(overview: Overview, number: int, _: Translate) -> str:
+def round_name(overview: TournamentOverview, number: int, _: Translate) -> str:
     """Round ``number``'s name: a knock-out's as people say it, else "Round 3"."""
     t = overview.tournament
     left = t.rounds - number
@@ -355,7 +361,7 @@ def round_name(overview: Overview, number: int, _: Translate) -> str:
     return _("Round {n}").format(n=number)
 
 
-def round_line(overview: Overview, _: Translate) -> str:
+def round_line(overview: TournamentOverview, _: Translate) -> str:
     """Where the tournament stands: a knock-out's round by its name ("Semi-final"), another
     format's by its number of all ("Round 3 of 5")."""
     t = overview.tournament
@@ -364,7 +370,7 @@ def round_line(overview: Overview, _: Translate) -> str:
     return _("Round {n} of {rounds}").format(n=t.round, rounds=t.rounds)
 
 
-def table_rows(overview: Overview) -> int:
+def table_rows(overview: TournamentOverview) -> int:
     """The rows of the tournament's table (0 for a knock-out, drawn as a bracket): one per
     entrant once it runs."""
     if overview.tournament.format is TournamentFormat.KNOCKOUT:
@@ -372,7 +378,7 @@ def table_rows(overview: Overview) -> int:
     return len(overview.standings)
 
 
-def _bracket_pages(overview: Overview) -> int:
+def _bracket_pages(overview: TournamentOverview) -> int:
     """The pictures a knock-out's bracket takes (0 for another format)."""
     t = overview.tournament
     if t.format is not TournamentFormat.KNOCKOUT or t.rounds < 1:
@@ -380,12 +386,12 @@ def _bracket_pages(overview: Overview) -> int:
     return len(bracket_pages(1 << t.rounds))
 
 
-def page_total(overview: Overview) -> int:
+def page_total(overview: TournamentOverview) -> int:
     """How many pictures the tournament's bracket or table takes (1 for most)."""
     return _bracket_pages(overview) or page_count(table_rows(overview))
 
 
-def pinned_page(overview: Overview) -> int:
+def pinned_page(overview: TournamentOverview) -> int:
     """The page the pinned picture shows: a table's first (the leaders'); a bracket of more
     than 16 places, its first part while the first four rounds are played, then the last
     page (the rounds after them, the champion)."""
@@ -401,7 +407,7 @@ def _places(page: int, rows: int) -> tuple[int, int]:
     return page * ROWS_PER_PAGE + 1, min(rows, (page + 1) * ROWS_PER_PAGE)
 
 
-def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -> str:
+def pinned_caption(overview: TournamentOverview, links: Mapping[int, str], _: Translate) -> str:
     """The pinned message's caption: the tournament, the round, who plays whom with a watch
     link for each game (``links`` by game id), or the winner; for a table longer than a
     picture (:data:`~render.tournament_layout.ROWS_PER_PAGE` rows), which places it shows."""
@@ -435,7 +441,7 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
         return "\n".join(lines)
     lines.append(html.bold(round_line(overview, _)))
     boards = []
-    for board in overview.round_boards(t.round):
+    for board in overview.round_fixtures(t.round):
         p = board.pairing
         first = player_name(board.first, _)
         if board.second is None:
@@ -461,7 +467,7 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
     return _fit(lines, boards, _)
 
 
-def _prize_lines(overview: Overview, _: Translate) -> list[str]:
+def _prize_lines(overview: TournamentOverview, _: Translate) -> list[str]:
     """What the winner was paid of the pot (see :mod:`bot.services.tournaments`)."""
     t = overview.tournament
     if not t.entry or t.prize is None:
@@ -526,7 +532,7 @@ def _fit(
     return text
 
 
-def pinned_keyboard(overview: Overview, _: Translate) -> InlineKeyboardMarkup | None:
+def pinned_keyboard(overview: TournamentOverview, _: Translate) -> InlineKeyboardMarkup | None:
     """Under a pinned picture that is one of several: 📋 a button for each other page, a
     table's naming its places, a bracket's its part; None for one page."""
     rows = table_rows(overview)
@@ -552,7 +558,7 @@ def pinned_keyboard(overview: Overview, _: Translate) -> InlineKeyboardMarkup | 
     )
 
 
-def page_caption(overview: Overview, page: int, _: Translate) -> str:
+def page_caption(overview: TournamentOverview, page: int, _: Translate) -> str:
     """The caption of a page of the table, or of the bracket, sent in private."""
     rows = table_rows(overview)
     if rows:
@@ -663,7 +669,7 @@ def past_text(tournaments: Sequence[Tournament], users: Mapping[int, User], _: T
 # --- pictures ------------------------------------------------------------------------------
 
 
-def picture(overview: Overview, _: Translate) -> Bracket | RoundRobinTable | SwissTable:
+def picture(overview: TournamentOverview, _: Translate) -> Bracket | RoundRobinTable | SwissTable:
     """What :mod:`render.tournament` draws for the tournament: a knock-out's bracket, a round
     robin's cross table, a Swiss's standings."""
     t = overview.tournament
@@ -675,12 +681,12 @@ def picture(overview: Overview, _: Translate) -> Bracket | RoundRobinTable | Swi
     return _swiss(overview, heading, _)
 
 
-def _seeds(overview: Overview) -> dict[int, int]:
+def _seeds(overview: TournamentOverview) -> dict[int, int]:
     ranked = sorted(overview.entrants, key=lambda e: (-e.rating, e.user_id))
     return {e.user_id: number for number, e in enumerate(ranked, start=1)}
 
 
-def _bracket(overview: Overview, heading: Heading, _: Translate) -> Bracket:
+def _bracket(overview: TournamentOverview, heading: Heading, _: Translate) -> Bracket:
     t = overview.tournament
     seeds = _seeds(overview)
 
@@ -724,7 +730,7 @@ def _bracket(overview: Overview, heading: Heading, _: Translate) -> Bracket:
     )
 
 
-def _cross(overview: Overview, heading: Heading, _: Translate) -> RoundRobinTable:
+def _cross(overview: TournamentOverview, heading: Heading, _: Translate) -> RoundRobinTable:
     order = [placing.player for placing in overview.standings]
     rows = []
     for placing in overview.standings:
@@ -756,7 +762,7 @@ def _cross(overview: Overview, heading: Heading, _: Translate) -> RoundRobinTabl
     return RoundRobinTable(heading, tuple(rows), _("Pts"), "#", _("Player"))
 
 
-def _swiss(overview: Overview, heading: Heading, _: Translate) -> SwissTable:
+def _swiss(overview: TournamentOverview, heading: Heading, _: Translate) -> SwissTable:
     rank = {placing.player: placing.place for placing in overview.standings}
     rounds = overview.tournament.rounds
     rows = []

@@ -12,7 +12,7 @@ from bot.callbacks import TakeBack
 from bot.engine import Position
 from bot.i18n import N_
 from bot.model import StoredGame
-from bot.services.training import Grade, Verdict
+from bot.services.training import Grade, TurnVerdict
 from bot.views.common import Translate
 from bot.views.numbers import decimal
 from render import BoardView
@@ -34,7 +34,7 @@ GRADE_MARKS: Final = {
 }
 
 
-def coach_caption(verdict: Verdict, over: bool, _: Translate) -> str:
+def coach_caption(verdict: TurnVerdict, over: bool, _: Translate) -> str:
     """The verdict in a line, the better turn, and what to do about it."""
     played = html.quote(str(verdict.played))
     grade = verdict.grade
@@ -56,7 +56,7 @@ def coach_caption(verdict: Verdict, over: bool, _: Translate) -> str:
     return "\n".join(lines)
 
 
-def coach_keyboard(stored: StoredGame, verdict: Verdict, _: Translate) -> InlineKeyboardMarkup:
+def coach_keyboard(stored: StoredGame, verdict: TurnVerdict, _: Translate) -> InlineKeyboardMarkup:
     """↩ Take back, while the game goes on."""
     if stored.game.is_over:
         return InlineKeyboardMarkup(inline_keyboard=[])
@@ -65,7 +65,7 @@ def coach_keyboard(stored: StoredGame, verdict: Verdict, _: Translate) -> Inline
     return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
-def coach_board(verdict: Verdict, _: Translate) -> tuple[Position, BoardView]:
+def coach_board(verdict: TurnVerdict, _: Translate) -> tuple[Position, BoardView]:
     """The picture: the position the better turn reaches (the turn played when it was the
     best), its steps drawn on it, the roll spent."""
     side = verdict.side

@@ -37,7 +37,7 @@ from aiohttp import web
 
 from bot.i18n import N_, locale_of, user_locale
 from bot.model import Challenge, StoredGame
-from bot.services import Chats, GameService, Users
+from bot.services import Chats, Games, Users
 from bot.services.actions import GameAction, GameActions, Hinted, Moved, RematchOffered, Request
 from bot.services.allowance import Allowance
 from bot.services.challenges import MemberCheck
@@ -102,7 +102,7 @@ class BoardApp:
         self,
         *,
         token: str,
-        games: GameService,
+        games: Games,
         actions: GameActions,
         users: Users,
         chats: Chats,

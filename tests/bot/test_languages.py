@@ -60,7 +60,7 @@ async def _drawn(database_path: Path, game_id: int, locale: str) -> bytes:
     database = await open_database(database_path)
     try:
         services = compose(Store(database), random.Random(0))
-        service = services.game_service
+        service = services.games
         snapshot = await service.snapshot(game_id)
         [board] = await services.board_messages.boards(game_id)
         view = board_view(snapshot, board.viewer, translator(I18N, locale))

@@ -21,7 +21,7 @@ from bot.messages.league import RULE, LeaguePublisher, standings_text
 from bot.model import Rating, Standing, User
 from bot.outbox.pace import RateLimiter
 from bot.services import GameSnapshot, Services, compose
-from bot.services.leagues import LeagueLine, LeagueService
+from bot.services.leagues import LeagueLine, Leagues
 from bot.storage import Store, open_database
 from bot.views.common import translator
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -266,7 +266,7 @@ class Clock:
 @dataclass
 class World:
     services: Services
-    leagues: LeagueService
+    leagues: Leagues
     bot: Bot
     group: FakeChat
     snapshot: GameSnapshot
@@ -292,7 +292,7 @@ async def world(tmp_path: Path, fake_telegram: FakeTelegram) -> AsyncIterator[Wo
     )
     _, snapshot = await services.lobby.accept(challenge.id, users[1])
     bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
-    yield World(services, services.league_service, bot, group, snapshot)
+    yield World(services, services.leagues, bot, group, snapshot)
     await bot.session.close()
     await db.close()
 
@@ -317,9 +317,7 @@ async def test_refreshes_close_together_make_one_edit_paced_with_the_boards(
     publisher = _league(world, limiter, settle=3600)
     assert await publisher.post(await world.leagues.start(world.group.id, "en"))
     standings = fake_telegram.last_message(world.group)
-    await world.services.game_service.resign(
-        world.snapshot.stored.id, world.snapshot.stored.white_id
-    )
+    await world.services.games.resign(world.snapshot.stored.id, world.snapshot.stored.white_id)
     for _ in range(5):  # the worker is settling meanwhile
         publisher.refresh(world.group.id)
         await asyncio.sleep(0)
@@ -353,10 +351,10 @@ async def test_the_league_hears_of_each_group_games_result_from_the_change_feed(
     game_id, white = world.snapshot.stored.id, world.snapshot.stored.white_id
     mover = world.snapshot.stored.player(world.snapshot.game.turn)
     if world.snapshot.turn_input is not None:
-        await world.services.game_service.choose(game_id, mover, world.snapshot.stored.version, 0)
+        await world.services.games.choose(game_id, mover, world.snapshot.stored.version, 0)
     await publisher.drain()
     assert standings.edit_count == 0  # a tap is no result
-    await world.services.game_service.resign(game_id, white)
+    await world.services.games.resign(game_id, white)
     await publisher.drain()
     assert standings.edit_count == 1 and "1. @bob" in standings.content
     await publisher.close()

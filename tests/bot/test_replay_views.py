@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.engine import DiceMode, RecordError, Side, TurnRecord
 from bot.i18n import create_i18n
-from bot.services import GameService, GameSnapshot, Terms, compose
+from bot.services import Games, GameSnapshot, Terms, compose
 from bot.services.replays import moves_in
 from bot.storage import Store, open_database
 from bot.views.common import translator
@@ -29,9 +29,7 @@ from bot.views.replays import (
 from render import render_animation
 
 
-async def _play_out(
-    service: GameService, snapshot: GameSnapshot, rng: random.Random
-) -> GameSnapshot:
+async def _play_out(service: Games, snapshot: GameSnapshot, rng: random.Random) -> GameSnapshot:
     """Random legal taps until the game ends: the opponent strikes a random die in anti three
     dice, a double is taken."""
     for _ in range(3000):
@@ -83,7 +81,7 @@ async def test_one_frame_per_turn_with_its_roll_and_steps(
 ) -> None:
     db = await open_database(tmp_path / "r.sqlite3")
     services = compose(Store(db), random.Random(seed), move_seconds=90)
-    service = services.game_service
+    service = services.games
     alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
     bob = await services.users.see(2, username="bob", first_name="B", language_code="ru")
     challenge = await services.challenges.open(

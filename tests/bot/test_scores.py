@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.callbacks import MovesFile
+from bot.callbacks import DownloadMoves
 from bot.engine import Match, Outcome, Result, Side
 from bot.i18n import create_i18n
 from bot.model import FinishedGame, User
@@ -87,7 +87,7 @@ async def test_stats_top_rating_history_files_and_chips(bot_harness: BotHarness)
         " · ⚪ @alice — ⚫ @bob · long nardy · @alice wins: resignation, 2 points"
     )
     assert [b.text for b in history.buttons] == ["📄 #1"]
-    assert history.buttons[0].callback_data == MovesFile(game=1).pack()
+    assert history.buttons[0].callback_data == DownloadMoves(game=1).pack()
 
     last = history
     for user in (alice, carol):  # a player, and an onlooker in the game's group
@@ -109,7 +109,7 @@ async def test_stats_top_rating_history_files_and_chips(bot_harness: BotHarness)
     assert none_yet.text == "You have no finished games yet. Start one with /play."
     assert none_yet.buttons == []
     refused = await fake.next_answer_to(
-        fake.tap(dave, none_yet, MovesFile(game=1).pack(), check=False)
+        fake.tap(dave, none_yet, DownloadMoves(game=1).pack(), check=False)
     )
     # a /history button on a message that shows none: no such message carries it
     assert refused.show_alert and refused.text == "This button is no longer valid."

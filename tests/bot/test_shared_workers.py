@@ -26,7 +26,7 @@ from bot.messages.boards import BoardPublisher
 from bot.model import User
 from bot.outbox import Outbox
 from bot.outbox.pace import SharedRateLimiter
-from bot.services import GameService, GameSnapshot, Services, Terms, compose
+from bot.services import Games, GameSnapshot, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.computer import Brain
 from bot.services.coordination import Coordination
@@ -52,8 +52,8 @@ class Worker:
     brain: Brain
 
     @property
-    def service(self) -> GameService:
-        return self.services.game_service
+    def service(self) -> Games:
+        return self.services.games
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ async def _game(services: Services, users: list[User], chat_id: int = -5) -> Gam
     return snapshot
 
 
-async def _play(service: GameService, snapshot: GameSnapshot, turns: int) -> GameSnapshot:
+async def _play(service: Games, snapshot: GameSnapshot, turns: int) -> GameSnapshot:
     """Plays ``turns`` turns, the first step offered each time (rolling when asked)."""
     played = 0
     while played < turns and not snapshot.game.is_over:

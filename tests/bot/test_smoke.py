@@ -40,7 +40,7 @@ from bot.i18n import (
     locale_for,
     read_catalog,
 )
-from bot.messages.link import TokenRefused
+from bot.outbox.link import TokenRefused
 from bot.views.commands import COMMANDS, Scope, commands_for
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import BotHarness, make_settings, running_bot

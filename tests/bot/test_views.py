@@ -33,7 +33,7 @@ async def test_two_drawings_of_one_state_are_identical(tmp_path: Path) -> None:
     db = await open_database(tmp_path / "v.sqlite3")
     clock = [1_000_000.0]
     services = compose(Store(db), random.Random(8), move_seconds=90, clock=lambda: clock[0])
-    service = services.game_service
+    service = services.games
     alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
     bob = await services.users.see(2, username="bob", first_name="B", language_code="ru")
     challenge = await services.challenges.open(

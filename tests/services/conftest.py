@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import Challenge, User
-from bot.services import GameSnapshot, ScoreService, Services, choices, compose
+from bot.services import GameSnapshot, Scores, Services, choices, compose
 from bot.storage import Store, open_database
 
 
@@ -46,8 +46,8 @@ async def world(store: Store, clock: Clock) -> tuple[Services, Clock, list[User]
 
 
 @pytest.fixture
-def scores(store: Store, clock: Clock) -> ScoreService:
-    return ScoreService(store, clock=clock)
+def scores(store: Store, clock: Clock) -> Scores:
+    return Scores(store, clock=clock)
 
 
 async def two_people_playing(services: Services) -> GameSnapshot:

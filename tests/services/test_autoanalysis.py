@@ -64,7 +64,7 @@ async def _finished(
 ) -> StoredGame:
     """A game of anna and boris in group -5, :data:`TURNS` turns (the first step offered each
     time), then resigned by the side to move: rated (unless with hints)."""
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
     )
@@ -130,7 +130,7 @@ async def test_the_queue_survives_a_restart_and_does_each_game_once(tmp_path: Pa
         for one in figures:
             assert one.decisions > 0 and one.rolls > 0 and one.pr >= 0
             assert abs(one.error_rate - 2 * one.pr) < 1e-9
-        snapshot = await services.game_service.snapshot(first.id)
+        snapshot = await services.games.snapshot(first.id)
         assert snapshot.luck == done.figures
         trend = await auto.trend(1)
         assert [f.game_id for f in trend] == [first.id, second.id]  # as they ended
@@ -146,7 +146,7 @@ async def test_two_workers_race_for_the_claims(postgres: PostgresServer) -> None
         await _people(services)
         ids = []
         for n in range(24):  # games stored, not played: the queue needs only their ids
-            started = await services.game_service.start(
+            started = await services.games.start(
                 chat_id=-5,
                 white_id=1,
                 black_id=2,
@@ -202,7 +202,7 @@ async def _cube_game(services: Services, users: list[User], match: int = 0) -> S
 
 
 async def _play_with_a_double(services: Services, snapshot: GameSnapshot) -> StoredGame:
-    service = services.game_service
+    service = services.games
 
     async def turn(snapshot: GameSnapshot) -> GameSnapshot:
         stored, game = snapshot.stored, snapshot.game
@@ -232,7 +232,7 @@ async def _play_with_a_double(services: Services, snapshot: GameSnapshot) -> Sto
 
 async def _play_and_resign(services: Services, snapshot: GameSnapshot, loser: int) -> StoredGame:
     """Six turns (the first step offered each time), then user ``loser`` resigns."""
-    service = services.game_service
+    service = services.games
     for _ in range(6):
         mover = snapshot.stored.player(snapshot.game.turn)
         if snapshot.game.dice is None:
@@ -286,7 +286,7 @@ async def test_a_match_games_board_edited_after_its_next_game_started_keeps_no_n
     try:
         services = compose(Store(db), random.Random(9), InProcessBrain())
         users = await _people(services)
-        service = services.game_service
+        service = services.games
         first = await _cube_game(services, users, match=5)
 
         def buttons(snapshot: GameSnapshot) -> list[str]:
@@ -313,7 +313,7 @@ async def test_a_finished_matchs_luck_on_its_last_board(tmp_path: Path) -> None:
     try:
         services = compose(Store(db), random.Random(9), InProcessBrain())
         users = await _people(services)
-        service, auto = services.game_service, services.auto_analyses
+        service, auto = services.games, services.auto_analyses
         first = await _cube_game(services, users, match=5)  # a resignation: 2 × 2 points
         snapshot = await service.next_game(first.id, users[0].id)  # the Crawford game
         trailing = first.player(first.game.result.winner.other)  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ import pytest
 
 from bot.engine import DiceMode, Outcome, Side
 from bot.model import ChallengeStatus, User
-from bot.services import GameService, Services, Terms, compose
+from bot.services import Games, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.choices import MATCH_LENGTHS, VARIANTS
 
@@ -20,7 +20,7 @@ async def _start(services: Services, users: list[User], terms: Terms | None = No
     return await services.lobby.accept(challenge.id, users[1])
 
 
-async def _play_turn(service: GameService, snapshot):  # type: ignore[no-untyped-def]
+async def _play_turn(service: Games, snapshot):  # type: ignore[no-untyped-def]
     mover = snapshot.stored.player(snapshot.game.turn)
     while not snapshot.turn_input.is_complete:
         snapshot = await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)
@@ -29,7 +29,7 @@ async def _play_turn(service: GameService, snapshot):  # type: ignore[no-untyped
 
 async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untyped-def]
     services, _, users = world
-    service = services.game_service
+    service = services.games
     with pytest.raises(e.SelfChallenge):
         await services.challenges.open(
             chat_id=-5, challenger=users[0], target_username="anna", locale="en"
@@ -81,7 +81,7 @@ async def test_refusals_change_nothing(world) -> None:  # type: ignore[no-untype
 
 async def test_a_whole_game_to_the_end_and_its_score(world, scores) -> None:  # type: ignore[no-untyped-def]
     services, _, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     for _ in range(1000):
         if snapshot.game.is_over:
@@ -104,7 +104,7 @@ async def test_a_whole_game_to_the_end_and_its_score(world, scores) -> None:  # 
 
 async def test_undo_and_resign(world) -> None:  # type: ignore[no-untyped-def]
     services, _, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     game_id = snapshot.stored.id
     mover = snapshot.stored.player(snapshot.game.turn)
@@ -128,7 +128,7 @@ async def _shown(services: Services, snapshot) -> None:  # type: ignore[no-untyp
 
 async def test_timeout_loses_for_the_player_to_move(world) -> None:  # type: ignore[no-untyped-def]
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     await _shown(services, snapshot)
     assert await service.timeouts() == []
@@ -145,7 +145,7 @@ async def test_no_move_runs_out_before_its_board_is_shown(world) -> None:  # typ
     """A board held back by Telegram's pace: the deadline passes, but nobody could see the
     move, so the game goes on; shown 50 s late, the move gets its whole minute from then."""
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     started = clock.now
     clock.now = started + 110  # the deadline (60 s) passed; the board still does not show it
@@ -163,7 +163,7 @@ async def test_no_move_runs_out_before_its_board_is_shown(world) -> None:  # typ
 async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world) -> None:  # type: ignore[no-untyped-def]
     """The player saw the move and tapped a step: a board behind that tap holds nothing."""
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     await _shown(services, snapshot)
     mover = snapshot.stored.player(snapshot.game.turn)
@@ -176,7 +176,7 @@ async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world) ->
 async def test_a_board_shown_in_time_keeps_the_clock(world) -> None:  # type: ignore[no-untyped-def]
     """A board shown within a second of its move costs no write: the deadline stays."""
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     clock.now += 0.5
     await _shown(services, snapshot)
@@ -187,7 +187,7 @@ async def test_a_board_that_cannot_be_shown_holds_the_game_one_move_time_more(wo
     """A chat gone (the board never shown): the move runs out one move's time after its
     deadline, so a game nobody can see still ends."""
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     assert snapshot.stored.deadline is not None
     clock.now = snapshot.stored.deadline + 59
@@ -223,7 +223,7 @@ async def test_unseen_username_can_accept_once_seen(world) -> None:  # type: ign
 
 async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world) -> None:  # type: ignore[no-untyped-def]
     services, _, users = world
-    service = services.game_service
+    service = services.games
     anna, boris = users[0], users[1]
     challenge = await services.challenges.open(
         chat_id=-5, challenger=anna, target=boris, locale="en", terms=Terms(cube=True)
@@ -276,7 +276,7 @@ async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world
 
 async def test_an_anti_three_strike_is_refused_to_all_but_the_striker(world) -> None:  # type: ignore[no-untyped-def]
     services, _, users = world
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=-5,
         challenger=users[0],

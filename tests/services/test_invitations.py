@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from bot.model import ChallengeStatus, User
-from bot.services import GameService
+from bot.services import Games
 from bot.services import errors as e
 from bot.services.challenges import CHALLENGE_SECONDS
 from bot.storage import Store
@@ -26,7 +26,7 @@ async def _count(store: Store) -> int:
 
 
 async def test_a_second_invitation_waits_for_the_first_to_close(
-    world: tuple[GameService, Clock, list[User]], store: Store
+    world: tuple[Games, Clock, list[User]], store: Store
 ) -> None:
     services, clock, (anna, boris, vera) = world
     first = await services.challenges.open(
@@ -60,7 +60,7 @@ async def test_a_second_invitation_waits_for_the_first_to_close(
 
 
 async def test_an_invitation_to_a_username_not_seen_yet_counts_once_they_are(
-    world: tuple[GameService, Clock, list[User]], store: Store
+    world: tuple[Games, Clock, list[User]], store: Store
 ) -> None:
     services, _, (anna, *_) = world
     await services.challenges.open(
@@ -77,7 +77,7 @@ async def test_an_invitation_to_a_username_not_seen_yet_counts_once_they_are(
 
 
 async def test_five_invitations_at_once_make_one(
-    world: tuple[GameService, Clock, list[User]], store: Store
+    world: tuple[Games, Clock, list[User]], store: Store
 ) -> None:
     services, _, (anna, boris, _) = world
     made = await asyncio.gather(
@@ -94,10 +94,10 @@ async def test_five_invitations_at_once_make_one(
 
 
 async def test_rematch_tapped_twice_makes_one(
-    world: tuple[GameService, Clock, list[User]], store: Store
+    world: tuple[Games, Clock, list[User]], store: Store
 ) -> None:
     services, _, (anna, boris, _) = world
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=GROUP, challenger=anna, target=boris, locale="en"
     )
@@ -112,7 +112,7 @@ async def test_rematch_tapped_twice_makes_one(
 
 
 async def test_only_its_challenger_closes_an_open_challenge(
-    world: tuple[GameService, Clock, list[User]],
+    world: tuple[Games, Clock, list[User]],
 ) -> None:
     """An open challenge names nobody: a member's ✖ Decline is refused (it used to close it as
     "? declined the challenge"), the challenger's withdraws it."""
