@@ -40,7 +40,7 @@ from bot.storage import Store, open_database  # noqa: E402
 
 async def _played(services: Services, users: list[User], turns: int) -> StoredGame:
     """A rated short game of the two, ``turns`` turns of the first step offered, resigned."""
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
     )

@@ -75,7 +75,7 @@ async def store_heavy_game(
     shows it when it starts)."""
     db = await open_database(database)
     services = compose(Store(db), random.Random(1), move_seconds=3600)
-    service = services.game_service
+    service = services.games
     for user in (white, black):
         await services.users.see(user.id, username=user.username, first_name=user.first_name,
                                 language_code="en")  # fmt: skip

@@ -4,8 +4,11 @@
 
 Prints, for ``bot/`` and ``render/`` (``--list`` names every case):
 
-- names with more than one meaning: a public class, function or module-level constant defined
-  in two or more modules under one name (imports and re-exports are not definitions);
+- names with more than one meaning: a public class defined in two or more modules under one
+  name (imports and re-exports are not definitions; a protocol of the model and the storage
+  class implementing it are one meaning), and the public constants and functions defined in
+  two or more modules, listed apart (mostly one word in several scopes: ``ATTEMPTS``; the
+  conventions ``create_router`` and ``main`` and type variables are left out);
 - module names that mean two things: a module beside a package of nearly the same name
   (``web.py`` beside ``webapp/``);
 - inert suppressions: the ``noqa`` comments ruff's ``RUF100`` reports as suppressing nothing;
@@ -41,18 +44,60 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+CONVENTIONS = frozenset({"create_router", "main"})
+"""Names every module of a kind defines alike: a handler module's router, an entry point."""
+
+
+def classes(tree: ast.Module) -> dict[str, bool]:
+    """The public classes a module defines, each with whether it is a protocol."""
+    return {
+        node.name: any(
+            (isinstance(base, ast.Name) and base.id == "Protocol")
+            or (isinstance(base, ast.Subscript) and getattr(base.value, "id", "") == "Protocol")
+            for base in node.bases
+        )
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and not node.name.startswith("_")
+    }
+
+
 def definitions(tree: ast.Module) -> set[str]:
-    """The public names a module defines at its top level."""
+    """The public functions and constants a module defines at its top level."""
     found: set[str] = set()
     for node in tree.body:
-        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             found.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 if isinstance(target, ast.Name) and target.id.isupper():
                     found.add(target.id)
-    return {name for name in found if not name.startswith("_") and name != "logger"}
+    return {
+        name
+        for name in found
+        if not name.startswith("_") and name not in CONVENTIONS and len(name) > 1
+    }
+
+
+def shared_classes(paths: list[Path]) -> dict[str, list[str]]:
+    """Classes of one name in several modules, but a protocol and its implementations."""
+    defined: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    for path in paths:
+        for name, protocol in classes(ast.parse(path.read_text())).items():
+            defined[name].append((module_name(path), protocol))
+    return {
+        name: [module for module, _ in where]
+        for name, where in sorted(defined.items())
+        if len(where) > 1 and not _implemented(where)
+    }
+
+
+def _implemented(where: list[tuple[str, bool]]) -> bool:
+    """Whether the definitions are the model's protocol and the storage's implementations."""
+    return all(
+        module.startswith("bot.model") if protocol else module.startswith("bot.storage")
+        for module, protocol in where
+    ) and any(protocol for _, protocol in where)
 
 
 def shared_names(paths: list[Path]) -> dict[str, list[str]]:
@@ -135,10 +180,14 @@ def report(title: str, items: list[str], listed: bool) -> None:
 def main() -> None:
     listed = "--list" in sys.argv
     paths = sources()
-    shared = shared_names(paths)
     report(
-        "names with more than one meaning",
-        [f"{name}: {', '.join(modules)}" for name, modules in shared.items()],
+        "classes with more than one meaning",
+        [f"{name}: {', '.join(modules)}" for name, modules in shared_classes(paths).items()],
+        listed,
+    )
+    report(
+        "constants and functions defined in several modules",
+        [f"{name}: {', '.join(modules)}" for name, modules in shared_names(paths).items()],
         listed,
     )
     report("modules beside a package of nearly their name", twin_modules(), listed)

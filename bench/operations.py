@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import Game  # noqa: E402
 from bot.maintenance import backup  # noqa: E402
-from bot.services.privacy import PrivacyService  # noqa: E402
+from bot.services.privacy import Privacy  # noqa: E402
 from bot.services.users import Users  # noqa: E402
 from bot.storage import Database, Store, open_database  # noqa: E402
 from tests.engine.strategies import advance  # noqa: E402
@@ -170,7 +170,7 @@ async def measure(target: Path | str, args: argparse.Namespace, folder: Path) ->
         f"  backup: median {statistics.median(times):.2f} s "
         f"(runs {', '.join(f'{t:.2f}' for t in times)}), {statistics.median(sizes) / 1e6:.1f} MB"
     )
-    privacy = PrivacyService(store, Users(store))
+    privacy = Privacy(store, Users(store))
     spent = []
     for player in forgotten:
         started = time.perf_counter()

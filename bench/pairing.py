@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.services.pairing import (  # noqa: E402
-    Entrant,
-    Result,
+from bot.pairing import (  # noqa: E402
+    PairingResult,
+    SeededPlayer,
     knockout_bracket,
     round_robin,
     standings,
@@ -54,10 +54,10 @@ def summary(seconds: list[float]) -> str:
 
 
 def tournament(
-    entrants: list[Entrant], rounds: int, rng: random.Random
-) -> tuple[list[Result], float, int]:
+    entrants: list[SeededPlayer], rounds: int, rng: random.Random
+) -> tuple[list[PairingResult], float, int]:
     """A whole Swiss with random results: the results, the slowest round, repeated pairings."""
-    history: list[Result] = []
+    history: list[PairingResult] = []
     met: set[frozenset[int]] = set()
     slowest = 0.0
     repeats = 0
@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=24)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    entrants = [Entrant(player, rng.uniform(1000, 2200)) for player in range(args.players)]
+    entrants = [SeededPlayer(player, rng.uniform(1000, 2200)) for player in range(args.players)]
     history, _, _ = tournament(entrants, args.rounds - 1, rng)
     per_round = len(history) // max(1, args.rounds - 1)
     print(f"Swiss, {args.players} players, one round paired {args.repeat} times:")

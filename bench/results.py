@@ -27,14 +27,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.services import GameService, GameSnapshot, compose  # noqa: E402
+from bot.services import Games, GameSnapshot, compose  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
 from bot.storage.database import Params  # noqa: E402
 
 
-async def _turn(
-    service: GameService, snapshot: GameSnapshot, confirms: list[float]
-) -> GameSnapshot:
+async def _turn(service: Games, snapshot: GameSnapshot, confirms: list[float]) -> GameSnapshot:
     stored, game = snapshot.stored, snapshot.game
     mover = stored.player(game.turn)
     if game.dice is None:
@@ -67,7 +65,7 @@ async def run(
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "bench.sqlite3")
         services = compose(store_type(db), random.Random(5), move_seconds=60)
-        service = services.game_service
+        service = services.games
         alice = await services.users.see(1, username="a", first_name="A", language_code=None)
         bob = await services.users.see(2, username="b", first_name="B", language_code=None)
         ends: list[float] = []

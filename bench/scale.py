@@ -392,7 +392,7 @@ class Clock:
 
 def commands(services: Any, store: Store, seed: Seed) -> dict[str, Callable[[], Awaitable[object]]]:
     """The measured calls, by name: each what one command or tick makes of the database."""
-    scores, games = services.score_service, store.games
+    scores, games = services.scores, store.games
     heavy, heavy2, median = seed.heavy, seed.heavy2, seed.median
 
     async def snapshot_scores() -> object:  # a finished game's caption: the pair's score
@@ -402,8 +402,8 @@ def commands(services: Any, store: Store, seed: Seed) -> dict[str, Callable[[], 
         return (await scores.head_to_head(heavy, heavy2), await scores.latest_match(heavy, heavy2))
 
     async def tick() -> object:
-        await services.game_service.timeouts()
-        await services.game_service.reminders()
+        await services.games.timeouts()
+        await services.deadlines.reminders()
         await services.challenges.expire()
         await services.pool.pair_waiting()
         await services.pool.sweep()
@@ -412,7 +412,7 @@ def commands(services: Any, store: Store, seed: Seed) -> dict[str, Callable[[], 
 
     return {
         "/top (busiest group)": lambda: scores.top(seed.group),
-        "/league standings": lambda: services.league_service.standings(seed.group),
+        "/league standings": lambda: services.leagues.standings(seed.group),
         "inline leaderboard": lambda: scores.top_in_instance(seed.instance),
         "/top rating": lambda: scores.top_rated(seed.group, "long"),
         "/history (heavy player)": lambda: scores.recent_games(user_id=heavy),
@@ -557,7 +557,7 @@ async def memory(count: int) -> list[tuple[int, float]]:
                 {"users": services.users, "event_from_user": user, "event_chat": chat},
             )
             await services.chats.locale(chat.id)
-            await services.score_service.head_to_head(10_000 + index, 10_001 + index)
+            await services.scores.head_to_head(10_000 + index, 10_001 + index)
             if (index + 1) % step == 0:
                 gc.collect()
                 found.append((index + 1, rss()))

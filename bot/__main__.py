@@ -93,9 +93,9 @@ def main() -> None:
     from aiogram.utils.token import TokenValidationError
 
     from bot.app import WebhookRefused, run
-    from bot.messages.link import TokenRefused
+    from bot.http_server import CannotListen
+    from bot.outbox.link import TokenRefused
     from bot.storage import MigrationChanged, SchemaTooNew
-    from bot.web import CannotListen
 
     tune_garbage_collector()
     try:

@@ -80,7 +80,7 @@ class Analyst:
         if analysed.stored is None:
             return True  # dropped, or taken over: the next job
         self.analysed += 1
-        snapshot = await self._services.game_service.snapshot(analysed.game_id)
+        snapshot = await self._services.games.snapshot(analysed.game_id)
         await show_luck_line(
             self._bot, self._services, self._i18n, self._limiter, snapshot, self._inline
         )

@@ -5,13 +5,13 @@ both ``python -m bot`` and the end-to-end tests call.
 
 When Telegram cannot be reached :func:`run` keeps trying (one log line per attempt, see
 :meth:`TelegramLink.connect`), and once it runs every call goes through the
-:class:`~bot.messages.link.TelegramLink`, which waits out outages. Outages and the clock follow
+:class:`~bot.outbox.link.TelegramLink`, which waits out outages. Outages and the clock follow
 a chess-clock rule: no player loses on time because Telegram was unreachable. While an outage
 lasts the timers enforce no deadline (:class:`~bot.timers.Timers`); when it ends, before any
 update received after it is handled, every running game's deadline that fell after the outage
-began is moved later by the outage's length (:meth:`GameService.postpone_deadlines`). Board
-captions keep the deadline they were drawn with until the game's next change, so after an
-outage a player has more time than the caption says, never less. Challenges expire on time.
+began is moved later by the outage's length (:meth:`.Deadlines.postpone`). Board captions
+keep the deadline they were drawn with until the game's next change, so after an outage a
+player has more time than the caption says, never less. Challenges expire on time.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ from bot.handlers.middlewares import (
     TurnAwayBanned,
     WaitOutDatabase,
 )
+from bot.http_server import Webhook, WebServer
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n, locale_of
 from bot.messages.boards import BoardAppLinks, BoardPublisher
 from bot.messages.broadcasts import Broadcaster
@@ -70,20 +71,20 @@ from bot.messages.challenges import post_rematch
 from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
 from bot.messages.learning import Coach, LessonBoards
-from bot.messages.link import Outage, TelegramLink, TelegramSession
 from bot.messages.members import member_check
 from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
 from bot.outbox import Outbox
+from bot.outbox.link import Outage, TelegramLink, TelegramSession
 from bot.outbox.pace import BoardPace, RateLimiter, SharedRateLimiter
-from bot.services import GameService, Users
+from bot.services import Users
 from bot.services.computer import Brain
+from bot.services.deadlines import Deadlines
 from bot.services.planner import Planner
 from bot.services.root import Services, compose
 from bot.storage import Store, open_database
 from bot.timers import Timers
 from bot.views.commands import Scope, command_menu
-from bot.web import Webhook, WebServer
 from bot.webapp.server import BoardApp
 
 logger = logging.getLogger(__name__)
@@ -119,8 +120,8 @@ async def build_services(
     unless ``brain`` was given) after polling.
 
     Each field of :class:`~bot.services.root.Services` becomes workflow data of the
-    dispatcher by its name, so a handler declaring ``games: GameService`` receives
-    ``services.game_service``.
+    dispatcher by its name, so a handler declaring ``games: Games`` receives
+    ``services.games``.
     """
     database = await open_database(settings.database)
     own_brain = brain is None
@@ -302,7 +303,7 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings, users: Users | No
     bot is ready for its first update (:func:`_serve_webhook`).
 
     These calls are safe to repeat, so during an outage they wait for Telegram (see
-    :mod:`bot.messages.link`). A flood wait, or a failure that persists while Telegram answers
+    :mod:`bot.outbox.link`). A flood wait, or a failure that persists while Telegram answers
     other calls, is logged, not fatal: the menu is a convenience.
 
     It also warns of a setting that plays worse than the operator may think: inline mode
@@ -386,7 +387,7 @@ async def run(
     :param services_factory: opens the services for the handlers (default :func:`build_services`).
     :param tracker: counts updates in flight; tests pass one to observe the bot.
     :param link: the link to Telegram (its backoff schedules); tests pass a fast one.
-    :raises: :exc:`~bot.messages.link.TokenRefused` if Telegram refuses the token, at start-up
+    :raises: :exc:`~bot.outbox.link.TokenRefused` if Telegram refuses the token, at start-up
         or later; :exc:`WebhookRefused` if it refuses the webhook.
     """
     tracker = tracker or UpdateTracker()
@@ -427,7 +428,7 @@ async def _run(
     if settings.webapp_url:  # the Mini App board: every change, from any worker, pushed
         board_app = BoardApp(
             token=settings.bot_token.get_secret_value(),
-            games=services.game_service,
+            games=services.games,
             actions=services.game_actions,
             users=services.users,
             chats=services.chats,
@@ -462,7 +463,7 @@ async def _run(
     coach = Coach(bot, services, outbox, lesson_boards, i18n)
     services.feed.subscribe(coach.hear)  # training games judged, offers after a loss
     leagues = LeaguePublisher(
-        bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
+        bot, services.leagues, services.chats, coordination, i18n, limiter=limiter
     )
     services.feed.subscribe(leagues.hear)  # a group game's result
     tournaments = TournamentPublisher(
@@ -475,7 +476,7 @@ async def _run(
         league_refresh=leagues.refresh,
     )
     timers.tournaments = tournaments
-    link.on_restored.append(_postponer(services.game_service))
+    link.on_restored.append(_postponer(services.deadlines))
     broadcaster = Broadcaster(
         bot,
         services.broadcasts,
@@ -622,9 +623,9 @@ async def _until(work: Awaitable[Any], stopping: asyncio.Event) -> bool:
     return True
 
 
-def _postponer(service: GameService) -> Callable[[Outage], Awaitable[None]]:
+def _postponer(deadlines: Deadlines) -> Callable[[Outage], Awaitable[None]]:
     async def postpone(outage: Outage) -> None:
-        moved = await service.postpone_deadlines(outage.began, outage.length)
+        moved = await deadlines.postpone(outage.began, outage.length)
         if moved:
             logger.info("%d game deadline(s) moved %.1f s later", moved, outage.length)
 

@@ -190,7 +190,7 @@ class NextGame(CallbackData, prefix="n"):
     game: Id
 
 
-class MovesFile(CallbackData, prefix="f"):
+class DownloadMoves(CallbackData, prefix="f"):
     """Send a finished game's moves as a text file."""
 
     game: Id
@@ -461,7 +461,7 @@ FACTORIES: Final[dict[str, type[CallbackData]]] = {
         ResignAction,
         Rematch,
         NextGame,
-        MovesFile,
+        DownloadMoves,
         PickLanguage,
         InlineInvite,
         InlineTop,
@@ -552,7 +552,7 @@ PRESSED_ON: Final[dict[MessageKind, frozenset[type[CallbackData]]]] = {
     MessageKind.TOURNAMENT_PICKER: frozenset({TournamentPick}),
     MessageKind.TOURNAMENT_SIGNUP: frozenset({TournamentAction}),
     MessageKind.TOURNAMENT_TABLE: frozenset({TournamentPage}),
-    MessageKind.HISTORY: frozenset({MovesFile}),
+    MessageKind.HISTORY: frozenset({DownloadMoves}),
     MessageKind.ANALYSIS: frozenset({PlayFrom}),
     MessageKind.DAILY: frozenset({DailyAction, DailyOpen}),
     MessageKind.LESSON: frozenset({LessonAction}),

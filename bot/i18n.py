@@ -15,8 +15,14 @@ falls back to English (a test makes sure none is missing). In handlers::
 
     await message.answer(_("Your move, {name}.").format(name=html.quote(name)))
 
-Use ``ngettext = gettext`` (aiogram's ``gettext(singular, plural, n)``) for plurals, and
-:func:`N_` to mark a string that is translated later with ``i18n.gettext(msgid, locale=...)``.
+A text that shows a count takes the catalog's plural form for it: ``_(singular, plural, n)``
+(aiogram's ``gettext(singular, plural, n)``, the views' :class:`~bot.views.common.Translate`),
+``{n}`` written by :func:`bot.views.numbers.count`, never ``"1 pt."`` nor ``"games: 5"``. The forms
+follow CLDR's rules, in each catalog's ``Plural-Forms`` header: one and other in English,
+Azerbaijani, Armenian (0 and 1 are "one"), Georgian and Kazakh; one, few and many in Russian and
+Ukrainian (1, 21, 101 · 2–4, 22 · 0, 5–20, 25). A decimal number (``0.29``) is no count: its noun
+takes the form CLDR gives fractions ("other": ``0,29 очка``), in a text of its own. Use :func:`N_`
+to mark a string that is translated later with ``i18n.gettext(msgid, locale=...)``.
 
 Catalogs live in ``bot/locales/<locale>/LC_MESSAGES/messages.po`` and the compiled ``.mo`` files
 are committed next to them. After changing texts in the code::
@@ -78,9 +84,11 @@ gets; any other code gets :data:`DEFAULT_LOCALE`. These are also the codes the c
 published for."""
 
 KEYWORDS: Final[dict[str, Any]] = {
-    "_": None,
+    # _(msgid), and _(singular, plural, n) for a count; a trailing comma counts as one more
+    "_": {1: (1,), 2: (1,), 3: (1, 2), 4: (1, 2)},
     "__": None,
     "N_": None,
+    "NP_": (1, 2),
     "gettext": None,
     "lazy_gettext": None,
     "ngettext": (1, 2),
@@ -89,9 +97,24 @@ KEYWORDS: Final[dict[str, Any]] = {
 """Call names whose string arguments are msgids (Babel keyword specs)."""
 
 
+class Translate(Protocol):
+    """A gettext: ``_`` of the reader's locale. ``_(msgid)`` translates a text;
+    ``_(singular, plural, n)`` one that shows the count ``n``, in the catalog's plural form for
+    it. aiogram's ``gettext`` (a handler's locale) is one;
+    :func:`bot.views.common.translator` makes one for a locale outside a handler."""
+
+    def __call__(self, message: str, plural: str | None = None, n: int = 1, /) -> str: ...
+
+
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "no-op, extract me"
     """Returns ``message`` unchanged; marks it for extraction into the catalogs."""
     return message
+
+
+def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+    """Returns the forms of a text that counts unchanged; marks them for extraction (they
+    are translated later with ``_(singular, plural, n)``)."""
+    return (singular, plural)
 
 
 def locale_for(language_code: str | None) -> str:
@@ -242,6 +265,10 @@ def update_catalogs(directory: Path = LOCALES_DIR) -> None:
                 "# Regenerate: python -m bot.i18n update && python -m bot.i18n compile"
             )
         catalog.update(template, update_creation_date=False)
+        for message in catalog:
+            # Every text is a str.format template: a "%" in one ("{percent}% found") is no
+            # printf directive, and msgfmt -c must not check it as one.
+            message.flags.discard("python-format")
         buffer = BytesIO()
         write_po(buffer, catalog, width=100, include_lineno=False, sort_output=True)
         path.write_bytes(buffer.getvalue())

@@ -15,7 +15,7 @@ They need only ``DATABASE_URL`` (:class:`bot.config.DatabaseSettings`), never th
   every board is marked as not known to show its game (:data:`AFTER_RESTORE`): the bot draws
   them again as the games stand; and the claims of the workers that wrote the backup go.
 - **forget** deletes what the bot keeps about one user, as ``/forget`` does when they ask
-  themselves (:class:`bot.services.privacy.PrivacyService`), for a request made by mail.
+  themselves (:class:`bot.services.privacy.Privacy`), for a request made by mail.
 
 Exit status 0 when done, 1 when refused (one line on stderr says why), 2 for wrong arguments
 or settings.
@@ -54,7 +54,7 @@ AFTER_RESTORE: Final = (
 """Run on a restored database: see the module docstring."""
 
 
-class Refused(Exception):
+class RestoreRefused(Exception):
     """The command cannot be carried out; the message says why, in one line."""
 
 
@@ -74,7 +74,7 @@ def _pg_tool(name: str) -> str:
         candidates = (Path(folder) / name for folder in PG_BINARIES)
         found = next((str(path) for path in candidates if path.exists()), None)
     if found is None:
-        raise Refused(
+        raise RestoreRefused(
             f"{name} not found: install PostgreSQL's client tools (Debian: postgresql-client), "
             "of the server's major version or newer"
         )
@@ -101,7 +101,7 @@ def _run(command: list[str], environment: dict[str, str]) -> None:
     done = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
-        raise Refused(f"{Path(command[0]).name} failed: {last}")
+        raise RestoreRefused(f"{Path(command[0]).name} failed: {last}")
 
 
 def _newest_schema() -> int:
@@ -133,24 +133,24 @@ def backup(database: Path | str, out: Path) -> Copied:
 
 def _sqlite_backup(source: Path, out: Path) -> None:
     if not source.is_file():
-        raise Refused(f"no database at {source}")
+        raise RestoreRefused(f"no database at {source}")
     out.unlink(missing_ok=True)
     with closing(sqlite3.connect(source)) as db, closing(sqlite3.connect(out)) as copy:
         db.backup(copy)  # one step: a snapshot as of one moment, the WAL's pages included
         if (checked := copy.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
-            raise Refused(f"the copy of {source} fails SQLite's check: {checked}")
+            raise RestoreRefused(f"the copy of {source} fails SQLite's check: {checked}")
         copy.execute("PRAGMA journal_mode = DELETE")  # one file, nothing beside it
 
 
 def restore(backup_file: Path, database: Path | str, *, replace: bool = False) -> Copied:
     """Brings ``backup_file`` back into ``database``; the bot must be stopped meanwhile.
 
-    :raises: :exc:`Refused` when the database holds tables and ``replace`` is not given, when
+    :raises: :exc:`RestoreRefused` when the database holds tables and ``replace`` is not given, when
         the backup is not one (or is of a newer schema than this release knows).
     """
     started = time.perf_counter()
     if not backup_file.is_file():
-        raise Refused(f"no backup at {backup_file}")
+        raise RestoreRefused(f"no backup at {backup_file}")
     if isinstance(database, str):
         _pg_restore(backup_file, database, replace=replace)
     else:
@@ -162,24 +162,26 @@ def _sqlite_restore(backup_file: Path, target: Path, *, replace: bool) -> None:
     try:
         with closing(sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True)) as source:
             if source.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise Refused(f"{backup_file} fails SQLite's check: not a whole backup")
+                raise RestoreRefused(f"{backup_file} fails SQLite's check: not a whole backup")
             version = int(source.execute("PRAGMA user_version").fetchone()[0])
             if version > _newest_schema():
-                raise Refused(
+                raise RestoreRefused(
                     f"the backup has schema {version}; this release knows {_newest_schema()}"
                 )
             target.parent.mkdir(parents=True, exist_ok=True)
             with closing(sqlite3.connect(target)) as db:
                 tables = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
                 if tables.fetchone()[0] and not replace:
-                    raise Refused(f"{target} holds a database: add --replace to overwrite it")
+                    raise RestoreRefused(
+                        f"{target} holds a database: add --replace to overwrite it"
+                    )
                 source.backup(db)  # through SQLite: a -wal file beside the old one goes with it
                 for statement in AFTER_RESTORE:
                     with suppress(sqlite3.OperationalError):  # a schema older than the column
                         db.execute(statement)
                 db.commit()
     except sqlite3.DatabaseError as error:
-        raise Refused(f"{backup_file} is not an SQLite backup ({error})") from None
+        raise RestoreRefused(f"{backup_file} is not an SQLite backup ({error})") from None
 
 
 def _pg_restore(backup_file: Path, database: str, *, replace: bool) -> None:
@@ -201,7 +203,7 @@ def _pg_restore(backup_file: Path, database: str, *, replace: bool) -> None:
     url, environment = _pg_connection(database)
     _run([_pg_tool("pg_restore"), "--list", str(backup_file)], environment)  # a dump, whole?
     if asyncio.run(tables()) and not replace:
-        raise Refused("the database holds tables: add --replace to drop them first")
+        raise RestoreRefused("the database holds tables: add --replace to drop them first")
     _run(
         [
             _pg_tool("pg_restore"), "--no-owner", "--no-privileges", "--exit-on-error",
@@ -224,27 +226,27 @@ def _pg_restore(backup_file: Path, database: str, *, replace: bool) -> None:
 async def forget(database: Path | str, user_id: int) -> str:
     """Forgets the user ``user_id`` (a request made by mail, say): as ``/forget`` does.
 
-    :raises: :exc:`Refused` while they play, or when the bot knows nothing of them.
+    :raises: :exc:`RestoreRefused` while they play, or when the bot knows nothing of them.
     """
-    from bot.services.privacy import PrivacyService, StillPlaying
+    from bot.services.privacy import Privacy, StillPlaying
     from bot.services.users import Users
     from bot.storage import Store, open_database
 
     db = await open_database(database)
     try:
         store = Store(db)
-        service = PrivacyService(store, Users(store))
+        service = Privacy(store, Users(store))
         started = time.perf_counter()
         try:
             forgotten = await service.forget(user_id)
         except StillPlaying as playing:
             held = playing.holding
-            raise Refused(
+            raise RestoreRefused(
                 f"user {user_id} plays now (games {list(held.games)}, tournaments "
                 f"{list(held.tournaments)}); ask again when they have ended"
             ) from None
         if not forgotten:
-            raise Refused(f"the bot keeps nothing about user {user_id}")
+            raise RestoreRefused(f"the bot keeps nothing about user {user_id}")
         seconds = time.perf_counter() - started
     finally:
         await db.close()
@@ -292,7 +294,7 @@ def main(argv: Sequence[str]) -> None:
             said = f"restored {done.path} ({done.size:,} bytes in {done.seconds:.2f} s)"
         else:
             said = asyncio.run(forget(settings.database, arguments.user_id))
-    except Refused as error:
+    except RestoreRefused as error:
         sys.stderr.write(f"{arguments.command}: {error}\n")
         raise SystemExit(1) from None
     sys.stdout.write(f"{said}\n")

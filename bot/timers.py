@@ -7,7 +7,7 @@ Deadlines live in the database, so they keep running across restarts; this loop 
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
 show a countdown: the caption names the deadline once.
 
-While Telegram is unreachable (an outage of the :class:`~bot.messages.link.TelegramLink`), or
+While Telegram is unreachable (an outage of the :class:`~bot.outbox.link.TelegramLink`), or
 the database is (:class:`~bot.services.database_outages.DatabaseWatch`), the loop enforces
 nothing: a player whose taps cannot reach the bot, or whose taps the bot cannot record, does not
 lose on time, and the deadlines are moved later when the outage ends (see :mod:`bot.app`).
@@ -31,11 +31,11 @@ from bot.i18n import locale_of
 from bot.messages.boards import BoardPublisher
 from bot.messages.challenges import close_challenge_messages
 from bot.messages.daily import DailyPublisher
-from bot.messages.link import TelegramLink
 from bot.messages.pool import offer_computer, pair_waiting, tell_expired
 from bot.messages.tournaments import TournamentPublisher
 from bot.model import DatabaseUnavailable, User
 from bot.outbox import Outbox
+from bot.outbox.link import TelegramLink
 from bot.services import GameSnapshot
 from bot.services.root import Services
 from bot.views.common import translator
@@ -63,7 +63,8 @@ class Timers:
         link: TelegramLink | None = None,
         daily: DailyPublisher | None = None,
     ) -> None:
-        self._games = services.game_service
+        self._games = services.games
+        self._deadlines = services.deadlines
         self._challenges = services.challenges
         self._boards = services.board_messages
         self._users = services.users
@@ -113,7 +114,7 @@ class Timers:
             await close_challenge_messages(
                 self._bot, challenge, self._users, self._challenges, self._i18n
             )
-        for snapshot, player in await self._games.reminders():
+        for snapshot, player in await self._deadlines.reminders():
             await self._remind(snapshot, player)
         await self._look_at_pool()
         if self.tournaments is not None:

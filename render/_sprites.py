@@ -8,6 +8,7 @@ never draw on them.
 from __future__ import annotations
 
 import functools
+import math
 import random
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
@@ -513,3 +514,58 @@ def plate(theme: Theme, size: tuple[int, int]) -> Image.Image:
         width=2 * s,
     )
     return _smooth(image, size)
+
+
+@functools.lru_cache(maxsize=256)
+def arrow(
+    theme: Theme, start: tuple[int, int], end: tuple[int, int], bend: int, colour: RGB
+) -> tuple[Image.Image, tuple[int, int]]:
+    """Returns an arrow from ``start`` to ``end`` (board pixels), curved ``bend`` pixels to
+    the left of its way (negative: to the right), with a dark edge that shows on any wood,
+    and the board position of the image's top left corner."""
+    s = theme.supersample
+    (x0, y0), (x1, y1) = start, end
+    length = max(math.hypot(x1 - x0, y1 - y0), 1.0)
+    nx, ny = (y0 - y1) / length, (x1 - x0) / length  # the left of the way, on the board
+    control = ((x0 + x1) / 2 + nx * bend, (y0 + y1) / 2 + ny * bend)
+    width, head = theme.arrow_width, theme.arrow_width * 3
+    curve = [_bezier(start, control, end, i / 24) for i in range(25)]
+    # the line stops where the head begins; the head points along the curve's last stretch
+    tx, ty = end[0] - curve[-3][0], end[1] - curve[-3][1]
+    tangent = max(math.hypot(tx, ty), 1.0)
+    ux, uy = tx / tangent, ty / tangent
+    base = (end[0] - ux * head, end[1] - uy * head)
+    body = [p for p in curve if math.hypot(p[0] - end[0], p[1] - end[1]) > head] + [base]
+    tip = [
+        end,
+        (base[0] - uy * head * 0.55, base[1] + ux * head * 0.55),
+        (base[0] + uy * head * 0.55, base[1] - ux * head * 0.55),
+    ]
+    pad = head + width
+    left = int(min(p[0] for p in curve) - pad)
+    top = int(min(p[1] for p in curve) - pad)
+    right = int(max(p[0] for p in curve) + pad)
+    bottom = int(max(p[1] for p in curve) + pad)
+    size = (right - left, bottom - top)
+    image = Image.new("RGBA", (size[0] * s, size[1] * s), (0, 0, 0, 0))
+    pen = ImageDraw.Draw(image)
+
+    def scaled(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        return [((x - left) * s, (y - top) * s) for x, y in points]
+
+    edge = (24, 16, 10, 200)
+    for fill, extra in ((edge, 2 * s), ((*colour, 255), 0)):
+        pen.line(scaled(body), fill=fill, width=width * s + extra, joint="curve")
+        pen.polygon(scaled(tip), fill=fill, outline=fill, width=max(extra, 1))
+    return _smooth(image, size), (left, top)
+
+
+def _bezier(
+    start: tuple[float, float], control: tuple[float, float], end: tuple[float, float], t: float
+) -> tuple[float, float]:
+    """The point at ``t`` (0..1) of the quadratic Bézier curve through ``control``."""
+    u = 1 - t
+    return (
+        u * u * start[0] + 2 * u * t * control[0] + t * t * end[0],
+        u * u * start[1] + 2 * u * t * control[1] + t * t * end[1],
+    )

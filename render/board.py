@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Final
@@ -71,6 +72,11 @@ class BoardView:
         middle of the top info band (further left if that side's pips and moves reach the
         middle); any text, what the font lacks is left out, and the top side's name is cut to
         make room for it.
+    :param arrows: turns of the side to move drawn as arrows over the board, each step from
+        the checker that leaves to the place it lands (the stacks followed as the turn changes
+        them), in the theme's :attr:`~render.theme.Theme.arrows` colours in order (a worst move:
+        the turn played, then the better one); a second turn's arrows bend the other way, so a
+        step both make shows twice. Points in the numbering of the side to move.
     :param theme: sizes, colours and fonts.
     """
 
@@ -92,6 +98,7 @@ class BoardView:
     moves: tuple[int, ...] = ()
     struck: int | None = None
     dice_label: str | None = None
+    arrows: tuple[tuple[Step, ...], ...] = ()
     theme: Theme = DEFAULT_THEME
 
     def __post_init__(self) -> None:
@@ -100,6 +107,9 @@ class BoardView:
             value = getattr(self, name)
             if isinstance(value, list):
                 object.__setattr__(self, name, tuple(value))
+        object.__setattr__(self, "arrows", tuple(tuple(turn) for turn in self.arrows))
+        if any(not OFF <= p <= BAR for turn in self.arrows for s in turn for p in (s.src, s.dst)):
+            raise ValueError(f"arrows go between points 0..25: {self.arrows!r}")
         if self.selected is not None and not 1 <= self.selected <= BAR:
             raise ValueError(f"selected is a point 1..24 or 25 (bar), not {self.selected!r}")
         if any(not OFF <= p <= 24 for p in self.destinations):
@@ -246,6 +256,7 @@ class _Painter:
         self._trays(arrivals.get(OFF, 0))
         self._dice()
         self._cube()
+        self._arrows()
         for side in (Side.WHITE, Side.BLACK):
             self._info(side)
         if self.view.result:
@@ -262,6 +273,49 @@ class _Painter:
         ghosts = Counter({p: n for p, n in net.items() if n > 0})
         arrivals = Counter({p: -n for p, n in net.items() if n < 0})
         return ghosts, arrivals
+
+    def _arrows(self) -> None:
+        """Draws :attr:`BoardView.arrows` (see there)."""
+        colours = self.theme.arrows
+        for index, steps in enumerate(self.view.arrows):
+            own = list(self.position.checkers(self.mover))
+            for step in steps:
+                start = self._place(step.src, own[step.src] - 1, own[step.src])
+                own[step.src] -= 1
+                if step.hit:
+                    end = self._place(step.dst, 0, 1)
+                else:
+                    end = self._place(step.dst, own[step.dst], own[step.dst] + 1)
+                own[step.dst] += 1
+                sprite, corner = _sprites.arrow(
+                    self.theme, start, end, self._bend(start, end, index), colours[index % 2]
+                )
+                self.canvas.paste(sprite, corner, sprite)
+
+    def _bend(self, start: tuple[int, int], end: tuple[int, int], index: int) -> int:
+        """How far the arrow of turn ``index`` from ``start`` to ``end`` bends to the left of
+        its way: within one half of the board towards the middle (over the field rather than
+        the frame), the second turn twice as far; across the middle to the left for the first
+        turn, to the right for the second."""
+        length = math.hypot(end[0] - start[0], end[1] - start[1])
+        bend = round(max(self.theme.checker * 0.3, length * 0.15))
+        middle = self.geo.middle
+        if (start[1] - middle) * (end[1] - middle) > 0:
+            left_y = end[0] - start[0]  # the left of the way points down where this is > 0
+            towards = middle - (start[1] + end[1]) / 2
+            return bend * (index + 1) * (1 if left_y * towards >= 0 else -1)
+        return bend if index % 2 == 0 else -bend
+
+    def _place(self, point: Point, index: int, stack: int) -> tuple[int, int]:
+        """The centre of checker ``index`` of a stack of ``stack`` of the side to move on its
+        ``point``: on the bar (25), on the board, or the middle of its tray (off, 0)."""
+        geo = self.geo
+        if point == OFF:
+            box = geo.tray_box(top=self.mover is not self.view.bottom)
+            return ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
+        if point == BAR:
+            return geo.bar_xy(self.mover is self.view.bottom, max(index, 0), max(stack, 1))
+        return geo.checker_xy(self._viewer(self.mover, point), max(index, 0), max(stack, 1))
 
     def _paste(self, sprite: Image.Image, centre: tuple[int, int]) -> None:
         x = centre[0] - sprite.width // 2

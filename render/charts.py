@@ -1,8 +1,8 @@
 """Line charts as PNG: a player's PR and luck trend (``/stats``) and a game's per-turn equity
 and luck (its analysis). :func:`render_chart` draws panels stacked one above the other, each
-with its title, a few gridlines with their values, a zero line where zero is in range, and its
-series as lines (with dots while they are few), coloured from :data:`CHART`'s palette and
-named in a legend.
+with its title (the chart's whole width, a second line when it needs one), a legend under it,
+a few gridlines with their values, a zero line where zero is in range, and its series as lines
+(with dots while they are few), coloured from :data:`CHART`'s palette.
 
 Render decides nothing: the caller hands in the titles and names (translated) and the values;
 a series may be shorter than another (a variant with fewer games), each starts at the left.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -24,9 +24,10 @@ from . import _text
 from .theme import DEFAULT_THEME, RGB
 
 CHART_FILE_NAME: Final = "chart.png"
-CHART_MIME_TYPE: Final = "image/png"
 DOTS_UP_TO: Final = 40
 """Points a series may have and still get a dot each."""
+TITLE_LINES: Final = 2
+"""Lines a panel's title may take (see :func:`title_lines`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,17 +72,29 @@ class ChartTheme:
 CHART: Final = ChartTheme()
 
 
-def render_chart(panels: Sequence[Panel], *, theme: ChartTheme = CHART) -> bytes:
-    """The panels, one above the other, as PNG bytes."""
-    return encode(chart_image(panels, theme=theme))
+def render_chart(
+    panels: Sequence[Panel],
+    *,
+    theme: ChartTheme = CHART,
+    number: Callable[[float], str] | None = None,
+) -> bytes:
+    """The panels, one above the other, as PNG bytes (see :func:`chart_image`)."""
+    return encode(chart_image(panels, theme=theme, number=number))
 
 
-def chart_image(panels: Sequence[Panel], *, theme: ChartTheme = CHART) -> Image.Image:
-    """The panels drawn on one image (for the golden tests; :func:`render_chart` encodes it)."""
+def chart_image(
+    panels: Sequence[Panel],
+    *,
+    theme: ChartTheme = CHART,
+    number: Callable[[float], str] | None = None,
+) -> Image.Image:
+    """The panels drawn on one image (for the golden tests; :func:`render_chart` encodes it).
+    ``number`` writes a gridline's value as the reader writes numbers (``0,5`` in Russian); by
+    default as English does, with the real minus sign."""
     t = theme
     image = Image.new("RGB", (t.width, max(1, len(panels)) * t.panel_height), t.background)
     for index, panel in enumerate(panels):
-        _panel(image, panel, index * t.panel_height, t)
+        _panel(image, panel, index * t.panel_height, t, number or tick_text)
     return image
 
 
@@ -119,11 +132,17 @@ def value_range(panel: Panel) -> tuple[float, float]:
     return (low - pad, high + pad)
 
 
-def _panel(image: Image.Image, panel: Panel, top: int, t: ChartTheme) -> None:
+def _panel(
+    image: Image.Image, panel: Panel, top: int, t: ChartTheme, number: Callable[[float], str]
+) -> None:
     draw = ImageDraw.Draw(image)
-    head = t.margin + t.title_size + 8
+    y = top + t.margin
+    for line in title_lines(panel.title, t):
+        _write(image, line, (t.margin, y + t.title_size // 2), t, bold=True)
+        y += t.title_size + 4
+    legend_y = y + t.label_size // 2 + 2
+    head = (legend_y - top) + t.label_size // 2 + 8 if panel.series else y - top + 4
     box = (t.left, top + head, t.width - t.margin, top + t.panel_height - t.margin)
-    _write(image, panel.title, (t.margin, top + t.margin + t.title_size // 2), t, bold=True)
     draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=t.plot, outline=t.grid)
     low, high = value_range(panel)
 
@@ -131,13 +150,13 @@ def _panel(image: Image.Image, panel: Panel, top: int, t: ChartTheme) -> None:
         return box[3] - 1 - (value - low) / (high - low) * (box[3] - box[1] - 2)
 
     for tick in ticks(low, high):
-        y = round(y_of(tick))
+        tick_y = round(y_of(tick))
         colour = t.zero if tick == 0 else t.grid
-        draw.line((box[0], y, box[2] - 1, y), fill=colour, width=1)
-        _write(image, _number(tick), (box[0] - 6, y), t, anchor="rm")
+        draw.line((box[0], tick_y, box[2] - 1, tick_y), fill=colour, width=1)
+        _write(image, number(tick), (box[0] - 6, tick_y), t, anchor="rm")
     longest = max((len(s.values) for s in panel.series), default=0)
     step = (box[2] - box[0] - 16) / max(1, longest - 1)
-    legend_x = t.width - t.margin
+    legend_x = t.left
     for index, series in enumerate(panel.series):
         colour = t.palette[index % len(t.palette)]
         points = [(box[0] + 8 + i * step, y_of(v)) for i, v in enumerate(series.values)]
@@ -146,21 +165,47 @@ def _panel(image: Image.Image, panel: Panel, top: int, t: ChartTheme) -> None:
         if len(points) <= DOTS_UP_TO:
             for px, py in points:
                 draw.ellipse((px - 3, py - 3, px + 3, py + 3), fill=colour)
-        # the legend, right to left along the title's line
+        # the legend, left to right on its own line under the title
+        draw.rectangle((legend_x, legend_y - 6, legend_x + 12, legend_y + 6), fill=colour)
         name = _text.printable(series.name, t.font_regular)
+        _write(image, series.name, (legend_x + 18, legend_y), t)
         width = int(_text.font(t.font_regular, t.label_size).getbbox(name)[2]) if name else 0
-        y = top + t.margin + t.title_size // 2
-        _write(image, series.name, (legend_x, y), t, anchor="rm")
-        legend_x -= width + 6
-        draw.rectangle((legend_x - 12, y - 6, legend_x, y + 6), fill=colour)
-        legend_x -= 24
+        legend_x += 18 + min(width, t.width // 3) + 18
 
 
-def _number(value: float) -> str:
-    """A gridline's value: whole numbers without decimals, the others with what they need."""
-    if value == int(value):
-        return str(int(value))
-    return f"{value:g}"
+def title_lines(title: str, t: ChartTheme = CHART) -> list[str]:
+    """The panel's title in as many lines of the chart's width as it needs, at most
+    :data:`TITLE_LINES` (what still does not fit is cut with an ellipsis): a title is never
+    cut short of a line's room, in any language."""
+    face = _text.font(t.font_bold, t.title_size)
+    room = t.width - 2 * t.margin
+    words = _text.printable(title, t.font_bold).split(" ")
+    lines: list[str] = []
+    for word in words:
+        if lines and face.getlength(lines[-1] + " " + word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > TITLE_LINES:
+        lines = [*lines[: TITLE_LINES - 1], " ".join(lines[TITLE_LINES - 1 :])]
+    return lines
+
+
+def tick_text(value: float) -> str:
+    """A gridline's value: whole numbers without decimals, the others with what they need, a
+    negative one with the real minus sign.
+
+    >>> tick_text(2.0), tick_text(-0.5), tick_text(0.25)
+    ('2', '−0.5', '0.25')
+    """
+    text = str(int(abs(value))) if value == int(value) else f"{abs(value):g}"
+    return "\N{MINUS SIGN}" + text if value < 0 else text
+
+
+def tick_decimals(value: float) -> int:
+    """How many decimals :func:`tick_text` writes for ``value``."""
+    text = f"{abs(value):g}"
+    return 0 if value == int(value) or "." not in text else len(text.split(".")[1])
 
 
 def _write(
@@ -174,7 +219,7 @@ def _write(
 ) -> None:
     path = t.font_bold if bold else t.font_regular
     size = t.title_size if bold else t.label_size
-    room = t.width * 2 // 3 if bold else t.width // 3  # a title, or a name or a value
+    room = t.width - 2 * t.margin if bold else t.width // 3  # a title's line, a name, a value
     shown = _text.fit(_text.printable(text, path), path, size, room)
     _text.draw(image, xy, shown, path=path, size=size, fill=t.ink, anchor=anchor)
 

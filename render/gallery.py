@@ -224,6 +224,27 @@ def samples() -> list[tuple[str, Position, BoardView]]:
             pos("gulbara w / 24:13 18:2 / 24:14 20:1"),
             replace(_NAMED, dice=Dice(3, 1), dice_label="Chain roll 2 (after 6-6)"),
         ),
+        (
+            "long-worst-move-arrows",
+            pos("long w / 24:12 19:1 17:1 13:1 / 24:13 18:1 16:1"),
+            replace(
+                _NAMED,
+                dice=Dice(6, 3),
+                arrows=((Step(24, 18), Step(19, 16)), (Step(19, 13), Step(17, 14))),
+            ),
+        ),
+        (
+            "short-arrows-bar-hit-off",
+            pos("short w / 25:1 6:5 5:4 4:3 3:2 / 24:2 13:5 8:3 6:4 5:1"),
+            replace(
+                _NAMED,
+                dice=Dice(5, 6),
+                arrows=(
+                    (Step(25, 20, hit=True), Step(6, 0)),
+                    (Step(25, 20, hit=True), Step(20, 14)),
+                ),
+            ),
+        ),
     ]
 
 

@@ -56,6 +56,8 @@ class Theme:
     """Side of the doubling cube; it lies on the bar, so at most ``bar_width``."""
     borne_off_slab: int = 16
     """Height of one borne-off checker seen edge-on in the tray."""
+    arrow_width: int = 7
+    """Width of the line of a turn drawn as arrows."""
 
     # Colours.
     table: RGB = (38, 30, 25)
@@ -104,6 +106,9 @@ class Theme:
     label_fill: RGB = (58, 47, 40)
     """The plate of the match label in the top info band."""
     label_edge: RGB = (112, 96, 82)
+    arrows: tuple[RGB, ...] = ((240, 104, 32), (36, 132, 236))
+    """The colours of the turns drawn as arrows, in the order given (a worst move's played
+    turn in orange, then the better turn in blue: told apart without red and green)."""
 
     # Fonts and output.
     font_regular: str = str(ASSETS / "DejaVuSans.ttf")
@@ -142,6 +147,7 @@ _SIZES: Final = (
     "small_die",
     "cube",
     "borne_off_slab",
+    "arrow_width",
 )
 
 _COMPARED: Final = tuple(f.name for f in fields(Theme) if f.compare)

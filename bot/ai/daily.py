@@ -55,7 +55,7 @@ positions people reach."""
 
 
 @dataclass(frozen=True, slots=True)
-class Found:
+class DailyCandidate:
     """A daily position: the game ready to play its roll, every legal turn ranked best first,
     and which candidate it was (its index in the list given; None from self-play)."""
 
@@ -97,7 +97,9 @@ def cubeless(game: Game) -> Game:
     return replace(game, cube=None) if game.cube is not None else game
 
 
-def find(candidates: Sequence[Game], exclude: frozenset[str] = frozenset()) -> Found | None:
+def find(
+    candidates: Sequence[Game], exclude: frozenset[str] = frozenset()
+) -> DailyCandidate | None:
     """The first of ``candidates`` that is a daily position (see the module docstring), its
     key not in ``exclude``; None if none is."""
     from .computer import Computer
@@ -106,11 +108,13 @@ def find(candidates: Sequence[Game], exclude: frozenset[str] = frozenset()) -> F
     for index, game in enumerate(candidates):
         found = _judge(computer, game, exclude)
         if found is not None:
-            return Found(found.game, found.ranked, index)
+            return DailyCandidate(found.game, found.ranked, index)
     return None
 
 
-def self_play(variant: str, seed: int, exclude: frozenset[str] = frozenset()) -> Found | None:
+def self_play(
+    variant: str, seed: int, exclude: frozenset[str] = frozenset()
+) -> DailyCandidate | None:
     """A daily position from the computer's self-play in ``variant``: up to
     :data:`SELF_PLAY_GAMES` games seeded from ``seed``, the first position found."""
     from .computer import Computer
@@ -137,7 +141,7 @@ def _positions(player: Computer, variant: str, rng: random.Random) -> Iterable[G
         game = game.pass_turn() if turn is None else game.play(turn)
 
 
-def _judge(computer: Computer, game: Game, exclude: frozenset[str]) -> Found | None:
+def _judge(computer: Computer, game: Game, exclude: frozenset[str]) -> DailyCandidate | None:
     if not eligible(game):
         return None
     game = cubeless(game)
@@ -149,7 +153,7 @@ def _judge(computer: Computer, game: Game, exclude: frozenset[str]) -> Found | N
     ranked = computer.rank(game, lookahead=computer.level.lookahead)  # 1-ply: no 2-ply
     if ranked.equities[0] - ranked.equities[1] < MARGIN or not decision(ranked):
         return None
-    return Found(game, ranked, None)
+    return DailyCandidate(game, ranked, None)
 
 
 def decision(ranked: Ranked) -> bool:

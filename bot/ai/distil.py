@@ -15,7 +15,7 @@ shipped weights, so that its one look comes closer to what two rolls of search s
 search on top of it starts from that).
 
 The positions are the states before each roll of greedy self-play by the current net, each
-kept with probability one half (the family's variants in turn, as :data:`~bot.ai.train.VARIANTS`
+kept with probability one half (the family's variants in turn, as :data:`~bot.ai.train.TRAINING_MIX`
 mixes them). Positions with one legal turn for every roll, where the net's value is all there
 is, are labelled like the rest. Labelling costs about 0.12 s a position on one core: ``--jobs``
 splits it over processes into chunks of :data:`CHUNK` positions with seeds of their own, so the
@@ -51,7 +51,7 @@ from .evaluator import WEIGHTS, Evaluator, equity, evaluator
 from .features import checkers, encode
 from .network import OUTPUTS, Array, Network, flip
 from .search import ROLLS, by_roll, finished, spans
-from .train import VARIANTS, SelfPlay, outcome
+from .train import TRAINING_MIX, SelfPlay, outcome
 
 CHUNK: Final = 500
 """Positions labelled per seeded chunk (the unit ``--jobs`` shares out)."""
@@ -110,7 +110,7 @@ def positions(family: Family, count: int, seed: int, net: Evaluator) -> list[Gam
     """``count`` states before a roll, from greedy self-play (see the module docstring)."""
     rng = random.Random(seed)
     playing = SelfPlay(net, rng)
-    variants = VARIANTS[family]
+    variants = TRAINING_MIX[family]
     found: list[Game] = []
     started = 0
     while len(found) < count:
@@ -131,7 +131,7 @@ def _chunk(job: tuple[str, int, int, Path | None, Path | None]) -> tuple[Array, 
         with np.load(kept) as saved:
             return saved["inputs"], saved["targets"]
     family = Family(family_name)
-    shipped = evaluator(VARIANTS[family][0])
+    shipped = evaluator(TRAINING_MIX[family][0])
     net = shipped if weights is None else Evaluator(family, Network.load(weights), shipped.table)
     states = positions(family, size, seed, net)
     labels = np.stack([label(net, game) for game in states])
@@ -185,7 +185,7 @@ def fit(
     held = np.arange(len(inputs)) % HELD_OUT == 0
     train_x, train_y = inputs[~held], targets[~held]
     test_x, test_y = inputs[held], targets[held]
-    rules = resolve_rules(VARIANTS[family][0], None)  # the equity figures' prices
+    rules = resolve_rules(TRAINING_MIX[family][0], None)  # the equity figures' prices
     if log:
         _report(network, test_x, test_y, rules, "before")
     for epoch in range(epochs):

@@ -48,7 +48,7 @@ from .network import OUTPUTS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
 from .players import HeuristicPlayer
 from .search import after
 
-VARIANTS: Final = {
+TRAINING_MIX: Final = {
     Family.LONG: ("long", "long", "gulbara"),
     Family.SHORT: ("short", "short", "abkhaz"),
 }
@@ -178,7 +178,7 @@ def train(
     network = start if start is not None else Network.fresh(hidden, seed)
     earlier = _earlier(start)
     net = Evaluator(family, network)
-    variants = VARIANTS[family]
+    variants = TRAINING_MIX[family]
     began = time.perf_counter()
     errors: list[float] = []
     playing = SelfPlay(net, rng)
@@ -238,7 +238,7 @@ def _describe(
         "hidden": str(network.hidden),
         "rate": str(rate),
         "lambda": str(lam),
-        "variants": ",".join(VARIANTS[family]),
+        "variants": ",".join(TRAINING_MIX[family]),
         "seconds": f"{time.perf_counter() - began:.0f}",
         **({"after": earlier} if earlier else {}),
     }

@@ -31,7 +31,7 @@ from .position_id import LENGTH as POSITION_ID_LENGTH
 from .record import RecordError, TurnRecord
 from .result import Result
 from .rules import (
-    VARIANTS,
+    REGISTRY,
     Outcome,
     RuleSet,
     UnknownRuleError,
@@ -46,7 +46,7 @@ from .rules import (
 from .rules.plan import TurnPlan
 from .stakes import StakeMode, chips_due
 from .stepwise import TurnInput
-from .types import BAR, CHECKERS, OFF, Family, Point, Side
+from .types import BAR, CHECKERS, OFF, VARIANTS, Family, Point, Side
 
 __all__ = [
     "BAR",
@@ -54,6 +54,7 @@ __all__ = [
     "MAX_CUBE",
     "OFF",
     "POSITION_ID_LENGTH",
+    "REGISTRY",
     "VARIANTS",
     "Cube",
     "CubeError",

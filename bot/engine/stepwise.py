@@ -30,7 +30,7 @@ from .errors import IllegalTurnError
 from .lazy import lazy
 from .moves import Played, Turn
 from .position import Position
-from .rules import Board, RuleSet, find_variant, resolve_rules, turns_for
+from .rules import RuleSet, SearchBoard, find_variant, resolve_rules, turns_for
 from .rules.plan import TurnPlan
 
 PLANS_KEPT: Final = 256
@@ -161,7 +161,7 @@ def plan_for(position: Position, moves: MoveList, first_turn: bool, rules: RuleS
     def new_plan() -> TurnPlan:
         variant = find_variant(position.variant)
 
-        def new_board() -> Board:
+        def new_board() -> SearchBoard:
             return variant.board(position, moves, first_turn=first_turn, rules=rules)
 
         return TurnPlan(new_board, moves, rules)

@@ -87,7 +87,7 @@ class MovesFile:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class DiceVerdict:
     """The outcome of :func:`verify`: ``ok``, and a line saying so or naming the first
     failure."""
 
@@ -139,7 +139,7 @@ def read_moves_file(text: str) -> MovesFile:
     return MovesFile(header, start, opening, tuple(history), end, tuple(rolls))
 
 
-def verify(text: str) -> Verdict:
+def verify(text: str) -> DiceVerdict:
     """Checks the fair dice of the moves file ``text`` (see the module docstring).
 
     :raises: :exc:`MovesFileError` if ``text`` is not a moves file of a game with fair dice
@@ -148,7 +148,7 @@ def verify(text: str) -> Verdict:
     moves = read_moves_file(text)
     seed, client, promised = _dice_header(moves.header)
     if commitment(seed) != promised:
-        return Verdict(
+        return DiceVerdict(
             False,
             f"FAIL: the seed's SHA-256 is {commitment(seed)}, not the commitment {promised}",
         )
@@ -156,9 +156,9 @@ def verify(text: str) -> Verdict:
     if failure is None:
         failure = _check_replay(moves, seed, client)
     if failure is not None:
-        return Verdict(False, "FAIL: " + failure)
+        return DiceVerdict(False, "FAIL: " + failure)
     dice = moves.rolls[-1].end if moves.rolls else 0
-    return Verdict(
+    return DiceVerdict(
         True,
         f"OK: the seed matches the commitment, the {len(moves.rolls)} rolls ({dice} dice) are "
         "the ones it gives, and every turn played the roll it was given.",

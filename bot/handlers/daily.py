@@ -27,7 +27,7 @@ from bot.messages.members import check_admin
 from bot.model import DailyPosition, User
 from bot.numbers import parse_number
 from bot.outbox import Outbox
-from bot.services.daily import DEFAULT_TIME_ZONE, VARIANTS, DailyService
+from bot.services.daily import DAILY_VARIANTS, DEFAULT_TIME_ZONE, DailyPositions
 from bot.services.errors import (
     AlreadyAnswered,
     DailyOver,
@@ -63,8 +63,8 @@ def create_router() -> Router:
 
 def _variant(words: list[str]) -> str:
     """The variant a command's words name (long nardy when none does)."""
-    named = next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), VARIANTS[0])
-    if named not in VARIANTS:
+    named = next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), DAILY_VARIANTS[0])
+    if named not in DAILY_VARIANTS:
         raise NoDailyPosition()
     return named
 
@@ -73,7 +73,7 @@ async def on_daily(
     message: Message,
     command: CommandObject,
     bot: Bot,
-    daily: DailyService,
+    daily: DailyPositions,
     daily_publisher: DailyPublisher,
     outbox: Outbox,
     player: User,
@@ -122,7 +122,7 @@ async def on_daily_link(
     message: Message,
     command: CommandObject,
     bot: Bot,
-    daily: DailyService,
+    daily: DailyPositions,
     daily_publisher: DailyPublisher,
     outbox: Outbox,
     player: User,
@@ -140,7 +140,7 @@ async def on_daily_open(
     callback: CallbackQuery,
     callback_data: DailyOpen,
     bot: Bot,
-    daily: DailyService,
+    daily: DailyPositions,
     daily_publisher: DailyPublisher,
     outbox: Outbox,
     player: User,
@@ -148,9 +148,11 @@ async def on_daily_open(
 ) -> None:
     """🧩 Daily position (under /start, after an answer): today's position of the variant, in
     this chat when it is a private one, posted for the group otherwise."""
-    if not isinstance(callback.message, Message) or not 0 <= callback_data.variant < len(VARIANTS):
+    if not isinstance(callback.message, Message) or not 0 <= callback_data.variant < len(
+        DAILY_VARIANTS
+    ):
         raise StaleAction()
-    position = await daily.position(VARIANTS[callback_data.variant])
+    position = await daily.position(DAILY_VARIANTS[callback_data.variant])
     chat = callback.message.chat
     if chat.type == ChatType.PRIVATE:
         await _show(chat.id, position, bot, daily, daily_publisher, outbox, player, i18n)
@@ -163,7 +165,7 @@ async def _show(
     chat_id: int,
     position: DailyPosition,
     bot: Bot,
-    daily: DailyService,
+    daily: DailyPositions,
     daily_publisher: DailyPublisher,
     outbox: Outbox,
     player: User,
@@ -191,7 +193,7 @@ async def _show(
 def _is_puzzle_of(message: Message, position_id: int) -> bool:
     """Whether ``message`` is a puzzle of daily position ``position_id``, the one kind of
     message its turn buttons may edit. A press brings the message's first button only
-    (``bot.messages.link.read_json``), which on a puzzle is one of its own."""
+    (``bot.outbox.link.read_json``), which on a puzzle is one of its own."""
     markup = message.reply_markup
     if markup is None or not markup.inline_keyboard or not markup.inline_keyboard[0]:
         return False
@@ -211,7 +213,7 @@ async def on_daily_action(
     callback: CallbackQuery,
     callback_data: DailyAction,
     bot: Bot,
-    daily: DailyService,
+    daily: DailyPositions,
     daily_publisher: DailyPublisher,
     outbox: Outbox,
     player: User,

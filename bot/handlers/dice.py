@@ -11,7 +11,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.messages.members import subject
 from bot.model import User
 from bot.numbers import parse_number
-from bot.services import ScoreService, Users
+from bot.services import Scores, Users
 from bot.services.errors import GameNotFound
 from bot.views.dice import dice_stats_text, verify_text
 
@@ -24,9 +24,7 @@ def create_router() -> Router:
     return router
 
 
-async def on_verify(
-    message: Message, command: CommandObject, score_service: ScoreService, player: User
-) -> None:
+async def on_verify(message: Message, command: CommandObject, scores: Scores, player: User) -> None:
     """``/verify 12``: game #12's commitment and client value, and once it is over its seed
     and how to check every die; for players anywhere, for others in the game's group."""
     args = (command.args or "").strip().lstrip("#")
@@ -38,7 +36,7 @@ async def on_verify(
         return
     if game_id is None:  # more digits than any game's number has
         raise GameNotFound()
-    check = await score_service.dice_check(game_id, user_id=player.id, chat_id=message.chat.id)
+    check = await scores.dice_check(game_id, user_id=player.id, chat_id=message.chat.id)
     await message.answer(verify_text(check, _))
 
 
@@ -46,11 +44,11 @@ async def on_dice(
     message: Message,
     command: CommandObject,
     users: Users,
-    score_service: ScoreService,
+    scores: Scores,
     player: User,
 ) -> None:
     """``/dice``: your dice statistics; ``/dice @user`` (or as a reply): theirs."""
     user = await subject(message, command, users, player)
     if user is None:
         return
-    await message.answer(dice_stats_text(user, await score_service.dice_stats(user.id), _))
+    await message.answer(dice_stats_text(user, await scores.dice_stats(user.id), _))

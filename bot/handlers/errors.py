@@ -9,8 +9,8 @@ from aiogram.types import ErrorEvent
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import N_, reader_locale
-from bot.messages.link import TelegramSendUncertain
 from bot.metrics import Metrics
+from bot.outbox.link import TelegramSendUncertain
 from bot.services import Chats, Users
 
 logger = logging.getLogger(__name__)

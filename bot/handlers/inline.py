@@ -46,10 +46,10 @@ from bot.services import (
     Analyses,
     Challenges,
     GameError,
-    GameService,
+    Games,
     InlineGames,
     Lobby,
-    ScoreService,
+    Scores,
     Users,
 )
 from bot.services.choices import VARIANTS
@@ -100,7 +100,7 @@ def _friend(query: str) -> str | None:
     return names[0] if names and names[0] else None
 
 
-async def on_inline_query(query: InlineQuery, game_service: GameService, player: User) -> None:
+async def on_inline_query(query: InlineQuery, games: Games, player: User) -> None:
     """``@bot`` with the words of ``/play`` (a variant, 5 or 7 for a match, ``cube``...) and
     maybe ``@friend``: the games on offer, each posting an invitation from this user."""
     friend = _friend(query.query)
@@ -119,7 +119,7 @@ async def on_inline_query(query: InlineQuery, game_service: GameService, player:
     variants = (asked.variant,) if named else VARIANTS
     results: list[InlineQueryResultUnion] = []
     for terms in offers(asked, variants):
-        move_seconds = terms.move_seconds or game_service.move_seconds
+        move_seconds = terms.move_seconds or games.move_seconds
         text = invitation_text(player, friend, terms, move_seconds, _)
         results.append(
             InlineQueryResultArticle(
@@ -135,7 +135,7 @@ async def on_inline_query(query: InlineQuery, game_service: GameService, player:
 
 async def on_chosen_result(
     chosen: ChosenInlineResult,
-    game_service: GameService,
+    games: Games,
     inline_games: InlineGames,
     outbox: Outbox,
     player: User,
@@ -162,7 +162,7 @@ async def on_chosen_result(
     except GameError as error:  # no button to answer: the invitation itself says why
         text, markup = explain(error), None
     else:
-        move_seconds = terms.move_seconds or game_service.move_seconds
+        move_seconds = terms.move_seconds or games.move_seconds
         text = invitation_text(
             player, friend, terms, move_seconds, _, commitment=challenge.dice_commitment
         )
@@ -207,11 +207,11 @@ async def on_invitation_button(
 
 
 async def on_leaderboard(
-    callback: CallbackQuery, score_service: ScoreService, callback_answer: CallbackAnswer
+    callback: CallbackQuery, scores: Scores, callback_answer: CallbackAnswer
 ) -> None:
     """🏆: the leaderboard of the inline games of the chat the button is in, as an alert (the
     bot cannot write there)."""
-    standings = await score_service.top_in_instance(callback.chat_instance)
+    standings = await scores.top_in_instance(callback.chat_instance)
     callback_answer.text = leaderboard_text(standings, _)
     callback_answer.show_alert = True
 

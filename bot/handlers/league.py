@@ -19,9 +19,10 @@ from bot.i18n import current_locale
 from bot.messages.league import LeaguePublisher
 from bot.messages.members import check_admin
 from bot.services.autoanalysis import AutoAnalyses
-from bot.services.leagues import HeldTransfer, LeagueService
+from bot.services.leagues import HeldTransfer, Leagues
 from bot.views.common import player_name
 from bot.views.luck import pr_flag_line
+from bot.views.numbers import chips_text, count
 
 
 def create_router() -> Router:
@@ -36,7 +37,7 @@ async def on_league(
     message: Message,
     command: CommandObject,
     bot: Bot,
-    league_service: LeagueService,
+    leagues: Leagues,
     league_publisher: LeaguePublisher,
 ) -> None:
     """``/league``: starts the group's league (or posts its standings again) and pins them;
@@ -52,7 +53,7 @@ async def on_league(
         else:
             await message.answer(_("There is no league here. Start one with /league."))
         return
-    league = await league_service.start(chat_id, current_locale())
+    league = await leagues.start(chat_id, current_locale())
     if not await league_publisher.post(league):
         await message.answer(
             _(
@@ -63,7 +64,7 @@ async def on_league(
 
 
 async def on_flags(
-    message: Message, bot: Bot, league_service: LeagueService, auto_analyses: AutoAnalyses
+    message: Message, bot: Bot, leagues: Leagues, auto_analyses: AutoAnalyses
 ) -> None:
     """``/flags``: the transfers held back as possible chip dumping in the group's games, and
     the group's players whose PR is far better than their rating predicts
@@ -72,7 +73,7 @@ async def on_flags(
         await message.answer(_("Held transfers are listed per group: send /flags in a group."))
         return
     await check_admin(message, bot)
-    held = await league_service.flags(message.chat.id)
+    held = await leagues.flags(message.chat.id)
     strong = await auto_analyses.group_flags(message.chat.id)
     if held:
         lines = [html.bold(_("Held transfers"))]
@@ -91,21 +92,20 @@ def flag_line(transfer: HeldTransfer) -> str:
     flag = transfer.flag
     if flag.game_id is None:
         text = _(
-            "Tournament #{tournament}: {loser}'s entry to the winner {winner}, {amount} chips "
-            "({payments} payments, {paid} chips one way in 24 h), {date}"
+            "Tournament #{tournament}: {loser}'s entry to the winner {winner}, {amount} "
+            "({payments}, {paid}), {date}"
         )
     else:
-        text = _(
-            "Game #{game}: {loser} → {winner}, {amount} chips "
-            "({payments} payments, {paid} chips one way in 24 h), {date}"
-        )
+        text = _("Game #{game}: {loser} → {winner}, {amount} ({payments}, {paid}), {date}")
     return text.format(
         game=flag.game_id,
         tournament=flag.tournament_id,
         loser=player_name(transfer.loser, _),
         winner=player_name(transfer.winner, _),
-        amount=flag.amount,
-        payments=flag.payments,
-        paid=flag.paid,
+        amount=chips_text(flag.amount, _),
+        payments=_("{n} payment", "{n} payments", flag.payments).format(n=count(flag.payments, _)),
+        paid=_("{n} chip one way in 24 h", "{n} chips one way in 24 h", flag.paid).format(
+            n=count(flag.paid, _)
+        ),
         date=dt.datetime.fromtimestamp(flag.created_at, dt.UTC).strftime("%Y-%m-%d"),
     )

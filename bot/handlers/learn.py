@@ -35,10 +35,10 @@ from bot.messages.challenges import post_challenge
 from bot.messages.learning import Coach, LessonBoards
 from bot.model import PracticePosition, Terms, User
 from bot.outbox import Outbox
-from bot.services import Challenges, GameService, Users
+from bot.services import Challenges, Games, Users
 from bot.services.choices import DEFAULT_LEVEL
 from bot.services.errors import AlreadyAnswered, ForeignButton, StaleAction
-from bot.services.lessons import Lessons, Verdict, step_at
+from bot.services.lessons import Lessons, StepVerdict, step_at
 from bot.services.practice import Practice
 from bot.views.lessons import (
     LEARN_PREFIX,
@@ -255,7 +255,7 @@ async def _show_verdict(
     message: Message,
     lesson: int,
     step: int,
-    verdict: Verdict,
+    verdict: StepVerdict,
     outbox: Outbox,
     pictures: LessonBoards,
 ) -> None:
@@ -346,7 +346,7 @@ async def on_practice_button(
 async def on_take_back(
     callback: CallbackQuery,
     callback_data: TakeBack,
-    game_service: GameService,
+    games: Games,
     outbox: Outbox,
     coach: Coach,
     player: User,
@@ -362,7 +362,7 @@ async def on_take_back(
         or (kept.chat_id, kept.message_id) != (message.chat.id, message.message_id)
     ):
         raise ForeignButton()
-    snapshot = await game_service.take_back(callback_data.game, player.id, callback_data.line)
+    snapshot = await games.take_back(callback_data.game, player.id, callback_data.line)
     await outbox.pace.wait(message.chat.id)
     dice = str(snapshot.game.dice) if snapshot.game.dice is not None else ""
     await _edit(message, None, taken_back_caption(dice, _), None)

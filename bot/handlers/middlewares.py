@@ -26,9 +26,10 @@ from bot.callbacks import FACTORIES, parse, pressed_where_shown
 from bot.i18n import N_, user_locale
 from bot.metrics import Metrics
 from bot.model import DatabaseUnavailable
-from bot.services import GameError, GameService, Users
+from bot.services import GameError, Users
 from bot.services.database_outages import DatabaseWatch
 from bot.services.moderation import Moderation
+from bot.services.updates import Updates
 from bot.views.texts import STALE_BUTTON_TEXT, explain
 
 logger = logging.getLogger(__name__)
@@ -218,11 +219,11 @@ class HandleOnce(BaseMiddleware):
     again; nothing half-done is committed)."""
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-        service: GameService | None = data.get("game_service")
+        updates: Updates | None = data.get("updates")
         if (
-            service is not None
+            updates is not None
             and isinstance(event, Update)
-            and not await service.claim_update(event.update_id)
+            and not await updates.claim(event.update_id)
         ):
             logger.info("update %d was handled already; dropped", event.update_id)
             return None

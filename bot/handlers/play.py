@@ -17,7 +17,7 @@ from bot.messages.boards import BoardPublisher
 from bot.messages.challenges import post_rematch
 from bot.model import User
 from bot.outbox import Outbox
-from bot.services import BoardMessages, Challenges, GameService, Users
+from bot.services import BoardMessages, Challenges, Games, Users
 from bot.services.actions import GameAction, GameActions, Hinted, RematchOffered, Request
 from bot.services.errors import (
     ForeignButton,
@@ -28,6 +28,7 @@ from bot.services.errors import (
 )
 from bot.views.boards import hint_text
 from bot.views.common import player_name
+from bot.views.numbers import count
 from bot.views.progress import board_link, games_text
 
 
@@ -47,14 +48,14 @@ def create_router() -> Router:
 
 
 async def on_games(
-    message: Message, game_service: GameService, board_messages: BoardMessages, player: User
+    message: Message, games: Games, board_messages: BoardMessages, player: User
 ) -> None:
     """``/games``: the player's games in progress anywhere, with links to their boards."""
     found = []
-    for stored in await game_service.active_games(player.id):
+    for stored in await games.active_games(player.id):
         boards = await board_messages.boards(stored.id)
         link = next((url for board in boards if (url := board_link(board))), None)
-        found.append((await game_service.snapshot_of(stored), link))
+        found.append((await games.snapshot_of(stored), link))
     await message.answer(games_text(found, player, _), disable_web_page_preview=True)
 
 
@@ -62,7 +63,7 @@ async def on_game_button(
     callback: CallbackQuery,
     callback_data: GameButton,
     game_actions: GameActions,
-    game_service: GameService,
+    games: Games,
     board_messages: BoardMessages,
     publisher: BoardPublisher,
     player: User,
@@ -79,12 +80,12 @@ async def on_game_button(
     try:
         outcome = await game_actions.perform(request)
     except StaleAction:
-        current = await game_service.snapshot(game_id)
+        current = await games.snapshot(game_id)
         if current.stored.version > version:
             publisher.publish(current)
         raise
     if isinstance(outcome, Hinted):
-        callback_answer.text = hint_text(outcome.hint, outcome.tapped, _)
+        callback_answer.text = hint_text(outcome.advice, _)
         callback_answer.show_alert = True
 
 
@@ -92,7 +93,7 @@ async def on_inline_game_button(
     callback: CallbackQuery,
     callback_data: GameButton,
     game_actions: GameActions,
-    game_service: GameService,
+    games: Games,
     board_messages: BoardMessages,
     publisher: BoardPublisher,
     player: User,
@@ -105,7 +106,7 @@ async def on_inline_game_button(
             callback,
             callback_data,
             game_actions,
-            game_service,
+            games,
             board_messages,
             publisher,
             player,
@@ -148,19 +149,17 @@ async def on_quick(message: Message, command: CommandObject, users: Users, playe
     await message.answer(text)
 
 
-async def on_resign(
-    message: Message, game_service: GameService, users: Users, player: User
-) -> None:
+async def on_resign(message: Message, games: Games, users: Users, player: User) -> None:
     """``/resign``: asks to confirm resigning the player's game in this chat; in the private
     chat with the bot also an inline game (the bot cannot read the chat it is played in)."""
     chat = message.chat.id
-    games = await game_service.active_games(player.id, chat)
-    if not games and message.chat.type == ChatType.PRIVATE:
-        games = [g for g in await game_service.active_games(player.id) if g.chat_instance]
-    if not games:
+    running = await games.active_games(player.id, chat)
+    if not running and message.chat.type == ChatType.PRIVATE:
+        running = [g for g in await games.active_games(player.id) if g.chat_instance]
+    if not running:
         await message.answer(_("You have no game in progress here."))
         return
-    stored = games[0]
+    stored = running[0]
     opponent_id = stored.black_id if stored.white_id == player.id else stored.white_id
     opponent = await users.get(opponent_id)
     points = stored.game.rules.resign * stored.game.cube_value
@@ -169,10 +168,14 @@ async def on_resign(
         answer = ResignAction(game=stored.id, user=player.id, asked=message.message_id, sure=sure)
         builder.button(text=text, callback_data=answer)
     await message.reply(
-        _("Resign game #{game} against {name}? You lose {points} pt.").format(
+        _(
+            "Resign game #{game} against {name}? You lose {points} point.",
+            "Resign game #{game} against {name}? You lose {points} points.",
+            points,
+        ).format(
             game=stored.id,
             name=player_name(opponent, _) if opponent else "?",
-            points=points,
+            points=count(points, _),
         ),
         reply_markup=builder.as_markup(),
     )
@@ -182,7 +185,7 @@ async def on_resign_answer(
     callback: CallbackQuery,
     callback_data: ResignAction,
     game_actions: GameActions,
-    game_service: GameService,
+    games: Games,
     player: User,
 ) -> None:
     """The answer to the resign question, on the question itself (the reply to the asking
@@ -194,7 +197,7 @@ async def on_resign_answer(
         raise ForeignButton()  # on another message, which it must not overwrite
     if callback_data.user != player.id:
         raise NotYourQuestion()
-    if (await game_service.snapshot(callback_data.game)).stored.side_of(player.id) is None:
+    if (await games.snapshot(callback_data.game)).stored.side_of(player.id) is None:
         raise NotAPlayer()
     if callback_data.sure:
         await game_actions.perform(Request(callback_data.game, player.id, GameAction.RESIGN))

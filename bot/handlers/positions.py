@@ -18,7 +18,7 @@ from bot.messages.replays import send_replay
 from bot.model import User
 from bot.numbers import parse_number
 from bot.outbox import Outbox
-from bot.services import GameService, Replays
+from bot.services import Games, Replays
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.common import translator
 from bot.views.replays import position_caption, position_view
@@ -36,7 +36,7 @@ def create_router() -> Router:
 async def on_position(
     message: Message,
     command: CommandObject,
-    game_service: GameService,
+    games: Games,
     replays: Replays,
     outbox: Outbox,
     player: User,
@@ -49,7 +49,7 @@ async def on_position(
     if args and game_id is None:
         raise GameNotFound()
     stored = await replays.current(game_id, user_id=player.id, chat_id=message.chat.id)
-    snapshot = await game_service.snapshot_of(stored)
+    snapshot = await games.snapshot_of(stored)
     white, black = snapshot.white, snapshot.black
     viewer = stored.side_of(player.id) or Side.WHITE
     # a picture on demand: within the asker's and the group's allowance, behind the boards

@@ -12,7 +12,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import Forget
 from bot.model import User
-from bot.services.privacy import PrivacyService, StillPlaying
+from bot.services.privacy import Privacy, StillPlaying
 from bot.views.privacy import (
     FORGET_ASK,
     FORGET_BUTTON,
@@ -39,7 +39,7 @@ async def on_privacy(message: Message) -> None:
     await message.answer(privacy_notice(_))
 
 
-async def on_forget(message: Message, player: User, privacy: PrivacyService) -> None:
+async def on_forget(message: Message, player: User, privacy: Privacy) -> None:
     """Asks for a confirmation (or says at once why it cannot be done now)."""
     if message.chat.type != ChatType.PRIVATE:
         await message.reply(_(FORGET_PRIVATE))
@@ -60,7 +60,7 @@ async def on_forget(message: Message, player: User, privacy: PrivacyService) -> 
 async def on_forget_answer(
     query: CallbackQuery,
     callback_data: Forget,
-    privacy: PrivacyService,
+    privacy: Privacy,
     callback_answer: CallbackAnswer,
 ) -> None:
     """Deletes the tapper's data (the tap on the question in their private chat), or not."""

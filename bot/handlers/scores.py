@@ -11,15 +11,15 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import MovesFile
+from bot.callbacks import DownloadMoves
 from bot.messages.luck import send_trend
 from bot.messages.members import named_user, subject, unknown_user
 from bot.model import User
 from bot.numbers import parse_number
-from bot.services import GameService, ScoreService, Users
+from bot.services import Games, Scores, Users
 from bot.services.autoanalysis import AutoAnalyses
 from bot.services.choices import has_dice_modes
-from bot.services.daily import DailyService
+from bot.services.daily import DailyPositions
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.daily import streaks_text
 from bot.views.scores import (
@@ -49,7 +49,7 @@ def create_router() -> Router:
     router.message.register(on_top, Command("top"))
     router.message.register(on_history, Command("history"))
     router.message.register(on_moves, Command("moves"))
-    router.callback_query.register(on_moves_button, MovesFile.filter())
+    router.callback_query.register(on_moves_button, DownloadMoves.filter())
     router.message.register(on_chips, Command("chips"))
     router.message.register(on_rules, Command("rules"))
     return router
@@ -58,9 +58,9 @@ def create_router() -> Router:
 async def on_score(
     message: Message,
     command: CommandObject,
-    game_service: GameService,
+    games: Games,
     users: Users,
-    score_service: ScoreService,
+    scores: Scores,
     player: User,
 ) -> None:
     """``/score @user`` (or as a reply): your tally against that user. ``/score`` alone: the
@@ -73,17 +73,17 @@ async def on_score(
     opponents = [] if other is None else [other]
     latest = False  # no game being played: the latest opponents'
     if other is None:
-        games = await game_service.active_games(
-            player.id, message.chat.id
-        ) or await game_service.active_games(player.id)
-        if games:
-            stored = games[0]
+        running = await games.active_games(player.id, message.chat.id) or await games.active_games(
+            player.id
+        )
+        if running:
+            stored = running[0]
             found = await users.get(
                 stored.black_id if stored.white_id == player.id else stored.white_id
             )
             opponents = [found] if found is not None else []
         else:
-            opponents, latest = await score_service.latest_opponents(player.id), True
+            opponents, latest = await scores.latest_opponents(player.id), True
     if not opponents:
         await message.answer(
             _("No games yet to score: /find to play anyone now, /play bot to play the computer.")
@@ -93,8 +93,8 @@ async def on_score(
         score_text(
             player,
             opponent,
-            await score_service.head_to_head(player.id, opponent.id),
-            await score_service.latest_match(player.id, opponent.id),
+            await scores.head_to_head(player.id, opponent.id),
+            await scores.latest_match(player.id, opponent.id),
         )
         for opponent in opponents
     ]
@@ -107,7 +107,7 @@ async def on_stats(
     message: Message,
     command: CommandObject,
     users: Users,
-    score_service: ScoreService,
+    scores: Scores,
     player: User,
     bot: Bot,
     auto_analyses: AutoAnalyses,
@@ -117,8 +117,8 @@ async def on_stats(
     user = await subject(message, command, users, player)
     if user is None:
         return
-    stats = await score_service.stats(user.id)
-    balance = await score_service.balance(user.id)
+    stats = await scores.stats(user.id)
+    balance = await scores.balance(user.id)
     await message.answer(stats_text(user, stats, balance))
     trend = await auto_analyses.trend(user.id)
     if trend:
@@ -126,7 +126,7 @@ async def on_stats(
 
 
 async def on_top(
-    message: Message, command: CommandObject, score_service: ScoreService, daily: DailyService
+    message: Message, command: CommandObject, scores: Scores, daily: DailyPositions
 ) -> None:
     """``/top``: the chat's leaderboard by net points. ``/top rating`` (``/top рейтинг``): its
     players by rating in long nardy; ``/top rating short``: in short nardy. ``/top daily``
@@ -140,25 +140,23 @@ async def on_top(
         return
     if words and words[0] in RATING_WORDS:
         variant = "short" if SHORT_WORDS.intersection(words[1:]) else "long"
-        await message.answer(
-            rating_text(variant, await score_service.top_rated(message.chat.id, variant))
-        )
+        await message.answer(rating_text(variant, await scores.top_rated(message.chat.id, variant)))
         return
-    standings = await score_service.top(message.chat.id)
+    standings = await scores.top(message.chat.id)
     if not standings:
         await message.answer(_("No finished games in this chat yet. Start one with /play."))
         return
     await message.answer(leaderboard_text(standings))
 
 
-async def on_history(message: Message, score_service: ScoreService, player: User) -> None:
+async def on_history(message: Message, scores: Scores, player: User) -> None:
     """``/history``: the latest finished games (in a group the group's, in a private chat the
     user's own), with a button per game for its moves file."""
     private = message.chat.type == ChatType.PRIVATE
     if private:
-        games = await score_service.recent_games(user_id=player.id, limit=HISTORY_GAMES)
+        games = await scores.recent_games(user_id=player.id, limit=HISTORY_GAMES)
     else:
-        games = await score_service.recent_games(chat_id=message.chat.id, limit=HISTORY_GAMES)
+        games = await scores.recent_games(chat_id=message.chat.id, limit=HISTORY_GAMES)
     if not games:
         if private:
             await message.answer(_("You have no finished games yet. Start one with /play."))
@@ -170,7 +168,7 @@ async def on_history(message: Message, score_service: ScoreService, player: User
 
 
 async def on_moves(
-    message: Message, command: CommandObject, score_service: ScoreService, player: User, bot: Bot
+    message: Message, command: CommandObject, scores: Scores, player: User, bot: Bot
 ) -> None:
     """``/moves 12``: game #12's moves as a file, on the same terms as its button."""
     args = (command.args or "").strip().lstrip("#")
@@ -180,41 +178,39 @@ async def on_moves(
     game_id = parse_number(args)
     if game_id is None:
         raise GameNotFound()
-    await _send_moves(bot, score_service, game_id, player, message.chat.id)
+    await _send_moves(bot, scores, game_id, player, message.chat.id)
 
 
 async def on_moves_button(
     callback: CallbackQuery,
-    callback_data: MovesFile,
-    score_service: ScoreService,
+    callback_data: DownloadMoves,
+    scores: Scores,
     player: User,
     bot: Bot,
 ) -> None:
     """A "📄 #id" button: the game's moves as a file in the chat where it was tapped."""
     if not isinstance(callback.message, Message):
         raise StaleAction()  # a message too old to read: no chat to send the file to
-    await _send_moves(bot, score_service, callback_data.game, player, callback.message.chat.id)
+    await _send_moves(bot, scores, callback_data.game, player, callback.message.chat.id)
 
 
-async def _send_moves(
-    bot: Bot, score_service: ScoreService, game_id: int, player: User, chat_id: int
-) -> None:
-    found = await score_service.moves_file(game_id, user_id=player.id, chat_id=chat_id)
+async def _send_moves(bot: Bot, scores: Scores, game_id: int, player: User, chat_id: int) -> None:
+    found = await scores.moves_file(game_id, user_id=player.id, chat_id=chat_id)
     await bot.send_document(chat_id, BufferedInputFile(found.data, filename=found.name))
 
 
-async def on_chips(message: Message, score_service: ScoreService, player: User) -> None:
+async def on_chips(message: Message, scores: Scores, player: User) -> None:
     """``/chips``: your balance and its latest changes."""
-    await message.answer(chips_text(await score_service.chip_statement(player.id, LEDGER_LINES)))
+    await message.answer(chips_text(await scores.chip_statement(player.id, LEDGER_LINES)))
 
 
 async def on_rules(message: Message, command: CommandObject) -> None:
     """``/rules`` (long nardy) or ``/rules short``, ``abkhaz``, ``gulbara``, ``crazy_gulbara``
-    (the words of ``/play``, Russian ones too), then the dice modes where they apply, and
-    matches, the cube and chips."""
+    (the words of ``/play``, Russian ones too), after how a game is won (the words the rest
+    uses), then the dice modes where they apply, and matches, the cube and chips."""
     words = (command.args or "").lower().split()
     variant = next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long")
-    parts = [_(RULES[variant])]
+    parts = [_(RULES["results"]), _(RULES[variant])]
     if has_dice_modes(variant):
         parts.append(_(RULES["dice"]))
     parts.append(_(RULES["cube"]))

@@ -16,7 +16,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.messages.boards import BoardPublisher
 from bot.model import User
 from bot.numbers import parse_number
-from bot.services import GameService, Lobby, Watchers
+from bot.services import Games, Lobby, Watchers
 from bot.services.errors import GameFinished, GameNotFound
 from bot.views.boards import WATCH_PREFIX, result_line
 
@@ -35,7 +35,7 @@ def create_router() -> Router:
 async def on_start_watching(
     message: Message,
     command: CommandObject,
-    game_service: GameService,
+    games: Games,
     lobby: Lobby,
     publisher: BoardPublisher,
     player: User,
@@ -51,7 +51,7 @@ async def on_start_watching(
     try:
         snapshot, added = await lobby.watch(game_id, player.id)
     except GameFinished:
-        over = await game_service.snapshot(game_id)
+        over = await games.snapshot(game_id)
         await message.answer(result_line(over, _) + " " + _("Nothing is left to watch."))
         return
     if not added:

@@ -38,6 +38,7 @@ from bot.views.analysis import (
 )
 from bot.views.common import Translate
 from bot.views.luck import game_panels, graph_caption
+from bot.views.numbers import axis_number
 from render import FILE_NAME
 from render.charts import CHART_FILE_NAME, render_chart
 
@@ -135,9 +136,9 @@ async def send_analysis(
             game_id, user_id=user_id, chat_id=chat_id, progress=note.update
         )
     await note.finish(summary_text(analysis, _))
-    if analysis.rolls:
-        panels = game_panels(analysis.rolls, analysis.white, analysis.black, _)
-        graph = await asyncio.to_thread(render_chart, panels)
+    panels = game_panels(analysis.rolls, analysis.white, analysis.black, _)
+    if panels:  # a game of a few rolls has no graph
+        graph = await asyncio.to_thread(render_chart, panels, number=axis_number(_))
         await _Graph(bot, note, graph, graph_caption(game_id, _), game_id).show(pace)
     for review in worst_moves(analysis):
         picture = await outbox.drawing.board(

@@ -67,10 +67,10 @@ from bot.engine import Side
 from bot.i18n import DEFAULT_LOCALE, locale_of
 from bot.messages.inline import InlineBoards
 from bot.messages.kept import KeptMessage
-from bot.messages.link import EditMediaUnread
 from bot.metrics import Metrics
-from bot.model import Board
+from bot.model import BoardMessage
 from bot.outbox import Latest, Outbox
+from bot.outbox.link import EditMediaUnread
 from bot.services import GameSnapshot
 from bot.services.coordination import POLL_SECONDS
 from bot.services.feed import Change, GameSaved, GameStarted, Heard, WatcherAdded
@@ -140,7 +140,7 @@ class BoardPublisher:
         board open (here: see :data:`BOARD_PLAY_SECONDS`)."""
         self._bot = bot
         self._services = services
-        self._games = services.game_service
+        self._games = services.games
         self._boards = services.board_messages
         self._users = services.users
         self._watchers = services.watchers
@@ -509,7 +509,7 @@ class BoardPublisher:
                 logger.exception("could not show game %d to watcher %d", game_id, board.chat_id)
 
     async def _show_watcher_board(
-        self, snapshot: GameSnapshot, board: Board, faces: dict[str, _Face]
+        self, snapshot: GameSnapshot, board: BoardMessage, faces: dict[str, _Face]
     ) -> bool:
         """Shows ``snapshot`` on a watcher's ``board``: white's side at the bottom, no buttons,
         in the watcher's language; drawn once per language (``faces``), uploaded once, then
@@ -576,7 +576,7 @@ class BoardPublisher:
         newer = self._shows.waiting(snapshot.stored.id)
         return newer is not None and newer.stored.version > snapshot.stored.version
 
-    async def _locale(self, snapshot: GameSnapshot, board: Board) -> str:
+    async def _locale(self, snapshot: GameSnapshot, board: BoardMessage) -> str:
         """A group's board: the group's language, else the challenge's; a private board: its
         reader's."""
         chat_id = snapshot.stored.chat_id
@@ -584,7 +584,7 @@ class BoardPublisher:
             return await self._chats.locale(chat_id) or snapshot.stored.locale
         return locale_of(snapshot.user(board.viewer))
 
-    async def _show_board(self, snapshot: GameSnapshot, board: Board) -> GameSnapshot | None:
+    async def _show_board(self, snapshot: GameSnapshot, board: BoardMessage) -> GameSnapshot | None:
         """Shows ``snapshot`` (or a newer state of its game, see below) on a players' board
         in a chat; returns the state shown, None when it was not.
 
@@ -657,7 +657,7 @@ class _Board(KeptMessage):
         self,
         bot: Bot,
         services: Services,
-        board: Board,
+        board: BoardMessage,
         face: _Face,
         *,
         what: str,
@@ -689,7 +689,7 @@ class _PlayerBoard(_Board):
         self,
         bot: Bot,
         services: Services,
-        board: Board,
+        board: BoardMessage,
         make: Callable[[], Awaitable[tuple[GameSnapshot, _Face, InlineKeyboardMarkup]]],
         *,
         superseded: Callable[[], bool],
@@ -742,7 +742,7 @@ class _WatcherBoard(_Board):
         self,
         bot: Bot,
         services: Services,
-        board: Board,
+        board: BoardMessage,
         face: _Face,
         *,
         superseded: Callable[[], bool],

@@ -28,8 +28,8 @@ from aiogram.exceptions import (
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import locale_of
-from bot.messages.link import TelegramSendUncertain
 from bot.model import Broadcast, BroadcastState
+from bot.outbox.link import TelegramSendUncertain
 from bot.outbox.pace import Pace
 from bot.services import Users
 from bot.services.broadcasts import Broadcasts

@@ -1,7 +1,7 @@
 """The daily position in groups: the morning post, and the post kept up to date as answers come.
 
 :meth:`DailyPublisher.post_due` (called by the timers) sends the morning posts that are due,
-each claimed first by :meth:`~bot.services.daily.DailyService.due_posts`, so that with several
+each claimed first by :meth:`~bot.services.daily.DailyPositions.due_posts`, so that with several
 workers and across restarts a group gets each morning's post once. A post is the board (a
 picture) with the task and how everyone has answered so far, and one button that opens the
 position in the private chat with the bot, where it is answered with the turn buttons.
@@ -27,7 +27,7 @@ from aiogram.utils.i18n import I18n
 from bot.messages.kept import KeptMessage
 from bot.model import DailyPosition
 from bot.outbox import Latest, Outbox
-from bot.services.daily import DailyService
+from bot.services.daily import DailyPositions
 from bot.views.common import translator
 from bot.views.daily import board_view, daily_payload, group_caption, group_keyboard
 from render import FILE_NAME
@@ -46,7 +46,7 @@ class DailyPublisher:
     def __init__(
         self,
         bot: Bot,
-        daily: DailyService,
+        daily: DailyPositions,
         outbox: Outbox,
         i18n: I18n,
         *,

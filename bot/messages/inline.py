@@ -47,8 +47,8 @@ from aiogram.types import BufferedInputFile, InputMediaPhoto
 from aiogram.utils.i18n import I18n
 
 from bot.engine import Position, Side
-from bot.messages.link import Superseded, abandon_when
-from bot.model import Board
+from bot.model import BoardMessage
+from bot.outbox.link import Superseded, abandon_when
 from bot.services import GameSnapshot
 from bot.views.boards import board_position, board_view, caption
 from bot.views.common import translator
@@ -112,7 +112,7 @@ class InlineBoards:
         self._turns = itertools.cycle(storage_chats)
         self._superseded = superseded
 
-    async def show(self, snapshot: GameSnapshot, board: Board) -> bool:
+    async def show(self, snapshot: GameSnapshot, board: BoardMessage) -> bool:
         """Edits ``board``'s inline message to show ``snapshot``; True once it does (or already
         did), False when the message is gone, the storage chat refuses the bot, the tries ran
         out or a newer state is waiting meanwhile."""
@@ -154,7 +154,7 @@ class InlineBoards:
             if upload is not None:  # shown (the message keeps its own copy), or given up
                 await self._forget(storage_chat_id, upload[1])
 
-    async def show_caption(self, snapshot: GameSnapshot, board: Board) -> bool:
+    async def show_caption(self, snapshot: GameSnapshot, board: BoardMessage) -> bool:
         """Edits ``board``'s inline message to ``snapshot``'s caption, its picture left as it
         is (a text board: its text, the caption with the checkers): the automatic analysis's
         luck line on a finished game, one edit paced as the board's own. True once it shows it

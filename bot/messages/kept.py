@@ -26,7 +26,7 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 
-from bot.messages.link import Superseded, TelegramSendUncertain, abandon_when
+from bot.outbox.link import Superseded, TelegramSendUncertain, abandon_when
 from bot.outbox.pace import Pace
 
 logger = logging.getLogger(__name__)
@@ -93,14 +93,14 @@ class KeptMessage:
         Returns True when the message shows it (edited, sent, or already so), False when the
         chat refuses the bot or the tries ran out.
 
-        Outages: with the bot's :class:`~bot.messages.link.TelegramLink` an edit, or a send that
+        Outages: with the bot's :class:`~bot.outbox.link.TelegramLink` an edit, or a send that
         surely did not reach Telegram, waits inside the call for as long as Telegram is
         unreachable (with backoff), so the attempts here are not used up by an outage. Once
         :meth:`superseded` is true (a newer state of the same message waits) such a waiting
         call is abandoned and this returns False: the newer state is shown instead.
 
         A send that may have reached Telegram (a timeout, a reset, a 500 or 504:
-        :class:`~bot.messages.link.TelegramSendUncertain`) is not sent again, so a chat never
+        :class:`~bot.outbox.link.TelegramSendUncertain`) is not sent again, so a chat never
         gets the message twice; nothing is recorded and this returns False. If Telegram did
         post it, the message shows this state without the bot knowing its id: for a board, a
         press on its buttons makes it the board again (``bot.handlers.play``), otherwise the

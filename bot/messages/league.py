@@ -13,7 +13,6 @@ stays unpinned and the log says so (the chat hears it once, from ``/league``).
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -32,9 +31,10 @@ from bot.outbox.pace import Pace, RateLimiter
 from bot.services.chats import Chats
 from bot.services.coordination import Coordination
 from bot.services.feed import GameSaved, Heard
-from bot.services.leagues import LeagueLine, LeagueService
+from bot.services.leagues import LeagueLine, Leagues
 from bot.services.locks import KeyedLocks
-from bot.views.common import Translate, player_name, translator
+from bot.views.common import Translate, clock, player_name, translator
+from bot.views.numbers import points_text
 
 logger = logging.getLogger(__name__)
 
@@ -45,24 +45,24 @@ RULE: Final = "━━━━━━━━━━━━━━"
 
 def standings_text(lines: Sequence[LeagueLine], _: Translate, *, now: float) -> str:
     """The league message: title and rule, one numbered line per player (net points,
-    wins/games, long-nardy rating), and the time of the update in UTC."""
+    wins/games, long-nardy rating), and the time of the update (in each reader's own time
+    zone: :func:`~bot.views.common.clock`)."""
     parts = ["🏆 " + html.bold(_("League")), RULE]
     if not lines:
         parts.append(_("No finished games here yet: the standings fill in as games end."))
     for place, line in enumerate(lines, start=1):
         standing, rating = line.standing, line.rating
         parts.append(
-            _("{place}. {name}: {points} pt., {wins}/{games} wins, rating {rating}").format(
+            _("{place}. {name}: {points}, wins {wins}/{games}, rating {rating}").format(
                 place=place,
                 name=player_name(standing.user, _),
-                points=standing.points,
+                points=points_text(standing.points, _),
                 wins=standing.wins,
                 games=standing.games,
                 rating=round(rating.rating) if rating.games else "—",
             )
         )
-    updated = dt.datetime.fromtimestamp(now, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    parts += [RULE, _("Updated: {time}").format(time=updated)]
+    parts += [RULE, _("Updated: {time}").format(time=clock(now, "day"))]
     return "\n".join(parts)
 
 
@@ -74,7 +74,7 @@ class LeaguePublisher:
     def __init__(
         self,
         bot: Bot,
-        leagues: LeagueService,
+        leagues: Leagues,
         chats: Chats,
         coordination: Coordination,
         i18n: I18n,

@@ -33,7 +33,7 @@ from bot.model import CoachMessage, StoredGame
 from bot.outbox import Latest, Outbox
 from bot.services.feed import GameSaved, GameStarted, Heard
 from bot.services.root import Services
-from bot.services.training import Verdict, judged_key, player_side
+from bot.services.training import TurnVerdict, judged_key, player_side
 from bot.views.common import translator
 from bot.views.lessons import offer_keyboard, offer_text
 from bot.views.training import coach_board, coach_caption, coach_keyboard
@@ -135,7 +135,7 @@ class Coach:
 
     async def _look(self, game_id: int, stored: StoredGame | None) -> None:
         if stored is None:  # a new game: looked at when it is a training game or over
-            stored = (await self._services.game_service.snapshot(game_id)).stored
+            stored = (await self._services.games.snapshot(game_id)).stored
             if not self._heard(stored):
                 return
         if game_id in self._taken_back:
@@ -238,7 +238,7 @@ class CoachPost(KeptMessage):
         coach: Coach,
         kept: CoachMessage,
         stored: StoredGame,
-        verdict: Verdict,
+        verdict: TurnVerdict,
         locale: str,
     ) -> None:
         super().__init__(kept.chat_id, kept.message_id, what=f"coach of game {stored.id}")

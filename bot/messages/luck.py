@@ -27,13 +27,14 @@ from aiogram.utils.i18n import I18n
 from bot.i18n import locale_of
 from bot.messages.inline import InlineBoards
 from bot.messages.kept import KeptMessage
-from bot.model import Board, PlayerLuck, User
+from bot.model import BoardMessage, PlayerLuck, User
 from bot.outbox.pace import Pace
 from bot.services import GameSnapshot
 from bot.services.root import Services
 from bot.views.boards import caption, keyboard
 from bot.views.common import Translate, translator
-from bot.views.luck import trend_caption, trend_panels
+from bot.views.luck import charted, trend_caption, trend_panels
+from bot.views.numbers import axis_number
 from render.charts import CHART_FILE_NAME, render_chart
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,9 @@ class ResultCaption(KeptMessage):
     """A finished board's caption, edited in place (with its buttons, which an edit of the
     caption alone would drop); never sent afresh."""
 
-    def __init__(self, bot: Bot, board: Board, text: str, markup: InlineKeyboardMarkup) -> None:
+    def __init__(
+        self, bot: Bot, board: BoardMessage, text: str, markup: InlineKeyboardMarkup
+    ) -> None:
         super().__init__(board.chat_id, board.message_id, what=f"game {board.game_id}'s luck")
         self._bot = bot
         self._text = text
@@ -103,7 +106,7 @@ async def show_luck_line(
     return shown
 
 
-async def _still_shows(services: Services, snapshot: GameSnapshot, board: Board) -> bool:
+async def _still_shows(services: Services, snapshot: GameSnapshot, board: BoardMessage) -> bool:
     """Whether the inline message still shows the game and will: no later game of its match
     is played in it, and none can come (see the module docstring)."""
     assert board.inline_message_id is not None
@@ -118,10 +121,15 @@ async def send_trend(
     bot: Bot, chat_id: int, user: User, figures: Sequence[PlayerLuck], _: Translate
 ) -> None:
     """Sends ``user``'s PR and luck trend over ``figures`` (their last analysed games, oldest
-    first) as a chart, drawn on a thread."""
-    picture = await asyncio.to_thread(render_chart, trend_panels(figures, _))
+    first) as a chart, drawn on a thread: the variants with enough games for a line
+    (:func:`~bot.views.luck.charted`); nothing when none has."""
+    shown = charted(figures)
+    if not shown:
+        return
+    panels = trend_panels(shown, _)
+    picture = await asyncio.to_thread(render_chart, panels, number=axis_number(_))
     await bot.send_photo(
         chat_id,
         BufferedInputFile(picture, CHART_FILE_NAME),
-        caption=trend_caption(user, figures, _),
+        caption=trend_caption(user, shown, _),
     )

@@ -21,7 +21,7 @@ from bot.messages.kept import KeptMessage
 from bot.model import Seeker
 from bot.outbox.pace import Pace
 from bot.services import Chats, Users
-from bot.services.lobby import Found, Lobby
+from bot.services.lobby import Lobby, PairedGame
 from bot.services.pool import PRIVATE, Pool, computer_level_for
 from bot.views.common import player_name, translator
 from bot.views.pool import (
@@ -93,7 +93,7 @@ async def _locale(seeker: Seeker, users: Users, chats: Chats) -> str:
 
 
 async def show_paired(
-    found: Found,
+    found: PairedGame,
     bot: Bot,
     limiter: Pace,
     i18n: I18n,
@@ -175,7 +175,7 @@ async def pair_waiting(
     pool: Pool,
     users: Users,
     chats: Chats,
-) -> list[Found]:
+) -> list[PairedGame]:
     """The timers' pairing of seekers already waiting (:meth:`Lobby.pair_waiting`): each
     game started, both waits are edited to say who plays whom (:func:`show_paired`). Returns
     the pairings, whose boards the caller publishes."""

@@ -37,7 +37,7 @@ from bot.outbox import Outbox
 from bot.services import GameSnapshot
 from bot.services.chats import Chats
 from bot.services.errors import NoPrivateChatForTable, StaleAction
-from bot.services.tournaments import Overview, Progress, Tournaments
+from bot.services.tournaments import Progress, TournamentOverview, Tournaments
 from bot.services.users import Users
 from bot.views.boards import watch_payload
 from bot.views.common import Translate, translator
@@ -189,7 +189,7 @@ class TournamentPublisher:
             overview = await self._tournaments.overview(tournament.id)
             _ = await self._translator(tournament)
             links = {}
-            for board in overview.round_boards(overview.tournament.round):
+            for board in overview.round_fixtures(overview.tournament.round):
                 game_id = await self._tournaments.game_of(board.pairing)
                 if game_id is not None and not board.pairing.decided:
                     links[game_id] = await create_start_link(self._bot, watch_payload(game_id))
@@ -217,7 +217,7 @@ class TournamentPublisher:
         except Exception:
             logger.exception("could not show tournament %d's sign-up", tournament.id)
 
-    async def _draw(self, overview: Overview, _: Translate, page: int = 0) -> bytes:
+    async def _draw(self, overview: TournamentOverview, _: Translate, page: int = 0) -> bytes:
         """``page`` of the bracket or the table: the first by default (a table's leaders': its
         rows are in the order of the standings)."""
         drawn = picture(overview, _)

@@ -29,7 +29,7 @@ from .privacy import Holding, PrivacyRepository
 from .records import (
     COMPUTER_LEVELS,
     TRAINING_VARIANTS,
-    Board,
+    BoardMessage,
     Challenge,
     ChallengeMessage,
     ChallengeStatus,
@@ -93,7 +93,7 @@ __all__ = [
     "PlayerLuck",
     "PrFlag",
     "Ban",
-    "Board",
+    "BoardMessage",
     "Broadcast",
     "BroadcastState",
     "Figures",

@@ -395,7 +395,7 @@ class StoredGame:
 
 
 @dataclass(frozen=True, slots=True)
-class Board:
+class BoardMessage:
     """A message that shows a game: in a group one per game, between private chats one per
     player and one per watcher, in inline mode the inline message."""
 

@@ -24,7 +24,7 @@ from .luck import LuckRepository
 from .operators import OperatorRepository
 from .privacy import PrivacyRepository
 from .records import (
-    Board,
+    BoardMessage,
     Challenge,
     ChallengeMessage,
     ChipFlag,
@@ -268,7 +268,7 @@ class GameRepository(Protocol):
         """Records Telegram's file id of the game's replay in ``locale`` (None forgets it: Telegram
         no longer knows it)."""
 
-    async def boards(self, game_id: int) -> list[Board]:
+    async def boards(self, game_id: int) -> list[BoardMessage]:
         """The messages that show the game."""
 
     async def shown_by(self, chat_id: int, message_id: int) -> int | None:

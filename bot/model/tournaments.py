@@ -18,7 +18,7 @@ from .records import StoredGame, Terms
 
 
 class TournamentFormat(enum.Enum):
-    """How a tournament pairs its players (see :mod:`bot.services.pairing`)."""
+    """How a tournament pairs its players (see :mod:`bot.pairing`)."""
 
     KNOCKOUT = "knockout"
     ROUND_ROBIN = "round_robin"

@@ -14,13 +14,13 @@ from .boards import BoardMessages
 from .challenges import Challenges
 from .chats import Chats
 from .errors import GameError
-from .games import GameService
+from .games import Games
 from .inline import InlineGames
-from .leagues import LeagueService
+from .leagues import Leagues
 from .lobby import Lobby
 from .replays import Replays
 from .root import Services, compose
-from .scores import ScoreService
+from .scores import Scores
 from .snapshots import GameSnapshot
 from .users import Users
 from .watchers import Watchers
@@ -31,13 +31,13 @@ __all__ = [
     "Challenges",
     "Chats",
     "GameError",
-    "GameService",
+    "Games",
     "GameSnapshot",
     "InlineGames",
-    "LeagueService",
+    "Leagues",
     "Lobby",
     "Replays",
-    "ScoreService",
+    "Scores",
     "Services",
     "Terms",
     "Users",

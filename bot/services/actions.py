@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from bot.ai import Hint
-from bot.engine import Side, Turn
+from bot.engine import Side
 from bot.model import Challenge
 
 from .allowance import Allowance
 from .errors import NotAPlayer, StaleAction, TooSoon
-from .games import GameService
+from .games import Games
+from .hints import Advice
 from .lobby import Lobby
 from .snapshots import GameSnapshot
 
@@ -151,10 +152,10 @@ class Moved:
 
 @dataclass(frozen=True, slots=True)
 class Hinted:
-    """A hint: the computer's view of the roll, and the turn tapped so far when complete."""
+    """A hint: the computer's view of the roll, and what it advises in the board's buttons."""
 
     hint: Hint
-    tapped: Turn | None
+    advice: Advice
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +174,7 @@ class GameActions:
 
     def __init__(
         self,
-        games: GameService,
+        games: Games,
         lobby: Lobby,
         *,
         hint_allowance: tuple[float, float] = HINT_ALLOWANCE,
@@ -236,14 +237,14 @@ class GameActions:
             raise TooSoon(seconds=math.ceil(wait))
         self._allowance.take(user_id)
         try:
-            hint, tapped = await self._games.hint(game_id, user_id, version)
+            hint, advice = await self._games.hint(game_id, user_id, version)
         except BaseException:
             self._allowance.give_back(user_id)
             raise
         self._hints[key] = hint
         while len(self._hints) > HINTS_KEPT:
             self._hints.popitem(last=False)
-        return Hinted(hint, tapped)
+        return Hinted(hint, advice)
 
     async def _rematch(self, request: Request) -> Challenge:
         """A new challenge to the opponent of the finished game, posted (by the client) where

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Final
 
-from bot.model import Board, Store, StoredGame
+from bot.model import BoardMessage, Store, StoredGame
 
 from .errors import ForeignButton
 from .feed import ChangeFeed, ClockStarted
@@ -64,7 +64,7 @@ class BoardMessages:
         self._writing: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
 
-    async def boards(self, game_id: int) -> list[Board]:
+    async def boards(self, game_id: int) -> list[BoardMessage]:
         """The messages that show the game: its players' (or its group's) and its watchers'."""
         boards = await self._store.games.boards(game_id)
         self._remember_boards(boards)
@@ -77,7 +77,7 @@ class BoardMessages:
         its last one's message."""
         return await self._store.games.shown_inline(inline_message_id)
 
-    def _with_shown(self, board: Board) -> Board:
+    def _with_shown(self, board: BoardMessage) -> BoardMessage:
         kept = self._shown.get((board.game_id, board.chat_id))
         if kept is None or (board.shown_version is not None and board.shown_version >= kept):
             return board
@@ -126,7 +126,7 @@ class BoardMessages:
                 return
         raise ForeignButton()
 
-    def _remember_boards(self, boards: Iterable[Board]) -> None:
+    def _remember_boards(self, boards: Iterable[BoardMessage]) -> None:
         if len(self._boards_seen) > BOARDS_REMEMBERED:
             self._boards_seen.clear()
         for board in boards:
@@ -154,7 +154,7 @@ class BoardMessages:
         self._feed.announce(ClockStarted(stored.id, stored.version, deadline=until))
         return until
 
-    async def set_board_shown(self, board: Board, version: int) -> None:
+    async def set_board_shown(self, board: BoardMessage, version: int) -> None:
         """Records that ``board`` (its message) now shows ``version`` of its game: at once with
         several workers, else a moment later with the others (see the module docstring)."""
         if self._store.shared:

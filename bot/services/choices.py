@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Final
 
+from bot.engine import VARIANTS as VARIANTS  # every game of the rule texts, in the pickers' order
 from bot.engine import DiceMode, StakeMode, find_variant
 from bot.model import COMPUTER_LEVELS, TRAINING_VARIANTS, Terms
 
 from .chips import STAKE_CHOICES
 
-VARIANTS: Final = ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
-"""Every game of the rule texts, in the order the pickers list them."""
 DICE_MODES: Final = tuple(DiceMode)
 """Dice modes of the short variants (short and Abkhaz nardy): two, three, anti three."""
 MATCH_LENGTHS: Final = (0, 3, 5, 7, 9)

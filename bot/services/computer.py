@@ -64,14 +64,14 @@ class Brain:
 
     async def daily_position(
         self, candidates: Sequence[Game], exclude: frozenset[str]
-    ) -> daily.Found | None:
+    ) -> daily.DailyCandidate | None:
         """The first of ``candidates`` that makes a daily position, its key not in ``exclude``
         (see :func:`bot.ai.daily.find`)."""
         return await self.pool.call(daily.find, list(candidates), exclude)
 
     async def daily_self_play(
         self, variant: str, seed: int, exclude: frozenset[str]
-    ) -> daily.Found | None:
+    ) -> daily.DailyCandidate | None:
         """A daily position from the computer's self-play (see :func:`bot.ai.daily.self_play`)."""
         return await self.pool.call(daily.self_play, variant, seed, exclude)
 

@@ -20,7 +20,7 @@ variant); a day missed ends it.
 
 **Nothing is told before the day ends.** The best move, each player's verdict, the share of
 right answers and the streaks of the day are shown to everyone when the day ends (00:00 UTC):
-the group posts are edited to show the best move then (:meth:`DailyService.to_reveal`), and
+the group posts are edited to show the best move then (:meth:`DailyPositions.to_reveal`), and
 the position opened after that shows it with the player's verdict. Until then a player sees
 their own answer and how many answered, and streaks as they stood when the day began. Why not
 show the verdict at once, as it was: one answer per account is all the bot can enforce, and a
@@ -77,7 +77,7 @@ from .snapshots import WHOLE_TURN_BUTTONS
 
 logger = logging.getLogger(__name__)
 
-VARIANTS: Final = ("long", "short")
+DAILY_VARIANTS: Final = ("long", "short")
 """The variants with a daily position; the first is the one shown when none is named."""
 CANDIDATE_GAMES: Final = 20
 """Finished games replayed for candidates, the latest first."""
@@ -99,7 +99,7 @@ class NoCandidate(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class AnswerVerdict:
     """What a player sees after answering, or once the position's day is over: the
     position, their answer (None: they did not answer), how everyone answered, their streak;
     ``revealed`` once the day is over (the best turn, the verdict and the share of right
@@ -269,7 +269,7 @@ def best_shown(streak: Streak | None, today: str) -> int:
     return streak.best_before if streak.last_day >= today else streak.best
 
 
-def ranking_of(found: ai_daily.Found) -> tuple[RankedTurn, ...]:
+def ranking_of(found: ai_daily.DailyCandidate) -> tuple[RankedTurn, ...]:
     """The stored ranking of a position found by the computer."""
     return tuple(
         RankedTurn(str(turn), turn.position.to_text(), equity)
@@ -291,7 +291,7 @@ def _positions_of(games: list[StoredGame]) -> tuple[list[Game], list[int]]:
     return positions, sources
 
 
-class DailyService:
+class DailyPositions:
     """The daily positions, answers, streaks and group posts (see the module docstring)."""
 
     def __init__(
@@ -305,12 +305,12 @@ class DailyService:
     def today(self) -> str:
         return day_of(self._clock())
 
-    async def position(self, variant: str = VARIANTS[0]) -> DailyPosition:
+    async def position(self, variant: str = DAILY_VARIANTS[0]) -> DailyPosition:
         """Today's position of ``variant``, chosen now if nobody asked for it yet.
 
         :raises: :exc:`NoDailyPosition` for a variant without daily positions.
         """
-        if variant not in VARIANTS:
+        if variant not in DAILY_VARIANTS:
             raise NoDailyPosition()
         day = self.today()
         known = await self._store.daily.position(variant, day)
@@ -387,14 +387,14 @@ class DailyService:
         """Whether the position's day has ended: its best move is shown to all then."""
         return position.day < self.today()
 
-    async def outcome(self, position: DailyPosition, user: User) -> Outcome | None:
+    async def outcome(self, position: DailyPosition, user: User) -> AnswerVerdict | None:
         """What ``user`` answered to ``position`` with how everyone did; None while they may
         still answer (they have not, and its day goes on)."""
         answer = await self._store.daily.answer_of(position.id, user.id)
         revealed = self.is_over(position)
         if answer is None and not revealed:
             return None
-        return Outcome(
+        return AnswerVerdict(
             position,
             answer,
             await self._store.daily.tally(position.id),
@@ -403,7 +403,7 @@ class DailyService:
             await self._store.ratings.games(user.id) >= RATED_GAMES,
         )
 
-    async def answer(self, position: DailyPosition, user: User, turn: Turn) -> Outcome:
+    async def answer(self, position: DailyPosition, user: User, turn: Turn) -> AnswerVerdict:
         """Records ``user``'s answer ``turn`` (a legal complete turn of the position) and,
         when right and they have played :data:`RATED_GAMES` rated games, their streak.
 
@@ -468,7 +468,7 @@ class DailyService:
 
         :raises: :exc:`UnknownTimeZone`; :exc:`NoDailyPosition` for a variant without one.
         """
-        if variant not in VARIANTS:
+        if variant not in DAILY_VARIANTS:
             raise NoDailyPosition()
         name = str(time_zone(zone))
         now = self._clock()

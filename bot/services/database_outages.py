@@ -1,4 +1,4 @@
-"""Outages of the database, treated as Telegram's are (:mod:`bot.messages.link`): nobody loses
+"""Outages of the database, treated as Telegram's are (:mod:`bot.outbox.link`): nobody loses
 on time because the bot could not reach its database. No Telegram here.
 
 A :class:`DatabaseWatch` is told of every failure to reach the database
@@ -8,7 +8,7 @@ database's last answer the watch knows of (the timers note one every tick). Whil
 command is told to try again without touching the database. The watch asks the database every
 :data:`PROBE_SECONDS`; at its first answer, before :attr:`~DatabaseWatch.reachable` is set again,
 every running game's deadline that fell after the outage began is moved later by the outage's
-length, once across workers (:meth:`~.games.GameService.postpone_deadlines`: the first worker to
+length, once across workers (:meth:`~.deadlines.Deadlines.postpone`: the first worker to
 report an outage moves them, the others' overlapping reports move nothing).
 """
 
@@ -23,7 +23,7 @@ from typing import Final
 
 from bot.model import DatabaseUnavailable, Store
 
-from .games import GameService
+from .deadlines import Deadlines
 
 logger = logging.getLogger(__name__)
 
@@ -37,13 +37,13 @@ class DatabaseWatch:
     def __init__(
         self,
         store: Store,
-        games: GameService,
+        deadlines: Deadlines,
         *,
         clock: Callable[[], float] = time.time,
         probe_seconds: float = PROBE_SECONDS,
     ) -> None:
         self._store = store
-        self._games = games
+        self._deadlines = deadlines
         self._clock = clock
         self._probe_seconds = probe_seconds
         self.reachable = asyncio.Event()
@@ -73,7 +73,7 @@ class DatabaseWatch:
             try:
                 await self._store.ping()
                 ended = self._clock()
-                moved = await self._games.postpone_deadlines(began, ended - began)
+                moved = await self._deadlines.postpone(began, ended - began)
             except DatabaseUnavailable:
                 continue
             except Exception:  # anything else: keep the clocks stopped, try again

@@ -1,6 +1,6 @@
 """How a stored game moves on, step by step, whoever plays: a person's tap or the computer's
 decision. Pure functions of the stored game, the dice and the clock; the
-:class:`~.games.GameService` checks who may act, then saves what they return.
+:class:`~.games.Games` checks who may act, then saves what they return.
 
 After every step the game plays what needs no choice (:func:`play_automatic`): the next roll,
 passes and forced turns, each written to the history as such, until a player must choose (steps,

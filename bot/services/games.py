@@ -1,13 +1,15 @@
 """The game service: games from their start to their result, with turns tapped step by step, the
-cube, matches, timeouts, the computer's moves, and what results pay. How a game moves on after
-each step is :mod:`.flow`'s; the messages that show a game are recorded by :mod:`.boards`; what
-leads to a game (challenges, inline invitations, watching) is the :mod:`.lobby`'s, which starts
-games here. The service is given the users, the dice seeds, the coordination of workers and the
-computer's brain (see :mod:`bot.services.root`), and builds no other service. No Telegram here.
+cube, matches, timeouts and the computer's moves. How a game moves on after each step is
+:mod:`.flow`'s; what a result changes (match, tournament, ratings) is :mod:`.results`'; what a
+view needs to show a game is :mod:`.snapshots`'; the messages that show a game are recorded by
+:mod:`.boards`; reminders and clocks stopped for an outage are :mod:`.deadlines`'; what leads to
+a game (challenges, inline invitations, watching) is the :mod:`.lobby`'s, which starts games
+here. The service is given its collaborators (see :mod:`bot.services.root`) and builds no other
+service. No Telegram here.
 
 A player is a person or the computer (a user with a reserved id, see
 :func:`bot.model.computer_level`). When a game waits for the computer its deadline is set
-:attr:`GameService.computer_pause` seconds ahead, and the computer acts when that deadline
+:attr:`Games.computer_pause` seconds ahead, and the computer acts when that deadline
 passes, like a timeout: the person sees what changed before the computer answers, and a game
 left waiting by a restart is answered after it. Games with the computer change no ratings.
 
@@ -28,7 +30,7 @@ turn plan (:class:`~bot.engine.rules.plan.TurnPlan`) is held until its turn ends
 (:data:`TURN_PLANS_HELD`), so the engine's shared cache, which keeps only a budget of nodes,
 never makes a game's next tap search its turn again.
 
-Every game's dice are provably fair (:mod:`bot.engine.fair`): :meth:`GameService.start` draws
+Every game's dice are provably fair (:mod:`bot.engine.fair`): :meth:`Games.start` draws
 the game's secret seed (with :mod:`secrets` when the service's random source is a
 :class:`random.SystemRandom`, as in production; from a seeded one in tests and benchmarks, so
 that they replay) and takes the client value of the tap that started the game, and every roll is
@@ -47,35 +49,29 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Final
 
-from cachetools import Cache
-
 from bot import logs
 from bot.ai import Action, Hint
 from bot.engine import (
     Game,
     Played,
     Side,
-    Turn,
     TurnInput,
     TurnPlan,
 )
 from bot.model import (
-    Board,
+    BoardMessage,
     DiceProof,
     Store,
     StoredGame,
-    Tally,
     Terms,
-    User,
     VersionConflict,
     computer_level,
 )
 
 from . import chips, fairplay, flow
-from .autoanalysis import AutoAnalyses, match_figures
 from .boards import BoardMessages
 from .computer import Brain
-from .coordination import Coordination
+from .deadlines import REMIND_FROM_SECONDS
 from .errors import (
     AlreadyPlaying,
     GameError,
@@ -91,33 +87,27 @@ from .errors import (
     TournamentGameWaits,
 )
 from .feed import ChangeFeed, GameSaved, GameStarted
+from .hints import Advice, advise
 from .locks import KeyedLocks
 from .planner import RemotePlan
-from .ratings import REPEAT_WINDOW_SECONDS, rate_game, repeat_weight
+from .results import Results
 from .seeds import DiceSeeds
-from .snapshots import WHOLE_TURN_BUTTONS, GameSnapshot, turn_input
+from .snapshots import WHOLE_TURN_BUTTONS, GameSnapshot, Snapshots, turn_input
 from .takeback import taken_back
-from .users import Users, kept
+from .users import Users
 
 logger = logging.getLogger(__name__)
 
 COMPUTER_PAUSE: Final = 1.5
 """Seconds between a change and the computer's answer to it: time to see what happened."""
 
-REMIND_FROM_SECONDS: Final = 3600
-"""Games with this much time a move or more (correspondence games) remind the player to move,
-in private, when half of it is gone; shorter ones are played at one sitting."""
-
 THINKING_SECONDS: Final = 15.0
 """How long the computer's turn stays claimed by the worker thinking about it (a turn takes
 0.05 s at level 5, 0.3 s in the slowest variants): if that worker dies, another answers after
 this."""
 
-SCORES_KEPT: Final = 10_000
-"""Pairs whose head-to-head score the captions keep in memory at most, the least recently
-used let go first."""
 TURN_PLANS_HELD: Final = 1_000
-"""How many games' turn plans :class:`GameService` holds at most (the latest tapped or shown):
+"""How many games' turn plans :class:`Games` holds at most (the latest tapped or shown):
 each game being played's, until its turn ends, so its next tap finds what the last one
 searched however many other games were tapped between; most plans hold a few dozen nodes."""
 
@@ -133,7 +123,7 @@ class Busy:
     tournament_id: int | None = None
 
 
-class GameService:
+class Games:
     """Games for the bot's handlers (ids and domain values in, snapshots out), with
     :attr:`users`, :attr:`chats`, :attr:`challenges`, :attr:`watchers` and :attr:`replays`."""
 
@@ -144,24 +134,24 @@ class GameService:
         *,
         users: Users,
         seeds: DiceSeeds,
-        coordination: Coordination,
         brain: Brain,
         feed: ChangeFeed,
+        results: Results,
+        snapshots: Snapshots,
+        board_messages: BoardMessages,
         move_seconds: int = 90,
         clock: Callable[[], float] = time.time,
         computer_pause: float = COMPUTER_PAUSE,
-        auto_analyses: AutoAnalyses | None = None,
-        board_messages: BoardMessages | None = None,
     ) -> None:
         self._store = store
         self._feed = feed
         # what the boards show (the versions not written yet included), for the timeouts
         self._board_messages = board_messages
         self._rng = rng
-        self._auto_analyses = auto_analyses
+        self._results = results
+        self._snapshots = snapshots
         self._users = users
         self._seeds = seeds
-        self._coordination = coordination
         self._clock = clock
         self.move_seconds = move_seconds
         """The default time per move (a challenge may choose another)."""
@@ -172,12 +162,6 @@ class GameService:
         self._locks: KeyedLocks[int] = KeyedLocks()
         # the plan of the turn being tapped, by game, the latest last (see TURN_PLANS_HELD)
         self._plans: OrderedDict[int, TurnPlan] = OrderedDict()
-        # Head-to-head scores for the captions (at most SCORES_KEPT). Only one process writes
-        # an SQLite file, so there the cache knows every result; with several workers another
-        # may record one, so a score is read again after users.SHARED_SECONDS.
-        self._scores: Cache[tuple[int, int], Tally] = kept(
-            SCORES_KEPT, shared=store.shared, clock=clock
-        )
 
     @asynccontextmanager
     async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
@@ -185,10 +169,6 @@ class GameService:
         worker of a shared database."""
         async with self._locks.hold(game_id), self._store.exclusive("game", game_id):
             yield
-
-    async def claim_update(self, update_id: int) -> bool:
-        """Records that an update is being handled; False if it was handled before."""
-        return await self._store.updates.claim(update_id, self._clock())
 
     # --- games -----------------------------------------------------------------------------
 
@@ -635,11 +615,11 @@ class GameService:
 
     async def hint(
         self, game_id: int, user_id: int, version: int, *, known: Hint | None = None
-    ) -> tuple[Hint, Turn | None]:
+    ) -> tuple[Hint, Advice]:
         """The strongest level's view of the roll of the player to move, in a game with hints,
-        and the turn tapped so far when it is complete (to say what it gives away). Changes
-        nothing. ``known``: this version's hint, asked for before (the computer is not asked
-        again; the request is checked all the same).
+        and what it advises in the board's buttons from the turn tapped so far (see
+        :mod:`.hints`). Changes nothing. ``known``: this version's hint, asked for before (the
+        computer is not asked again; the request is checked all the same).
 
         :raises: :exc:`NoHints`, :exc:`NotAPlayer`, :exc:`NotYourTurn`, :exc:`StaleAction`.
         """
@@ -653,7 +633,7 @@ class GameService:
         if stored.version != version or tapped is None:
             raise StaleAction()
         hint = known if known is not None else await self._brain.hint(stored.game)
-        return hint, await asyncio.to_thread(_turn_if_complete, tapped)
+        return hint, await asyncio.to_thread(advise, hint, tapped)
 
     async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
         """``user_id`` resigns the game, at any moment of it."""
@@ -698,28 +678,9 @@ class GameService:
                     continue
                 async with self._store.transaction(durable=True):
                     await self._store.lock_players(stored.white_id, stored.black_id)
-                    await self._end_match(stored, side.other, self._clock())
+                    await self._results.end_match(stored, side.other, self._clock())
                 return None
         return None  # a next game started each time it looked: the timers end it later
-
-    async def _end_match(self, stored: StoredGame, winner: Side, now: float) -> bool:
-        """Inside the caller's transaction: the match of ``stored`` (its latest game) is won
-        by ``winner`` now, whatever the score, and the tournament's board it decides is
-        decided. False when it was over already."""
-        assert stored.match_id is not None
-        record = await self._store.matches.get(stored.match_id)
-        if record is None or record.match.is_over:
-            return False
-        match = record.match
-        if winner is Side.WHITE:
-            won = replace(match, white=match.length)
-        else:
-            won = replace(match, black=match.length)
-        await self._store.matches.save(stored.match_id, won, now=now)
-        await self._store.tournaments.game_result(
-            stored, winner_id=stored.player(winner), match_over=True
-        )
-        return True
 
     async def timeouts(self) -> list[GameSnapshot]:
         """Acts on the games whose deadline has passed: the computer answers the games that
@@ -767,29 +728,8 @@ class GameService:
         answered = await asyncio.gather(*(self.computer_move(g) for g in computer))
         return ended + [snapshot for snapshot in answered if snapshot is not None]
 
-    async def _boards(self, game_id: int) -> list[Board]:
-        if self._board_messages is not None:
-            return await self._board_messages.boards(game_id)
-        return await self._store.games.boards(game_id)
-
-    async def reminders(self) -> list[tuple[GameSnapshot, User]]:
-        """The correspondence games whose player to move has used half the time for the move,
-        each with that player: claimed once for each deadline (by one worker, when several
-        share the database), so a player is reminded once a move. Players the bot cannot
-        write to privately are left out (their reminder is claimed all the same)."""
-        found = []
-        for game_id in await self._store.games.to_remind(
-            self._clock(), min_seconds=REMIND_FROM_SECONDS
-        ):
-            stored = await self._get(game_id)
-            if stored.game.is_over or stored.computer_to_act or stored.deadline is None:
-                continue
-            if not await self._store.games.claim_reminder(game_id, stored.version, stored.deadline):
-                continue
-            player = await self._users.get(stored.player(stored.game.to_act))
-            if player is not None and player.private_chat and not player.blocked:
-                found.append((await self._snapshot(stored), player))
-        return found
+    async def _boards(self, game_id: int) -> list[BoardMessage]:
+        return await self._board_messages.boards(game_id)
 
     async def active_games(self, user_id: int, chat_id: int | None = None) -> list[StoredGame]:
         """Unfinished games of the user, in one chat or anywhere."""
@@ -798,18 +738,6 @@ class GameService:
     async def version(self, game_id: int) -> int | None:
         """The game's current version (None if there is no such game)."""
         return await self._store.games.version(game_id)
-
-    async def postpone_deadlines(self, since: float, seconds: float) -> int:
-        """Stops the clocks for a time the players could not reach the bot, or the bot its
-        database (an outage from ``since`` lasting ``seconds``): every running game's deadline
-        after ``since`` moves ``seconds`` later. Versions stay, so buttons pressed meanwhile
-        still count. Returns how many games it moved. With several workers, the first to report
-        the outage moves them; the others' reports of it (they saw it too, each with its own
-        timing) move nothing."""
-        async with self._store.transaction():
-            if not await self._coordination.outage_ended(since, since + seconds):
-                return 0
-            return await self._store.games.postpone_deadlines(since, seconds)
 
     # --- inside ----------------------------------------------------------------------------
 
@@ -879,83 +807,18 @@ class GameService:
                     await self._store.lock_players(stored.white_id, stored.black_id)
                     stored = await chips.settle(self._store, replace(stored, deadline=None), now)
                     saved = await self._store.games.save(stored, expected_version=version, now=now)
-                    await self._record_result(saved, now)
+                    await self._results.record(saved, now)
                     result = saved.game.result
                     if forfeit and saved.match_id is not None and result is not None:
-                        await self._end_match(saved, result.winner, now)
+                        await self._results.end_match(saved, result.winner, now)
         except VersionConflict:
             raise StaleAction() from None
         snapshot = await self._snapshot(saved)
         self._feed.announce(GameSaved(saved.id, saved.version, snapshot))
         return snapshot
 
-    async def _record_result(self, stored: StoredGame, now: float) -> None:
-        """Adds a finished game to its match, to its tournament's board and, unless conceded
-        early, to the ratings, weighed by the two players' other rated games together of late
-        (:func:`repeat_weight`)."""
-        result = stored.game.result
-        assert result is not None
-        match_over = False
-        if stored.match_id is not None:
-            record = await self._store.matches.get(stored.match_id)
-            if record is not None and not record.match.is_over:
-                match = record.match.after_game(result.winner, result.points)
-                await self._store.matches.save(stored.match_id, match, now=now)
-                match_over = match.is_over
-        # a tournament's board is decided by its game (or its match's last), in this
-        # transaction: a result saved once is counted once; early concessions count there
-        await self._store.tournaments.game_result(
-            stored, winner_id=stored.player(result.winner), match_over=match_over
-        )
-        if chips.is_early_concession(stored):
-            return
-        if stored.level(Side.WHITE) or stored.level(Side.BLACK):
-            return  # games with the computer are counted apart, never in ratings
-        if not fairplay.rated(stored):
-            return  # played on from a position someone chose, or with hints: not rated
-        variant = stored.game.variant
-        winner, loser = stored.player(result.winner), stored.player(result.winner.other)
-        ratings = self._store.ratings
-        # the same two accounts again and again count less (a second account, a pool that
-        # keeps pairing them): their rated games of the last 30 days weigh this one
-        together = await self._store.games.finished_between(
-            winner, loser, variant, now - REPEAT_WINDOW_SECONDS, besides=stored.id
-        )
-        earlier = [
-            game.finished_at
-            for game in together
-            if game.finished_at is not None and not chips.is_early_concession(game)
-        ]
-        won, lost = rate_game(
-            await ratings.get(winner, variant),
-            await ratings.get(loser, variant),
-            repeat_weight(earlier, now),
-        )
-        await ratings.set(winner, variant, won)
-        await ratings.set(loser, variant, lost)
-        if self._auto_analyses is not None:  # its luck and PR, once the game is analysed
-            await self._auto_analyses.queue(stored, now)
-
     async def _snapshot(self, stored: StoredGame) -> GameSnapshot:
-        white = await self._users.get(stored.white_id)
-        black = await self._users.get(stored.black_id)
-        pair = (stored.white_id, stored.black_id)
-        if stored.game.is_over:  # a result changes the score between the two
-            self._scores.pop(pair, None)
-            self._scores.pop(pair[::-1], None)
-        score = self._scores.get(pair)
-        if score is None:
-            score = self._scores[pair] = await self._store.games.head_to_head(*pair)
-        match = await self._store.matches.get(stored.match_id) if stored.match_id else None
-        luck = tuple(await self._store.luck.of_game(stored.id)) if stored.game.is_over else ()
-        match_luck = None
-        if match is not None and match.match.is_over and stored.game.is_over:
-            figures = await self._store.luck.of_match(match.id)
-            match_luck = match_figures(figures)
-        snapshot = GameSnapshot(
-            stored, white or _NOBODY, black or _NOBODY, score, match, luck, match_luck
-        )
-        await asyncio.to_thread(snapshot.prepare)
+        snapshot = await self._snapshots.of(stored)
         self._hold(stored.id, snapshot.turn_input)
         return snapshot
 
@@ -971,9 +834,6 @@ class GameService:
         self._plans[game_id] = current.plan
         while len(self._plans) > TURN_PLANS_HELD:
             _let_go(self._plans.popitem(last=False)[1])
-
-
-_NOBODY: Final = User(0, None, "?", None)
 
 
 def _let_go(plan: TurnPlan) -> None:
@@ -1001,8 +861,3 @@ def _worked_out(current: TurnInput) -> TurnInput:
     service asks next, on the thread that made the input."""
     _ = current.is_complete
     return current
-
-
-def _turn_if_complete(current: TurnInput) -> Turn | None:
-    """The turn ``current`` has tapped when it is complete, else None."""
-    return current.turn() if current.is_complete else None

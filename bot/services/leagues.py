@@ -2,7 +2,7 @@
 result, and the transfers held back in its games for the admins' ``/flags``.
 
 A league is started by a group's admin, in their language; the standings are the group's
-leaderboard by net points (see :meth:`ScoreService.top`) with each player's long-nardy rating.
+leaderboard by net points (see :meth:`Scores.top`) with each player's long-nardy rating.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Final
 
 from bot.model import ChipFlag, League, Rating, Standing, Store, User
 
-from .scores import ScoreService
+from .scores import Scores
 
 STANDINGS_LIMIT: Final = 20
 """Lines in a league's standings: 20 stay well inside Telegram's 4096 characters."""
@@ -39,18 +39,18 @@ class HeldTransfer:
     winner: User
 
 
-class LeagueService:
+class Leagues:
     """Starts and stops group leagues and reads what their messages show."""
 
     def __init__(
         self,
         store: Store,
-        score_service: ScoreService,
+        scores: Scores,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._store = store
-        self._scores = score_service
+        self._scores = scores
         self._clock = clock
 
     async def get(self, chat_id: int) -> League | None:

@@ -38,7 +38,7 @@ BIG_LOSSES: Final = frozenset({Outcome.MARS, Outcome.KOKS, Outcome.HOME_MARS})
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class StepVerdict:
     """A step's answer judged: ``right`` or not, the turn played (a play step) or the option
     chosen (an ask step), and whether it finished the lesson."""
 
@@ -49,7 +49,7 @@ class Verdict:
 
 
 @dataclass(frozen=True, slots=True)
-class Overview:
+class CourseOverview:
     """A player's course: their progress in each lesson begun (by key), and the lesson to
     take next (None: every lesson finished)."""
 
@@ -98,16 +98,16 @@ def tapped_step(step: Step, taps: str) -> Tapped:
     return replay_taps(step.game, taps)
 
 
-def verdict_of(step: PlayStep, current: TurnInput) -> Verdict | None:
+def verdict_of(step: PlayStep, current: TurnInput) -> StepVerdict | None:
     """The judgement of a play step's turn once the taps have made it complete (None before):
     right when the step's task accepts it."""
     if not current.is_complete:
         return None
     turn = current.turn()
-    return Verdict(judge(step.game, turn, step.task), turn=turn)
+    return StepVerdict(judge(step.game, turn, step.task), turn=turn)
 
 
-def choice_verdict(step: AskStep, choice: int) -> Verdict:
+def choice_verdict(step: AskStep, choice: int) -> StepVerdict:
     """The judgement of option ``choice`` of an ask step.
 
     :raises: :exc:`StaleAction` for an option the question does not offer.
@@ -115,17 +115,17 @@ def choice_verdict(step: AskStep, choice: int) -> Verdict:
     question, game = step.question, step.game
     if choice not in question.options(game):
         raise StaleAction()
-    return Verdict(choice == question.answer(game), choice=choice)
+    return StepVerdict(choice == question.answer(game), choice=choice)
 
 
-def overview_of(progress: list[LessonProgress]) -> Overview:
+def overview_of(progress: list[LessonProgress]) -> CourseOverview:
     """The course as ``progress`` leaves it: the next lesson is the first one not finished."""
     by_key = {p.lesson: p for p in progress}
     upcoming = next(
         (i for i, lesson in enumerate(COURSE) if not _finished(by_key, lesson)),
         None,
     )
-    return Overview(by_key, upcoming)
+    return CourseOverview(by_key, upcoming)
 
 
 def _finished(progress: dict[str, LessonProgress], lesson: Lesson) -> bool:
@@ -141,7 +141,7 @@ class Lessons:
         self._store = store
         self._clock = clock
 
-    async def overview(self, user_id: int) -> Overview:
+    async def overview(self, user_id: int) -> CourseOverview:
         """Where ``user_id`` is in the course."""
         return overview_of(await self._store.learning.progress(user_id))
 
@@ -166,7 +166,9 @@ class Lessons:
         found = step_at(lesson, step)
         return await asyncio.to_thread(tapped_step, found, taps)
 
-    async def answer_turn(self, user_id: int, lesson: int, step: int, tapped: Tapped) -> Verdict:
+    async def answer_turn(
+        self, user_id: int, lesson: int, step: int, tapped: Tapped
+    ) -> StepVerdict:
         """Judges the complete turn ``tapped`` of a play step, and moves ``user_id``'s
         progress on when it is right.
 
@@ -180,7 +182,9 @@ class Lessons:
             raise StaleAction()
         return await self._after(user_id, lesson, step, verdict)
 
-    async def answer_question(self, user_id: int, lesson: int, step: int, choice: int) -> Verdict:
+    async def answer_question(
+        self, user_id: int, lesson: int, step: int, choice: int
+    ) -> StepVerdict:
         """Judges option ``choice`` of an ask step, and moves ``user_id``'s progress on when
         it is right.
 
@@ -193,7 +197,9 @@ class Lessons:
         verdict = await asyncio.to_thread(choice_verdict, found, choice)
         return await self._after(user_id, lesson, step, verdict)
 
-    async def _after(self, user_id: int, lesson: int, step: int, verdict: Verdict) -> Verdict:
+    async def _after(
+        self, user_id: int, lesson: int, step: int, verdict: StepVerdict
+    ) -> StepVerdict:
         if not verdict.right:
             return verdict
         found = lesson_at(lesson)
@@ -201,7 +207,7 @@ class Lessons:
         await self._store.learning.set_progress(
             user_id, LessonProgress(found.key, step + 1, finished), now=self._clock()
         )
-        return Verdict(True, verdict.turn, verdict.choice, finished)
+        return StepVerdict(True, verdict.turn, verdict.choice, finished)
 
     async def offer_at_start(self, user_id: int) -> bool:
         """Whether to offer ``/learn`` to ``user_id`` now, at ``/start``: a player who never

@@ -4,7 +4,7 @@ a rematch, a game between private chats can be watched, and a pairing of the poo
 anyone now") or the computer it offers starts a game. Each of these crosses two services, so it
 is done here, above them: :class:`~.challenges.Challenges`, :class:`~.inline.InlineGames`,
 :class:`~.watchers.Watchers` and :class:`~.pool.Pool` know nothing of
-:class:`~.games.GameService`, and the game service knows none of them. No Telegram here.
+:class:`~.games.Games`, and the game service knows none of them. No Telegram here.
 """
 
 from __future__ import annotations
@@ -29,19 +29,19 @@ from .errors import (
     Watching,
 )
 from .feed import ChangeFeed, WatcherAdded
-from .games import GameService
+from .games import Games
 from .inline import InlineGames, seal
 from .locks import KeyedLocks
-from .pool import OFFER_AFTER, PRIVATE, Pairing, Pool, computer_level_for, pool_terms
+from .pool import OFFER_AFTER, PRIVATE, Pool, PoolPairing, computer_level_for, pool_terms
 from .snapshots import GameSnapshot
 from .watchers import Watchers
 
 
 @dataclass(frozen=True, slots=True)
-class Found:
+class PairedGame:
     """A pairing of the pool and the game it started."""
 
-    pairing: Pairing
+    pairing: PoolPairing
     snapshot: GameSnapshot
 
 
@@ -51,7 +51,7 @@ class Lobby:
     def __init__(
         self,
         store: Store,
-        games: GameService,
+        games: Games,
         challenges: Challenges,
         inline: InlineGames,
         watchers: Watchers,
@@ -85,13 +85,13 @@ class Lobby:
         ``version``, ``where``, ``is_member`` and ``chat_instance``): its game starts with the
         terms as they are now, with its match when it has one, and the challenge is closed, in
         one transaction. ``dice_client``: the id of the accepting tap, the client value of the
-        game's fair dice (:meth:`GameService.start`).
+        game's fair dice (:meth:`Games.start`).
 
         One game at one sitting: refused while either player plays one (see
-        :meth:`GameService.start`), the challenge left open.
+        :meth:`Games.start`), the challenge left open.
 
         :raises: what :meth:`Challenges.accepting` raises; :exc:`AlreadyPlaying`,
-            :exc:`~.errors.OpponentPlaying` and the like (:meth:`GameService.refusal`).
+            :exc:`~.errors.OpponentPlaying` and the like (:meth:`Games.refusal`).
         """
         async with (
             self._challenges.accepting(
@@ -195,7 +195,7 @@ class Lobby:
         message_id: int | None = None,
         dice_client: str | None = None,
         entering: Callable[[], Awaitable[object]] | None = None,
-    ) -> Found | None:
+    ) -> PairedGame | None:
         """``user`` looks for anyone to play on ``terms`` in ``scope``'s pool (0: everyone's,
         in private; a group's id: its members, playing there), ``message_id`` showing their
         wait. Paired at once, the game starts (see :meth:`start_pairing`) and is returned;
@@ -229,9 +229,9 @@ class Lobby:
             if entering is not None:
                 await entering()
             rating = (await self._store.ratings.get(user.id, terms.variant)).rating
-            found: dict[Pairing, Found] = {}
+            found: dict[PoolPairing, PairedGame] = {}
 
-            async def start(pairings: Sequence[Pairing]) -> set[int]:
+            async def start(pairings: Sequence[PoolPairing]) -> set[int]:
                 return await self._start_games(
                     pairings, found, locale=_fixed(locale), dice_client=dice_client
                 )
@@ -260,8 +260,8 @@ class Lobby:
             raise await self._games.refusal(busy, user_id)
 
     async def start_pairing(
-        self, pairing: Pairing, *, locale: str, dice_client: str | None = None
-    ) -> Found | None:
+        self, pairing: PoolPairing, *, locale: str, dice_client: str | None = None
+    ) -> PairedGame | None:
         """Starts the game of ``pairing``, the one who waited playing white: in private
         between the two private chats, or in the group of a group's pool; inside the
         caller's transaction (the pool's, which took both out of it), else in one of its own.
@@ -289,19 +289,19 @@ class Lobby:
                 match_id=None,
                 dice_client=dice_client,
             )
-            return Found(pairing, await self._games.snapshot_of(stored))
+            return PairedGame(pairing, await self._games.snapshot_of(stored))
 
-    async def pair_waiting(self, locale: Callable[[Seeker], Awaitable[str]]) -> list[Found]:
+    async def pair_waiting(self, locale: Callable[[Seeker], Awaitable[str]]) -> list[PairedGame]:
         """The timers' sweep of the pool: pairs the seekers already waiting whose windows now
         meet and starts each pairing's game as :meth:`find` does (:meth:`start_pairing`, in
         the language ``locale`` gives the later of the two), in the transaction that takes
         them out of the pool (:meth:`Pool.pair_waiting`). A player found playing meanwhile
         leaves the pool, the other goes back to it as they were (their wait's start kept), to
         be paired by a later sweep or entrant."""
-        found: dict[Pairing, Found] = {}
+        found: dict[PoolPairing, PairedGame] = {}
 
-        async def start(pairings: Sequence[Pairing]) -> set[int]:
-            async def later(pairing: Pairing) -> str:
+        async def start(pairings: Sequence[PoolPairing]) -> set[int]:
+            async def later(pairing: PoolPairing) -> str:
                 return await locale(pairing.entering)
 
             return await self._start_games(pairings, found, locale=later)
@@ -310,10 +310,10 @@ class Lobby:
 
     async def _start_games(
         self,
-        pairings: Sequence[Pairing],
-        found: dict[Pairing, Found],
+        pairings: Sequence[PoolPairing],
+        found: dict[PoolPairing, PairedGame],
         *,
-        locale: Callable[[Pairing], Awaitable[str]],
+        locale: Callable[[PoolPairing], Awaitable[str]],
         dice_client: str | None = None,
     ) -> set[int]:
         """Starts the games of ``pairings`` inside the pool's transaction, recording each in
@@ -419,14 +419,14 @@ class Lobby:
 
     async def _playing(self, user_id: int) -> bool:
         """Whether ``user_id`` may start no game at one sitting now
-        (:meth:`GameService.busy`)."""
+        (:meth:`Games.busy`)."""
         return await self._games.busy(user_id) is not None
 
 
-def _fixed(locale: str) -> Callable[[Pairing], Awaitable[str]]:
+def _fixed(locale: str) -> Callable[[PoolPairing], Awaitable[str]]:
     """A pairing's language that is ``locale`` whatever the pairing."""
 
-    async def fixed(pairing: Pairing) -> str:
+    async def fixed(pairing: PoolPairing) -> str:
         return locale
 
     return fixed

@@ -34,7 +34,7 @@ REFUNDED: Final = "refunded"
 
 
 @dataclass(frozen=True, slots=True)
-class Banned:
+class BanEnded:
     """What a ban ended, for the messages that show it: the user's challenges (cancelled),
     their wait in ``/find``'s pool, their tournaments (left)."""
 
@@ -44,7 +44,7 @@ class Banned:
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class TransferDecision:
     """An operator's decision on a held transfer: the flag, and the chips that moved (0 for a
     refund; a release pays what the loser holds now, at most the amount held)."""
 
@@ -87,7 +87,7 @@ class Moderation:
             self._read_at = self._clock()
         return user_id in self._banned
 
-    async def ban(self, user_id: int, operator_id: int) -> Banned | None:
+    async def ban(self, user_id: int, operator_id: int) -> BanEnded | None:
         """Bans the user and ends what they had open (see the module); None if they were
         banned already (nothing more ends).
 
@@ -109,7 +109,7 @@ class Moderation:
         for tournament_id in await self._store.tournaments.entered(user_id):
             with contextlib.suppress(GameError):  # over, or left, meanwhile
                 left.append(await self._tournaments.leave(tournament_id, user_id))
-        return Banned(tuple(closed), seeker, tuple(left))
+        return BanEnded(tuple(closed), seeker, tuple(left))
 
     async def unban(self, user_id: int) -> bool:
         """Lifts the user's ban; False if they were not banned."""
@@ -133,7 +133,7 @@ class Moderation:
         """The transfers held in every chat, newest first, with their players."""
         return [await self._with_players(flag) for flag in await self._store.chips.held(limit)]
 
-    async def decide(self, game_id: int, *, release: bool, operator_id: int) -> Decision:
+    async def decide(self, game_id: int, *, release: bool, operator_id: int) -> TransferDecision:
         """Releases a held transfer (the winner is paid what the loser holds now, at most the
         amount held) or refunds it (the chips stay with the loser; the game moves none), once:
         in one transaction, whoever asks first.
@@ -161,7 +161,7 @@ class Moderation:
                     )
             status = ChipsStatus.PAID if release else ChipsStatus.VOID
             await self._store.chips.settle_game(game_id, chips=paid, status=status)
-        return Decision(await self._with_players(flag), release, paid)
+        return TransferDecision(await self._with_players(flag), release, paid)
 
     async def _with_players(self, flag: ChipFlag) -> HeldTransfer:
         return HeldTransfer(flag, await self._user(flag.loser_id), await self._user(flag.winner_id))

@@ -183,7 +183,7 @@ def _nearest(alike: SortedList[_Key], rating: float, window: float) -> _Key | No
 
 
 @dataclass(frozen=True, slots=True)
-class Pairing:
+class PoolPairing:
     """Two seekers who are to play, both out of the pool: ``waiting`` was there first,
     ``entering`` came later (just now, when the pairing was made as they entered); ``terms``
     are the agreed ones (the stake only if both chose it)."""
@@ -198,7 +198,7 @@ class Pairing:
         return self.waiting.user_id, self.entering.user_id
 
 
-StartGames: TypeAlias = Callable[[Sequence[Pairing]], Awaitable[set[int]]]
+StartGames: TypeAlias = Callable[[Sequence[PoolPairing]], Awaitable[set[int]]]
 """Starts the games of pairings, inside the transaction that takes their seekers out of the
 pool (the pool knows nothing of games: the lobby gives it this); returns the players found
 playing a game already, whose pairings start nothing."""
@@ -234,7 +234,7 @@ class Pool:
         offer_after: int = OFFER_AFTER,
         message_id: int | None = None,
         start: StartGames | None = None,
-    ) -> Pairing | None:
+    ) -> PoolPairing | None:
         """Puts the player in ``scope``'s pool (or updates their entry: never two), then pairs
         them at once with the best compatible seeker, if any: both leave the pool in one
         transaction, the one in which ``start`` starts their game (the entry is committed
@@ -276,7 +276,9 @@ class Pool:
                 seeker = found
         raise AssertionError("unreachable")
 
-    async def _pair(self, seeker: Seeker, now: float, start: StartGames | None) -> Pairing | None:
+    async def _pair(
+        self, seeker: Seeker, now: float, start: StartGames | None
+    ) -> PoolPairing | None:
         """Inside the pairing's transaction: pairs ``seeker``, there already, with their best
         match; both leave the pool, and ``start`` starts their game."""
         pool = self._store.pool
@@ -323,7 +325,7 @@ class Pool:
 
     async def pair_waiting(
         self, now: float | None = None, *, start: StartGames | None = None
-    ) -> list[Pairing]:
+    ) -> list[PoolPairing]:
         """Pairs the seekers already waiting whose windows have widened enough, by the rules
         of :meth:`enter`: in each pool the one who waited longest first, with their best match
         (:func:`best_match`), then the next one left, and so on. Each pool is held as
@@ -355,18 +357,18 @@ class Pool:
 
     async def _pair_widened(
         self, last: float, now: float, start: StartGames | None
-    ) -> list[Pairing]:
+    ) -> list[PoolPairing]:
         """The look between whole ones: the seekers who entered or whose window widened after
         ``last``, up to ``now``, the longest wait first, each with its best match
         (:meth:`_pair_each`)."""
         steps = range(0, math.ceil(WINDOW_OPEN_AFTER / WINDOW_STEP_SECONDS) + 1)
         spans = [(last - k * WINDOW_STEP_SECONDS, now - k * WINDOW_STEP_SECONDS) for k in steps]
         widened = await self._store.pool.entered_within(spans)
-        pairings: list[Pairing] = []
+        pairings: list[PoolPairing] = []
         for scope, seekers in itertools.groupby(widened, key=lambda s: s.scope):
             ordered = list(seekers)
 
-            async def pair(tries: int, scope: int = scope) -> list[Pairing]:
+            async def pair(tries: int, scope: int = scope) -> list[PoolPairing]:
                 nonlocal ordered
                 if tries:  # read again: a seeker changed meanwhile
                     ordered = [
@@ -383,9 +385,9 @@ class Pool:
     async def _held(
         self,
         scope: int,
-        pair: Callable[[int], Awaitable[list[Pairing]]],
+        pair: Callable[[int], Awaitable[list[PoolPairing]]],
         start: StartGames | None,
-    ) -> list[Pairing]:
+    ) -> list[PoolPairing]:
         """``pair`` (given how many tries failed before) and ``start`` of its games in one
         transaction, ``scope`` held as :meth:`enter` holds it, tried again while a seeker
         changed meanwhile."""
@@ -402,7 +404,7 @@ class Pool:
                         raise
         raise AssertionError("unreachable")
 
-    async def _start(self, made: list[Pairing], start: StartGames) -> list[Pairing]:
+    async def _start(self, made: list[PoolPairing], start: StartGames) -> list[PoolPairing]:
         """Starts the games of ``made`` (inside the transaction that made them); a pairing
         with a player found playing puts the other back. Returns those started."""
         busy = await start(made)
@@ -417,7 +419,7 @@ class Pool:
                     self._looked = None  # back: the next look reads the whole pool
         return started
 
-    async def _pair_each(self, widened: list[Seeker], last: float, now: float) -> list[Pairing]:
+    async def _pair_each(self, widened: list[Seeker], last: float, now: float) -> list[PoolPairing]:
         """Pairs ``widened`` (the longest wait first): each with its best match of those who
         waited less within its window, or, for one who entered after ``last``, of everyone
         with its terms, as :meth:`enter` would have (an entry made at the same moment on
@@ -443,7 +445,7 @@ class Pool:
             made.append(_pairing(first, then))
         return made
 
-    async def _pair_whole(self, now: float, start: StartGames | None) -> list[Pairing]:
+    async def _pair_whole(self, now: float, start: StartGames | None) -> list[PoolPairing]:
         """The look at the whole pool."""
         everyone = await self._store.pool.waiting()
         scopes = [
@@ -451,13 +453,13 @@ class Pool:
             for scope, seekers in itertools.groupby(everyone, key=lambda s: s.scope)
             if await _pairs(list(seekers), now)  # worked out again on a fresh read below
         ]
-        pairings: list[Pairing] = []
+        pairings: list[PoolPairing] = []
         for scope in scopes:
             pair = functools.partial(self._pair_scope, scope, now)
             pairings += await self._held(scope, pair, start)
         return pairings
 
-    async def _pair_scope(self, scope: int, now: float, tries: int) -> list[Pairing]:
+    async def _pair_scope(self, scope: int, now: float, tries: int) -> list[PoolPairing]:
         """The pairs of ``scope``'s whole pool, read anew whatever ``tries`` failed before."""
         pool = self._store.pool
         made = []
@@ -488,10 +490,10 @@ class Pool:
         ]
 
 
-def _pairing(waiting: Seeker, entering: Seeker) -> Pairing:
+def _pairing(waiting: Seeker, entering: Seeker) -> PoolPairing:
     """The pairing of two compatible seekers, ``waiting`` the one there first."""
     stake = waiting.terms.stake if waiting.terms.stake == entering.terms.stake else 0
-    return Pairing(waiting.scope, waiting, entering, replace(entering.terms, stake=stake))
+    return PoolPairing(waiting.scope, waiting, entering, replace(entering.terms, stake=stake))
 
 
 async def _pairs(seekers: list[Seeker], now: float) -> list[tuple[Seeker, Seeker]]:

@@ -33,7 +33,7 @@ from bot.engine import Turn
 from bot.model import PracticeAnswer, PracticePosition, Store, User
 
 from .computer import Brain
-from .daily import VARIANTS, DailyService, Tapped, judged, ranking_of, replay_taps
+from .daily import DAILY_VARIANTS, DailyPositions, Tapped, judged, ranking_of, replay_taps
 from .errors import AlreadyAnswered, NoDailyPosition, StaleAction
 
 logger = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ class Practice:
         self,
         store: Store,
         brain: Brain,
-        daily: DailyService,
+        daily: DailyPositions,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -85,7 +85,7 @@ class Practice:
         :raises: :exc:`NoDailyPosition` for a variant without practice positions, or when the
             computer finds none (unexpected).
         """
-        if variant not in VARIANTS:
+        if variant not in DAILY_VARIANTS:
             raise NoDailyPosition()
         learning = self._store.learning
         await learning.import_daily(variant, self._daily.today(), now=self._clock())

@@ -26,7 +26,7 @@ class StillPlaying(Exception):
         self.holding = holding
 
 
-class PrivacyService:
+class Privacy:
     """What the bot keeps about a user, on their request."""
 
     def __init__(

@@ -22,8 +22,8 @@ it needs. No service builds another or holds the one that holds it; the arrows p
 :class:`Services` is what the bot's composition (:func:`bot.app.build_services`) puts into the
 dispatcher: each field becomes workflow data by its name, so a handler that declares
 ``lobby: Lobby`` gets :attr:`Services.lobby` (aiogram's dependency injection by name). The
-names are the ones handlers use: ``game_service``, ``board_messages``, ``inline_games``,
-``score_service`` and ``league_service`` rather than shorter ones that would shadow the
+names are the ones handlers use: ``games``, ``board_messages``, ``inline_games``,
+``scores`` and ``leagues`` rather than shorter ones that would shadow the
 locals handlers name ``games``, ``boards``, ``scores``. Tests
 compose the same way, with a seeded random source and a clock of their own.
 """
@@ -48,25 +48,29 @@ from .challenges import CHALLENGE_SECONDS, Challenges
 from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
-from .daily import DailyService
+from .daily import DailyPositions
 from .database_outages import DatabaseWatch
+from .deadlines import Deadlines
 from .feed import ChangeFeed
-from .games import COMPUTER_PAUSE, GameService
+from .games import COMPUTER_PAUSE, Games
 from .inline import InlineGames
-from .leagues import LeagueService
+from .leagues import Leagues
 from .lessons import Lessons
 from .lobby import Lobby
 from .moderation import Moderation
 from .planner import Planner
 from .pool import Pool
 from .practice import Practice
-from .privacy import PrivacyService
+from .privacy import Privacy
 from .processes import ProcessPool
 from .replays import Replays
-from .scores import ScoreService
+from .results import Results
+from .scores import Scores
 from .seeds import DiceSeeds
+from .snapshots import Snapshots
 from .tournaments import Tournaments
 from .training import Training
+from .updates import Updates
 from .users import Users
 from .watchers import Watchers
 
@@ -85,7 +89,11 @@ class Services:
     """Group settings (the language a group's admins chose)."""
     coordination: Coordination
     """Claims and pace shared with the other workers of the database."""
-    game_service: GameService
+    games: Games
+    deadlines: Deadlines
+    """Reminders of correspondence games; the clocks stopped for an outage."""
+    updates: Updates
+    """The updates handled (Telegram's deliveries again dropped)."""
     game_actions: GameActions
     """What a person can do in a game, for every client (the chat's buttons, the Mini App)."""
     board_messages: BoardMessages
@@ -98,8 +106,8 @@ class Services:
     """Accept, join, rematch, watch: what leads to a game."""
     replays: Replays
     """Finished games move by move, positions to play on from, replays' file ids."""
-    score_service: ScoreService
-    league_service: LeagueService
+    scores: Scores
+    leagues: Leagues
     analyses: Analyses
     pool: Pool
     """Players looking for anyone to play: paired, or offered the computer."""
@@ -107,9 +115,9 @@ class Services:
     """Groups' tournaments: sign-up, rounds played in private, the winner."""
     auto_analyses: AutoAnalyses
     """The automatic analysis of rated games: its queue, luck, PR, trends, flags."""
-    daily: DailyService
+    daily: DailyPositions
     """The daily position: chosen, answered, posted in the groups that asked."""
-    privacy: PrivacyService
+    privacy: Privacy
     """Forgetting a user who asks (/forget)."""
     moderation: Moderation
     """The operators (``OWNER_IDS``): bans, decisions on held transfers, their figures."""
@@ -158,20 +166,21 @@ def compose(
     auto_analyses = AutoAnalyses(store, brain, clock=clock)
     feed = ChangeFeed(store)
     board_messages = BoardMessages(store, feed, clock=clock)
-    games = GameService(
+    games = Games(
         store,
         rng,
         users=users,
         seeds=seeds,
-        coordination=coordination,
         brain=brain,
         feed=feed,
+        results=Results(store, auto_analyses),
+        snapshots=Snapshots(store, users, clock=clock),
+        board_messages=board_messages,
         move_seconds=move_seconds,
         clock=clock,
         computer_pause=computer_pause,
-        auto_analyses=auto_analyses,
-        board_messages=board_messages,
     )
+    deadlines = Deadlines(store, users, coordination, games.snapshot_of, clock=clock)
     challenges = Challenges(
         store,
         users,
@@ -182,18 +191,20 @@ def compose(
     )
     inline = InlineGames(store, challenges)
     watchers = Watchers(store)
-    scores = ScoreService(store, clock=clock)
+    scores = Scores(store, clock=clock)
     pool = Pool(store, clock=clock)
     lobby = Lobby(store, games, challenges, inline, watchers, pool, feed, clock=clock)
     tournaments = Tournaments(store, games, clock=clock)
-    daily = DailyService(store, brain, clock=clock)
+    daily = DailyPositions(store, brain, clock=clock)
     return Services(
         store=store,
         feed=feed,
         users=users,
         chats=Chats(store, clock=clock),
         coordination=coordination,
-        game_service=games,
+        games=games,
+        deadlines=deadlines,
+        updates=Updates(store, clock=clock),
         game_actions=GameActions(games, lobby),
         board_messages=board_messages,
         challenges=challenges,
@@ -201,14 +212,14 @@ def compose(
         watchers=watchers,
         lobby=lobby,
         replays=Replays(store),
-        score_service=scores,
-        league_service=LeagueService(store, scores, clock=clock),
+        scores=scores,
+        leagues=Leagues(store, scores, clock=clock),
         analyses=Analyses(store, brain),
         pool=pool,
         tournaments=tournaments,
         auto_analyses=auto_analyses,
         daily=daily,
-        privacy=PrivacyService(store, users, clock=clock),
+        privacy=Privacy(store, users, clock=clock),
         moderation=Moderation(
             store,
             owners=owners,
@@ -218,7 +229,7 @@ def compose(
             clock=clock,
         ),
         broadcasts=Broadcasts(store, clock=clock),
-        database_watch=DatabaseWatch(store, games, clock=clock),
+        database_watch=DatabaseWatch(store, deadlines, clock=clock),
         workers=(brain.pool,) + ((planner.pool,) if planner is not None else ()),
         lessons=Lessons(store, clock=clock),
         practice=Practice(store, brain, daily, clock=clock),

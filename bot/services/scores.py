@@ -1,6 +1,6 @@
 """Scores, ratings, chips and history for the bot's commands: reads, and the group leagues.
 
-Nothing here changes a game; results are written by :class:`~bot.services.GameService` in the
+Nothing here changes a game; results are written by :class:`~bot.services.Games` in the
 transaction that ends a game.
 """
 
@@ -55,7 +55,7 @@ class DiceCheck:
     file_name: str
 
 
-class ScoreService:
+class Scores:
     """Tallies, standings, ratings, balances, flags, game lists and moves files."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:

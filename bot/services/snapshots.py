@@ -1,17 +1,24 @@
 """What a view needs to show a game, as of one version (:class:`GameSnapshot`): the stored
 game, its players, their score and match, its luck; and the turn being tapped, worked out once
-(on a thread) for the caption, the buttons, the picture and the Mini App alike."""
+(on a thread) for the caption, the buttons, the picture and the Mini App alike; made by
+:class:`Snapshots`, which keeps the head-to-head scores."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from cachetools import Cache
+
 from bot.engine import Game, Played, Side, TurnInput
 from bot.engine.lazy import lazy
-from bot.model import MatchRecord, PlayerLuck, StoredGame, Tally, User
+from bot.model import MatchRecord, PlayerLuck, Store, StoredGame, Tally, User
 
-from .autoanalysis import MatchLuck
+from .autoanalysis import MatchLuck, match_figures
+from .users import Users, kept
 
 WHOLE_TURN_BUTTONS: Final = 16
 """At most this many ways to finish a turn are offered as one button each (one tap finishes the
@@ -78,3 +85,49 @@ def turn_input(stored: StoredGame) -> TurnInput | None:
     if game.moves is None:
         return None
     return game.turn_input().replay(stored.input)
+
+
+SCORES_KEPT: Final = 10_000
+"""Pairs whose head-to-head score the captions keep in memory at most, the least recently
+used let go first."""
+_NOBODY: Final = User(0, None, "?", None)
+
+
+class Snapshots:
+    """Makes :class:`GameSnapshot` s: the players, their head-to-head score (kept for the
+    captions, at most :data:`SCORES_KEPT` pairs), the match, the luck."""
+
+    def __init__(
+        self, store: Store, users: Users, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self._store = store
+        self._users = users
+        # Only one process writes an SQLite file, so there the cache knows every result; with
+        # several workers another may record one, so a score is read again after
+        # users.SHARED_SECONDS.
+        self._scores: Cache[tuple[int, int], Tally] = kept(
+            SCORES_KEPT, shared=store.shared, clock=clock
+        )
+
+    async def of(self, stored: StoredGame) -> GameSnapshot:
+        """What a view needs to show ``stored``, its turn input worked out on a thread."""
+        white = await self._users.get(stored.white_id)
+        black = await self._users.get(stored.black_id)
+        pair = (stored.white_id, stored.black_id)
+        if stored.game.is_over:  # a result changes the score between the two
+            self._scores.pop(pair, None)
+            self._scores.pop(pair[::-1], None)
+        score = self._scores.get(pair)
+        if score is None:
+            score = self._scores[pair] = await self._store.games.head_to_head(*pair)
+        match = await self._store.matches.get(stored.match_id) if stored.match_id else None
+        luck = tuple(await self._store.luck.of_game(stored.id)) if stored.game.is_over else ()
+        match_luck = None
+        if match is not None and match.match.is_over and stored.game.is_over:
+            figures = await self._store.luck.of_match(match.id)
+            match_luck = match_figures(figures)
+        snapshot = GameSnapshot(
+            stored, white or _NOBODY, black or _NOBODY, score, match, luck, match_luck
+        )
+        await asyncio.to_thread(snapshot.prepare)
+        return snapshot

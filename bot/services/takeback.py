@@ -1,7 +1,7 @@
 """Taking back a turn of a training game: the game as it was before the player's latest
 chosen turn, with the same roll to play again (see :mod:`.training` for why the dice stay
 provably fair). Pure functions of a stored game, as :mod:`.flow`'s are; the game service
-saves what they return (:meth:`~.games.GameService.take_back`)."""
+saves what they return (:meth:`~.games.Games.take_back`)."""
 
 from __future__ import annotations
 

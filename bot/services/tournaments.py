@@ -18,7 +18,7 @@ pot. No Telegram here.
   retry after a crash) either finds the round there or rolls back whole: a round is started
   once. Games are between private chats, each player's board in their own chat.
 - **One game at one sitting**: a board whose player still plays another game at one sitting
-  when its round begins (:meth:`~.games.GameService.busy`) does not start: it waits, and its
+  when its round begins (:meth:`~.games.Games.busy`) does not start: it waits, and its
   game starts (its clock with it) once both players are free, looked at by the timers; a
   player still busy :data:`WAIT_SECONDS` after the round began forfeits the board (both, when
   both are). The players are told either way, and the pinned message lists the boards that
@@ -53,6 +53,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from bot import pairing
 from bot.engine import Side
 from bot.model import (
     IntegrityError,
@@ -68,7 +69,8 @@ from bot.model import (
     VersionConflict,
 )
 
-from . import chips, pairing
+from . import chips
+from .deadlines import REMIND_FROM_SECONDS
 from .errors import (
     GameError,
     NoNextGame,
@@ -83,7 +85,7 @@ from .errors import (
     TournamentNotFound,
 )
 from .errors import NotAnAdmin as NotAllowedToCreate
-from .games import REMIND_FROM_SECONDS, Busy, GameService
+from .games import Busy, Games
 from .locks import KeyedLocks
 from .snapshots import GameSnapshot
 
@@ -143,7 +145,7 @@ class Progress:
 
 
 @dataclass(frozen=True, slots=True)
-class Board:
+class Fixture:
     """A board of a round with its players, for the views."""
 
     pairing: TournamentPairing
@@ -152,7 +154,7 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
-class Overview:
+class TournamentOverview:
     """Everything a tournament's messages show."""
 
     tournament: Tournament
@@ -168,9 +170,11 @@ class Overview:
     def user(self, user_id: int) -> User:
         return self.users.get(user_id) or User(user_id, None, str(user_id), None)
 
-    def round_boards(self, number: int) -> list[Board]:
+    def round_fixtures(self, number: int) -> list[Fixture]:
         return [
-            Board(p, self.user(p.first_id), None if p.second_id is None else self.user(p.second_id))
+            Fixture(
+                p, self.user(p.first_id), None if p.second_id is None else self.user(p.second_id)
+            )
             for p in self.pairings
             if p.round == number
         ]
@@ -180,15 +184,15 @@ class Overview:
         return self.tournament.entry * len(self.entrants)
 
 
-def seeds(entrants: Sequence[TournamentEntrant]) -> list[pairing.Entrant]:
+def seeds(entrants: Sequence[TournamentEntrant]) -> list[pairing.SeededPlayer]:
     """The entrants as pairing sees them (their seed ratings), by seed."""
-    return pairing.seeded(pairing.Entrant(e.user_id, e.rating) for e in entrants)
+    return pairing.seeded(pairing.SeededPlayer(e.user_id, e.rating) for e in entrants)
 
 
-def results(pairings: Sequence[TournamentPairing]) -> list[pairing.Result]:
+def results(pairings: Sequence[TournamentPairing]) -> list[pairing.PairingResult]:
     """The decided boards as pairing's results, in the order played."""
     return [
-        pairing.Result(p.first_id, p.second_id, p.winner_id)
+        pairing.PairingResult(p.first_id, p.second_id, p.winner_id)
         for p in pairings
         if p.decided and not (p.second_id is None and p.winner_id is None)
     ]
@@ -233,11 +237,11 @@ def pair_round(
     return pairing.swiss_round(active, results(played), number)
 
 
-def _results_of(played: Sequence[TournamentPairing], number: int) -> list[pairing.Result]:
+def _results_of(played: Sequence[TournamentPairing], number: int) -> list[pairing.PairingResult]:
     """A knock-out round's results: a double forfeit goes to the better seed (the first), who
     forfeits their next board in turn, so the bracket always has someone in each place."""
     return [
-        pairing.Result(p.first_id, p.second_id, p.winner_id if p.winner_id else p.first_id)
+        pairing.PairingResult(p.first_id, p.second_id, p.winner_id if p.winner_id else p.first_id)
         for p in played
         if p.round == number
     ]
@@ -253,7 +257,7 @@ class Tournaments:
     def __init__(
         self,
         store: Store,
-        games: GameService,
+        games: Games,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -547,7 +551,7 @@ class Tournaments:
             tournament_id, message_id=message_id, pinned_id=pinned_id
         )
 
-    async def overview(self, tournament_id: int) -> Overview:
+    async def overview(self, tournament_id: int) -> TournamentOverview:
         """The tournament with its entrants (and their names), boards and standings."""
         tournament = await self.get(tournament_id)
         entrants = tuple(await self._store.tournaments.entrants(tournament_id))
@@ -561,7 +565,7 @@ class Tournaments:
         if tournament.format is not TournamentFormat.KNOCKOUT and not tournament.is_open:
             standings = await asyncio.to_thread(pairing.standings, seeds(entrants), results(played))
         on_time = frozenset(await self._store.tournaments.decided_on_time(tournament_id))
-        return Overview(tournament, entrants, users, played, standings, on_time=on_time)
+        return TournamentOverview(tournament, entrants, users, played, standings, on_time=on_time)
 
     async def game_of(self, board: TournamentPairing) -> int | None:
         """The game being played (or last played) on ``board``."""

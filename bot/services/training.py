@@ -1,5 +1,5 @@
 """Training games: a game against the computer in which each of the player's turns is judged
-(:class:`Verdict`), the better turn shown, and the turn can be taken back to try again. Not
+(:class:`TurnVerdict`), the better turn shown, and the turn can be taken back to try again. Not
 rated, no chips, hints free (as every game with the computer). No Telegram here.
 
 **Judging.** After each turn of the player's that had a choice (not a forced turn or a pass),
@@ -9,7 +9,7 @@ the analysis's thresholds (:mod:`bot.ai.analysis`): the best (a loss under
 :data:`~.daily.BEST_LOSS`), an inaccuracy (under an error, :data:`~bot.ai.analysis.ERROR`), a
 mistake (under a blunder, :data:`~bot.ai.analysis.BLUNDER`), a blunder.
 
-**Taking back** (:func:`.takeback.taken_back`, saved by :meth:`~.games.GameService.take_back`)
+**Taking back** (:func:`.takeback.taken_back`, saved by :meth:`~.games.Games.take_back`)
 puts the game back as it was before the player's latest judged turn: the same roll to play
 again, the computer's answer to it undone too. A training game is a single game of two dice
 without the cube, in a variant whose every turn plays one roll
@@ -62,7 +62,7 @@ def grade(loss: float) -> Grade:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class TurnVerdict:
     """A player's turn judged: its history line, the game before it, the turn played, the
     best turn for the roll, what it gave away and its grade."""
 
@@ -116,7 +116,7 @@ class Training:
             return None
         return await asyncio.to_thread(latest_choice, stored, side)
 
-    async def judge(self, turn: PlayedTurn) -> Verdict:
+    async def judge(self, turn: PlayedTurn) -> TurnVerdict:
         """How ``turn`` compares with the best turn for its roll, as the strongest level ranks
         it (in the worker processes)."""
         hint = await self._brain.hint(turn.before)
@@ -124,8 +124,8 @@ class Training:
         loss = hint.loss(turn.turn)
         key = judged_key(turn)
         if best is None or loss is None:  # a turn of the roll: never, but judge it the best
-            return Verdict(turn.line, turn.before, turn.turn, turn.turn, 0.0, key)
-        return Verdict(turn.line, turn.before, turn.turn, best, loss, key)
+            return TurnVerdict(turn.line, turn.before, turn.turn, turn.turn, 0.0, key)
+        return TurnVerdict(turn.line, turn.before, turn.turn, best, loss, key)
 
     async def coach_message(self, game_id: int) -> CoachMessage | None:
         return await self._store.learning.coach_message(game_id)

@@ -29,7 +29,7 @@ from bot.engine import (
     played_text,
     taps_text,
 )
-from bot.model import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally, WatchResult
+from bot.model import BoardMessage, ChipsStatus, DiceProof, Standing, StoredGame, Tally, WatchResult
 
 from . import totals
 from .database import Database, IntegrityError, Row, VersionConflict
@@ -306,13 +306,13 @@ class GameRepository:
             (game_id, locale, file_id),
         )
 
-    async def boards(self, game_id: int) -> list[Board]:
+    async def boards(self, game_id: int) -> list[BoardMessage]:
         """The messages that show the game."""
         rows = await self._store.fetch_all(
             "SELECT * FROM boards WHERE game_id = ? ORDER BY chat_id", (game_id,)
         )
         return [
-            Board(
+            BoardMessage(
                 row["game_id"],
                 row["chat_id"],
                 Side(row["viewer"]),

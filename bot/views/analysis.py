@@ -13,11 +13,12 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.ai.analysis import BLUNDER, ERROR, CubeReview, Review
 from bot.ai.cubeful import CubeAction
 from bot.callbacks import PlayFrom
-from bot.engine import Position, Side, steps_text
+from bot.engine import Position, Side
 from bot.i18n import N_
 from bot.services.analysis import Analysis
+from bot.views.boards import finish_label
 from bot.views.common import SIDE_MARKS, Translate, mention, player_name
-from bot.views.luck import signed
+from bot.views.numbers import count, decimal
 from render import BoardView
 
 SIDES = (Side.WHITE, Side.BLACK)
@@ -31,9 +32,12 @@ CUBE_ACTIONS: Final = {
 
 def progress_text(game_id: int, done: int, total: int, _: Translate) -> str:
     """``📊 Analysing game #12… 20/85 turns``."""
-    return "📊 " + _("Analysing game #{game}… {done}/{total} turns").format(
-        game=game_id, done=done, total=total
+    text = _(
+        "Analysing game #{game}… {done}/{total} turn",
+        "Analysing game #{game}… {done}/{total} turns",
+        total,
     )
+    return "📊 " + text.format(game=game_id, done=count(done, _), total=count(total, _))
 
 
 def worst_moves(analysis: Analysis) -> list[Review]:
@@ -47,51 +51,68 @@ def worst_moves(analysis: Analysis) -> list[Review]:
     ]
 
 
+def side_pr(analysis: Analysis, side: Side) -> float:
+    """``side``'s PR in the game: the automatic analysis's figure when there is one (the one the
+    result board shows), else this review's, over its moves and cube decisions with a
+    choice."""
+    if analysis.figures is not None:
+        return analysis.figures[side].pr
+    summary = analysis.summaries[side]
+    lost = summary.error_rate * summary.turns / 1000 + sum(
+        c.loss for c in analysis.cube if c.side is side and c.counted
+    )
+    decisions = summary.turns + summary.cube_decisions
+    return 500 * lost / decisions if decisions else 0.0
+
+
 def summary_text(analysis: Analysis, _: Translate) -> str:
-    """Each player's figures (turns with a choice, errors, blunders, error rate; PR, luck and
-    the luck-adjusted result; cube decisions and errors where a cube was used), what the
-    figures mean, and how many worst moves follow."""
+    """Each player's PR and moves (with a choice, errors, blunders); their luck and the
+    luck-adjusted result; cube decisions and errors where a cube was used; what PR (and luck)
+    is, once; how many worst moves follow."""
     lines = ["📊 " + html.bold(_("Analysis of game #{game}").format(game=analysis.stored.id))]
     for side in SIDES:
         summary = analysis.summaries[side]
-        lines.append(
-            f"{SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: "
-            + _(
-                "{turns} moves with a choice, {errors} errors, {blunders} blunders, "
-                "error rate {rate}"
-            ).format(
-                turns=summary.turns,
-                errors=summary.errors,
-                blunders=summary.blunders,
-                rate=f"{summary.error_rate:.1f}",
-            )
+        moves = _("{moves}: {errors}, {blunders}").format(
+            moves=_("{n} move with a choice", "{n} moves with a choice", summary.turns).format(
+                n=count(summary.turns, _)
+            ),
+            errors=_("{n} error", "{n} errors", summary.errors).format(n=count(summary.errors, _)),
+            blunders=_("{n} blunder", "{n} blunders", summary.blunders).format(
+                n=count(summary.blunders, _)
+            ),
         )
+        pr = decimal(side_pr(analysis, side), _, digits=1)
+        lines.append(f"{SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: PR {pr} · {moves}")
     lines.extend(_luck_lines(analysis, _))
     lines.extend(_cube_lines(analysis, _))
     lines.append(
+        # TRANSLATORS: {error} and {blunder} are decimal numbers such as 0.08 (points)
         _(
-            "Error rate: the equity lost per move on average, in thousandths of a point. "
-            "An error loses at least {error} points, a blunder at least {blunder}."
-        ).format(error=f"{ERROR:.2f}", blunder=f"{BLUNDER:.2f}")
+            "PR (performance rating): the equity lost per decision with a choice (cube "
+            "decisions included), in 500ths of a point: lower is better, 0 plays as the "
+            "computer does. An error loses at least {error} points, a blunder at least "
+            "{blunder}."
+        ).format(error=decimal(ERROR, _), blunder=decimal(BLUNDER, _))
     )
     if analysis.figures is not None:
         lines.append(
             _(
-                "PR: 500 × the equity lost per decision with a choice, cube decisions "
-                "included (lower is better). Luck: how much more the dice gave one side than "
-                "the other, in points; the luck-adjusted result is the result less that luck."
+                "Luck: how much more the dice gave one side than the other, in points; the "
+                "luck-adjusted result is the result less that luck."
             )
         )
     shown = len(worst_moves(analysis))
     if shown:
-        lines.append(_("The worst moves follow: {count}.").format(count=shown))
+        lines.append(
+            _("{n} worst move follows.", "{n} worst moves follow.", shown).format(n=count(shown, _))
+        )
     else:
         lines.append(_("No errors to show."))
     return "\n".join(lines)
 
 
 def _luck_lines(analysis: Analysis, _: Translate) -> list[str]:
-    """``🍀 ⚪ @anna: PR 8.1, luck +0.42, luck-adjusted result +0.58``, a line a side."""
+    """``🍀 ⚪ @anna: luck +0.42, luck-adjusted result +0.58``, a line a side."""
     figures = analysis.figures
     if figures is None:
         return []
@@ -99,9 +120,11 @@ def _luck_lines(analysis: Analysis, _: Translate) -> list[str]:
     for side in SIDES:
         one = figures[side]
         adjusted = one.adjusted
-        text = _("PR {pr}, luck {luck}").format(pr=f"{one.pr:.1f}", luck=signed(one.luck))
+        text = _("luck {luck}").format(luck=decimal(one.luck, _, sign=True))
         if adjusted is not None:
-            text += ", " + _("luck-adjusted result {points}").format(points=signed(adjusted))
+            text += ", " + _("luck-adjusted result {points}").format(
+                points=decimal(adjusted, _, sign=True)
+            )
         lines.append(f"🍀 {SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: {text}")
     return lines
 
@@ -114,11 +137,13 @@ def _cube_lines(analysis: Analysis, _: Translate) -> list[str]:
     lines = []
     for side in SIDES:
         summary = analysis.summaries[side]
+        decisions = _("{n} cube decision", "{n} cube decisions", summary.cube_decisions)
+        errors = _("{n} cube error", "{n} cube errors", len(summary.cube_errors))
         lines.append(
             f"⏫ {SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: "
-            + _("{decisions} cube decisions, {errors} cube errors").format(
-                decisions=summary.cube_decisions, errors=len(summary.cube_errors)
-            )
+            + decisions.format(n=count(summary.cube_decisions, _))
+            + ", "
+            + errors.format(n=count(len(summary.cube_errors), _))
         )
     lines.extend(
         cube_error_line(analysis, error, _)
@@ -136,13 +161,20 @@ def cube_error_line(analysis: Analysis, error: CubeReview, _: Translate) -> str:
         number=error.index + 1,
         played=_(CUBE_ACTIONS[error.action]),
         best=_(CUBE_ACTIONS[error.best]),
-        loss=f"{error.loss:.3f}",
+        loss=decimal(error.loss, _, digits=3),
     )
 
 
+PLAYED_MARK: Final = "🟧"
+"""Before the turn played in a worst move's caption: its arrows' colour on the picture."""
+BETTER_MARK: Final = "🟦"
+"""Before the better turn: its arrows' colour."""
+
+
 def worst_caption(analysis: Analysis, review: Review, _: Translate) -> str:
-    """A worst move's caption: whose and which move, the roll, what was played, the better
-    move and the equity it lost."""
+    """A worst move's caption: whose and which move, the roll, what was played and the better
+    move (in the buttons' notation, each marked with its arrows' colour on the picture) and
+    the equity it lost."""
     before, side = review.before, review.side
     head = _("Game #{game} · move {number} of {turns}").format(
         game=analysis.stored.id, number=review.index + 1, turns=analysis.turns
@@ -156,9 +188,14 @@ def worst_caption(analysis: Analysis, review: Review, _: Translate) -> str:
         [
             f"📊 {head}",
             f"{SIDE_MARKS[side]} {player_name(analysis.user(side), _)} · {roll}",
-            _("Played: {steps}").format(steps=steps_text(review.played.steps)),
-            _("Better: {steps}").format(steps=steps_text(review.best.steps)),
-            _("Equity lost: {loss} points ({kind})").format(loss=f"{review.loss:.3f}", kind=kind),
+            PLAYED_MARK
+            + " "
+            + _("Played: {steps}").format(steps=finish_label(review.played.played)),
+            BETTER_MARK + " " + _("Better: {steps}").format(steps=finish_label(review.best.played)),
+            # TRANSLATORS: {loss} is a decimal number such as 0.123 (equity, in points)
+            _("Equity lost: {loss} points ({kind})").format(
+                loss=decimal(review.loss, _, digits=3), kind=kind
+            ),
         ]
     )
 
@@ -170,7 +207,9 @@ def worst_position(review: Review) -> Position:
 
 def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
     """The picture's options for a worst move: the mover's side at the bottom, the roll it
-    played (the remainder it was handed), the names. No cube: the analysis is cubeless."""
+    played (the remainder it was handed), the names, the turn played and the better one as
+    arrows (orange and blue, as the caption marks them). No cube: the analysis is
+    cubeless."""
     before = review.before
     moves = before.moves
     label = None
@@ -187,6 +226,7 @@ def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
         white_name=mention(analysis.white, _),
         black_name=mention(analysis.black, _),
         pip_label=_("pips"),
+        arrows=(review.played.steps, review.best.steps),
     )
 
 

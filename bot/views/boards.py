@@ -12,7 +12,6 @@ from typing import Final
 from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.ai import Hint
 from bot.callbacks import (
     Analyse,
     GameButton,
@@ -28,13 +27,13 @@ from bot.engine import (
     Position,
     RecordError,
     Side,
-    Turn,
     TurnRecord,
     steps_text,
 )
 from bot.model import ChipsStatus, StoredGame
 from bot.services import GameSnapshot
 from bot.services.actions import GameAction, allowed, strikes
+from bot.services.hints import Advice, Tap
 from bot.views.common import (
     DICE_MODE_NAMES,
     OUTCOME_NAMES,
@@ -49,6 +48,7 @@ from bot.views.common import (
     player_name,
 )
 from bot.views.luck import luck_line, match_luck_line
+from bot.views.numbers import chips_text, count, decimal
 from render import BoardView
 
 STEPS_PER_ROW: Final = 4
@@ -90,8 +90,8 @@ def caption(
     if stored.stake:
         lines.append(
             "💰 "
-            + _("Stake: {stake} chips, {mode}").format(
-                stake=stored.stake, mode=_(STAKE_MODE_NAMES[stored.stake_mode])
+            + _("Stake: {stake}, {mode}").format(
+                stake=chips_text(stored.stake, _), mode=_(STAKE_MODE_NAMES[stored.stake_mode])
             )
         )
     if game.cube is not None and game.cube.owner is not None:
@@ -114,10 +114,14 @@ def caption(
         winner = snapshot.user(game.result.winner)
         lines.append(
             "🏆 "
-            + _("{winner} wins: {outcome}, {points} pt.").format(
+            + _(
+                "{winner} wins: {outcome}, {points} point",
+                "{winner} wins: {outcome}, {points} points",
+                game.result.points,
+            ).format(
                 winner=player_name(winner, _),
                 outcome=_(OUTCOME_NAMES[game.result.outcome]),
-                points=game.result.points,
+                points=count(game.result.points, _),
             )
         )
         if snapshot.luck:  # once the automatic analysis is done
@@ -178,7 +182,7 @@ def caption(
         lines.extend(_roll_lines(game, _))
     if stored.deadline is not None:
         lines.append(
-            _("⏳ {duration} a move, until {time} UTC").format(
+            _("⏳ {duration} a move, until {time}").format(
                 duration=duration(stored.move_seconds, _),
                 time=moment(stored.deadline, stored.move_seconds),
             )
@@ -225,14 +229,19 @@ def watch_payload(game_id: int) -> str:
 
 
 def result_line(snapshot: GameSnapshot, _: Translate) -> str:
-    """A finished game's result in one line: ``Game #12 is over: @anna wins: mars, 2 pt.``"""
+    """A finished game's result in one line: ``Game #12 is over: @anna wins: mars, 2
+    points``"""
     result = snapshot.game.result
     assert result is not None
-    return _("Game #{game} is over: {winner} wins: {outcome}, {points} pt.").format(
+    return _(
+        "Game #{game} is over: {winner} wins: {outcome}, {points} point",
+        "Game #{game} is over: {winner} wins: {outcome}, {points} points",
+        result.points,
+    ).format(
         game=snapshot.stored.id,
         winner=player_name(snapshot.user(result.winner), _),
         outcome=_(OUTCOME_NAMES[result.outcome]),
-        points=result.points,
+        points=count(result.points, _),
     )
 
 
@@ -250,7 +259,8 @@ def _fair_dice_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
     if proof is None:
         return []  # a game started before fair dice
     if stored.game.is_over:
-        return ["🔓 " + _("Dice seed revealed: /verify {game}").format(game=stored.id)]
+        unsealed = _("The dice are unsealed: check them with /verify {game}")
+        return ["🔓 " + unsealed.format(game=stored.id)]
     return [
         "🔒 "
         + _("Fair dice {commitment}… · /verify {game}").format(
@@ -302,16 +312,24 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
     if stored.chips_status is ChipsStatus.PAID:
         lines.append(
             "💰 "
-            + _("{loser} pays {winner} {chips} chips.").format(
-                loser=player_name(loser, _), winner=player_name(winner, _), chips=stored.chips
+            + _(
+                "{loser} pays {winner} {chips} chip.",
+                "{loser} pays {winner} {chips} chips.",
+                stored.chips or 0,
+            ).format(
+                loser=player_name(loser, _),
+                winner=player_name(winner, _),
+                chips=count(stored.chips or 0, _),
             )
         )
     elif stored.chips_status is ChipsStatus.HELD:
         lines.append(
             "💰 "
-            + _("{chips} chips are held: the group's admins will look at this game.").format(
-                chips=stored.chips
-            )
+            + _(
+                "{chips} chip is held: the group's admins will look at this game.",
+                "{chips} chips are held: the group's admins will look at this game.",
+                stored.chips or 0,
+            ).format(chips=count(stored.chips or 0, _))
         )
     elif stored.chips_status is ChipsStatus.VOID:
         lines.append("💰 " + _("No chips move: the game was given up too early."))
@@ -524,27 +542,56 @@ def board_app_button(
     return InlineKeyboardButton(text=text, url=url)
 
 
-HINT_LINES: Final = 3
-"""Turns a hint lists: the best and the next ones, each with what it gives away."""
+ALERT_LIMIT: Final = 200
+"""Telegram shows at most this many characters of a button's alert."""
 
 
-def hint_text(hint: Hint, tapped: Turn | None, _: Translate) -> str:
-    """The 💡 answer (an alert, at most 200 characters): the best turns for the roll with their
-    equity, and what the turn tapped so far gives away against the best."""
-    ranked = hint.ranked
-    if not ranked.turns:
+def hint_text(advice: Advice, _: Translate) -> str:
+    """The 💡 answer (an alert, at most 200 characters; the Mini App's note): the best turn
+    as the buttons that play it, ``[24→18 13→8]`` (or ``[13→7], then [8→3 6→1]`` when it is
+    tapped step by step), the next best turns and the turn tapped so far, each with what it
+    loses against the best. The next best go first when it does not all fit."""
+    if advice.passes:
         return _("💡 No move is possible: the turn passes.")
-    best = ranked.equities[0]
-    lines = [_("💡 Best: {turn} ({equity:+.2f})").format(turn=ranked.turns[0], equity=best)]
-    for turn, value in list(zip(ranked.turns, ranked.equities, strict=True))[1:HINT_LINES]:
-        lines.append(f"{turn} ({value - best:+.2f})")
-    if tapped is not None:
-        loss = hint.loss(tapped)
-        if loss is not None and loss < 0.005:
-            lines.append(_("Your {turn}: the best.").format(turn=tapped))
-        elif loss is not None:
-            lines.append(_("Your {turn}: −{loss:.2f}").format(turn=tapped, loss=loss))
-    return "\n".join(lines)[:200]
+    if not advice.best and advice.tapped is not None:  # tapped in full, and the best
+        return _("💡 Your turn {turn} is the best.").format(turn=finish_label(advice.tapped[0]))
+    buttons = f"[{tap_label(advice.best[0])}]"
+    for tap in advice.best[1:]:
+        buttons = _("{first}, then {next}").format(first=buttons, next=f"[{tap_label(tap)}]")
+    if advice.undo_first:
+        head = _("💡 Best turn, after ↩ Undo: {buttons}").format(buttons=buttons)
+    else:
+        head = _("💡 Best turn: {buttons}").format(buttons=buttons)
+    tail = []
+    if advice.tapped is not None:
+        steps, loss = advice.tapped
+        if round(loss, 2) == 0:
+            tail.append(_("Your turn {turn} is the best.").format(turn=finish_label(steps)))
+        else:
+            tail.append(
+                # TRANSLATORS: {loss} is a decimal number such as 0.12 (equity, in points)
+                _("Your turn {turn} loses {loss} points").format(
+                    turn=finish_label(steps), loss=decimal(loss, _)
+                )
+            )
+    lines = [head]
+    for steps, loss in advice.others:
+        # TRANSLATORS: {loss} is a decimal number such as 0.03 (equity, in points)
+        line = _("{turn} loses {loss} points").format(
+            turn=finish_label(steps), loss=decimal(loss, _)
+        )
+        if len("\n".join([*lines, line, *tail])) > ALERT_LIMIT:
+            break
+        lines.append(line)
+    text = "\n".join([*lines, *tail])
+    return text if len(text) <= ALERT_LIMIT else text[: ALERT_LIMIT - 1] + "…"
+
+
+def tap_label(tap: Tap) -> str:
+    """The label of the button ``tap`` is: a whole-turn button's or a step button's."""
+    if tap.whole:
+        return finish_label(tap.steps)
+    return step_label(tap.steps[0], tap.ambiguous)
 
 
 def _next_game_started(snapshot: GameSnapshot) -> bool:

@@ -26,6 +26,7 @@ from bot.views.common import (
     duration,
     player_name,
 )
+from bot.views.numbers import chips_text
 from bot.views.picker import choice_name, choice_rows
 from bot.views.texts import echo
 
@@ -74,8 +75,8 @@ def challenge_text(
         terms.append(_("with the doubling cube") if offer.cube else _("no cube"))
     if offer.stake:
         terms.append(
-            _("stake {stake} chips, {mode}").format(
-                stake=offer.stake, mode=_(STAKE_MODE_NAMES[offer.stake_mode])
+            _("stake {stake}, {mode}").format(
+                stake=chips_text(offer.stake, _), mode=_(STAKE_MODE_NAMES[offer.stake_mode])
             )
         )
     if offer.hints or level is not None:
@@ -96,9 +97,8 @@ def challenge_text(
 def commitment_line(commitment: str, _: Translate) -> str:
     """The line that shows a challenge's dice commitment (its first 16 hex digits) before
     anyone can accept it: the seed is fixed from then on (see :mod:`bot.engine.fair`)."""
-    return "🔒 " + _("Fair dice {commitment}…: the seed is fixed now, shown after the game").format(
-        commitment=commitment[:16]
-    )
+    sealed = _("Fair dice {commitment}…: the dice are sealed now; check them after the game")
+    return "🔒 " + sealed.format(commitment=commitment[:16])
 
 
 def _match_name(length: int, _: Translate) -> str:

@@ -25,7 +25,7 @@ class Scope(enum.Enum):
     ADMINS = "admins"
 
 
-class Section(enum.Enum):
+class HelpSection(enum.Enum):
     """What a person wants, in the order ``/help`` answers it; the value is its heading."""
 
     ANYONE = N_("🔎 Play anyone now")
@@ -44,7 +44,7 @@ class Command(NamedTuple):
 
     name: str
     description: str
-    section: Section
+    section: HelpSection
     scopes: frozenset[Scope]
     usage: str = ""
 
@@ -57,107 +57,130 @@ ADMINS: Final = frozenset({_A})
 
 COMMANDS: Final[tuple[Command, ...]] = (
     Command(
-        "find", N_("Play anyone now: the bot finds you an opponent"), Section.ANYONE, EVERYWHERE
+        "find", N_("Play anyone now: the bot finds you an opponent"), HelpSection.ANYONE, EVERYWHERE
     ),
     Command(
-        "play", N_("Start a new game (/play bot: with the computer)"), Section.FRIEND, EVERYWHERE
+        "play",
+        N_("Start a new game (/play bot: with the computer)"),
+        HelpSection.FRIEND,
+        EVERYWHERE,
     ),
     Command(
         "from",
         N_("Play on from a position: /from <ID>, or /from 12 30 (game #12 after move 30)"),
-        Section.FRIEND,
+        HelpSection.FRIEND,
         EVERYWHERE,
     ),
     Command(
         "play",
         N_("A game with the computer, levels 1 (a beginner) to 5: /play bot level 1"),
-        Section.COMPUTER,
+        HelpSection.COMPUTER,
         frozenset(),
         usage="/play bot",
     ),
     Command(
-        "games", N_("Your games in progress, with links to their boards"), Section.GAMES, PRIVATE
+        "games",
+        N_("Your games in progress, with links to their boards"),
+        HelpSection.GAMES,
+        PRIVATE,
     ),
-    Command("resign", N_("Resign the current game"), Section.GAMES, EVERYWHERE),
+    Command("resign", N_("Resign the current game"), HelpSection.GAMES, EVERYWHERE),
     Command(
         "position",
         N_("The position ID of the game here, with its board"),
-        Section.GAMES,
+        HelpSection.GAMES,
         EVERYWHERE,
     ),
     Command(
-        "unwatch", N_("Stop watching games (/unwatch 12: game #12 only)"), Section.GAMES, PRIVATE
+        "unwatch",
+        N_("Stop watching games (/unwatch 12: game #12 only)"),
+        HelpSection.GAMES,
+        PRIVATE,
     ),
     Command(
         "rules",
         N_("Rules: /rules short, abkhaz, gulbara, crazy_gulbara"),
-        Section.LEARN,
+        HelpSection.LEARN,
         EVERYWHERE,
     ),
     Command(
         "learn",
         N_("🎓 Learn to play: short lessons, practice, a training game"),
-        Section.LEARN,
+        HelpSection.LEARN,
         EVERYWHERE,
     ),
     Command(
         "daily",
         N_("🧩 The daily position: find the best move (/top daily: streaks)"),
-        Section.LEARN,
+        HelpSection.LEARN,
         EVERYWHERE,
     ),
-    Command("analyse", N_("📊 Analysis of a finished game: /analyse 12"), Section.LEARN, PRIVATE),
+    Command(
+        "analyse", N_("📊 Analysis of a finished game: /analyse 12"), HelpSection.LEARN, PRIVATE
+    ),
     Command(
         "score",
         N_("Your score: against your opponent now, else your latest opponents (/score @user)"),
-        Section.SCORES,
+        HelpSection.SCORES,
         EVERYWHERE,
     ),
     Command(
-        "stats", N_("Your statistics (/stats @user: someone else's)"), Section.SCORES, EVERYWHERE
+        "stats",
+        N_("Your statistics (/stats @user: someone else's)"),
+        HelpSection.SCORES,
+        EVERYWHERE,
     ),
-    Command("top", N_("Best players (/top rating: by rating)"), Section.SCORES, GROUPS),
-    Command("history", N_("Latest games, with their moves as files"), Section.SCORES, EVERYWHERE),
-    Command("moves", N_("The moves of a game as a file: /moves 12"), Section.SCORES, PRIVATE),
-    Command("chips", N_("Your chips and their latest changes"), Section.SCORES, PRIVATE),
+    Command("top", N_("Best players (/top rating: by rating)"), HelpSection.SCORES, GROUPS),
     Command(
-        "dice", N_("Your dice statistics (/dice @user: someone else's)"), Section.SCORES, PRIVATE
+        "history", N_("Latest games, with their moves as files"), HelpSection.SCORES, EVERYWHERE
     ),
-    Command("verify", N_("How to check a game's dice: /verify 12"), Section.SCORES, PRIVATE),
+    Command("moves", N_("The moves of a game as a file: /moves 12"), HelpSection.SCORES, PRIVATE),
+    Command("chips", N_("Your chips and their latest changes"), HelpSection.SCORES, PRIVATE),
+    Command(
+        "dice",
+        N_("Your dice statistics (/dice @user: someone else's)"),
+        HelpSection.SCORES,
+        PRIVATE,
+    ),
+    Command("verify", N_("How to check a game's dice: /verify 12"), HelpSection.SCORES, PRIVATE),
     Command(
         "tournament",
         N_("A tournament in this group: knock-out, round robin or Swiss"),
-        Section.ADMINS,
+        HelpSection.ADMINS,
         GROUPS,
     ),
     Command(
         "league",
         N_("The group's league: pinned standings (/league off ends it)"),
-        Section.ADMINS,
+        HelpSection.ADMINS,
         ADMINS,
     ),
-    Command("flags", N_("Chip transfers held back in the group (admins)"), Section.ADMINS, ADMINS),
+    Command(
+        "flags", N_("Chip transfers held back in the group (admins)"), HelpSection.ADMINS, ADMINS
+    ),
     Command(
         "quick",
         N_("Quick mode: the tap that completes your turn confirms it (/quick off)"),
-        Section.SETTINGS,
+        HelpSection.SETTINGS,
         PRIVATE,
     ),
     Command(
         "language",
         N_("Choose your language (in a group: the group's, for admins)"),
-        Section.SETTINGS,
+        HelpSection.SETTINGS,
         frozenset({_P, _A}),
     ),
     Command(
         "privacy",
         N_("What the bot keeps about you, and how to delete it"),
-        Section.SETTINGS,
+        HelpSection.SETTINGS,
         EVERYWHERE,
     ),
-    Command("forget", N_("Delete everything the bot keeps about you"), Section.SETTINGS, PRIVATE),
-    Command("help", N_("List of commands"), Section.SETTINGS, EVERYWHERE),
-    Command("start", N_("Start the bot"), Section.SETTINGS, PRIVATE),
+    Command(
+        "forget", N_("Delete everything the bot keeps about you"), HelpSection.SETTINGS, PRIVATE
+    ),
+    Command("help", N_("List of commands"), HelpSection.SETTINGS, EVERYWHERE),
+    Command("start", N_("Start the bot"), HelpSection.SETTINGS, PRIVATE),
 )
 """Every command, by section, in the order ``/help`` lists them. A command with no scopes is a
 way to use another one (``/play bot``), shown by ``/help`` only."""
@@ -235,7 +258,7 @@ def help_text(_: Translate, *, group: bool) -> str:
     of a group, and its admins'), under the headings of what a person wants."""
     scopes = {Scope.GROUP, Scope.ADMINS} if group else {Scope.PRIVATE}
     lines = [html.bold(_("Commands")), _(FIRST_STEP)]
-    for section in Section:
+    for section in HelpSection:
         shown = [
             c for c in COMMANDS if c.section is section and (not c.scopes or scopes & c.scopes)
         ]

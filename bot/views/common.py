@@ -4,18 +4,15 @@ where they are shown), the players' names, durations and moments, and ``_`` outs
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from typing import Final
 
 from aiogram.utils.i18n import I18n
 
 from bot.engine import DiceMode, Outcome, Side, StakeMode
 from bot.i18n import N_
-from bot.model import User
+from bot.i18n import Translate as Translate  # every view's name for a gettext
+from bot.model import COMPUTER_LEVELS, User
 from bot.views.texts import echo
-
-Translate = Callable[[str], str]
-"""A gettext: ``_`` of the reader's locale."""
 
 OUTCOME_NAMES: Final = {
     Outcome.OIN: N_("oin"),
@@ -56,24 +53,33 @@ STAKE_MODE_NAMES: Final = {
 SIDE_MARKS: Final = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
 
 
-def translator(i18n: I18n, locale: str) -> Translate:
+class Translator:
+    """``_`` for one locale, outside a handler's context (see :func:`translator`); its
+    :attr:`locale` tells :mod:`bot.views.numbers` how the reader writes numbers."""
+
+    __slots__ = ("i18n", "locale")
+
+    def __init__(self, i18n: I18n, locale: str) -> None:
+        self.i18n = i18n
+        self.locale = locale
+
+    def __call__(self, message: str, plural: str | None = None, n: int = 1, /) -> str:
+        return self.i18n.gettext(message, plural, n, locale=self.locale)
+
+
+def translator(i18n: I18n, locale: str) -> Translator:
     """Returns ``_`` for ``locale``: gettext outside a handler's context."""
-
-    def translate(message: str) -> str:
-        return i18n.gettext(message, locale=locale)
-
-    return translate
+    return Translator(i18n, locale)
 
 
 def player_name(user: User, _: Translate) -> str:
     """How a player is named in captions: @username, else the first name (as
     :func:`bot.views.texts.echo` shows a user's text: escaped, isolated when right-to-left); the
-    computer as 🤖 and its level in stars; a user who asked to be forgotten as "deleted
-    player"."""
-    if user.forgotten:
-        return _(DELETED_PLAYER)
-    name = echo(user.mention)
-    return f"🤖 {name}" if user.computer_level is not None else name
+    computer as 🤖, the reader's word for it and its level in stars; a user who asked to be
+    forgotten as "deleted player"."""
+    if user.computer_level is not None:
+        return "🤖 " + mention(user, _)
+    return mention(user, _) if user.forgotten else echo(user.mention)
 
 
 DELETED_PLAYER: Final = N_("deleted player")
@@ -82,14 +88,23 @@ DELETED_PLAYER: Final = N_("deleted player")
 
 def mention(user: User, _: Translate) -> str:
     """A player's name as plain text (a picture's, a chart's): ``@username``, else the first
-    name; "deleted player" for a user who asked to be forgotten."""
-    return _(DELETED_PLAYER) if user.forgotten else user.mention
+    name; the computer as the reader's word for it and its level in stars (``computer
+    ★★★☆☆``; its stored name, ``AI ★★★☆☆``, is shown nowhere); "deleted player" for a user who
+    asked to be forgotten."""
+    if user.forgotten:
+        return _(DELETED_PLAYER)
+    level = user.computer_level
+    if level is None:
+        return user.mention
+    return _("computer") + " " + "★" * level + "☆" * (COMPUTER_LEVELS[-1] - level)
 
 
 def duration(seconds: int, _: Translate) -> str:
-    """A move time in its largest whole unit: ``90 s``, ``5 min``, ``12 h``, ``3 d``."""
+    """A move time in its largest whole unit: ``90 s``, ``5 min``, ``12 h``, ``3 days`` (the
+    units' symbols; days, which have none, in words)."""
     if seconds % 86_400 == 0:
-        return _("{n} d").format(n=seconds // 86_400)
+        days = seconds // 86_400
+        return _("{n} day", "{n} days", days).format(n=days)
     if seconds % 3600 == 0:
         return _("{n} h").format(n=seconds // 3600)
     if seconds % 60 == 0 and seconds > 300:
@@ -97,8 +112,29 @@ def duration(seconds: int, _: Translate) -> str:
     return _("{n} s").format(n=seconds)
 
 
+CLOCK_FORMATS: Final = {"time": ("T", "%H:%M:%S"), "day": ("dt", "%Y-%m-%d %H:%M")}
+"""How :func:`clock` shows a moment: Telegram's date-time format (``T``: the time with its
+seconds; ``dt``: the date and the time) and the UTC text older clients show instead."""
+
+
+def clock(at: float, kind: str = "time") -> str:
+    """A moment (Unix time ``at``) as every reader sees it in their own time zone: Telegram's
+    date-time entity (``<tg-time>``, Bot API 9.5), which each reader's app shows in its own time
+    zone and format; its text, the moment in UTC (``14:05:09 UTC``), is what an app too old for
+    it shows.
+
+    Telegram tells a bot nobody's time zone, and one group message is read in many: a
+    ``/timezone`` setting would show each board in one zone only, and a countdown ("2 min
+    left") would need an edit every minute, which a group's pace cannot pay for (a board is
+    edited only when its game changes). The entity is a fact of the message, the same for
+    everyone, that each app shows in its reader's zone. ``kind``: ``"time"`` (a game played at
+    one sitting) or ``"day"`` (the date too)."""
+    entity, form = CLOCK_FORMATS[kind]
+    text = dt.datetime.fromtimestamp(at, dt.UTC).strftime(form) + " UTC"
+    return f'<tg-time unix="{int(at)}" format="{entity}">{text}</tg-time>'
+
+
 def moment(at: float, move_seconds: int) -> str:
-    """A deadline, in UTC: the time of day for a game played at one sitting, the date too for
-    a correspondence game (a move time of an hour or more)."""
-    form = "%Y-%m-%d %H:%M" if move_seconds >= 3600 else "%H:%M:%S"
-    return dt.datetime.fromtimestamp(at, dt.UTC).strftime(form)
+    """A move's deadline (see :func:`clock`): the time of day for a game played at one
+    sitting, the date too for a correspondence game (a move time of an hour or more)."""
+    return clock(at, "day" if move_seconds >= 3600 else "time")

@@ -3,6 +3,7 @@ verdict, a group's post, and ``/top daily``. Pure functions of domain values and
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 
 from aiogram import html
@@ -11,16 +12,17 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import DailyAction, DailyOpen
 from bot.model import DailyPosition, DailyTally, Streak, User
 from bot.services.daily import (
+    DAILY_VARIANTS,
     STEP_LETTERS,
-    VARIANTS,
-    Outcome,
+    AnswerVerdict,
     Tapped,
     alive,
     best_shown,
     tap_letter,
 )
 from bot.views.boards import STEPS_PER_ROW, finish_label, step_label
-from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, player_name
+from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, clock, player_name
+from bot.views.numbers import count, decimal
 from render import BoardView
 
 DAILY_PREFIX = "d"
@@ -47,13 +49,21 @@ def _task(position: DailyPosition, _: Translate) -> str:
     ).format(dice=game.dice, mark=SIDE_MARKS[game.turn])
 
 
-def _hidden(_: Translate) -> str:
-    return "🔒 " + _("The best move is shown to all when the day ends (00:00 UTC).")
+def day_end(position: DailyPosition) -> float:
+    """When the position's day ends: the next midnight, UTC (Unix time)."""
+    start = dt.datetime.fromisoformat(position.day).replace(tzinfo=dt.UTC)
+    return (start + dt.timedelta(days=1)).timestamp()
+
+
+def _hidden(position: DailyPosition, _: Translate) -> str:
+    return "🔒 " + _("The best move is shown to all when the day ends ({time}).").format(
+        time=clock(day_end(position), "day")
+    )
 
 
 def puzzle_caption(position: DailyPosition, tapped: Tapped, _: Translate) -> str:
     """The caption of a private puzzle: what to find, and the steps tapped so far."""
-    lines = [_title(position, _), _task(position, _), _hidden(_)]
+    lines = [_title(position, _), _task(position, _), _hidden(position, _)]
     played = tapped.input.played
     if played:
         steps = " ".join(str(p.step) for p in played)
@@ -143,8 +153,9 @@ def answer_lines(best: str, turn: str, correct: bool, loss: float, _: Translate)
     else:
         lines.append(
             "❌ "
-            + _("Your {turn}: −{loss:.2f} against the best.").format(
-                turn=html.quote(turn), loss=loss
+            # TRANSLATORS: {loss} is a decimal number such as 0.12 (equity, in points)
+            + _("Your {turn} loses {loss} points against the best.").format(
+                turn=html.quote(turn), loss=decimal(loss, _)
             )
         )
     return lines
@@ -162,7 +173,7 @@ def tally_line(tally: DailyTally, _: Translate, *, revealed: bool = True) -> str
     )
 
 
-def outcome_caption(outcome: Outcome, today: str, _: Translate) -> str:
+def outcome_caption(outcome: AnswerVerdict, today: str, _: Translate) -> str:
     """After answering: the answer, how many answered and the streak as it stood when the day
     began; once the day is over, the best move, the answer's verdict and how everyone did."""
     position, answer = outcome.position, outcome.answer
@@ -173,8 +184,8 @@ def outcome_caption(outcome: Outcome, today: str, _: Translate) -> str:
             "📝 "
             + _(
                 "Your answer: {turn}. Your verdict and the best move are shown when the day "
-                "ends (00:00 UTC)."
-            ).format(turn=html.quote(answer.turn))
+                "ends ({time})."
+            ).format(turn=html.quote(answer.turn), time=clock(day_end(position), "day"))
         )
     elif answer is not None:
         lines += answer_lines(outcome.best.turn, answer.turn, answer.correct, answer.loss, _)
@@ -184,7 +195,12 @@ def outcome_caption(outcome: Outcome, today: str, _: Translate) -> str:
     if answer is not None:
         current, best = alive(outcome.streak, today), best_shown(outcome.streak, today)
         lines.append(
-            "🔥 " + _("Streak: {days} days in a row (best {best}).").format(days=current, best=best)
+            "🔥 "
+            + _(
+                "Streak: {days} day in a row (best {best}).",
+                "Streak: {days} days in a row (best {best}).",
+                current,
+            ).format(days=count(current, _), best=count(best, _))
         )
         if not outcome.counted:
             lines.append(_("Streaks count for players who have played a rated game."))
@@ -199,14 +215,15 @@ def other_variants_keyboard(
     over, to see the best move."""
     buttons = [
         _button(
-            "🧩 " + _(VARIANT_NAMES[variant]), DailyOpen(variant=VARIANTS.index(variant)).pack()
+            "🧩 " + _(VARIANT_NAMES[variant]),
+            DailyOpen(variant=DAILY_VARIANTS.index(variant)).pack(),
         )
-        for variant in VARIANTS
+        for variant in DAILY_VARIANTS
         if variant != position.variant
     ]
     rows = [buttons]
     if answer_link is not None:
-        text = "🔓 " + _("The best move, after 00:00 UTC")
+        text = "🔓 " + _("The best move, when the day is over")
         rows.append([InlineKeyboardButton(text=text, url=answer_link)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
@@ -222,7 +239,7 @@ def group_caption(
     else:
         lines += [
             _("Answer in a private chat with me: the button below. One answer each."),
-            _hidden(_),
+            _hidden(position, _),
         ]
     lines.append(tally_line(tally, _, revealed=revealed))
     return "\n".join(lines)
@@ -242,8 +259,15 @@ def streaks_text(streaks: Sequence[tuple[User, Streak]], _: Translate) -> str:
     lines = [html.bold("🔥 " + _("Daily position streaks"))]
     for place, (user, streak) in enumerate(streaks, start=1):
         lines.append(
-            _("{place}. {name}: {days} days (best {best})").format(
-                place=place, name=player_name(user, _), days=streak.current, best=streak.best
+            _(
+                "{place}. {name}: {days} day (best {best})",
+                "{place}. {name}: {days} days (best {best})",
+                streak.current,
+            ).format(
+                place=place,
+                name=player_name(user, _),
+                days=count(streak.current, _),
+                best=count(streak.best, _),
             )
         )
     return "\n".join(lines)

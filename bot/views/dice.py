@@ -18,6 +18,7 @@ from bot.services.dice_stats import (
 )
 from bot.services.scores import DiceCheck
 from bot.views.common import Translate, player_name
+from bot.views.numbers import count, decimal
 
 FACE_MARKS: Final = ("⚀", "⚁", "⚂", "⚃", "⚄", "⚅")
 UNUSUAL: Final = 0.05
@@ -50,7 +51,10 @@ def verify_text(check: DiceCheck, _: Translate) -> str:
         _("Client value, the id of the tap that started the game: {client}").format(
             client=html.code(html.quote(check.client))
         ),
-        _("Rolls: {rolls} ({dice} dice).").format(rolls=check.rolls, dice=check.dice),
+        _("Rolls: {rolls} ({dice}).").format(
+            rolls=count(check.rolls, _),
+            dice=_("{n} die", "{n} dice", check.dice).format(n=count(check.dice, _)),
+        ),
     ]
     if check.seed is None:
         lines.append(
@@ -103,27 +107,36 @@ def dice_stats_text(user: User, stats: DiceStats, _: Translate) -> str:
         )
     lines = [
         title,
-        _("{games} finished games, {dice} dice of their own.").format(
-            games=stats.games, dice=stats.dice
+        _("{games} finished game", "{games} finished games", stats.games).format(
+            games=count(stats.games, _)
+        )
+        + ", "
+        + _("{dice} die of their own.", "{dice} dice of their own.", stats.dice).format(
+            dice=count(stats.dice, _)
         ),
     ]
     if stats.doubles_share is not None and stats.average_pips is not None:
         lines += [
             _(
-                "Doubles: {doubles} of {rolls} rolls of two dice, {share:.1f}% (fair: {fair:.1f}%)"
+                "Doubles: {doubles} of {rolls} roll of two dice, {share}% (fair: {fair}%)",
+                "Doubles: {doubles} of {rolls} rolls of two dice, {share}% (fair: {fair}%)",
+                stats.rolls,
             ).format(
-                doubles=stats.doubles,
-                rolls=stats.rolls,
-                share=100 * stats.doubles_share,
-                fair=100 * FAIR_DOUBLES,
+                doubles=count(stats.doubles, _),
+                rolls=count(stats.rolls, _),
+                share=decimal(100 * stats.doubles_share, _, digits=1),
+                fair=decimal(100 * FAIR_DOUBLES, _, digits=1),
             ),
-            _("Pips: {pips:.2f} a roll on average (fair: {fair:.2f})").format(
-                pips=stats.average_pips, fair=FAIR_PIPS
+            _("Pips: {pips} a roll on average (fair: {fair})").format(
+                pips=decimal(stats.average_pips, _), fair=decimal(FAIR_PIPS, _)
             ),
         ]
-    lines.append(_("Faces, each expected {expected:.1f} times:").format(expected=stats.expected))
-    for face, count in enumerate(stats.faces, start=1):
-        lines.append(f"{FACE_MARKS[face - 1]} {face}: {count} ({100 * count / stats.dice:.1f}%)")
+    # TRANSLATORS: {expected} is a decimal number such as 83.3 (how often each face should come)
+    faces = _("Faces, each expected {expected} times:")
+    lines.append(faces.format(expected=decimal(stats.expected, _, digits=1)))
+    for face, times in enumerate(stats.faces, start=1):
+        share = decimal(100 * times / stats.dice, _, digits=1)
+        lines.append(f"{FACE_MARKS[face - 1]} {face}: {count(times, _)} ({share}%)")
     statistic, p_value = stats.chi_square, stats.p_value
     if statistic is None or p_value is None:
         lines.append(
@@ -139,8 +152,11 @@ def dice_stats_text(user: User, stats: DiceStats, _: Translate) -> str:
     else:
         verdict = _("very uneven: fair dice are this uneven for fewer than 1 player in 1000")
     lines.append(
-        _("χ² = {statistic:.2f} with {freedom} degrees of freedom, p = {p:.3f}: {verdict}.").format(
-            statistic=statistic, freedom=DEGREES_OF_FREEDOM, p=p_value, verdict=verdict
+        _("χ² = {statistic} with {freedom} degrees of freedom, p = {p}: {verdict}.").format(
+            statistic=decimal(statistic, _),
+            freedom=DEGREES_OF_FREEDOM,
+            p=decimal(p_value, _, digits=3),
+            verdict=verdict,
         )
     )
     return "\n".join(lines)

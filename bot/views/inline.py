@@ -31,6 +31,7 @@ from bot.views.common import (
     mention,
     player_name,
 )
+from bot.views.numbers import count
 from bot.views.scores import standing_line
 from bot.views.texts import echo
 
@@ -248,7 +249,8 @@ def text_board(snapshot: GameSnapshot, _: Translate) -> str:
             points.insert(0, f"bar:{slots[25]}")
         if slots[0]:
             points.append(f"off:{slots[0]}")
-        pips = f"{position.pip_count(side)} {_('pips')}"
+        pip_count = position.pip_count(side)
+        pips = _("{n} pip", "{n} pips", pip_count).format(n=count(pip_count, _))
         lines.append(f"{SIDE_MARKS[side]} <code>{' '.join(points)}</code> · {pips}")
     lines.append("<i>" + _("Points in each side's own numbering, as on the buttons.") + "</i>")
     return "\n".join(lines)

@@ -42,10 +42,11 @@ from bot.engine import BAR, Position, Turn
 from bot.i18n import N_
 from bot.model import PracticePosition
 from bot.services.daily import Tapped
-from bot.services.lessons import Overview, Verdict
+from bot.services.lessons import CourseOverview, StepVerdict
 from bot.services.practice import PracticeOutcome
 from bot.views.common import OUTCOME_NAMES, SIDE_MARKS, VARIANT_NAMES, Translate
 from bot.views.daily import answer_lines, taps_keyboard, turn_rows
+from bot.views.numbers import count, points_text
 from render import BoardView
 
 LEARN_PREFIX: Final = "learn"
@@ -423,11 +424,11 @@ def option_label(question: Question, option: int, _: Translate) -> str:
     if isinstance(question, BestRun):
         return _("{count} in a row").format(count=option)
     if isinstance(question, DropCost):
-        return _("{points} pt.").format(points=option)
+        return points_text(option, _)
     if isinstance(question, WhereItGoes):
         return _(REMAINS_NAMES[Remains(option)])
     if isinstance(question, MoveCount):
-        return _("{count} moves").format(count=option)
+        return _("{n} move", "{n} moves", option).format(n=count(option, _))
     raise ValueError(f"no labels for {question!r}")
 
 
@@ -459,7 +460,7 @@ def step_caption(
     _: Translate,
     *,
     tapped: Tapped | None = None,
-    verdict: Verdict | None = None,
+    verdict: StepVerdict | None = None,
 ) -> str:
     """A step's caption: the lesson and the step's number, the rule, the task, then the turn
     tapped so far, or the verdict (why it is right; which rule a wrong answer broke)."""
@@ -569,7 +570,7 @@ def practice_rows(_: Translate) -> list[list[InlineKeyboardButton]]:
     ]
 
 
-def course_text(overview: Overview, _: Translate) -> str:
+def course_text(overview: CourseOverview, _: Translate) -> str:
     """The course's message: what it is, each lesson by section (✅ done, ▶ the next), and
     what comes after it."""
     lines = [
@@ -597,7 +598,7 @@ def course_text(overview: Overview, _: Translate) -> str:
     return "\n".join(lines)
 
 
-def course_keyboard(overview: Overview, _: Translate) -> InlineKeyboardMarkup:
+def course_keyboard(overview: CourseOverview, _: Translate) -> InlineKeyboardMarkup:
     """The course's buttons: ▶ the next lesson, one per lesson, practice, training games."""
     rows: list[list[InlineKeyboardButton]] = []
     if overview.next is not None:

@@ -4,7 +4,7 @@ functions of domain values and ``_`` (the reader's gettext)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from aiogram import html
@@ -15,9 +15,8 @@ from bot.model import Broadcast, BroadcastState, Figures, Seeker
 from bot.services.leagues import HeldTransfer
 from bot.services.tournaments import Progress
 
-from .common import player_name
-
-Translate = Callable[[str], str]
+from .common import Translate, player_name
+from .numbers import chips_text, count
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,30 +30,41 @@ class ProcessFigures:
 
 def figures_text(figures: Figures, process: ProcessFigures, _: Translate) -> str:
     """``/ops``: users, today's games, errors and queues at a glance."""
-    restarts = ", ".join(f"{name} {count}" for name, count in process.restarts) or "0"
+    restarts = ", ".join(f"{name} {count(n, _)}" for name, n in process.restarts) or "0"
     return "\n".join(
         [
             html.bold(_("🛠 The bot at a glance")),
             _("Users: {users} ({reachable} reachable in private, {banned} banned)").format(
-                users=figures.users, reachable=figures.reachable, banned=figures.banned
+                users=count(figures.users, _),
+                reachable=count(figures.reachable, _),
+                banned=count(figures.banned, _),
             ),
             _(
                 "Games today (UTC): {started} started, {finished} finished; {running} in "
                 "progress now"
             ).format(
-                started=figures.games_today,
-                finished=figures.finished_today,
-                running=figures.in_progress,
+                started=count(figures.games_today, _),
+                finished=count(figures.finished_today, _),
+                running=count(figures.in_progress, _),
             ),
-            _("Failed updates since this worker started: {errors}").format(errors=process.errors),
+            _("Failed updates since this worker started: {errors}").format(
+                errors=count(process.errors, _)
+            ),
             _("Worker restarts: {restarts}").format(restarts=restarts),
-            _(
-                "Waiting: {analyses} games for their analysis, {seekers} players in /find, "
-                "{left} recipients of broadcasts"
-            ).format(
-                analyses=figures.analysis_backlog,
-                seekers=figures.seekers,
-                left=figures.broadcast_left,
+            _("Waiting: {analyses}, {seekers}, {left}").format(
+                analyses=_(
+                    "{n} game for its analysis",
+                    "{n} games for their analysis",
+                    figures.analysis_backlog,
+                ).format(n=count(figures.analysis_backlog, _)),
+                seekers=_("{n} player in /find", "{n} players in /find", figures.seekers).format(
+                    n=count(figures.seekers, _)
+                ),
+                left=_(
+                    "{n} recipient of broadcasts",
+                    "{n} recipients of broadcasts",
+                    figures.broadcast_left,
+                ).format(n=count(figures.broadcast_left, _)),
             ),
         ]
     )
@@ -64,7 +74,7 @@ def draft_text(text: str, recipients: int, _: Translate) -> str:
     """A broadcast written, to be confirmed: what it says, to how many."""
     return (
         _("📣 Recipients (everyone with a private chat with the bot): {count}. It says:").format(
-            count=recipients
+            count=count(recipients, _)
         )
         + "\n\n"
         + text
@@ -74,7 +84,7 @@ def draft_text(text: str, recipients: int, _: Translate) -> str:
 def draft_keyboard(broadcast: Broadcast, recipients: int, _: Translate) -> InlineKeyboardMarkup:
     """Send it, or not."""
     send = InlineKeyboardButton(
-        text=_("📣 Send ({count})").format(count=recipients),
+        text=_("📣 Send ({count})").format(count=count(recipients, _)),
         callback_data=BroadcastStep(broadcast=broadcast.id, send=True).pack(),
     )
     cancel = InlineKeyboardButton(
@@ -86,7 +96,11 @@ def draft_keyboard(broadcast: Broadcast, recipients: int, _: Translate) -> Inlin
 
 def progress_text(broadcast: Broadcast, _: Translate) -> str:
     """A broadcast's state: how far it has gone."""
-    counts = {"sent": broadcast.sent, "failed": broadcast.failed, "total": broadcast.total}
+    counts = {
+        "sent": count(broadcast.sent, _),
+        "failed": count(broadcast.failed, _),
+        "total": count(broadcast.total, _),
+    }
     if broadcast.state is BroadcastState.SENDING:
         head = _("📣 Broadcast #{id}: sending… {sent} of {total} sent, {failed} not reached")
     elif broadcast.state is BroadcastState.DONE:
@@ -122,16 +136,19 @@ def held_text(held: Sequence[HeldTransfer], _: Translate) -> str:
         flag = transfer.flag
         lines.append(
             _(
-                "Game #{game} in chat {chat}: {loser} → {winner}, {amount} chips "
-                "({payments} payments, {paid} chips one way in 24 h)"
+                "Game #{game} in chat {chat}: {loser} → {winner}, {amount} ({payments}, {paid})"
             ).format(
                 game=flag.game_id,
                 chat=flag.chat_id,
                 loser=player_name(transfer.loser, _),
                 winner=player_name(transfer.winner, _),
-                amount=flag.amount,
-                payments=flag.payments,
-                paid=flag.paid,
+                amount=chips_text(flag.amount, _),
+                payments=_("{n} payment", "{n} payments", flag.payments).format(
+                    n=count(flag.payments, _)
+                ),
+                paid=_("{n} chip one way in 24 h", "{n} chips one way in 24 h", flag.paid).format(
+                    n=count(flag.paid, _)
+                ),
             )
         )
     return "\n".join(lines)
@@ -161,9 +178,11 @@ def held_keyboard(held: Sequence[HeldTransfer], _: Translate) -> InlineKeyboardM
 def decided_text(transfer: HeldTransfer, released: bool, paid: int, _: Translate) -> str:
     """The alert after a decision."""
     if released:
-        return _("Game #{game}: {paid} chips paid to {winner}.").format(
-            game=transfer.flag.game_id, paid=paid, winner=transfer.winner.mention
-        )
+        return _(
+            "Game #{game}: {paid} chip paid to {winner}.",
+            "Game #{game}: {paid} chips paid to {winner}.",
+            paid,
+        ).format(game=transfer.flag.game_id, paid=count(paid, _), winner=transfer.winner.mention)
     return _("Game #{game}: refunded, the chips stay with {loser}.").format(
         game=transfer.flag.game_id, loser=transfer.loser.mention
     )
@@ -188,7 +207,7 @@ def banned_text(
     ]
     ended = []
     if challenges:
-        ended.append(_("open challenges cancelled: {count}").format(count=challenges))
+        ended.append(_("open challenges cancelled: {count}").format(count=count(challenges, _)))
     if seeker is not None:
         ended.append(_("left /find"))
     if tournaments:

@@ -32,6 +32,7 @@ from bot.views.common import (
     Translate,
     duration,
 )
+from bot.views.numbers import chips_text
 from bot.views.picker import choice_name, choice_rows
 
 OFFER_CHOICES: Final = (30, 60, 120, 300)
@@ -142,8 +143,8 @@ def terms_line(terms: Terms, _: Translate) -> str:
     )
     if terms.stake:
         parts.append(
-            _("stake {stake} chips, {mode}").format(
-                stake=terms.stake, mode=_(STAKE_MODE_NAMES[terms.stake_mode])
+            _("stake {stake}, {mode}").format(
+                stake=chips_text(terms.stake, _), mode=_(STAKE_MODE_NAMES[terms.stake_mode])
             )
         )
     return " · ".join(parts)

@@ -8,7 +8,7 @@ from typing import Final
 from aiogram import html
 
 from bot.engine import Side
-from bot.model import Board, User
+from bot.model import BoardMessage, User
 from bot.services import GameSnapshot
 from bot.views.common import VARIANT_NAMES, Translate, moment, player_name
 
@@ -16,7 +16,7 @@ SUPERGROUP_BASE: Final = 1_000_000_000_000
 """A supergroup's chat id is -(10¹² + n), and links to its messages take n."""
 
 
-def board_link(board: Board) -> str | None:
+def board_link(board: BoardMessage) -> str | None:
     """A link that opens the board's message, where Telegram gives one: in a supergroup (whose
     id is -100 followed by the number the link takes, i.e. -(10¹² + n)). None for private
     chats and basic groups."""
@@ -33,7 +33,7 @@ def reminder_text(snapshot: GameSnapshot, player: User, link: str | None, _: Tra
     opponent = snapshot.user(side.other) if side is not None else snapshot.user(Side.BLACK)
     text = _(
         "⏳ Game #{game} with {opponent}: half your time for this move is gone. It runs out "
-        "at {time} UTC."
+        "at {time}."
     ).format(
         game=stored.id,
         opponent=player_name(opponent, _),
@@ -60,7 +60,7 @@ def games_text(games: list[tuple[GameSnapshot, str | None]], user: User, _: Tran
         ).format(opponent=player_name(opponent, _))
         line += f" · {turn}"
         if stored.deadline is not None:
-            line += " · " + _("until {time} UTC").format(
+            line += " · " + _("until {time}").format(
                 time=moment(stored.deadline, stored.move_seconds)
             )
         if link is not None:

@@ -26,6 +26,7 @@ from bot.views.common import (
     mention,
     player_name,
 )
+from bot.views.numbers import count
 from render import DEFAULT_THEME, BoardView
 
 SCALE: Final = 0.6
@@ -119,13 +120,17 @@ def replay_caption(stored: StoredGame, white: User, black: User, moves: int, _: 
     if result is not None:
         lines.append(
             "🏆 "
-            + _("{winner} wins: {outcome}, {points} pt.").format(
+            + _(
+                "{winner} wins: {outcome}, {points} point",
+                "{winner} wins: {outcome}, {points} points",
+                result.points,
+            ).format(
                 winner=player_name(players[result.winner], _),
                 outcome=_(OUTCOME_NAMES[result.outcome]),
-                points=result.points,
+                points=count(result.points, _),
             )
         )
-    lines.append(_("{count} moves.").format(count=moves))
+    lines.append(_("{count} move.", "{count} moves.", moves).format(count=count(moves, _)))
     if moves:
         lines.append(
             _("To play on from a board: /from {game} {move} (the board after move {move}).").format(

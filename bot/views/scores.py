@@ -14,13 +14,14 @@ from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.ai import level as computer_level
-from bot.callbacks import MovesFile
+from bot.callbacks import DownloadMoves
 from bot.engine import Side
 from bot.i18n import N_
 from bot.model import FinishedGame, MatchRecord, PlayerStats, RatedPlayer, Standing, Tally, User
 from bot.services.chips import DAILY_FLOOR
 from bot.services.scores import ChipStatement
 from bot.views.common import OUTCOME_NAMES, VARIANT_NAMES, Translate, player_name
+from bot.views.numbers import count, points_text
 
 HISTORY_GAMES: Final = 10
 """Games that ``/history`` lists, each with its file button."""
@@ -40,11 +41,15 @@ def stats_text(user: User, stats: PlayerStats, chips: int) -> str:
     lines = [html.bold(_("Statistics of {name}").format(name=player_name(user, _)))]
     for variant, rating in stats.ratings:
         lines.append(
-            _("Rating, {variant}: {rating} ±{deviation} ({games} games)").format(
+            _(
+                "Rating, {variant}: {rating} ±{deviation} ({games} game)",
+                "Rating, {variant}: {rating} ±{deviation} ({games} games)",
+                rating.games,
+            ).format(
                 variant=_(VARIANT_NAMES.get(variant, variant)),
                 rating=round(rating.rating),
                 deviation=round(rating.deviation),
-                games=rating.games,
+                games=count(rating.games, _),
             )
         )
     if not stats.games:
@@ -86,13 +91,12 @@ def stats_text(user: User, stats: PlayerStats, chips: int) -> str:
         for record in stats.computer:
             lines.append(
                 _(
-                    "🤖 level {level} (rating {rating}): {games} games, {wins} wins, "
-                    "points {won}:{lost}"
+                    "🤖 level {level} (rating {rating}): {games}, {wins}, points {won}:{lost}"
                 ).format(
                     level=record.level,
                     rating=computer_level(record.level).rating,
-                    games=record.games,
-                    wins=record.wins,
+                    games=_("{n} game", "{n} games", record.games).format(n=count(record.games, _)),
+                    wins=_("{n} win", "{n} wins", record.wins).format(n=count(record.wins, _)),
                     won=record.points_won,
                     lost=record.points_lost,
                 )
@@ -107,7 +111,10 @@ def score_text(me: User, other: User, tally: Tally, latest: tuple[MatchRecord, S
     lines = [
         _(
             "{me} — {other}: {won}:{lost} in games, {points_won}:{points_lost} in points "
-            "({games} games)."
+            "({games} game).",
+            "{me} — {other}: {won}:{lost} in games, {points_won}:{points_lost} in points "
+            "({games} games).",
+            tally.games,
         ).format(
             me=player_name(me, _),
             other=player_name(other, _),
@@ -115,7 +122,7 @@ def score_text(me: User, other: User, tally: Tally, latest: tuple[MatchRecord, S
             lost=tally.games - tally.wins,
             points_won=tally.points_won,
             points_lost=tally.points_lost,
-            games=tally.games,
+            games=count(tally.games, _),
         )
     ]
     if latest is not None:
@@ -143,8 +150,12 @@ def leaderboard_text(standings: list[Standing]) -> str:
 def standing_line(place: int, standing: Standing, name: str, _: Translate) -> str:
     """One place of a leaderboard (``/top``'s and the inline games' 🏆), the player called
     ``name``."""
-    return _("{place}. {name}: {points} pt., {wins}/{games} wins").format(
-        place=place, name=name, points=standing.points, wins=standing.wins, games=standing.games
+    return _("{place}. {name}: {points}, wins {wins}/{games}").format(
+        place=place,
+        name=name,
+        points=points_text(standing.points, _),
+        wins=standing.wins,
+        games=standing.games,
     )
 
 
@@ -158,12 +169,16 @@ def rating_text(variant: str, players: list[RatedPlayer]) -> str:
     lines = [html.bold(_("Rating · {variant}").format(variant=variant_name))]
     for place, rated in enumerate(players, start=1):
         lines.append(
-            _("{place}. {name}: {rating} ±{deviation}, {games} games").format(
+            _(
+                "{place}. {name}: {rating} ±{deviation}, {games} game",
+                "{place}. {name}: {rating} ±{deviation}, {games} games",
+                rated.rating.games,
+            ).format(
                 place=place,
                 name=player_name(rated.user, _),
                 rating=round(rated.rating.rating),
                 deviation=round(rated.rating.deviation),
-                games=rated.rating.games,
+                games=count(rated.rating.games, _),
             )
         )
     return "\n".join(lines)
@@ -216,10 +231,14 @@ def game_line(game: FinishedGame) -> str:
         dt.datetime.fromtimestamp(game.finished_at, dt.UTC).strftime("%Y-%m-%d"),
         f"⚪ {player_name(game.white, _)} — ⚫ {player_name(game.black, _)}",
         _(VARIANT_NAMES.get(game.variant, game.variant)),
-        _("{winner} wins: {outcome}, {points} pt.").format(
+        _(
+            "{winner} wins: {outcome}, {points} point",
+            "{winner} wins: {outcome}, {points} points",
+            result.points,
+        ).format(
             winner=player_name(winner, _),
             outcome=_(OUTCOME_NAMES[result.outcome]),
-            points=result.points,
+            points=count(result.points, _),
         )
         + (f" ×{game.cube}" if game.cube > 1 else ""),
     ]
@@ -234,7 +253,7 @@ def file_buttons(games: list[FinishedGame]) -> InlineKeyboardMarkup:
     """A "📄 #id" button per game, for its moves file."""
     builder = InlineKeyboardBuilder()
     for game in games[:HISTORY_GAMES]:
-        builder.button(text=f"📄 #{game.id}", callback_data=MovesFile(game=game.id))
+        builder.button(text=f"📄 #{game.id}", callback_data=DownloadMoves(game=game.id))
     builder.adjust(FILE_BUTTONS_PER_ROW)
     return builder.as_markup()
 

@@ -10,9 +10,10 @@ from aiogram import html
 from aiogram.utils.i18n import gettext as _
 
 from bot.engine import DiceMode
-from bot.i18n import N_
+from bot.i18n import N_, NP_
 from bot.services import GameError
 from bot.services.choices import VARIANTS
+from bot.views.numbers import count
 
 VARIANT_WORDS: Final = {
     **{name: name for name in VARIANTS[1:]},
@@ -57,7 +58,6 @@ REFUSALS: Final = {
         "answer, or withdraw it first with its ✖ Decline button."
     ),
     "not_your_question": N_("This question was not asked of you."),
-    "not_enough_chips": N_("{name} has only {chips} chips: lower the stake."),
     "no_next_game": N_("There is no next game to start here: the match is over or going on."),
     "not_an_admin": N_("Only the group's admins can do that."),
     "cannot_ban_owner": N_("Operators cannot be banned."),
@@ -87,7 +87,6 @@ REFUSALS: Final = {
     ),
     "watching_own_game": N_("You are playing in this game: your board is in this chat."),
     "private_game": N_("This game is private: its players keep it to themselves."),
-    "too_many_watchers": N_("This game has {limit} watchers already, as many as it can have."),
     "position_over": N_(
         "The game is over in that position: nothing is left to play. Choose an earlier board: "
         "/from 12 30 plays on from game #12 after move 30."
@@ -104,7 +103,6 @@ REFUSALS: Final = {
         "Game #{game} is still being played: its replay and its boards to play on from come "
         "when it is over. /position shows its board now."
     ),
-    "no_such_move": N_("Game #{game} has {moves} moves: choose one from 0 (the start) to {moves}."),
     "no_game_here": N_("No game is being played here. /position 12 shows game #12."),
     "not_a_member": N_(
         "This challenge was made in a group: only the group's members can take it, or decline it."
@@ -127,7 +125,6 @@ REFUSALS: Final = {
     "tournament_not_found": N_("This tournament does not exist."),
     "tournament_closed": N_("This tournament's sign-up is over."),
     "not_entered": N_("You have not joined this tournament."),
-    "tournament_full": N_("This tournament is full: it takes {limit} players."),
     "too_few_players": N_("A tournament needs at least two players to start."),
     "not_the_creator": N_("Only the tournament's creator can do that."),
     "tournament_made": N_("Tournament #{tournament} has been created from this message already."),
@@ -189,21 +186,75 @@ STALE_BUTTON_TEXT: Final = N_("This button is no longer valid.")
 """The answer to a press that no button of the bot makes there (old versions', forged)."""
 
 
+COUNTED_REFUSALS: Final = {
+    "not_enough_chips": (
+        "chips",
+        NP_(
+            "{name} has only {chips} chip: lower the stake.",
+            "{name} has only {chips} chips: lower the stake.",
+        ),
+    ),
+    "too_many_watchers": (
+        "limit",
+        NP_(
+            "This game has {limit} watcher already, as many as it can have.",
+            "This game has {limit} watchers already, as many as it can have.",
+        ),
+    ),
+    "no_such_move": (
+        "moves",
+        NP_(
+            "Game #{game} has {moves} move: choose one from 0 (the start) to {moves}.",
+            "Game #{game} has {moves} moves: choose one from 0 (the start) to {moves}.",
+        ),
+    ),
+    "tournament_full": (
+        "limit",
+        NP_(
+            "This tournament is full: it takes {limit} player.",
+            "This tournament is full: it takes {limit} players.",
+        ),
+    ),
+}
+"""Refusals that show a count: the param that holds it, and the text's forms."""
+
+
 def explain(error: GameError, *, markup: bool = True) -> str:
     """The refusal as a sentence in the current locale, its text params (a name, a word of a
     command) passed through :func:`echo`: escaped for a message (``markup``), as written for
-    an alert or a button, which Telegram shows as plain text."""
-    text = _(REFUSALS.get(error.code, N_("That did not work.")))
+    an alert or a button, which Telegram shows as plain text; a count in the plural form for
+    it (:data:`COUNTED_REFUSALS`)."""
+    counted = COUNTED_REFUSALS.get(error.code)
+    n = 0
+    if counted is not None:
+        param, (singular, plural) = counted
+        value = error.params.get(param)
+        n = value if isinstance(value, int) else 0
+        text = _(singular, plural, n)
+    else:
+        text = _(REFUSALS.get(error.code, N_("That did not work.")))
     if not error.params:
         return text
     shown = {
         key: echo(value, markup=markup) if isinstance(value, str) else value
         for key, value in error.params.items()
     }
+    if counted is not None:
+        shown[counted[0]] = count(n, _)
     return text.format_map(shown)
 
 
 RULES: Final = {
+    "results": N_(
+        "<b>How a game is won</b>\n"
+        "The first to bear off all 15 checkers wins, by as much as the loser's position says:\n"
+        "• oin, an ordinary win (the loser has borne off at least one checker): 1 point;\n"
+        "• mars (the loser has borne off none): 2 points;\n"
+        "• koks (a mars, and the loser still has a checker on its head in long nardy, or on the "
+        "bar or in the winner's home in short nardy): 3 points, where the rules count it;\n"
+        "• home mars (all the loser's checkers are home, none borne off; Shesh Besh): 4 points.\n"
+        "Resigning or running out of time loses as the rules say."
+    ),
     "long": N_(
         "<b>Long nardy</b>\n"
         "Each side has 15 checkers on its head (its point 24). Both sides move the same way, "
@@ -274,5 +325,6 @@ RULES: Final = {
         "three turns move no chips."
     ),
 }
-"""``/rules``: each variant's rules by its registry name, the dice modes' (shown with the
+"""``/rules``: how a game is won (oin, mars, koks, home mars: shown first, since every other part
+uses these words), each variant's rules by its registry name, the dice modes' (shown with the
 variants that offer them) and the matches', cube's and chips' (shown with every variant)."""

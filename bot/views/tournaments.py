@@ -5,7 +5,6 @@ from the service's values, every word through ``_``."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
@@ -20,20 +19,28 @@ from bot.callbacks import (
     TournamentPick,
     TournamentStep,
 )
-from bot.i18n import N_
+from bot.i18n import N_, NP_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.chips import STAKE_CHOICES
 from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
-from bot.services.games import REMIND_FROM_SECONDS
-from bot.services.tournaments import WAIT_SECONDS, Forfeit, Overview, Waiting, prize_opponents
+from bot.services.deadlines import REMIND_FROM_SECONDS
+from bot.services.tournaments import (
+    WAIT_SECONDS,
+    Forfeit,
+    TournamentOverview,
+    Waiting,
+    prize_opponents,
+)
 from bot.views.common import (
     DICE_MODE_NAMES,
     VARIANT_NAMES,
     Translate,
+    clock,
     duration,
     mention,
     player_name,
 )
+from bot.views.numbers import chips_text, count
 from bot.views.picker import choice_rows
 from render.tournament_layout import (
     PAGE_ROUNDS,
@@ -178,7 +185,9 @@ def terms_text(terms: Terms, entry: int, _: Translate) -> str:
             time=duration(seconds, _)
         )
     )
-    parts.append(_("entry {chips} chips").format(chips=entry) if entry else _("free entry"))
+    parts.append(
+        _("entry {chips}").format(chips=chips_text(entry, _)) if entry else _("free entry")
+    )
     return " · ".join(parts)
 
 
@@ -272,7 +281,7 @@ def title(tournament: Tournament, _: Translate) -> str:
     return _("Tournament #{id}").format(id=tournament.id)
 
 
-def signup_text(overview: Overview, _: Translate) -> str:
+def signup_text(overview: TournamentOverview, _: Translate) -> str:
     """The sign-up message: the terms, when it starts, who joined; or how it went on."""
     t = overview.tournament
     lines = [
@@ -281,8 +290,7 @@ def signup_text(overview: Overview, _: Translate) -> str:
     ]
     if t.is_open:
         if t.starts_at is not None:
-            at = dt.datetime.fromtimestamp(t.starts_at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-            lines.append(_("Starts at {time}.").format(time=at))
+            lines.append(_("Starts at {time}.").format(time=clock(t.starts_at, "day")))
         else:
             lines.append(_("Its creator starts it."))
         lines.append(_("Games are played in private chats with the bot."))
@@ -305,7 +313,8 @@ def signup_text(overview: Overview, _: Translate) -> str:
         tail.append(_("Called off: every entry was given back."))
     elif t.state is TournamentState.FINISHED and t.winner_id is not None:
         tail.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id), _)))
-    return _fit(lines, names, _, limit=MESSAGE_LIMIT, more=N_("… and {n} more players"), tail=tail)
+    more = NP_("… and {n} more player", "… and {n} more players")
+    return _fit(lines, names, _, limit=MESSAGE_LIMIT, more=more, tail=tail)
 
 
 def signup_keyboard(tournament: Tournament, _: Translate) -> InlineKeyboardMarkup | None:
@@ -343,7 +352,7 @@ KNOCKOUT_ROUNDS: Final = (
 («Финал», «Полуфинал», «Четвертьфинал», «1/8 финала»...)."""
 
 
-def round_name(overview: Overview, number: int, _: Translate) -> str:
+def round_name(overview: TournamentOverview, number: int, _: Translate) -> str:
     """Round ``number``'s name: a knock-out's as people say it, else "Round 3"."""
     t = overview.tournament
     left = t.rounds - number
@@ -352,7 +361,7 @@ def round_name(overview: Overview, number: int, _: Translate) -> str:
     return _("Round {n}").format(n=number)
 
 
-def round_line(overview: Overview, _: Translate) -> str:
+def round_line(overview: TournamentOverview, _: Translate) -> str:
     """Where the tournament stands: a knock-out's round by its name ("Semi-final"), another
     format's by its number of all ("Round 3 of 5")."""
     t = overview.tournament
@@ -361,7 +370,7 @@ def round_line(overview: Overview, _: Translate) -> str:
     return _("Round {n} of {rounds}").format(n=t.round, rounds=t.rounds)
 
 
-def table_rows(overview: Overview) -> int:
+def table_rows(overview: TournamentOverview) -> int:
     """The rows of the tournament's table (0 for a knock-out, drawn as a bracket): one per
     entrant once it runs."""
     if overview.tournament.format is TournamentFormat.KNOCKOUT:
@@ -369,7 +378,7 @@ def table_rows(overview: Overview) -> int:
     return len(overview.standings)
 
 
-def _bracket_pages(overview: Overview) -> int:
+def _bracket_pages(overview: TournamentOverview) -> int:
     """The pictures a knock-out's bracket takes (0 for another format)."""
     t = overview.tournament
     if t.format is not TournamentFormat.KNOCKOUT or t.rounds < 1:
@@ -377,12 +386,12 @@ def _bracket_pages(overview: Overview) -> int:
     return len(bracket_pages(1 << t.rounds))
 
 
-def page_total(overview: Overview) -> int:
+def page_total(overview: TournamentOverview) -> int:
     """How many pictures the tournament's bracket or table takes (1 for most)."""
     return _bracket_pages(overview) or page_count(table_rows(overview))
 
 
-def pinned_page(overview: Overview) -> int:
+def pinned_page(overview: TournamentOverview) -> int:
     """The page the pinned picture shows: a table's first (the leaders'); a bracket of more
     than 16 places, its first part while the first four rounds are played, then the last
     page (the rounds after them, the champion)."""
@@ -398,7 +407,7 @@ def _places(page: int, rows: int) -> tuple[int, int]:
     return page * ROWS_PER_PAGE + 1, min(rows, (page + 1) * ROWS_PER_PAGE)
 
 
-def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -> str:
+def pinned_caption(overview: TournamentOverview, links: Mapping[int, str], _: Translate) -> str:
     """The pinned message's caption: the tournament, the round, who plays whom with a watch
     link for each game (``links`` by game id), or the winner; for a table longer than a
     picture (:data:`~render.tournament_layout.ROWS_PER_PAGE` rows), which places it shows."""
@@ -432,7 +441,7 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
         return "\n".join(lines)
     lines.append(html.bold(round_line(overview, _)))
     boards = []
-    for board in overview.round_boards(t.round):
+    for board in overview.round_fixtures(t.round):
         p = board.pairing
         first = player_name(board.first, _)
         if board.second is None:
@@ -449,7 +458,7 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
             boards.append(f"{pair} · 👁 {links[p.game_id]}")
         elif p.is_waiting and p.waits_until is not None:
             boards.append(
-                _("{pair}: ⏳ waits for a game to end (until {time} UTC)").format(
+                _("{pair}: ⏳ waits for a game to end (until {time})").format(
                     pair=pair, time=_clock(p.waits_until)
                 )
             )
@@ -458,13 +467,19 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
     return _fit(lines, boards, _)
 
 
-def _prize_lines(overview: Overview, _: Translate) -> list[str]:
+def _prize_lines(overview: TournamentOverview, _: Translate) -> list[str]:
     """What the winner was paid of the pot (see :mod:`bot.services.tournaments`)."""
     t = overview.tournament
     if not t.entry or t.prize is None:
         return []
     if t.prize >= overview.pot:
-        return [_("The pot of {chips} chips is theirs.").format(chips=overview.pot)]
+        return [
+            _(
+                "The pot of {chips} chip is theirs.",
+                "The pot of {chips} chips is theirs.",
+                overview.pot,
+            ).format(chips=count(overview.pot, _))
+        ]
     if t.prize == 0:
         return [
             _(
@@ -474,9 +489,12 @@ def _prize_lines(overview: Overview, _: Translate) -> list[str]:
         ]
     return [
         _(
+            "{prize} of the pot's {chips} chip are theirs. The other entries went back: "
+            "their players played no game, or they are held as possible chip dumping (/flags).",
             "{prize} of the pot's {chips} chips are theirs. The other entries went back: "
-            "their players played no game, or they are held as possible chip dumping (/flags)."
-        ).format(prize=t.prize, chips=overview.pot)
+            "their players played no game, or they are held as possible chip dumping (/flags).",
+            overview.pot,
+        ).format(prize=count(t.prize, _), chips=count(overview.pot, _))
     ]
 
 
@@ -498,7 +516,7 @@ def _fit(
     _: Translate,
     *,
     limit: int = CAPTION_LIMIT,
-    more: str = N_("… and {n} more boards"),
+    more: tuple[str, str] = NP_("… and {n} more board", "… and {n} more boards"),
     tail: Sequence[str] = (),
 ) -> str:
     """``head``, as many of ``items`` as ``limit`` holds with ``tail`` after them, then how
@@ -508,12 +526,13 @@ def _fit(
     shown = len(items)
     while _length(text) > limit and shown > 0:
         shown -= 1
-        left_out = _(more).format(n=len(items) - shown)
+        left = len(items) - shown
+        left_out = _(*more, left).format(n=count(left, _))
         text = "\n".join([*head, *items[:shown], left_out, *tail])
     return text
 
 
-def pinned_keyboard(overview: Overview, _: Translate) -> InlineKeyboardMarkup | None:
+def pinned_keyboard(overview: TournamentOverview, _: Translate) -> InlineKeyboardMarkup | None:
     """Under a pinned picture that is one of several: 📋 a button for each other page, a
     table's naming its places, a bracket's its part; None for one page."""
     rows = table_rows(overview)
@@ -539,7 +558,7 @@ def pinned_keyboard(overview: Overview, _: Translate) -> InlineKeyboardMarkup | 
     )
 
 
-def page_caption(overview: Overview, page: int, _: Translate) -> str:
+def page_caption(overview: TournamentOverview, page: int, _: Translate) -> str:
     """The caption of a page of the table, or of the bracket, sent in private."""
     rows = table_rows(overview)
     if rows:
@@ -568,7 +587,7 @@ def player_line(tournament: Tournament, number: int, opponent: User, _: Translat
 
 
 def _clock(at: float) -> str:
-    return dt.datetime.fromtimestamp(at, dt.UTC).strftime("%H:%M")
+    return clock(at, "time")
 
 
 def waiting_lines(
@@ -587,18 +606,18 @@ def waiting_lines(
         busy = next((b for b in waiting.busy if b.user_id == player), None)
         if busy is None:
             text = _(
-                "your game against {name} starts when their game ends, at {time} UTC at the "
+                "your game against {name} starts when their game ends, at {time} at the "
                 "latest (if it is still being played then, they forfeit)."
             ).format(name=opponent, time=until)
         elif busy.game is not None:
             text = _(
                 "your game against {name} starts when your game #{game} ends. If it is still "
-                "being played at {time} UTC, you forfeit this one."
+                "being played at {time}, you forfeit this one."
             ).format(name=opponent, game=busy.game.id, time=until)
         else:
             text = _(
                 "your game against {name} starts when your other tournament game is over. If "
-                "it is not by {time} UTC, you forfeit this one."
+                "it is not by {time}, you forfeit this one."
             ).format(name=opponent, time=until)
         told[player] = f"{head} {text}"
     return told
@@ -650,7 +669,7 @@ def past_text(tournaments: Sequence[Tournament], users: Mapping[int, User], _: T
 # --- pictures ------------------------------------------------------------------------------
 
 
-def picture(overview: Overview, _: Translate) -> Bracket | RoundRobinTable | SwissTable:
+def picture(overview: TournamentOverview, _: Translate) -> Bracket | RoundRobinTable | SwissTable:
     """What :mod:`render.tournament` draws for the tournament: a knock-out's bracket, a round
     robin's cross table, a Swiss's standings."""
     t = overview.tournament
@@ -662,12 +681,12 @@ def picture(overview: Overview, _: Translate) -> Bracket | RoundRobinTable | Swi
     return _swiss(overview, heading, _)
 
 
-def _seeds(overview: Overview) -> dict[int, int]:
+def _seeds(overview: TournamentOverview) -> dict[int, int]:
     ranked = sorted(overview.entrants, key=lambda e: (-e.rating, e.user_id))
     return {e.user_id: number for number, e in enumerate(ranked, start=1)}
 
 
-def _bracket(overview: Overview, heading: Heading, _: Translate) -> Bracket:
+def _bracket(overview: TournamentOverview, heading: Heading, _: Translate) -> Bracket:
     t = overview.tournament
     seeds = _seeds(overview)
 
@@ -711,7 +730,7 @@ def _bracket(overview: Overview, heading: Heading, _: Translate) -> Bracket:
     )
 
 
-def _cross(overview: Overview, heading: Heading, _: Translate) -> RoundRobinTable:
+def _cross(overview: TournamentOverview, heading: Heading, _: Translate) -> RoundRobinTable:
     order = [placing.player for placing in overview.standings]
     rows = []
     for placing in overview.standings:
@@ -743,7 +762,7 @@ def _cross(overview: Overview, heading: Heading, _: Translate) -> RoundRobinTabl
     return RoundRobinTable(heading, tuple(rows), _("Pts"), "#", _("Player"))
 
 
-def _swiss(overview: Overview, heading: Heading, _: Translate) -> SwissTable:
+def _swiss(overview: TournamentOverview, heading: Heading, _: Translate) -> SwissTable:
     rank = {placing.player: placing.place for placing in overview.standings}
     rounds = overview.tournament.rounds
     rows = []

@@ -12,15 +12,19 @@ from bot.callbacks import TakeBack
 from bot.engine import Position
 from bot.i18n import N_
 from bot.model import StoredGame
-from bot.services.training import Grade, Verdict
+from bot.services.training import Grade, TurnVerdict
 from bot.views.common import Translate
+from bot.views.numbers import decimal
 from render import BoardView
 
 GRADE_TEXTS: Final = {
     Grade.BEST: N_("Your {turn}: the best move!"),
-    Grade.INACCURACY: N_("Your {turn}: a small inaccuracy (−{loss:.2f})."),
-    Grade.MISTAKE: N_("Your {turn}: a mistake (−{loss:.2f})."),
-    Grade.BLUNDER: N_("Your {turn}: a blunder (−{loss:.2f})."),
+    # TRANSLATORS: {loss} is a decimal number such as −0.12 (equity, in points)
+    Grade.INACCURACY: N_("Your {turn}: a small inaccuracy ({loss})."),
+    # TRANSLATORS: {loss} is a decimal number such as −0.12 (equity, in points)
+    Grade.MISTAKE: N_("Your {turn}: a mistake ({loss})."),
+    # TRANSLATORS: {loss} is a decimal number such as −0.12 (equity, in points)
+    Grade.BLUNDER: N_("Your {turn}: a blunder ({loss})."),
 }
 GRADE_MARKS: Final = {
     Grade.BEST: "✅",
@@ -30,13 +34,15 @@ GRADE_MARKS: Final = {
 }
 
 
-def coach_caption(verdict: Verdict, over: bool, _: Translate) -> str:
+def coach_caption(verdict: TurnVerdict, over: bool, _: Translate) -> str:
     """The verdict in a line, the better turn, and what to do about it."""
     played = html.quote(str(verdict.played))
     grade = verdict.grade
     lines = [
         "🎓 " + html.bold(_("Training game")) + f" · 🎲 {verdict.before.dice}",
-        GRADE_MARKS[grade] + " " + _(GRADE_TEXTS[grade]).format(turn=played, loss=verdict.loss),
+        GRADE_MARKS[grade]
+        + " "
+        + _(GRADE_TEXTS[grade]).format(turn=played, loss=decimal(-verdict.loss, _)),
     ]
     if grade is not Grade.BEST:
         lines.append(
@@ -50,7 +56,7 @@ def coach_caption(verdict: Verdict, over: bool, _: Translate) -> str:
     return "\n".join(lines)
 
 
-def coach_keyboard(stored: StoredGame, verdict: Verdict, _: Translate) -> InlineKeyboardMarkup:
+def coach_keyboard(stored: StoredGame, verdict: TurnVerdict, _: Translate) -> InlineKeyboardMarkup:
     """↩ Take back, while the game goes on."""
     if stored.game.is_over:
         return InlineKeyboardMarkup(inline_keyboard=[])
@@ -59,7 +65,7 @@ def coach_keyboard(stored: StoredGame, verdict: Verdict, _: Translate) -> Inline
     return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
-def coach_board(verdict: Verdict, _: Translate) -> tuple[Position, BoardView]:
+def coach_board(verdict: TurnVerdict, _: Translate) -> tuple[Position, BoardView]:
     """The picture: the position the better turn reaches (the turn played when it was the
     best), its steps drawn on it, the roll spent."""
     side = verdict.side

@@ -60,7 +60,7 @@ PairKey: TypeAlias = tuple[int, str | None, int, int]
 first: the games a board follows from one to the next."""
 
 Reader: TypeAlias = Callable[[int], Awaitable[GameSnapshot]]
-"""Reads a game as it stands (:meth:`bot.services.GameService.snapshot`)."""
+"""Reads a game as it stands (:meth:`bot.services.Games.snapshot`)."""
 
 
 def pair_key(stored: StoredGame) -> PairKey:

@@ -37,7 +37,7 @@ from aiohttp import web
 
 from bot.i18n import N_, locale_of, user_locale
 from bot.model import Challenge, StoredGame
-from bot.services import Chats, GameService, Users
+from bot.services import Chats, Games, Users
 from bot.services.actions import GameAction, GameActions, Hinted, Moved, RematchOffered, Request
 from bot.services.allowance import Allowance
 from bot.services.challenges import MemberCheck
@@ -102,7 +102,7 @@ class BoardApp:
         self,
         *,
         token: str,
-        games: GameService,
+        games: Games,
         actions: GameActions,
         users: Users,
         chats: Chats,
@@ -349,7 +349,7 @@ class BoardApp:
             return Refused(self._explain(viewer, error))
         if isinstance(outcome, Hinted):
             _ = translator(self._i18n, viewer.locale)
-            return Note(hint_text(outcome.hint, outcome.tapped, _), kind="hint")
+            return Note(hint_text(outcome.advice, _), kind="hint")
         if isinstance(outcome, RematchOffered):
             if self._post_rematch is not None:
                 await self._post_rematch(outcome.challenge)

@@ -177,4 +177,5 @@ def _turn(line: str, index: int, seen: Callable[[Side, int], int], _: Translate)
 
 def _name(snapshot: GameSnapshot, side: Side, _: Translate) -> str:
     user = snapshot.user(side)
-    return f"🤖 {user.mention}" if user.computer_level is not None else mention(user, _)
+    name = mention(user, _)
+    return f"🤖 {name}" if user.computer_level is not None else name

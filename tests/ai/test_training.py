@@ -10,7 +10,7 @@ from bot.ai.arena import duel
 from bot.ai.computer import Computer
 from bot.ai.evaluator import Evaluator
 from bot.ai.network import Network
-from bot.ai.train import VARIANTS, train
+from bot.ai.train import TRAINING_MIX, train
 from bot.engine import Family, find_variant
 
 SEED = 11
@@ -48,6 +48,6 @@ def test_the_same_seed_trains_the_same_weights() -> None:
 
 
 def test_each_family_trains_on_variants_of_its_own() -> None:
-    assert set(VARIANTS) == set(Family)
-    for family, variants in VARIANTS.items():
+    assert set(TRAINING_MIX) == set(Family)
+    for family, variants in TRAINING_MIX.items():
         assert all(find_variant(name).family is family for name in variants)

@@ -78,9 +78,10 @@ def _check_summary(summary: str, game_id: int, names: Sequence[str]) -> int:
     for name in names:
         line = next(line for line in summary.splitlines() if name in line)
         assert re.search(
-            r"\d+ moves with a choice, \d+ errors, \d+ blunders, error rate \d+\.\d", line
+            r"PR \d+\.\d · \d+ moves? with a choice: \d+ errors?, \d+ blunders?", line
         ), line
-    count = re.search(r"The worst moves follow: (\d+)\.", summary)
+    assert summary.count("PR (performance rating)") == 1 and "error rate" not in summary
+    count = re.search(r"(\d+) worst moves? follows?\.", summary)
     assert count or "No errors to show." in summary, summary
     return int(count[1]) if count else 0
 
@@ -98,7 +99,8 @@ def _check_pictures(pictures: Sequence[FakeMessage], game_id: int, name: str) ->
         caption = picture.caption or ""
         assert picture.photo is not None
         assert f"Game #{game_id} · move " in caption and name in caption, caption
-        assert "Played: " in caption and "Better: " in caption, caption
+        assert "🟧 Played: " in caption and "🟦 Better: " in caption, caption
+        assert "→" in caption and "/" not in caption.split("Played: ")[1], caption
         assert re.search(r"Equity lost: \d\.\d{3} points \((error|blunder)\)", caption), caption
 
 

@@ -1,8 +1,8 @@
 """The automatic analysis through the real bot and the fake Bot API: a rated group game is
 refused to analysis while it runs (to its players and everyone else), analysed by itself once
 it ends, and its result board gets the luck line by one edit of its caption (no new message);
-``/stats`` draws the trend, ``📊 Analysis`` the per-turn graph, ``/flags`` lists a PR flag; a
-rated inline game gets the line in its inline message."""
+``/stats`` draws no trend of one game, ``📊 Analysis`` the per-turn graph, ``/flags`` lists a
+PR flag; a rated inline game gets the line in its inline message."""
 
 from __future__ import annotations
 
@@ -76,10 +76,13 @@ async def test_a_rated_game_gets_its_luck_line_trend_graph_and_flags(
     assert len(edits) == 1
     assert fake.last_message(group) is last  # no new message
 
-    # /stats: the record, then the trend chart
-    fake.send_text(alice, group, "/stats")
-    chart = await fake.wait_for_message(group, where=lambda m: m.photo is not None, after=last)
-    assert "@alice: PR and luck over the last 1 analysed games" in (chart.caption or "")
+    # /stats: the record, and no chart: one analysed game makes no line (one dot, once)
+    asked = fake.send_text(alice, group, "/stats")
+    stats = await fake.wait_for_message(group, after=asked)
+    await harness.idle()
+    assert "@alice" in stats.content
+    chart = fake.last_message(group)
+    assert chart is stats and all(m.photo is None for m in fake.messages(group)[-2:])
 
     # 📊 Analysis: the summary, then the per-turn graph first among the pictures
     answer = await fake.next_answer_to(fake.press(carol, board, "📊 Analysis"))

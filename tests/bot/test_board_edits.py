@@ -138,7 +138,7 @@ async def test_a_board_left_behind_by_a_stop_catches_up_once_at_start(
     db = await open_database(database_path)
     try:
         services = compose(Store(db), random.Random(3), move_seconds=300)
-        service = services.game_service
+        service = services.games
         [game] = await service.active_games(alice.id)
         snapshot = await service.snapshot(game.id)
         user = snapshot.user(snapshot.game.turn)

@@ -16,6 +16,7 @@ from bot.callbacks import (
     BroadcastStep,
     DailyAction,
     DailyOpen,
+    DownloadMoves,
     FlagDecision,
     Forget,
     GameButton,
@@ -26,7 +27,6 @@ from bot.callbacks import (
     LessonAction,
     LessonMove,
     MessageKind,
-    MovesFile,
     NextGame,
     PickLanguage,
     PlayFrom,
@@ -58,7 +58,7 @@ def test_the_table_names_every_button_and_each_kind_is_told_apart() -> None:
     assert not pressed_where_shown(_factory("b"), frozenset({GameButton}))
     assert pressed_where_shown(GameButton, frozenset({GameButton}))
     assert not pressed_where_shown(GameButton, frozenset())  # a message without buttons
-    assert pressed_where_shown(InlineInvite, None) and not pressed_where_shown(MovesFile, None)
+    assert pressed_where_shown(InlineInvite, None) and not pressed_where_shown(DownloadMoves, None)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +158,7 @@ async def test_each_kind_of_button_counts_only_on_its_own_kind_of_message(
         Replay(game=game.game),
         NextGame(game=game.game),
         Rematch(game=game.game),
-        MovesFile(game=game.game),
+        DownloadMoves(game=game.game),
         PlayFrom(game=game.game, moves=1, computer=True),
         PickLanguage(language=Language.RU),
         InlineInvite(challenger=anna.id, option=InviteOption.JOIN),

@@ -67,13 +67,13 @@ async def test_a_whole_game_against_the_computer_in_private(
     assert "level 3 of 5" in (challenge.text or "")
     fake.press(alice, challenge, "▶ Start")
     board = await wait_for_board(fake, chat)
-    assert "🤖 AI ★★★☆☆" in (board.caption or "")
+    assert "🤖 computer ★★★☆☆" in (board.caption or "")
     hints = await play_to_the_end(harness, board, alice)
     stored = await stored_game(database_path, game_number(board))
     [computer] = [side for side in Side if stored.level(side) == 3]
     turns = [TurnRecord.from_text(line) for line in stored.history]
     assert sum(t.side is computer for t in turns) > 5  # nobody bears off fifteen in fewer
-    assert len(hints) == 3 and all(h.startswith("💡 Best: ") for h in hints)
+    assert len(hints) == 3 and all(h.startswith("💡 Best turn: ") for h in hints)
     assert "🏆" in (board.caption or "")
     fake.send_text(alice, chat, "/stats")
     await harness.settle()
@@ -168,7 +168,7 @@ async def test_hints_between_people_only_when_agreed_at_the_challenge(
     hinted = boards[1]
     assert any(b.action is GameAction.HINT for b in game_buttons(hinted))
     person = mover(hinted, [alice, bob])
-    assert (await ask_hint(fake, hinted, person)).startswith("💡 Best: ")
+    assert (await ask_hint(fake, hinted, person)).startswith("💡 Best turn: ")
     # the opponent of the player to move gets no hint
     other = bob if person is alice else alice
     hint = next(b for b in game_buttons(hinted) if b.action is GameAction.HINT)

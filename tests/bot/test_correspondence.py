@@ -63,12 +63,14 @@ async def test_a_day_a_move_reminds_once_at_half_time_across_a_restart(
     fake.send_text(alice, group, "/play @bob 1d")
     await harness.settle()
     challenge = fake.last_message(group)
-    assert "1 d per move" in (challenge.text or "")
-    assert "⏱ 1 d" in [b.text for b in challenge.buttons]
+    assert "1 day per move" in (challenge.text or "")
+    assert "⏱ 1 day" in [b.text for b in challenge.buttons]
     fake.press(bob, challenge, "✅ Accept")
     board = await wait_for_board(fake, group)
     caption = board.caption or ""
-    assert "1 d a move, until 2027-01-1" in caption  # a date: the deadline is tomorrow
+    assert "1 day a move, until 2027-01-1" in caption  # a date: the deadline is tomorrow
+    # a moment each reader's app shows in their own time zone, the date too
+    assert any(e["type"] == "date_time" and e["date_time_format"] == "dt" for e in board.entities)
     first = mover(board, [alice, bob])
     await harness.restart()  # the reminder is in the database, not in this process
     clock.now += 11 * HOUR

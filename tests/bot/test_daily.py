@@ -147,7 +147,7 @@ async def test_a_groups_morning_post_edited_as_answers_come(
     assert "Best:" not in bob_puzzle.content and "%" not in bob_puzzle.content
     assert "1 answered so far." in bob_puzzle.content
     assert "Streak: 0 days in a row (best 0)." in bob_puzzle.content  # as the day began
-    assert bob_puzzle.button("The best move, after 00:00 UTC").url == link
+    assert bob_puzzle.button("The best move, when the day is over").url == link
     await fake.wait_for(lambda: "1 answered" in post.content, description="the post edited")
 
     carol_chat = fake.private_chat(carol)
@@ -180,12 +180,12 @@ async def test_a_groups_morning_post_edited_as_answers_come(
     assert len(_posts(fake, group)) == 2
     assert "2026-12-04" in _posts(fake, group)[1].content
     verdict = await _say(harness, carol, carol_chat, "/start " + link.rsplit("=", 1)[1])
-    assert "❌ Your 24/18 13/8: −0.20 against the best." in verdict.content
+    assert "❌ Your 24/18 13/8 loses 0.20 points against the best." in verdict.content
     assert "Best: 13/7 7/2" in verdict.content
     assert [b.text for b in verdict.buttons] == ["🧩 short nardy"]  # no link: it is shown
 
     top = await _say(harness, carol, group, "/top daily")
-    assert "1. @bob: 1 days (best 1)" in top.content and "carol" not in top.content
+    assert "1. @bob: 1 day (best 1)" in top.content and "carol" not in top.content
 
 
 async def test_daily_in_private_with_the_start_button_and_undo(bot_harness: BotHarness) -> None:

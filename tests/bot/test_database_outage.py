@@ -48,7 +48,7 @@ so that they would find the deadline passed before the deadlines are moved, if t
 @asynccontextmanager
 async def _slow_probe(settings: Settings) -> AsyncIterator[Services]:
     async with build_services(settings) as services:
-        watch = DatabaseWatch(services.store, services.game_service, probe_seconds=PROBE_SECONDS)
+        watch = DatabaseWatch(services.store, services.deadlines, probe_seconds=PROBE_SECONDS)
         try:
             yield dataclasses.replace(services, database_watch=watch)
         finally:

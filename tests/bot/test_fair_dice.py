@@ -70,7 +70,7 @@ async def test_a_group_game_from_its_commitment_to_the_check_of_every_roll(
             break
         await play_turn(fake, board, [alice, bob])
     assert is_over(board), board.caption
-    assert f"🔓 Dice seed revealed: /verify {game}" in (board.caption or "")
+    assert f"🔓 The dice are unsealed: check them with /verify {game}" in (board.caption or "")
     before_the_reveal = fake.mark()
 
     after = (await ask(harness, alice, group, f"/verify {game}")).text or ""
@@ -114,7 +114,7 @@ async def test_a_group_game_from_its_commitment_to_the_check_of_every_roll(
     # /dice: Alice's faces, counted over her own rolls (she plays white)
     mine = Counter(int(v) for r in rolls if r[2] == "w" for v in r[3].split("-"))
     stats = (await ask(harness, alice, group, "/dice")).text or ""
-    assert stats.startswith("🎲 Dice of @alice\n1 finished games, ")
+    assert stats.startswith("🎲 Dice of @alice\n1 finished game, ")
     for face in range(1, 7):
         assert f" {face}: {mine[face]} (" in stats, stats
     assert "χ² = " in stats and "5 degrees of freedom" in stats

@@ -81,7 +81,7 @@ async def test_a_group_that_adds_the_bot_is_welcomed_and_told_of_the_pin_right(
     fake.add_bot(other, by=boris, admin=True)
     welcome = await fake.wait_for_message(other)
     text = welcome.text or ""
-    assert text.startswith("Привет, Клуб!") and "/tournament" in text
+    assert text.startswith("Здравствуйте, Клуб!") and "/tournament" in text
     assert "правом закреплять" not in text
     # promoted later, or removed: nothing more is said
     mark = fake.mark()

@@ -70,7 +70,7 @@ async def test_a_whole_group_game_to_the_end_and_the_score(any_backend_bot: BotH
     fake.send_text(alice, group, "/score @bob")
     await harness.settle()
     score = fake.last_message(group).text or ""
-    assert "1 games" in score.replace("(", "").replace(")", "")
+    assert "(1 game)" in score
     await harness.restart()
     fake.send_text(alice, group, "/score @bob")
     await harness.settle()
@@ -332,7 +332,7 @@ async def test_an_unexpected_failure_gets_an_apology_and_the_bot_goes_on(
     async def broken(*_args: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("bot.services.ScoreService.stats", broken)
+    monkeypatch.setattr("bot.services.Scores.stats", broken)
     sent = fake.send_text(alice, chat, "/stats")
     apology = await fake.wait_for_message(chat, after=sent)  # sent outside the update's handling
     assert apology.text == "Something went wrong. Please try again."

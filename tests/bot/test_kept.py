@@ -13,7 +13,7 @@ from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
 
 from bot.messages.kept import KeptText
-from bot.messages.link import TelegramLink, TelegramSession
+from bot.outbox.link import TelegramLink, TelegramSession
 from bot.outbox.pace import RateLimiter
 from tests.support.fake_telegram import FakeTelegram
 

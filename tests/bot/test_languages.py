@@ -60,7 +60,7 @@ async def _drawn(database_path: Path, game_id: int, locale: str) -> bytes:
     database = await open_database(database_path)
     try:
         services = compose(Store(database), random.Random(0))
-        service = services.game_service
+        service = services.games
         snapshot = await service.snapshot(game_id)
         [board] = await services.board_messages.boards(game_id)
         view = board_view(snapshot, board.viewer, translator(I18N, locale))
@@ -94,7 +94,7 @@ async def test_a_game_in_each_new_language(
     await harness.settle()
     caption = board.caption or ""
     assert f"{said(locale, 'short nardy')} · {said(locale, 'standard')}" in caption
-    assert shows(said(locale, "⏳ {duration} a move, until {time} UTC"), caption)
+    assert shows(said(locale, "⏳ {duration} a move, until {time}"), caption)
     assert shows(said(locale, "🎲 {dice} — {mark} {name} to move"), caption)
     assert "⚔ @alice — @bob" in challenge.content  # the challenge message says it started
     for _ in range(2):  # two turns, tapped step by step, confirmed with the translated button
@@ -107,9 +107,13 @@ async def test_a_game_in_each_new_language(
         confirm = next(b for b in game_buttons(board) if b.action is GameAction.CONFIRM)
         await tap_and_wait(fake, player, board, confirm)
     question = await _say(harness, alice, group, "/resign")
-    assert head(said(locale, "Resign game #{game} against {name}? You lose {points} pt.")) in (
-        question.content
+    resign = I18N.gettext(
+        "Resign game #{game} against {name}? You lose {points} point.",
+        "Resign game #{game} against {name}? You lose {points} points.",
+        2,
+        locale=locale,
     )
+    assert head(resign) in question.content
     fake.press(alice, question, "🏳 " + said(locale, "Yes, resign"))
     await fake.wait_for(lambda: "🏆" in (board.caption or ""))
     await harness.settle()
@@ -145,7 +149,7 @@ async def test_language_in_private_is_kept_confirmed_in_it_and_sets_the_chats_me
     assert menu.content == "✅ თქვენი ენა ახლა: ქართული." and menu.buttons == []
     chat_menu = fake.commands(scope={"type": "chat", "chat_id": alice.id})
     assert ("play", said("ka", "Start a new game (/play bot: with the computer)")) in chat_menu
-    assert (await _say(harness, alice, chat, "/start")).content.startswith("გამარჯობა, Alice!")
+    assert (await _say(harness, alice, chat, "/start")).content.startswith("გამარჯობათ, Alice!")
     await harness.restart()  # the choice is stored, not remembered
     assert (await _say(harness, alice, chat, "/help")).content.startswith("ბრძანებები")
     # /language with a word chooses at once; an unknown word is explained and changes nothing
@@ -155,7 +159,7 @@ async def test_language_in_private_is_kept_confirmed_in_it_and_sets_the_chats_me
     unknown = await _say(harness, alice, chat, "/language klingon")
     assert unknown.content == "Я не знаю мови «klingon». Оберіть одну з цих:"
     assert "✅ Українська" in [b.text for b in unknown.buttons]
-    assert (await _say(harness, alice, chat, "/start")).content.startswith("Привіт, Alice!")
+    assert (await _say(harness, alice, chat, "/start")).content.startswith("Вітаю, Alice!")
     english = await _say(harness, alice, chat, "/language en")
     assert english.content == "✅ Your language is now English."
     chat_menu = fake.commands(scope={"type": "chat", "chat_id": alice.id})
@@ -176,7 +180,7 @@ async def test_forged_language_buttons_are_refused_and_change_nothing(
     await harness.settle()
     assert menu.content == shown and menu.edit_count == 0
     assert fake.requests_for("setMyCommands", since=mark) == []
-    assert (await _say(harness, alice, chat, "/start")).content.startswith("Привіт, Alice!")
+    assert (await _say(harness, alice, chat, "/start")).content.startswith("Вітаю, Alice!")
     assert PickLanguage(language=Language.UK).pack() == "l:3"  # a real one, for comparison
 
 
@@ -198,7 +202,7 @@ async def test_a_language_button_forged_onto_another_message_is_refused_and_edit
     await harness.settle()
     assert greeting.content == shown and greeting.edit_count == 0
     assert fake.requests_for("setMyCommands", since=mark) == []
-    assert (await _say(harness, alice, chat, "/start")).content.startswith("Привіт, Alice!")
+    assert (await _say(harness, alice, chat, "/start")).content.startswith("Вітаю, Alice!")
 
 
 async def test_a_groups_language_is_set_by_its_admins_only_and_its_messages_follow(
@@ -246,7 +250,7 @@ async def test_a_groups_language_is_set_by_its_admins_only_and_its_messages_foll
     assert f"{said('hy', 'long nardy')} · {said('hy', 'classic')}" in (board.caption or "")
     # in private, each keeps their own language
     bob_chat = fake.private_chat(bob)
-    assert (await _say(harness, bob, bob_chat, "/start")).content.startswith("Привет, Bob!")
+    assert (await _say(harness, bob, bob_chat, "/start")).content.startswith("Здравствуйте, Bob!")
     assert (await _say(harness, alice, group, "/language")).content == said(
         "hy", "🌐 This group's language: {language}. Admins can choose another:"
     ).format(language="Հայերեն")

@@ -21,7 +21,7 @@ from bot.messages.league import RULE, LeaguePublisher, standings_text
 from bot.model import Rating, Standing, User
 from bot.outbox.pace import RateLimiter
 from bot.services import GameSnapshot, Services, compose
-from bot.services.leagues import LeagueLine, LeagueService
+from bot.services.leagues import LeagueLine, Leagues
 from bot.storage import Store, open_database
 from bot.views.common import translator
 from tests.support.clock import Clock
@@ -116,13 +116,13 @@ async def test_a_result_edits_the_standings_in_place_across_restarts(
     standings = await _start_league(harness, club)
     await _resigned_game(harness, club, loser=club.alice, winner=club.bob)
     await fake.wait_for(lambda: standings.edit_count, description="the standings edited")
-    assert "1. @bob: 2 pt., 1/1 wins, rating —" in standings.content
-    assert "2. @alice: -2 pt., 0/1 wins" in standings.content
+    assert "1. @bob: 2 points, wins 1/1, rating —" in standings.content
+    assert "2. @alice: −2 points, wins 0/1" in standings.content
     await harness.restart()  # drains the league's refreshes: one result, one edit
     assert standings.edit_count == 1
     await _resigned_game(harness, club, loser=club.alice, winner=club.bob)
     await fake.wait_for(lambda: standings.edit_count == 2, description="the standings edited")
-    assert "1. @bob: 4 pt., 2/2 wins" in standings.content
+    assert "1. @bob: 4 points, wins 2/2" in standings.content
     assert _standings(fake, club.group) == [standings]  # edited, not re-sent
     assert club.group.pinned == [standings.message_id]
 
@@ -213,12 +213,12 @@ async def test_flags_lists_held_transfers_to_admins(
     listed = (await _say(harness, club.alice, club.group, "/flags")).content
     assert "Held transfers" in listed
     assert (
-        f"Game #{game_id}: @bob → @alice, 500 chips (10 payments, 1200 chips one way in 24 h), "
+        f"Game #{game_id}: @bob → @alice, 500 chips (10 payments, 1,200 chips one way in 24 h), "
         "2023-11-14"
     ) in listed
     assert (
         f"Tournament #{tournament_id}: @carol's entry to the winner @alice, 500 chips "
-        "(2 payments, 1000 chips one way in 24 h), 2023-11-14"
+        "(2 payments, 1,000 chips one way in 24 h), 2023-11-14"
     ) in listed
 
 
@@ -239,17 +239,18 @@ def test_the_standings_text() -> None:
         LeagueLine(Standing(alice, games=3, wins=2, points=3), Rating(1623.4, 80, 0.06, 3)),
         LeagueLine(Standing(bob, games=3, wins=1, points=-3), Rating()),
     ]
-    text = standings_text(lines, str, now=1.7e9)
+    text = standings_text(lines, translator(create_i18n(), "en"), now=1.7e9)
     assert text.splitlines() == [
         "🏆 <b>League</b>",
         RULE,
-        "1. @alice: 3 pt., 2/3 wins, rating 1623",
-        "2. Bob &lt;3: -3 pt., 1/3 wins, rating —",  # not rated in long nardy yet
+        "1. @alice: 3 points, wins 2/3, rating 1623",
+        "2. Bob &lt;3: −3 points, wins 1/3, rating —",  # not rated in long nardy yet
         RULE,
-        "Updated: 2023-11-14 22:13 UTC",
+        'Updated: <tg-time unix="1700000000" format="dt">2023-11-14 22:13 UTC</tg-time>',
     ]
     russian = standings_text(lines, translator(create_i18n(), "ru"), now=1.7e9)
     assert "Лига" in russian and "рейтинг 1623" in russian and "Обновлено" in russian
+    assert "1. @alice: 3 очка, побед 2 из 3" in russian and "−3 очка" in russian
 
 
 # --- the publisher on its own --------------------------------------------------------------
@@ -258,7 +259,7 @@ def test_the_standings_text() -> None:
 @dataclass
 class World:
     services: Services
-    leagues: LeagueService
+    leagues: Leagues
     bot: Bot
     group: FakeChat
     snapshot: GameSnapshot
@@ -284,7 +285,7 @@ async def world(tmp_path: Path, fake_telegram: FakeTelegram) -> AsyncIterator[Wo
     )
     _, snapshot = await services.lobby.accept(challenge.id, users[1])
     bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
-    yield World(services, services.league_service, bot, group, snapshot)
+    yield World(services, services.leagues, bot, group, snapshot)
     await bot.session.close()
     await db.close()
 
@@ -309,9 +310,7 @@ async def test_refreshes_close_together_make_one_edit_paced_with_the_boards(
     publisher = _league(world, limiter, settle=3600)
     assert await publisher.post(await world.leagues.start(world.group.id, "en"))
     standings = fake_telegram.last_message(world.group)
-    await world.services.game_service.resign(
-        world.snapshot.stored.id, world.snapshot.stored.white_id
-    )
+    await world.services.games.resign(world.snapshot.stored.id, world.snapshot.stored.white_id)
     for _ in range(5):  # the worker is settling meanwhile
         publisher.refresh(world.group.id)
         await asyncio.sleep(0)
@@ -345,10 +344,10 @@ async def test_the_league_hears_of_each_group_games_result_from_the_change_feed(
     game_id, white = world.snapshot.stored.id, world.snapshot.stored.white_id
     mover = world.snapshot.stored.player(world.snapshot.game.turn)
     if world.snapshot.turn_input is not None:
-        await world.services.game_service.choose(game_id, mover, world.snapshot.stored.version, 0)
+        await world.services.games.choose(game_id, mover, world.snapshot.stored.version, 0)
     await publisher.drain()
     assert standings.edit_count == 0  # a tap is no result
-    await world.services.game_service.resign(game_id, white)
+    await world.services.games.resign(game_id, white)
     await publisher.drain()
     assert standings.edit_count == 1 and "1. @bob" in standings.content
     await publisher.close()

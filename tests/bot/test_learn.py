@@ -167,7 +167,7 @@ async def test_the_offer_at_a_newcomers_first_start_and_no_thanks(bot_harness: B
         "New to nardy? /learn teaches the rules in short lessons, a minute or two each, "
         "then a training game with the computer."
     )
-    assert greeting.content.startswith("Привет, Anna!") and offer in greeting.content
+    assert greeting.content.startswith("Здравствуйте, Anna!") and offer in greeting.content
     decline = _data(LessonMove.DECLINE, 0, 0)
     learn = _data(LessonMove.COURSE, 0, 0)
     assert {decline, learn} <= {b.callback_data for b in greeting.buttons}

@@ -114,7 +114,7 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
     await _tap(harness, board, players, GameAction.DROP)
     assert is_over(board)
     caption = board.caption or ""
-    assert f"@{taker.username} wins: double dropped, 2 pt." in caption
+    assert f"@{taker.username} wins: double dropped, 2 points" in caption
     assert f"@{doubler.username} pays @{taker.username} 200 chips." in caption
     assert "Match to 7 · game 1 · " in caption
     assert [b.text for b in board.buttons] == ["▶ Next game", "📊 Analysis", "🎞 Replay"]

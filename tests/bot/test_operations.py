@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.maintenance import Refused, backup, restore
+from bot.maintenance import RestoreRefused, backup, restore
 from bot.storage import open_database
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import make_settings, running_bot
@@ -81,7 +81,7 @@ async def test_a_bot_backed_up_mid_game_is_restored_into_a_new_bot_that_finishes
         else:
             target = tmp_path / "new" / "nardy.sqlite3"
         await asyncio.to_thread(restore, saved, target)
-        with pytest.raises(Refused, match="--replace"):  # never over a database by mistake
+        with pytest.raises(RestoreRefused, match="--replace"):  # never over a database by mistake
             await asyncio.to_thread(restore, saved, target)
         kept = await stored_game(target, number)
         assert not kept.game.is_over and kept.game.ply > 0
@@ -124,7 +124,7 @@ async def test_an_edited_migration_stops_start_up_with_one_line(
     status, _, err = await _command(
         database=database, BOT_TOKEN=fake_telegram.token, TELEGRAM_API_URL=fake_telegram.url
     )
-    assert status == 2
+    assert status == 2, err
     assert err.startswith(
         "error: the database refused by this release: migration 2 was edited after this database"
     )

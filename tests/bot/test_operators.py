@@ -64,7 +64,8 @@ async def test_a_banned_user_is_turned_away_and_what_they_had_open_ends(
     await _tap(harness, carol, picker, "🔎 Find")
     assert "Looking for an opponent" in picker.content
     signup = await _say(harness, dave, group, "/tournament")
-    await _tap(harness, dave, signup, "💰 free")
+    await _tap(harness, dave, signup, "💰 free")  # the entry's list
+    await _tap(harness, dave, signup, "10")
     assert await _tap(harness, dave, signup, "✅ Create") == ""
     assert await _tap(harness, carol, signup, "✅ Join") == ""
     assert "@carol" in signup.content
@@ -233,6 +234,7 @@ async def test_held_transfers_are_released_or_refunded_by_an_operator(
         assert found
         games.append(int(found[1]))
     await harness.idle()
+    earlier = await _say(harness, owner, office, "/flags")  # a second operator's list, say
     listed = await _say(harness, owner, office, "/flags")
     assert f"Game #{games[1]} in chat {group.id}: @alice → @bob, 100 chips" in listed.content
     assert [b.text for b in listed.buttons] == [
@@ -248,10 +250,13 @@ async def test_held_transfers_are_released_or_refunded_by_an_operator(
         f"Game #{games[0]}: refunded, the chips stay with @alice."
     )
     assert listed.text == "No chip transfers are held." and not listed.buttons
-    # a decision taken already (a second operator's stale list): refused, nothing moves
+    # a decision taken already, on a list shown before it: refused, nothing moves; on the
+    # list that no longer shows it, the button is stale
+    answer = await fake.next_answer_to(fake.press(owner, earlier, f"✅ #{games[1]}"))
+    assert answer.show_alert and answer.text == "This transfer has been decided already."
     stale = fake.tap(owner, listed, f"h:{games[1]}:1", check=False)
     answer = await fake.next_answer_to(stale)
-    assert answer.show_alert and answer.text == "This transfer has been decided already."
+    assert answer.show_alert and answer.text == "This button is no longer valid."
     for user, balance in ((alice, 900), (bob, 1100)):
         statement = await _say(harness, user, fake.private_chat(user), "/chips")
         assert f"Your chips: {balance}" in statement.content

@@ -22,7 +22,7 @@ from aiohttp import ClientConnectorError, ServerDisconnectedError
 from aiohttp.client_reqrep import ConnectionKey
 
 from bot.app import DRAIN_SECONDS, run
-from bot.messages.link import (
+from bot.outbox.link import (
     Backoff,
     Failure,
     TelegramGatewayError,

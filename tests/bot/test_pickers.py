@@ -100,4 +100,4 @@ async def test_the_tournament_picker_picks_from_the_same_lists(bot_harness: BotH
     await _tap(harness, anna, picker, "⏱ 90 s")
     assert len(_labels(picker)) == len(choices.MOVE_TIMES) + 1  # the same times, and Back
     await _tap(harness, anna, picker, "1 d")
-    assert "match to 5" in (picker.text or "") and "📬 1 d a move" in (picker.text or "")
+    assert "match to 5" in (picker.text or "") and "📬 1 day a move" in (picker.text or "")

@@ -16,7 +16,7 @@ from bot.i18n import create_i18n
 from bot.messages.boards import BoardPublisher
 from bot.outbox import Outbox
 from bot.outbox.pace import RateLimiter
-from bot.services import GameService, GameSnapshot, Services, compose
+from bot.services import Games, GameSnapshot, Services, compose
 from bot.storage import Store, open_database
 from tests.support.clock import Clock
 from tests.support.fake_telegram import FakeChat, FakeTelegram
@@ -66,7 +66,7 @@ async def world(tmp_path: Path, fake_telegram: FakeTelegram) -> AsyncIterator[Wo
     await db.close()
 
 
-async def _taps(service: GameService, snapshot: GameSnapshot, count: int) -> list[GameSnapshot]:
+async def _taps(service: Games, snapshot: GameSnapshot, count: int) -> list[GameSnapshot]:
     """Alternately taps the first step and Undo, ``count`` times."""
     mover = snapshot.stored.player(snapshot.game.turn)
     found = []
@@ -84,7 +84,7 @@ async def test_edits_are_coalesced_when_the_chat_is_busy(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
     services, bot, group, snapshot = world
-    service = services.game_service
+    service = services.games
     clock = Clock(0.0)
     limiter = RateLimiter(clock=clock, group=(1, 1 / 3600))  # one message, then an hour's wait
     publisher = BoardPublisher(bot, services, create_i18n(), Outbox.create(limiter))
@@ -103,7 +103,7 @@ async def test_retry_after_is_honoured_and_a_deleted_board_is_posted_again(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
     services, bot, group, snapshot = world
-    service = services.game_service
+    service = services.games
     unpaced = RateLimiter(group=(100, 100.0))  # only Telegram's own retry_after slows it
     publisher = BoardPublisher(bot, services, create_i18n(), Outbox.create(unpaced))
     publisher.publish(snapshot)
@@ -129,7 +129,7 @@ async def test_an_old_snapshot_never_replaces_a_newer_one(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
     services, bot, group, snapshot = world
-    service = services.game_service
+    service = services.games
     publisher = BoardPublisher(bot, services, create_i18n(), Outbox.create())
     [newer] = await _taps(service, snapshot, 1)
     publisher.publish(newer)

@@ -3,7 +3,9 @@ moves-file buttons, /moves and /chips; and the /history text of matches."""
 
 from __future__ import annotations
 
-from bot.callbacks import MovesFile
+import re
+
+from bot.callbacks import DownloadMoves
 from bot.engine import Match, Outcome, Result, Side
 from bot.i18n import create_i18n
 from bot.model import FinishedGame, User
@@ -46,7 +48,7 @@ async def test_stats_top_rating_history_files_and_chips(bot_harness: BotHarness)
     stats = (await ask(harness, carol, group, "/stats @alice")).text or ""
     lines = stats.splitlines()
     assert lines[0] == "Statistics of @alice"
-    assert lines[1].startswith("Rating, long nardy: 1") and lines[1].endswith("(1 games)")
+    assert lines[1].startswith("Rating, long nardy: 1") and lines[1].endswith("(1 game)")
     assert int(lines[1].split(": ")[1].split()[0]) > 1500
     assert lines[2:] == [
         "Games: 1, wins: 1 (100%)",
@@ -69,7 +71,7 @@ async def test_stats_top_rating_history_files_and_chips(bot_harness: BotHarness)
     rating = (await ask(harness, carol, group, "/top rating")).text or ""
     first, second, third = rating.splitlines()
     assert first == "Rating · long nardy"
-    assert second.startswith("1. @alice: ") and second.endswith(", 1 games")
+    assert second.startswith("1. @alice: ") and second.endswith(", 1 game")
     assert third.startswith("2. @bob: ")
     short = await ask(harness, carol, group, "/top рейтинг short")
     assert short.text == "Nobody here has a rating in short nardy yet. Finish a game with /play."
@@ -82,10 +84,10 @@ async def test_stats_top_rating_history_files_and_chips(bot_harness: BotHarness)
     assert lines[0] == "Latest games in this chat"
     assert lines[1].startswith("#1 · 20")
     assert lines[1].endswith(
-        " · ⚪ @alice — ⚫ @bob · long nardy · @alice wins: resignation, 2 pt."
+        " · ⚪ @alice — ⚫ @bob · long nardy · @alice wins: resignation, 2 points"
     )
     assert [b.text for b in history.buttons] == ["📄 #1"]
-    assert history.buttons[0].callback_data == MovesFile(game=1).pack()
+    assert history.buttons[0].callback_data == DownloadMoves(game=1).pack()
 
     last = history
     for user in (alice, carol):  # a player, and an onlooker in the game's group
@@ -107,7 +109,7 @@ async def test_stats_top_rating_history_files_and_chips(bot_harness: BotHarness)
     assert none_yet.text == "You have no finished games yet. Start one with /play."
     assert none_yet.buttons == []
     refused = await fake.next_answer_to(
-        fake.tap(dave, none_yet, MovesFile(game=1).pack(), check=False)
+        fake.tap(dave, none_yet, DownloadMoves(game=1).pack(), check=False)
     )
     # a /history button on a message that shows none: no such message carries it
     assert refused.show_alert and refused.text == "This button is no longer valid."
@@ -204,13 +206,13 @@ def test_history_names_the_matches_with_their_score() -> None:
         "<b>Latest games in this chat</b>",
         "Match #2 to 7: @anna 7:5 @boris, won by @anna",
         "Match #3 to 5: @vera 1:0 @anna, in progress",
-        "#9 · 1970-01-04 · ⚪ @anna — ⚫ @boris · long nardy · @boris wins: mars, 4 pt. ×2"
+        "#9 · 1970-01-04 · ⚪ @anna — ⚫ @boris · long nardy · @boris wins: mars, 4 points ×2"
         " · match #2 game 3",
-        "#8 · 1970-01-03 · ⚪ @vera — ⚫ @anna · short nardy · @vera wins: oin, 1 pt."
+        "#8 · 1970-01-03 · ⚪ @vera — ⚫ @anna · short nardy · @vera wins: oin, 1 point"
         " · match #3 game 1",
-        "#7 · 1970-01-02 · ⚪ @anna — ⚫ @boris · long nardy · @anna wins: koks, 3 pt."
+        "#7 · 1970-01-02 · ⚪ @anna — ⚫ @boris · long nardy · @anna wins: koks, 3 points"
         " · match #2 game 2",
-        "#6 · 1970-01-01 · ⚪ @boris — ⚫ @vera · long nardy · @boris wins: time ran out, 2 pt.",
+        "#6 · 1970-01-01 · ⚪ @boris — ⚫ @vera · long nardy · @boris wins: time ran out, 2 points",
         "Tap a game's number to get its moves as a file.",
     ]
 
@@ -218,9 +220,18 @@ def test_history_names_the_matches_with_their_score() -> None:
 async def test_rules_explain_the_variant_then_matches_the_cube_and_chips(
     bot_harness: BotHarness,
 ) -> None:
+    """How a game is won comes first: ойн, марс and кокс are explained before any other part
+    uses them (the long rules said «Ойн — 1 очко» and «кокс 3» with no word of what they
+    are)."""
     fake = bot_harness.fake
     vera = fake.create_user("Вера", username="vera", language_code="ru")
     chat = fake.private_chat(vera)
-    text = (await ask(bot_harness, vera, chat, "/rules short")).text or ""
-    assert text.startswith("Короткие нарды")
+    for words, heading in (("short", "Короткие нарды"), ("", "Длинные нарды")):
+        text = (await ask(bot_harness, vera, chat, f"/rules {words}".strip())).text or ""
+        first, second, *_rest = text.split("\n\n")
+        assert first.startswith("Как выигрывают партию") and second.startswith(heading)
+        for term in ("ойн", "марс", "кокс"):
+            explained = re.search(rf"• {term}\b[^\n]*\(", first)
+            assert explained is not None, term
+            assert text.lower().index(term) == first.lower().index(term)
     assert "правило Кроуфорда" in text and "PRO (ойн 1, марс 2, кокс 3)" in text

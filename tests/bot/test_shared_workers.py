@@ -27,7 +27,7 @@ from bot.messages.boards import BoardPublisher
 from bot.model import User
 from bot.outbox import Outbox
 from bot.outbox.pace import SharedRateLimiter
-from bot.services import GameService, GameSnapshot, Services, Terms, compose
+from bot.services import Games, GameSnapshot, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.computer import Brain
 from bot.services.coordination import Coordination
@@ -46,8 +46,8 @@ class Worker:
     brain: Brain
 
     @property
-    def service(self) -> GameService:
-        return self.services.game_service
+    def service(self) -> Games:
+        return self.services.games
 
 
 Workers: TypeAlias = tuple[Worker, Worker, Clock]
@@ -86,7 +86,7 @@ async def _game(services: Services, users: list[User], chat_id: int = -5) -> Gam
     return snapshot
 
 
-async def _play(service: GameService, snapshot: GameSnapshot, turns: int) -> GameSnapshot:
+async def _play(service: Games, snapshot: GameSnapshot, turns: int) -> GameSnapshot:
     """Plays ``turns`` turns, the first step offered each time (rolling when asked)."""
     played = 0
     while played < turns and not snapshot.game.is_over:
@@ -121,7 +121,7 @@ async def test_the_same_tap_on_two_workers_is_applied_once(workers: Workers) -> 
 
 async def test_an_update_is_claimed_by_one_worker_only(workers: Workers) -> None:
     one, two, _ = workers
-    claims = await asyncio.gather(*(w.service.claim_update(77) for w in (one, two) * 3))
+    claims = await asyncio.gather(*(w.services.updates.claim(77) for w in (one, two) * 3))
     assert sorted(claims) == [False] * 5 + [True]
 
 
@@ -201,8 +201,8 @@ async def test_an_outage_is_made_up_for_once(workers: Workers) -> None:
     assert deadline is not None
     began = clock.now - 5
     moved = [
-        await one.service.postpone_deadlines(began, 20),
-        await two.service.postpone_deadlines(began + 0.3, 19.6),  # the same outage, seen later
+        await one.services.deadlines.postpone(began, 20),
+        await two.services.deadlines.postpone(began + 0.3, 19.6),  # the same outage, seen later
     ]
     assert moved == [1, 0]
     assert (await two.service.snapshot(snapshot.stored.id)).stored.deadline == deadline + 20
@@ -317,12 +317,15 @@ async def test_a_correspondence_reminder_is_sent_by_one_worker_once(workers: Wor
     )
     _, snapshot = await two.services.lobby.accept(challenge.id, users[1])
     clock.now += 29 * 60
-    assert await one.service.reminders() == [] and await two.service.reminders() == []
+    assert (
+        await one.services.deadlines.reminders() == []
+        and await two.services.deadlines.reminders() == []
+    )
     clock.now += 2 * 60  # past half the hour
-    found = await asyncio.gather(*(w.service.reminders() for w in (one, two, one, two)))
+    found = await asyncio.gather(*(w.services.deadlines.reminders() for w in (one, two, one, two)))
     reminded = [player.id for batch in found for _, player in batch]
     assert reminded == [snapshot.stored.player(snapshot.game.to_act)]
-    assert await one.service.reminders() == []
+    assert await one.services.deadlines.reminders() == []
 
 
 async def test_a_lease_held_for_a_block_outlives_its_length_and_ends_with_it(

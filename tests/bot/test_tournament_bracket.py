@@ -17,7 +17,7 @@ from bot.model import (
     TournamentState,
     User,
 )
-from bot.services.tournaments import Overview
+from bot.services.tournaments import TournamentOverview
 from bot.views.common import translator
 from bot.views.tournaments import (
     page_caption,
@@ -41,13 +41,13 @@ def _overview(
     format: TournamentFormat = TournamentFormat.KNOCKOUT,
     pairings: tuple[TournamentPairing, ...] = (),
     on_time: frozenset[tuple[int, int]] = frozenset(),
-) -> Overview:
+) -> TournamentOverview:
     tournament = Tournament(
         7, -5, 1, format, Terms(), 0, None, TournamentState.RUNNING, "en", 0.0,
         rounds=rounds, round=current,
     )  # fmt: skip
     ids = range(1, players + 1)
-    return Overview(
+    return TournamentOverview(
         tournament,
         tuple(TournamentEntrant(7, n, 1500.0 - n) for n in ids),
         {n: User(n, f"p{n}", f"P{n}", "en") for n in ids},

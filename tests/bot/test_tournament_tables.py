@@ -16,7 +16,7 @@ from bot.callbacks import TournamentPage
 from bot.i18n import create_i18n
 from bot.model import Terms, Tournament, TournamentEntrant, TournamentFormat, TournamentState, User
 from bot.services import Services, compose
-from bot.services.tournaments import Overview
+from bot.services.tournaments import TournamentOverview
 from bot.views.common import translator
 from bot.views.tournaments import signup_text
 from tests.support.fake_telegram import FakeMessage
@@ -153,7 +153,7 @@ def test_the_final_sign_up_message_keeps_its_winner_line_after_a_cut_list() -> N
         1, -5, 1, TournamentFormat.KNOCKOUT, Terms(), 0, None, TournamentState.FINISHED, "en",
         0.0, rounds=6, round=6, winner_id=64,
     )  # fmt: skip
-    overview = Overview(
+    overview = TournamentOverview(
         tournament,
         tuple(TournamentEntrant(1, n, float(n)) for n in players),
         {n: User(n, None, f"{n:02d} " + "&" * 61, "en") for n in players},  # escaped: longer

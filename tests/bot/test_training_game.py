@@ -150,7 +150,7 @@ async def test_a_training_game_played_to_its_end_with_take_backs(
     stored = await stored_game(database_path, number)
     assert stored.training and stored.game.is_over and stored.start == RACE
     assert stored.hints and not stored.stake  # hints free, no chips (and with the computer:
-    # never rated, see GameService._record_result)
+    # never rated, see Games._record_result)
 
 
 async def test_a_training_game_from_learn_and_a_forged_take_back(harness: BotHarness) -> None:

@@ -4,7 +4,7 @@ queries reach every variant, and the order the buttons cycle is the registry's."
 
 from __future__ import annotations
 
-from bot.engine import VARIANTS, DiceMode
+from bot.engine import REGISTRY, VARIANTS, DiceMode
 from bot.services import Terms, choices
 from bot.services.choices import has_cube, has_dice_modes, rule_sets
 from bot.views.commands import COMMANDS
@@ -17,7 +17,7 @@ def test_the_choices_follow_the_registry_in_its_order() -> None:
     assert tuple(VARIANTS) == choices.VARIANTS
     assert choices.VARIANTS == ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
     assert choices.VARIANTS[0] == Terms().variant  # the first is what no word asks for
-    for name, variant in VARIANTS.items():
+    for name, variant in REGISTRY.items():
         assert rule_sets(name) == tuple(variant.rule_sets)
         assert has_cube(name) is variant.has_cube
         assert has_dice_modes(name) is (len(variant.dice_modes) > 1)
@@ -26,14 +26,14 @@ def test_the_choices_follow_the_registry_in_its_order() -> None:
 
 def test_the_views_name_every_variant_rule_set_and_dice_mode_of_the_registry() -> None:
     assert set(VARIANT_NAMES) == set(VARIANTS)
-    rule_sets = {rules for variant in VARIANTS.values() for rules in variant.rule_sets}
+    rule_sets = {rules for variant in REGISTRY.values() for rules in variant.rule_sets}
     assert set(RULE_SET_NAMES) == rule_sets
-    modes = {mode for variant in VARIANTS.values() for mode in variant.dice_modes}
+    modes = {mode for variant in REGISTRY.values() for mode in variant.dice_modes}
     assert modes == set(DiceMode) == set(DICE_MODE_NAMES)
 
 
 def test_every_variant_has_its_rules() -> None:
-    assert set(RULES) == {*VARIANTS, "dice", "cube"}
+    assert set(RULES) == {*VARIANTS, "results", "dice", "cube"}
 
 
 def test_the_words_reach_every_variant() -> None:

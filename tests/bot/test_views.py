@@ -33,7 +33,7 @@ async def test_two_drawings_of_one_state_are_identical(tmp_path: Path) -> None:
     db = await open_database(tmp_path / "v.sqlite3")
     clock = [1_000_000.0]
     services = compose(Store(db), random.Random(8), move_seconds=90, clock=lambda: clock[0])
-    service = services.game_service
+    service = services.games
     alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
     bob = await services.users.see(2, username="bob", first_name="B", language_code="ru")
     challenge = await services.challenges.open(
@@ -49,7 +49,9 @@ async def test_two_drawings_of_one_state_are_identical(tmp_path: Path) -> None:
     first = drawing(snapshot)
     clock[0] += 37  # time passes; the state does not change
     assert drawing(await service.snapshot(snapshot.stored.id)) == first
-    assert "⏳ 90 с на ход, до 13:48:10 UTC" in caption(snapshot, _)  # no countdown
+    # no countdown: a moment each reader's app shows in their own time zone (UTC inside)
+    deadline = '<tg-time unix="1000090" format="T">13:48:10 UTC</tg-time>'
+    assert f"⏳ 90 с на ход, до {deadline}" in caption(snapshot, _)
     # a tap changes the state, and with it the buttons
     mover = snapshot.user(snapshot.game.turn).id
     tap = service.finish if snapshot.finishes else service.choose
@@ -97,14 +99,19 @@ async def test_an_analysis_shows_pr_luck_the_adjusted_result_and_cube_errors(
         (doubled, taken),
         game_luck(rolls, [], result, [doubled, taken]),
     )
-    text = summary_text(analysis, str)
-    assert "🍀 ⚪ @alice: PR 150.0, luck +0.40, luck-adjusted result −2.50" in text
-    assert "🍀 ⚫ @bob: PR 0.0, luck −0.40, luck-adjusted result +2.50" in text
-    assert "⏫ ⚪ @alice: 1 cube decisions, 1 cube errors" in text
-    assert "⏫ ⚫ @bob: 1 cube decisions, 0 cube errors" in text
+    text = summary_text(analysis, translator(create_i18n(), "en"))
+    assert "⚪ @alice: PR 150.0 · 0 moves with a choice: 0 errors, 0 blunders" in text
+    assert "🍀 ⚪ @alice: luck +0.40, luck-adjusted result −2.50" in text
+    assert "🍀 ⚫ @bob: luck −0.40, luck-adjusted result +2.50" in text
+    assert "⏫ ⚪ @alice: 1 cube decision, 1 cube error" in text
+    assert "⏫ ⚫ @bob: 1 cube decision, 0 cube errors" in text
     assert "⏫ ⚪ @alice before move 12: double, better no double, equity lost 0.300" in text
+    # PR is the one figure of play, named on each side's line and explained once
+    assert text.count("PR (performance rating)") == 1 and "error rate" not in text
     russian = summary_text(analysis, translator(create_i18n(), "ru"))
-    assert "⏫ ⚪ @alice" in russian and "0.300" in russian and "double" not in russian
+    assert "⏫ ⚪ @alice" in russian and "0,300" in russian and "double" not in russian
+    assert "⚪ @alice: PR 150,0 · " in russian and "доля ошибок" not in russian
+    assert "1 решение с кубом" in russian
 
 
 async def _accepted(tmp_path: Path) -> GameSnapshot:
@@ -127,14 +134,15 @@ async def test_a_single_games_caption_has_no_score_only_the_head_to_head_named_s
     """The all-time tally between the two is no score of this game: a single game shows it as
     the head-to-head of all their games, and nothing before their first; a match its score."""
     snapshot = await _accepted(tmp_path)
-    first = caption(snapshot, str)
+    english = translator(create_i18n(), "en")
+    first = caption(snapshot, english)
     assert "Score" not in first and "Head to head" not in first
     before = replace(snapshot, score=Tally(games=3, wins=2))
-    shown = caption(before, str)
+    shown = caption(before, english)
     assert "Score" not in shown
     assert "🤝 Head to head, all their games: @alice 2:1 @bob" in shown
     in_match = replace(before, match=MatchRecord(1, Match(5, white=2, black=1), False, 0.0, None))
-    text = caption(in_match, str)
+    text = caption(in_match, english)
     assert "🏁 Match to 5 · game 1 · 2:1" in text and "Head to head" not in text
     russian = caption(before, translator(create_i18n(), "ru"))
     assert "Личные встречи" in russian and "Счёт" not in russian

@@ -92,7 +92,7 @@ async def test_the_computer_moves_hints_and_analyses_after_its_process_dies(
         assert brain.pool.pids and first not in brain.pool.pids
         # a hint
         _kill(brain)
-        assert (await ask_hint(fake, board, alice)).startswith("💡 Best: ")
+        assert (await ask_hint(fake, board, alice)).startswith("💡 Best turn: ")
         # an analysis of the game, resigned
         fake.send_text(alice, chat, "/resign")
         await harness.settle()

@@ -14,6 +14,7 @@ from bot.course.tasks import accepted
 from bot.views.lessons import Shown, step_board
 from render import render_image
 from tests.render.golden import assert_like_golden
+from tests.support.catalogs import untranslated
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "learn"
 
@@ -34,7 +35,7 @@ def test_lesson_picture(name: str, key: str, shown: Shown, tmp_path: Path) -> No
     turn = None
     if shown is Shown.RIGHT and hasattr(step, "task"):
         turn = accepted(step.game, step.task)[0]
-    position, view = step_board(step, shown, str, turn=turn)
+    position, view = step_board(step, shown, untranslated, turn=turn)
     image = render_image(position, view=view)
     assert_like_golden(
         image,

@@ -20,9 +20,13 @@ from bot.course.tasks import (
     right_options,
 )
 from bot.engine import Dice, Game, Position, Side
+from bot.i18n import create_i18n
+from bot.views.common import translator
 from bot.views.lessons import LESSON_TITLES, STEP_TEXTS, Shown, option_label, step_board
 from render import render_board
+from tests.support.catalogs import untranslated
 
+ENGLISH = translator(create_i18n(), "en")
 EVERY_STEP = [(lesson.key, step) for lesson in COURSE for step in lesson.steps]
 
 
@@ -40,7 +44,7 @@ def test_every_step_has_a_right_and_a_wrong_answer(lesson: str, step: Step) -> N
         assert len(right_options(step.game, step.question)) == 1
         assert len(options) >= 2 and len(set(options)) == len(options)
         for option in options:
-            assert option_label(step.question, option, str)
+            assert option_label(step.question, option, ENGLISH)
 
 
 @pytest.mark.parametrize(("lesson", "step"), EVERY_STEP, ids=[s.key for _, s in EVERY_STEP])
@@ -51,7 +55,7 @@ def test_every_step_has_its_texts_and_pictures(lesson: str, step: Step) -> None:
     answers = accepted(step.game, step.task)[:1] if isinstance(step, PlayStep) else [None]
     for shown in Shown:
         for turn in answers:
-            position, view = step_board(step, shown, str, turn=turn)
+            position, view = step_board(step, shown, untranslated, turn=turn)
             assert render_board(position, view=view)[:2] == b"\xff\xd8"
 
 

@@ -1,4 +1,4 @@
-"""The registry of variants (:data:`bot.engine.VARIANTS`): what the bot reads of each variant
+"""The registry of variants (:data:`bot.engine.REGISTRY`): what the bot reads of each variant
 (its name, family, rule sets, dice modes, cube) agrees with the position format and the
 games the engine plays."""
 
@@ -8,19 +8,19 @@ import random
 
 import pytest
 
-from bot.engine import VARIANTS, DiceMode, Family, Game, InvalidDiceError, find_variant
+from bot.engine import REGISTRY, DiceMode, Family, Game, InvalidDiceError, find_variant
 from bot.engine.position import FAMILY
 from bot.engine.position import VARIANTS as POSITION_VARIANTS
 from bot.engine.position_id import VARIANT_CODES
 
 
 def test_the_registry_knows_the_variants_of_the_position_format_in_its_order() -> None:
-    assert tuple(VARIANTS) == POSITION_VARIANTS
-    assert tuple(VARIANTS) == ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
-    assert set(VARIANT_CODES) == set(VARIANTS)
+    assert tuple(REGISTRY) == POSITION_VARIANTS
+    assert tuple(REGISTRY) == ("long", "short", "abkhaz", "gulbara", "crazy_gulbara")
+    assert set(VARIANT_CODES) == set(REGISTRY)
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", list(REGISTRY))
 def test_each_variant_says_what_it_offers(name: str) -> None:
     variant = find_variant(name)
     assert variant.name == name
@@ -33,12 +33,12 @@ def test_each_variant_says_what_it_offers(name: str) -> None:
 
 
 def test_the_short_family_offers_every_dice_mode_and_the_long_family_two_dice() -> None:
-    for name, variant in VARIANTS.items():
+    for name, variant in REGISTRY.items():
         expected = tuple(DiceMode) if variant.family is Family.SHORT else (DiceMode.TWO,)
         assert variant.dice_modes == expected, name
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", list(REGISTRY))
 def test_a_game_starts_in_just_the_dice_modes_its_variant_offers(name: str) -> None:
     offered = find_variant(name).dice_modes
     for mode in DiceMode:

@@ -6,6 +6,7 @@ import io
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields, replace
 
+import numpy as np
 import pytest
 from PIL import Image, ImageChops
 
@@ -341,3 +342,38 @@ def test_cube_and_label_change_nothing_else() -> None:
     for box in (header, cube):
         difference.paste(0, box)
     assert difference.getbbox() is None
+
+
+def _inked(image: Image.Image, colour: tuple[int, int, int]) -> list[tuple[int, int]]:
+    """The pixels of ``image`` within a few levels of ``colour``."""
+    pixels = np.asarray(image.convert("RGB"), dtype=np.int16)
+    near = (np.abs(pixels - np.array(colour, dtype=np.int16)) <= 24).all(axis=2)
+    ys, xs = np.nonzero(near)
+    return list(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+def test_arrows_go_from_the_leaving_checker_to_where_it_lands() -> None:
+    """A worst move's picture: the turn played in the first colour, the better one in the
+    second, each from the column it leaves to the column it reaches; a step both make is
+    drawn twice, bent apart."""
+    position = Position.from_text("long w / 24:14 13:1 / 24:15")
+    played, better = DEFAULT_THEME.arrows
+    plain = render_image(position)
+    assert len(_inked(plain, played)) < 50 and len(_inked(plain, better)) < 50
+    one = render_image(position, view=BoardView(arrows=((Step(24, 18),),)))
+    drawn = _inked(one, played)
+    assert len(drawn) > 400 and len(_inked(one, better)) < 50
+    xs = [x for x, _ in drawn]
+    assert abs(min(xs) - GEO.point_x(18)) <= 4  # the head's tip on the landing place
+    assert max(xs) > GEO.point_x(24) - DEFAULT_THEME.checker // 2
+    assert all(y < GEO.middle for _, y in drawn)  # along the top row, over the field
+    both = render_image(position, view=BoardView(arrows=((Step(24, 18),), (Step(24, 18),))))
+    first, second = _inked(both, played), _inked(both, better)
+    assert len(second) > 400
+    # the same step bent twice as far: the second arrow's middle lies nearer the middle
+    middle_x = (GEO.point_x(24) + GEO.point_x(18)) // 2
+    column = [y for x, y in first if abs(x - middle_x) <= 2]
+    column2 = [y for x, y in second if abs(x - middle_x) <= 2]
+    assert column and column2 and max(column2) > max(column)
+    with pytest.raises(ValueError):
+        BoardView(arrows=((Step(26, 18),),))

@@ -40,6 +40,8 @@ NAMES = (
     "crazy-four-per-value",
     "gulbara-remainder",
     "gulbara-chain",
+    "long-worst-move-arrows",
+    "short-arrows-bar-hit-off",
 )
 
 

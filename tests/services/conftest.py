@@ -11,7 +11,7 @@ from typing import NamedTuple
 import pytest
 
 from bot.model import Challenge, User
-from bot.services import GameSnapshot, ScoreService, Services, choices, compose
+from bot.services import GameSnapshot, Scores, Services, choices, compose
 from bot.storage import Store, open_database
 from tests.support.clock import Clock
 
@@ -49,8 +49,8 @@ async def world(store: Store, clock: Clock) -> World:
 
 
 @pytest.fixture
-def scores(store: Store, clock: Clock) -> ScoreService:
-    return ScoreService(store, clock=clock)
+def scores(store: Store, clock: Clock) -> Scores:
+    return Scores(store, clock=clock)
 
 
 async def two_people_playing(services: Services) -> GameSnapshot:

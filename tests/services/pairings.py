@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import random
 
-from bot.services.pairing import Result, Round
+from bot.pairing import PairingResult, Round
 
 
-def results_of(played: Round, rng: random.Random) -> list[Result]:
+def results_of(played: Round, rng: random.Random) -> list[PairingResult]:
     """A result for each pairing of ``played``: a bye won by its player, each game won by one
     of its two players, chosen by ``rng``."""
     return [
-        Result.bye(pairing.first)
+        PairingResult.bye(pairing.first)
         if pairing.second is None
-        else Result(pairing.first, pairing.second, rng.choice(pairing.players))
+        else PairingResult(pairing.first, pairing.second, rng.choice(pairing.players))
         for pairing in played.pairings
     ]

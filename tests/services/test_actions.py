@@ -68,7 +68,7 @@ async def test_what_is_allowed_is_exactly_what_is_done(
     world: World, seed: int, terms: Terms
 ) -> None:
     services, _clock, _users = world
-    actions = GameActions(services.game_service, services.lobby, hint_allowance=(100.0, 100.0))
+    actions = GameActions(services.games, services.lobby, hint_allowance=(100.0, 100.0))
     rng = random.Random(seed)
     users = [  # new players each example: a rematch left open would refuse the next challenge
         await services.users.see(
@@ -91,7 +91,7 @@ async def test_what_is_allowed_is_exactly_what_is_done(
             for action in set(GameAction) - can:
                 with pytest.raises(e.GameError):
                     await actions.perform(_request(snapshot, user_id, action))
-                current = await services.game_service.snapshot(snapshot.stored.id)
+                current = await services.games.snapshot(snapshot.stored.id)
                 assert current.stored.version == stored.version, (action, side)
             playing = sorted(can - {GameAction.HINT}, key=lambda a: a.value)
             if playing and (chosen is None or rng.random() < 0.5):
@@ -118,7 +118,7 @@ async def test_a_hint_is_kept_for_its_version_and_asked_within_an_allowance(
     new version's hint beyond the allowance is refused (TooSoon) and changes nothing; a refused
     request (not a player) takes nothing from anyone's allowance."""
     services, _clock, users = world
-    actions = GameActions(services.game_service, services.lobby, hint_allowance=(1.0, 1 / 3600))
+    actions = GameActions(services.games, services.lobby, hint_allowance=(1.0, 1 / 3600))
     snapshot = await _game(services, users, Terms(variant="short", hints=True))
     while GameAction.HINT not in allowed(snapshot, snapshot.game.turn):
         mover = snapshot.stored.player(snapshot.game.turn)
@@ -135,5 +135,5 @@ async def test_a_hint_is_kept_for_its_version_and_asked_within_an_allowance(
     assert isinstance(moved, Moved)
     with pytest.raises(e.TooSoon):
         await actions.perform(_request(moved.snapshot, mover, GameAction.HINT))
-    current = await services.game_service.snapshot(snapshot.stored.id)
+    current = await services.games.snapshot(snapshot.stored.id)
     assert current.stored.version == moved.snapshot.stored.version

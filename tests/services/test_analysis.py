@@ -40,7 +40,7 @@ class InProcessBrain(Brain):
 async def _group_game(services: Services, users: list[User], turns: int) -> StoredGame:
     """A game of anna and boris in group -5, ``turns`` turns played (the first step offered,
     each time), still going."""
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
     )
@@ -56,7 +56,7 @@ async def _group_game(services: Services, users: list[User], turns: int) -> Stor
 
 async def test_an_analysis_in_parts_shared_and_kept(world: World, store: Store) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     brain = InProcessBrain()
     analyses = Analyses(store, brain)
     stored = await _group_game(services, users, TURNS)
@@ -125,7 +125,7 @@ async def test_an_analysis_in_parts_shared_and_kept(world: World, store: Store) 
 
 async def test_the_replay_skips_what_moves_no_checker(world: World) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     stored = await _group_game(services, users, 4)
     await service.resign(stored.id, users[0].id)
     finished = await service.stored(stored.id)

@@ -15,6 +15,7 @@ from bot.ai.analysis import CubeDecision, CubeReview, Review, judge_cube, review
 from bot.ai.cubeful import CubeAction
 from bot.ai.luck import RollLuck, luck_and_review
 from bot.engine import Game, Side, Turn
+from bot.i18n import create_i18n
 from bot.model import PlayerLuck, StoredGame, Terms, User
 from bot.services import GameSnapshot, Services, compose
 from bot.services.analysis import replayed
@@ -23,10 +24,13 @@ from bot.services.choices import VARIANTS
 from bot.services.computer import Brain
 from bot.storage import Store, open_database
 from bot.views.boards import caption, keyboard
+from bot.views.common import translator
 from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer
 
 TURNS = 8
+
+_EN = translator(create_i18n(), "en")
 
 
 class InProcessBrain(Brain):
@@ -59,7 +63,7 @@ async def _finished(
 ) -> StoredGame:
     """A game of anna and boris in group -5, :data:`TURNS` turns (the first step offered each
     time), then resigned by the side to move: rated (unless with hints)."""
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=-5, challenger=users[0], target=users[1], locale="en"
     )
@@ -125,7 +129,7 @@ async def test_the_queue_survives_a_restart_and_does_each_game_once(tmp_path: Pa
         for one in figures:
             assert one.decisions > 0 and one.rolls > 0 and one.pr >= 0
             assert abs(one.error_rate - 2 * one.pr) < 1e-9
-        snapshot = await services.game_service.snapshot(first.id)
+        snapshot = await services.games.snapshot(first.id)
         assert snapshot.luck == done.figures
         trend = await auto.trend(1)
         assert [f.game_id for f in trend] == [first.id, second.id]  # as they ended
@@ -141,7 +145,7 @@ async def test_two_workers_race_for_the_claims(postgres: PostgresServer) -> None
         await _people(services)
         ids = []
         for n in range(24):  # games stored, not played: the queue needs only their ids
-            started = await services.game_service.start(
+            started = await services.games.start(
                 chat_id=-5,
                 white_id=1,
                 black_id=2,
@@ -197,7 +201,7 @@ async def _cube_game(services: Services, users: list[User], match: int = 0) -> S
 
 
 async def _play_with_a_double(services: Services, snapshot: GameSnapshot) -> StoredGame:
-    service = services.game_service
+    service = services.games
 
     async def turn(snapshot: GameSnapshot) -> GameSnapshot:
         stored, game = snapshot.stored, snapshot.game
@@ -227,7 +231,7 @@ async def _play_with_a_double(services: Services, snapshot: GameSnapshot) -> Sto
 
 async def _play_and_resign(services: Services, snapshot: GameSnapshot, loser: int) -> StoredGame:
     """Six turns (the first step offered each time), then user ``loser`` resigns."""
-    service = services.game_service
+    service = services.games
     for _ in range(6):
         mover = snapshot.stored.player(snapshot.game.turn)
         if snapshot.game.dice is None:
@@ -281,22 +285,22 @@ async def test_a_match_games_board_edited_after_its_next_game_started_keeps_no_n
     try:
         services = compose(Store(db), random.Random(9), InProcessBrain())
         users = await _people(services)
-        service = services.game_service
+        service = services.games
         first = await _cube_game(services, users, match=5)
 
         def buttons(snapshot: GameSnapshot) -> list[str]:
-            return [b.text for row in keyboard(snapshot, None, str).inline_keyboard for b in row]
+            return [b.text for row in keyboard(snapshot, None, _EN).inline_keyboard for b in row]
 
         before = await service.snapshot(first.id)
         assert buttons(before) == ["▶ Next game", "📊 Analysis", "🎞 Replay"]
-        assert "Next game: either player taps the button." in caption(before, str)
+        assert "Next game: either player taps the button." in caption(before, _EN)
         await service.next_game(first.id, users[0].id)
         done = await services.auto_analyses.work_one()
         assert done is not None and done.game_id == first.id
         after = await service.snapshot(first.id)
         assert after.luck and after.match is not None and after.match.games == 2
         assert buttons(after) == ["📊 Analysis", "🎞 Replay"]
-        assert "Next game" not in caption(after, str)
+        assert "Next game" not in caption(after, _EN)
     finally:
         await db.close()
 
@@ -308,7 +312,7 @@ async def test_a_finished_matchs_luck_on_its_last_board(tmp_path: Path) -> None:
     try:
         services = compose(Store(db), random.Random(9), InProcessBrain())
         users = await _people(services)
-        service, auto = services.game_service, services.auto_analyses
+        service, auto = services.games, services.auto_analyses
         first = await _cube_game(services, users, match=5)  # a resignation: 2 × 2 points
         snapshot = await service.next_game(first.id, users[0].id)  # the Crawford game
         trailing = first.player(first.game.result.winner.other)  # type: ignore[union-attr]
@@ -330,7 +334,7 @@ async def test_a_finished_matchs_luck_on_its_last_board(tmp_path: Path) -> None:
             assert all(f.adjusted is not None for f in mine)
             assert match.players[user.id].adjusted == pytest.approx(adjusted)
         assert sum(p.luck for p in match.players.values()) == pytest.approx(0.0, abs=1e-9)
-        text = caption(snapshot, str)
+        text = caption(snapshot, _EN)
         assert "wins the match" in text and "🍀 match luck, 2 games analysed: ⚪ " in text
         assert "luck-adjusted result" in text
     finally:

@@ -24,7 +24,7 @@ from bot.services import compose
 from bot.services import errors as e
 from bot.services.computer import Brain
 from bot.services.daily import (
-    DailyService,
+    DailyPositions,
     alive,
     day_of,
     next_streak,
@@ -53,14 +53,14 @@ class InProcessBrain(Brain):
 
     async def daily_position(
         self, candidates: Sequence[Game], exclude: frozenset[str]
-    ) -> ai_daily.Found | None:
+    ) -> ai_daily.DailyCandidate | None:
         self.calls.append("games")
         self.candidates = list(candidates)
         return ai_daily.find(candidates, exclude)
 
     async def daily_self_play(
         self, variant: str, seed: int, exclude: frozenset[str]
-    ) -> ai_daily.Found | None:
+    ) -> ai_daily.DailyCandidate | None:
         self.calls.append("self-play")
         return ai_daily.self_play(variant, seed, exclude)
 
@@ -98,10 +98,10 @@ async def test_chosen_from_finished_games_never_twice_in_a_year(sqlite_store: St
     games = []
     for _ in range(5):  # five finished games, with two positions or more that qualify
         stored = await _group_game(services, users, 60)
-        await services.game_service.resign(stored.id, users[1].id)
+        await services.games.resign(stored.id, users[1].id)
         games.append(stored.id)
     brain = InProcessBrain()
-    daily = DailyService(sqlite_store, brain, clock=clock)
+    daily = DailyPositions(sqlite_store, brain, clock=clock)
 
     first = await daily.position("long")
     assert first.source_game_id in games and first.day == "2026-12-03"
@@ -140,7 +140,7 @@ async def test_a_new_bot_takes_a_position_from_self_play(sqlite_store: Store) ->
     clock = Clock()
     clock.now = NOON
     brain = InProcessBrain()
-    daily = DailyService(sqlite_store, brain, clock=clock)
+    daily = DailyPositions(sqlite_store, brain, clock=clock)
     position = await daily.position("short")
     assert brain.calls == ["self-play"] and position.source_game_id is None
     assert _margin(position) >= BLUNDER
@@ -155,7 +155,7 @@ async def test_answers_once_each_with_streaks(sqlite_store: Store) -> None:
     clock = Clock()
     clock.now = NOON
     brain = InProcessBrain()
-    daily = DailyService(sqlite_store, brain, clock=clock)
+    daily = DailyPositions(sqlite_store, brain, clock=clock)
     anna, boris = User(1, "anna", "Anna", "en"), User(2, "boris", "Boris", "en")
     position = await daily.position("long")
     best_taps = _taps_for(position, position.best.reaches)
@@ -228,8 +228,8 @@ async def test_a_morning_post_is_claimed_by_one_worker(sqlite_store: Store) -> N
     clock = Clock()
     moscow_nine = dt.datetime(2026, 12, 3, 6, 0, tzinfo=dt.UTC).timestamp()
     clock.now = moscow_nine - 10
-    first = DailyService(sqlite_store, InProcessBrain(), clock=clock)
-    second = DailyService(sqlite_store, InProcessBrain(), clock=clock)
+    first = DailyPositions(sqlite_store, InProcessBrain(), clock=clock)
+    second = DailyPositions(sqlite_store, InProcessBrain(), clock=clock)
     with pytest.raises(e.UnknownTimeZone):
         await first.subscribe(-7, zone="Europe/Nowhere", variant="long", locale="en")
     group = await first.subscribe(-7, zone="europe/moscow", variant="long", locale="en")
@@ -267,7 +267,7 @@ async def test_nothing_is_told_before_the_day_ends_and_only_rated_accounts_make_
     store: Store, clock: Clock
 ) -> None:
     clock.now = NOON
-    daily = DailyService(store, InProcessBrain(), clock=clock)
+    daily = DailyPositions(store, InProcessBrain(), clock=clock)
     position = await _seeded(store, "2026-12-03", clock.now)
     best = replay_taps(position.game, _taps_for(position, position.best.reaches)).input.turn()
     anna, boris = User(1, "anna", "Anna", "en"), User(2, "boris", "Boris", "en")

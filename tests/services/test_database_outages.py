@@ -23,7 +23,7 @@ async def test_two_workers_make_up_for_one_outage_once(postgres: PostgresServer)
     clock = Clock()
     workers = [compose(store, random.Random(1), move_seconds=60, clock=clock) for store in stores]
     watches = [
-        DatabaseWatch(w.store, w.game_service, clock=clock, probe_seconds=0.01) for w in workers
+        DatabaseWatch(w.store, w.deadlines, clock=clock, probe_seconds=0.01) for w in workers
     ]
     try:
         services = workers[0]

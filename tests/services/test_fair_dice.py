@@ -21,7 +21,7 @@ from bot.engine import DiceMode, Game, Side, derive_die
 from bot.engine.fair import CLIENT_VALUE
 from bot.engine.verify import MovesFileError, read_moves_file, verify
 from bot.model import DiceProof, StoredGame, User
-from bot.services import GameService, GameSnapshot, ScoreService, Services, Terms, compose, flow
+from bot.services import Games, GameSnapshot, Scores, Services, Terms, compose, flow
 from bot.services import errors as e
 from bot.services.dice_stats import chi_square_survival, dice_stats
 from bot.services.export import moves_text
@@ -242,7 +242,7 @@ async def _accept(services: Services, users: list[User], client: str | None) -> 
 
 
 async def _play(
-    service: GameService, snapshot: GameSnapshot, rng: random.Random, turns: int
+    service: Games, snapshot: GameSnapshot, rng: random.Random, turns: int
 ) -> GameSnapshot:
     """Plays ``turns`` actions (random steps, rolls; doubles refused) or to the end."""
     for _ in range(turns):
@@ -267,16 +267,16 @@ async def test_dice_go_on_after_a_restart_and_verify_at_the_end(store: Store, cl
         for i, n in ((1, "anna"), (2, "boris"))
     ]
     accepted = await _accept(first, users, "AgADBAAD-42")
-    snapshot = await _play(first.game_service, accepted, random.Random(1), 12)
+    snapshot = await _play(first.games, accepted, random.Random(1), 12)
     proof = snapshot.stored.dice_proof
     assert proof is not None and proof.client == "AgADBAAD-42" and proof.rolls
     # another process with another random source: the game's dice do not depend on it
-    second = compose(store, random.Random(999), move_seconds=60, clock=clock).game_service
+    second = compose(store, random.Random(999), move_seconds=60, clock=clock).games
     reloaded = await second.snapshot(snapshot.stored.id)
     assert reloaded.stored.dice_proof == proof
     done = await _play(second, reloaded, random.Random(2), 3000)
     assert done.game.is_over
-    scores = ScoreService(store, clock=clock)
+    scores = Scores(store, clock=clock)
     text = (await scores.moves_file(done.stored.id, user_id=1, chat_id=1)).data.decode()
     assert verify(text).ok, verify(text).text
     assert read_moves_file(text).rolls[: len(proof.rolls)] == proof.rolls
@@ -303,10 +303,10 @@ async def test_seeds_and_client_values(store: Store, clock: Clock) -> None:
 
 
 async def test_dice_check_shows_the_seed_only_at_the_end_and_only_to_whom_it_may(
-    world: World, scores: ScoreService
+    world: World, scores: Scores
 ) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     anna, boris, vera = users
     snapshot = await _accept(services, users, "123456789")
     game_id = snapshot.stored.id
@@ -326,10 +326,10 @@ async def test_dice_check_shows_the_seed_only_at_the_end_and_only_to_whom_it_may
 
 
 async def test_a_game_from_before_fair_dice_rolls_on_and_is_not_verifiable(
-    world: World, store: Store, scores: ScoreService
+    world: World, store: Store, scores: Scores
 ) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     old = await store.games.create(
         chat_id=GROUP, white_id=1, black_id=2, game=Game.start("long", random.Random(8)),
         move_seconds=60, deadline=None, locale="en", boards=[(GROUP, Side.WHITE)], now=0.0,
@@ -342,10 +342,10 @@ async def test_a_game_from_before_fair_dice_rolls_on_and_is_not_verifiable(
 
 
 async def test_dice_stats_count_the_players_own_rolls_of_finished_games(
-    world: World, scores: ScoreService
+    world: World, scores: Scores
 ) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     anna, boris, _vera = users
     ended = await _accept(services, users, "1")
     ended = await _play(service, ended, random.Random(7), 10)
@@ -396,7 +396,7 @@ async def test_the_tap_that_starts_a_game_is_its_client_value_everywhere(
 ) -> None:
     """Accept (tested above), an inline invitation's Join, a match's Next game."""
     services, _, users = world
-    service = services.game_service
+    service = services.games
     anna, boris, _vera = users
     made = await services.inline_games.invite(
         inline_message_id="BAAAA0002FakeInline",

@@ -8,7 +8,7 @@ import pytest
 
 from bot.engine import DiceMode, Outcome, Side
 from bot.model import Challenge, ChallengeStatus, User
-from bot.services import GameService, GameSnapshot, ScoreService, Services, Terms, compose
+from bot.services import Games, GameSnapshot, Scores, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.choices import MATCH_LENGTHS, VARIANTS
 from bot.storage import Store
@@ -25,7 +25,7 @@ async def _start(
     return await services.lobby.accept(challenge.id, users[1])
 
 
-async def _play_turn(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
+async def _play_turn(service: Games, snapshot: GameSnapshot) -> GameSnapshot:
     mover = snapshot.stored.player(snapshot.game.turn)
     assert snapshot.turn_input is not None
     while not snapshot.turn_input.is_complete:
@@ -36,7 +36,7 @@ async def _play_turn(service: GameService, snapshot: GameSnapshot) -> GameSnapsh
 
 async def test_refusals_change_nothing(world: World) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     with pytest.raises(e.SelfChallenge):
         await services.challenges.open(
             chat_id=-5, challenger=users[0], target_username="anna", locale="en"
@@ -86,9 +86,9 @@ async def test_refusals_change_nothing(world: World) -> None:
     assert (await service.snapshot(game_id)).stored.version == tapped.stored.version
 
 
-async def test_a_whole_game_to_the_end_and_its_score(world: World, scores: ScoreService) -> None:
+async def test_a_whole_game_to_the_end_and_its_score(world: World, scores: Scores) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     for _ in range(1000):
         if snapshot.game.is_over:
@@ -111,7 +111,7 @@ async def test_a_whole_game_to_the_end_and_its_score(world: World, scores: Score
 
 async def test_undo_and_resign(world: World) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     game_id = snapshot.stored.id
     mover = snapshot.stored.player(snapshot.game.turn)
@@ -135,7 +135,7 @@ async def _shown(services: Services, snapshot: GameSnapshot) -> None:
 
 async def test_timeout_loses_for_the_player_to_move(world: World) -> None:
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     await _shown(services, snapshot)
     assert await service.timeouts() == []
@@ -152,7 +152,7 @@ async def test_no_move_runs_out_before_its_board_is_shown(world: World) -> None:
     """A board held back by Telegram's pace: the deadline passes, but nobody could see the
     move, so the game goes on; shown 50 s late, the move gets its whole minute from then."""
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     started = clock.now
     clock.now = started + 110  # the deadline (60 s) passed; the board still does not show it
@@ -170,7 +170,7 @@ async def test_no_move_runs_out_before_its_board_is_shown(world: World) -> None:
 async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world: World) -> None:
     """The player saw the move and tapped a step: a board behind that tap holds nothing."""
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     await _shown(services, snapshot)
     mover = snapshot.stored.player(snapshot.game.turn)
@@ -183,7 +183,7 @@ async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world: Wo
 async def test_a_board_shown_in_time_keeps_the_clock(world: World) -> None:
     """A board shown within a second of its move costs no write: the deadline stays."""
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     clock.now += 0.5
     await _shown(services, snapshot)
@@ -194,7 +194,7 @@ async def test_a_board_that_cannot_be_shown_holds_the_game_one_move_time_more(wo
     """A chat gone (the board never shown): the move runs out one move's time after its
     deadline, so a game nobody can see still ends."""
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     _, snapshot = await _start(services, users)
     assert snapshot.stored.deadline is not None
     clock.now = snapshot.stored.deadline + 59
@@ -230,7 +230,7 @@ async def test_unseen_username_can_accept_once_seen(world: World) -> None:
 
 async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world: World) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     anna, boris = users[0], users[1]
     challenge = await services.challenges.open(
         chat_id=-5, challenger=anna, target=boris, locale="en", terms=Terms(cube=True)
@@ -283,7 +283,7 @@ async def test_challenges_offer_every_variant_with_its_dice_modes_and_cube(world
 
 async def test_an_anti_three_strike_is_refused_to_all_but_the_striker(world: World) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=-5,
         challenger=users[0],

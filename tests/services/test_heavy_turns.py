@@ -17,16 +17,14 @@ import pytest
 
 from bot.engine import Dice, Position, TurnInput, stepwise
 from bot.model import User
-from bot.services import GameService, GameSnapshot, Services, Terms
+from bot.services import Games, GameSnapshot, Services, Terms
 from bot.services.planner import Planner, RemotePlan
 from tests.support.cascades import start_heavy_game
 
 from .conftest import World
 
 
-async def _tap_step(
-    service: GameService, snapshot: GameSnapshot, src: int, dst: int
-) -> GameSnapshot:
+async def _tap_step(service: Games, snapshot: GameSnapshot, src: int, dst: int) -> GameSnapshot:
     current = snapshot.turn_input
     assert current is not None
     [index] = [i for i, o in enumerate(current.options) if (o.src, o.dst) == (src, dst)]
@@ -47,7 +45,7 @@ def planner() -> Iterator[Planner]:
 
 async def _ready(services: Services, users: list[User]) -> tuple[GameSnapshot, list[GameSnapshot]]:
     """The heavy game with white's turn tapped, to be confirmed, and three other games."""
-    service = services.game_service
+    service = services.games
     anna, boris, vera = users
     heavy = await start_heavy_game(
         service, chat_id=-5, white_id=anna.id, black_id=boris.id, move_seconds=60
@@ -75,7 +73,7 @@ async def test_a_cascade_being_searched_holds_up_no_other_game(
     world: World, planner: Planner
 ) -> None:
     services, _clock, users = world
-    service = services.game_service
+    service = services.games
     snapshot, others = await _ready(services, users)
     stored = snapshot.stored
     # Confirm: black's forced turn, then white's cascade, searched while it is being shown
@@ -110,7 +108,7 @@ async def test_a_tapped_games_plan_is_kept_until_its_turn_ends(
     # without a planner the turn is searched on a thread of this process, and the service
     # holds its plan while the engine's cache keeps only 20,000 nodes of plans nobody holds
     services, _clock, users = world
-    service = services.game_service
+    service = services.games
     stepwise._plans.clear()
     snapshot, others = await _ready(services, users)
     stored = snapshot.stored
@@ -131,7 +129,7 @@ async def test_a_tapped_games_plan_is_kept_until_its_turn_ends(
     assert tapped.turn_input.played[0] == first
 
 
-async def _tap_other(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
+async def _tap_other(service: Games, snapshot: GameSnapshot) -> GameSnapshot:
     """The mover of another game taps: its first step, or Confirm once the turn is complete."""
     current = snapshot.turn_input
     assert current is not None

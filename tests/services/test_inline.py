@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.model import ChallengeStatus, User
-from bot.services import ScoreService, Terms
+from bot.services import Scores, Terms
 from bot.services.errors import (
     CommitmentNotShown,
     InvitationNotFound,
@@ -25,10 +25,10 @@ CHAT = "-5557779991"
 
 
 async def test_an_open_invitation_is_joined_once_and_then_watched(
-    world: World, scores: ScoreService
+    world: World, scores: Scores
 ) -> None:
     services, _clock, (anna, boris, vera) = world
-    service = services.game_service
+    service = services.games
     terms = Terms(variant="short", match_length=3)
     made = await services.inline_games.invite(
         inline_message_id=INLINE, challenger=anna, target_username=None, locale="ru", terms=terms
@@ -121,10 +121,10 @@ async def test_a_stranger_named_in_an_invitation_joins_once_seen(world: World) -
 
 
 async def test_scores_of_inline_games_are_kept_per_chat_instance(
-    world: World, scores: ScoreService
+    world: World, scores: Scores
 ) -> None:
     services, _clock, (anna, boris, vera) = world
-    service = services.game_service
+    service = services.games
     for number, (host, guest, chat) in enumerate(
         ((anna, boris, "chat-1"), (anna, vera, "chat-2"), (boris, vera, "chat-1"))
     ):

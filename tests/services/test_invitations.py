@@ -90,7 +90,7 @@ async def test_five_invitations_at_once_make_one(world: World, store: Store) -> 
 
 async def test_rematch_tapped_twice_makes_one(world: World, store: Store) -> None:
     services, _, (anna, boris, _) = world
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=GROUP, challenger=anna, target=boris, locale="en"
     )

@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine import Outcome, StakeMode
 from bot.model import ChipsStatus, User
-from bot.services import GameService, GameSnapshot, ScoreService, Services, Terms
+from bot.services import Games, GameSnapshot, Scores, Services, Terms
 from bot.services import errors as e
 from bot.services.chips import START_CHIPS
 from bot.storage import Store
@@ -32,7 +32,7 @@ async def _challenge(
     return snapshot
 
 
-async def _turn(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
+async def _turn(service: Games, snapshot: GameSnapshot) -> GameSnapshot:
     """Plays one turn of the player to move: rolls if the cube waits, then the first steps."""
     stored, game = snapshot.stored, snapshot.game
     mover = stored.player(game.turn)
@@ -46,13 +46,13 @@ async def _turn(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
     return await service.confirm(snapshot.stored.id, mover, snapshot.stored.version)
 
 
-async def _turns(service: GameService, snapshot: GameSnapshot, count: int) -> GameSnapshot:
+async def _turns(service: Games, snapshot: GameSnapshot, count: int) -> GameSnapshot:
     for _ in range(count):
         snapshot = await _turn(service, snapshot)
     return snapshot
 
 
-async def _until_double(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
+async def _until_double(service: Games, snapshot: GameSnapshot) -> GameSnapshot:
     """Plays on until the player to move may double."""
     for _ in range(100):
         if snapshot.game.can_double:
@@ -65,11 +65,9 @@ def _mover(snapshot: GameSnapshot) -> int:
     return snapshot.stored.player(snapshot.game.to_act)
 
 
-async def test_double_take_redouble_drop_scores_and_pays(
-    world: World, scores: ScoreService
-) -> None:
+async def test_double_take_redouble_drop_scores_and_pays(world: World, scores: Scores) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     snapshot = await _challenge(services, users, cube=True, stake=100, stake_mode="pro")
     assert snapshot.stored.stake == 100 and snapshot.stored.stake_mode is StakeMode.PRO
     snapshot = await _turns(service, snapshot, 6)  # both sides past the early-concession rule
@@ -105,7 +103,7 @@ async def test_a_match_to_3_with_the_crawford_game(
     world: World,
 ) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     first = await _challenge(services, users, match_length=3, cube=True)
     assert first.match is not None and first.match.match.length == 3
     assert first.game.cube is not None
@@ -139,10 +137,10 @@ async def test_a_match_to_3_with_the_crawford_game(
 
 
 async def test_an_early_resignation_moves_no_chips_and_is_not_rated(
-    world: World, scores: ScoreService
+    world: World, scores: Scores
 ) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     snapshot = await _challenge(services, users, stake=50)
     over = await service.resign(snapshot.stored.id, users[1].id)
     assert (over.stored.chips, over.stored.chips_status) == (0, ChipsStatus.VOID)
@@ -155,14 +153,14 @@ async def _lost_by(
     services: Services, challenger: User, opponent: User, loser: User, **options: int | str
 ) -> GameSnapshot:
     """A game from ``challenger`` to ``opponent`` that ``loser`` resigns after a few turns."""
-    service = services.game_service
+    service = services.games
     snapshot = await _challenge(services, [challenger, opponent], **options)
     snapshot = await _turns(service, snapshot, 6)
     return await service.resign(snapshot.stored.id, loser.id)
 
 
 async def test_ten_one_way_payments_in_a_day_are_held_and_flagged(
-    world: World, scores: ScoreService
+    world: World, scores: Scores
 ) -> None:
     services, _, users = world
     anna, boris, _vera = users
@@ -183,7 +181,7 @@ async def test_ten_one_way_payments_in_a_day_are_held_and_flagged(
 
 
 async def test_a_thousand_chips_net_one_way_are_held_and_a_game_back_offsets_only_its_own(
-    world: World, scores: ScoreService, clock: Clock
+    world: World, scores: Scores, clock: Clock
 ) -> None:
     services, _, users = world
     anna, boris, _vera = users
@@ -235,7 +233,7 @@ async def test_cube_buttons_out_of_turn_or_out_of_date_change_nothing(
     world: World,
 ) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     snapshot = await _challenge(services, users, cube=True)
     while snapshot.game.dice is None:  # turns were forced: roll for the next one
         snapshot = await service.roll(snapshot.stored.id, _mover(snapshot), snapshot.stored.version)
@@ -281,7 +279,7 @@ async def test_an_unanswered_double_loses_on_time_for_the_player_who_had_to_answ
     world: World,
 ) -> None:
     services, clock, users = world
-    service = services.game_service
+    service = services.games
     snapshot = await _until_double(service, await _challenge(services, users, cube=True))
     doubler = snapshot.game.turn
     offered = await service.double(snapshot.stored.id, _mover(snapshot), snapshot.stored.version)

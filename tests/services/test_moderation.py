@@ -97,9 +97,9 @@ async def test_a_held_transfer_is_decided_once(postgres: PostgresServer) -> None
             *(w.moderation.decide(game_id, release=True, operator_id=9) for w in workers),
             return_exceptions=True,
         )
-        assert sorted(type(r).__name__ for r in results) == ["AlreadyDecided", "Decision"]
+        assert sorted(type(r).__name__ for r in results) == ["AlreadyDecided", "TransferDecision"]
         assert sum(1 for r in results if isinstance(r, AlreadyDecided)) == 1
-        statement = await services.score_service.chip_statement(2, 10)
+        statement = await services.scores.chip_statement(2, 10)
         assert statement.balance == 1030
         assert await services.moderation.held() == []
     finally:

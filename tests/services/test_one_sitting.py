@@ -23,9 +23,9 @@ from bot.i18n import create_i18n
 from bot.model import Terms, TournamentFormat, User
 from bot.services import GameError, GameSnapshot, Services, compose
 from bot.services import errors as e
-from bot.services.games import REMIND_FROM_SECONDS
+from bot.services.deadlines import REMIND_FROM_SECONDS
 from bot.services.inline import seal
-from bot.services.tournaments import WAIT_SECONDS, Overview
+from bot.services.tournaments import WAIT_SECONDS, TournamentOverview
 from bot.storage import Store, open_database
 from bot.views.common import translator
 from bot.views.tournaments import pinned_caption
@@ -55,14 +55,14 @@ async def _people(services: Services) -> list[User]:
 _EN = translator(create_i18n(), "en")
 
 
-def _caption(overview: Overview) -> str:
+def _caption(overview: TournamentOverview) -> str:
     return pinned_caption(overview, {}, _EN)
 
 
 async def _sitting_games(services: Services, player: int) -> list[int]:
     return [
         g.id
-        for g in await services.game_service.active_games(player)
+        for g in await services.games.active_games(player)
         if g.move_seconds < REMIND_FROM_SECONDS
     ]
 
@@ -114,7 +114,7 @@ async def test_every_path_is_refused_naming_the_running_game(
     )
     await lobby.accept(by_mail.id, vera)
     # once it is over, a rematch is accepted as any challenge
-    await services.game_service.resign(game, boris.id)
+    await services.games.resign(game, boris.id)
     rematch = await lobby.rematch(game, anna, chat_id=-5, locale="en")
     _, again = await lobby.accept(rematch.id, boris)
     assert await _sitting_games(services, anna.id) == [again.stored.id]
@@ -162,7 +162,7 @@ async def test_a_tournament_board_waits_for_a_busy_player_then_starts_or_is_forf
     assert refused.value.params == {"name": "@p2", "tournament": first}
     assert await tournaments.due() == []  # still busy: it waits on
     # her game ends: the board's game starts at the next look, its clock with it
-    await services.game_service.resign(running.stored.id, dan.id)
+    await services.games.resign(running.stored.id, dan.id)
     [started] = await tournaments.due()
     [snapshot] = started.started
     assert {snapshot.stored.white_id, snapshot.stored.black_id} == {anna.id, boris.id}
@@ -212,7 +212,7 @@ async def test_two_workers_starting_two_games_of_one_player_start_one(
             assert all(not isinstance(t, Exception) or isinstance(t, GameError) for t in tried)
             [game] = await _sitting_games(two, anna.id)  # one started, the others refused
             assert sum(not isinstance(t, Exception) for t in tried) <= 2  # a wait, a game
-            await two.game_service.resign(game, anna.id)
+            await two.games.resign(game, anna.id)
             for player in (anna, boris):  # whoever still waits stops
                 if await one.pool.seeker(player.id) is not None:
                     await one.lobby.cancel_seeking(player.id)
@@ -264,7 +264,7 @@ async def _step(world: _World, step: Step) -> None:
     kind, worker_no, *args = step
     assert isinstance(worker_no, int)
     services = world.workers[worker_no]
-    lobby, users, games = services.lobby, world.users, services.game_service
+    lobby, users, games = services.lobby, world.users, services.games
 
     def user(index: object) -> User:
         assert isinstance(index, int)

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.services.pairing import (
-    Bracket,
-    Entrant,
+from bot.pairing import (
+    KnockoutDraw,
     Pairing,
-    Result,
+    PairingResult,
     Round,
+    SeededPlayer,
     bracket_order,
     knockout_bracket,
     round_robin,
@@ -32,9 +32,9 @@ QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 MANY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def field(count: int) -> list[Entrant]:
+def field(count: int) -> list[SeededPlayer]:
     """Players 1..count, player 1 the highest-rated."""
-    return [Entrant(player, 2000 - player) for player in range(1, count + 1)]
+    return [SeededPlayer(player, 2000 - player) for player in range(1, count + 1)]
 
 
 def boards(played: Round) -> list[tuple[int, int | None]]:
@@ -54,18 +54,18 @@ def test_the_bracket_order_of_sixteen_is_the_classic_one() -> None:
 
 def test_five_players_three_byes_to_the_top_seeds_then_round_two_by_place() -> None:
     bracket = knockout_bracket(reversed(field(5)))  # sign-up order does not matter
-    assert bracket == Bracket((1, 2, 3, 4, 5), 8)
+    assert bracket == KnockoutDraw((1, 2, 3, 4, 5), 8)
     assert (bracket.byes, bracket.rounds) == (3, 3)
     first = bracket.first_round()
     assert boards(first) == [(1, None), (4, 5), (3, None), (2, None)]
     assert first.matches == (Pairing(4, 5),) and first.byes == (1, 3, 2)
-    second = bracket.next_round(first, [Result(4, 5, 5)])
+    second = bracket.next_round(first, [PairingResult(4, 5, 5)])
     assert boards(second) == [(1, 5), (2, 3)]
-    final = bracket.next_round(second, [Result(1, 5, 5), Result(2, 3, 3)])
+    final = bracket.next_round(second, [PairingResult(1, 5, 5), PairingResult(2, 3, 3)])
     assert boards(final) == [(3, 5)]
-    assert round_winners(final, [Result(3, 5, 3)]) == (3,)
+    assert round_winners(final, [PairingResult(3, 5, 3)]) == (3,)
     with pytest.raises(ValueError, match="final"):
-        bracket.next_round(final, [Result(3, 5, 3)])
+        bracket.next_round(final, [PairingResult(3, 5, 3)])
 
 
 def test_a_game_without_a_winner_holds_the_next_round() -> None:
@@ -73,9 +73,9 @@ def test_a_game_without_a_winner_holds_the_next_round() -> None:
     first = bracket.first_round()
     assert boards(first) == [(1, 4), (2, 3)]
     with pytest.raises(ValueError, match="no winner"):
-        bracket.next_round(first, [Result(1, 4, 1)])
+        bracket.next_round(first, [PairingResult(1, 4, 1)])
     with pytest.raises(ValueError, match="no winner"):
-        bracket.next_round(first, [Result(1, 4, 1), Result(2, 3, None)])
+        bracket.next_round(first, [PairingResult(1, 4, 1), PairingResult(2, 3, None)])
 
 
 @QUICK
@@ -99,7 +99,7 @@ def test_knockout_byes_to_the_top_seeds_and_seeds_one_and_two_apart(
     played, to_form = first, first
     for _ in range(bracket.rounds - 1):
         played = bracket.next_round(played, results_of(played, rng))
-        favourites = [Result(p.first, p.second, p.first) for p in to_form.matches]
+        favourites = [PairingResult(p.first, p.second, p.first) for p in to_form.matches]
         to_form = bracket.next_round(to_form, favourites)
         assert len(played.pairings) == len(played.matches) == len(to_form.pairings)
     assert len(played.pairings) == 1
@@ -213,7 +213,12 @@ def test_swiss_round_one_top_half_against_bottom_half_colours_alternating() -> N
 
 
 def test_swiss_round_two_by_score_groups_with_colours_due() -> None:
-    history = [Result(1, 5, 1), Result(6, 2, 2), Result(3, 7, 3), Result(8, 4, 4)]
+    history = [
+        PairingResult(1, 5, 1),
+        PairingResult(6, 2, 2),
+        PairingResult(3, 7, 3),
+        PairingResult(8, 4, 4),
+    ]
     second = swiss_round(field(8), history, 2)
     # winners 1 2 3 4 and losers 5 6 7 8, each group split in halves; each player gets the
     # other colour, the higher-ranked player's wish first when two want the same.
@@ -223,7 +228,7 @@ def test_swiss_round_two_by_score_groups_with_colours_due() -> None:
 def test_swiss_looks_ahead_instead_of_pairing_into_a_repeat() -> None:
     # All four on 0 (double forfeits). 1's halves partner 3 is a repeat; the next, 4, would
     # leave 2 and 3 who have met. So 1 plays 2 and 3 plays 4.
-    history = [Result(1, 3, None), Result(2, 3, None)]
+    history = [PairingResult(1, 3, None), PairingResult(2, 3, None)]
     paired = swiss_round(field(4), history, 2)
     assert sorted(sorted(p.players) for p in paired.pairings) == [[1, 2], [3, 4]]
 
@@ -231,7 +236,7 @@ def test_swiss_looks_ahead_instead_of_pairing_into_a_repeat() -> None:
 def test_swiss_floats_the_odd_player_down_to_the_next_groups_top() -> None:
     # 1, 2, 3 on a point, 4, 5, 6 on none. The group of three splits [1] and [2, 3]: 1 v 2,
     # and 3 floats down to meet 4, the next group's top (3 has met 6); then 5 v 6.
-    history = [Result(1, 4, 1), Result(2, 5, 2), Result(3, 6, 3)]
+    history = [PairingResult(1, 4, 1), PairingResult(2, 5, 2), PairingResult(3, 6, 3)]
     paired = swiss_round(field(6), history, 2)
     assert sorted(sorted(p.players) for p in paired.pairings) == [[1, 2], [3, 4], [5, 6]]
 
@@ -239,22 +244,24 @@ def test_swiss_floats_the_odd_player_down_to_the_next_groups_top() -> None:
 def test_swiss_bye_to_the_lowest_ranked_player_without_one() -> None:
     first = swiss_round(field(5), [], 1)
     assert first.byes == (5,)
-    history = [Result.bye(5), Result(1, 3, 3), Result(4, 2, 4)]
+    history = [PairingResult.bye(5), PairingResult(1, 3, 3), PairingResult(4, 2, 4)]
     # 5 has a point from the bye; 1 and 2 have none, 2 the lower rated of them.
     assert swiss_round(field(5), history, 2).byes == (2,)
 
 
 def test_a_withdrawn_player_is_not_paired_but_their_games_still_count() -> None:
-    history = [Result(1, 3, 1), Result(2, 4, 2)]
+    history = [PairingResult(1, 3, 1), PairingResult(2, 4, 2)]
     paired = swiss_round([e for e in field(4) if e.player != 1], history, 2)
     assert paired.byes == (4,)  # three left: 4 the lowest, no bye yet
     assert sorted(paired.matches[0].players) == [2, 3]
 
 
-def play_swiss(count: int, rounds: int, rng: random.Random) -> tuple[list[Round], list[Result]]:
-    entrants = [Entrant(player, rng.uniform(1000, 2000)) for player in range(count)]
+def play_swiss(
+    count: int, rounds: int, rng: random.Random
+) -> tuple[list[Round], list[PairingResult]]:
+    entrants = [SeededPlayer(player, rng.uniform(1000, 2000)) for player in range(count)]
     played: list[Round] = []
-    history: list[Result] = []
+    history: list[PairingResult] = []
     for number in range(1, rounds + 1):
         paired = swiss_round(entrants, history, number)
         seen = sorted(p for pairing in paired.pairings for p in pairing.players)
@@ -289,7 +296,7 @@ def test_swiss_never_repeats_a_pairing_in_its_rounds(count: int, rng: random.Ran
     assert len(games) == len(set(games))
 
 
-def fewest_repeats(players: Sequence[int], history: Sequence[Result]) -> int:
+def fewest_repeats(players: Sequence[int], history: Sequence[PairingResult]) -> int:
     """By brute force: the fewest repeated pairings a round can have, its bye fair."""
     met = Counter(frozenset((r.first, r.second)) for r in history if r.second is not None)
     had = Counter(r.first for r in history if r.second is None)
@@ -314,8 +321,8 @@ def fewest_repeats(players: Sequence[int], history: Sequence[Result]) -> int:
 def test_swiss_past_its_rounds_repeats_only_as_much_as_it_must(
     count: int, rounds: int, rng: random.Random
 ) -> None:
-    entrants = [Entrant(player, rng.uniform(1000, 2000)) for player in range(count)]
-    history: list[Result] = []
+    entrants = [SeededPlayer(player, rng.uniform(1000, 2000)) for player in range(count)]
+    history: list[PairingResult] = []
     for number in range(1, rounds + 1):
         paired = swiss_round(entrants, history, number)
         met = {frozenset((r.first, r.second)) for r in history if r.second is not None}
@@ -329,14 +336,19 @@ def test_swiss_past_its_rounds_repeats_only_as_much_as_it_must(
 
 def test_standings_head_to_head_settles_equal_buchholz() -> None:
     # 1 and 2 on two points, Buchholz 4 each: 1 beat 2. 3 and 4 on one, Buchholz 5: 3 beat 4.
-    entrants = [Entrant(1, 1500), Entrant(2, 1600), Entrant(3, 1500), Entrant(4, 1600)]
+    entrants = [
+        SeededPlayer(1, 1500),
+        SeededPlayer(2, 1600),
+        SeededPlayer(3, 1500),
+        SeededPlayer(4, 1600),
+    ]
     results = [
-        Result(1, 2, 1),
-        Result(1, 3, 1),
-        Result(4, 1, 4),
-        Result(2, 3, 2),
-        Result(2, 4, 2),
-        Result(3, 4, 3),
+        PairingResult(1, 2, 1),
+        PairingResult(1, 3, 1),
+        PairingResult(4, 1, 4),
+        PairingResult(2, 3, 2),
+        PairingResult(2, 4, 2),
+        PairingResult(3, 4, 3),
     ]
     table = standings(entrants, results)
     assert [(p.player, p.score, p.buchholz, p.head_to_head) for p in table] == [
@@ -349,15 +361,20 @@ def test_standings_head_to_head_settles_equal_buchholz() -> None:
 
 
 def test_standings_buchholz_counts_a_bye_as_an_opponent_with_ones_own_score() -> None:
-    entrants = [Entrant(1, 1900), Entrant(2, 1800), Entrant(3, 1500), Entrant(4, 1700)]
-    entrants.append(Entrant(5, 1600))
+    entrants = [
+        SeededPlayer(1, 1900),
+        SeededPlayer(2, 1800),
+        SeededPlayer(3, 1500),
+        SeededPlayer(4, 1700),
+    ]
+    entrants.append(SeededPlayer(5, 1600))
     results = [
-        Result(1, 2, 1),
-        Result(3, 4, 3),
-        Result.bye(5),
-        Result(1, 3, 1),
-        Result(5, 2, 5),
-        Result.bye(4),
+        PairingResult(1, 2, 1),
+        PairingResult(3, 4, 3),
+        PairingResult.bye(5),
+        PairingResult(1, 3, 1),
+        PairingResult(5, 2, 5),
+        PairingResult.bye(4),
     ]
     table = standings(entrants, results)
     # 5: bye (own 2) + 2 (0) = 2 beats 1's 2 (0) + 3 (1) = 1; 3: 4 (1) + 1 (2) = 3 beats
@@ -373,13 +390,13 @@ def test_standings_buchholz_counts_a_bye_as_an_opponent_with_ones_own_score() ->
 
 def test_standings_fall_back_to_rating_when_all_else_is_equal() -> None:
     # Three players, a cycle of wins and a bye each: all on 2, Buchholz 6, head-to-head 1.
-    entrants = [Entrant(1, 1500), Entrant(2, 1600), Entrant(3, 1700)]
+    entrants = [SeededPlayer(1, 1500), SeededPlayer(2, 1600), SeededPlayer(3, 1700)]
     rounds = round_robin([1, 2, 3])
     winners = {frozenset((2, 3)): 2, frozenset((1, 2)): 1, frozenset((1, 3)): 3}
     results = [
-        Result.bye(p.first)
+        PairingResult.bye(p.first)
         if p.second is None
-        else Result(p.first, p.second, winners[frozenset(p.players)])
+        else PairingResult(p.first, p.second, winners[frozenset(p.players)])
         for played in rounds
         for p in played.pairings
     ]
@@ -393,22 +410,22 @@ def test_standings_fall_back_to_rating_when_all_else_is_equal() -> None:
 
 def test_results_refuse_what_cannot_happen() -> None:
     with pytest.raises(ValueError):
-        Result(1, None, None)
+        PairingResult(1, None, None)
     with pytest.raises(ValueError):
-        Result(1, 2, 3)
+        PairingResult(1, 2, 3)
     with pytest.raises(ValueError):
-        Result(1, 1, 1)
+        PairingResult(1, 1, 1)
     with pytest.raises(ValueError, match="twice"):
-        swiss_round([Entrant(1, 1500), Entrant(1, 1600)], [], 1)
+        swiss_round([SeededPlayer(1, 1500), SeededPlayer(1, 1600)], [], 1)
     with pytest.raises(ValueError, match="two"):
-        knockout_bracket([Entrant(1, 1500)])
+        knockout_bracket([SeededPlayer(1, 1500)])
 
 
 @settings(max_examples=10, deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_standings_rank_everyone_once_best_score_first(rng: random.Random) -> None:
     rounds, history = play_swiss(21, 5, rng)
-    entrants = [Entrant(player, 1500) for player in range(21)]
+    entrants = [SeededPlayer(player, 1500) for player in range(21)]
     table = standings(entrants, history)
     assert sorted(p.player for p in table) == list(range(21))
     assert [p.score for p in table] == sorted((p.score for p in table), reverse=True)

@@ -16,8 +16,8 @@ from bot.engine import DiceMode
 from bot.model import Seeker, Terms
 from bot.services.pool import (
     MAX_WAIT,
-    Pairing,
     Pool,
+    PoolPairing,
     best_match,
     computer_level_for,
     rating_window,
@@ -349,7 +349,7 @@ async def test_two_workers_sweeping_and_entering_at_once_pair_each_seeker_once(
             sweeps = [pool.pair_waiting() for pool in pools for _ in range(2)]
             done = await asyncio.gather(*sweeps, *late)
             pairings = [p for result in done if isinstance(result, list) for p in result]
-            pairings += [p for p in done if isinstance(p, Pairing)]
+            pairings += [p for p in done if isinstance(p, PoolPairing)]
             paired = [u for p in pairings for u in (p.waiting.user_id, p.entering.user_id)]
             assert pairings and len(paired) == len(set(paired))
             for p in pairings:
@@ -453,5 +453,5 @@ async def test_the_looks_between_whole_ones_pair_as_whole_looks_would(tmp_path: 
             await db.close()
 
 
-def _ids(pairing: Pairing) -> tuple[int, int]:
+def _ids(pairing: PoolPairing) -> tuple[int, int]:
     return pairing.waiting.user_id, pairing.entering.user_id

@@ -17,9 +17,9 @@ import pytest
 
 from bot import model
 from bot.model import ChipsStatus, Rating, Seeker, StoredGame, Terms, User
-from bot.services import GameService, GameSnapshot, Services, chips, compose
+from bot.services import Games, GameSnapshot, Services, chips, compose
 from bot.services import errors as e
-from bot.services.pool import MAX_WAIT, Pairing, pool_terms
+from bot.services.pool import MAX_WAIT, PoolPairing, pool_terms
 from bot.services.ratings import rate_game
 from bot.storage import Store, open_database
 from tests.support.clock import Clock
@@ -30,7 +30,7 @@ from .conftest import World
 TERMS = Terms(move_seconds=60)
 
 
-async def _turns(service: GameService, snapshot: GameSnapshot, count: int) -> GameSnapshot:
+async def _turns(service: Games, snapshot: GameSnapshot, count: int) -> GameSnapshot:
     """Plays ``count`` turns, each the first steps offered (no cube in the pool's games)."""
     for _ in range(count):
         mover = snapshot.stored.player(snapshot.game.turn)
@@ -47,10 +47,10 @@ async def _rated_game(services: Services, users: list[User], clock: Clock) -> in
     clock.now += 60  # after a game their ratings are apart: the window opens in a minute
     found = await services.lobby.find(users[1], 0, TERMS, locale="en")
     assert found is not None
-    snapshot = await _turns(services.game_service, found.snapshot, 8)
+    snapshot = await _turns(services.games, found.snapshot, 8)
     loser = snapshot.stored.player(snapshot.game.turn)
     clock.now += 60
-    await services.game_service.resign(snapshot.stored.id, loser)
+    await services.games.resign(snapshot.stored.id, loser)
     return loser
 
 
@@ -82,7 +82,7 @@ async def test_a_pairing_starts_one_game_and_the_same_two_again_weigh_less(
     left, computer = await lobby.play_offered_computer(vera, locale="en")
     assert left.user_id == vera.id and await services.pool.seeker(vera.id) is None
     assert (computer.stored.white_id, computer.stored.black_id) == (vera.id, -3)
-    await services.game_service.resign(found.snapshot.stored.id, anna.id)  # conceded early
+    await services.games.resign(found.snapshot.stored.id, anna.id)  # conceded early
 
     # two rated games of the same two: the second counts half
     weights = []
@@ -113,15 +113,15 @@ async def test_two_workers_starting_pairings_of_one_player_start_one_game(
         for _round in range(3):  # the same waiting player paired on each worker at once
             starts = [
                 worker.lobby.start_pairing(
-                    Pairing(0, seekers[0], seekers[1 + n], TERMS), locale="en"
+                    PoolPairing(0, seekers[0], seekers[1 + n], TERMS), locale="en"
                 )
                 for n, worker in enumerate(workers)
             ]
             found = [f for f in await asyncio.gather(*starts) if f is not None]
             assert len(found) == 1
-            games = await workers[1].game_service.active_games(users[0].id)
+            games = await workers[1].games.active_games(users[0].id)
             assert [g.id for g in games] == [found[0].snapshot.stored.id]
-            await workers[0].game_service.resign(games[0].id, users[0].id)
+            await workers[0].games.resign(games[0].id, users[0].id)
     finally:
         for store in stores:
             await store.close()
@@ -157,8 +157,8 @@ async def test_the_sweep_starts_the_game_of_two_who_waited_and_skips_one_playing
     assert (found.pairing.waiting.message_id, found.pairing.entering.message_id) == (5, 6)
     assert sorted(b.chat_id for b in await services.board_messages.boards(stored.id)) == [1, 2]
     assert await lobby.pair_waiting(_locale) == []  # one game each
-    assert [g.id for g in await services.game_service.active_games(anna.id)] == [stored.id]
-    await services.game_service.resign(stored.id, anna.id)
+    assert [g.id for g in await services.games.active_games(anna.id)] == [stored.id]
+    await services.games.resign(stored.id, anna.id)
 
     # Vera waits, then accepts a challenge: the sweep leaves her out, and Dan waits on
     await _waiting(services.store, clock, (vera, None), (dan, None))
@@ -170,7 +170,7 @@ async def test_the_sweep_starts_the_game_of_two_who_waited_and_skips_one_playing
     assert await pool.seeker(vera.id) is None
     back = await pool.seeker(dan.id)
     assert back is not None and back.since == since
-    assert [g.id for g in await services.game_service.active_games(dan.id)] == []
+    assert [g.id for g in await services.games.active_games(dan.id)] == []
 
 
 async def test_a_stake_needs_the_chips_pairs_with_the_same_stake_and_obeys_the_rules(
@@ -194,7 +194,7 @@ async def test_a_stake_needs_the_chips_pairs_with_the_same_stake_and_obeys_the_r
     assert found is not None and found.pairing.waiting.user_id == anna.id
     assert found.snapshot.stored.stake == 10
     # given up at once, it is an early concession: no chips move (the anti-dumping rule)
-    ended = await services.game_service.resign(found.snapshot.stored.id, vera.id)
+    ended = await services.games.resign(found.snapshot.stored.id, vera.id)
     assert ended.stored.chips_status is ChipsStatus.VOID
     assert [await chips.balance(store, u.id, clock.now) for u in (anna, vera)] == [1000, 1000]
 
@@ -243,14 +243,14 @@ async def test_two_workers_sweeping_at_once_start_one_game_per_player(
         games = [f.snapshot.stored for each in found for f in each]
         assert len(games) == 4
         for user in users:
-            active = await workers[1].game_service.active_games(user.id)
+            active = await workers[1].games.active_games(user.id)
             assert len(active) == 1 and await workers[0].pool.seeker(user.id) is None
     finally:
         for store in stores:
             await store.close()
 
 
-def _players(pairing: Pairing) -> tuple[int, int]:
+def _players(pairing: PoolPairing) -> tuple[int, int]:
     return pairing.waiting.user_id, pairing.entering.user_id
 
 
@@ -279,7 +279,7 @@ async def test_a_crash_between_leaving_the_pool_and_the_games_start_loses_no_pai
             async def crash(**_terms: object) -> None:
                 raise _Crash()
 
-            monkeypatch.setattr(worker.game_service, "start", crash)
+            monkeypatch.setattr(worker.games, "start", crash)
             return worker
 
         # a pairing made as Boris enters, on the worker that dies before the game is made
@@ -291,7 +291,7 @@ async def test_a_crash_between_leaving_the_pool_and_the_games_start_loses_no_pai
         for player in (anna, boris):  # both still wait, and their waits still say so
             seeker = await alive.pool.seeker(player.id)
             assert seeker is not None and seeker.message_id in (7, 8)
-            assert await alive.game_service.active_games(player.id) == []
+            assert await alive.games.active_games(player.id) == []
         await alive.lobby.cancel_seeking(boris.id)  # his ✖ Cancel works
         found = await alive.lobby.find(vera, 0, TERMS, locale="en")
         assert found is not None and _players(found.pairing) == (anna.id, vera.id)
@@ -325,14 +325,14 @@ async def test_a_second_find_while_a_pairing_starts_never_leaves_a_player_in_bot
             for i, name in ((1, "anna"), (2, "boris"))
         ]
         reached, go = asyncio.Event(), asyncio.Event()
-        start = two.game_service.start
+        start = two.games.start
 
         async def slow_start(**terms: Any) -> StoredGame:
             reached.set()
             await go.wait()
             return await start(**terms)
 
-        monkeypatch.setattr(two.game_service, "start", slow_start)
+        monkeypatch.setattr(two.games, "start", slow_start)
         assert await one.lobby.find(anna, 0, TERMS, locale="en") is None
         pairing = asyncio.create_task(two.lobby.find(boris, 0, TERMS, locale="en"))
         await reached.wait()  # out of the pool on worker two, her game not made yet
@@ -343,7 +343,7 @@ async def test_a_second_find_while_a_pairing_starts_never_leaves_a_player_in_bot
         found = await pairing
         assert found is not None and _players(found.pairing) == (anna.id, boris.id)
         assert isinstance(again[0], e.AlreadySeeking | e.AlreadyPlaying), again
-        games = await one.game_service.active_games(anna.id)
+        games = await one.games.active_games(anna.id)
         assert [g.id for g in games] == [found.snapshot.stored.id]
         assert await one.pool.seeker(anna.id) is None
     finally:

@@ -12,7 +12,7 @@ import pytest
 from bot.engine import Game, Position, Side, TurnRecord, starting_position
 from bot.engine.verify import verify
 from bot.model import Challenge, ChallengeStatus, User
-from bot.services import GameSnapshot, ScoreService, Services, Terms, compose
+from bot.services import GameSnapshot, Scores, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.replays import rebuilt
 from bot.storage import Store
@@ -142,8 +142,8 @@ async def test_a_game_from_a_position_is_not_rated_pays_nothing_and_says_so(
     store: Store, clock: Clock
 ) -> None:
     services = compose(store, random.Random(5), move_seconds=60, clock=clock)
-    service = services.game_service
-    scores = ScoreService(store, clock=clock)
+    service = services.games
+    scores = Scores(store, clock=clock)
     users = [
         await services.users.see(i, username=name, first_name=name.title(), language_code="en")
         for i, name in ((1, "anna"), (2, "boris"))
@@ -181,7 +181,7 @@ async def test_a_game_from_a_position_is_not_rated_pays_nothing_and_says_so(
 
 async def test_a_finished_game_move_by_move_and_who_may_see_it(world: World) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=GROUP, challenger=users[0], target=users[1], locale="en"
     )

@@ -20,7 +20,7 @@ from bot.engine import (
     resolve_rules,
 )
 from bot.model import User
-from bot.services import GameService, GameSnapshot, ScoreService, Services, compose
+from bot.services import Games, GameSnapshot, Scores, Services, compose
 from bot.services import errors as e
 from bot.storage import Store
 from tests.support.clock import Clock
@@ -100,9 +100,7 @@ def _body(text: str) -> list[str]:
     return lines[: end + 1]
 
 
-async def play_out(
-    service: GameService, snapshot: GameSnapshot, rng: random.Random
-) -> GameSnapshot:
+async def play_out(service: Games, snapshot: GameSnapshot, rng: random.Random) -> GameSnapshot:
     """Plays random legal steps, doubles, takes and drops until the game ends."""
     for _ in range(3000):
         game, stored = snapshot.game, snapshot.stored
@@ -153,8 +151,8 @@ async def test_a_moves_file_replays_to_the_final_position(
     store: Store, clock: Clock, seed: int, options: tuple[str, ...]
 ) -> None:
     services = compose(store, random.Random(seed), move_seconds=60, clock=clock)
-    service = services.game_service
-    scores = ScoreService(store, clock=clock)
+    service = services.games
+    scores = Scores(store, clock=clock)
     users = [
         await services.users.see(i, username=name, first_name=name.title(), language_code="en")
         for i, name in ((1, "anna"), (2, "boris"), (3, "vera"))
@@ -193,10 +191,10 @@ async def test_a_moves_file_replays_to_the_final_position(
 
 
 async def test_a_moves_file_after_a_resignation_and_who_may_have_it(
-    world: World, scores: ScoreService
+    world: World, scores: Scores
 ) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     anna, boris, vera = users
     snapshot = await _new_game(services, users)
     game_id = snapshot.stored.id
@@ -220,10 +218,10 @@ async def test_a_moves_file_after_a_resignation_and_who_may_have_it(
 
 
 async def test_a_game_between_private_chats_is_only_for_its_players(
-    world: World, scores: ScoreService
+    world: World, scores: Scores
 ) -> None:
     services, _, users = world
-    service = services.game_service
+    service = services.games
     anna, boris, vera = users
     challenge = await services.challenges.open(
         chat_id=0, challenger=anna, target=boris, locale="en"
@@ -237,8 +235,8 @@ async def test_a_game_between_private_chats_is_only_for_its_players(
 
 async def test_the_chip_statement_names_the_other_player(store: Store, clock: Clock) -> None:
     services = compose(store, random.Random(21), move_seconds=60, clock=clock)
-    service = services.game_service
-    scores = ScoreService(store, clock=clock)
+    service = services.games
+    scores = Scores(store, clock=clock)
     users = [
         await services.users.see(i, username=name, first_name=name.title(), language_code="en")
         for i, name in ((1, "anna"), (2, "boris"))

@@ -65,13 +65,13 @@ async def _knockout(services: Services, creator: User, entry: int) -> Tournament
 
 async def _play_out(services: Services, game_id: int, loser: int) -> None:
     """Three turns of each side written into the game's history, then ``loser`` resigns."""
-    stored = await services.game_service.stored(game_id)
+    stored = await services.games.stored(game_id)
     turns = tuple(f"{side} 3-1 8/5 6/5" for _ in range(chips.MIN_LOSER_TURNS) for side in "wb")
     now = services.tournaments.now()
     await services.store.games.save(
         replace(stored, history=stored.history + turns), expected_version=stored.version, now=now
     )
-    await services.game_service.resign(game_id, loser)
+    await services.games.resign(game_id, loser)
 
 
 _EN = translator(create_i18n(), "en")
@@ -147,9 +147,9 @@ async def test_entries_are_payments_to_the_winner_held_past_the_limits(
         anna.id,
     )
     assert (flag.amount, flag.paid, flag.payments) == (500, 1000, 2)
-    assert "1000 of the pot's 1500 chips are theirs." in await _caption(services, first.id)
-    assert "500 of the pot's 1000 chips are theirs." in await _caption(services, second.id)
-    statement = await services.score_service.chip_statement(anna.id, limit=5)
+    assert "1,000 of the pot's 1,500 chips are theirs." in await _caption(services, first.id)
+    assert "500 of the pot's 1,000 chips are theirs." in await _caption(services, second.id)
+    statement = await services.scores.chip_statement(anna.id, limit=5)
     i18n = create_i18n()
     with i18n.context(), i18n.use_locale("en"):  # /chips names whose entry she won
         assert "+500, tournament prize: the entry of @p2; balance 1500" in chips_text(statement)
@@ -217,7 +217,7 @@ async def _tournament(
             if withdraw[user.id - 1] == number:
                 with contextlib.suppress(e.NotEntered):
                     await tournaments.leave(made.id, user.id)
-        for board in (await tournaments.overview(made.id)).round_boards(number):
+        for board in (await tournaments.overview(made.id)).round_fixtures(number):
             p = board.pairing
             if p.decided or p.game_id is None or p.second_id is None:
                 continue

@@ -51,13 +51,13 @@ async def _play_round(services: Services, tournament_id: int, *, loser_of: dict[
     other's id), else the second player; returns how many games it ended."""
     overview = await services.tournaments.overview(tournament_id)
     ended = 0
-    for board in overview.round_boards(overview.tournament.round):
+    for board in overview.round_fixtures(overview.tournament.round):
         p = board.pairing
         if p.decided or p.game_id is None:
             continue
         assert p.second_id is not None
         loser = loser_of.get(p.first_id, p.second_id)
-        await services.game_service.resign(p.game_id, loser)
+        await services.games.resign(p.game_id, loser)
         ended += 1
     return ended
 
@@ -180,14 +180,14 @@ async def test_a_knockout_of_five_with_byes_survives_a_restart_and_names_the_win
     assert {game.white_id, game.black_id} == {4, 5}
     assert game.chat_id == 0 and {b.chat_id for b in await store.games.boards(game.id)} == {4, 5}
     assert await services.tournaments.due() == []  # the round is being played
-    await services.game_service.resign(game.id, 5)
+    await services.games.resign(game.id, 5)
     # the bot stops here and starts again: a new store, new services over the same database
     await db.close()
     db = await open_database(migrated_database)
     store = Store(db)
     services = compose(store, random.Random(5), move_seconds=60, clock=clock)
     with pytest.raises(Exception):  # noqa: B017, PT011 - the result is saved: no second one
-        await services.game_service.resign(game.id, 4)
+        await services.games.resign(game.id, 4)
     [second] = await services.tournaments.due()
     assert second.tournament.round == 2 and len(second.started) == 2
     assert await services.tournaments.due() == []  # not started twice
@@ -269,13 +269,13 @@ async def test_a_swiss_of_seven_timeouts_included(store: Store, clock: Clock) ->
     byes = []
     for number in (1, 2, 3):
         overview = await services.tournaments.overview(made.id)
-        byes += [b.pairing.first_id for b in overview.round_boards(number) if b.second is None]
+        byes += [b.pairing.first_id for b in overview.round_fixtures(number) if b.second is None]
         if number == 1:  # nobody moves: the player to move loses on time
-            for board in overview.round_boards(1):
+            for board in overview.round_fixtures(1):
                 if board.pairing.game_id is not None:
                     await _show_boards(store, board.pairing.game_id)
             clock.now += 61
-            assert len(await services.game_service.timeouts()) == 3
+            assert len(await services.games.timeouts()) == 3
         else:
             await _play_round(services, made.id, loser_of={})
         [progress] = await services.tournaments.due()
@@ -349,7 +349,7 @@ async def test_a_match_plays_its_next_games_by_itself_until_it_is_won(
     assert game.match_id is not None
     played = 0
     while True:
-        await services.game_service.resign(game.id, 2)  # each resignation gives 1 point
+        await services.games.resign(game.id, 2)  # each resignation gives 1 point
         played += 1
         done = await services.tournaments.due()
         if done[0].tournament.is_over:
@@ -395,7 +395,7 @@ async def test_a_withdrawal_forfeits_a_whole_knockout_match_at_once(
     match = await store.matches.get(games[frozenset((1, 4))].match_id or 0)
     assert match is not None and match.match.winner is not None and match.finished_at
     # 3 loses a game of the match, then withdraws before the next one starts
-    await services.game_service.resign(games[frozenset((2, 3))].id, 3)
+    await services.games.resign(games[frozenset((2, 3))].id, 3)
     between = await tournaments.leave(made.id, 3)
     assert between.started == ()  # no game being played: the match alone ends
     board = board_of(await store.tournaments.pairings(made.id), 3)
@@ -406,7 +406,7 @@ async def test_a_withdrawal_forfeits_a_whole_knockout_match_at_once(
     assert final.tournament.round == 2 and len(final.started) == 1
     assert {final.started[0].stored.white_id, final.started[0].stored.black_id} == {1, 2}
     for out in (3, 4):
-        assert await services.game_service.active_games(out) == []
+        assert await services.games.active_games(out) == []
     assert await tournaments.due() == []
     await tournaments.leave(made.id, 2)  # the final's match forfeited too: 1 wins
     [over] = await tournaments.due()
@@ -467,7 +467,7 @@ async def test_a_tournament_games_result_changes_both_players_ratings(
     for player in players:
         await services.tournaments.join(made.id, player)
     [snapshot] = (await services.tournaments.start(made.id, players[0].id)).started
-    service = services.game_service
+    service = services.games
     while min(chips.turns_played(snapshot.stored.history, side) for side in Side) < 3:
         mover = snapshot.stored.player(snapshot.game.turn)  # past the early concessions
         while snapshot.turn_input is not None and not snapshot.turn_input.is_complete:
@@ -532,12 +532,12 @@ async def test_boards_decided_on_time_are_known_for_a_game_and_for_a_matchs_last
     for player in players:
         await services.tournaments.join(made.id, player)
     await services.tournaments.start(made.id, players[0].id)
-    first, second = (await services.tournaments.overview(made.id)).round_boards(1)
+    first, second = (await services.tournaments.overview(made.id)).round_fixtures(1)
     assert first.pairing.game_id is not None and second.pairing.game_id is not None
-    await services.game_service.resign(second.pairing.game_id, second.pairing.first_id)
+    await services.games.resign(second.pairing.game_id, second.pairing.first_id)
     await _show_boards(store, first.pairing.game_id)
     clock.now += 61
-    assert len(await services.game_service.timeouts()) == 1
+    assert len(await services.games.timeouts()) == 1
     overview = await services.tournaments.overview(made.id)
     assert overview.on_time == {(1, first.pairing.board)}
     pair = await _players(services, 2, first=11)
@@ -548,17 +548,17 @@ async def test_boards_decided_on_time_are_known_for_a_game_and_for_a_matchs_last
     for player in pair:
         await services.tournaments.join(match.id, player)
     game = (await services.tournaments.start(match.id, pair[0].id)).started[0].stored
-    await services.game_service.resign(game.id, game.white_id)  # the match goes on
+    await services.games.resign(game.id, game.white_id)  # the match goes on
     [after] = [p for p in await services.tournaments.due() if p.tournament.id == match.id]
     assert (await services.tournaments.overview(match.id)).on_time == set()
     game = after.started[0].stored
     while True:  # now each game is lost on time until the match is over
         await _show_boards(store, game.id)
         clock.now += 61
-        await services.game_service.timeouts()
+        await services.games.timeouts()
         [progress] = [p for p in await services.tournaments.due() if p.tournament.id == match.id]
         if progress.tournament.is_over:
             break
         game = progress.started[0].stored
-    [board] = (await services.tournaments.overview(match.id)).round_boards(1)
+    [board] = (await services.tournaments.overview(match.id)).round_fixtures(1)
     assert (await services.tournaments.overview(match.id)).on_time == {(1, board.pairing.board)}

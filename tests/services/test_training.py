@@ -53,16 +53,14 @@ async def _until_player(services: Services, clock: Clock, snapshot: GameSnapshot
     """Lets the computer act until the person is to move (or the game is over)."""
     while not snapshot.game.is_over and snapshot.stored.computer_to_act:
         clock.now += 2
-        moved = await services.game_service.computer_move(snapshot.stored.id)
-        snapshot = (
-            moved if moved is not None else await services.game_service.snapshot(snapshot.stored.id)
-        )
+        moved = await services.games.computer_move(snapshot.stored.id)
+        snapshot = moved if moved is not None else await services.games.snapshot(snapshot.stored.id)
     return snapshot
 
 
 async def _play_first(services: Services, user: User, snapshot: GameSnapshot) -> GameSnapshot:
     """The person plays the first way to finish their turn offered, and confirms."""
-    games, game_id = services.game_service, snapshot.stored.id
+    games, game_id = services.games, snapshot.stored.id
     while True:
         current = snapshot.turn_input
         assert current is not None
@@ -100,13 +98,13 @@ async def test_a_turn_taken_back_restores_the_game_before_it_exactly(
     answered = await _until_player(services, clock, played)
     assert len(answered.stored.history) > len(played.stored.history)  # the computer answered
 
-    back = await services.game_service.take_back(before.id, user.id, latest.line)
+    back = await services.games.take_back(before.id, user.id, latest.line)
     assert _state(back.stored) == _state(before)
     assert back.stored.version > answered.stored.version
     assert back.game.turn is side and back.game.dice == before.game.dice
     # the take-back is spent: the same line again is stale, and nothing changes
     with pytest.raises(e.StaleAction):
-        await services.game_service.take_back(before.id, user.id, latest.line)
+        await services.games.take_back(before.id, user.id, latest.line)
     # the roll is played again, another way when there is one, and the game goes on
     again = await _play_first(services, user, back)
     assert again.stored.history[: len(before.history)] == before.history
@@ -121,7 +119,7 @@ async def test_take_backs_refused_where_there_is_nothing_to_take_back(
     )
     game_id = snapshot.stored.id
     with pytest.raises(e.StaleAction):  # no turn of the player's yet
-        await services.game_service.take_back(game_id, user.id, 0)
+        await services.games.take_back(game_id, user.id, 0)
     played = await _play_first(services, user, snapshot)
     side = player_side(played.stored)
     assert side is not None
@@ -129,13 +127,13 @@ async def test_take_backs_refused_where_there_is_nothing_to_take_back(
     assert latest is not None
     stranger = await services.users.see(9, username="vera", first_name="Vera", language_code="ru")
     with pytest.raises(e.NotAPlayer):
-        await services.game_service.take_back(game_id, stranger.id, latest.line)
+        await services.games.take_back(game_id, stranger.id, latest.line)
     with pytest.raises(e.StaleAction):  # not the player's latest turn
-        await services.game_service.take_back(game_id, user.id, latest.line - 1)
+        await services.games.take_back(game_id, user.id, latest.line - 1)
     over = replace(played.stored, game=played.game.resign(side))
     await store.games.save(over, expected_version=played.stored.version, now=clock())
     with pytest.raises(e.GameFinished):
-        await services.game_service.take_back(game_id, user.id, latest.line)
+        await services.games.take_back(game_id, user.id, latest.line)
 
 
 async def test_an_ordinary_game_with_the_computer_has_no_take_back(
@@ -150,7 +148,7 @@ async def test_an_ordinary_game_with_the_computer_has_no_take_back(
     latest = latest_choice(played.stored, side)
     assert latest is not None
     with pytest.raises(e.StaleAction):
-        await services.game_service.take_back(played.stored.id, user.id, latest.line)
+        await services.games.take_back(played.stored.id, user.id, latest.line)
 
 
 async def test_training_terms_are_one_game_of_two_dice_without_the_cube(
@@ -235,10 +233,10 @@ async def test_the_first_turn_of_short_nardy_is_taken_back_to_the_opening_roll(
         _, snapshot = await services.lobby.accept(challenge.id, user, dice_client=f"c{client}")
         if not snapshot.stored.history and not snapshot.stored.computer_to_act:
             break
-        await services.game_service.resign(snapshot.stored.id, user.id)
+        await services.games.resign(snapshot.stored.id, user.id)
     else:
         pytest.fail("the computer won every opening")
     before = snapshot.stored
     await _play_first(services, user, snapshot)
-    back = await services.game_service.take_back(before.id, user.id, 0)
+    back = await services.games.take_back(before.id, user.id, 0)
     assert _state(back.stored) == _state(before)

@@ -40,7 +40,7 @@ async def _private_game(
 
 async def test_who_may_watch_which_game(world: World) -> None:
     services, _clock, (anna, boris, vera) = world
-    service = services.game_service
+    service = services.games
     open_game = await _private_game(services, anna, boris)
     snapshot, added = await services.lobby.watch(open_game, vera.id)
     assert added and snapshot.stored.id == open_game
@@ -94,7 +94,7 @@ async def test_a_game_takes_fifty_watchers(world: World) -> None:
 
 async def test_the_challenger_chooses_and_the_next_games_keep_it(world: World) -> None:
     services, _clock, (anna, boris, vera) = world
-    service = services.game_service
+    service = services.games
     challenge = await services.challenges.open(
         chat_id=anna.id, challenger=anna, target=boris, locale="en", terms=Terms(match_length=3)
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.maintenance import Refused, backup, restore
+from bot.maintenance import RestoreRefused, backup, restore
 from bot.storage import Store, open_database
 from bot.storage.migrations import MIGRATIONS
 
@@ -31,19 +31,19 @@ async def test_a_file_that_is_no_backup_is_refused_and_the_database_kept(
     await db.close()
     junk = tmp_path / "junk.backup"
     junk.write_text("not a backup at all\n" * 100)
-    with pytest.raises(Refused, match="backup|pg_restore"):
+    with pytest.raises(RestoreRefused, match="backup|pg_restore"):
         await asyncio.to_thread(restore, junk, migrated_database, replace=True)
-    with pytest.raises(Refused, match="no backup at"):
+    with pytest.raises(RestoreRefused, match="no backup at"):
         await asyncio.to_thread(restore, tmp_path / "missing", migrated_database, replace=True)
     assert await _users(migrated_database) == [42]
 
 
 def test_sqlite_backups_refuse_what_they_cannot_do(tmp_path: Path) -> None:
-    with pytest.raises(Refused, match="no database at"):
+    with pytest.raises(RestoreRefused, match="no database at"):
         backup(tmp_path / "missing.sqlite3", tmp_path / "out")
     assert not (tmp_path / "out").exists() and not list(tmp_path.iterdir())
     newer = tmp_path / "newer.sqlite3"
     with sqlite3.connect(newer) as db:
         db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-    with pytest.raises(Refused, match=f"this release knows {len(MIGRATIONS)}"):
+    with pytest.raises(RestoreRefused, match=f"this release knows {len(MIGRATIONS)}"):
         restore(newer, tmp_path / "target.sqlite3")

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.model import is_forgotten
-from bot.services.privacy import PrivacyService, StillPlaying
+from bot.services.privacy import Privacy, StillPlaying
 from bot.services.users import Users
 from bot.storage import Store, open_database
 from bot.storage.migrations import CHECKSUMS_TABLE, MIGRATIONS
@@ -193,7 +193,7 @@ async def test_forgetting_leaves_no_row_holding_the_user_and_keeps_the_opponents
     before = await _cells_about_me(store)
     assert {"games.white_id", "users.first_name", "challenges.target_username"} <= set(before)
 
-    privacy = PrivacyService(store, Users(store))
+    privacy = Privacy(store, Users(store))
     with pytest.raises(StillPlaying) as playing:  # the seeded game has no result yet
         await privacy.forget(ME)
     assert playing.value.holding.games and await _cells_about_me(store) == before
@@ -219,6 +219,6 @@ async def test_forgetting_leaves_no_row_holding_the_user_and_keeps_the_opponents
 
 
 async def test_forgetting_someone_the_bot_never_met_changes_nothing(store: Store) -> None:
-    assert not await PrivacyService(store, Users(store)).forget(ME)
+    assert not await Privacy(store, Users(store)).forget(ME)
     rows = await store.database.fetch_all("SELECT id FROM users WHERE id >= ?", (2**52,))
     assert rows == []  # no pseudonym was left behind

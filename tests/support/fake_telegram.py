@@ -10,7 +10,7 @@ multipart bodies, JSON-encoded fields, ``attach://`` uploads). Point the bot at 
         chat = fake.private_chat(alice)
         sent = fake.send_text(alice, chat, "/start")        # queued for getUpdates
         reply = await fake.wait_for_message(chat, after=sent)
-        assert "Привет" in reply.text
+        assert "Здравствуйте" in reply.text
 
 What it imitates, because bots get these wrong:
 

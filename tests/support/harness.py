@@ -37,7 +37,7 @@ from bot.app import ServicesFactory, UpdateTracker, build_services, run
 from bot.config import Settings
 from bot.handlers.middlewares import Handler
 from bot.messages.boards import BoardPublisher
-from bot.messages.link import Backoff, TelegramLink
+from bot.outbox.link import Backoff, TelegramLink
 
 from .fake_telegram import DEFAULT_TIMEOUT, DEFAULT_TOKEN, FakeTelegram
 
@@ -232,7 +232,7 @@ class BotHarness:
     def check_errors(self) -> None:
         """Raises :exc:`AssertionError` describing every exception that escaped a handler, or
         if the bot answered a callback query twice (which the bot itself cannot see: it drops
-        the "query is too old" answer, see ``bot.messages.link``)."""
+        the "query is too old" answer, see ``bot.outbox.link``)."""
         assert not self.fake.double_answers, f"queries answered twice: {self.fake.double_answers}"
         if self.errors:
             details = "\n".join(

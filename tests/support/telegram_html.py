@@ -8,6 +8,7 @@ fails in tests as it would in production.
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from typing import Any, Final
 
@@ -28,7 +29,10 @@ TAG_ENTITIES: Final = {
     "pre": "pre",
     "blockquote": "blockquote",
     "tg-emoji": "custom_emoji",
+    "tg-time": "date_time",  # Bot API 9.5: <tg-time unix="…" format="…">text</tg-time>
 }
+DATE_TIME_FORMAT: Final = re.compile(r"r|w?[dD]?[tT]?")
+"""The formats a date-time entity may have (the Bot API's "date-time entity formatting")."""
 
 
 class TelegramHtmlError(ValueError):
@@ -64,6 +68,13 @@ class _Parser(HTMLParser):
                 kind = None
         elif tag == "tg-emoji":
             extra["custom_emoji_id"] = attributes.get("emoji-id", "")
+        elif tag == "tg-time":
+            unix, form = attributes.get("unix") or "", attributes.get("format") or ""
+            if not unix.isdigit() or DATE_TIME_FORMAT.fullmatch(form) is None:
+                raise TelegramHtmlError(f"Invalid date-time entity {self._where()}")
+            extra["unix_time"] = int(unix)
+            if form:
+                extra["date_time_format"] = form
         elif tag == "code" and self.stack and self.stack[-1][0] == "pre":
             language = (attributes.get("class") or "").removeprefix("language-")
             if language:

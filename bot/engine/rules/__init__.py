@@ -2,7 +2,7 @@
 
 A variant is a class with a ``name``, its rule sets, the moves a roll gives and a search board
 (see :class:`Variant`); each lives in a module of its own, and adding one means adding a module
-here and a line in :data:`VARIANTS`, without touching the others. The new variants reuse the
+here and a line in :data:`REGISTRY`, without touching the others. The new variants reuse the
 old ones' movement by composition: Abkhaz nardy wraps short nardy's board, the gul-bara variants
 play on long nardy's.
 
@@ -21,7 +21,7 @@ from ..moves import Played, Turn, make_turns
 from ..position import Position
 from ..types import Family
 from .abkhaz import AbkhazBoard, AbkhazNardy
-from .common import Board, played_rank, search_turns
+from .common import SearchBoard, played_rank, search_turns
 from .crazy_gulbara import CrazyGulBara, cascade
 from .gulbara import GulBara
 from .long import LongNardy
@@ -29,11 +29,11 @@ from .ruleset import Outcome, RuleSet, UnknownRuleError
 from .short import ShortNardy
 
 __all__ = [
-    "Board",
+    "SearchBoard",
     "Outcome",
     "RuleSet",
     "UnknownRuleError",
-    "VARIANTS",
+    "REGISTRY",
     "Variant",
     "cascade",
     "find_variant",
@@ -96,10 +96,10 @@ class Variant(Protocol):
 
     def board(
         self, position: Position, moves: MoveList | Dice, *, first_turn: bool, rules: RuleSet
-    ) -> Board: ...
+    ) -> SearchBoard: ...
 
 
-VARIANTS: dict[str, Variant] = {
+REGISTRY: dict[str, Variant] = {
     "long": LongNardy(),
     "short": ShortNardy(),
     "abkhaz": AbkhazNardy(),
@@ -112,15 +112,15 @@ gul-bara. The names are those of :data:`bot.engine.position.VARIANTS`, in the sa
 
 
 def find_variant(name: str) -> Variant:
-    """Returns the rules for ``name`` (a key of :data:`VARIANTS`).
+    """Returns the rules for ``name`` (a key of :data:`REGISTRY`).
 
     :raises: :exc:`InvalidPositionError` (a :exc:`ValueError`) if the variant is unknown.
     """
     try:
-        return VARIANTS[name]
+        return REGISTRY[name]
     except KeyError:
         raise InvalidPositionError(
-            f"unknown variant {name!r} (known: {', '.join(VARIANTS)})"
+            f"unknown variant {name!r} (known: {', '.join(REGISTRY)})"
         ) from None
 
 

@@ -1,9 +1,9 @@
 """The search every variant shares: whole turns by depth-first search over the dice.
 
-A variant supplies a :class:`Board`: the mover's checkers in the mover's own numbering, mutable,
-with the single steps a die allows and a way to make and take back a step. The search plays every
-order of the moves (a :class:`~bot.engine.dice.MoveList`) from it, GNU Backgammon style, and keeps
-the turns that the full-use rules allow:
+A variant supplies a :class:`SearchBoard`: the mover's checkers in the mover's own
+numbering, mutable, with the single steps a die allows and a way to make and take back a step.
+The search plays every order of the moves (a :class:`~bot.engine.dice.MoveList`) from it,
+GNU Backgammon style, and keeps the turns that the full-use rules allow:
 
 1. a side plays as many moves as any legal sequence allows. Bearing off the last checker ends
    the sequence there (the game is over), and counts the moves it played, no more: where another
@@ -44,7 +44,7 @@ from ..position import Position
 from .ruleset import RuleSet
 
 
-class Board(Protocol):
+class SearchBoard(Protocol):
     """The mover's side of a position during the search (see the module docstring)."""
 
     def steps(self, die: int) -> list[tuple[int, int]]:
@@ -92,7 +92,7 @@ _Found = dict[Hashable, tuple[tuple[Played, ...], Position]]
 
 
 def search_turns(
-    board: Board, moves: MoveList, rules: RuleSet
+    board: SearchBoard, moves: MoveList, rules: RuleSet
 ) -> list[tuple[tuple[Played, ...], Position]]:
     """Returns one legal step sequence per distinct resulting position, with that position.
 
@@ -123,7 +123,9 @@ def search_turns(
     return _free(board, values)
 
 
-def _non_double(board: Board, first: int, second: int) -> list[tuple[tuple[Played, ...], Position]]:
+def _non_double(
+    board: SearchBoard, first: int, second: int
+) -> list[tuple[tuple[Played, ...], Position]]:
     """:func:`search_turns` for a non-double without an order rule: ``first`` then ``second``,
     then the other way round, written out flat, the last step with :meth:`Board.after`.
 
@@ -172,7 +174,7 @@ def _non_double(board: Board, first: int, second: int) -> list[tuple[tuple[Playe
     return [turn for turn in chosen if turn[0][0].die == high] or chosen
 
 
-def _double(board: Board, die: int) -> list[tuple[tuple[Played, ...], Position]]:
+def _double(board: SearchBoard, die: int) -> list[tuple[tuple[Played, ...], Position]]:
     """:func:`search_turns` for a double: four steps of ``die``, depth first, written out flat.
 
     A state reached again after as many steps is not searched again (``seen``), and the last
@@ -216,7 +218,9 @@ def _double(board: Board, die: int) -> list[tuple[tuple[Played, ...], Position]]
     return list(found[best].values()) if best else []
 
 
-def _sequence(board: Board, values: tuple[int, ...]) -> list[tuple[tuple[Played, ...], Position]]:
+def _sequence(
+    board: SearchBoard, values: tuple[int, ...]
+) -> list[tuple[tuple[Played, ...], Position]]:
     """:func:`search_turns` for an ordered list (a cascade, a remainder, a triple's six moves):
     step ``n`` plays ``values[n]``, depth first, as :func:`_double` does for four moves of one
     value; the longest beginning of the list that any sequence plays wins."""
@@ -261,7 +265,7 @@ def _sequence(board: Board, values: tuple[int, ...]) -> list[tuple[tuple[Played,
     return list(found[best].values()) if best else []
 
 
-def _free(board: Board, values: tuple[int, ...]) -> list[tuple[tuple[Played, ...], Position]]:
+def _free(board: SearchBoard, values: tuple[int, ...]) -> list[tuple[tuple[Played, ...], Position]]:
     """:func:`search_turns` for three dice in any order (not a triple), written out flat: each
     first die and step, then each second die and step, then the last die. The states after two
     steps are keyed by the die left, so two orders of the same two steps are searched once; a
@@ -345,7 +349,7 @@ class _Ordered:
 
     __slots__ = ("board", "low", "path", "seen", "found")
 
-    def __init__(self, board: Board, first: int, second: int) -> None:
+    def __init__(self, board: SearchBoard, first: int, second: int) -> None:
         self.board = board
         self.low = min(first, second)
         self.path: list[tuple[int, int, int, bool]] = []

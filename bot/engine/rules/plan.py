@@ -27,7 +27,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 from ..dice import MoveList
 from ..moves import Played
 from ..position import Position
-from .common import Board, played_rank
+from .common import SearchBoard, played_rank
 from .ruleset import RuleSet
 
 Path = tuple[Played, ...]
@@ -79,7 +79,9 @@ class TurnPlan:
         "_answers",
     )
 
-    def __init__(self, new_board: Callable[[], Board], moves: MoveList, rules: RuleSet) -> None:
+    def __init__(
+        self, new_board: Callable[[], SearchBoard], moves: MoveList, rules: RuleSet
+    ) -> None:
         self._new_board = new_board
         self._lock = threading.RLock()
         self.moves = moves
@@ -142,7 +144,7 @@ class TurnPlan:
         )
 
     # The search.
-    def _steps(self, board: Board, left: int) -> list[tuple[int, int, int, int]]:
+    def _steps(self, board: SearchBoard, left: int) -> list[tuple[int, int, int, int]]:
         """The legal next steps from a node: ``(die, moves left after it, src, dst)``."""
         found = []
         for die, rest, no_off in self._dice[left]:
@@ -151,7 +153,9 @@ class TurnPlan:
                     found.append((die, rest, src, dst))
         return found
 
-    def _best_from(self, board: Board, left: int, stop: int, key: Hashable | None = None) -> int:
+    def _best_from(
+        self, board: SearchBoard, left: int, stop: int, key: Hashable | None = None
+    ) -> int:
         """The best rank of a sequence through the node (the board as it is, ``left`` to
         play; ``key`` its node, if known): exact, or at least ``stop`` once one reaching
         ``stop`` is found."""
@@ -189,7 +193,7 @@ class TurnPlan:
             self._best = self._best_from(self._new_board(), self._full, self._top)
         return self._best
 
-    def _walk(self, path: Path) -> tuple[Board, int] | None:
+    def _walk(self, path: Path) -> tuple[SearchBoard, int] | None:
         """The board after ``path`` and the moves left, or None if ``path`` is not a legal
         beginning of a turn (a step not legal, a die not available)."""
         board = self._new_board()
@@ -204,7 +208,7 @@ class TurnPlan:
                 return None
         return board, left
 
-    def _board(self, path: Path) -> tuple[Board, int]:
+    def _board(self, path: Path) -> tuple[SearchBoard, int]:
         walked = self._walk(path)
         if walked is None:
             raise ValueError(f"not a legal beginning of a turn: {path}")
@@ -305,7 +309,7 @@ class TurnPlan:
             steps.append(step)
         return tuple(steps)
 
-    def _final(self, board: Board) -> int:
+    def _final(self, board: SearchBoard) -> int:
         """The number of the completion the board stands at (one per distinct position)."""
         state = board.key()
         number = self._final_by_key.get(state)
@@ -318,7 +322,7 @@ class TurnPlan:
         return number
 
     def _finals(
-        self, board: Board, left: int, limit: int, key: Hashable
+        self, board: SearchBoard, left: int, limit: int, key: Hashable
     ) -> dict[int, tuple[Played, Hashable] | None] | None:
         """The completions (by number, each with its first step and the node it leads to)
         from a node that leads on and is not complete: the board as it is, ``left`` to play,

@@ -2,7 +2,7 @@
 
 Pure arithmetic on player ids: no storage, no clock, no randomness, standard library only, so
 the tournament service can pair a round again after a restart and get the same round. Every
-game has a winner (nardy has no draws); a :class:`Result` with no winner is a double forfeit,
+game has a winner (nardy has no draws); a :class:`PairingResult` with no winner is a double forfeit,
 where neither player scores.
 
 - Knock-out (:func:`knockout_bracket`): players seeded by rating into a bracket of the next
@@ -34,7 +34,7 @@ PlayerId = int
 
 
 @dataclass(frozen=True, slots=True)
-class Entrant:
+class SeededPlayer:
     """A player taking part, with the rating that seeds and ranks them."""
 
     player: PlayerId
@@ -76,10 +76,10 @@ class Round:
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class PairingResult:
     """A finished board: the pairing's players and the winner.
 
-    A bye is ``Result(player, None, player)``: it scores a win. ``winner=None`` on a game is
+    A bye is ``PairingResult(player, None, player)``: it scores a win. ``winner=None`` on a game is
     a double forfeit (both players absent): it counts as a game played, and neither scores.
     """
 
@@ -96,7 +96,7 @@ class Result:
             raise ValueError("the winner must be one of the two players")
 
     @classmethod
-    def bye(cls, player: PlayerId) -> Result:
+    def bye(cls, player: PlayerId) -> PairingResult:
         return cls(player, None, player)
 
     def points(self, player: PlayerId) -> int:
@@ -113,7 +113,7 @@ def _check_unique(players: Iterable[PlayerId]) -> list[PlayerId]:
     return listed
 
 
-def seeded(entrants: Iterable[Entrant]) -> list[Entrant]:
+def seeded(entrants: Iterable[SeededPlayer]) -> list[SeededPlayer]:
     """Entrants by seed: the highest rating first; equal ratings by player id, so the order
     never depends on the order of sign-up."""
     return sorted(entrants, key=lambda entrant: (-entrant.rating, entrant.player))
@@ -148,7 +148,7 @@ def bracket_order(size: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class Bracket:
+class KnockoutDraw:
     """A knock-out bracket: the players by seed and the bracket's size (a power of two).
 
     Seeds past the number of players are byes; they fall against the top seeds, one each, so
@@ -191,7 +191,7 @@ class Bracket:
             pairings.append(self._pairing(upper, lower))
         return Round(1, tuple(pairings))
 
-    def next_round(self, previous: Round, results: Iterable[Result]) -> Round:
+    def next_round(self, previous: Round, results: Iterable[PairingResult]) -> Round:
         """The round after ``previous``: the winners of boards ``2i`` and ``2i + 1`` meet, the
         better seed playing first. Raises ValueError after the final or when a game of
         ``previous`` has no winner in ``results``."""
@@ -205,14 +205,14 @@ class Bracket:
         return Round(previous.number + 1, pairings)
 
 
-def knockout_bracket(entrants: Iterable[Entrant]) -> Bracket:
+def knockout_bracket(entrants: Iterable[SeededPlayer]) -> KnockoutDraw:
     """A bracket for the entrants, seeded by rating (:func:`seeded`), of the smallest power of
     two that holds them all."""
     players = _check_unique(entrant.player for entrant in seeded(entrants))
-    return Bracket(tuple(players), 1 << (len(players) - 1).bit_length())
+    return KnockoutDraw(tuple(players), 1 << (len(players) - 1).bit_length())
 
 
-def round_winners(played: Round, results: Iterable[Result]) -> tuple[PlayerId, ...]:
+def round_winners(played: Round, results: Iterable[PairingResult]) -> tuple[PlayerId, ...]:
     """Who goes through from each board of a knock-out round, in board order: a bye's player,
     else the game's winner. The champion is the final's one winner."""
     winner_of: dict[frozenset[PlayerId], PlayerId | None] = {
@@ -396,7 +396,7 @@ class _Matcher:
         return False
 
 
-def _history(results: Iterable[Result]) -> tuple[Counter[PlayerId], Counter[frozenset[int]]]:
+def _history(results: Iterable[PairingResult]) -> tuple[Counter[PlayerId], Counter[frozenset[int]]]:
     """Byes had per player, and games played per pair of players."""
     byes: Counter[PlayerId] = Counter()
     met: Counter[frozenset[int]] = Counter()
@@ -408,7 +408,7 @@ def _history(results: Iterable[Result]) -> tuple[Counter[PlayerId], Counter[froz
     return byes, met
 
 
-def scores(results: Iterable[Result]) -> Counter[PlayerId]:
+def scores(results: Iterable[PairingResult]) -> Counter[PlayerId]:
     """Each player's score: a point per win and per bye."""
     total: Counter[PlayerId] = Counter()
     for result in results:
@@ -420,7 +420,9 @@ def scores(results: Iterable[Result]) -> Counter[PlayerId]:
     return total
 
 
-def swiss_round(entrants: Sequence[Entrant], history: Sequence[Result], number: int) -> Round:
+def swiss_round(
+    entrants: Sequence[SeededPlayer], history: Sequence[PairingResult], number: int
+) -> Round:
     """Round ``number`` of a Swiss tournament, from the results of the rounds before.
 
     ``entrants`` are the players still in (a withdrawn player is left out, their past games
@@ -534,7 +536,7 @@ def _chain(*parts: Iterable[int]) -> Iterator[int]:
         yield from part
 
 
-def _leanings(history: Iterable[Result]) -> dict[PlayerId, tuple[bool, int]]:
+def _leanings(history: Iterable[PairingResult]) -> dict[PlayerId, tuple[bool, int]]:
     """Each player's colour lean from their games: whether they lean to playing first, and how
     strongly (twice the imbalance between firsts and seconds, plus one). Byes do not count;
     a player with no game has no lean."""
@@ -587,7 +589,9 @@ class Placing:
     rating: float
 
 
-def standings(entrants: Iterable[Entrant], results: Iterable[Result]) -> tuple[Placing, ...]:
+def standings(
+    entrants: Iterable[SeededPlayer], results: Iterable[PairingResult]
+) -> tuple[Placing, ...]:
     """The standings of a round robin or a Swiss, best first.
 
     Ties are broken by Buchholz (the sum of the opponents' scores), then head-to-head (the
