@@ -26,7 +26,7 @@ from typing import Final
 
 from bot.engine import Game, IllegalTurnError, Side, Turn, TurnRecord
 
-from .cubeful import Chances, CubeAction, CubeEquities, equities
+from .cubeful import CubeAction, CubeEquities
 from .levels import MAX_LISTED
 
 ERROR: Final = 0.08
@@ -174,27 +174,18 @@ def _played(game: Game, record: TurnRecord) -> tuple[Game, Turn]:
 
 
 def judge_cube(decisions: Sequence[CubeDecision]) -> list[CubeReview]:
-    """Judges each cube decision by the money-game model (:mod:`bot.ai.cubeful`) from the
-    net's cubeless chances of the doubler before its roll (0-ply: the net's own estimate of the
-    position before a roll). The net and numpy are loaded here, as in :func:`review`."""
-    from .evaluator import evaluator
-    from .network import LOSE_KOKS, LOSE_MARS, WIN, WIN_KOKS, WIN_MARS
+    """Judges each cube decision by the valuer's cube model (:mod:`bot.ai.cubeful` from the
+    net's cubeless chances of the doubler before its roll, 0-ply: the net's own estimate of
+    the position before a roll; Open Sage's own decision for the games it values,
+    :mod:`bot.ai.sage`). The valuer is loaded here, as in :func:`review`."""
+    from .sage import for_game
 
     found = []
     for decision in decisions:
         game = decision.before
         cube = game.cube
         assert cube is not None, "a cube decision in a game without a cube"
-        out = evaluator(game.variant).probabilities([game.position])[0]
-        chances = Chances.from_probabilities(
-            float(out[WIN]),
-            float(out[WIN_MARS]),
-            float(out[WIN_KOKS]),
-            float(out[LOSE_MARS]),
-            float(out[LOSE_KOKS]),
-            game.rules,
-        )
-        judged = equities(chances, centred=cube.owner is None, drop=float(game.rules.drop))
+        judged = for_game(game).cube(game)
         loss = judged.loss(decision.action)
         counted = decision.action is not CubeAction.NO_DOUBLE or judged.close()
         found.append(CubeReview(decision, judged, loss, counted))
@@ -208,7 +199,7 @@ def review(played: Sequence[tuple[Game, Turn]], indices: range) -> list[Review]:
     that reviews: the records and summaries are read where numpy is not loaded."""
     import numpy as np
 
-    from .evaluator import evaluator
+    from .sage import for_game
     from .search import ply0, ply1
 
     found = []
@@ -220,7 +211,7 @@ def review(played: Sequence[tuple[Game, Turn]], indices: range) -> list[Review]:
         turns = before.legal_turns()
         if len(turns) < 2:
             continue
-        net = evaluator(before.variant)
+        net = for_game(before)
         values = ply0(net, before, turns)
         order = list(np.argsort(-values, kind="stable")[:LOOK_AHEAD])
         mine = next(i for i, t in enumerate(turns) if t.position == turn.position)

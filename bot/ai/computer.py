@@ -34,9 +34,10 @@ from numpy.typing import NDArray
 from bot.engine import DiceMode, Game, Turn
 
 from .answers import Ranked
-from .cubeful import Chances, CubeEquities, equities
-from .evaluator import Evaluator, evaluator
+from .cubeful import CubeEquities
+from .evaluator import Valuer
 from .levels import MAX_LISTED, STRONGEST, level
+from .sage import for_game
 from .search import ply0, ply1, ply2
 
 TWO_PLY_BUDGET: Final = 40_000
@@ -46,18 +47,25 @@ at 1-ply, which keeps the strongest level within the engine CLI's second."""
 CLOSE: Final = 0.08
 """2-ply is asked only when 1-ply's two best turns are within an error (0.08, as the analysis
 calls one) of each other: a wider lead is almost never overturned a roll further."""
+DEEPEST: Final = 3
+"""The depth of Open Sage's search (:mod:`.sage`, its count: 3 is two rolls ahead, our 2-ply)
+level 5 plays where the valuer searches itself."""
+DEEPEST_BUDGET: Final = 0.7
+"""Seconds of the worker's processor time Open Sage's 3-ply may take for one decision; past
+that the decision stays at its 2-ply (a roll ahead), so that a decision keeps within the
+engine CLI's second with the rest of its work."""
 
 
 class Computer:
     """The computer player at one level (a :class:`bot.ai.players.Player`)."""
 
-    def __init__(self, number: int = STRONGEST, evaluator_for: Evaluator | None = None) -> None:
+    def __init__(self, number: int = STRONGEST, evaluator_for: Valuer | None = None) -> None:
         self.level = level(number)
         self.name = f"level {number}"
         self._evaluator = evaluator_for
 
-    def _net(self, game: Game) -> Evaluator:
-        return self._evaluator if self._evaluator is not None else evaluator(game.variant)
+    def _net(self, game: Game) -> Valuer:
+        return self._evaluator if self._evaluator is not None else for_game(game)
 
     def rank(self, game: Game, lookahead: int | None = None) -> Ranked:
         """Every legal turn of the roll (or remainder), best first for this level's search;
@@ -74,7 +82,15 @@ class Computer:
         if ahead and len(turns) > 1:
             values = _refined(values, turns, ahead, lambda chosen: ply1(net, game, chosen))
             deeper = self.level.deeper if lookahead is None else 0
-            if deeper and game.dice_mode is DiceMode.TWO and _close(values, CLOSE):
+            if deeper and net.searches(game):
+                values = _refined(
+                    values,
+                    turns,
+                    ahead,
+                    lambda chosen: net.deeper(game, chosen, DEEPEST, DEEPEST_BUDGET),
+                    CLOSE,
+                )
+            elif deeper and game.dice_mode is DiceMode.TWO and _close(values, CLOSE):
                 values = _refined(
                     values, turns, deeper, lambda chosen: ply2(net, game, chosen, TWO_PLY_BUDGET)
                 )
@@ -117,14 +133,10 @@ class Computer:
         return float(net.equities_for(game.turn, [game.position], game.rules, pending)[0])
 
     def cube(self, game: Game) -> CubeEquities:
-        """The cube decision's equities for the side to move before its roll (see
-        :mod:`.cubeful`): the net's chances, the cube centred or the mover's own."""
-        net = self._net(game)
-        pending = [game.remainder] if game.remainder else None
-        out = net.probabilities([game.position], pending)[0]
-        chances = Chances.from_outputs(out.tolist(), game.rules)
-        owner = game.cube.owner if game.cube is not None else None
-        return equities(chances, centred=owner is None, drop=float(game.rules.drop))
+        """The cube decision's equities for the side to move before its roll: the valuer's
+        (:meth:`~bot.ai.evaluator.Valuer.cube`: the net's chances in the model of
+        :mod:`.cubeful`, or Open Sage's own decision)."""
+        return self._net(game).cube(game)
 
     def wants_double(self, game: Game) -> bool:
         """Whether the side to move (the computer) offers a double now."""
@@ -148,10 +160,16 @@ def _refined(
     turns: tuple[Turn, ...],
     count: int,
     deeper: Callable[[list[Turn]], NDArray[np.float64] | None],
+    within: float | None = None,
 ) -> NDArray[np.float64]:
-    """``values`` with the ``count`` best turns valued again by ``deeper`` (unchanged where it
-    gives nothing); the turns not looked at keep their value, below every looked-at one."""
+    """``values`` with the ``count`` best turns (of those ``within`` that much of the best, and
+    never fewer than two) valued again by ``deeper`` (unchanged where it gives nothing); the
+    turns not looked at keep their value, below every looked-at one."""
     best = np.argsort(-values, kind="stable")[:count]
+    if within is not None:
+        near = values[best] >= values[best[0]] - within
+        near[:2] = True
+        best = best[near]
     looked = deeper([turns[i] for i in best])
     if looked is None:
         return values
@@ -163,7 +181,7 @@ def _refined(
     return refined
 
 
-def _stepwise(net: Evaluator, game: Game) -> Ranked:
+def _stepwise(net: Valuer, game: Game) -> Ranked:
     """The one turn found by playing each step that leaves the best position (see the module
     docstring), with its 0-ply equity."""
     me = game.turn
@@ -182,7 +200,7 @@ def _stepwise(net: Evaluator, game: Game) -> Ranked:
     return Ranked((turn,), (float(ply0(net, game, [turn])[0]),))
 
 
-def _pass_value(net: Evaluator, game: Game) -> float:
+def _pass_value(net: Valuer, game: Game) -> float:
     after = game.position.with_turn(game.turn.other)
     return float(net.equities_for(game.turn, [after], game.rules)[0])
 
