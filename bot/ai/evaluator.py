@@ -38,6 +38,10 @@ from .features import checkers, encode, remainders
 from .network import LOSE_KOKS, LOSE_MARS, WIN, WIN_KOKS, WIN_MARS, Array, Network, flip
 
 WEIGHTS: Final = Path(__file__).with_name("weights")
+CHUNK: Final = 4096
+"""The most positions the net is asked at once: a 2-ply decision asks up to 40,000, and their
+features, hidden units and the arrays between (about 2.5 KB a position) would add 100 MB to a
+worker's peak in one batch; in chunks of this size they add 10 MB, for no time that shows."""
 """The shipped weights: ``long.npz`` and ``short.npz``."""
 
 
@@ -173,6 +177,18 @@ class Evaluator(Valuer):
     ) -> NDArray[np.float64]:
         if not positions:
             return np.empty(0, dtype=np.float64)
+        if len(positions) > CHUNK:
+            return np.concatenate(
+                [
+                    self.equities_for(
+                        side,
+                        positions[low : low + CHUNK],
+                        rules,
+                        None if pending is None else pending[low : low + CHUNK],
+                    )
+                    for low in range(0, len(positions), CHUNK)
+                ]
+            )
         own, theirs = checkers(positions, [p.turn for p in positions])
         extra = remainders(pending) if pending is not None and any(pending) else None
         probabilities = self._asked(own, theirs, extra)
