@@ -2,8 +2,9 @@
 speed.
 
     python bench/ai.py [--variant V] [--rules R] [--dice-mode M] [--pairs N] [--seed S]
-                       [--jobs J] [--positions P] [--judge-ply K]
-                       [--only strength|speed|judge|analysis ...]
+                       [--jobs J] [--positions P] [--judge-ply K] [--matches M] [--record F]
+                       [--judged J] [--bench F]
+                       [--only strength|speed|judge|analysis|parity|memory|rollouts ...]
 
 strength: points share of the first player over N pairs of paired-dice games (``bot.ai.arena``:
 the same dice with the colours swapped), with a 95% confidence interval over the pairs:
@@ -14,8 +15,10 @@ six turns, no 2-ply, no bear-off table), and on the short board (``--variant sho
 Tesauro's pubeval and against GNU Backgammon's 0-ply net (the optional ``gnubg`` package,
 ``pip install -e '.[bench]'``; skipped with a note without it). Short nardy is backgammon (the
 same start, bar, hits, oin 1, mars 2, koks 3), so gnubg judges it as it is. ``--matches
-"level 5:gnubg,level 5:reference"`` plays only those. ``--jobs J`` splits the pairs over J
-processes; the figures do not depend on J.
+"level 5:gnubg,level 5:reference"`` plays only those (players by name: see :func:`player`;
+``level 5 net`` is level 5 on the shipped net where Open Sage plays). ``--jobs J`` splits the
+pairs over J processes; the figures do not depend on J. ``--record F`` keeps every pair in F
+as it ends and resumes from it: a long match in steps.
 
 speed: seconds per decision of each level, p50, p95 and max, over P positions with a choice
 (two or more legal turns) met in seeded self-play of the variant (level 4 against level 1).
@@ -24,8 +27,19 @@ judge (short only, needs gnubg): GNU Backgammon at ``--judge-ply`` (default 2) v
 legal turn of P positions met in seeded games of level 3 against gnubg 0-ply (half of the
 positions with a choice, taken at random); each player's mean equity loss per decision against
 gnubg's best, in thousandths of a point (mppg), with its standard error: gnubg 0-ply, the
-shipped level 5, level 5 at 1-ply (no 2-ply), level 4 and ``reference``. The judge's values
-are what the shipped nets' checkpoints were chosen by.
+shipped level 5 (Open Sage's 3-ply), level 5 at 2-ply (a roll ahead), the analysis's choices
+(what a review calls the best turn), level 4 and level 5 on the shipped net (before Open Sage);
+``--judged`` names others. The judge's values are what the shipped nets' checkpoints were
+chosen by.
+
+parity: our legal turns against Open Sage's move generator (``bgsage.possible_moves``) on P
+positions of random short-nardy self-play, each with its roll (see :func:`parity`).
+
+memory: a computer worker's memory (spawned as the bot spawns them) after a game's
+decisions, hints and analysis, short and long.
+
+rollouts: each player's mean loss per decision on long nardy's rollout benchmark
+(``bench/long_rollouts.py``, ``--bench F``; the first P decisions with ``--positions``).
 
 analysis: seconds to analyse one long-nardy game (``bot.ai.analysis.analyse``) of level 4
 against level 2, for three seeded games, whatever ``--variant`` says.
@@ -51,6 +65,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bot.ai  # noqa: E402,F401  (before numpy: it limits numpy's BLAS threads)
 from bot.ai import LEVELS, STRONGEST  # noqa: E402
@@ -189,7 +204,7 @@ def player(name: str, variant: str = "short") -> Player:
             made = Computer(int(words[1]), evaluator(variant))
         elif words[2:] == ["sage"]:
             made = Computer(int(words[1]), sage())
-        elif words[2:] == ["at", "2-ply"]:
+        elif words[2:] == ["at", "2-ply"] or words[2:] == ["at", "1-ply"]:
             made.level = replace(made.level, deeper=0)
         elif words[2:]:
             raise ValueError(f"no player {name!r}")
@@ -409,17 +424,27 @@ def judge(args: argparse.Namespace) -> None:
     cube = gnubg.cube_info()
     started = time.perf_counter()
     states = judged_positions(args.positions, args.seed)
+    kept: dict[str, dict[str, float]] = {}
+    cache = Path(args.judge_cache) if args.judge_cache else None
+    if cache is not None and cache.exists():
+        kept = json.loads(cache.read_text())
     values: list[dict[Position, float]] = []
     for game in states:
         mover = game.turn
         valued: dict[Position, float] = {}
+        known = kept.get(f"{args.judge_ply} {game.to_text()}", {})
         for turn in game.legal_turns():
             after = turn.position
-            if after.borne_off(mover) == CHECKERS:
+            if after.to_text() in known:
+                valued[after] = known[after.to_text()]
+            elif after.borne_off(mover) == CHECKERS:
                 valued[after] = score("short", game.rules, after, mover).points
             else:
                 valued[after] = -float(gnubg.evaluate(board(after), cube, context)[5])
         values.append(valued)
+        kept[f"{args.judge_ply} {game.to_text()}"] = {p.to_text(): v for p, v in valued.items()}
+    if cache is not None:
+        cache.write_text(json.dumps(kept))
     print(
         f"judge: gnubg {args.judge_ply}-ply values every turn of {len(states)} short-nardy "
         f"positions ({time.perf_counter() - started:.0f} s); mean loss per decision, mppg"
@@ -503,6 +528,59 @@ def parity(args: argparse.Namespace) -> None:
         f"{passes} passes (Open Sage: the board unchanged), {one_die} where Open Sage also bears "
         f"the last checker off with one die, {other} otherwise"
     )
+
+
+def rollouts(args: argparse.Namespace) -> None:
+    """Each player's mean loss per decision on long nardy's rollout benchmark
+    (``bench/long_rollouts.py``, the file ``args.bench``): the best rolled-out equity less that
+    of the turn the player chooses, in thousandths of a point (mppg), with its standard error.
+    A choice outside the rolled-out turns is counted at the loss of the worst of them (at
+    least that much is lost: level 5 liked it less than its three best), and how often that
+    happened is said."""
+    from long_rollouts import OUT
+
+    path = Path(args.bench) if args.bench else OUT
+    entries = [json.loads(line) for line in path.read_text().splitlines()]
+    if args.positions and args.positions < len(entries):
+        entries = entries[: args.positions]
+    trials = {(e["trials"], e["depth"]) for e in entries}
+    errors = [c["error"] for e in entries for c in e["candidates"]]
+    print(
+        f"rollouts: {len(entries)} long-nardy decisions of {path.name} (trials, depth: "
+        f"{sorted(trials)}; a candidate's standard error median {statistics.median(errors):.3f});"
+        f" mean loss per decision, mppg"
+    )
+    names = (
+        args.judged.split(",")
+        if args.judged
+        else [
+            f"level {STRONGEST}",
+            f"level {STRONGEST} at 1-ply",
+            f"level {STRONGEST - 1}",
+            "reference",
+            "heuristic",
+        ]
+    )
+    for name in names:
+        chooser = player(name.strip(), "long")
+        losses, outside = [], 0
+        for entry in entries:
+            game = Game.from_text(entry["game"])
+            turn = chooser.choose(game, random.Random(entry["index"]))
+            assert turn is not None
+            values = {c["after"]: c["equity"] for c in entry["candidates"]}
+            best = max(values.values())
+            mine = values.get(turn.position.to_text())
+            if mine is None:
+                outside += 1
+                mine = min(values.values())
+            losses.append(best - mine)
+        error = statistics.stdev(losses) / math.sqrt(len(losses))
+        print(
+            f"  {chooser.name}: {1000 * statistics.mean(losses):.1f} mppg (± {1000 * error:.1f}),"
+            f" {outside} choices outside the rolled-out turns",
+            flush=True,
+        )
 
 
 def _finished(cells: tuple[int, ...]) -> bool:
@@ -615,13 +693,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes for the strength games")
     parser.add_argument("--positions", type=int, default=200, help="positions for speed")
     parser.add_argument("--judge-ply", type=int, default=2, help="gnubg's depth as judge")
+    parser.add_argument("--judge-cache", help="a file to keep the judge's values in, and reuse")
     parser.add_argument("--matches", help='only these, e.g. "level 5:gnubg,level 5:reference"')
     parser.add_argument("--record", help="a file to keep each match's pairs in, and resume from")
+    parser.add_argument("--bench", help="the rollout benchmark's file (bench/long_rollouts.py)")
     parser.add_argument("--judged", help='the judge\'s players, e.g. "gnubg,level 5,analysis"')
     parser.add_argument(
         "--only",
         nargs="*",
-        choices=["strength", "speed", "judge", "analysis", "parity", "memory"],
+        choices=["strength", "speed", "judge", "analysis", "parity", "memory", "rollouts"],
         help="what to measure",
     )
     args = parser.parse_args()
@@ -639,6 +719,8 @@ def main() -> None:
         parity(args)
     if "memory" in only:
         memory(args)
+    if "rollouts" in only:
+        rollouts(args)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ played against what was best), luck judges *rolls* (what came against what could
 and its unit of work, every roll a position could get, costs many times a turn's review, so a
 caller can ask for either alone. PR is built on the review's losses, unchanged.
 
-Definitions (all equities cubeless, in points per unit of the cube, from the roller's side):
+Definitions (all equities cubeless, in points per unit of the cube, from the roller's side;
+"the net" is the variant's valuer, :func:`bot.ai.sage.valuer`: Open Sage's nets in short nardy
+with two dice and in anti three):
 
 - A roll's *value* is the equity of its best play at the ply asked for: at 0-ply (what the bot
   runs, :data:`LUCK_PLY`) the best turn by the net; at 1-ply (``ply=1``, the review's depth)

@@ -1,5 +1,9 @@
 """Looking at a roll's turns: by the net alone (0-ply), a roll ahead (1-ply) or two (2-ply).
 
+"The net" is whatever values the variant's positions (:class:`~bot.ai.evaluator.Valuer`):
+the shipped net, or Open Sage's 1-ply (:mod:`.sage`), which is told where each turn began.
+Where Open Sage searches itself (short nardy with two dice, anti three), 1-ply is its 2-ply.
+
 0-ply values each turn by the net's equity of the position it reaches. 1-ply plays every roll
 the opponent can get next (21 for two dice, 56 for three), lets the opponent answer each with
 its best turn by the net, and averages what is left for the mover; it is done for the few
