@@ -154,3 +154,29 @@ def test_level_5_looks_two_rolls_ahead_and_falls_back_to_2_ply_past_its_time(
     at_2_ply.level = replace(at_2_ply.level, deeper=0)
     monkeypatch.setattr(computer, "DEEPEST_BUDGET", 0.0)
     assert Computer(5).rank(game) == at_2_ply.rank(game)
+
+
+def test_the_computer_and_the_analysis_decide_the_cube_by_open_sage() -> None:
+    from bot.ai.analysis import CubeDecision, judge_cube
+    from bot.ai.cubeful import CubeAction
+
+    game, rng = played_with_cube()
+    offered = game.double()
+    judged = sage().cube(game)
+    assert Computer().wants_double(game) == judged.should_double
+    assert Computer().takes(offered) == judged.should_take
+    (doubled,) = judge_cube([CubeDecision(0, offered, CubeAction.TAKE)])
+    assert doubled.equities == judged
+    assert doubled.loss == judged.loss(CubeAction.TAKE)
+
+
+def played_with_cube() -> tuple[Game, random.Random]:
+    """A short-nardy game with a centred cube after some random turns, waiting for a roll."""
+    from tests.engine.strategies import advance
+
+    rng = random.Random(11)
+    game = Game.start("short", rng, cube=True)
+    for _ in range(14):
+        game = advance(game, rng)
+    assert game.needs_roll and game.can_double
+    return game, rng
