@@ -21,7 +21,8 @@ pairs over J processes; the figures do not depend on J. ``--record F`` keeps eve
 as it ends and resumes from it: a long match in steps.
 
 speed: seconds per decision of each level, p50, p95 and max, over P positions with a choice
-(two or more legal turns) met in seeded self-play of the variant (level 4 against level 1).
+(two or more legal turns) met in seeded self-play of the variant (level 4 against level 1), by
+the clock and in the process's processor time (which a busy machine changes less).
 
 judge (short only, needs gnubg): GNU Backgammon at ``--judge-ply`` (default 2) values every
 legal turn of P positions met in seeded games of level 3 against gnubg 0-ply (half of the
@@ -371,14 +372,17 @@ def speed(args: argparse.Namespace) -> None:
         computer = Computer(level.number)
         rng = random.Random(args.seed)
         computer.choose(states[0], rng)  # loads the net
-        times = []
+        times, cpu = [], []
         for game in states:
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             computer.choose(game, rng)
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - used)
         print(
             f"  level {level.number}: p50 {percentile(times, 0.5):.4f} s, "
-            f"p95 {percentile(times, 0.95):.4f} s, max {max(times):.4f} s",
+            f"p95 {percentile(times, 0.95):.4f} s, max {max(times):.4f} s "
+            f"(processor time p50 {percentile(cpu, 0.5):.4f} s, p95 {percentile(cpu, 0.95):.4f} s,"
+            f" max {max(cpu):.4f} s)",
             flush=True,
         )
 

@@ -81,15 +81,19 @@ def test_the_last_checker_off_with_one_die_is_open_sages_only_difference() -> No
     assert theirs - set(ours) == {(0, -1, *ours[0][2:])}  # 2/off, the blot left where it was
 
 
-def test_short_two_dice_and_anti_three_are_valued_by_open_sage() -> None:
+def test_which_games_open_sage_values_and_searches() -> None:
     assert isinstance(for_game(midgame(1)), SageValuer)
     assert for_game(midgame(1)).searches(midgame(1))
     anti = Game.start("short", random.Random(1), dice_mode=DiceMode.ANTI_THREE)
     assert isinstance(for_game(anti), SageValuer)
-    for other in ("long", "gulbara", "abkhaz"):
+    abkhaz = Game.start("abkhaz", random.Random(1))
+    assert isinstance(for_game(abkhaz), SageValuer)
+    assert not for_game(abkhaz).searches(abkhaz)  # its rules are not backgammon's
+    for other in ("long", "gulbara"):
         assert isinstance(for_game(Game.start(other, random.Random(1))), Evaluator)
-    three = Game.start("short", random.Random(1), dice_mode=DiceMode.THREE)
-    assert isinstance(for_game(three), Evaluator)
+    for variant in ("short", "abkhaz"):
+        three = Game.start(variant, random.Random(1), dice_mode=DiceMode.THREE)
+        assert isinstance(for_game(three), Evaluator)
 
 
 @pytest.mark.parametrize("seed", [3, 4])
