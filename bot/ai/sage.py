@@ -189,7 +189,8 @@ class SageValuer(Valuer):
         """The mover's equity after each turn by Open Sage's ``plies``-ply search (2: a roll
         ahead, 3: two rolls), each valued knowing where the turn began; None if ``budget``
         (seconds of this thread's processor time) would be passed: the next turn is not begun
-        when the time spent plus the longest turn so far would pass it."""
+        when the time spent plus the longest turn so far would reach it (so a budget of 0 asks
+        nothing)."""
         me = game.turn
         start = board(game.position, me)
         search = self._search(plies)
@@ -201,7 +202,7 @@ class SageValuer(Valuer):
                 if _over(turn.position):
                     continue
                 now = time.thread_time()
-                if budget is not None and now - began + longest > budget:
+                if budget is not None and now - began + longest >= budget:
                     return None
                 mine = search.evaluate_board(board(turn.position, me), start)["probs"]
                 longest = max(longest, time.thread_time() - now)

@@ -151,7 +151,7 @@ def test_level_5_looks_two_rolls_ahead_and_falls_back_to_2_ply_past_its_time(
     game = midgame(8)
     turns = game.legal_turns()
     assert len(turns) > 2
-    assert sage().deeper(game, turns, 3, budget=0.0) is None  # one turn, then out of time
+    assert sage().deeper(game, turns, 3, budget=0.0) is None  # no time: nothing looked at
     ranked = Computer(5).rank(game)
     assert ranked.equities[0] == pytest.approx(sage().deeper(game, ranked.turns[:1], 3)[0])
     at_2_ply = Computer(5)
