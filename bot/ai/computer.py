@@ -112,7 +112,8 @@ class Computer:
         ranked = self.rank(game)
         if not ranked.turns:
             return None
-        index = _draw(ranked.equities, self.level.temperature, rng)
+        temperature = self.level.temperature_for(self._net(game).open_sage)
+        index = _draw(ranked.equities, temperature, rng)
         return ranked.turns[index], ranked.equities[index]
 
     def strike(self, game: Game, rng: random.Random) -> int:
@@ -128,7 +129,8 @@ class Computer:
                 continue
             mover_best.append(float(ply0(self._net(game), left, turns).max()))
         # the striker's equity is minus the mover's
-        return values[_draw(tuple(-v for v in mover_best), self.level.temperature, rng)]
+        temperature = self.level.temperature_for(self._net(game).open_sage)
+        return values[_draw(tuple(-v for v in mover_best), temperature, rng)]
 
     def equity(self, game: Game) -> float:
         """The side to move's cubeless equity before its roll."""

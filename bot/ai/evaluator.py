@@ -53,6 +53,9 @@ class Valuer:
     and the look-ahead its own way."""
 
     family: Family
+    open_sage: bool = False
+    """Whether these are Open Sage's values (:mod:`.sage`): the levels err at their own
+    temperatures there (:attr:`~bot.ai.levels.Level.sage_temperature`)."""
 
     def probabilities(
         self, positions: Sequence[Position], pending: Sequence[tuple[int, ...]] | None = None

@@ -107,6 +107,7 @@ class SageValuer(Valuer):
         from bgsage.weights import bearoff_db_path, default_weights
 
         self.family = Family.SHORT
+        self.open_sage = True
         self._cpp: Any = bgbot_cpp
         self._weights: Any = default_weights()
         self._bearoff: Any = bgbot_cpp.BearoffDB()
