@@ -1,17 +1,30 @@
 # The bot in a container: `docker build -t nardy-bot .`, then run it with the settings of
 # .env.example in the environment (compose.yaml runs several webhook workers this way).
-FROM python:3.11-slim
+# Built from requirements.lock (every package pinned with its hashes; CHANGELOG.md and
+# docs/operations.md say how to renew it) on a pinned base; VERSION is the release it reports
+# (`--build-arg VERSION=0.4.0`: the image has no git history to read the tag from).
+FROM python:3.11.14-slim-bookworm
+
+ARG VERSION=0+unknown
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# PostgreSQL's client tools (Debian bookworm's are 15, compose's server): `python -m bot backup`
+# and `restore` in the container (docs/operations.md)
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends postgresql-client \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY requirements.lock ./
+RUN pip install --require-hashes --no-deps -r requirements.lock
+COPY pyproject.toml README.md LICENSE ./
 COPY bot ./bot
 COPY render ./render
-RUN pip install . \
+RUN SETUPTOOLS_SCM_PRETEND_VERSION="$VERSION" pip install --no-deps --no-build-isolation . \
     && rm -rf /src \
     && useradd --system --uid 10001 --home-dir /data --create-home nardy
 

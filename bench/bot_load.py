@@ -57,9 +57,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._process import UNPACED, bot_process, pin  # noqa: E402
-from bot.callbacks import Move  # noqa: E402
 from bot.engine import starting_position  # noqa: E402
 from bot.services import compose  # noqa: E402
+from bot.services.actions import GameAction  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
 from render import IMAGE_FORMAT, render_image  # noqa: E402
 from render.theme import DEFAULT_THEME  # noqa: E402
@@ -175,7 +175,7 @@ async def play(
         buttons = game_buttons(board)
         if not buttons:
             return  # game over
-        confirm = [b for b in buttons if b.move is Move.CONFIRM]
+        confirm = [b for b in buttons if b.action is GameAction.CONFIRM]
         action = confirm[0] if confirm else buttons[0]
         user = mover(board, table.players)
         edits = board.edit_count

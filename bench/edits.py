@@ -30,11 +30,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._process import bot_process  # noqa: E402
-from bot.callbacks import GameAction, Move  # noqa: E402
+from bot.callbacks import GameButton  # noqa: E402
+from bot.services.actions import GameAction  # noqa: E402
 from tests.bot.gameplay import game_buttons, mover  # noqa: E402
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser  # noqa: E402
 
-PLAYING = (Move.FINISH, Move.STEP)
+PLAYING = (GameAction.FINISH, GameAction.STEP)
 
 
 async def play_game(
@@ -61,9 +62,9 @@ async def play_game(
         buttons = game_buttons(board)
         if not buttons:
             return board, taps
-        confirm = [x for x in buttons if x.move is Move.CONFIRM]
-        playing = [x for x in buttons if x.move in PLAYING]
-        action: GameAction = confirm[0] if confirm else rng.choice(playing)
+        confirm = [x for x in buttons if x.action is GameAction.CONFIRM]
+        playing = [x for x in buttons if x.action in PLAYING]
+        action: GameButton = confirm[0] if confirm else rng.choice(playing)
         user: FakeUser = mover(board, players)
         started = time.perf_counter()
         fake.tap(user, board, action.pack())

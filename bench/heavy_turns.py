@@ -37,32 +37,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._process import bot_process, pin  # noqa: E402
 from bench.bot_load import Table, open_tables, percentile, redrawn  # noqa: E402
-from bot.callbacks import GameAction, Move  # noqa: E402
+from bot.callbacks import GameButton  # noqa: E402
 from bot.engine import Dice, Game, Position  # noqa: E402
 from bot.services import compose  # noqa: E402
-from bot.services.games import WHOLE_TURN_BUTTONS  # noqa: E402
+from bot.services.actions import GameAction  # noqa: E402
+from bot.services.snapshots import WHOLE_TURN_BUTTONS  # noqa: E402
 from bot.storage import Store, open_database  # noqa: E402
 from tests.bot.gameplay import game_buttons, mover  # noqa: E402
 from tests.support.cascades import HEAVY_BEFORE, HEAVY_STEPS, start_heavy_game  # noqa: E402
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
 
 
-def heavy_taps() -> list[tuple[Move, int]]:
+def heavy_taps() -> list[tuple[GameAction, int]]:
     """White's buttons that tap :data:`HEAVY_STEPS`, as the bot offers them (in the engine's
     order): a step's, or once the turn has few ways to finish, the finish's."""
     game = Game.setup(Position.from_text(HEAVY_BEFORE), rules="international")
     current = game.with_dice(Dice(2, 1)).turn_input()
-    taps: list[tuple[Move, int]] = []
+    taps: list[tuple[GameAction, int]] = []
     left = list(HEAVY_STEPS)
     while left:
         finishes = current.finishes(WHOLE_TURN_BUTTONS)
         if finishes is not None:
             ways = [[(p.src, p.dst) for p in steps] for steps in finishes]
-            taps.append((Move.FINISH, ways.index(left)))
+            taps.append((GameAction.FINISH, ways.index(left)))
             return taps
         steps = [(o.src, o.dst) for o in current.options]
         index = steps.index(left.pop(0))
-        taps.append((Move.STEP, index))
+        taps.append((GameAction.STEP, index))
         current = current.play(current.options[index]).with_forced()
     return taps
 
@@ -85,7 +86,7 @@ async def store_heavy_game(
 
 
 async def tap_board(
-    fake: FakeTelegram, board: FakeMessage, user: FakeUser, action: GameAction
+    fake: FakeTelegram, board: FakeMessage, user: FakeUser, action: GameButton
 ) -> None:
     """``user`` taps ``action`` on ``board`` and waits for the board to change."""
     edits = board.edit_count
@@ -110,7 +111,7 @@ async def tap_others(
         buttons = game_buttons(board)
         if not buttons:
             return
-        confirm = [b for b in buttons if b.move is Move.CONFIRM]
+        confirm = [b for b in buttons if b.action is GameAction.CONFIRM]
         action = confirm[0] if confirm else buttons[0]
         edits = board.edit_count
         started = time.perf_counter()
@@ -155,9 +156,9 @@ async def measure(args: argparse.Namespace, workdir: Path, number: int) -> dict[
             await asyncio.sleep(1.0 + args.quiet)
             quiet_to = time.perf_counter()
             for move, index in heavy_taps():
-                [tap] = [b for b in game_buttons(heavy) if b.move is move and b.arg == index]
+                [tap] = [b for b in game_buttons(heavy) if b.action is move and b.arg == index]
                 await tap_board(fake, heavy, white, tap)
-            [confirm] = [b for b in game_buttons(heavy) if b.move is Move.CONFIRM]
+            [confirm] = [b for b in game_buttons(heavy) if b.action is GameAction.CONFIRM]
             searched_from = time.perf_counter()
             await tap_board(fake, heavy, white, confirm)
             searched_to = time.perf_counter()

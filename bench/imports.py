@@ -11,6 +11,9 @@ Prints, for the package ``bot`` (imports inside functions included, as grimp rea
   circle (grimp's nominated cycle breakers, per package, as import-linter's ``acyclic_siblings``
   counts them);
 - handler modules importing storage or other handler modules;
+- the calls a client must remember after a service call so that boards show a change (the
+  board publisher's ``publish``, ``moved_on``, ``show_watchers`` called outside the
+  publisher): the change feed makes them the services' job;
 - the largest module and its lines.
 
 No assertions: the contracts in pyproject.toml hold the shape; this prints it for the notes.
@@ -18,6 +21,7 @@ No assertions: the contracts in pyproject.toml hold the shape; this prints it fo
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -94,6 +98,18 @@ def main() -> None:
     print(f"handler imports of storage or of other handlers: {len(bad)}")
     for m, n in bad:
         print(f"  {m} -> {n}")
+
+    remembered = re.compile(r"publisher\.(publish|moved_on|show_watchers)\(")
+    calls = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        if path.name != "boards.py" or path.parent.name != "messages"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if remembered.search(line)
+    ]
+    print(f"board calls a client must remember after a change: {len(calls)}")
+    for call in calls:
+        print(f"  {call}")
 
     sizes = {p: len(p.read_text().splitlines()) for p in (ROOT / "bot").rglob("*.py")}
     largest = max(sizes, key=lambda p: sizes[p])

@@ -1,6 +1,7 @@
 """Benchmark of the tournament pictures: ``python bench/tournament_image.py [--runs N]``.
 
-Draws a 64-player bracket (two rounds played, the third under way) and the first page of a
+Draws the first page of a 64-player bracket (two rounds played, the third under way), a
+16-player bracket (one picture) and the first page of a
 256-player Swiss after 4 of 8 rounds (32 rows: see ``render/tournament_layout.py``), and for
 comparison an 8-player bracket and a 7-player Swiss, each ``--runs`` times, and prints the
 first run (text masks not yet cached: the first picture of a tournament), the median and p95
@@ -64,14 +65,21 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20, help="pictures drawn of each")
     args = parser.parse_args()
     bracket64 = knockout(64, 2)
+    bracket16 = knockout(16, 2)
     bracket8 = knockout(8, 2)
     swiss256 = swiss(256, 8, 4)
     swiss7 = swiss(7, 3, 3)
     print(f"PNG, {tournament.PALETTE_COLOURS}-colour palette; {args.runs} runs each")
     measure(
-        "knock-out, 64 players",
+        "knock-out, 64 players, page 1 of 5",
         lambda: tournament.bracket_image(bracket64),
         lambda: tournament.render_bracket(bracket64),
+        args.runs,
+    )
+    measure(
+        "knock-out, 16 players",
+        lambda: tournament.bracket_image(bracket16),
+        lambda: tournament.render_bracket(bracket16),
         args.runs,
     )
     measure(

@@ -1,7 +1,7 @@
 """The Mini App board under load: 50 group games played at once on their boards.
 
     python bench/webapp.py [--games 50] [--turns 12] [--think 1.0] [--runs 3] [--pin]
-                           [--no-pace]
+                           [--no-pace] [--workers 2] [--watchers 1000]
 
 The bot runs as its own process (``python -m bot``, as in production, with its HTTP server
 serving the board), polling the fake Bot API server from ``tests/support``; the fake server and
@@ -23,6 +23,13 @@ before each turn. Per run it prints:
 * the bot's CPU milliseconds per turn (all its threads, the fake Telegram's work excluded).
 
 Medians over ``--runs`` runs.
+
+With ``--workers 2`` (or more) the bot runs as that many worker processes over one PostgreSQL
+database (started here from the machine's binaries, as the tests start theirs), in webhook mode
+behind the fake's balancer: each game's two players have their boards on two different
+workers, so the latency is a move confirmed on one worker shown on a board of another (the
+change feed, over ``LISTEN``/``NOTIFY``), and the bot's CPU is every worker's. ``--watchers``:
+how many more boards the memory per open board is measured with (on the first worker).
 """
 
 from __future__ import annotations
@@ -46,10 +53,13 @@ import aiohttp  # noqa: E402
 from bench._process import bot_process, pin  # noqa: E402
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser  # noqa: E402
 from tests.support.harness import free_port  # noqa: E402
+from tests.support.postgres import postgres_server  # noqa: E402
 from tests.support.webapp import BoardClient, sign_init_data  # noqa: E402
+from tests.support.workers import Worker, start_worker  # noqa: E402
 from tests.webapp.helpers import APP_NAME, actor, game_of  # noqa: E402
 
 WATCHERS = 200
+"""More boards opened to measure the memory per open board, by default."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -133,6 +143,8 @@ async def settled_edits(boards: list[FakeMessage], quiet: float = 4.0) -> int:
 
 
 async def run(args: argparse.Namespace) -> dict[str, float]:
+    if args.workers > 1:
+        return await run_workers(args)
     port = free_port()
     environment = {
         "WEBHOOK_HOST": "127.0.0.1",
@@ -154,46 +166,87 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
                 cpus = sorted(os.sched_getaffinity(0))
                 pin(bot.pid, {cpus[-1]})
                 os.sched_setaffinity(0, set(cpus[:-1]))
-            started = await start_games(fake, args.games)
             url = f"http://127.0.0.1:{port}/app/ws"
-            rng = random.Random(1)
-            connector = aiohttp.TCPConnector(limit=0)
-            async with aiohttp.ClientSession(connector=connector) as session:
-                pairs = [
-                    [
-                        await BoardClient.open(
-                            session, url, sign_init_data(fake.token, p), game_of(board)
-                        )
-                        for p in players
-                    ]
-                    for players, board in started
-                ]
-                messages = [board for _, board in started]
-                edits_before = await settled_edits(messages, quiet=2.0)
-                latencies: list[float] = []
-                cpu_before = cpu_seconds(bot.pid)
-                results = await asyncio.gather(
-                    *(play(p, args.turns, args.think, latencies, rng) for p in pairs)
-                )
-                cpu = cpu_seconds(bot.pid) - cpu_before
-                edits = await settled_edits(messages) - edits_before
-                confirmed = sum(r[0] for r in results)
-                sent = sum(r[1] for r in results)
-                # memory per open board: 200 watchers' boards on the games
-                watcher = fake.create_user("Watcher", username="watcher")
-                init = sign_init_data(fake.token, watcher)
-                await asyncio.sleep(1.0)
-                base = rss(bot.pid)
-                extra = [
-                    await BoardClient.open(session, url, init, game_of(board))
-                    for board in (messages * (WATCHERS // len(messages) + 1))[:WATCHERS]
-                ]
-                await asyncio.sleep(1.0)
-                grown = rss(bot.pid) - base
-                for client in [*extra, *(b for p in pairs for b in p)]:
-                    await client.close()
+            figures = await measure(args, fake, [bot.pid], [url])
             if args.pin:
                 os.sched_setaffinity(0, set(cpus))
+    return figures
+
+
+async def run_workers(args: argparse.Namespace) -> dict[str, float]:
+    """The same with ``args.workers`` worker processes over PostgreSQL (see the docstring)."""
+    with tempfile.TemporaryDirectory() as folder, postgres_server() as server:
+        async with FakeTelegram() as fake:
+            database = await server.new_database()
+            environment = {"WEBAPP_URL": "http://127.0.0.1:9/app/", "WEBAPP_NAME": APP_NAME}
+            if not args.no_pace:  # start_worker lifts the pace: put Telegram's back
+                environment |= {
+                    "GROUP_MESSAGES_PER_MINUTE": "20",
+                    "PRIVATE_MESSAGES_PER_SECOND": "1",
+                    "MESSAGES_PER_SECOND": "30",
+                }
+            workers: list[Worker] = []
+            try:
+                for _ in range(args.workers):
+                    workers.append(
+                        await start_worker(fake, database, Path(folder), environment=environment)
+                    )
+                fake.balancer = [w.url for w in workers]
+                urls = [f"http://127.0.0.1:{w.port}/app/ws" for w in workers]
+                return await measure(args, fake, [w.pid for w in workers], urls)
+            finally:
+                for worker in workers:
+                    await worker.stop()
+
+
+async def measure(
+    args: argparse.Namespace, fake: FakeTelegram, pids: list[int], urls: list[str]
+) -> dict[str, float]:
+    """Starts the games, opens each game's two boards (the second player's on the next
+    worker's address, where there are several), plays, and measures (see the docstring)."""
+    started = await start_games(fake, args.games)
+    rng = random.Random(1)
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        pairs = [
+            [
+                await BoardClient.open(
+                    session, urls[n % len(urls)], sign_init_data(fake.token, p), game_of(board)
+                )
+                for n, p in enumerate(players)
+            ]
+            for players, board in started
+        ]
+        messages = [board for _, board in started]
+        edits_before = await settled_edits(messages, quiet=2.0)
+        latencies: list[float] = []
+        cpu_before = sum(map(cpu_seconds, pids))
+        results = await asyncio.gather(
+            *(play(p, args.turns, args.think, latencies, rng) for p in pairs)
+        )
+        cpu = sum(map(cpu_seconds, pids)) - cpu_before
+        edits = await settled_edits(messages) - edits_before
+        confirmed = sum(r[0] for r in results)
+        sent = sum(r[1] for r in results)
+        # memory per open board: watchers' boards on the games, on the first worker; each
+        # watcher a member of the game's group
+        watchers = []
+        for n in range(args.watchers):
+            watcher = fake.create_user(f"Watcher {n}", username=f"watcher{n}")
+            group = messages[n % len(messages)].chat
+            group.members[watcher.id] = watcher
+            watchers.append((watcher, messages[n % len(messages)]))
+        await asyncio.sleep(1.0)
+        base = rss(pids[0])
+        extra = [
+            await BoardClient.open(session, urls[0], sign_init_data(fake.token, w), game_of(b))
+            for w, b in watchers
+        ]
+        assert all(client.state for client in extra), "a watcher's board was refused"
+        await asyncio.sleep(1.0)
+        grown = rss(pids[0]) - base
+        for client in [*extra, *(b for p in pairs for b in p)]:
+            await client.close()
     latencies.sort()
     return {
         "p50_ms": 1000 * latencies[len(latencies) // 2],
@@ -214,7 +267,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pin", action="store_true", help="the bot on a processor of its own")
     parser.add_argument("--no-pace", action="store_true", help="no Telegram pace for edits")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (PostgreSQL)")
+    parser.add_argument("--watchers", type=int, default=WATCHERS, help="boards for memory")
     args = parser.parse_args()
+    if args.workers > 1 and args.pin:
+        parser.error("--pin is for one worker")
     if args.pin and len(os.sched_getaffinity(0)) < 2:
         parser.error("--pin needs two processors")
     logging.disable(logging.INFO)
@@ -224,7 +281,9 @@ def main() -> None:
     pace = "no pace" if args.no_pace else "Telegram's pace"
     print(
         f"{args.games} games at once, {args.turns} turns each, think {args.think} s, {pace}"
-        f"{', the bot pinned' if args.pin else ''}; medians of {args.runs} runs:"
+        f"{', the bot pinned' if args.pin else ''}"
+        f"{f', {args.workers} workers over PostgreSQL' if args.workers > 1 else ''}"
+        f"; medians of {args.runs} runs:"
     )
     for key in runs[0]:
         print(f"  {key}: {statistics.median(r[key] for r in runs):.2f}")

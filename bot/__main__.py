@@ -73,12 +73,20 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def main() -> None:
-    """Loads the settings, configures logging and runs the bot until SIGINT or SIGTERM.
+    """Runs the bot; with a command (``python -m bot backup FILE``, ``restore FILE``,
+    ``forget USER_ID``), carries that out instead (:mod:`bot.maintenance`).
+
+    The bot: loads the settings, configures logging and runs until SIGINT or SIGTERM.
 
     Exit status 0 after a signal, 2 (one line on stderr, the token never in it) when the
-    settings are wrong, Telegram refuses the token or the webhook, or the port cannot be opened.
+    settings are wrong, Telegram refuses the token or the webhook, the port cannot be opened,
+    or the database was migrated by a newer release or with a migration since edited.
     An unreachable Telegram is waited for.
     """
+    if len(sys.argv) > 1:
+        from bot.maintenance import main as maintain
+
+        maintain(sys.argv[1:])
     settings = load_settings()
     configure_logging(settings)
     # Imported only now: aiogram takes seconds to import, and a config error should not wait.
@@ -86,6 +94,7 @@ def main() -> None:
 
     from bot.app import WebhookRefused, run
     from bot.messages.link import TokenRefused
+    from bot.storage import MigrationChanged, SchemaTooNew
     from bot.web import CannotListen
 
     tune_garbage_collector()
@@ -105,6 +114,9 @@ def main() -> None:
         raise SystemExit(2) from None
     except CannotListen as error:
         sys.stderr.write(f"error: cannot listen on {error}; check WEBHOOK_HOST and WEBHOOK_PORT\n")
+        raise SystemExit(2) from None
+    except (SchemaTooNew, MigrationChanged) as error:
+        sys.stderr.write(f"error: the database refused by this release: {error}\n")
         raise SystemExit(2) from None
     except KeyboardInterrupt:  # before run() took over SIGINT
         pass

@@ -22,8 +22,8 @@ from aiogram.utils.i18n import I18n
 
 from bot.messages.inline import InlineBoards
 from bot.messages.luck import show_luck_line
-from bot.messages.pace import Pace
 from bot.metrics import Metrics
+from bot.outbox.pace import Pace
 from bot.services.root import Services
 
 logger = logging.getLogger(__name__)

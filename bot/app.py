@@ -36,7 +36,13 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import BotCommand, BotCommandScopeDefault, TelegramObject, Update
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeChat,
+    BotCommandScopeDefault,
+    TelegramObject,
+    Update,
+)
 from aiogram.utils.i18n import I18n
 
 from bot import logs
@@ -51,17 +57,23 @@ from bot.handlers.middlewares import (
     NeedsSender,
     RememberUsers,
     TapThrottle,
+    TurnAwayBanned,
+    WaitOutDatabase,
 )
-from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n
+from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n, locale_of
 from bot.messages.boards import BoardAppLinks, BoardPublisher
-from bot.messages.challenges import offer_rematch
+from bot.messages.broadcasts import Broadcaster
+from bot.messages.challenges import post_rematch
 from bot.messages.daily import DailyPublisher
 from bot.messages.league import LeaguePublisher
+from bot.messages.learning import Coach, LessonBoards
 from bot.messages.link import Outage, TelegramLink, TelegramSession
-from bot.messages.pace import BoardPace, RateLimiter, SharedRateLimiter
+from bot.messages.members import member_check
 from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
-from bot.services import GameService
+from bot.outbox import Outbox
+from bot.outbox.pace import BoardPace, RateLimiter, SharedRateLimiter
+from bot.services import GameService, Users
 from bot.services.computer import Brain
 from bot.services.planner import Planner
 from bot.services.root import Services, compose
@@ -76,6 +88,12 @@ logger = logging.getLogger(__name__)
 DRAIN_SECONDS: Final = 10.0
 """How long a stopping bot waits for updates still being handled and boards still being sent;
 then whatever still waits for Telegram is cancelled."""
+
+INLINE_WITHOUT_STORAGE: Final = (
+    "inline mode is on (@BotFather /setinline) but STORAGE_CHAT_ID is empty: inline games get "
+    "text boards, not pictures. Set STORAGE_CHAT_ID to a private channel where the bot may "
+    "post (see .env.example), or turn inline mode off with /setinline"
+)
 
 ServicesFactory: TypeAlias = Callable[[Settings], AbstractAsyncContextManager[Services]]
 UpdateObserver: TypeAlias = Callable[[int, BaseException | None], None]
@@ -107,10 +125,15 @@ async def build_services(
             thinking,
             move_seconds=settings.move_seconds,
             computer_pause=settings.computer_pause_seconds,
+            planner=planner,
+            owners=frozenset(settings.owner_ids),
         )
+        await services.feed.start()  # the other workers' changes
         yield services
     finally:
         if services is not None:
+            await services.feed.close()
+            await services.database_watch.close()
             await services.coordination.close()
             await services.analyses.close()
         if own_brain:
@@ -227,13 +250,17 @@ def create_dispatcher(
     dispatcher = Dispatcher(settings=settings, i18n=i18n, **services)
     if outermost is not None:  # sees every update, even one dropped as a duplicate
         dispatcher.update.outer_middleware(outermost)
-    # A user who floods refused taps is answered at once, costing nothing more; an update
-    # Telegram delivers twice is handled once; then users are remembered (and handed to handlers
-    # as ``player``) before any handler runs.
+    # During a database outage every tap and command is told to try again, touching nothing;
+    # a user who floods refused taps is answered at once, costing nothing more; an update
+    # Telegram delivers twice is handled once; a banned user is turned away; then users are
+    # remembered (and handed to handlers as ``player``) before any handler runs.
     in_response = bool(settings.webhook_url)  # presses answered in the webhook's response
+    outage = WaitOutDatabase(i18n, in_response=in_response)
+    dispatcher.update.outer_middleware(outage)
     throttle = TapThrottle(i18n, in_response=in_response)
     dispatcher.update.outer_middleware(throttle)
     dispatcher.update.outer_middleware(HandleOnce())
+    dispatcher.update.outer_middleware(TurnAwayBanned(i18n, in_response=in_response))
     remember = RememberUsers()
     dispatcher.message.outer_middleware(remember)
     dispatcher.callback_query.outer_middleware(remember)
@@ -242,10 +269,12 @@ def create_dispatcher(
     LanguageMiddleware(i18n).setup(dispatcher)  # after RememberUsers: it reads their choice
     # Inner middlewares: CallbackAnswers answers every press once, after the handler (style
     # guide 2.6), in the webhook's response in webhook mode; GameErrorAlerts, registered after
-    # it, turns refusals into its alert, which the throttle's counter, between them, counts.
+    # it, turns refusals into its alert, which the throttle's counter, between them, counts;
+    # the outage's, last, makes the answer "try again" when the database failed.
     dispatcher.callback_query.middleware(CallbackAnswers(in_response=in_response))
     dispatcher.callback_query.middleware(throttle.counter)
     dispatcher.callback_query.middleware(GameErrorAlerts())
+    dispatcher.callback_query.middleware(outage.pressed)
     dispatcher.message.middleware(NeedsSender())
     dispatcher.message.middleware(GameErrorAlerts())
     dispatcher.include_routers(*get_routers())
@@ -258,7 +287,7 @@ def bot_commands(i18n: I18n, locale: str) -> list[BotCommand]:
     return command_menu(i18n, locale)
 
 
-async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
+async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings, users: Users | None = None) -> None:
     """Startup hook: makes polling possible (deletes a webhook left set, in polling mode) and
     publishes the command menu in every language, for each Telegram language code that has a
     catalog (:data:`~bot.i18n.LANGUAGE_CODES`). In webhook mode the webhook is set later,
@@ -267,10 +296,17 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
     These calls are safe to repeat, so during an outage they wait for Telegram (see
     :mod:`bot.messages.link`). A flood wait, or a failure that persists while Telegram answers
     other calls, is logged, not fatal: the menu is a convenience.
+
+    It also warns of a setting that plays worse than the operator may think: inline mode
+    turned on at @BotFather (getMe's ``supports_inline_queries``) without
+    ``STORAGE_CHAT_ID``, where inline games get text boards.
     """
     menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE)]
     menus += sorted(LANGUAGE_CODES.items())
     try:
+        me = await bot.me()
+        if me.supports_inline_queries and not settings.storage_chat_id:
+            logger.warning(INLINE_WITHOUT_STORAGE)
         if not settings.webhook_url:
             await bot.delete_webhook(drop_pending_updates=False)
         for language_code, locale in menus:
@@ -279,8 +315,29 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings) -> None:
                 scope=BotCommandScopeDefault(),
                 language_code=language_code,
             )
+        for owner in settings.owner_ids:
+            known = await users.get(owner) if users is not None else None
+            await _operator_menu(bot, i18n, owner, locale_of(known) if known else DEFAULT_LOCALE)
     except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as error:
         logger.warning("start-up calls failed, going on anyway: %s", error)
+
+
+async def _operator_menu(bot: Bot, i18n: I18n, owner: int, locale: str) -> None:
+    """Publishes the operator's menu (everyone's, with the operators' commands) in the
+    operator's private chat, in their language (as ``/language`` sets a chat's menu: one for
+    the chat, whatever the app's language); Telegram refuses it (400) until they have written
+    to the bot, which is logged."""
+    try:
+        await bot.set_my_commands(
+            command_menu(i18n, locale, operator=True), scope=BotCommandScopeChat(chat_id=owner)
+        )
+    except TelegramBadRequest as error:
+        logger.warning(
+            "the operator menu of user %d was refused (%s): they must write to the bot first; "
+            "their commands work anyway",
+            owner,
+            error.message,
+        )
 
 
 class WebhookRefused(Exception):
@@ -338,6 +395,7 @@ async def _run(
     bot = create_bot(settings)
     link.attach(bot)
     metrics = Metrics()  # one per bot instance: a restarted bot counts from zero
+    metrics.watch_workers(services.workers)
     link.metrics = metrics
     i18n = create_i18n()
     private = (3.0, settings.private_messages_per_second)
@@ -349,11 +407,29 @@ async def _run(
         if coordination.shared
         else RateLimiter(private=private, group=group, overall=overall)
     )
+    outbox = Outbox.create(limiter)  # the pace, the drawing threads: every sender's
+    board_app = None
+    if settings.webapp_url:  # the Mini App board: every change, from any worker, pushed
+        board_app = BoardApp(
+            token=settings.bot_token.get_secret_value(),
+            games=services.game_service,
+            actions=services.game_actions,
+            users=services.users,
+            chats=services.chats,
+            i18n=i18n,
+            max_age=settings.webapp_max_age_seconds,
+            post_rematch=functools.partial(
+                post_rematch, bot, i18n, services.users, services.challenges, outbox
+            ),
+            is_member=member_check(bot),
+            moderation=services.moderation,
+        )
+        services.feed.subscribe(board_app.hub.hear, remote=True)
     publisher = BoardPublisher(
         bot,
         services,
         i18n,
-        limiter=limiter,
+        outbox,
         metrics=metrics,
         storage_chats=settings.storage_chat_id,
         board_app=(
@@ -361,56 +437,58 @@ async def _run(
             if settings.webapp_url
             else None
         ),
+        on_the_board=board_app.hub.both_players if board_app is not None else lambda _: False,
     )
-    analyst = Analyst(
-        services, bot, i18n, publisher.limiter, metrics=metrics, inline=publisher.inline
-    )
-    daily = DailyPublisher(bot, services.daily, publisher, i18n)
-    board_app = None
-    if settings.webapp_url:  # the Mini App board, pushed every state the chats are shown
-        board_app = BoardApp(
-            token=settings.bot_token.get_secret_value(),
-            games=services.game_service,
-            users=services.users,
-            i18n=i18n,
-            publish=publisher.publish,
-            max_age=settings.webapp_max_age_seconds,
-            rematch=functools.partial(offer_rematch, bot, i18n, services, publisher),
-            moved_on=publisher.moved_on,
-        )
-        publisher.on_change.append(board_app.hub.publish)
-        publisher.on_clock.append(board_app.hub.clock)
-    timers = Timers(services, publisher, bot, i18n, link=link, daily=daily)
+    services.feed.subscribe(publisher.hear)
+    analyst = Analyst(services, bot, i18n, outbox.pace, metrics=metrics, inline=publisher.inline)
+    daily = DailyPublisher(bot, services.daily, outbox, i18n)
+    timers = Timers(services, publisher, outbox, bot, i18n, link=link, daily=daily)
+    lesson_boards = LessonBoards(outbox)
+    coach = Coach(bot, services, outbox, lesson_boards, i18n)
+    services.feed.subscribe(coach.hear)  # training games judged, offers after a loss
     leagues = LeaguePublisher(
         bot, services.league_service, services.chats, coordination, i18n, limiter=limiter
     )
-    publisher.on_result.append(leagues.on_result)  # a group game's result
+    services.feed.subscribe(leagues.hear)  # a group game's result
     tournaments = TournamentPublisher(
         bot,
         services.tournaments,
         services.users,
         services.chats,
-        publisher,
+        outbox,
         i18n,
         league_refresh=leagues.refresh,
     )
     timers.tournaments = tournaments
     link.on_restored.append(_postponer(services.game_service))
+    broadcaster = Broadcaster(
+        bot,
+        services.broadcasts,
+        services.users,
+        coordination,
+        i18n,
+        pace=outbox.spare,
+        progress_pace=limiter,
+    )
     dispatcher = create_dispatcher(
         settings,
         i18n=i18n,
         outermost=tracker,
         metrics=metrics,
         publisher=publisher,
+        outbox=outbox,
         league_publisher=leagues,
         tournament_publisher=tournaments,
         daily_publisher=daily,
+        lesson_boards=lesson_boards,
+        coach=coach,
         **services.by_name(),
     )
-    dispatcher.startup.register(publisher.warm_up)
+    dispatcher.startup.register(outbox.drawing.warm_up)
     dispatcher.startup.register(publisher.catch_up)
     dispatcher.startup.register(timers.start)
     dispatcher.startup.register(analyst.start)
+    dispatcher.startup.register(broadcaster.start)
     webhook = None
     if settings.webhook_url and settings.webhook_secret is not None:
         webhook = Webhook(
@@ -453,17 +531,20 @@ async def _run(
             deadline = loop.time() + DRAIN_SECONDS
         await timers.stop()
         await analyst.stop()
+        await broadcaster.stop()
         await publisher.drain(max(0.0, deadline - loop.time()))
         # after the boards: their results refresh it
         await leagues.drain(max(0.0, deadline - loop.time()))
         await daily.drain(max(0.0, deadline - loop.time()))
+        await coach.drain(max(0.0, deadline - loop.time()))
         link.close()  # what still waits for Telegram now gives up (its task is cancelled)
         await asyncio.sleep(0)
-        publisher.close()
+        await publisher.close()
         await services.board_messages.close()  # the versions boards show, before the database
         await leagues.close()
-        tournaments.close()
         await daily.close()
+        await coach.close()
+        outbox.close()
         if server is not None:
             await server.close()
         await bot.session.close()

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import Annotated, TypeAlias
+from typing import Annotated, Final, TypeAlias
 
 from aiogram.filters.callback_data import CallbackData
-from pydantic import BeforeValidator
+from pydantic import AfterValidator, BeforeValidator
 
 from bot.numbers import COUNT_DIGITS, ID_DIGITS, parse_number
+from bot.services.actions import GameAction
 
 
 def _digits(digits: int) -> Callable[[object], object]:
@@ -54,35 +55,46 @@ _CHOICE = BeforeValidator(_digits(2))
 """An enum's value, read as a number of one or two digits."""
 
 
-class Move(enum.IntEnum):
-    """What a game button does."""
+BUTTON_ACTIONS: Final = frozenset(
+    {
+        GameAction.STEP,
+        GameAction.FINISH,
+        GameAction.UNDO,
+        GameAction.CONFIRM,
+        GameAction.ROLL,
+        GameAction.DOUBLE,
+        GameAction.TAKE,
+        GameAction.DROP,
+        GameAction.STRIKE,
+        GameAction.HINT,
+    }
+)
+"""The game actions a board's buttons carry; the others have buttons of their own (▶ Next game,
+🔁 Rematch) or a question first (``/resign``), and are refused in a :class:`GameButton`."""
 
-    STEP = 1  # play offered step number ``arg``
-    UNDO = 2
-    CONFIRM = 3
-    ROLL = 4  # roll rather than double
-    DOUBLE = 5  # offer to double
-    TAKE = 6  # take the offered double
-    DROP = 7  # drop it and lose the game
-    FINISH = 8  # finish the turn the ``arg``-th way offered (a whole-turn button)
-    STRIKE = 9  # anti three dice: strike the die showing ``arg``
-    HINT = 10  # 💡: the best turn for the roll (changes nothing)
+
+def _button_action(value: GameAction) -> GameAction:
+    if value not in BUTTON_ACTIONS:
+        raise ValueError(f"{value.name} is not a board button's action")
+    return value
 
 
-class GameAction(CallbackData, prefix="g"):
-    """A tap on a board during a turn."""
+class GameButton(CallbackData, prefix="g"):
+    """A tap on a board during a turn: ``action`` (:class:`~bot.services.actions.GameAction`,
+    one of :data:`BUTTON_ACTIONS`) with its ``arg`` (the step, the way to finish, the die to
+    strike)."""
 
     game: Id
     version: Count
-    move: Annotated[Move, _CHOICE]
+    action: Annotated[GameAction, _CHOICE, AfterValidator(_button_action)]
     arg: Count = 0
 
     @classmethod
-    def data(cls, game: int, version: int, move: Move, arg: int = 0) -> str:
-        """What ``GameAction(game=…, version=…, move=…, arg=…).pack()`` gives, without building
-        and dumping the model: a board has up to a couple of dozen buttons, and each model
-        cost 14 µs (the values are the service's own, so there is nothing to validate)."""
-        return cls.__separator__.join(map(str, (cls.__prefix__, game, version, move.value, arg)))
+    def data(cls, game: int, version: int, action: GameAction, arg: int = 0) -> str:
+        """What ``GameButton(game=…, version=…, action=…, arg=…).pack()`` gives, without
+        building and dumping the model: a board has up to a couple of dozen buttons, and each
+        model cost 14 µs (the values are the service's own, so there is nothing to validate)."""
+        return cls.__separator__.join(map(str, (cls.__prefix__, game, version, action.value, arg)))
 
 
 class ChallengeOption(enum.IntEnum):
@@ -101,6 +113,7 @@ class ChallengeOption(enum.IntEnum):
     LEVEL = 11  # the computer's level (a challenge to the computer)
     HINTS = 12  # hints for both players (between people)
     WATCH = 13  # open to watchers or private (a game between private chats)
+    TRAINING = 14  # a training game: each turn judged, taken back on request (the computer)
 
 
 class ChallengeAction(CallbackData, prefix="c"):
@@ -331,3 +344,68 @@ class DailyOpen(CallbackData, prefix="y"):
     position of variant number ``variant`` (``bot.services.daily.VARIANTS``)."""
 
     variant: Count = 0
+
+
+class Forget(CallbackData, prefix="x"):
+    """The answer to ``/forget``'s question: delete everything (``confirm``), or keep it."""
+
+    confirm: Flag = False
+
+
+class BroadcastStep(CallbackData, prefix="w"):
+    """An operator's tap on a broadcast's message: ``send`` confirms the draft, else it is
+    stopped (a draft, or while being sent)."""
+
+    broadcast: Id
+    send: Flag
+
+
+class FlagDecision(CallbackData, prefix="h"):
+    """An operator's decision on a held chip transfer (the game's flag), under ``/flags`` in
+    private: ``release`` pays the winner, else the transfer is refunded (the chips stay)."""
+
+    game: Id
+    release: Flag
+
+
+class LessonMove(enum.IntEnum):
+    """What a button of ``/learn`` does (the course's message, a lesson's step, the offer)."""
+
+    OPEN = 1  # open lesson ``lesson`` where the player left it
+    TAP = 2  # the step's turn tapped so far: ``taps`` (judged once complete)
+    ANSWER = 3  # answer option ``arg`` of an ask step
+    NEXT = 4  # go on to the step after ``step``
+    RETRY = 5  # show step ``step`` afresh, to try again
+    COURSE = 6  # the course's message, with every lesson
+    TRAIN = 7  # a training game against the computer, variant ``arg`` (0 long, 1 short)
+    PRACTICE = 8  # the next practice position, variant ``arg`` (0 long, 1 short)
+    DECLINE = 9  # "no, thanks" to the offer of /learn: never offered again
+
+
+class LessonAction(CallbackData, prefix="e"):
+    """A tap on a message of ``/learn``. A step's turn is built in the buttons themselves, as a
+    daily position's is (:class:`DailyAction`): ``taps`` are the taps so far, one letter each,
+    and nothing is stored before the turn is complete and judged."""
+
+    move: Annotated[LessonMove, _CHOICE]
+    lesson: Count = 0
+    step: Count = 0
+    arg: Count = 0
+    taps: Annotated[str, BeforeValidator(_taps)] = ""
+
+
+class PracticeAction(CallbackData, prefix="d"):
+    """A tap on a practice position's board, its answer built in the buttons as a daily
+    position's is (:class:`DailyAction`); ``confirm`` answers with the turn the taps make."""
+
+    position: Id
+    taps: Annotated[str, BeforeValidator(_taps)] = ""
+    confirm: Flag = False
+
+
+class TakeBack(CallbackData, prefix="j"):
+    """↩ Take back, on a training game's coach message: the player's turn of history line
+    ``line`` of game ``game`` (their latest) is taken back, to be played again."""
+
+    game: Id
+    line: Count

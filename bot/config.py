@@ -51,11 +51,12 @@ def parse_sqlite_url(url: str) -> Path:
     return Path(path)
 
 
-class Settings(BaseSettings):
-    """Settings of one bot process.
+class DatabaseSettings(BaseSettings):
+    """The database's setting alone: what an operator's command (``python -m bot backup``,
+    ``forget``: :mod:`bot.maintenance`) needs, without the bot's token.
 
     Values come from keyword arguments, then the environment, then ``.env`` in the working
-    directory; names are case-insensitive (``BOT_TOKEN`` sets ``bot_token``).
+    directory; names are case-insensitive (``DATABASE_URL`` sets ``database_url``).
     """
 
     model_config = SettingsConfigDict(
@@ -65,16 +66,51 @@ class Settings(BaseSettings):
         frozen=True,
     )
 
+    database_url: str = "sqlite:///nardy.sqlite3"
+    """An SQLite file as a URL (see :func:`parse_sqlite_url`), the default; or a PostgreSQL
+    server, ``postgresql://user:password@host:5432/database``, which several workers can share.
+    Holds a password: never logged."""
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, value: str) -> str:
+        value = value.strip()
+        if value.startswith(POSTGRES_PREFIXES):
+            if not value.split("://", 1)[1].strip("/"):
+                raise ValueError("no server in the postgresql:// URL: postgresql://user:pw@host/db")
+            return value
+        parse_sqlite_url(value)
+        return value
+
+    @property
+    def uses_postgres(self) -> bool:
+        """True when :attr:`database_url` names a PostgreSQL server."""
+        return self.database_url.startswith(POSTGRES_PREFIXES)
+
+    @property
+    def database_path(self) -> Path:
+        """The SQLite file named by :attr:`database_url` (not for PostgreSQL)."""
+        return parse_sqlite_url(self.database_url)
+
+    @property
+    def database(self) -> Path | str:
+        """What :func:`bot.storage.open_database` opens: the SQLite file, or the PostgreSQL
+        URL."""
+        return self.database_url if self.uses_postgres else self.database_path
+
+
+class Settings(DatabaseSettings):
+    """Settings of one bot process (the database's among them).
+
+    Values come from keyword arguments, then the environment, then ``.env`` in the working
+    directory; names are case-insensitive (``BOT_TOKEN`` sets ``bot_token``).
+    """
+
     bot_token: SecretStr
     """Token from @BotFather, ``123456:ABC...``. Never logged or printed."""
 
     telegram_api_url: str | None = None
     """Base URL of a self-hosted (or test) Bot API server, e.g. ``http://127.0.0.1:8081``."""
-
-    database_url: str = "sqlite:///nardy.sqlite3"
-    """An SQLite file as a URL (see :func:`parse_sqlite_url`), the default; or a PostgreSQL
-    server, ``postgresql://user:password@host:5432/database``, which several workers can share.
-    Holds a password: never logged."""
 
     move_seconds: int = Field(default=90, ge=1, le=3600)
     """Time a player has for one move; who lets it run out loses the game."""
@@ -139,6 +175,11 @@ class Settings(BaseSettings):
     it. Several, comma-separated, share the uploads (each chat takes about 20 a minute). None:
     inline games get text boards."""
 
+    owner_ids: Annotated[tuple[int, ...], NoDecode] = ()
+    """The Telegram user ids of the bot's operators, comma-separated: they may ban and unban
+    users, broadcast to every user, read the figures (``/ops``) and decide on held chip
+    transfers (``/flags`` in private). Empty: nobody."""
+
     @field_validator("bot_token")
     @classmethod
     def _check_token(cls, value: SecretStr) -> SecretStr:
@@ -157,17 +198,6 @@ class Settings(BaseSettings):
         value = value.strip().rstrip("/")
         if not value.startswith(("http://", "https://")) or "{" in value or "}" in value:
             raise ValueError("must be an http:// or https:// base URL, e.g. http://127.0.0.1:8081")
-        return value
-
-    @field_validator("database_url")
-    @classmethod
-    def _check_database_url(cls, value: str) -> str:
-        value = value.strip()
-        if value.startswith(POSTGRES_PREFIXES):
-            if not value.split("://", 1)[1].strip("/"):
-                raise ValueError("no server in the postgresql:// URL: postgresql://user:pw@host/db")
-            return value
-        parse_sqlite_url(value)
         return value
 
     @field_validator("webhook_url")
@@ -243,6 +273,20 @@ class Settings(BaseSettings):
             raise ValueError("must be chat ids, e.g. -1001234567890 for a channel")
         return value
 
+    @field_validator("owner_ids", mode="before")
+    @classmethod
+    def _check_owners(cls, value: object) -> object:
+        if isinstance(value, int):
+            value = (value,)
+        elif isinstance(value, str):  # OWNER_IDS=12345,67890 (or empty)
+            value = tuple(part.strip() for part in value.split(",") if part.strip())
+        if isinstance(value, tuple | list) and not all(
+            isinstance(v, int) and v > 0 or isinstance(v, str) and v.isdigit() and int(v) > 0
+            for v in value
+        ):
+            raise ValueError("must be Telegram user ids (positive numbers), e.g. 12345,67890")
+        return value
+
     @field_validator("log_level")
     @classmethod
     def _check_log_level(cls, value: str) -> str:
@@ -250,22 +294,6 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"must be one of {', '.join(sorted(LOG_LEVELS))}")
         return level
-
-    @property
-    def uses_postgres(self) -> bool:
-        """True when :attr:`database_url` names a PostgreSQL server."""
-        return self.database_url.startswith(POSTGRES_PREFIXES)
-
-    @property
-    def database_path(self) -> Path:
-        """The SQLite file named by :attr:`database_url` (not for PostgreSQL)."""
-        return parse_sqlite_url(self.database_url)
-
-    @property
-    def database(self) -> Path | str:
-        """What :func:`bot.storage.open_database` opens: the SQLite file, or the PostgreSQL
-        URL."""
-        return self.database_url if self.uses_postgres else self.database_path
 
     @property
     def webhook_path(self) -> str:

@@ -2,9 +2,14 @@
 
 One :class:`Metrics` per bot instance, each with its own :class:`CollectorRegistry` rather
 than prometheus-client's global one: tests run several bots in one process, and a restarted bot
-starts from zero as a restarted process would. The parts that count are handed it (the update
-tracker and the tap middlewares read it from the dispatcher's workflow data, the link to
-Telegram and the board publisher are given it) and make one call each.
+starts from zero as a restarted process would. Beside the bot's own (``nardy_``), the registry
+has prometheus-client's process, platform and garbage-collector collectors (``process_`` memory,
+CPU, open files; ``python_info``; ``python_gc_``), and ``nardy_build_info`` names the release.
+``deploy/`` has a Grafana dashboard and Prometheus alert rules over them.
+
+The parts that count are handed it (the update tracker and the tap middlewares read it from
+the dispatcher's workflow data, the link to Telegram and the board publisher are given it) and
+make one call each.
 
 Latencies are measured with :func:`time.perf_counter`; the start of an update is kept in a
 context variable, so the answer to a press (sent later in the same task) can be timed from the
@@ -15,9 +20,23 @@ from __future__ import annotations
 
 import contextvars
 import time
-from typing import Final
+from collections.abc import Iterable, Iterator, Sequence
+from importlib import metadata
+from typing import Final, Protocol
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.metrics_core import CounterMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
 """What :meth:`Metrics.render` writes: Prometheus's classic text format, which every
@@ -32,12 +51,65 @@ _update_started: contextvars.ContextVar[float | None] = contextvars.ContextVar(
 )
 
 
+def release() -> str:
+    """This installation's version (its git tag's, see pyproject.toml), or ``unknown``."""
+    try:
+        return metadata.version("nardy-bot")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class Restarting(Protocol):
+    """Worker processes that are replaced when they die
+    (:class:`~bot.services.processes.ProcessPool`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def restarts(self) -> int: ...
+
+
+class _WorkerRestarts(Collector):
+    """``nardy_worker_restarts_total``: read from the pools at scrape time, so that the pools
+    need not know the metrics."""
+
+    def __init__(self) -> None:
+        self.pools: Sequence[Restarting] = ()
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            "nardy_worker_restarts",
+            "Worker process pools replaced because a worker died (the call was tried again on "
+            "the new one), by pool: computer (moves, hints, analyses) or planner (cascades).",
+            labels=["pool"],
+        )
+        for pool in self.pools:
+            family.add_metric([pool.name], pool.restarts)
+        yield family
+
+    def describe(self) -> Iterator[Metric]:
+        return self.collect()
+
+
 class Metrics:
     """The bot's metrics (names prefixed ``nardy_``) and the registry ``/metrics`` serves."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         registry = self.registry
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+        GCCollector(registry=registry)
+        Info("nardy_build", "The release this process runs.", registry=registry).info(
+            {"version": release()}
+        )
+        self.healthy = Gauge(
+            "nardy_healthy",
+            "1 while the database answers (/healthz 200), 0 when it does not (/healthz 503); "
+            "read at scrape time.",
+            registry=registry,
+        )
         self.updates = Counter(
             "nardy_updates_handled",
             "Updates that went through the dispatcher, by kind (message, callback_query...).",
@@ -108,6 +180,15 @@ class Metrics:
             "Finished games waiting for their automatic analysis (as of the analyst's last look).",
             registry=registry,
         )
+        self.update_errors = Counter(
+            "nardy_update_errors",
+            "Updates whose handling failed unexpectedly (each logged with its traceback).",
+            registry=registry,
+        )
+        self.failed_updates = 0
+        """The same count, for ``/ops``."""
+        self._restarts = _WorkerRestarts()
+        registry.register(self._restarts)
 
     def update_started(self) -> None:
         """Notes, for this task, when the update it handles entered the dispatcher."""
@@ -116,6 +197,11 @@ class Metrics:
     def update_handled(self, kind: str) -> None:
         """Counts an update of ``kind`` that the dispatcher is done with."""
         self.updates.labels(kind).inc()
+
+    def update_failed(self) -> None:
+        """Counts an update whose handling failed unexpectedly."""
+        self.update_errors.inc()
+        self.failed_updates += 1
 
     def tap(self, outcome: str) -> None:
         """Counts a press: ``played``, ``refused`` or ``throttled``."""
@@ -138,7 +224,8 @@ class Metrics:
         self.flood_wait_seconds.inc(retry_after)
 
     def set_gauges(self, *, games: float, moves_due: float, challenges_due: float) -> None:
-        """Sets the gauges read from the database (NaN for unknown)."""
+        """Sets the gauges read from the database (NaN for unknown: then it is not healthy)."""
+        self.healthy.set(0 if games != games else 1)
         self.games_in_progress.set(games)
         self.timers_due.labels("move").set(moves_due)
         self.timers_due.labels("challenge").set(challenges_due)
@@ -149,6 +236,10 @@ class Metrics:
         self.analyses_done.inc(done)
         self.analyses_dropped.inc(dropped)
         self.analysis_backlog.set(backlog)
+
+    def watch_workers(self, pools: Iterable[Restarting]) -> None:
+        """Counts the restarts of these worker pools (read when scraped)."""
+        self._restarts.pools = tuple(pools)
 
     def render(self) -> bytes:
         """Every metric in Prometheus's text format (serve it as :data:`CONTENT_TYPE`)."""

@@ -7,9 +7,10 @@ Deadlines live in the database, so they keep running across restarts; this loop 
 them every :data:`TICK_SECONDS` and acts on the ones that have passed. Boards are not edited to
 show a countdown: the caption names the deadline once.
 
-While Telegram is unreachable (an outage of the :class:`~bot.messages.link.TelegramLink`) the
-loop enforces nothing: a player whose taps cannot reach the bot does not lose on time, and the
-deadlines are moved later when the outage ends (see :mod:`bot.app`).
+While Telegram is unreachable (an outage of the :class:`~bot.messages.link.TelegramLink`), or
+the database is (:class:`~bot.services.database_outages.DatabaseWatch`), the loop enforces
+nothing: a player whose taps cannot reach the bot, or whose taps the bot cannot record, does not
+lose on time, and the deadlines are moved later when the outage ends (see :mod:`bot.app`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from bot.messages.daily import DailyPublisher
 from bot.messages.link import TelegramLink
 from bot.messages.pool import offer_computer, pair_waiting, tell_expired
 from bot.messages.tournaments import TournamentPublisher
-from bot.model import User
+from bot.model import DatabaseUnavailable, User
+from bot.outbox import Outbox
 from bot.services import GameSnapshot
 from bot.services.root import Services
 from bot.views.common import translator
@@ -53,6 +55,7 @@ class Timers:
         self,
         services: Services,
         publisher: BoardPublisher,
+        outbox: Outbox,
         bot: Bot,
         i18n: I18n,
         tick: float = TICK_SECONDS,
@@ -65,8 +68,10 @@ class Timers:
         self._boards = services.board_messages
         self._users = services.users
         self._coordination = services.coordination
+        self._database = services.database_watch
         self._services = services
         self._publisher = publisher
+        self._pace = outbox.pace
         self._bot = bot
         self._i18n = i18n
         self._tick = tick
@@ -93,15 +98,17 @@ class Timers:
         self._task = self._posting = None
 
     async def tick(self) -> None:
-        """One look at the deadlines (none while Telegram is unreachable)."""
+        """One look at the deadlines (none while Telegram or the database is unreachable)."""
         if self._link is not None and not self._link.reachable.is_set():
+            return
+        if not self._database.reachable.is_set():
             return
         with logs.log_context(game_id=None):  # each game acted on notes itself, then none
             await self._look()
+        self._database.answered()
 
     async def _look(self) -> None:
-        for snapshot in await self._games.timeouts():
-            self._publisher.publish(snapshot)
+        await self._games.timeouts()
         for challenge in await self._challenges.expire():
             await close_challenge_messages(
                 self._bot, challenge, self._users, self._challenges, self._i18n
@@ -123,8 +130,8 @@ class Timers:
     async def _look_at_pool(self) -> None:
         """Pairs seekers whose windows now meet, offers the computer to those who waited
         their time, and ends the waits that ran out; each seeker once, in whichever worker."""
-        pool, chats, limiter = self._services.pool, self._services.chats, self._publisher.limiter
-        found = await pair_waiting(
+        pool, chats, limiter = self._services.pool, self._services.chats, self._pace
+        await pair_waiting(
             self._services.lobby,
             self._bot,
             limiter,
@@ -133,8 +140,6 @@ class Timers:
             users=self._users,
             chats=chats,
         )
-        for each in found:
-            self._publisher.publish(each.snapshot)
         for seeker in await pool.sweep():
             await offer_computer(
                 seeker, self._bot, limiter, self._i18n, pool=pool, users=self._users, chats=chats
@@ -148,6 +153,7 @@ class Timers:
         assert self._daily is not None
         try:
             await self._daily.post_due()
+            await self._daily.reveal()  # the posts of a day that ended show its best move
         except Exception:
             logger.exception("the daily position's morning posts failed")
 
@@ -161,7 +167,7 @@ class Timers:
         reply = None
         if here is not None and here.message_id is not None:
             reply = ReplyParameters(message_id=here.message_id, allow_sending_without_reply=True)
-        await self._publisher.limiter.wait(player.id)
+        await self._pace.wait(player.id)
         try:
             await self._bot.send_message(
                 player.id,
@@ -182,6 +188,8 @@ class Timers:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
+            except DatabaseUnavailable as error:
+                self._database.failed(error)
             except Exception:
                 logger.exception("timer tick failed")
             # the next tick, or sooner when a game starts waiting for the computer

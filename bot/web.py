@@ -25,8 +25,8 @@ polling bot opens no port at all (see :attr:`bot.config.Settings.web_port`).
   is reported but does not fail the check: an outage at Telegram is no reason to take the
   workers out of the proxy.
 * **/metrics**: the bot's :class:`~bot.metrics.Metrics` in Prometheus's text format, the
-  database gauges read at each scrape. Internal: the reverse proxy forwards only the webhook
-  path (see ``deploy/``).
+  database gauges read at each scrape (``nardy_healthy`` is /healthz's verdict, for alerts).
+  Internal: the reverse proxy forwards only the webhook path (see ``deploy/``).
 """
 
 from __future__ import annotations
@@ -196,7 +196,8 @@ class WebServer:
         return web.Response(body=self._metrics.render(), headers={"Content-Type": CONTENT_TYPE})
 
     async def _read_gauges(self) -> None:
-        if self._store is None:
+        if self._store is None:  # nothing to check, as /healthz
+            self._metrics.healthy.set(1)
             return
         store = self._store
 

@@ -73,6 +73,10 @@ class Theme:
     black_checker: RGB = (44, 40, 40)
     black_rim: RGB = (12, 10, 10)
     black_label: RGB = (236, 228, 214)
+    black_edge: RGB = (176, 164, 150)
+    """A light rim that sets a dark checker off a dark point where the board is drawn flat
+    (the Mini App's; the pictures' checkers have a lighter inner ring instead): 3:1 or more
+    against :attr:`point_dark` and :attr:`bar_wood`."""
     number: RGB = (236, 214, 176)
     text: RGB = (244, 236, 222)
     text_dim: RGB = (170, 156, 140)

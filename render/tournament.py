@@ -30,8 +30,10 @@ from .tournament_layout import (
     Box,
     Bracket,
     BracketLayout,
+    BracketMatch,
     Entrant,
     Heading,
+    MatchBox,
     Outcome,
     RoundRobinRow,
     RoundRobinTable,
@@ -41,6 +43,7 @@ from .tournament_layout import (
     TableLayout,
     TournamentTheme,
     bracket_layout,
+    bracket_pages,
     cross_columns,
     page_count,
     page_rows,
@@ -68,10 +71,11 @@ class Text:
     anchor: str = "l"
 
 
-def render_bracket(bracket: Bracket, *, theme: TournamentTheme = LIGHT) -> bytes:
-    """Returns ``bracket`` drawn as PNG bytes (see the module docstring). Pure and
-    synchronous, like :func:`~render.board.render_board`: run it on a worker thread."""
-    return _encode(bracket_image(bracket, theme=theme))
+def render_bracket(bracket: Bracket, *, page: int = 0, theme: TournamentTheme = LIGHT) -> bytes:
+    """Returns ``page`` (0-based, see :func:`bracket_page_count`) of ``bracket`` drawn as PNG
+    bytes (see the module docstring). Pure and synchronous, like
+    :func:`~render.board.render_board`: run it on a worker thread."""
+    return _encode(bracket_image(bracket, page=page, theme=theme))
 
 
 def render_table(
@@ -91,63 +95,96 @@ def table_pages(table: RoundRobinTable | SwissTable) -> int:
 # Brackets.
 
 
-def bracket_geometry(bracket: Bracket, theme: TournamentTheme = LIGHT) -> BracketLayout:
-    """Returns the layout ``bracket`` is drawn on."""
-    return bracket_layout(2 * len(bracket.rounds[0]), theme)
+def bracket_page_count(bracket: Bracket) -> int:
+    """Returns how many pages :func:`render_bracket` draws ``bracket`` on (see
+    :func:`~render.tournament_layout.bracket_pages`)."""
+    return len(bracket_pages(_size(bracket)))
 
 
-def bracket_image(bracket: Bracket, *, theme: TournamentTheme = LIGHT) -> Image.Image:
-    """Returns ``bracket`` drawn as an RGB image."""
+def _size(bracket: Bracket) -> int:
+    return 2 * len(bracket.rounds[0])
+
+
+def bracket_geometry(
+    bracket: Bracket, theme: TournamentTheme = LIGHT, *, page: int = 0
+) -> BracketLayout:
+    """Returns the layout ``page`` of ``bracket`` is drawn on."""
+    pages = bracket_pages(_size(bracket))
+    if not 0 <= page < len(pages):
+        raise ValueError(f"a bracket of {_size(bracket)} places has no page {page}")
+    return bracket_layout(_size(bracket), theme, pages[page])
+
+
+def bracket_image(
+    bracket: Bracket, *, page: int = 0, theme: TournamentTheme = LIGHT
+) -> Image.Image:
+    """Returns ``page`` of ``bracket`` drawn as an RGB image."""
     t = theme
-    geo = bracket_geometry(bracket, t)
+    geo = bracket_geometry(bracket, t, page=page)
     image = Image.new("RGB", (geo.width, geo.height), t.background)
     draw = ImageDraw.Draw(image)
     draw.rectangle(_inclusive(geo.title.box), fill=t.band)
     for x0, y0, x1, y1 in geo.connectors:
         draw.line((x0, y0, x1, y1), fill=t.line, width=2)
-    for r, boxes in enumerate(geo.matches):
-        for match, box in zip(bracket.rounds[r], boxes, strict=True):
-            edge = t.accent if match.playing else t.box_edge
-            draw.rounded_rectangle(
-                _inclusive(box.box),
-                t.radius,
-                fill=t.box,
-                outline=edge,
-                width=3 if match.playing else 1,
-            )
-            x0, _, x1, _ = box.box
-            y = box.rows[0][3]
-            draw.line((x0 + 1, y, x1 - 2, y), fill=t.divider)
-    champion = bracket.champion
-    draw.rounded_rectangle(
-        _inclusive(geo.champion.box),
-        t.radius,
-        fill=t.box,
-        outline=t.accent if champion else t.box_edge,
-        width=3 if champion else 1,
-    )
-    for text in bracket_texts(bracket, theme=t):
+    for match, box in _page_matches(bracket, geo):
+        _draw_box(draw, box, t.accent if match.playing else t.box_edge, match.playing, t)
+    if geo.champion is not None:
+        known = bracket.champion is not None
+        _draw_box(draw, geo.champion, t.accent if known else t.box_edge, known, t)
+    for text in bracket_texts(bracket, page=page, theme=t):
         _write(image, text, t)
     return image
 
 
-def bracket_texts(bracket: Bracket, *, theme: TournamentTheme = LIGHT) -> Iterator[Text]:
-    """Yields every text of ``bracket``'s picture with its slot."""
-    t = theme
-    geo = bracket_geometry(bracket, t)
-    yield from _heading_texts(bracket.heading.title, _subtitle(bracket.heading), "", geo, t)
-    for r, header in enumerate(geo.headers):
-        if r < len(bracket.round_names):
-            yield _cut(bracket.round_names[r], header, True, t.header_size, t.header_text, t, "m")
+def _page_matches(bracket: Bracket, geo: BracketLayout) -> Iterator[tuple[BracketMatch, MatchBox]]:
+    """Each match of the page with its box, round by round."""
+    page = geo.page
     for r, boxes in enumerate(geo.matches):
-        for match, box in zip(bracket.rounds[r], boxes, strict=True):
+        matches = bracket.rounds[page.first_round + r]
+        for index, box in zip(page.matches(r), boxes, strict=True):
+            yield matches[index], box
+
+
+def _draw_box(
+    draw: ImageDraw.ImageDraw, box: MatchBox, edge: RGB, strong: bool, t: TournamentTheme
+) -> None:
+    """A bracket box: white, its label strip tinted, a line between its two rows."""
+    draw.rounded_rectangle(_inclusive(box.box), t.radius, fill=t.box)
+    x0, y0, x1, _ = box.box
+    strip = box.label[3]
+    draw.rounded_rectangle((x0, y0, x1 - 1, strip - 1), t.radius, fill=t.header)
+    draw.rectangle((x0, strip - t.radius, x1 - 1, strip - 1), fill=t.header)
+    if box.rows[1][3] > box.rows[1][1]:
+        y = box.rows[0][3]
+        draw.line((x0 + 1, y, x1 - 2, y), fill=t.divider)
+    draw.rounded_rectangle(_inclusive(box.box), t.radius, outline=edge, width=3 if strong else 1)
+
+
+def bracket_texts(
+    bracket: Bracket, *, page: int = 0, theme: TournamentTheme = LIGHT
+) -> Iterator[Text]:
+    """Yields every text of ``page`` of ``bracket``'s picture with its slot."""
+    t = theme
+    geo = bracket_geometry(bracket, t, page=page)
+    pages = bracket_page_count(bracket)
+    corner = f"{page + 1}/{pages}" if pages > 1 else ""
+    yield from _heading_texts(bracket.heading.title, _subtitle(bracket.heading), corner, geo, t)
+    for r, boxes in enumerate(geo.matches):
+        number = geo.page.first_round + r
+        matches = bracket.rounds[number]
+        label = bracket.round_names[number] if number < len(bracket.round_names) else ""
+        for index, box in zip(geo.page.matches(r), boxes, strict=True):
+            match = matches[index]
+            yield _cut(label, box.label, False, t.label_size, t.header_text, t)
+            if match.note:
+                yield _cut(match.note, box.note, True, t.label_size, t.loss, t, "r")
             players = (match.top, match.bottom)
             for i in (0, 1):
                 player = players[i]
                 won = match.winner == i
                 lost = match.winner is not None and not won
                 if player is None:
-                    if r == 0 and bracket.bye:
+                    if number == 0 and bracket.bye:
                         yield _cut(bracket.bye, box.names[i], False, t.name_size, t.text_dim, t)
                     continue
                 fill = t.text_dim if lost else t.text
@@ -157,14 +194,16 @@ def bracket_texts(bracket: Bracket, *, theme: TournamentTheme = LIGHT) -> Iterat
             if match.score:
                 fill = t.accent if match.playing else t.text
                 yield _cut(match.score, box.score, True, t.name_size, fill, t, "r")
-    champion: Entrant | None = bracket.champion
-    box = geo.champion
+    place = geo.champion
+    if place is None:
+        return
     if bracket.champion_label:
-        yield _cut(bracket.champion_label, box.names[0], False, t.seed_size, t.text_dim, t)
+        yield _cut(bracket.champion_label, place.label, False, t.label_size, t.header_text, t)
+    champion: Entrant | None = bracket.champion
     if champion is not None:
         if champion.seed is not None:
-            yield _cut(str(champion.seed), box.seeds[1], False, t.seed_size, t.text_dim, t)
-        yield _cut(champion.name, box.names[1], True, t.name_size, t.accent, t)
+            yield _cut(str(champion.seed), place.seeds[0], False, t.seed_size, t.text_dim, t)
+        yield _cut(champion.name, place.names[0], True, t.name_size, t.accent, t)
 
 
 # Tables.

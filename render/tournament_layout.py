@@ -3,15 +3,15 @@
 Pure arithmetic, no Pillow (like :mod:`render.layout`), so that it is tested exactly. The
 picture for the pinned tournament message is drawn by :mod:`render.tournament` from it.
 
-Size. Every picture is :attr:`TournamentTheme.width` wide (1280 px: what Telegram shows of a
-photo's width at most, and a fixed width keeps the pinned picture from jumping as it is edited)
-and grows in height with its content, with fixed font sizes, so that a name reads the same at
-phone size in a 4-player and in a 64-player field:
+Size. A bracket is portrait, :attr:`TournamentTheme.bracket_width` (720 px) wide, and read
+on a phone: shown 400 px wide (:data:`SHOWN_WIDTH`), as a chat shows a photo there, a name is
+13 px high (:data:`MIN_TEXT`: at least 12). Every match is a box across the picture on a row
+of its own, the rounds stepping right, the champion last, after the final: a knock-out of up
+to 16 players (four rounds) is one picture, 720 px wide and at most about 1,900 tall; 32 and
+64 players take a page for each 16 places of the first round and one for the rounds after
+them (:func:`bracket_pages`). Tables are :attr:`TournamentTheme.width` (1280 px) wide and
+grow in height with their content:
 
-- a bracket of 2..64 players (64: 32 first-round boxes) is one picture, at most about 2400 px
-  tall, within the 2560 px Telegram keeps of a photo's longer side. Its rounds are columns;
-  the champion's box stands in the final's column, above the final, rather than in a seventh
-  column, so that 64 players' six columns leave a name some 10 letters; longer names end in "…".
 - a table holds at most :data:`ROWS_PER_PAGE` rows; a longer one (a 256-player Swiss) is
   drawn a page at a time (:func:`page_count`), the page shown in the title band. A round
   robin cross table (one column per opponent) takes at most :data:`MAX_CROSS` players; a
@@ -81,6 +81,8 @@ class BracketMatch:
     :param score: the match score as the caller writes it, e.g. ``"3–1"``, drawn at the box's
         right; empty for none.
     :param playing: the match is under way: the box is outlined in the accent colour.
+    :param note: a word or two at the box's top right, e.g. "on time" for a match its
+        loser's clock decided; empty for none.
     """
 
     top: Entrant | None = None
@@ -88,6 +90,7 @@ class BracketMatch:
     winner: Literal[0, 1] | None = None
     score: str = ""
     playing: bool = False
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,24 +235,26 @@ class TournamentTheme:
     title_size: int = 38
     subtitle_size: int = 24
     header_height: int = 36
-    """The band of round names over a bracket's columns, of headings over a table."""
+    """The band of headings over a table."""
     header_size: int = 19
-    row_height: int = 28
+    bracket_width: int = 720
+    """A bracket's width: names of :attr:`name_size` read :data:`MIN_TEXT` pixels high or more
+    at :data:`SHOWN_WIDTH`."""
+    row_height: int = 40
     """One player's row in a bracket box."""
-    name_size: int = 19
-    seed_size: int = 15
-    seed_width: int = 24
-    score_width: int = 40
+    name_size: int = 24
+    seed_size: int = 17
+    seed_width: int = 32
+    score_width: int = 64
+    label_height: int = 26
+    """The strip at the top of a bracket box: the round's name, a note."""
+    label_size: int = 18
     pad: int = 6
     """Space between a box's edge and its text."""
     match_gap: int = 12
-    """Vertical space between two first-round boxes."""
-    column_gap: int = 20
-    """Horizontal space between rounds, where the connectors run."""
-    max_column: int = 300
-    """The widest bracket column: a small bracket is centred, not stretched."""
-    champion_gap: int = 24
-    """Space between the final's box and the champion's box above it."""
+    """Vertical space between two bracket boxes, where the lines run."""
+    indent: int = 44
+    """How much further right each round of a bracket starts than the one before."""
     table_row: int = 40
     table_size: int = 21
     rank_width: int = 56
@@ -329,25 +334,89 @@ class TitleBand:
     subtitle: Box
 
 
-def title_band(theme: TournamentTheme) -> TitleBand:
-    """Returns the title band at the top of every picture."""
+def title_band(theme: TournamentTheme, width: int | None = None) -> TitleBand:
+    """Returns the title band at the top of every picture (``width`` wide: the theme's, a
+    table's, by default)."""
     t = theme
-    inner = t.width - t.margin
+    width = t.width if width is None else width
+    inner = width - t.margin
     title_top = (t.title_height - t.title_size - t.subtitle_size - 16) // 2
     title = (t.margin, title_top, inner, title_top + t.title_size + 6)
     subtitle = (t.margin, title[3] + 6, inner, title[3] + 10 + t.subtitle_size)
-    return TitleBand((0, 0, t.width, t.title_height), title, subtitle)
+    return TitleBand((0, 0, width, t.title_height), title, subtitle)
 
 
 # The bracket.
 
+PAGE_ROUNDS: Final = 4
+"""The most rounds of a bracket on one picture: 16 places, a knock-out of up to 16 players."""
+SHOWN_WIDTH: Final = 400
+"""The width a chat shows a photo at on a phone, in pixels (about what Telegram gives a photo
+on a phone's screen): the width a bracket's text is measured at."""
+MIN_TEXT: Final = 12
+"""The least height of a player's name or score at :data:`SHOWN_WIDTH`, in pixels of the
+phone's screen (the font's size, as CSS counts ``font-size``)."""
+
+
+def shown_size(size: int, width: int) -> float:
+    """Returns how high text of ``size`` pixels reads on a picture ``width`` pixels wide
+    shown :data:`SHOWN_WIDTH` wide.
+
+    >>> shown_size(24, 720), shown_size(19, 1280)
+    (13.333333333333334, 5.9375)
+    """
+    return size * SHOWN_WIDTH / width
+
+
+@dataclass(frozen=True, slots=True)
+class BracketPage:
+    """A part of a bracket drawn on one picture: ``rounds`` rounds from round ``first_round``
+    (0-based), the matches of that round from ``first_match`` on (``2 ** (rounds - 1)`` of
+    them) and those they lead to; ``champion``: it ends with the champion's box (the page
+    with the final)."""
+
+    first_round: int
+    rounds: int
+    first_match: int
+    champion: bool
+
+    def matches(self, r: int) -> range:
+        """The indices, in the whole bracket's round ``first_round + r``, of the page's
+        matches of its ``r``-th round."""
+        count = 1 << (self.rounds - 1 - r)
+        start = self.first_match >> r
+        return range(start, start + count)
+
+
+def bracket_pages(size: int) -> tuple[BracketPage, ...]:
+    """Returns the pages a bracket of ``size`` places is drawn on: one up to 16 places; for
+    32 and 64, each 16 places of the first round with their first four rounds, then the
+    rounds after them (the semi-finals and the final for 64, the final for 32) with the
+    champion.
+
+    >>> [(p.first_round, p.rounds, p.first_match, p.champion) for p in bracket_pages(32)]
+    [(0, 4, 0, False), (0, 4, 8, False), (4, 1, 0, True)]
+    """
+    rounds = _rounds(size)
+    if rounds <= PAGE_ROUNDS:
+        return (BracketPage(0, rounds, 0, True),)
+    parts = 1 << (rounds - PAGE_ROUNDS)
+    half = 1 << (PAGE_ROUNDS - 1)
+    lower = tuple(BracketPage(0, PAGE_ROUNDS, k * half, False) for k in range(parts))
+    return (*lower, BracketPage(PAGE_ROUNDS, rounds - PAGE_ROUNDS, 0, True))
+
 
 @dataclass(frozen=True, slots=True)
 class MatchBox:
-    """A match's box in a bracket and the slots of its text: for each of its two rows (top,
-    bottom) the seed's and the name's, and the score's at the right of the whole box."""
+    """A match's box in a bracket and the slots of its text: the label strip at its top (the
+    round's name at the left, a note such as "on time" at the right), then for each of its
+    two rows (top, bottom) the seed's and the name's, and the score's at the right of both
+    rows. The champion's box has one row (``rows[1]`` is then empty, as wide as ``rows[0]``
+    and zero high)."""
 
     box: Box
+    label: Box
+    note: Box
     rows: tuple[Box, Box]
     seeds: tuple[Box, Box]
     names: tuple[Box, Box]
@@ -355,27 +424,29 @@ class MatchBox:
 
     @property
     def centre_y(self) -> int:
-        """Returns the y of the box's middle, where its connectors meet it."""
-        return (self.box[1] + self.box[3]) // 2
+        """Returns the y of the middle of the box's player rows, where the line to the match
+        its winner plays next leaves it."""
+        return (self.rows[0][1] + self.box[3]) // 2
 
 
 @dataclass(frozen=True, slots=True)
 class BracketLayout:
-    """The geometry of a bracket of ``size`` places (a power of two, 2..64)."""
+    """The geometry of one page of a bracket (:class:`BracketPage`), portrait, to be read on a
+    phone: every match is a full-width box on a row of its own, in the order the tree is read
+    from top to bottom (each match between the two it follows), each round a step right of
+    the one before, and the champion's box last, below them all, after the final. Lines run
+    from each match's right edge a half step right, then up or down into the top or the
+    bottom of the match its winner plays next."""
 
-    size: int
+    page: BracketPage
     width: int
     height: int
     title: TitleBand
-    headers: tuple[Box, ...]
-    """Each round's heading over its column."""
     matches: tuple[tuple[MatchBox, ...], ...]
-    """``matches[r][k]``: match ``k`` of round ``r``, top to bottom."""
-    champion: MatchBox
-    """The champion's box, above the final: the label in the top row, the name below."""
+    """``matches[r][k]``: the page's match ``k`` of its round ``r``, top to bottom."""
+    champion: MatchBox | None
+    """The champion's box, after the final; None on a page without the final."""
     connectors: tuple[Segment, ...]
-    """The lines from each pair of matches to the match of their winners, and from the final
-    up to the champion."""
 
 
 def bracket_size(players: int) -> int:
@@ -389,86 +460,104 @@ def bracket_size(players: int) -> int:
     return 1 << (players - 1).bit_length()
 
 
-def bracket_layout(size: int, theme: TournamentTheme = LIGHT) -> BracketLayout:
-    """Returns the geometry of a bracket of ``size`` places (see :func:`bracket_size`)."""
+def _rounds(size: int) -> int:
     if size < 2 or size > MAX_PLAYERS or size & (size - 1):
         raise ValueError(f"a bracket has a power of two of places, 2..{MAX_PLAYERS}, not {size}")
+    return size.bit_length() - 1
+
+
+def tree_row(r: int, k: int) -> int:
+    """Returns the row of match ``k`` of round ``r`` (both 0-based, rounds counted on the
+    page) when a bracket is read from top to bottom: each match between the two it follows.
+
+    >>> [tree_row(0, k) for k in range(4)], [tree_row(1, k) for k in range(2)], tree_row(2, 0)
+    ([0, 2, 4, 6], [1, 5], 3)
+    """
+    return k * (2 << r) + (1 << r) - 1
+
+
+def bracket_layout(
+    size: int, theme: TournamentTheme = LIGHT, page: BracketPage | None = None
+) -> BracketLayout:
+    """Returns the geometry of ``page`` (the first by default, see :func:`bracket_pages`) of
+    a bracket of ``size`` places (see :func:`bracket_size`)."""
+    pages = bracket_pages(size)
+    page = pages[0] if page is None else page
+    if page not in pages:
+        raise ValueError(f"a bracket of {size} places has no page {page}")
     t = theme
-    rounds = size.bit_length() - 1
-    span = t.width - 2 * t.margin
-    column = min((span - (rounds - 1) * t.column_gap) // rounds, t.max_column)
-    used = rounds * column + (rounds - 1) * t.column_gap
-    left0 = (t.width - used) // 2
-    box_h = 2 * t.row_height
+    width = t.bracket_width
+    steps = page.rounds if page.champion else page.rounds - 1
+    box_width = width - 2 * t.margin - steps * t.indent - (0 if page.champion else t.indent // 2)
+    box_h = t.label_height + 2 * t.row_height
     pitch = box_h + t.match_gap
-    header_top = t.title_height + t.margin // 2
-    top = header_top + t.header_height + t.margin // 2
-    first = size // 2
-    total = first * pitch - t.match_gap
-    # The champion's box stands above the final, in the middle of the bracket's height: a
-    # small bracket is pushed down until it fits there.
-    above = (total - box_h) // 2
-    needed = box_h + t.champion_gap
-    top += max(0, needed - above)
-
-    lefts = [left0 + r * (column + t.column_gap) for r in range(rounds)]
-    centres: list[list[int]] = [[top + k * pitch + box_h // 2 for k in range(first)]]
-    for _ in range(1, rounds):
-        previous = centres[-1]
-        centres.append(
-            [(previous[2 * k] + previous[2 * k + 1]) // 2 for k in range(len(previous) // 2)]
+    top = t.title_height + t.margin
+    matches = []
+    for r in range(page.rounds):
+        left = t.margin + r * t.indent
+        matches.append(
+            tuple(
+                _match_box(left, top + tree_row(r, k) * pitch, box_width, t)
+                for k in range(1 << (page.rounds - 1 - r))
+            )
         )
-    matches = tuple(
-        tuple(_match_box(lefts[r], y - box_h // 2, column, t) for y in centres[r])
-        for r in range(rounds)
-    )
-    final = matches[-1][0]
-    champion = _match_box(lefts[-1], final.box[1] - t.champion_gap - box_h, column, t)
-
+    rows = (1 << page.rounds) - 1
+    champion = None
+    if page.champion:
+        left = t.margin + page.rounds * t.indent
+        champion = _match_box(left, top + rows * pitch, box_width, t, players=1)
+        bottom = champion.box[3]
+    else:
+        bottom = top + rows * pitch - t.match_gap
     connectors: list[Segment] = []
-    for r in range(1, rounds):
-        middle = lefts[r] - t.column_gap // 2
+    for r in range(1, page.rounds):
         for k, match in enumerate(matches[r]):
             a, b = matches[r - 1][2 * k], matches[r - 1][2 * k + 1]
+            x = a.box[2] + t.indent // 2
             connectors += [
-                (a.box[2], a.centre_y, middle, a.centre_y),
-                (b.box[2], b.centre_y, middle, b.centre_y),
-                (middle, a.centre_y, middle, b.centre_y),
-                (middle, match.centre_y, match.box[0] - 1, match.centre_y),
+                (a.box[2], a.centre_y, x, a.centre_y),
+                (x, a.centre_y, x, match.box[1] - 1),
+                (b.box[2], b.centre_y, x, b.centre_y),
+                (x, match.box[3], x, b.centre_y),
             ]
-    x = (final.box[0] + final.box[2]) // 2
-    connectors.append((x, champion.box[3], x, final.box[1] - 1))
-    headers = tuple(
-        (lefts[r], header_top, lefts[r] + column, header_top + t.header_height)
-        for r in range(rounds)
-    )
-    bottom = matches[0][-1].box[3]
+    last = matches[-1][0]
+    x = last.box[2] + t.indent // 2
+    end = champion.box[1] - 1 if champion is not None else bottom + t.margin // 2
+    connectors += [(last.box[2], last.centre_y, x, last.centre_y), (x, last.centre_y, x, end)]
     return BracketLayout(
-        size=size,
-        width=t.width,
+        page=page,
+        width=width,
         height=bottom + t.margin,
-        title=title_band(t),
-        headers=headers,
-        matches=matches,
+        title=title_band(t, width),
+        matches=tuple(matches),
         champion=champion,
         connectors=tuple(connectors),
     )
 
 
-def _match_box(left: int, top: int, width: int, t: TournamentTheme) -> MatchBox:
+def _match_box(
+    left: int, top: int, width: int, t: TournamentTheme, *, players: int = 2
+) -> MatchBox:
     right = left + width
-    score = (right - t.pad - t.score_width, top, right - t.pad, top + 2 * t.row_height)
+    strip = top + t.label_height
+    bottom = strip + players * t.row_height
+    half = (right - left - 2 * t.pad) // 2
+    label = (left + t.pad, top, left + t.pad + half, strip)
+    note = (label[2], top, right - t.pad, strip)
+    score = (right - t.pad - t.score_width, strip, right - t.pad, bottom)
     rows = []
     seeds = []
     names = []
     for i in range(2):
-        y0 = top + i * t.row_height
-        y1 = y0 + t.row_height
+        y0 = min(strip + i * t.row_height, bottom)
+        y1 = min(y0 + t.row_height, bottom)
         rows.append((left, y0, right, y1))
         seeds.append((left + t.pad, y0, left + t.pad + t.seed_width, y1))
         names.append((seeds[-1][2] + t.pad // 2, y0, score[0] - t.pad, y1))
     return MatchBox(
-        box=(left, top, right, top + 2 * t.row_height),
+        box=(left, top, right, bottom),
+        label=label,
+        note=note,
         rows=(rows[0], rows[1]),
         seeds=(seeds[0], seeds[1]),
         names=(names[0], names[1]),

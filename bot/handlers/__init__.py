@@ -17,12 +17,16 @@ from bot.handlers import (
     errors,
     fallback,
     find,
+    groups,
     inline,
     language,
     league,
+    learn,
     lobby,
+    operator,
     play,
     positions,
+    privacy,
     scores,
     tournaments,
     watch,
@@ -40,14 +44,20 @@ def get_routers() -> list[Router]:
         watch.create_router(),  # before basic too: /start links that make a watcher
         find.create_router(),
         daily.create_router(),  # before basic too: /start links to a daily position
+        learn.create_router(),  # before basic too: /start learn, the link to /learn
         basic.create_router(),
         scores.create_router(),
         dice.create_router(),
+        # the operators' (their filter lets nobody else's through); before league: an
+        # operator's /flags in private is theirs
+        operator.create_router(),
         league.create_router(),
         tournaments.create_router(),
         language.create_router(),
         analysis.create_router(),
         positions.create_router(),
+        privacy.create_router(),
+        groups.create_router(),
         fallback.create_router(),  # last: answers presses nothing else understood
         errors.create_router(),  # errors of every router above
     ]

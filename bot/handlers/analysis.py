@@ -11,9 +11,9 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import Analyse
 from bot.messages.analysis import send_analysis
-from bot.messages.boards import BoardPublisher
 from bot.model import User
 from bot.numbers import parse_number
+from bot.outbox import Outbox
 from bot.services import Analyses
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.common import translator
@@ -31,7 +31,7 @@ async def on_analyse(
     message: Message,
     command: CommandObject,
     analyses: Analyses,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
     i18n: I18n,
@@ -47,7 +47,7 @@ async def on_analyse(
     await send_analysis(
         bot,
         analyses,
-        publisher,
+        outbox,
         game_id,
         user_id=player.id,
         chat_id=message.chat.id,
@@ -60,7 +60,7 @@ async def on_analysis_button(
     callback_data: Analyse,
     callback_answer: CallbackAnswer,
     analyses: Analyses,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
     i18n: I18n,
@@ -77,7 +77,7 @@ async def on_analysis_button(
     await send_analysis(
         bot,
         analyses,
-        publisher,
+        outbox,
         callback_data.game,
         user_id=player.id,
         chat_id=callback.message.chat.id,

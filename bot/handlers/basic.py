@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from aiogram import Router, html
+from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import DailyOpen, PlayAnyone, PlayComputer
+from bot.model import User
+from bot.services.lessons import Lessons
 from bot.views.commands import COMMANDS
+from bot.views.lessons import offer_text
+from bot.views.start import play_keyboard, start_keyboard
 
 
 def create_router() -> Router:
@@ -24,41 +28,32 @@ def create_router() -> Router:
     return router
 
 
-async def on_start_with_payload(message: Message, command: CommandObject) -> None:
+async def on_start_with_payload(
+    message: Message, command: CommandObject, lessons: Lessons, player: User
+) -> None:
     """Greets a user who came by a link whose payload no other handler claimed (invitations,
     ``c<id>``, are handled in :mod:`bot.handlers.lobby`, watch links, ``w<id>``, in
     :mod:`bot.handlers.watch`)."""
-    await on_start(message)
+    await on_start(message, lessons, player)
 
 
-async def on_start(message: Message) -> None:
-    """Greets the user and points to /play, /rules and /help."""
+async def on_start(message: Message, lessons: Lessons, player: User) -> None:
+    """Greets the user and points to /play, /rules and /help; a newcomer's first ``/start``
+    in private also offers ``/learn``, in the same message (once:
+    :meth:`Lessons.offer_at_start`)."""
     name = message.from_user.first_name if message.from_user else ""
-    await message.answer(
-        _(
-            "Hello, {name}! I am a bot for playing nardy with friends or with me.\n"
-            "Send /play to start a game, /rules to read the rules and /help for all commands."
-        ).format(name=html.quote(name)),
-        reply_markup=_start_buttons(),
-    )
+    text = _(
+        "Hello, {name}! I am a bot for playing nardy with friends or with me.\n"
+        "Send /play to start a game, /rules to read the rules and /help for all commands."
+    ).format(name=html.quote(name))
+    offer = message.chat.type == ChatType.PRIVATE and await lessons.offer_at_start(player.id)
+    if offer:
+        text += "\n\n" + offer_text(False, _)
+    await message.answer(text, reply_markup=start_keyboard(_, offer=offer))
 
 
 async def on_help(message: Message) -> None:
     """Lists the commands in the user's language."""
     lines = [html.bold(_("Commands"))]
     lines += [f"/{command} — {html.quote(_(description))}" for command, description in COMMANDS]
-    await message.answer("\n".join(lines), reply_markup=_computer_button())
-
-
-def _start_buttons() -> InlineKeyboardMarkup:
-    """Under /start: play the computer, and the daily position."""
-    daily = InlineKeyboardButton(text="🧩 " + _("Daily position"), callback_data=DailyOpen().pack())
-    return InlineKeyboardMarkup(inline_keyboard=[*_computer_button().inline_keyboard, [daily]])
-
-
-def _computer_button() -> InlineKeyboardMarkup:
-    button = InlineKeyboardButton(
-        text="🤖 " + _("Play the computer"), callback_data=PlayComputer().pack()
-    )
-    anyone = InlineKeyboardButton(text="🔎 " + _("Play anyone"), callback_data=PlayAnyone().pack())
-    return InlineKeyboardMarkup(inline_keyboard=[[button, anyone]])
+    await message.answer("\n".join(lines), reply_markup=play_keyboard(_))

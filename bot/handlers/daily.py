@@ -4,8 +4,10 @@ Europe/Moscow [short]``, ``/daily off``; admins only).
 
 A private chat gets the position with the ordinary turn buttons (the taps so far ride in the
 buttons, :class:`~bot.callbacks.DailyAction`); ✅ Confirm answers, once, and the message turns
-into the verdict. A group gets a post with a button that opens the position in the private
-chat (answers there edit the post, :mod:`bot.messages.daily`).
+into the answer, with a link that opens the position again for the verdict and the best move
+once the day is over (nothing is told before: :mod:`bot.services.daily`). A group gets a post
+with a button that opens the position in the private chat (answers there edit the post,
+:mod:`bot.messages.daily`).
 """
 
 from __future__ import annotations
@@ -13,22 +15,30 @@ from __future__ import annotations
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import BufferedInputFile, CallbackQuery, Message
+from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import DailyAction, DailyOpen
 from bot.i18n import current_locale
-from bot.messages.boards import BoardPublisher
 from bot.messages.daily import DailyPublisher
 from bot.messages.members import check_admin
 from bot.model import DailyPosition, User
 from bot.numbers import parse_number
+from bot.outbox import Outbox
 from bot.services.daily import DEFAULT_TIME_ZONE, VARIANTS, DailyService
-from bot.services.errors import AlreadyAnswered, ForeignButton, NoDailyPosition, StaleAction
+from bot.services.errors import (
+    AlreadyAnswered,
+    DailyOver,
+    ForeignButton,
+    NoDailyPosition,
+    StaleAction,
+)
 from bot.views.common import VARIANT_NAMES
 from bot.views.daily import (
     DAILY_PREFIX,
+    daily_payload,
     other_variants_keyboard,
     outcome_caption,
     puzzle_caption,
@@ -65,7 +75,7 @@ async def on_daily(
     bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     i18n: I18n,
 ) -> None:
@@ -79,7 +89,7 @@ async def on_daily(
             await message.answer(_("Morning posts are for groups: send /daily on in a group."))
             return
         position = await daily.position(_variant(lowered))
-        await _show(message.chat.id, position, bot, daily, daily_publisher, publisher, player, i18n)
+        await _show(message.chat.id, position, bot, daily, daily_publisher, outbox, player, i18n)
         return
     if lowered and lowered[0] == "off":
         await check_admin(message, bot)
@@ -104,7 +114,7 @@ async def on_daily(
         )
         return
     position = await daily.position(_variant(lowered))
-    with publisher.on_demand.spend(player.id, message.chat.id):
+    with outbox.on_demand.spend(player.id, message.chat.id):
         await daily_publisher.post_now(message.chat.id, position, current_locale())
 
 
@@ -114,7 +124,7 @@ async def on_daily_link(
     bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     i18n: I18n,
 ) -> None:
@@ -123,7 +133,7 @@ async def on_daily_link(
     if position_id is None:
         raise NoDailyPosition()
     position = await daily.position_by_id(position_id)
-    await _show(message.chat.id, position, bot, daily, daily_publisher, publisher, player, i18n)
+    await _show(message.chat.id, position, bot, daily, daily_publisher, outbox, player, i18n)
 
 
 async def on_daily_open(
@@ -132,7 +142,7 @@ async def on_daily_open(
     bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     i18n: I18n,
 ) -> None:
@@ -143,9 +153,9 @@ async def on_daily_open(
     position = await daily.position(VARIANTS[callback_data.variant])
     chat = callback.message.chat
     if chat.type == ChatType.PRIVATE:
-        await _show(chat.id, position, bot, daily, daily_publisher, publisher, player, i18n)
+        await _show(chat.id, position, bot, daily, daily_publisher, outbox, player, i18n)
         return
-    with publisher.on_demand.spend(player.id, chat.id):
+    with outbox.on_demand.spend(player.id, chat.id):
         await daily_publisher.post_now(chat.id, position, current_locale())
 
 
@@ -155,24 +165,24 @@ async def _show(
     bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     i18n: I18n,
 ) -> None:
     """Sends ``position`` in the private chat: with the turn buttons, or, once answered, the
-    verdict."""
-    with publisher.on_demand.spend(player.id, chat_id):
+    answer (and once its day is over, the best move and the verdict)."""
+    with outbox.on_demand.spend(player.id, chat_id):
         locale = i18n.current_locale
         picture = await daily_publisher.picture(position, locale)
         outcome = await daily.outcome(position, player)
         if outcome is not None:
             caption = outcome_caption(outcome, daily.today(), _)
-            keyboard = other_variants_keyboard(position, _)
+            keyboard = await _after_answer(bot, position, outcome.revealed)
         else:
             tapped = await daily.tapped(position, "")
             caption = puzzle_caption(position, tapped, _)
             keyboard = puzzle_keyboard(position, "", tapped, _)
-        await publisher.on_demand.pace.wait(chat_id)
+        await outbox.on_demand.pace.wait(chat_id)
         await bot.send_photo(
             chat_id, BufferedInputFile(picture, FILE_NAME), caption=caption, reply_markup=keyboard
         )
@@ -190,12 +200,20 @@ def _is_puzzle_of(message: Message, position_id: int) -> bool:
     return data.startswith(f"{prefix}{position_id}{DailyAction.__separator__}")
 
 
+async def _after_answer(bot: Bot, position: DailyPosition, revealed: bool) -> InlineKeyboardMarkup:
+    """The buttons under an answer: the other variants' positions, and until the day is over
+    the link that opens this one again (to see the best move then)."""
+    link = None if revealed else await create_start_link(bot, daily_payload(position.id))
+    return other_variants_keyboard(position, _, answer_link=link)
+
+
 async def on_daily_action(
     callback: CallbackQuery,
     callback_data: DailyAction,
+    bot: Bot,
     daily: DailyService,
     daily_publisher: DailyPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
 ) -> None:
     """A turn button of a daily position: the answer built so far is shown in the caption;
@@ -207,21 +225,22 @@ async def on_daily_action(
     if message.chat.id != player.id or not _is_puzzle_of(message, callback_data.position):
         raise ForeignButton()  # forged onto another message: it stays as it is
     position = await daily.position_by_id(callback_data.position)
-    if await daily.outcome(position, player) is not None:
-        raise AlreadyAnswered()
+    known = await daily.outcome(position, player)
+    if known is not None:
+        raise AlreadyAnswered() if known.answer is not None else DailyOver()
     tapped = await daily.tapped(position, callback_data.taps)
     if callback_data.confirm:
         if not tapped.input.is_complete or not callback_data.taps:
             raise StaleAction()
         outcome = await daily.answer(position, player, tapped.input.turn())
         daily_publisher.refresh(position.id)
-        await publisher.limiter.wait(message.chat.id)
+        await outbox.pace.wait(message.chat.id)
         await message.edit_caption(
             caption=outcome_caption(outcome, daily.today(), _),
-            reply_markup=other_variants_keyboard(position, _),
+            reply_markup=await _after_answer(bot, position, outcome.revealed),
         )
         return
-    await publisher.limiter.wait(message.chat.id)
+    await outbox.pace.wait(message.chat.id)
     await message.edit_caption(
         caption=puzzle_caption(position, tapped, _),
         reply_markup=puzzle_keyboard(position, callback_data.taps, tapped, _),

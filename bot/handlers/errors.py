@@ -10,6 +10,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.i18n import N_, reader_locale
 from bot.messages.link import TelegramSendUncertain
+from bot.metrics import Metrics
 from bot.services import Chats, Users
 
 logger = logging.getLogger(__name__)
@@ -27,6 +28,7 @@ async def on_error(
     i18n: I18n,
     users: Users | None = None,
     chats: Chats | None = None,
+    metrics: Metrics | None = None,
 ) -> bool:
     """Logs the failure with its update and answers a command with a short apology; a press
     gets its answer from :class:`~bot.handlers.middlewares.CallbackAnswers` anyway (the spinner
@@ -45,6 +47,8 @@ async def on_error(
     logger.error(
         "update %d failed: %r", update.update_id, event.exception, exc_info=event.exception
     )
+    if metrics is not None:
+        metrics.update_failed()
     message = update.message
     if message is not None:
         sender = message.from_user

@@ -20,9 +20,9 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import FindAction, FindOption, PlayAnyone
 from bot.i18n import current_locale
-from bot.messages.boards import BoardPublisher
 from bot.messages.pool import WaitMessage, show_paired
 from bot.model import Terms, User
+from bot.outbox import Outbox
 from bot.services import Chats, Lobby, Users
 from bot.services.errors import ForeignButton, NotSeeking, NotYourFind, StaleAction
 from bot.services.pool import OFFER_AFTER, PRIVATE, Pool
@@ -86,15 +86,13 @@ async def on_find(message: Message, command: CommandObject, pool: Pool, player: 
     )
 
 
-async def on_play_anyone(
-    callback: CallbackQuery, pool: Pool, publisher: BoardPublisher, player: User
-) -> None:
+async def on_play_anyone(callback: CallbackQuery, pool: Pool, outbox: Outbox, player: User) -> None:
     """🔎 Play anyone under /start, /help or a finished game: the picker, in that chat, within
     the presser's allowance of messages on demand (a second tap in a hurry sends nothing)."""
     if not isinstance(callback.message, Message):
         raise StaleAction()
     message = callback.message
-    with publisher.on_demand.spend(player.id, message.chat.id):
+    with outbox.on_demand.spend(player.id, message.chat.id):
         terms, offer_after = await _choice(pool, player, None)
         await message.answer(
             picker_text(terms, offer_after, _),
@@ -139,7 +137,7 @@ async def on_find_button(
     pool: Pool,
     users: Users,
     chats: Chats,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
     i18n: I18n,
@@ -168,7 +166,7 @@ async def on_find_button(
 
     if option in (FindOption.FIND, FindOption.AGAIN):
         terms, offer_after = picked(callback_data)
-        name = player_name(player) if group else None
+        name = player_name(player, _) if group else None
         # the wait shows once the player may enter, before they do: a pairing made at once,
         # or by the next to enter, edits it after this; a refused tap edits nothing
         looking = wait(
@@ -183,13 +181,10 @@ async def on_find_button(
             offer_after=offer_after,
             message_id=message.message_id,
             dice_client=callback.id,
-            entering=lambda: looking.show(publisher.limiter),
+            entering=lambda: looking.show(outbox.pace),
         )
         if found is not None:
-            await show_paired(
-                found, bot, publisher.limiter, i18n, pool=pool, users=users, chats=chats
-            )
-            publisher.publish(found.snapshot)
+            await show_paired(found, bot, outbox.pace, i18n, pool=pool, users=users, chats=chats)
         return
     if option is FindOption.PLAY_COMPUTER:
         terms, _offer = picked(callback_data)
@@ -202,8 +197,7 @@ async def on_find_button(
         )
         level = snapshot.black.computer_level or 0  # the computer plays black
         played = replace(terms, stake=0)  # never a stake against the computer
-        await wait(computer_chosen_text(level, played, _)).show(publisher.limiter)
-        publisher.publish(snapshot)
+        await wait(computer_chosen_text(level, played, _)).show(outbox.pace)
         return
     if option in (FindOption.CANCEL, FindOption.COMPUTER):
         seeker = await pool.seeker(player.id)
@@ -215,16 +209,15 @@ async def on_find_button(
             await wait(
                 cancelled_text(_) + "\n\n" + picker_text(terms, offer_after, _),
                 picker_keyboard(terms, offer_after, player.id, _),
-            ).show(publisher.limiter)
+            ).show(outbox.pace)
             return
         left, snapshot = await lobby.play_offered_computer(
             player, locale=current_locale(), dice_client=callback.id
         )
         level = snapshot.black.computer_level or 0  # the computer plays black
-        await wait(computer_chosen_text(level, left.terms, _)).show(publisher.limiter)
-        publisher.publish(snapshot)
+        await wait(computer_chosen_text(level, left.terms, _)).show(outbox.pace)
         return
     terms, offer_after = changed(callback_data)
     await wait(
         picker_text(terms, offer_after, _), picker_keyboard(terms, offer_after, player.id, _)
-    ).show(publisher.limiter)
+    ).show(outbox.pace)

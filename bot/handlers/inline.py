@@ -7,7 +7,7 @@ that chat, and its game is played in that message (see :mod:`bot.services.inline
 - The chosen result (inline feedback must be on) makes the challenge, by the inline message's
   id, and the invitation is edited to show the challenge's dice commitment, with buttons that
   carry its seal: a ✅ Join from the buttons as posted, before the commitment showed, is refused.
-- ✅ Join starts the game in the inline message (the publisher's inline board kind edits it into
+- ✅ Join starts the game in the inline message (the outbox's inline board kind edits it into
   the board), ✖ Decline closes the invitation. After the start the board's buttons are a group
   board's: the two players' taps play, anyone else is told they watch.
 - Under a finished game 🏆 shows the leaderboard of the chat's inline games, and 📊 sends the
@@ -38,10 +38,10 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import Analyse, InlineInvite, InlineTop, InviteOption
 from bot.i18n import current_locale
 from bot.messages.analysis import send_analysis
-from bot.messages.boards import BoardPublisher
 from bot.messages.challenges import close_challenge_messages
 from bot.messages.inline import pace_key
 from bot.model import User
+from bot.outbox import Outbox
 from bot.services import (
     Analyses,
     Challenges,
@@ -137,7 +137,7 @@ async def on_chosen_result(
     chosen: ChosenInlineResult,
     game_service: GameService,
     inline_games: InlineGames,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
 ) -> None:
@@ -167,7 +167,7 @@ async def on_chosen_result(
             player, friend, terms, move_seconds, _, commitment=challenge.dice_commitment
         )
         markup = invitation_keyboard(player.id, _, seal(challenge))
-    await publisher.limiter.wait(pace_key(None, inline_message_id))
+    await outbox.pace.wait(pace_key(None, inline_message_id))
     # a chosen result reported twice finds its message edited already: "not modified"
     with contextlib.suppress(TelegramBadRequest):
         await bot.edit_message_text(text, inline_message_id=inline_message_id, reply_markup=markup)
@@ -180,7 +180,7 @@ async def on_invitation_button(
     inline_games: InlineGames,
     challenges: Challenges,
     users: Users,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
     i18n: I18n,
@@ -198,12 +198,11 @@ async def on_invitation_button(
             shown_seal=callback_data.seal,
             dice_client=callback.id,  # the Join tap's id: the client value of the game's dice
         )
-        publisher.publish(snapshot)
         return
     if callback_data.option is not InviteOption.DECLINE:
         raise StaleAction()
     challenge = await inline_games.decline(inline_message_id, challenger, player.id)
-    await publisher.limiter.wait(pace_key(callback.chat_instance, inline_message_id))
+    await outbox.pace.wait(pace_key(callback.chat_instance, inline_message_id))
     await close_challenge_messages(bot, challenge, users, challenges, i18n)
 
 
@@ -222,7 +221,7 @@ async def on_inline_analysis(
     callback_data: Analyse,
     callback_answer: CallbackAnswer,
     analyses: Analyses,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
     i18n: I18n,
@@ -244,7 +243,7 @@ async def on_inline_analysis(
     await send_analysis(
         bot,
         analyses,
-        publisher,
+        outbox,
         callback_data.game,
         user_id=player.id,
         chat_id=player.id,

@@ -28,6 +28,7 @@ from bot.messages.members import ADMINS, check_admin
 from bot.model import User
 from bot.services import Chats, Users
 from bot.services.errors import ForeignButton, NotAnAdmin, StaleAction
+from bot.services.moderation import Moderation
 from bot.views.commands import command_menu
 from bot.views.common import translator
 from bot.views.texts import echo
@@ -71,6 +72,7 @@ async def on_language(
     users: Users,
     player: User | None = None,
     league_publisher: LeaguePublisher | None = None,
+    moderation: Moderation | None = None,
 ) -> None:
     """``/language``: the buttons; ``/language ka`` (a code or a language's own name) chooses
     at once. In a group only its admins may use it (``player`` is None for an anonymous one);
@@ -88,7 +90,9 @@ async def on_language(
                 reply_markup=language_keyboard(current),
             )
             return
-        text = await _choose(bot, i18n, users, chats, league_publisher, message, player, locale)
+        text = await _choose(
+            bot, i18n, users, chats, league_publisher, message, player, locale, moderation
+        )
         await message.answer(text)
         return
     if not group:
@@ -114,6 +118,7 @@ async def on_pick_language(
     users: Users,
     player: User,
     league_publisher: LeaguePublisher | None = None,
+    moderation: Moderation | None = None,
 ) -> None:
     """A language button: stores the choice (a group's only from one of its admins) and
     turns the message into the confirmation, in the language chosen."""
@@ -125,7 +130,15 @@ async def on_pick_language(
         if member.status not in ADMINS:
             raise NotAnAdmin()
     text = await _choose(
-        bot, i18n, users, chats, league_publisher, message, player, callback_data.language.locale
+        bot,
+        i18n,
+        users,
+        chats,
+        league_publisher,
+        message,
+        player,
+        callback_data.language.locale,
+        moderation,
     )
     await message.edit_text(text, reply_markup=None)
 
@@ -152,9 +165,11 @@ async def _choose(
     message: Message,
     player: User | None,
     locale: str,
+    moderation: Moderation | None = None,
 ) -> str:
     """Stores ``locale`` for the message's group or for ``player`` (in a private chat), sets
-    that chat's command menu in it, and returns the confirmation, in it."""
+    that chat's command menu in it (an operator's with the operators' commands), and returns
+    the confirmation, in it."""
     chat_id = message.chat.id
     said = translator(i18n, locale)
     if message.chat.type == ChatType.PRIVATE:
@@ -173,8 +188,14 @@ async def _choose(
             )
         )
     try:
+        operator = (
+            moderation is not None
+            and player is not None
+            and (message.chat.type == ChatType.PRIVATE and moderation.is_owner(player.id))
+        )
         await bot.set_my_commands(
-            command_menu(i18n, locale), scope=BotCommandScopeChat(chat_id=chat_id)
+            command_menu(i18n, locale, operator=operator),
+            scope=BotCommandScopeChat(chat_id=chat_id),
         )
     except TelegramAPIError as error:  # the menu is a convenience; the choice is made
         logger.warning("could not set the command menu of chat %d: %s", chat_id, error)

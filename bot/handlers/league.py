@@ -86,15 +86,24 @@ async def on_flags(
 
 
 def flag_line(transfer: HeldTransfer) -> str:
-    """One held transfer: game, loser → winner, chips, why and the date (UTC)."""
+    """One held transfer: game (or tournament entry), loser → winner, chips, why and the date
+    (UTC)."""
     flag = transfer.flag
-    return _(
-        "Game #{game}: {loser} → {winner}, {amount} chips "
-        "({payments} payments, {paid} chips one way in 24 h), {date}"
-    ).format(
+    if flag.game_id is None:
+        text = _(
+            "Tournament #{tournament}: {loser}'s entry to the winner {winner}, {amount} chips "
+            "({payments} payments, {paid} chips one way in 24 h), {date}"
+        )
+    else:
+        text = _(
+            "Game #{game}: {loser} → {winner}, {amount} chips "
+            "({payments} payments, {paid} chips one way in 24 h), {date}"
+        )
+    return text.format(
         game=flag.game_id,
-        loser=player_name(transfer.loser),
-        winner=player_name(transfer.winner),
+        tournament=flag.tournament_id,
+        loser=player_name(transfer.loser, _),
+        winner=player_name(transfer.winner, _),
         amount=flag.amount,
         payments=flag.payments,
         paid=flag.paid,

@@ -19,7 +19,6 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import ChallengeAction, ChallengeOption, PlayComputer, PlayFrom
 from bot.engine import POSITION_ID_LENGTH, InvalidPositionError, Position
 from bot.i18n import current_locale
-from bot.messages.boards import BoardPublisher
 from bot.messages.challenges import (
     close_challenge_messages,
     post_challenge,
@@ -31,6 +30,7 @@ from bot.messages.challenges import (
 from bot.messages.members import member_check
 from bot.model import User
 from bot.numbers import COUNT_DIGITS, parse_number
+from bot.outbox import Outbox
 from bot.services import Challenges, Lobby, Replays, Terms, Users
 from bot.services.challenges import DEFAULT_LEVEL
 from bot.services.errors import (
@@ -56,6 +56,7 @@ OPTION_NAMES: Final = {
     ChallengeOption.LEVEL: "level",
     ChallengeOption.HINTS: "hints",
     ChallengeOption.WATCH: "watchable",
+    ChallengeOption.TRAINING: "training",
 }
 """The challenger's option buttons, by the service's names of the options."""
 
@@ -133,7 +134,7 @@ async def on_play(
     users: Users,
     challenges: Challenges,
     replays: Replays,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
 ) -> None:
     """``/play`` in a group: a challenge to the user named (or replied to), or to anyone;
@@ -142,7 +143,7 @@ async def on_play(
     level, words = computer_asked(play_words(args))
     terms = replace(terms_of(words), start=start)
     if level is not None:
-        await play_computer(message, player, challenges, users, level, terms, publisher)
+        await play_computer(message, player, challenges, users, level, terms, outbox)
         return
     who, username = _target(message, command)
     target = None
@@ -162,7 +163,7 @@ async def on_play(
         locale=current_locale(),
         terms=terms,
     )
-    await post_challenge(message, challenge, player, users, challenges, publisher)
+    await post_challenge(message, challenge, player, users, challenges, outbox)
 
 
 async def play_computer(
@@ -172,7 +173,7 @@ async def play_computer(
     users: Users,
     level: int,
     terms: Terms,
-    publisher: BoardPublisher | None = None,
+    outbox: Outbox | None = None,
 ) -> None:
     """Posts a challenge to the computer in the message's chat, for ``player`` to start."""
     challenge = await challenges.against_computer(
@@ -182,7 +183,7 @@ async def play_computer(
         locale=current_locale(),
         terms=terms,
     )
-    await post_challenge(message, challenge, player, users, challenges, publisher)
+    await post_challenge(message, challenge, player, users, challenges, outbox)
 
 
 async def on_play_computer_button(
@@ -200,7 +201,7 @@ async def on_play_private(
     challenges: Challenges,
     replays: Replays,
     users: Users,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
     i18n: I18n,
@@ -213,7 +214,7 @@ async def on_play_private(
     level, words = computer_asked(play_words(args))
     terms = replace(terms_of(words), start=start)
     if level is not None:
-        await play_computer(message, player, challenges, users, level, terms, publisher)
+        await play_computer(message, player, challenges, users, level, terms, outbox)
         return
     who, username = _target(message, command)
     is_bot = bool(who and who.is_bot)
@@ -226,12 +227,10 @@ async def on_play_private(
             terms=terms,
         )
         await post_with_link(
-            message, challenge, player, users, challenges, publisher, bot, i18n, reachable
+            message, challenge, player, users, challenges, outbox, bot, i18n, reachable
         )
         return
-    await post_open_challenge(
-        message, player, challenges, users, publisher, bot, terms, is_bot=is_bot
-    )
+    await post_open_challenge(message, player, challenges, users, outbox, bot, terms, is_bot=is_bot)
 
 
 async def post_open_challenge(
@@ -239,7 +238,7 @@ async def post_open_challenge(
     player: User,
     challenges: Challenges,
     users: Users,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     bot: Bot,
     terms: Terms,
     *,
@@ -255,9 +254,9 @@ async def post_open_challenge(
         terms=terms,
     )
     if message.chat.type != ChatType.PRIVATE:
-        await post_challenge(message, challenge, player, users, challenges, publisher)
+        await post_challenge(message, challenge, player, users, challenges, outbox)
         return
-    await post_with_link(message, challenge, player, users, challenges, publisher, bot, None, None)
+    await post_with_link(message, challenge, player, users, challenges, outbox, bot, None, None)
 
 
 async def on_start_invitation(
@@ -265,7 +264,7 @@ async def on_start_invitation(
     command: CommandObject,
     users: Users,
     challenges: Challenges,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
 ) -> None:
@@ -288,7 +287,7 @@ async def on_start_invitation(
     )
     if challenge.terms.start is not None:
         await message.answer_photo(
-            await start_picture(publisher, challenge.terms.start, challenger, player, _),
+            await start_picture(outbox, challenge.terms.start, challenger, player, _),
             caption=start_caption(challenge.terms.start, _),
         )
     target = await users.get(challenge.target_id) if challenge.target_id else None
@@ -308,7 +307,7 @@ async def on_challenge_button(
     challenges: Challenges,
     lobby: Lobby,
     users: Users,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
     i18n: I18n,
@@ -336,7 +335,6 @@ async def on_challenge_button(
                 dice_client=callback.id,
             )
             await close_challenge_messages(bot, challenge, users, challenges, i18n)
-            publisher.publish(snapshot)
             return
         if option is ChallengeOption.DECLINE:
             challenge = await challenges.decline(
@@ -362,23 +360,23 @@ async def on_play_from(
     replays: Replays,
     challenges: Challenges,
     users: Users,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
 ) -> None:
     """▶ under a worst move of an analysis: a game from the board before that move, the
     presser playing its side to move, against the computer or as a challenge anyone here may
     accept (in a private chat, with a link to forward). Within the presser's and the group's
-    allowance of messages on demand (:class:`~bot.messages.pace.OnDemand`)."""
+    allowance of messages on demand (:class:`~bot.outbox.pace.OnDemand`)."""
     if not isinstance(callback.message, Message):
         raise StaleAction()
     message = callback.message
-    with publisher.on_demand.spend(player.id, message.chat.id):
+    with outbox.on_demand.spend(player.id, message.chat.id):
         _game, start = await replays.position_after(
             callback_data.game, callback_data.moves, user_id=player.id, chat_id=message.chat.id
         )
         terms = Terms(start=start)
         if callback_data.computer:
-            await play_computer(message, player, challenges, users, DEFAULT_LEVEL, terms, publisher)
+            await play_computer(message, player, challenges, users, DEFAULT_LEVEL, terms, outbox)
         else:
-            await post_open_challenge(message, player, challenges, users, publisher, bot, terms)
+            await post_open_challenge(message, player, challenges, users, outbox, bot, terms)

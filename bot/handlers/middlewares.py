@@ -1,6 +1,6 @@
-"""Middlewares: taps paced per user, each update handled once, users remembered, commands
-that need a user refused to a group or a channel, every press answered, expected refusals as
-alerts."""
+"""Middlewares: updates during a database outage answered "try again", taps paced per user,
+each update handled once, banned users turned away, users remembered, commands that need a
+user refused to a group or a channel, every press answered, expected refusals as alerts."""
 
 from __future__ import annotations
 
@@ -20,10 +20,14 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, 
 from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
+from cachetools import LRUCache, TTLCache
 
 from bot.i18n import N_, user_locale
 from bot.metrics import Metrics
+from bot.model import DatabaseUnavailable
 from bot.services import GameError, GameService, Users
+from bot.services.database_outages import DatabaseWatch
+from bot.services.moderation import Moderation
 from bot.views.texts import explain
 
 logger = logging.getLogger(__name__)
@@ -31,11 +35,79 @@ logger = logging.getLogger(__name__)
 Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
+TRY_AGAIN_TEXT: Final = N_("The bot cannot reach its records right now: try again in a minute.")
+
+
+class WaitOutDatabase(BaseMiddleware):
+    """Tells whoever taps or sends a command while the database cannot be reached to try again
+    (:class:`~bot.services.database_outages.DatabaseWatch`), with nothing the database would
+    be needed for: a tap's answer and a command's reply are Telegram's alone. During a known
+    outage the update is not even tried; a failure to reach the database found on the way
+    (the update's claim, the user's record, a handler) starts one.
+
+    The first ``update`` middleware after the tracker. A tap whose press is being answered
+    already (a handler failed, inside :class:`CallbackAnswers`) gets its "try again" from
+    :attr:`pressed`, an inner ``callback_query`` middleware after :class:`CallbackAnswers`."""
+
+    def __init__(self, i18n: I18n, *, in_response: bool = False) -> None:
+        self._i18n = i18n
+        self._in_response = in_response
+        self.pressed = _TryAgainPressed(self)
+
+    def text(self, user: User | None) -> str:
+        """The "try again" in the user's Telegram language (their choice is in the database)."""
+        locale = user_locale(None, user.language_code if user is not None else None)
+        return self._i18n.gettext(TRY_AGAIN_TEXT, locale=locale)
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        watch: DatabaseWatch | None = data.get("database_watch")
+        if watch is None:
+            return await handler(event, data)
+        if watch.reachable.is_set():
+            try:
+                return await handler(event, data)
+            except DatabaseUnavailable as error:
+                watch.failed(error)
+        assert isinstance(event, Update)
+        logger.info("update %d: the database is unreachable; asked to try again", event.update_id)
+        text = self.text(data.get("event_from_user"))
+        if event.callback_query is not None:
+            answer = event.callback_query.answer(text)
+            return await _give(answer, data, in_response=self._in_response)
+        if event.message is not None and _is_command(event.message):
+            await event.message.reply(text)
+        return None
+
+
+class _TryAgainPressed(BaseMiddleware):
+    """A tap whose handler could not reach the database: its answer (sent by
+    :class:`CallbackAnswers`) says to try again."""
+
+    def __init__(self, outer: WaitOutDatabase) -> None:
+        self._outer = outer
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        try:
+            return await handler(event, data)
+        except DatabaseUnavailable as error:
+            watch: DatabaseWatch | None = data.get("database_watch")
+            answer: CallbackAnswer | None = data.get("callback_answer")
+            if watch is None or answer is None:
+                raise
+            watch.failed(error)
+            answer.text = self._outer.text(data.get("event_from_user"))
+            answer.show_alert = False
+            return None
+
+
 REFUSALS_PER_SECOND: Final = 2.0
 """After a burst of :data:`REFUSAL_BURST` refused taps, a user's taps are let through at this
 pace; the others are answered with a short note and go no further (no database, no edit)."""
 REFUSAL_BURST: Final = 8.0
 TOO_FAST_TEXT: Final = N_("Too many taps: wait a moment.")
+KEPT: Final = 10_000
+"""Users whose tap allowance, or whose names as last seen, a middleware keeps at most, the
+least recently used let go first (a user let go is simply met anew)."""
 
 
 @dataclass(slots=True)
@@ -72,21 +144,18 @@ class TapThrottle(BaseMiddleware):
         self._per_second = per_second
         self._burst = burst
         self._clock = clock
-        self._users: dict[int, _Allowance] = {}
+        # an allowance untouched for as long as it takes to fill up again is full: forgotten
+        self._users: TTLCache[int, _Allowance] = TTLCache(KEPT, burst / per_second, timer=clock)
         self.counter = _CountRefusals(self)
 
     def _allowance(self, user_id: int) -> _Allowance:
         now = self._clock()
-        allowance = self._users.get(user_id)
-        if allowance is None:
-            if len(self._users) > 10_000:  # forget those whose allowance is full again
-                full = self._burst / self._per_second
-                self._users = {k: v for k, v in self._users.items() if now - v.updated < full}
-            allowance = self._users[user_id] = _Allowance(self._burst, now)
+        allowance = self._users.get(user_id) or _Allowance(self._burst, now)
         allowance.tokens = min(
             self._burst, allowance.tokens + (now - allowance.updated) * self._per_second
         )
         allowance.updated = now
+        self._users[user_id] = allowance  # kept for a full refill from now
         return allowance
 
     def take(self, user_id: int) -> bool:
@@ -159,12 +228,72 @@ class HandleOnce(BaseMiddleware):
         return await handler(event, data)
 
 
+BANNED_TEXT: Final = N_("You are banned from this bot.")
+BANNED_REPLY_SECONDS: Final = 60.0
+"""A banned user's commands get at most one answer in this time; the others none."""
+
+
+class TurnAwayBanned(BaseMiddleware):
+    """Turns away the updates of a banned user (:class:`~bot.services.moderation.Moderation`)
+    before anything is remembered or done: a tap is answered "banned" (an alert), a command
+    once a minute (:data:`BANNED_REPLY_SECONDS`) too, an inline query with nothing; the rest
+    (plain messages, chosen inline results, their chats' changes) is dropped unanswered.
+    Register it as an ``update`` middleware after :class:`HandleOnce`."""
+
+    def __init__(
+        self,
+        i18n: I18n,
+        *,
+        in_response: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._i18n = i18n
+        self._in_response = in_response
+        self._clock = clock
+        self._answered: dict[int, float] = {}
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        moderation: Moderation | None = data.get("moderation")
+        user: User | None = data.get("event_from_user")
+        if moderation is None or user is None or not await moderation.is_banned(user.id):
+            return await handler(event, data)
+        assert isinstance(event, Update)
+        logger.debug("update %d of banned user %d turned away", event.update_id, user.id)
+        text = self._i18n.gettext(BANNED_TEXT, locale=user_locale(None, user.language_code))
+        if event.callback_query is not None:
+            answer = event.callback_query.answer(text, show_alert=True)
+            return await _give(answer, data, in_response=self._in_response)
+        if event.inline_query is not None:
+            return await event.inline_query.answer([], cache_time=60, is_personal=True)
+        message = event.message
+        if message is not None and _is_command(message) and self._may_answer(user.id):
+            await message.reply(text)
+        return None
+
+    def _may_answer(self, user_id: int) -> bool:
+        now = self._clock()
+        if now - self._answered.get(user_id, float("-inf")) < BANNED_REPLY_SECONDS:
+            return False
+        if len(self._answered) > 10_000:
+            self._answered = {
+                k: v for k, v in self._answered.items() if now - v < BANNED_REPLY_SECONDS
+            }
+        self._answered[user_id] = now
+        return True
+
+
+def _is_command(message: Message) -> bool:
+    """Whether the message is a command (a ``bot_command`` entity where it starts)."""
+    first = next(iter(message.entities or ()), None)
+    return first is not None and first.type == "bot_command" and first.offset == 0
+
+
 class RememberUsers(BaseMiddleware):
     """Records who sent each update (names for captions, @usernames for challenges), writing
     only when something changed, and hands handlers the stored ``user`` (the ``player``)."""
 
     def __init__(self) -> None:
-        self._known: dict[int, tuple[str | None, str, str | None, bool]] = {}
+        self._known: LRUCache[int, tuple[str | None, str, str | None, bool]] = LRUCache(KEPT)
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         users: Users | None = data.get("users")
@@ -173,8 +302,9 @@ class RememberUsers(BaseMiddleware):
         if users is not None and user is not None and not user.is_bot:
             private = chat is not None and chat.type == "private"
             key = (user.username, user.first_name, user.language_code, private)
-            if self._known.get(user.id) != key:
-                data["player"] = await users.see(
+            player = await users.get(user.id) if self._known.get(user.id) == key else None
+            if player is None:  # new, changed, or forgotten since (/forget)
+                player = await users.see(
                     user.id,
                     username=user.username,
                     first_name=user.first_name,
@@ -182,8 +312,7 @@ class RememberUsers(BaseMiddleware):
                     private_chat=private,
                 )
                 self._known[user.id] = key
-            else:
-                data["player"] = await users.get(user.id)
+            data["player"] = player
         return await handler(event, data)
 
 

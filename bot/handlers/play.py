@@ -11,15 +11,16 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot.callbacks import GameAction, Move, NextGame, Rematch, ResignAction
+from bot.callbacks import GameButton, NextGame, Rematch, ResignAction
 from bot.i18n import current_locale
 from bot.messages.boards import BoardPublisher
-from bot.messages.challenges import post_challenge, send_invitation
+from bot.messages.challenges import post_rematch
 from bot.model import User
-from bot.services import BoardMessages, Challenges, GameService, Lobby, Users
+from bot.outbox import Outbox
+from bot.services import BoardMessages, Challenges, GameService, Users
+from bot.services.actions import GameAction, GameActions, Hinted, RematchOffered, Request
 from bot.services.errors import (
     ForeignButton,
-    GameNotFound,
     NotAPlayer,
     NotYourQuestion,
     StaleAction,
@@ -34,8 +35,8 @@ def create_router() -> Router:
     """Returns a new router with the game handlers."""
     router = Router(name=__name__)
     # an inline game's board first: the taps on inline messages that the inline router leaves
-    router.callback_query.register(on_inline_game_button, F.inline_message_id, GameAction.filter())
-    router.callback_query.register(on_game_button, GameAction.filter())
+    router.callback_query.register(on_inline_game_button, F.inline_message_id, GameButton.filter())
+    router.callback_query.register(on_game_button, GameButton.filter())
     router.message.register(on_quick, Command("quick"))
     router.message.register(on_resign, Command("resign"))
     router.message.register(on_games, Command("games"))
@@ -59,52 +60,38 @@ async def on_games(
 
 async def on_game_button(
     callback: CallbackQuery,
-    callback_data: GameAction,
+    callback_data: GameButton,
+    game_actions: GameActions,
     game_service: GameService,
     board_messages: BoardMessages,
     publisher: BoardPublisher,
     player: User,
     callback_answer: CallbackAnswer,
 ) -> None:
-    """A step, a whole-turn button, Undo, Confirm, a cube action or 💡 on a board. A stale
-    press hands the current state to the publisher, which edits only a board that does not
-    show it yet (the bot stopped before it could edit it): a board that is current is left
-    alone. A hint is an alert and changes nothing."""
-    game_id, version, move = callback_data.game, callback_data.version, callback_data.move
+    """A board's button (:data:`~bot.callbacks.BUTTON_ACTIONS`): a step, a whole-turn button,
+    Undo, Confirm, a cube action, a strike or 💡. A stale press hands the current state to the
+    publisher, which edits only a board that does not show it yet (the bot stopped before it
+    could edit it): a board that is current is left alone. A hint is an alert and changes
+    nothing."""
+    game_id, version = callback_data.game, callback_data.version
     await check_board(callback, board_messages, game_id)
-    if move is Move.HINT:
-        hint, tapped = await game_service.hint(game_id, player.id, version)
-        callback_answer.text = hint_text(hint, tapped, _)
-        callback_answer.show_alert = True
-        return
+    request = Request(game_id, player.id, callback_data.action, version, callback_data.arg)
     try:
-        if move is Move.STEP:
-            snapshot = await game_service.choose(game_id, player.id, version, callback_data.arg)
-        elif move is Move.FINISH:
-            snapshot = await game_service.finish(game_id, player.id, version, callback_data.arg)
-        elif move is Move.STRIKE:
-            snapshot = await game_service.strike(game_id, player.id, version, callback_data.arg)
-        else:
-            actions = {
-                Move.UNDO: game_service.undo,
-                Move.CONFIRM: game_service.confirm,
-                Move.ROLL: game_service.roll,
-                Move.DOUBLE: game_service.double,
-                Move.TAKE: game_service.take,
-                Move.DROP: game_service.drop,
-            }
-            snapshot = await actions[move](game_id, player.id, version)
+        outcome = await game_actions.perform(request)
     except StaleAction:
         current = await game_service.snapshot(game_id)
         if current.stored.version > version:
             publisher.publish(current)
         raise
-    publisher.publish(snapshot)
+    if isinstance(outcome, Hinted):
+        callback_answer.text = hint_text(outcome.hint, outcome.tapped, _)
+        callback_answer.show_alert = True
 
 
 async def on_inline_game_button(
     callback: CallbackQuery,
-    callback_data: GameAction,
+    callback_data: GameButton,
+    game_actions: GameActions,
     game_service: GameService,
     board_messages: BoardMessages,
     publisher: BoardPublisher,
@@ -117,6 +104,7 @@ async def on_inline_game_button(
         await on_game_button(
             callback,
             callback_data,
+            game_actions,
             game_service,
             board_messages,
             publisher,
@@ -183,7 +171,7 @@ async def on_resign(
     await message.reply(
         _("Resign game #{game} against {name}? You lose {points} pt.").format(
             game=stored.id,
-            name=player_name(opponent) if opponent else "?",
+            name=player_name(opponent, _) if opponent else "?",
             points=points,
         ),
         reply_markup=builder.as_markup(),
@@ -193,8 +181,8 @@ async def on_resign(
 async def on_resign_answer(
     callback: CallbackQuery,
     callback_data: ResignAction,
+    game_actions: GameActions,
     game_service: GameService,
-    publisher: BoardPublisher,
     player: User,
 ) -> None:
     """The answer to the resign question, on the question itself (the reply to the asking
@@ -209,7 +197,7 @@ async def on_resign_answer(
     if (await game_service.snapshot(callback_data.game)).stored.side_of(player.id) is None:
         raise NotAPlayer()
     if callback_data.sure:
-        publisher.publish(await game_service.resign(callback_data.game, player.id))
+        await game_actions.perform(Request(callback_data.game, player.id, GameAction.RESIGN))
     text = _("You resigned.") if callback_data.sure else _("Game on!")
     await message.edit_text(text, reply_markup=None)
 
@@ -228,48 +216,34 @@ def _asks(question: Message, answer: ResignAction) -> bool:
 async def on_rematch(
     callback: CallbackQuery,
     callback_data: Rematch,
-    game_service: GameService,
-    lobby: Lobby,
+    game_actions: GameActions,
     board_messages: BoardMessages,
+    outbox: Outbox,
     users: Users,
     challenges: Challenges,
-    publisher: BoardPublisher,
     player: User,
     bot: Bot,
     i18n: I18n,
 ) -> None:
-    """Rematch, on the finished game's board: a new challenge to the same opponent with the
-    same options, posted where the board is."""
+    """🔁 Rematch, on the finished game's board: a new challenge to the same opponent with the
+    same options, posted where the board is (the Mini App board's Rematch does the same)."""
     await check_board(callback, board_messages, callback_data.game)
-    snapshot = await game_service.snapshot(callback_data.game)
-    stored = snapshot.stored
-    side = stored.side_of(player.id)
-    if side is None:
-        raise NotAPlayer()
-    if not snapshot.game.is_over:
-        raise StaleAction()
-    if not isinstance(callback.message, Message):
-        raise GameNotFound()  # no chat to post the challenge in (an inline board's is 🔁)
-    opponent = snapshot.user(side.other)
-    chat_id = stored.chat_id or player.id
-    challenge = await lobby.rematch(stored.id, player, chat_id=chat_id, locale=current_locale())
-    await post_challenge(callback.message, challenge, player, users, challenges, publisher)
-    if not stored.chat_id and opponent.private_chat and not opponent.blocked:
-        await send_invitation(bot, i18n, users, challenges, challenge, player, opponent, publisher)
+    request = Request(callback_data.game, player.id, GameAction.REMATCH, locale=current_locale())
+    outcome = await game_actions.perform(request)
+    assert isinstance(outcome, RematchOffered)
+    await post_rematch(bot, i18n, users, challenges, outbox, outcome.challenge)
 
 
 async def on_next_game(
     callback: CallbackQuery,
     callback_data: NextGame,
-    game_service: GameService,
+    game_actions: GameActions,
     board_messages: BoardMessages,
-    publisher: BoardPublisher,
     player: User,
 ) -> None:
     """Next game of a match: either player starts it; the new game gets new board messages
-    and the finished game's boards keep only their 📊 Analysis and 🎞 Replay buttons."""
+    and the finished game's boards keep only their 📊 Analysis and 🎞 Replay buttons (the
+    boards hear of the new game from the change feed)."""
     await check_board(callback, board_messages, callback_data.game)
-    publisher.publish(
-        await game_service.next_game(callback_data.game, player.id, dice_client=callback.id)
-    )
-    publisher.moved_on(callback_data.game)
+    request = Request(callback_data.game, player.id, GameAction.NEXT_GAME, dice_client=callback.id)
+    await game_actions.perform(request)

@@ -14,10 +14,10 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import Replay
 from bot.engine import Side
-from bot.messages.boards import BoardPublisher
 from bot.messages.replays import send_replay
 from bot.model import User
 from bot.numbers import parse_number
+from bot.outbox import Outbox
 from bot.services import GameService, Replays
 from bot.services.errors import GameNotFound, StaleAction
 from bot.views.common import translator
@@ -38,7 +38,7 @@ async def on_position(
     command: CommandObject,
     game_service: GameService,
     replays: Replays,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
 ) -> None:
     """``/position``: the board of the game here (the asker's, else the latest one shown in
@@ -53,11 +53,11 @@ async def on_position(
     white, black = snapshot.white, snapshot.black
     viewer = stored.side_of(player.id) or Side.WHITE
     # a picture on demand: within the asker's and the group's allowance, behind the boards
-    with publisher.on_demand.spend(player.id, message.chat.id):
-        picture = await publisher.draw(
+    with outbox.on_demand.spend(player.id, message.chat.id):
+        picture = await outbox.drawing.board(
             stored.game.position, position_view(stored, white, black, viewer, _)
         )
-        await publisher.on_demand.pace.wait(message.chat.id)
+        await outbox.on_demand.pace.wait(message.chat.id)
         await message.answer_photo(
             BufferedInputFile(picture, FILE_NAME),
             caption=position_caption(stored, white, black, _),
@@ -69,7 +69,7 @@ async def on_replay(
     callback_data: Replay,
     callback_answer: CallbackAnswer,
     replays: Replays,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     bot: Bot,
     i18n: I18n,
@@ -77,13 +77,13 @@ async def on_replay(
     """🎞 Replay: the finished game as an animation in the chat where it was tapped (for its
     players anywhere, anyone in the group it was played in). Refused (an alert, nothing sent)
     for a game not over, not there, not the presser's to see, or beyond the presser's or the
-    group's allowance (:class:`~bot.messages.pace.OnDemand`)."""
+    group's allowance (:class:`~bot.outbox.pace.OnDemand`)."""
     if not isinstance(callback.message, Message):
         raise StaleAction()  # a message too old to read: no chat to send the replay to
     chat_id = callback.message.chat.id
-    with publisher.on_demand.spend(player.id, chat_id):
+    with outbox.on_demand.spend(player.id, chat_id):
         stored = await replays.finished_game(callback_data.game, user_id=player.id, chat_id=chat_id)
     callback_answer.disable()
     await callback.answer("🎞 " + _("The replay is on its way."))
     locale = i18n.current_locale
-    await send_replay(bot, replays, publisher, stored, chat_id, locale, translator(i18n, locale))
+    await send_replay(bot, replays, outbox, stored, chat_id, locale, translator(i18n, locale))

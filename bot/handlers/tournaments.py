@@ -27,11 +27,11 @@ from bot.callbacks import (
     TournamentStep,
 )
 from bot.i18n import current_locale
-from bot.messages.boards import BoardPublisher
 from bot.messages.members import ADMINS, check_admin
 from bot.messages.tournaments import TournamentPublisher
 from bot.model import Tournament, TournamentState, User
-from bot.services.errors import ForeignButton, NotEntered, TournamentNotFound
+from bot.outbox import Outbox
+from bot.services.errors import ForeignButton, NotEntered, TournamentMade, TournamentNotFound
 from bot.services.tournaments import Tournaments
 from bot.views.tournaments import Pick, past_text, picker_keyboard, picker_text
 
@@ -78,9 +78,7 @@ async def on_tournament(
         ]
         for tournament in running:
             with contextlib.suppress(NotEntered):
-                progress = await tournaments.leave(tournament.id, player.id)
-                for snapshot in progress.started:
-                    tournament_publisher.publish_board(snapshot)
+                await tournaments.leave(tournament.id, player.id)
                 await message.answer(
                     _("You have withdrawn from tournament #{id}: your games are forfeited.").format(
                         id=tournament.id
@@ -110,7 +108,9 @@ async def on_pick(
     player: User,
 ) -> None:
     """A tap on the creation picker: the next value of a choice, or ✅ Create, which makes
-    the tournament (for whoever may) and turns the picker into its sign-up message."""
+    the tournament (for whoever may) and turns the picker into its sign-up message. A picker
+    makes one tournament: a second tap (or a tap on another worker at the same time) is told
+    so, and the sign-up message is shown again (the first tap's edit may have been lost)."""
     message = callback.message
     if not isinstance(message, Message) or not _is_picker(message):
         raise ForeignButton()
@@ -122,17 +122,21 @@ async def on_pick(
             await message.edit_text(picker_text(pick, _), reply_markup=picker_keyboard(pick, _))
         return
     member = await bot.get_chat_member(message.chat.id, callback.from_user.id)
-    made = await tournaments.create(
-        message.chat.id,
-        player,
-        format=pick.tournament_format,
-        terms=pick.terms,
-        entry=pick.chips,
-        starts_at=tournaments.now() + pick.starts_in if pick.starts_in else None,
-        locale=current_locale(),
-        is_admin=member.status in ADMINS,
-    )
-    await tournaments.set_messages(made.id, message_id=message.message_id)
+    try:
+        made = await tournaments.create(
+            message.chat.id,
+            player,
+            format=pick.tournament_format,
+            terms=pick.terms,
+            entry=pick.chips,
+            starts_at=tournaments.now() + pick.starts_in if pick.starts_in else None,
+            locale=current_locale(),
+            is_admin=member.status in ADMINS,
+            picker_id=message.message_id,
+        )
+    except TournamentMade as made_before:
+        await tournament_publisher.show_signup(made_before.tournament)
+        raise
     await tournament_publisher.show_signup(made.id)
 
 
@@ -163,14 +167,14 @@ async def on_page(
     callback_data: TournamentPage,
     tournaments: Tournaments,
     tournament_publisher: TournamentPublisher,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     player: User,
     callback_answer: CallbackAnswer,
 ) -> None:
     """📋 under a pinned table: that page of it, sent to the presser in private (within their
     allowance of messages on demand), on the tournament's own pinned message only."""
     tournament = await _pressed_on(callback, tournaments, callback_data.tournament, pinned=True)
-    with publisher.on_demand.spend(player.id, player.id):
+    with outbox.on_demand.spend(player.id, player.id):
         await tournament_publisher.send_page(tournament.id, callback_data.page, player.id, _)
     callback_answer.text = _("Sent to you in private.")
 

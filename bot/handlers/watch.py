@@ -61,7 +61,6 @@ async def on_start_watching(
             )
         )
         return
-    publisher.show_watchers(snapshot)
 
 
 async def on_unwatch(

@@ -23,9 +23,9 @@ from typing import Final
 from aiogram import Bot
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
-from bot.messages.boards import BoardPublisher
 from bot.messages.kept import KeptMessage, KeptText
-from bot.messages.pace import Pace
+from bot.outbox import Outbox
+from bot.outbox.pace import Pace
 from bot.services.analysis import Analyses
 from bot.views.analysis import (
     progress_text,
@@ -112,7 +112,7 @@ class ProgressNote(KeptText):
 async def send_analysis(
     bot: Bot,
     analyses: Analyses,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     game_id: int,
     *,
     user_id: int,
@@ -128,9 +128,9 @@ async def send_analysis(
 
     :raises: :exc:`~bot.services.errors.TooSoon` beyond the allowance, before anything else.
     """
-    pace = publisher.on_demand.pace
+    pace = outbox.on_demand.pace
     note = ProgressNote(bot, chat_id, game_id, _, pace, on_start=on_start)
-    with publisher.on_demand.spend(user_id, chat_id):
+    with outbox.on_demand.spend(user_id, chat_id):
         analysis = await analyses.analyse(
             game_id, user_id=user_id, chat_id=chat_id, progress=note.update
         )
@@ -140,7 +140,9 @@ async def send_analysis(
         graph = await asyncio.to_thread(render_chart, panels)
         await _Graph(bot, note, graph, graph_caption(game_id, _), game_id).show(pace)
     for review in worst_moves(analysis):
-        picture = await publisher.draw(worst_position(review), worst_view(analysis, review, _))
+        picture = await outbox.drawing.board(
+            worst_position(review), worst_view(analysis, review, _)
+        )
         caption = worst_caption(analysis, review, _)
         markup = worst_keyboard(analysis, review, _)
         await _WorstMove(bot, note, picture, caption, markup, game_id).show(pace)

@@ -1,11 +1,12 @@
 """Keeps every board message in step with its game, within Telegram's limits.
 
-One message per board, edited in place. :meth:`BoardPublisher.publish` only notes the newest
-snapshot of a game and returns at once (a tap is answered without waiting for the picture); one
-worker per game then draws and sends it, and if more changes arrive meanwhile only the latest
-is sent: edits are coalesced. Sends are paced per chat and overall (:mod:`bot.messages.pace`), and
-Telegram's own answers are honoured: retry_after, "not modified", a deleted message (posted
-again), a blocked bot, a group that became a supergroup.
+One message per board, edited in place. The publisher hears of each change from the change
+feed (:meth:`BoardPublisher.hear`, this worker's changes) and only notes the newest snapshot of
+a game (:meth:`BoardPublisher.publish`): a tap is answered without waiting for the picture.
+One worker per game (:class:`~bot.outbox.Latest`) then draws and sends it, and if more changes
+arrive meanwhile only the latest is sent: edits are coalesced. Sends are paced per chat and
+overall (:mod:`bot.outbox.pace`), and Telegram's own answers are honoured: retry_after, "not
+modified", a deleted message (posted again), a blocked bot, a group that became a supergroup.
 
 Watchers (:mod:`bot.services.watchers`) never slow the players. A game's worker shows each
 state on the players' boards only, then hands it to the game's watchers' worker and goes on to
@@ -14,8 +15,8 @@ board behind it, one board after another; a state handed over meanwhile replaces
 shown for the boards left, and the next round brings the others up to it: a watcher who is
 behind skips states, and a board is edited at most once a state. Each state is drawn once per
 language and uploaded once (then sent by its file id). Watchers' messages take their slots
-from :meth:`~.pace.BoardPace.spare`: only a slot that is free now, within
-:data:`~.pace.WATCHERS_SHARE` of the overall pace and never the rest of it, so they never
+from :meth:`~bot.outbox.pace.BoardPace.spare`: only a slot that is free now, within
+:data:`~bot.outbox.pace.WATCHERS_SHARE` of the overall pace and never the rest of it, so they never
 push a player's edit back (50 watchers catch up with a state in about 4 s at Telegram's 30
 messages a second).
 
@@ -24,7 +25,7 @@ a game's boards are shown by one worker at a time, the holder of the game's boar
 shows the newest saved state until none is newer, so the changes saved by every worker are
 coalesced and edits of one message never overtake each other; a worker that finds the lease
 held waits until the boards show its change (or the lease is free). The pace is shared
-through the database (:class:`~.pace.SharedRateLimiter`), and :meth:`BoardPublisher.sweep`
+through the database (:class:`~bot.outbox.pace.SharedRateLimiter`), and :meth:`BoardPublisher.sweep`
 shows, now and then, what a worker that died saved but did not show. A game's watchers'
 boards are shown by one worker at a time too, under a lease of their own (``watchers <id>``,
 never the board lease, so the players' boards never wait for watchers): a worker that finds it
@@ -45,8 +46,7 @@ import functools
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -63,16 +63,17 @@ from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 
 from bot import logs
-from bot.engine import VARIANTS, Position, Side, starting_position
+from bot.engine import Side
 from bot.i18n import DEFAULT_LOCALE, locale_of
 from bot.messages.inline import InlineBoards
 from bot.messages.kept import KeptMessage
 from bot.messages.link import EditMediaUnread
-from bot.messages.pace import WATCHERS_SHARE, BoardPace, OnDemand, Pace, RateLimiter
 from bot.metrics import Metrics
 from bot.model import Board
+from bot.outbox import Latest, Outbox
 from bot.services import GameSnapshot
 from bot.services.coordination import POLL_SECONDS
+from bot.services.feed import Change, GameSaved, GameStarted, Heard, WatcherAdded
 from bot.services.root import Services
 from bot.views.boards import (
     analysis_keyboard,
@@ -84,7 +85,7 @@ from bot.views.boards import (
     watch_payload,
 )
 from bot.views.common import Translate, translator
-from render import FILE_NAME, BoardView, render_animation, render_board
+from render import FILE_NAME
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +106,15 @@ CATCH_UP_AT_ONCE: Final = 4
 SWEEP_AT_ONCE: Final = 8
 """Games behind their boards that one :meth:`BoardPublisher.sweep` takes on."""
 
+BOARD_PLAY_SECONDS: Final = 5.0
+"""While both players of a game play it on the Mini App board, its chat boards are edited at
+most once this many seconds (the newest state then), and at once when it ends: the players see
+each move on their boards, and the chats' pace is left to the games played there."""
+
+CHAT_PLAY_SECONDS: Final = 30.0
+"""A game whose turn was tapped in a chat within this many seconds is being played there too:
+its chat boards are edited at once, whatever boards are open."""
+
 
 class BoardPublisher:
     """Sends and edits board messages for games (see the module docstring)."""
@@ -114,17 +124,20 @@ class BoardPublisher:
         bot: Bot,
         services: Services,
         i18n: I18n,
+        outbox: Outbox,
         *,
-        limiter: BoardPace | None = None,
         metrics: Metrics | None = None,
         storage_chats: tuple[int, ...] = (),
-        watchers_share: float = WATCHERS_SHARE,
         board_app: BoardAppLinks | None = None,
+        on_the_board: Callable[[int], bool] = lambda game_id: False,
     ) -> None:
         """``services``: the games it shows, the records of their messages, the users and
-        watchers it writes to, the groups' languages. ``storage_chats``: where inline games'
-        pictures are uploaded (see :mod:`bot.messages.inline`); none gives them text boards.
-        ``board_app``: where the Mini App board is, for the players' boards' button to it."""
+        watchers it writes to, the groups' languages. ``outbox``: the pace of the players'
+        boards (the watchers' take its spare share) and the drawing thread. ``storage_chats``:
+        where inline games' pictures are uploaded (see :mod:`bot.messages.inline`); none gives
+        them text boards. ``board_app``: where the Mini App board is, for the players' boards'
+        button to it. ``on_the_board``: whether both players of a game have its Mini App
+        board open (here: see :data:`BOARD_PLAY_SECONDS`)."""
         self._bot = bot
         self._services = services
         self._games = services.game_service
@@ -134,115 +147,88 @@ class BoardPublisher:
         self._chats = services.chats
         self._coordination = services.coordination
         self._i18n = i18n
-        self._limiter = limiter or RateLimiter()
+        self._limiter = outbox.pace
+        self._watchers_pace = outbox.spare
+        self._drawing = outbox.drawing
         self._metrics = metrics
-        self._watchers_pace = self._limiter.spare(watchers_share)
-        self.on_demand = OnDemand(self._watchers_pace)
-        """Replays, analyses and the other messages users ask for: their allowances and their
-        pace, which yields to the boards' (see :mod:`bot.messages.pace`)."""
-        self._pending: dict[int, GameSnapshot] = {}
+        self._shows: Latest[int, GameSnapshot] = Latest(
+            self._show_newest,
+            name="board",
+            newer=lambda new, old: new.stored.version > old.stored.version,
+            context=lambda game_id: logs.context(update_id=None, game_id=game_id),  # no tap's
+        )
         self._watched: dict[int, GameSnapshot] = {}  # game id -> the newest state for watchers
         self._watching: dict[int, asyncio.Task[None]] = {}  # game id -> its watchers' worker
         self._board_app = board_app
-        self.on_change: list[Callable[[GameSnapshot], None]] = []
-        """Called by :meth:`publish` with every snapshot (the Mini App boards' push); they must
-        return at once and not raise."""
-        self.on_clock: list[Callable[[int, int, float], None]] = []
-        """Called with a game's id, version and new deadline when the first board of a move,
-        shown late, started its clock later than saved (the Mini App boards are told); they
-        must return at once and not raise."""
-        self.on_result: list[Callable[[GameSnapshot], None]] = []
-        """Called by :meth:`publish` with each snapshot of a group game that is over (the
-        league's refresh); they must return at once and not raise."""
-        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._reading: set[asyncio.Task[None]] = set()
         self._moving_on: set[asyncio.Task[None]] = set()
         self._catching_up: asyncio.Task[None] | None = None
         self._swept: dict[int, int] = {}  # game id -> the version a sweep last published
         # game id -> the deadline of the move its players' boards last showed, as started when
         # the first of them showed it: a move's taps keep its deadline, the next move's is later
         self._clocks: dict[int, float] = {}
-        # Drawing holds the GIL for most of its 3 ms, so more threads would add memory, not
-        # speed; one keeps the event loop free and the sprite caches built once.
-        self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        self._on_the_board = on_the_board
+        self._shown_at: dict[int, float] = {}  # game id -> when its boards were last shown
+        self._tapped_at: dict[int, float] = {}  # game id -> when a turn was last tapped in a chat
         self._inline = InlineBoards(
             bot,
             i18n,
             limiter=self._limiter,
-            draw=self._draw,
+            draw=self._drawing.board,
             storage_chats=storage_chats,
             superseded=self._superseded,
         )
-        # A replay takes a quarter of a second (a long game) to draw and encode, up to a second
-        # on a busy machine: on a thread of its own, so that no board waits behind one (they
-        # share the GIL, so a board is slower meanwhile, never stuck), and one at a time.
-        self._replaying = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
-
-    async def warm_up(self) -> None:
-        """Draws one board of each variant, so the first real board does not wait for the
-        sprite caches (about 0.3 s) and they are built once, on the drawing thread."""
-        for variant in VARIANTS:
-            await self._draw(starting_position(variant), BoardView())
 
     @property
     def inline(self) -> InlineBoards:
         """The inline games' boards (the automatic analysis edits their result's caption)."""
         return self._inline
 
-    @property
-    def limiter(self) -> Pace:
-        """The pace of the bot's messages; the bot's other messages to a chat (the league's
-        table, reminders) take their turn from it too (those users ask for take
-        :attr:`on_demand`'s)."""
-        return self._limiter
-
-    async def draw(self, position: Position, view: BoardView) -> bytes:
-        """Draws a board on the drawing thread, for a message that is not a game's board."""
-        return await self._draw(position, view)
-
-    async def draw_replay(
-        self, frames: Sequence[tuple[Position, BoardView]], durations: Sequence[int]
-    ) -> bytes:
-        """Draws and encodes an animation (a game's replay, a GIF) on the replay thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._replaying, functools.partial(render_animation, frames, durations)
-        )
-
-    async def _draw(self, position: Position, view: BoardView) -> bytes:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._drawing, functools.partial(render_board, position, view=view)
-        )
-
-    def close(self) -> None:
-        """Stops catching up, the watchers' boards still behind (the next start catches them
-        up) and the drawing thread (after :meth:`drain`)."""
+    async def close(self) -> None:
+        """Stops showing: catching up, and the boards still behind (the next start catches
+        them up), after :meth:`drain`."""
         if self._catching_up is not None:
             self._catching_up.cancel()
         for watchers in self._watching.values():
             watchers.cancel()
-        self._drawing.shutdown(wait=False, cancel_futures=True)
-        self._replaying.shutdown(wait=False, cancel_futures=True)
+        await self._shows.close()
+
+    def hear(self, change: Heard) -> None:
+        """The change feed's listener (this worker's changes: another worker shows its own):
+        a game's new state and a new game are shown on its boards, the finished match game a
+        new one follows loses its ▶ Next game, a new watcher's board is shown."""
+        if not isinstance(change, Change) or change.remote:
+            return
+        if isinstance(change, WatcherAdded) and change.snapshot is not None:
+            self.show_watchers(change.snapshot)
+        elif isinstance(change, GameSaved | GameStarted):
+            if change.snapshot is not None:
+                self.publish(change.snapshot)
+            else:
+                self._read_and_publish(change.game_id)
+            if isinstance(change, GameStarted) and change.follows is not None:
+                self.moved_on(change.follows)
+
+    def _read_and_publish(self, game_id: int) -> None:
+        async def read() -> None:
+            try:
+                self.publish(await self._games.snapshot(game_id))
+            except Exception:
+                logger.exception("could not read game %d to show it", game_id)
+
+        task = asyncio.create_task(
+            read(),
+            name=f"board-read-{game_id}",
+            context=logs.context(update_id=None, game_id=game_id),
+        )
+        self._reading.add(task)
+        task.add_done_callback(self._reading.discard)
 
     def publish(self, snapshot: GameSnapshot) -> None:
         """Schedules ``snapshot`` to be shown on every board of its game (newest wins)."""
-        game_id = snapshot.stored.id
-        for callback in self.on_change:
-            callback(snapshot)
-        pending = self._pending.get(game_id)
-        if pending is not None and pending.stored.version >= snapshot.stored.version:
-            return
-        self._pending[game_id] = snapshot
-        if snapshot.game.is_over and snapshot.stored.chat_id:
-            for callback in self.on_result:
-                callback(snapshot)
-        if game_id not in self._workers:
-            task = asyncio.create_task(
-                self._work(game_id),
-                name=f"board-{game_id}",
-                context=logs.context(update_id=None, game_id=game_id),  # not the tap's update
-            )
-            self._workers[game_id] = task
+        if snapshot.stored.input:  # a turn tapped step by step: on a chat board's buttons
+            self._tapped_at[snapshot.stored.id] = time.monotonic()
+        self._shows.hand(snapshot.stored.id, snapshot)
 
     def show_watchers(self, snapshot: GameSnapshot) -> None:
         """Schedules ``snapshot`` to be shown on the boards of its game's watchers only (a new
@@ -277,7 +263,7 @@ class BoardPublisher:
 
     async def _move_on(self, game_id: int) -> None:
         try:
-            showing = self._workers.get(game_id)
+            showing = self._shows.worker(game_id)
             if showing is not None:
                 await asyncio.wait([showing])
             snapshot = await self._games.snapshot(game_id)
@@ -301,33 +287,48 @@ class BoardPublisher:
         """Waits until every scheduled board is sent, the watchers' too (or ``timeout`` runs
         out), and the versions the boards show are written."""
         deadline = time.monotonic() + timeout
-        while (self._workers or self._watching or self._moving_on) and (
-            time.monotonic() < deadline
-        ):
-            await asyncio.wait(
-                [*self._workers.values(), *self._watching.values(), *self._moving_on],
-                timeout=max(0.0, deadline - time.monotonic()),
-            )
+
+        def left() -> float:
+            return max(0.0, deadline - time.monotonic())
+
+        while (len(self._shows) or self._watching or self._moving_on or self._reading) and left():
+            if self._reading:  # a new game being read: shown next
+                await asyncio.wait(self._reading, timeout=left())
+            await self._shows.drain(left())
+            others = [*self._watching.values(), *self._moving_on]
+            if others:
+                await asyncio.wait(others, timeout=left())
         await self._boards.flush()  # the versions they show, written
 
-    async def _work(self, game_id: int) -> None:
-        sent_version = -1
-        try:
-            while (snapshot := self._pending.pop(game_id, None)) is not None:
-                if snapshot.stored.version <= sent_version:
-                    continue
-                try:
-                    if self._coordination.shared:
-                        sent_version = await self._show_shared(snapshot)
-                        continue
-                    await self._show(snapshot)
-                except Exception:
-                    logger.exception(
-                        "could not show game %d version %d", game_id, snapshot.stored.version
-                    )
-                sent_version = snapshot.stored.version
-        finally:
-            self._workers.pop(game_id, None)
+    async def _show_newest(self, game_id: int, snapshot: GameSnapshot) -> None:
+        """The boards' worker's round (:class:`~bot.outbox.Latest`): ``snapshot``, the newest
+        state waiting, shown on the game's boards (with the other workers, see
+        :meth:`_show_shared`)."""
+        now = time.monotonic()
+        if self._played_on_the_board(game_id, snapshot, now):
+            # both play on the board: the chat's boards follow at their own pace, the newest
+            # state when they do (a result goes at once: the wait ends when one is handed over)
+            wait = self._shown_at.get(game_id, -math.inf) + BOARD_PLAY_SECONDS - now
+            if wait > 0:
+                await self._shows.until_newer(game_id, wait, lambda s: s.game.is_over)
+        self._shown_at[game_id] = time.monotonic()
+        if len(self._shown_at) > 10_000:  # forget the games no longer shown often
+            horizon = time.monotonic() - CHAT_PLAY_SECONDS
+            self._shown_at = {g: t for g, t in self._shown_at.items() if t > horizon}
+            self._tapped_at = {g: t for g, t in self._tapped_at.items() if t > horizon}
+        if self._coordination.shared:
+            await self._show_shared(snapshot)
+        else:
+            await self._show(snapshot)
+
+    def _played_on_the_board(self, game_id: int, snapshot: GameSnapshot, now: float) -> bool:
+        """Whether both players play ``snapshot``'s game on the Mini App board alone: their
+        boards open (here), no turn of it tapped in a chat of late, and it goes on."""
+        return (
+            not snapshot.game.is_over
+            and now - self._tapped_at.get(game_id, -math.inf) > CHAT_PLAY_SECONDS
+            and self._on_the_board(game_id)
+        )
 
     async def _show_shared(self, snapshot: GameSnapshot) -> int:
         """Sees to it that the boards of ``snapshot``'s game show its version or a newer one,
@@ -369,7 +370,8 @@ class BoardPublisher:
             game_id: self._swept[game_id] for game_id in behind if game_id in self._swept
         }
         for game_id in behind[:SWEEP_AT_ONCE]:
-            if game_id in self._workers or not await self._coordination.claim(f"board {game_id}"):
+            showing = self._shows.worker(game_id) is not None
+            if showing or not await self._coordination.claim(f"board {game_id}"):
                 continue
             await self._coordination.release(f"board {game_id}")
             try:
@@ -399,7 +401,7 @@ class BoardPublisher:
             except Exception:
                 logger.exception("could not catch up game %d", game_id)
                 continue
-            worker = self._workers.get(game_id)
+            worker = self._shows.worker(game_id)
             if worker is not None:
                 waiting.add(worker)
 
@@ -445,9 +447,6 @@ class BoardPublisher:
                 # as shown, so that a look at the deadlines in between finds it started)
                 clock = await self._boards.start_clock(stored)
                 self._clocks[game_id] = stored.deadline if clock is None else clock
-                if clock is not None and clock > stored.deadline:
-                    for callback in self.on_clock:
-                        callback(game_id, stored.version, clock)
             await self._boards.set_board_shown(board, stored.version)
         if watched:
             self.show_watchers(newest)
@@ -520,7 +519,7 @@ class BoardPublisher:
         face = faces.get(locale)
         if face is None:
             _ = translator(self._i18n, locale)
-            picture = await self._draw(
+            picture = await self._drawing.board(
                 board_position(snapshot), board_view(snapshot, Side.WHITE, _)
             )
             face = faces[locale] = _Face(
@@ -574,7 +573,8 @@ class BoardPublisher:
 
     def _superseded(self, snapshot: GameSnapshot) -> bool:
         """Whether a newer state of the game waits to be shown (an older one need not be)."""
-        return _newer_waits(self._pending, snapshot)
+        newer = self._shows.waiting(snapshot.stored.id)
+        return newer is not None and newer.stored.version > snapshot.stored.version
 
     async def _locale(self, snapshot: GameSnapshot, board: Board) -> str:
         """A group's board: the group's language, else the challenge's; a private board: its
@@ -597,7 +597,7 @@ class BoardPublisher:
 
         async def make() -> tuple[GameSnapshot, _Face, InlineKeyboardMarkup]:
             current = snapshot
-            newer = self._pending.get(game_id)
+            newer = self._shows.waiting(game_id)
             if newer is not None and newer.stored.version > current.stored.version:
                 current = newer
             if made and made[-1][0] is current:
@@ -605,7 +605,7 @@ class BoardPublisher:
             text = caption(current, _, watch_link=await self._watch_link(current))
             viewer = None if current.stored.chat_id else board.viewer
             markup = keyboard(current, viewer, _, board=await self._board_button(current, _))
-            picture = await self._draw(
+            picture = await self._drawing.board(
                 board_position(current), board_view(current, board.viewer, _)
             )
             made.append((current, _Face(text, picture), markup))
@@ -617,7 +617,7 @@ class BoardPublisher:
             board,
             make,
             # a newer state waits than the one drawn: an outage need not delay the board for it
-            superseded=lambda: _newer_waits(self._pending, made[-1][0] if made else snapshot),
+            superseded=lambda: self._superseded(made[-1][0] if made else snapshot),
         )
         if not await shown.show(self._limiter):
             return None

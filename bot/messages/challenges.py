@@ -21,11 +21,10 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.engine import Position, Side
 from bot.i18n import current_locale, locale_of
-from bot.messages.boards import BoardPublisher
 from bot.model import Challenge, User
+from bot.outbox import Outbox
 from bot.services import Challenges, Users
-from bot.services.errors import NotAPlayer, StaleAction
-from bot.services.root import Services
+from bot.services.errors import NotAPlayer
 from bot.views.challenges import INVITE_PREFIX, challenge_message, closed_text, start_caption
 from bot.views.common import Translate, player_name, translator
 from render import FILE_NAME, BoardView
@@ -37,14 +36,14 @@ async def post_challenge(
     challenger: User,
     users: Users,
     challenges: Challenges,
-    publisher: BoardPublisher | None = None,
+    outbox: Outbox | None = None,
 ) -> Message:
     """Posts the challenge in the message's chat and remembers which message shows it; a
-    challenge from a position shows that board first (drawn by ``publisher``)."""
+    challenge from a position shows that board first (drawn by ``outbox``)."""
     target = await users.get(challenge.target_id) if challenge.target_id else None
-    if challenge.terms.start is not None and publisher is not None:
+    if challenge.terms.start is not None and outbox is not None:
         await message.answer_photo(
-            await start_picture(publisher, challenge.terms.start, challenger, target, _),
+            await start_picture(outbox, challenge.terms.start, challenger, target, _),
             caption=start_caption(challenge.terms.start, _),
         )
     text, markup = challenge_message(challenge, challenger, target, message.chat.id, _)
@@ -57,39 +56,27 @@ async def post_challenge(
     )
 
 
-async def offer_rematch(
+async def post_rematch(
     bot: Bot,
     i18n: I18n,
-    services: Services,
-    publisher: BoardPublisher | None,
-    game_id: int,
-    user_id: int,
-) -> Challenge:
-    """Rematch asked for on the Mini App board: what the chat's 🔁 Rematch button does (see
-    ``bot.handlers.play.on_rematch``), the same checks (:meth:`~bot.services.Lobby.rematch`),
-    the challenge posted where the game's board is (a group, else the player's private chat),
-    in that chat's language, and sent to an opponent the bot can write to.
-
-    :raises: :exc:`~bot.services.errors.NotAPlayer`, :exc:`~bot.services.errors.StaleAction`
-        (the game is not over), and what :meth:`~bot.services.Lobby.rematch` raises.
-    """
-    users, challenges = services.users, services.challenges
-    stored = await services.game_service.stored(game_id)
-    side = stored.side_of(user_id)
-    player = await users.get(user_id)
-    if side is None or player is None:
+    users: Users,
+    challenges: Challenges,
+    outbox: Outbox | None,
+    challenge: Challenge,
+) -> None:
+    """Posts a rematch's challenge (:class:`~bot.services.actions.RematchOffered`, whichever
+    client asked for it) where it was made, the finished game's group or its asker's private
+    chat, in its language, and sends it to an opponent the bot can write to privately."""
+    player = await users.get(challenge.challenger_id)
+    if player is None:
         raise NotAPlayer()
-    if not stored.game.is_over or stored.chat_instance:
-        raise StaleAction()  # an inline game's rematch is an inline invitation
-    chat_id = stored.chat_id or player.id
-    locale = (await services.chats.locale(chat_id) if stored.chat_id else None) or locale_of(player)
-    challenge = await services.lobby.rematch(game_id, player, chat_id=chat_id, locale=locale)
+    chat_id, locale = challenge.chat_id, challenge.locale
     _ = translator(i18n, locale)
     target = await users.get(challenge.target_id) if challenge.target_id else None
-    if challenge.terms.start is not None and publisher is not None:
+    if challenge.terms.start is not None and outbox is not None:
         await bot.send_photo(
             chat_id,
-            await start_picture(publisher, challenge.terms.start, player, target, _),
+            await start_picture(outbox, challenge.terms.start, player, target, _),
             caption=start_caption(challenge.terms.start, _),
         )
     text, markup = challenge_message(challenge, player, target, chat_id, _)
@@ -100,11 +87,9 @@ async def offer_rematch(
         locale,
         lambda: bot.send_message(chat_id, text, reply_markup=markup),
     )
-    opponent = await users.get(stored.player(side.other))
-    reachable = opponent is not None and opponent.private_chat and not opponent.blocked
-    if not stored.chat_id and opponent is not None and reachable:
-        await send_invitation(bot, i18n, users, challenges, challenge, player, opponent, publisher)
-    return challenge
+    in_private = chat_id > 0
+    if in_private and target is not None and target.private_chat and not target.blocked:
+        await send_invitation(bot, i18n, users, challenges, challenge, player, target, outbox)
 
 
 async def send_shown(
@@ -129,24 +114,24 @@ async def post_with_link(
     player: User,
     users: Users,
     challenges: Challenges,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     bot: Bot,
     i18n: I18n | None,
     reachable: User | None,
 ) -> None:
     """Posts a challenge made in a private chat, sends the invitation to ``reachable`` (when
     the bot can write to them) and gives the link to forward."""
-    sent = await post_challenge(message, challenge, player, users, challenges, publisher)
+    sent = await post_challenge(message, challenge, player, users, challenges, outbox)
     link = await create_start_link(bot, f"{INVITE_PREFIX}{challenge.id}")
     if (
         reachable is not None
         and i18n is not None
         and await send_invitation(
-            bot, i18n, users, challenges, challenge, player, reachable, publisher
+            bot, i18n, users, challenges, challenge, player, reachable, outbox
         )
     ):
         note = _("I have sent the invitation to {name}. You can also forward this link: {link}")
-        await sent.reply(note.format(name=player_name(reachable), link=link))
+        await sent.reply(note.format(name=player_name(reachable, _), link=link))
     else:
         note = _("Forward this link to your friend: opening it shows them the challenge.\n{link}")
         await sent.reply(note.format(link=link))
@@ -160,7 +145,7 @@ async def send_invitation(
     challenge: Challenge,
     challenger: User,
     to: User,
-    publisher: BoardPublisher | None = None,
+    outbox: Outbox | None = None,
 ) -> bool:
     """Sends the challenge to ``to`` in their private chat, in their language (the board it
     starts from first, for a challenge from a position); returns False (and remembers it) when
@@ -168,10 +153,10 @@ async def send_invitation(
     locale = locale_of(to)
     their = translator(i18n, locale)
     try:
-        if challenge.terms.start is not None and publisher is not None:
+        if challenge.terms.start is not None and outbox is not None:
             await bot.send_photo(
                 to.id,
-                await start_picture(publisher, challenge.terms.start, challenger, to, their),
+                await start_picture(outbox, challenge.terms.start, challenger, to, their),
                 caption=start_caption(challenge.terms.start, their),
             )
         text, markup = challenge_message(challenge, challenger, to, to.id, their)
@@ -226,8 +211,8 @@ async def _names(challenge: Challenge, users: Users) -> tuple[str, str]:
     challenger = await users.get(challenge.challenger_id)
     target = await users.get(challenge.target_id) if challenge.target_id else None
     return (
-        player_name(challenger) if challenger else "?",
-        player_name(target) if target else "?",
+        player_name(challenger, _) if challenger else "?",
+        player_name(target, _) if target else "?",
     )
 
 
@@ -254,13 +239,13 @@ async def close_challenge_messages(
 
 
 async def start_picture(
-    publisher: BoardPublisher,
+    outbox: Outbox,
     start: Position,
     challenger: User,
     other: User | None,
     _: Translate,
 ) -> BufferedInputFile:
-    """The board a challenge starts from, drawn on the publisher's drawing thread: the
+    """The board a challenge starts from, drawn on the outbox's drawing thread: the
     challenger's side (the side to move) at the bottom, with the names known."""
     names = {start.turn: challenger.mention, start.turn.other: other.mention if other else ""}
     view = BoardView(
@@ -269,4 +254,4 @@ async def start_picture(
         black_name=names[Side.BLACK],
         pip_label=_("pips"),
     )
-    return BufferedInputFile(await publisher.draw(start, view), FILE_NAME)
+    return BufferedInputFile(await outbox.drawing.board(start, view), FILE_NAME)

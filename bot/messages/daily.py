@@ -6,18 +6,16 @@ workers and across restarts a group gets each morning's post once. A post is the
 picture) with the task and how everyone has answered so far, and one button that opens the
 position in the private chat with the bot, where it is answered with the turn buttons.
 
-:meth:`DailyPublisher.refresh` (called after each answer) only notes the position and returns
-at once; one task per position then waits :data:`SETTLE_SECONDS`, so that answers close
-together make one edit, and edits the caption of every group post of it (:class:`GroupPost`,
-within each group's pace).
+:meth:`DailyPublisher.reveal` (called by the timers) edits the posts of the positions whose day
+has ended to show their best move, once. :meth:`DailyPublisher.refresh` (called after each
+answer) only notes the position and returns at once; one task per position then waits
+:data:`SETTLE_SECONDS`, so that answers close together make one edit, and edits the caption of
+every group post of it (:class:`GroupPost`, within each group's pace).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import time
 from collections import OrderedDict
 from typing import Final
 
@@ -26,9 +24,9 @@ from aiogram.types import BufferedInputFile
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 
-from bot.messages.boards import BoardPublisher
 from bot.messages.kept import KeptMessage
 from bot.model import DailyPosition
+from bot.outbox import Latest, Outbox
 from bot.services.daily import DailyService
 from bot.views.common import translator
 from bot.views.daily import board_view, daily_payload, group_caption, group_keyboard
@@ -49,20 +47,18 @@ class DailyPublisher:
         self,
         bot: Bot,
         daily: DailyService,
-        boards: BoardPublisher,
+        outbox: Outbox,
         i18n: I18n,
         *,
         settle_seconds: float = SETTLE_SECONDS,
     ) -> None:
         self._bot = bot
         self._daily = daily
-        self._boards = boards
+        self._outbox = outbox
         self._i18n = i18n
-        self._settle_seconds = settle_seconds
         self._pictures: OrderedDict[tuple[int, str], bytes] = OrderedDict()
-        self._pending: set[int] = set()
-        self._workers: dict[int, asyncio.Task[None]] = {}
-        self._hurry = asyncio.Event()
+        # each position's edits, settled: a burst of answers costs one round of edits
+        self._edits: Latest[int, None] = Latest(self._edit, name="daily", settle=settle_seconds)
 
     async def picture(self, position: DailyPosition, locale: str) -> bytes:
         """The position's board in ``locale``, drawn on the drawing thread once."""
@@ -70,7 +66,9 @@ class DailyPublisher:
         found = self._pictures.get(key)
         if found is None:
             _ = translator(self._i18n, locale)
-            found = await self._boards.draw(position.game.position, board_view(position, _))
+            found = await self._outbox.drawing.board(
+                position.game.position, board_view(position, _)
+            )
             self._pictures[key] = found
             while len(self._pictures) > PICTURES_KEPT:
                 self._pictures.popitem(last=False)
@@ -82,64 +80,56 @@ class DailyPublisher:
         for group, position in await self._daily.due_posts():
             post = GroupPost(self, group.chat_id, None, position, group.locale)
             try:
-                if await post.show(self._boards.limiter):
+                if await post.show(self._outbox.pace):
                     sent += 1
             except Exception:
                 logger.exception("could not post the daily position in chat %d", group.chat_id)
         return sent
 
+    async def reveal(self) -> int:
+        """Edits the group posts of the positions whose day has ended to show the best move
+        (by one worker, once; a worker that dies first leaves it to the next look); returns
+        how many positions' posts it edited."""
+        revealed = 0
+        for position_id in await self._daily.to_reveal():
+            async with self._daily.revealing(position_id) as held:
+                if not held:
+                    continue  # another worker edits them now
+                try:
+                    await self._edit(position_id, None)
+                except Exception:
+                    logger.exception("could not reveal daily position %d", position_id)
+                    continue
+                await self._daily.mark_revealed(position_id)
+                revealed += 1
+        return revealed
+
     async def post_now(self, chat_id: int, position: DailyPosition, locale: str) -> None:
         """Posts ``position`` in group ``chat_id`` now (an admin's ``/daily`` there), kept up
         to date like a morning post."""
         await self._daily.claim_post_now(chat_id, position.id, locale)
-        await GroupPost(self, chat_id, None, position, locale).show(self._boards.limiter)
+        await GroupPost(self, chat_id, None, position, locale).show(self._outbox.pace)
 
     def refresh(self, position_id: int) -> None:
         """Schedules an edit of the position's group posts (after an answer)."""
-        self._pending.add(position_id)
-        if position_id not in self._workers:
-            task = asyncio.create_task(self._work(position_id), name=f"daily-{position_id}")
-            self._workers[position_id] = task
+        self._edits.hand(position_id, None)
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Makes every scheduled edit now, without settling (or until ``timeout``)."""
-        self._hurry.set()
-        deadline = time.monotonic() + timeout
-        while self._workers and time.monotonic() < deadline:
-            await asyncio.wait(
-                list(self._workers.values()), timeout=max(0.0, deadline - time.monotonic())
-            )
+        await self._edits.drain(timeout)
 
     async def close(self) -> None:
         """Cancels the edits still running (after :meth:`drain`)."""
-        workers = list(self._workers.values())
-        for task in workers:
-            task.cancel()
-        for task in workers:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._edits.close()
 
-    async def _work(self, position_id: int) -> None:
-        try:
-            while position_id in self._pending:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._hurry.wait(), self._settle_seconds)
-                self._pending.discard(position_id)  # what is read now shows every answer so far
-                try:
-                    await self._edit(position_id)
-                except Exception:
-                    logger.exception("could not edit the posts of daily position %d", position_id)
-        finally:
-            self._workers.pop(position_id, None)
-
-    async def _edit(self, position_id: int) -> None:
+    async def _edit(self, position_id: int, _nothing: None) -> None:
         position = await self._daily.position_by_id(position_id)
         for chat_id, message_id, locale in await self._daily.posts(position_id):
             if (
                 message_id is None
             ):  # claimed but never sent (a worker died): posted once, never again
                 continue
-            await GroupPost(self, chat_id, message_id, position, locale).show(self._boards.limiter)
+            await GroupPost(self, chat_id, message_id, position, locale).show(self._outbox.pace)
 
 
 class GroupPost(KeptMessage):
@@ -165,7 +155,8 @@ class GroupPost(KeptMessage):
         _ = translator(self._publisher._i18n, self._locale)
         tally = await daily.tally(self._position.id)
         link = await create_start_link(self._publisher._bot, daily_payload(self._position.id))
-        return group_caption(self._position, tally, _), link
+        revealed = daily.is_over(self._position)
+        return group_caption(self._position, tally, _, revealed=revealed), link
 
     async def send(self, chat_id: int) -> int:
         caption, link = await self._content()

@@ -56,7 +56,7 @@ from bot.views.inline import board_keyboard, text_board
 from render import FILE_NAME, BoardView
 
 if TYPE_CHECKING:
-    from bot.messages.pace import Pace
+    from bot.outbox.pace import Pace
 
 logger = logging.getLogger(__name__)
 

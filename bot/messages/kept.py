@@ -27,7 +27,7 @@ from aiogram.exceptions import (
 )
 
 from bot.messages.link import Superseded, TelegramSendUncertain, abandon_when
-from bot.messages.pace import Pace
+from bot.outbox.pace import Pace
 
 logger = logging.getLogger(__name__)
 

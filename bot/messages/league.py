@@ -3,7 +3,7 @@
 One message per league, pinned silently and edited in place. :meth:`LeaguePublisher.refresh`
 (called when a group game ends) only notes the group and returns at once; one worker per group
 then waits :data:`SETTLE_SECONDS`, so results close together make one edit, takes its turn from
-the :class:`~bot.messages.pace.RateLimiter` the boards of that group use, reads the standings and
+the :class:`~bot.outbox.pace.RateLimiter` the boards of that group use, reads the standings and
 edits the message. Refreshes that arrive meanwhile are coalesced into the next edit.
 
 A deleted message is posted again, pinned and recorded; where the bot may not pin, the message
@@ -12,7 +12,6 @@ stays unpinned and the log says so (the chat hears it once, from ``/league``).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime as dt
 import logging
@@ -27,11 +26,12 @@ from aiogram.exceptions import (
 from aiogram.utils.i18n import I18n
 
 from bot.messages.kept import KeptText
-from bot.messages.pace import Pace, RateLimiter
 from bot.model import League
-from bot.services import GameSnapshot
+from bot.outbox import Latest
+from bot.outbox.pace import Pace, RateLimiter
 from bot.services.chats import Chats
 from bot.services.coordination import Coordination
+from bot.services.feed import GameSaved, Heard
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.services.locks import KeyedLocks
 from bot.views.common import Translate, player_name, translator
@@ -54,7 +54,7 @@ def standings_text(lines: Sequence[LeagueLine], _: Translate, *, now: float) -> 
         parts.append(
             _("{place}. {name}: {points} pt., {wins}/{games} wins, rating {rating}").format(
                 place=place,
-                name=player_name(standing.user),
+                name=player_name(standing.user, _),
                 points=standing.points,
                 wins=standing.wins,
                 games=standing.games,
@@ -90,12 +90,12 @@ class LeaguePublisher:
         self._i18n = i18n
         self._limiter = limiter or RateLimiter()
         self._clock = clock
-        self._settle_seconds = settle_seconds
-        self._pending: set[int] = set()
-        self._workers: dict[int, asyncio.Task[None]] = {}
+        # each group's refreshes, settled: a burst of results costs one edit
+        self._refreshes: Latest[int, None] = Latest(
+            self._refresh, name="league", settle=settle_seconds
+        )
         # One change of a league's message at a time: a worker's edit, /league's post, /league off.
         self._locks: KeyedLocks[int] = KeyedLocks()
-        self._hurry = asyncio.Event()  # set by drain(): no more settling
 
     @contextlib.asynccontextmanager
     async def _one_at_a_time(self, chat_id: int) -> AsyncIterator[None]:
@@ -104,16 +104,16 @@ class LeaguePublisher:
         async with self._locks.hold(chat_id), self._coordination.holding(f"league {chat_id}"):
             yield
 
-    def on_result(self, snapshot: GameSnapshot) -> None:
-        """The hook for :attr:`BoardPublisher.on_result`: refreshes the game's group."""
-        self.refresh(snapshot.stored.chat_id)
+    def hear(self, change: Heard) -> None:
+        """The change feed's listener (this worker's changes): a group game's result refreshes
+        the group's standings."""
+        snapshot = change.snapshot if isinstance(change, GameSaved) else None
+        if snapshot is not None and snapshot.game.is_over and snapshot.stored.chat_id:
+            self.refresh(snapshot.stored.chat_id)
 
     def refresh(self, chat_id: int) -> None:
         """Schedules an update of the group's standings message (if it has a league)."""
-        self._pending.add(chat_id)
-        if chat_id not in self._workers:
-            task = asyncio.create_task(self._work(chat_id), name=f"league-{chat_id}")
-            self._workers[chat_id] = task
+        self._refreshes.hand(chat_id, None)
 
     async def post(self, league: League) -> bool:
         """Posts the league's standings as a new message, records it, pins it silently and
@@ -148,37 +148,17 @@ class LeaguePublisher:
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Sends every scheduled refresh now, without settling (or until ``timeout``)."""
-        self._hurry.set()
-        deadline = time.monotonic() + timeout
-        while self._workers and time.monotonic() < deadline:
-            await asyncio.wait(
-                list(self._workers.values()), timeout=max(0.0, deadline - time.monotonic())
-            )
+        await self._refreshes.drain(timeout)
 
     async def close(self) -> None:
         """Cancels the refreshes still running (after :meth:`drain`)."""
-        workers = list(self._workers.values())
-        for task in workers:
-            task.cancel()
-        for task in workers:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._refreshes.close()
 
-    async def _work(self, chat_id: int) -> None:
-        try:
-            while chat_id in self._pending:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._hurry.wait(), self._settle_seconds)
-                try:
-                    async with self._one_at_a_time(chat_id):
-                        await self._show(chat_id)
-                except Exception:
-                    logger.exception("could not show the league of chat %d", chat_id)
-        finally:
-            self._workers.pop(chat_id, None)
+    async def _refresh(self, chat_id: int, _nothing: None) -> None:
+        async with self._one_at_a_time(chat_id):
+            await self._show(chat_id)
 
     async def _show(self, chat_id: int) -> None:
-        self._pending.discard(chat_id)  # what is read now shows every result so far
         league = await self._leagues.get(chat_id)
         if league is None:
             return

@@ -27,8 +27,8 @@ from aiogram.utils.i18n import I18n
 from bot.i18n import locale_of
 from bot.messages.inline import InlineBoards
 from bot.messages.kept import KeptMessage
-from bot.messages.pace import Pace
 from bot.model import Board, PlayerLuck, User
+from bot.outbox.pace import Pace
 from bot.services import GameSnapshot
 from bot.services.root import Services
 from bot.views.boards import caption, keyboard

@@ -18,8 +18,8 @@ from aiogram.utils.i18n import I18n
 
 from bot.i18n import LOCALES, locale_of
 from bot.messages.kept import KeptMessage
-from bot.messages.pace import Pace
 from bot.model import Seeker
+from bot.outbox.pace import Pace
 from bot.services import Chats, Users
 from bot.services.lobby import Found, Lobby
 from bot.services.pool import PRIVATE, Pool, computer_level_for
@@ -118,9 +118,11 @@ async def show_paired(
         shown.add((chat_id, seeker.message_id))
         _ = translator(i18n, await _locale(seeker, users, chats))
         if seeker.scope == PRIVATE:
-            text = paired_text(player_name(opponent), rating, pairing.terms, _)
+            text = paired_text(player_name(opponent, _), rating, pairing.terms, _)
         else:
-            text = paired_in_group_text(player_name(white), player_name(black), pairing.terms, _)
+            text = paired_in_group_text(
+                player_name(white, _), player_name(black, _), pairing.terms, _
+            )
         await WaitMessage(
             bot,
             chat_id,
@@ -151,7 +153,7 @@ async def offer_computer(
     _ = translator(i18n, await _locale(seeker, users, chats))
     level = computer_level_for(seeker.rating)
     user = await users.get(seeker.user_id)
-    name = player_name(user) if user is not None and seeker.scope != PRIVATE else None
+    name = player_name(user, _) if user is not None and seeker.scope != PRIVATE else None
     return await WaitMessage(
         bot,
         wait_chat(seeker),
@@ -205,7 +207,7 @@ async def tell_expired(
         return False
     _ = translator(i18n, await _locale(seeker, users, chats))
     user = await users.get(seeker.user_id)
-    name = player_name(user) if user is not None and seeker.scope != PRIVATE else None
+    name = player_name(user, _) if user is not None and seeker.scope != PRIVATE else None
     level = computer_level_for(seeker.rating)
     return await WaitMessage(
         bot,

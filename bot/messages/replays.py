@@ -1,6 +1,6 @@
 """Sends a finished game's replay: a GIF sent with sendAnimation, which Telegram shows playing
 and looping in every client (it keeps it as an MP4). It is drawn once per game and language, on
-the publisher's replay thread; Telegram's file id of it is kept, so a second tap (anyone's, in
+the outbox's replay thread; Telegram's file id of it is kept, so a second tap (anyone's, in
 any chat) sends the same file again without drawing, and a tap while it is being made waits for
 it.
 """
@@ -13,9 +13,9 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BufferedInputFile, InputFile
 
-from bot.messages.boards import BoardPublisher
 from bot.messages.kept import KeptMessage
 from bot.model import StoredGame
+from bot.outbox import Outbox
 from bot.services.replays import Replays, moves_in
 from bot.views.common import Translate
 from bot.views.replays import THEME, replay_caption, replay_durations, replay_frames
@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 async def send_replay(
     bot: Bot,
     replays: Replays,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     stored: StoredGame,
     chat_id: int,
     locale: str,
@@ -42,7 +42,7 @@ async def send_replay(
         known = await replays.file_id(stored.id, locale)
         if known is not None:
             try:
-                await _send(bot, publisher, chat_id, known, caption, stored.id)
+                await _send(bot, outbox, chat_id, known, caption, stored.id)
                 return
             except TelegramBadRequest as error:  # a file id of another bot, or forgotten
                 logger.warning("the replay of game %d was refused (%s)", stored.id, error)
@@ -50,16 +50,16 @@ async def send_replay(
         replayed = await replays.replayed(stored)
         frames = replay_frames(replayed, _)
         durations = replay_durations(len(frames))
-        data = await publisher.draw_replay(frames, durations)
+        data = await outbox.drawing.replay(frames, durations)
         upload = BufferedInputFile(data, f"nardy-game-{stored.id}.gif")
-        file_id = await _send(bot, publisher, chat_id, upload, caption, stored.id, durations)
+        file_id = await _send(bot, outbox, chat_id, upload, caption, stored.id, durations)
         if file_id is not None:
             await replays.remember(stored.id, locale, file_id)
 
 
 async def _send(
     bot: Bot,
-    publisher: BoardPublisher,
+    outbox: Outbox,
     chat_id: int,
     animation: InputFile | str,
     caption: str,
@@ -69,7 +69,7 @@ async def _send(
     """Sends the animation (an upload or a file id) in its turn; returns the file id Telegram
     keeps it by, None when it could not be sent."""
     replay = _Replay(bot, chat_id, animation, caption, game_id, durations)
-    await replay.show(publisher.on_demand.pace)
+    await replay.show(outbox.on_demand.pace)
     return replay.file_id
 
 

@@ -1,8 +1,10 @@
 """A tournament's messages in Telegram: the sign-up message in the group (edited as players
 join and leave), the one pinned tournament message (the bracket or table as a picture, the
 round, who plays whom with watch links, then the winner; a :class:`KeptMessage` edited in
-place; a table longer than one picture shows the leaders' page, with 📋 buttons that send the
-other pages in private), and each player's line in private before their game's board.
+place; a table longer than one picture shows the leaders' page, a bracket of more than 16
+places the part being played, with 📋 buttons that send the other pages in private; a line
+in the group when the bot may not pin it), and each player's line in private before their
+game's board.
 
 :meth:`TournamentPublisher.tick` is the timers' part: it starts the tournaments that are due
 and moves on those whose round is over (:meth:`~bot.services.tournaments.Tournaments.due`),
@@ -15,12 +17,10 @@ Pictures are drawn on a thread of their own, never on the event loop.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
 from aiogram import Bot
@@ -30,9 +30,9 @@ from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import locale_of
-from bot.messages.boards import BoardPublisher
 from bot.messages.kept import KeptMessage
 from bot.model import Tournament
+from bot.outbox import Outbox
 from bot.services import GameSnapshot
 from bot.services.chats import Chats
 from bot.services.errors import NoPrivateChatForTable, StaleAction
@@ -42,16 +42,18 @@ from bot.views.boards import watch_payload
 from bot.views.common import Translate, translator
 from bot.views.tournaments import (
     page_caption,
+    page_total,
     picture,
+    pin_refused_text,
     pinned_caption,
     pinned_keyboard,
+    pinned_page,
     player_line,
     signup_keyboard,
     signup_text,
-    table_rows,
 )
 from render.tournament import TOURNAMENT_FILE_NAME, render_bracket, render_table
-from render.tournament_layout import Bracket, page_count
+from render.tournament_layout import Bracket
 
 logger = logging.getLogger(__name__)
 
@@ -62,8 +64,8 @@ before it is tried again: not every tick of the timers."""
 
 class TournamentPublisher:
     """Shows tournaments in their groups and tells players of their games (see the module
-    docstring). Boards go through the board ``publisher``, and every message here waits for
-    its pace."""
+    docstring). Every message here waits for the ``outbox``'s pace; pictures are drawn on its
+    pictures' thread."""
 
     def __init__(
         self,
@@ -71,7 +73,7 @@ class TournamentPublisher:
         tournaments: Tournaments,
         users: Users,
         chats: Chats,
-        publisher: BoardPublisher,
+        outbox: Outbox,
         i18n: I18n,
         *,
         league_refresh: Callable[[int], None] | None = None,
@@ -81,9 +83,8 @@ class TournamentPublisher:
         self._tournaments = tournaments
         self._users = users
         self._chats = chats
-        self._publisher = publisher
+        self._outbox = outbox
         self._i18n = i18n
-        self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournament")
         self._retry_at: dict[int, float] = {}
         """Pinned messages that could not be shown, by tournament: when to try again."""
 
@@ -114,14 +115,7 @@ class TournamentPublisher:
         pinned message is brought up to date by the next tick."""
         for snapshot in progress.started:
             await self._tell_players(progress.tournament, snapshot)
-            self._publisher.publish(snapshot)
-        for game_id in progress.moved_on:
-            self._publisher.moved_on(game_id)
         await self.show_signup(progress.tournament.id)
-
-    def publish_board(self, snapshot: GameSnapshot) -> None:
-        """Shows a tournament game's change (a withdrawal's resignation) on its boards."""
-        self._publisher.publish(snapshot)
 
     async def show_signup(self, tournament_id: int) -> None:
         """Edits the sign-up message (or posts it, when it has none) to show the list."""
@@ -133,10 +127,7 @@ class TournamentPublisher:
             signup_text(overview, _),
             signup_keyboard(overview.tournament, _),
         )
-        await shown.show(self._publisher.limiter)
-
-    def close(self) -> None:
-        self._drawing.shutdown(wait=False, cancel_futures=True)
+        await shown.show(self._outbox.pace)
 
     async def _translator(self, tournament: Tournament) -> Translate:
         locale = await self._chats.locale(tournament.chat_id) or tournament.locale
@@ -149,7 +140,7 @@ class TournamentPublisher:
             (snapshot.black, snapshot.white),
         ):
             _ = translator(self._i18n, locale_of(player))
-            await self._publisher.limiter.wait(player.id)
+            await self._outbox.pace.wait(player.id)
             try:
                 await self._bot.send_message(
                     player.id, player_line(tournament, tournament.round, opponent, _)
@@ -171,10 +162,12 @@ class TournamentPublisher:
                 if game_id is not None and not board.pairing.decided:
                     links[game_id] = await create_start_link(self._bot, watch_payload(game_id))
             caption = pinned_caption(overview, links, _)
-            drawn = await self._draw(overview, _)
+            drawn = await self._draw(overview, _, pinned_page(overview))
             markup = pinned_keyboard(overview, _)
-            pinned = _Pinned(self, overview.tournament, caption, drawn, markup)
-            if await pinned.show(self._publisher.limiter):
+            pinned = _Pinned(
+                self, overview.tournament, caption, drawn, markup, pin_refused=pin_refused_text(_)
+            )
+            if await pinned.show(self._outbox.pace):
                 return overview.tournament
             logger.warning("tournament %d: its pinned message was not shown", tournament.id)
         except Exception:
@@ -193,29 +186,29 @@ class TournamentPublisher:
             logger.exception("could not show tournament %d's sign-up", tournament.id)
 
     async def _draw(self, overview: Overview, _: Translate, page: int = 0) -> bytes:
-        """The bracket, or ``page`` of the table: the first by default, the leaders' (a
-        table's rows are in the order of the standings)."""
+        """``page`` of the bracket or the table: the first by default (a table's leaders': its
+        rows are in the order of the standings)."""
         drawn = picture(overview, _)
 
         def render() -> bytes:
             if isinstance(drawn, Bracket):
-                return render_bracket(drawn)
+                return render_bracket(drawn, page=page)
             return render_table(drawn, page=page)
 
-        return await asyncio.get_running_loop().run_in_executor(self._drawing, render)
+        return await self._outbox.drawing.picture(render)
 
     async def send_page(self, tournament_id: int, page: int, user_id: int, _: Translate) -> None:
-        """Sends ``page`` (0-based) of the tournament's table to ``user_id`` in private, as
-        📋 under the pinned message asks; in ``_``'s language.
+        """Sends ``page`` (0-based) of the tournament's table or bracket to ``user_id`` in
+        private, as 📋 under the pinned message asks; in ``_``'s language.
 
         :raises: :exc:`StaleAction` for a page the table does not have (now);
             :exc:`NoPrivateChatForTable` when the bot cannot write to them in private.
         """
         overview = await self._tournaments.overview(tournament_id)
-        if not 0 < page < page_count(table_rows(overview)):
+        if not 0 <= page < page_total(overview):
             raise StaleAction()
         drawn = await self._draw(overview, _, page)
-        await self._publisher.limiter.wait(user_id)
+        await self._outbox.pace.wait(user_id)
         try:
             await self._bot.send_photo(
                 user_id,
@@ -229,11 +222,19 @@ class TournamentPublisher:
                 raise
             raise NoPrivateChatForTable() from None
 
-    async def _pin(self, chat_id: int, message_id: int) -> None:
+    async def _pin(self, chat_id: int, message_id: int, refused: str) -> None:
+        """Pins the tournament's message; when the bot may not (it is no admin allowed to
+        pin), says so in the group, once for the message, so that its admins know."""
         try:
             await self._bot.pin_chat_message(chat_id, message_id, disable_notification=True)
+            return
         except TelegramAPIError as error:
             logger.info("could not pin a tournament in chat %d: %s", chat_id, error)
+        await self._outbox.pace.wait(chat_id)
+        try:
+            await self._bot.send_message(chat_id, refused, disable_notification=True)
+        except TelegramAPIError as error:
+            logger.info("could not say so in chat %d: %s", chat_id, error)
 
 
 class _Signup(KeptMessage):
@@ -281,6 +282,8 @@ class _Pinned(KeptMessage):
         caption: str,
         png: bytes,
         markup: InlineKeyboardMarkup | None = None,
+        *,
+        pin_refused: str,
     ) -> None:
         super().__init__(tournament.chat_id, tournament.pinned_id, what="a tournament")
         self._publisher = publisher
@@ -288,6 +291,7 @@ class _Pinned(KeptMessage):
         self._caption = caption
         self._png = png
         self._markup = markup
+        self._pin_refused = pin_refused
 
     def _file(self) -> BufferedInputFile:
         return BufferedInputFile(self._png, filename=TOURNAMENT_FILE_NAME)
@@ -313,7 +317,7 @@ class _Pinned(KeptMessage):
     async def sent(self, chat_id: int, message_id: int) -> None:
         await self._publisher._tournaments.set_messages(self._tournament.id, pinned_id=message_id)
         with contextlib.suppress(TelegramAPIError):
-            await self._publisher._pin(chat_id, message_id)
+            await self._publisher._pin(chat_id, message_id, self._pin_refused)
 
     async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
         await self._publisher._chats.move_chat(old_chat_id, new_chat_id)

@@ -4,6 +4,7 @@ chips that the services work with and storage keeps, and the repositories' proto
 
 from __future__ import annotations
 
+from .changes import ChangeChannel
 from .daily import (
     DailyAnswer,
     DailyGroup,
@@ -14,9 +15,20 @@ from .daily import (
     RankedTurn,
     Streak,
 )
+from .learning import (
+    CoachMessage,
+    Learner,
+    LearningRepository,
+    LessonProgress,
+    PracticeAnswer,
+    PracticePosition,
+)
 from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
+from .operators import Ban, Broadcast, BroadcastState, Figures, OperatorRepository
+from .privacy import Holding, PrivacyRepository
 from .records import (
     COMPUTER_LEVELS,
+    TRAINING_VARIANTS,
     Board,
     Challenge,
     ChallengeMessage,
@@ -43,6 +55,7 @@ from .records import (
     WatchResult,
     computer_id,
     computer_level,
+    is_forgotten,
 )
 from .repositories import (
     OVERALL,
@@ -51,6 +64,7 @@ from .repositories import (
     ChatRepository,
     ChipRepository,
     CoordinationRepository,
+    DatabaseUnavailable,
     GameRepository,
     IntegrityError,
     LeagueRepository,
@@ -74,11 +88,18 @@ from .tournaments import (
 
 __all__ = [
     "AnalysisJob",
+    "ChangeChannel",
     "LuckRepository",
     "PlayerLuck",
     "PrFlag",
+    "Ban",
     "Board",
+    "Broadcast",
+    "BroadcastState",
+    "Figures",
+    "OperatorRepository",
     "COMPUTER_LEVELS",
+    "TRAINING_VARIANTS",
     "Challenge",
     "ChallengeMessage",
     "ChallengeRepository",
@@ -87,6 +108,7 @@ __all__ = [
     "ChipFlag",
     "ChipRepository",
     "ChipsStatus",
+    "CoachMessage",
     "ComputerRecord",
     "CoordinationRepository",
     "DailyAnswer",
@@ -95,18 +117,24 @@ __all__ = [
     "DailyPosition",
     "DailyRepository",
     "DailyTally",
+    "DatabaseUnavailable",
     "DiceProof",
     "FinishedGame",
     "GameRepository",
     "IntegrityError",
     "League",
     "LeagueRepository",
+    "Learner",
+    "LearningRepository",
     "LedgerEntry",
+    "LessonProgress",
     "MatchRecord",
     "MatchRepository",
     "OVERALL",
     "PlayerRolls",
     "PlayerStats",
+    "PracticeAnswer",
+    "PracticePosition",
     "RatedPlayer",
     "Rating",
     "RatingRepository",
@@ -135,4 +163,7 @@ __all__ = [
     "WatchResult",
     "computer_id",
     "computer_level",
+    "is_forgotten",
+    "Holding",
+    "PrivacyRepository",
 ]

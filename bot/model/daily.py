@@ -24,8 +24,25 @@ class RankedTurn:
     equity: float
 
 
+class RankedPosition:
+    """What a position kept with the ranking of every legal turn (best first) answers: its
+    best turn, and the ranked turn an answer reaches. A base of the records that have a
+    ``ranking``."""
+
+    __slots__ = ()
+    ranking: tuple[RankedTurn, ...]
+
+    @property
+    def best(self) -> RankedTurn:
+        return self.ranking[0]
+
+    def ranked(self, reaches: str) -> RankedTurn | None:
+        """The ranked turn that reaches ``reaches`` (engine text), if any."""
+        return next((r for r in self.ranking if r.reaches == reaches), None)
+
+
 @dataclass(frozen=True, slots=True)
-class DailyPosition:
+class DailyPosition(RankedPosition):
     """The position of one variant for one day (``YYYY-MM-DD``, UTC)."""
 
     id: int
@@ -37,14 +54,6 @@ class DailyPosition:
     ranking: tuple[RankedTurn, ...]
     source_game_id: int | None
     """The finished game it comes from; None for the computer's self-play."""
-
-    @property
-    def best(self) -> RankedTurn:
-        return self.ranking[0]
-
-    def ranked(self, reaches: str) -> RankedTurn | None:
-        """The ranked turn that reaches ``reaches`` (engine text), if any."""
-        return next((r for r in self.ranking if r.reaches == reaches), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +85,14 @@ class DailyTally:
 @dataclass(frozen=True, slots=True)
 class Streak:
     """A player's days in a row with a right answer: the current run (up to ``last_day``),
-    the best one ever."""
+    the best one ever, and the best before ``last_day`` (a streak is shown as it stood when a
+    day began until that day ends: :func:`bot.services.daily.alive`)."""
 
     user_id: int
     current: int
     best: int
     last_day: str
+    best_before: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,9 +159,20 @@ class DailyRepository(Protocol):
 
     async def streak(self, user_id: int) -> Streak | None: ...
 
-    async def top_streaks(self, since_day: str, limit: int) -> list[Streak]:
-        """The longest current streaks still alive (last right answer on ``since_day`` or
-        later), longest first."""
+    async def top_streaks(self, today: str, limit: int, *, rated_games: int) -> list[Streak]:
+        """The longest streaks alive as they stood when ``today`` began (a right answer of
+        today shows when the day ends), of players with ``rated_games`` rated games or more,
+        longest first; each as it stood then (``current`` and ``best`` of the end of the day
+        before)."""
+        ...
+
+    async def to_reveal(self, today: str) -> list[int]:
+        """The positions of days before ``today`` that are posted in groups and whose posts
+        do not show their best move yet (:meth:`mark_revealed`)."""
+        ...
+
+    async def mark_revealed(self, position_id: int) -> None:
+        """Records that the position's posts show its best move."""
         ...
 
     async def group(self, chat_id: int) -> DailyGroup | None: ...

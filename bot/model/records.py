@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -33,6 +34,10 @@ class ChallengeStatus(enum.Enum):
     EXPIRED = "expired"
 
 
+TRAINING_VARIANTS: Final = ("long", "short", "abkhaz")
+"""The variants a training game may be played in: those whose every turn plays one roll (no
+gul-bara remainder or chain), so a turn can be taken back to the roll before it."""
+
 COMPUTER_LEVELS: Final = range(1, 6)
 """The computer's levels; the computer at level n is the user with id -n (Telegram's user ids
 are positive), stored by migration 5 so that games refer to it like to anyone."""
@@ -50,9 +55,21 @@ def computer_level(user_id: int) -> int | None:
     return -user_id if -user_id in COMPUTER_LEVELS else None
 
 
+FORGOTTEN_IDS: Final = range(2**52, 2**53)
+"""The ids that stand for forgotten users (``/forget``): positive like a person's (statistics
+count people by it, the computer's are negative), above every Telegram user id (at most 52
+bits), and within what a JavaScript number holds exactly."""
+
+
+def is_forgotten(user_id: int) -> bool:
+    """Whether ``user_id`` stands for a user who asked to be forgotten ("deleted player")."""
+    return user_id in FORGOTTEN_IDS
+
+
 @dataclass(frozen=True, slots=True)
 class User:
-    """A Telegram user the bot has seen, or the computer at one of its levels."""
+    """A Telegram user the bot has seen, the computer at one of its levels, or a user who asked
+    to be forgotten (:attr:`forgotten`: no name, shown as "deleted player")."""
 
     id: int
     username: str | None
@@ -74,6 +91,11 @@ class User:
     def computer_level(self) -> int | None:
         """The level when this player is the computer, else None."""
         return computer_level(self.id)
+
+    @property
+    def forgotten(self) -> bool:
+        """Whether this is a user who asked to be forgotten (see :func:`is_forgotten`)."""
+        return is_forgotten(self.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +130,10 @@ class Terms:
     """The position the game starts at ("play from here"), its side to move rolling first and
     played by the challenger; None: the variant's start after an opening roll. It decides the
     variant, and makes a single game without a stake."""
+    training: bool = False
+    """A training game against the computer: each of the player's turns judged, the better
+    turn shown, a take-back to try again (:mod:`bot.services.training`); a single game of two
+    dice without the cube, in a variant of :data:`TRAINING_VARIANTS`."""
 
     @property
     def rules(self) -> RuleSet:
@@ -317,6 +343,9 @@ class StoredGame:
     from there, with no opening roll; such games are not rated and pay no chips); None for a
     game from the variant's start."""
 
+    training: bool = False
+    """A training game (:attr:`Terms.training`)."""
+
     def terms(self, match: MatchRecord | None) -> Terms:
         """The terms it was played on (``match``: its match, None for a single game): what a
         rematch offers again, and the next game of its match is played on."""
@@ -333,6 +362,7 @@ class StoredGame:
             move_seconds=self.move_seconds,
             watchable=self.watchable,
             start=self.start,
+            training=self.training,
         )
 
     def player(self, side: Side) -> int:
@@ -451,9 +481,10 @@ class LedgerEntry:
 
 @dataclass(frozen=True, slots=True)
 class ChipFlag:
-    """A transfer held back as possible chip dumping."""
+    """A transfer held back as possible chip dumping: a game's result (``game_id``), or the
+    entry the loser paid into tournament ``tournament_id``, which the winner won."""
 
-    game_id: int
+    game_id: int | None
     chat_id: int
     loser_id: int
     winner_id: int
@@ -464,6 +495,10 @@ class ChipFlag:
     paid: int
     """Their chips, this one's included, less those paid back (the net flow)."""
     created_at: float
+    tournament_id: int | None = None
+    resolution: str | None = None
+    """None while held; ``released`` (an operator let the winner be paid) or ``refunded`` (an
+    operator confirmed the chips stay with the loser)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,11 +512,33 @@ class League:
 
 @dataclass(frozen=True, slots=True)
 class PlayerRolls:
-    """The dice one player rolled in their finished games with fair dice: how many games, and
-    each of their own rolls' dice (an opening roll's single die too), game after game."""
+    """The dice one player rolled in their finished games with fair dice, counted: how many
+    games, how many of their dice showed 1, 2 … 6 (an opening roll's single die too), and over
+    their rolls of two dice, how many there were, how many doubles and their pips (a double
+    four times its value)."""
 
     games: int = 0
-    rolls: tuple[tuple[int, ...], ...] = ()
+    faces: tuple[int, ...] = (0,) * 6
+    rolls: int = 0
+    doubles: int = 0
+    pips: int = 0
+
+    @classmethod
+    def counted(cls, rolls: Iterable[tuple[int, ...]], games: int = 0) -> PlayerRolls:
+        """The counts of ``rolls`` (each one's dice) over ``games`` games."""
+        faces = [0] * 6
+        two, doubles, pips = 0, 0, 0
+        for values in rolls:
+            for value in values:
+                faces[value - 1] += 1
+            if len(values) == 2:
+                two += 1
+                if values[0] == values[1]:
+                    doubles += 1
+                    pips += 4 * values[0]
+                else:
+                    pips += values[0] + values[1]
+        return cls(games, tuple(faces), two, doubles, pips)
 
 
 @dataclass(frozen=True, slots=True)

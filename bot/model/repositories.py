@@ -11,19 +11,24 @@ for the app, the web server and the tests, which hold the store itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Final, Protocol
 
 from bot.engine import Game, Match, Played, Position, Side, StakeMode
 
+from .changes import ChangeChannel
 from .daily import DailyRepository
+from .learning import LearningRepository
 from .luck import LuckRepository
+from .operators import OperatorRepository
+from .privacy import PrivacyRepository
 from .records import (
     Board,
     Challenge,
     ChallengeMessage,
     ChipFlag,
+    ChipsStatus,
     DiceProof,
     FinishedGame,
     League,
@@ -47,6 +52,11 @@ from .tournaments import TournamentRepository
 
 class VersionConflict(Exception):
     """Raised when a row changed since it was read (another tap won the race)."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be reached (a server stopped, restarting, out of reach): nothing
+    of the statement, or of the transaction it was part of, was done. Try again later."""
 
 
 class IntegrityError(Exception):
@@ -164,6 +174,9 @@ class ChallengeRepository(Protocol):
     async def expired(self, now: float) -> list[Challenge]:
         """Open challenges whose time is up."""
 
+    async def open_by(self, challenger_id: int, now: float) -> list[Challenge]:
+        """The user's challenges still open."""
+
 
 class GameRepository(Protocol):
     """Games and their board messages; rows <-> engine values in the engine's notation."""
@@ -192,6 +205,7 @@ class GameRepository(Protocol):
         dice_proof: DiceProof | None = None,
         watchable: bool = True,
         start: Position | None = None,
+        training: bool = False,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction;
         ``inline_board`` is the inline message that shows an inline game, played in the chat
@@ -345,14 +359,18 @@ class ChipRepository(Protocol):
         """Moves ``amount`` chips for a game's result (both wallets must exist; the payer must hold
         the amount)."""
 
+    async def pay_entry(self, *, payer_id: int, payee_id: int, amount: int, now: float) -> None:
+        """Pays ``payee_id``, a tournament's winner, the entry of ``amount`` chips that
+        ``payer_id`` paid into its pot on joining (the payer's row is that entry's)."""
+
     async def paid_between(self, payer_id: int, payee_id: int, since: float) -> tuple[int, int]:
-        """Chips that ``payer_id`` paid ``payee_id`` for games since ``since``, and the number of
-        those payments."""
+        """Chips that ``payer_id`` paid ``payee_id`` since ``since``, for games and as
+        tournament entries (:meth:`pay_entry`), and the number of those payments."""
 
     async def flag(
         self,
         *,
-        game_id: int,
+        game_id: int | None,
         chat_id: int,
         loser_id: int,
         winner_id: int,
@@ -360,11 +378,25 @@ class ChipRepository(Protocol):
         payments: int,
         paid: int,
         now: float,
+        tournament_id: int | None = None,
     ) -> None:
-        """Records a transfer held back as possible chip dumping."""
+        """Records a transfer held back as possible chip dumping: a game's result, or (no
+        game) the entry of ``loser_id`` into tournament ``tournament_id``, once each."""
 
     async def flags(self, chat_id: int, limit: int = 20) -> list[ChipFlag]:
-        """The chat's flagged transfers, newest first."""
+        """The chat's transfers still held, newest first."""
+
+    async def held(self, limit: int = 20) -> list[ChipFlag]:
+        """The transfers still held in every chat, newest first."""
+
+    async def resolve(
+        self, game_id: int, resolution: str, *, operator_id: int, now: float
+    ) -> ChipFlag | None:
+        """Records an operator's decision on a held transfer, if it is still held; returns
+        the flag as it was then (None if it was decided before, or there is none)."""
+
+    async def settle_game(self, game_id: int, *, chips: int, status: ChipsStatus) -> None:
+        """Records what a game's result moved in the end (after a decision on its flag)."""
 
     async def entries(self, user_id: int, limit: int = 10) -> list[LedgerEntry]:
         """The user's latest ledger rows, newest first."""
@@ -378,6 +410,9 @@ class RatingRepository(Protocol):
 
     async def set(self, user_id: int, variant: str, rating: Rating) -> None:
         """Stores the user's rating in ``variant``."""
+
+    async def games(self, user_id: int) -> int:
+        """The user's rated games, every variant's together."""
 
 
 class PoolRepository(Protocol):
@@ -400,6 +435,18 @@ class PoolRepository(Protocol):
         """The seekers who may be paired, in ``scope`` or in every pool: all but those of the
         private pool (scope 0) known to have blocked the bot. By scope, then the longest wait
         first."""
+
+    async def entered_within(self, spans: Sequence[tuple[float, float]]) -> list[Seeker]:
+        """The seekers who may be paired (as :meth:`waiting` has them) who entered within one
+        of ``spans`` (each ``(after, until)``: ``after < since <= until``), by scope, then the
+        longest wait first."""
+
+    async def within_reach(
+        self, widened: Sequence[tuple[Seeker, float]]
+    ) -> dict[int, list[Seeker]]:
+        """For each ``(seeker, reach)``, by the seeker's id: the others who may be paired in
+        its scope with its terms who entered no earlier, their rating within ``reach`` of its
+        own (those with none left out)."""
 
     async def waited(self, since: float) -> list[Seeker]:
         """The seekers in the pool since ``since`` or earlier, the longest wait first."""
@@ -564,8 +611,24 @@ class Store(Protocol):
     def daily(self) -> DailyRepository: ...
 
     @property
+    def changes(self) -> ChangeChannel: ...
+
+    @property
+    def privacy(self) -> PrivacyRepository: ...
+
+    @property
+    def operators(self) -> OperatorRepository: ...
+
+    @property
+    def learning(self) -> LearningRepository: ...
+
+    @property
     def shared(self) -> bool:
         """Other processes (workers) may use the database at the same time."""
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Runs ``action`` once the transaction this task is in commits (at once outside
+        one; never if it rolls back)."""
 
     def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
         """One atomic change across repositories (``durable``: on disk before it returns)."""

@@ -64,6 +64,9 @@ class Tournament:
     version: int = 0
     shown_version: int = -1
     finished_at: float | None = None
+    prize: int | None = None
+    """The chips its winner was paid at the end (see :mod:`bot.services.tournaments`): the
+    pot, or less (0: none)."""
 
     @property
     def is_open(self) -> bool:
@@ -128,10 +131,22 @@ class TournamentRepository(Protocol):
         starts_at: float | None,
         locale: str,
         now: float,
-    ) -> Tournament:
-        """Stores a new tournament, open for sign-up."""
+        picker_id: int | None = None,
+    ) -> Tournament | None:
+        """Stores a new tournament, open for sign-up, made by the creation picker
+        ``picker_id`` (a message of the group, then its sign-up message); None when that
+        picker made one already (a second tap, on any worker)."""
+
+    async def by_picker(self, chat_id: int, picker_id: int) -> Tournament | None:
+        """The tournament the creation picker ``picker_id`` of group ``chat_id`` made."""
 
     async def get(self, tournament_id: int) -> Tournament | None: ...
+
+    async def finished_games(self, tournament_id: int) -> list[int]:
+        """The finished games of the tournament's boards (every game of a match), in order."""
+
+    async def decided_on_time(self, tournament_id: int) -> set[tuple[int, int]]:
+        """The boards (round, board) whose game, or whose match's last game, ended on time."""
 
     async def in_chat(self, chat_id: int, limit: int = 10) -> list[Tournament]:
         """The group's tournaments, the newest first."""
@@ -155,6 +170,9 @@ class TournamentRepository(Protocol):
 
     async def entrants(self, tournament_id: int) -> list[TournamentEntrant]:
         """The entrants in the order they joined."""
+
+    async def entered(self, user_id: int) -> list[int]:
+        """The tournaments in sign-up or running that the user is in (not withdrawn)."""
 
     async def add_entrant(self, tournament_id: int, user_id: int, *, now: float) -> bool:
         """Signs the player up; False if they were already."""

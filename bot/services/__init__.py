@@ -14,13 +14,14 @@ from .boards import BoardMessages
 from .challenges import Challenges
 from .chats import Chats
 from .errors import GameError
-from .games import GameService, GameSnapshot
+from .games import GameService
 from .inline import InlineGames
 from .leagues import LeagueService
 from .lobby import Lobby
 from .replays import Replays
 from .root import Services, compose
 from .scores import ScoreService
+from .snapshots import GameSnapshot
 from .users import Users
 from .watchers import Watchers
 

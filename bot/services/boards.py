@@ -27,6 +27,7 @@ from typing import Final
 from bot.model import Board, Store, StoredGame
 
 from .errors import ForeignButton
+from .feed import ChangeFeed, ClockStarted
 
 logger = logging.getLogger(__name__)
 
@@ -47,8 +48,11 @@ tap."""
 class BoardMessages:
     """The records of the messages that show games (game ids and domain values in and out)."""
 
-    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, store: Store, feed: ChangeFeed, *, clock: Callable[[], float] = time.time
+    ) -> None:
         self._store = store
+        self._feed = feed
         self._clock = clock
         # (game, chat, message id or inline message id) of players' boards. A player's board
         # keeps its row, and its message id, once recorded, is only replaced by another one
@@ -136,9 +140,10 @@ class BoardMessages:
         its deadline becomes a whole move's time from now, if that is
         :data:`CLOCK_SLACK_SECONDS` or more later than it was (the board waited for
         Telegram's pace) and the game is still at that version. Returns the move's deadline
-        now (``stored``'s when it did not move). The caption keeps the deadline it was drawn
-        with, so a player has more time than it says, never less. Not for the computer's
-        turns, whose pause is no player's time."""
+        now (``stored``'s when it did not move); a deadline moved is told to the change feed
+        (:class:`~.feed.ClockStarted`). The caption keeps the deadline it was drawn with, so a
+        player has more time than it says, never less. Not for the computer's turns, whose
+        pause is no player's time."""
         if stored.deadline is None or stored.computer_to_act:
             return stored.deadline
         until = self._clock() + stored.move_seconds
@@ -146,6 +151,7 @@ class BoardMessages:
             return stored.deadline
         if not await self._store.games.start_clock(stored.id, stored.version, until):
             return stored.deadline  # the game moved on meanwhile: its new move has its clock
+        self._feed.announce(ClockStarted(stored.id, stored.version, deadline=until))
         return until
 
     async def set_board_shown(self, board: Board, version: int) -> None:

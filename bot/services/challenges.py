@@ -5,7 +5,9 @@ challenge). No Telegram here.
 
 A challenge to the computer (its target is the computer at a level, see
 :func:`bot.model.computer_id`) is started by the challenger, once the terms suit them; it
-has a level to choose, hints, and no stake.
+has a level to choose, hints, and no stake. It may be a training game
+(:mod:`.training`): a single game of two dice without the cube, in long, short or Abkhaz
+nardy.
 
 A challenge may name the position to start at ("play from here": a position of a finished
 game, or a position ID): its variant is the position's, the challenger plays the side to move
@@ -39,6 +41,7 @@ from bot.engine import (
 )
 from bot.model import (
     COMPUTER_LEVELS,
+    TRAINING_VARIANTS,
     Challenge,
     ChallengeMessage,
     ChallengeStatus,
@@ -92,6 +95,8 @@ STAKE_MODE_CHOICES: Final = tuple(StakeMode)
 FIXED_BY_START: Final = frozenset({"variant", "match", "stake", "stake_mode"})
 """Options a challenge from a position does not offer: the position's variant, one game, no
 stake."""
+FIXED_BY_TRAINING: Final = frozenset({"match", "cube", "dice"})
+"""Options a training game does not offer: it is one game of two dice without the cube."""
 LEVEL_CHOICES: Final = tuple(COMPUTER_LEVELS)
 DEFAULT_LEVEL: Final = 3
 """The computer's level when the challenger names none: a fair game for most people."""
@@ -219,6 +224,10 @@ class Challenges:
         computer = target is not None and target.computer_level is not None
         if computer:
             terms = replace(terms, stake=0, hints=True)
+            if terms.training:
+                terms = training_terms(terms)
+        else:
+            terms = replace(terms, training=False)  # judged against the computer only
         name = (target.username if target else target_username) or ""
         if target_is_bot or name.lower().endswith("bot"):
             # Telegram requires every bot's username to end in "bot"
@@ -391,8 +400,8 @@ class Challenges:
     ) -> Challenge:
         """The challenger cycles an option: ``variant``, ``rules``, ``time``, ``match``,
         ``cube``, ``dice``, ``stake`` and ``stake_mode`` (between people), ``hints`` (between
-        people), ``level`` (against the computer), ``watchable`` (a game between private
-        chats: open to watchers or private)."""
+        people), ``level`` and ``training`` (against the computer), ``watchable`` (a game
+        between private chats: open to watchers or private)."""
         async with self._one_at_a_time(challenge_id):
             challenge = await self._open_challenge(challenge_id, version)
             if user_id != challenge.challenger_id:
@@ -402,6 +411,8 @@ class Challenges:
                 raise StaleAction()  # not offered against the computer
             if option in FIXED_BY_START and challenge.terms.start is not None:
                 raise StaleAction()  # the position decides the variant; a single free game
+            if option in FIXED_BY_TRAINING and challenge.terms.training:
+                raise StaleAction()  # a training game: one game of two dice, no cube
             terms, target_id = challenge.terms, challenge.target_id
             if option == "level":
                 if computer is None:
@@ -413,12 +424,21 @@ class Challenges:
                 terms = replace(terms, hints=not terms.hints)
                 if terms.hints:
                     terms = replace(terms, stake=0)
+            elif option == "training":
+                if computer is None:
+                    raise StaleAction()  # judged against the computer only
+                terms = (
+                    replace(terms, training=False)
+                    if terms.training
+                    else training_terms(replace(terms, training=True))
+                )
             elif option == "watchable":
                 if not challenge.in_private_chat:
                     raise StaleAction()  # a group sees its board: nothing to keep private
                 terms = replace(terms, watchable=not terms.watchable)
             elif option == "variant":
-                variant = _next(VARIANT_CHOICES, terms.variant)
+                choices = TRAINING_VARIANTS if terms.training else VARIANT_CHOICES
+                variant = _next(choices, terms.variant)
                 terms = replace(
                     terms,
                     variant=variant,
@@ -620,6 +640,24 @@ class Challenges:
         if challenge.target_username is not None:
             return bool(user and user.username == challenge.target_username)
         return True  # an open challenge: anyone but the challenger
+
+
+def training_terms(terms: Terms) -> Terms:
+    """``terms`` made a training game's: a single game of two dice without the cube, in a
+    variant of :data:`~bot.model.TRAINING_VARIANTS` (long nardy for any other); none from a
+    position of another variant."""
+    if terms.start is not None and terms.start.variant not in TRAINING_VARIANTS:
+        return replace(terms, training=False)
+    variant = terms.variant if terms.variant in TRAINING_VARIANTS else TRAINING_VARIANTS[0]
+    return replace(
+        terms,
+        training=True,
+        variant=variant,
+        rule_set=terms.rule_set if variant == terms.variant else None,
+        match_length=0,
+        cube=False,
+        dice_mode=DiceMode.TWO,
+    )
 
 
 def _next(choices: tuple[T, ...], current: T) -> T:

@@ -11,7 +11,9 @@ Seed 000 forbids passing chips by losing on purpose. Two rules keep that honest:
   the game is flagged for the group's admins (``/flags``). The game still counts for points
   and ratings. The net flow is what the loser paid the winner in the window less what the
   winner paid back, in chips and in payments: a game lost the other way only offsets its own
-  chips, so a small one cannot open the way for any amount.
+  chips, so a small one cannot open the way for any amount. A tournament's pot is payments
+  too, one from each entrant to the winner, judged by the same rule
+  (:mod:`.tournaments`): :func:`stream` says whether a payment is held.
 
 What a result pays is :func:`bot.engine.chips_due`, capped at the loser's balance: a player may
 stake only what they hold, but several games (or a cube) at once can cost more than that, and
@@ -21,7 +23,7 @@ a balance never goes below zero.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Final
 
 from bot.engine import Outcome, Side, chips_due
@@ -65,6 +67,28 @@ def is_early_concession(stored: StoredGame) -> bool:
     return turns_played(stored.history, result.winner.other) < MIN_LOSER_TURNS
 
 
+@dataclass(frozen=True, slots=True)
+class Stream:
+    """The net flow from one player to another over the window, a payment being made
+    included, and whether that payment is held (the flow reaches a limit)."""
+
+    chips: int
+    payments: int
+
+    @property
+    def held(self) -> bool:
+        return self.chips >= DUMP_CHIPS or self.payments >= DUMP_PAYMENTS
+
+
+async def stream(store: Store, payer: int, payee: int, amount: int, now: float) -> Stream:
+    """The one-way stream from ``payer`` to ``payee`` if ``payer`` paid ``amount`` now: what
+    they paid in the window ending now less what came back, this payment included."""
+    since = now - DUMP_WINDOW_SECONDS
+    paid, payments = await store.chips.paid_between(payer, payee, since)
+    paid_back, payments_back = await store.chips.paid_between(payee, payer, since)
+    return Stream(paid - paid_back + amount, payments - payments_back + 1)
+
+
 async def settle(store: Store, stored: StoredGame, now: float) -> StoredGame:
     """Pays a finished game's stake (inside the caller's transaction, the one that saves the
     result); returns the game with ``chips`` and ``chips_status`` set."""
@@ -83,19 +107,16 @@ async def settle(store: Store, stored: StoredGame, now: float) -> StoredGame:
     )
     amount = min(due, await balance(store, loser, now))
     await balance(store, winner, now)  # the winner's wallet exists before it is paid
-    since = now - DUMP_WINDOW_SECONDS
-    paid, payments = await store.chips.paid_between(loser, winner, since)
-    paid_back, payments_back = await store.chips.paid_between(winner, loser, since)
-    paid, payments = paid - paid_back, payments - payments_back
-    if paid + amount >= DUMP_CHIPS or payments + 1 >= DUMP_PAYMENTS:
+    flow = await stream(store, loser, winner, amount, now)
+    if flow.held:
         await store.chips.flag(
             game_id=stored.id,
             chat_id=stored.chat_id,
             loser_id=loser,
             winner_id=winner,
             amount=amount,
-            payments=payments + 1,
-            paid=paid + amount,
+            payments=flow.payments,
+            paid=flow.chips,
             now=now,
         )
         return replace(stored, chips=amount, chips_status=ChipsStatus.HELD)

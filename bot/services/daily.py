@@ -14,9 +14,20 @@ takes one from the computer's self-play, seeded by the day, so it always has a p
 **Answering.** The chosen position keeps the ranking of every legal turn, so an answer is
 judged by looking its resulting position up: its loss is the best equity minus its own, and it
 is right when it reaches the best turn's position. One answer per player and position (the
-second is refused and changes nothing). A right answer to a day's position extends the
-player's streak: days in a row with at least one right answer (any variant); a day missed ends
-it.
+second is refused and changes nothing), during the position's day only. A right answer to a
+day's position extends the player's streak: days in a row with at least one right answer (any
+variant); a day missed ends it.
+
+**Nothing is told before the day ends.** The best move, each player's verdict, the share of
+right answers and the streaks of the day are shown to everyone when the day ends (00:00 UTC):
+the group posts are edited to show the best move then (:meth:`DailyService.to_reveal`), and
+the position opened after that shows it with the player's verdict. Until then a player sees
+their own answer and how many answered, and streaks as they stood when the day began. Why not
+show the verdict at once, as it was: one answer per account is all the bot can enforce, and a
+second account that answered first learnt the best move, or whether a move was right, for the
+first to answer with; hiding every sign of it until nobody can answer makes that worthless.
+And only accounts with :data:`RATED_GAMES` rated games (against people, past the early
+concessions) make streaks and are listed by ``/top daily``: a spare account costs real games.
 
 **Groups.** A group's admins turn the morning post on with a time zone (an IANA name such as
 ``Europe/Moscow``, UTC by default); the post is due at :data:`POST_HOUR` o'clock there. Each
@@ -33,6 +44,7 @@ import logging
 import time
 import zoneinfo
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Final
 
@@ -54,13 +66,14 @@ from .analysis import replay
 from .computer import Brain
 from .errors import (
     AlreadyAnswered,
+    DailyOver,
     GameError,
     NoDailyPosition,
     StaleAction,
     UnknownTimeZone,
 )
-from .games import WHOLE_TURN_BUTTONS
 from .locks import KeyedLocks
+from .snapshots import WHOLE_TURN_BUTTONS
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +89,9 @@ DEFAULT_TIME_ZONE: Final = "UTC"
 TOP_STREAKS: Final = 10
 BEST_LOSS: Final = 0.005
 """A loss below this counts as none (equities are rounded in what players see)."""
+RATED_GAMES: Final = 1
+"""Rated games an account must have played for its right answers to make a streak, and for
+``/top daily`` to list it."""
 
 
 class NoCandidate(Exception):
@@ -84,13 +100,18 @@ class NoCandidate(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a player sees after answering (or asking again): the position, their answer, the
-    best turn, how everyone answered, their streak."""
+    """What a player sees after answering, or once the position's day is over: the
+    position, their answer (None: they did not answer), how everyone answered, their streak;
+    ``revealed`` once the day is over (the best turn, the verdict and the share of right
+    answers are shown then only)."""
 
     position: DailyPosition
-    answer: DailyAnswer
+    answer: DailyAnswer | None
     tally: DailyTally
     streak: Streak | None
+    revealed: bool = False
+    counted: bool = True
+    """Whether the player's right answers make a streak (:data:`RATED_GAMES`)."""
 
     @property
     def best(self) -> RankedTurn:
@@ -146,6 +167,17 @@ def replay_taps(game: Game, taps: str) -> Tapped:
             current = current.finish(tapped.finishes[index])
         tapped = worked_out(current)
     return tapped
+
+
+def judged(best: RankedTurn, answer: RankedTurn) -> tuple[float, bool]:
+    """What ``answer`` gives away against ``best`` (never below 0), and whether it is right:
+    the best turn's position, or a turn within :data:`BEST_LOSS` of it.
+
+    >>> judged(RankedTurn("13/7 7/2", "b", 0.5), RankedTurn("24/18 13/8", "a", 0.25))
+    (0.25, False)
+    """
+    loss = max(0.0, best.equity - answer.equity)
+    return loss, answer.reaches == best.reaches or loss < BEST_LOSS
 
 
 def day_of(now: float) -> str:
@@ -205,24 +237,36 @@ def next_streak(old: Streak | None, user_id: int, day: str) -> Streak:
     late), else a new streak of one.
 
     >>> next_streak(Streak(1, 3, 5, "2026-12-02"), 1, "2026-12-03")
-    Streak(user_id=1, current=4, best=5, last_day='2026-12-03')
+    Streak(user_id=1, current=4, best=5, last_day='2026-12-03', best_before=5)
     >>> next_streak(Streak(1, 3, 5, "2026-12-01"), 1, "2026-12-03")
-    Streak(user_id=1, current=1, best=5, last_day='2026-12-03')
+    Streak(user_id=1, current=1, best=5, last_day='2026-12-03', best_before=5)
     """
     if old is None:
         return Streak(user_id, 1, 1, day)
     if day <= old.last_day:
         return old
     current = old.current + 1 if shift_day(old.last_day, 1) == day else 1
-    return Streak(user_id, current, max(old.best, current), day)
+    return Streak(user_id, current, max(old.best, current), day, old.best)
 
 
 def alive(streak: Streak | None, today: str) -> int:
-    """A streak's current length as of ``today``: 0 once a whole day has passed without a
-    right answer."""
+    """A streak's length as players see it on ``today``: as it stood when the day began (a
+    right answer of today shows when the day ends), 0 once a whole day has passed without a
+    right answer.
+
+    >>> [alive(Streak(1, 3, 3, "2026-12-03", 2), day) for day in ("2026-12-03", "2026-12-04")]
+    [2, 3]
+    """
     if streak is None or streak.last_day < shift_day(today, -1):
         return 0
-    return streak.current
+    return streak.current - 1 if streak.last_day >= today else streak.current
+
+
+def best_shown(streak: Streak | None, today: str) -> int:
+    """A streak's best as players see it on ``today`` (see :func:`alive`)."""
+    if streak is None:
+        return 0
+    return streak.best_before if streak.last_day >= today else streak.best
 
 
 def ranking_of(found: ai_daily.Found) -> tuple[RankedTurn, ...]:
@@ -317,6 +361,11 @@ class DailyService:
             now=self._clock(),
         )
 
+    async def candidates(self, variant: str) -> list[Game]:
+        """The games a daily position of ``variant`` is chosen from: the positions of the
+        latest finished games (practice positions are found among them too)."""
+        return (await self._candidates(variant))[0]
+
     async def _candidates(self, variant: str) -> tuple[list[Game], list[int]]:
         """Positions of the latest finished games, newest game first and each from its end
         back, with the game each comes from (replayed on a thread: it is the engine's work)."""
@@ -334,36 +383,45 @@ class DailyService:
         """
         return await asyncio.to_thread(replay_taps, position.game, taps)
 
+    def is_over(self, position: DailyPosition) -> bool:
+        """Whether the position's day has ended: its best move is shown to all then."""
+        return position.day < self.today()
+
     async def outcome(self, position: DailyPosition, user: User) -> Outcome | None:
-        """What ``user`` answered to ``position`` with how everyone did; None before they
-        answered."""
+        """What ``user`` answered to ``position`` with how everyone did; None while they may
+        still answer (they have not, and its day goes on)."""
         answer = await self._store.daily.answer_of(position.id, user.id)
-        if answer is None:
+        revealed = self.is_over(position)
+        if answer is None and not revealed:
             return None
         return Outcome(
             position,
             answer,
             await self._store.daily.tally(position.id),
             await self._store.daily.streak(user.id),
+            revealed,
+            await self._store.ratings.games(user.id) >= RATED_GAMES,
         )
 
     async def answer(self, position: DailyPosition, user: User, turn: Turn) -> Outcome:
         """Records ``user``'s answer ``turn`` (a legal complete turn of the position) and,
-        when right, their streak.
+        when right and they have played :data:`RATED_GAMES` rated games, their streak.
 
-        :raises: :exc:`AlreadyAnswered` if they had answered it (nothing changes).
+        :raises: :exc:`AlreadyAnswered` if they had answered it, :exc:`DailyOver` once its
+            day is over (nothing changes).
         """
+        if self.is_over(position):
+            raise DailyOver()
         ranked = position.ranked(turn.position.to_text())
         if ranked is None:  # not a legal turn of it: the input checks that, so unexpected
             raise NoDailyPosition()
-        loss = max(0.0, position.best.equity - ranked.equity)
-        correct = ranked.reaches == position.best.reaches or loss < BEST_LOSS
+        loss, correct = judged(position.best, ranked)
         answer = DailyAnswer(position.id, user.id, str(turn), loss, correct, self._clock())
         async with self._store.transaction(durable=True):
             await self._store.lock_players(user.id)
             if not await self._store.daily.add_answer(answer):
                 raise AlreadyAnswered()
-            if correct:
+            if correct and await self._store.ratings.games(user.id) >= RATED_GAMES:
                 old = await self._store.daily.streak(user.id)
                 await self._store.daily.set_streak(next_streak(old, user.id, position.day))
         outcome = await self.outcome(position, user)
@@ -371,17 +429,32 @@ class DailyService:
         return outcome
 
     async def streak(self, user_id: int) -> int:
-        """``user_id``'s current streak (0 when none is alive)."""
+        """``user_id``'s current streak as shown today (0 when none is alive)."""
         return alive(await self._store.daily.streak(user_id), self.today())
 
     async def top_streaks(self, limit: int = TOP_STREAKS) -> list[tuple[User, Streak]]:
-        """The longest streaks alive, longest first, with their players."""
-        since = shift_day(self.today(), -1)
+        """The longest streaks alive, as they stood when today began, of players with
+        :data:`RATED_GAMES` rated games, longest first, with their players."""
         found = []
-        for streak in await self._store.daily.top_streaks(since, limit):
+        for streak in await self._store.daily.top_streaks(
+            self.today(), limit, rated_games=RATED_GAMES
+        ):
             user = await self._store.users.get(streak.user_id)
             found.append((user or User(streak.user_id, None, "?", None), streak))
         return found
+
+    async def to_reveal(self) -> list[int]:
+        """The positions whose day has ended and whose group posts do not show the best move
+        yet: each to be edited (:meth:`revealing`), then marked (:meth:`mark_revealed`)."""
+        return await self._store.daily.to_reveal(self.today())
+
+    def revealing(self, position_id: int) -> AbstractAsyncContextManager[bool]:
+        """Holds the position's reveal for this worker while it edits the posts (False:
+        another worker holds it now)."""
+        return self._store.attempt("daily_reveal", position_id)
+
+    async def mark_revealed(self, position_id: int) -> None:
+        await self._store.daily.mark_revealed(position_id)
 
     async def tally(self, position_id: int) -> DailyTally:
         return await self._store.daily.tally(position_id)

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from bot.model import PlayerRolls
+
 FACES: Final = 6
 DEGREES_OF_FREEDOM: Final = FACES - 1
 MIN_DICE: Final = 30
@@ -99,16 +101,9 @@ class DiceStats:
 
 def dice_stats(games: int, rolls: Iterable[tuple[int, ...]]) -> DiceStats:
     """The statistics of a player's ``rolls`` (each one's dice) over ``games`` games."""
-    faces = [0] * FACES
-    two, doubles, pips = 0, 0, 0
-    for values in rolls:
-        for value in values:
-            faces[value - 1] += 1
-        if len(values) == 2:
-            two += 1
-            if values[0] == values[1]:
-                doubles += 1
-                pips += 4 * values[0]
-            else:
-                pips += values[0] + values[1]
-    return DiceStats(games, tuple(faces), two, doubles, pips)
+    return of_counts(PlayerRolls.counted(rolls, games))
+
+
+def of_counts(counted: PlayerRolls) -> DiceStats:
+    """The statistics of a player's dice as the store counts them."""
+    return DiceStats(counted.games, counted.faces, counted.rolls, counted.doubles, counted.pips)

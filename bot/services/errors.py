@@ -93,7 +93,7 @@ class NotEnoughChips(GameError):
 
 class TooSoon(GameError):
     """A replay, an analysis or another message on demand beyond the asker's or the group's
-    allowance (:class:`~bot.messages.pace.OnDemand`);
+    allowance (:class:`~bot.outbox.pace.OnDemand`);
     ``params``: ``seconds`` until one is allowed."""
 
     code = "too_soon"
@@ -312,6 +312,17 @@ class TournamentFull(GameError):
     code = "tournament_full"
 
 
+class TournamentMade(GameError):
+    """A second tap on a creation picker's ✅ Create: its tournament is made already.
+    ``params``: ``tournament``, its id (also :attr:`tournament`)."""
+
+    code = "tournament_made"
+
+    def __init__(self, tournament: int) -> None:
+        super().__init__(tournament=tournament)
+        self.tournament = tournament
+
+
 class TooFewPlayers(GameError):
     """Starting a tournament with fewer than two players."""
 
@@ -344,6 +355,12 @@ class AlreadyAnswered(GameError):
     code = "already_answered"
 
 
+class DailyOver(GameError):
+    """An answer to a daily position whose day is over (its best move is shown to all)."""
+
+    code = "daily_over"
+
+
 class NoDailyPosition(GameError):
     """A daily position that does not exist (a forged button, a variant without one)."""
 
@@ -354,3 +371,27 @@ class UnknownTimeZone(GameError):
     """``/daily on`` with a name that is no time zone."""
 
     code = "unknown_time_zone"
+
+
+class CannotBanOwner(GameError):
+    """``/ban`` of an operator (one of ``OWNER_IDS``)."""
+
+    code = "cannot_ban_owner"
+
+
+class AlreadyDecided(GameError):
+    """A decision on a held chip transfer that another operator (or tap) made first."""
+
+    code = "already_decided"
+
+
+class BroadcastClosed(GameError):
+    """A tap on a broadcast's button after it was confirmed, finished or stopped."""
+
+    code = "broadcast_closed"
+
+
+class Banned(GameError):
+    """Anything a banned user asks of the bot outside the chats' updates (the Mini App)."""
+
+    code = "banned"

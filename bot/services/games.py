@@ -44,8 +44,10 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Final
+
+from cachetools import Cache
 
 from bot import logs
 from bot.ai import Action, Hint
@@ -57,12 +59,9 @@ from bot.engine import (
     TurnInput,
     TurnPlan,
 )
-from bot.engine.lazy import lazy
 from bot.model import (
     Board,
     DiceProof,
-    MatchRecord,
-    PlayerLuck,
     Store,
     StoredGame,
     Tally,
@@ -73,7 +72,7 @@ from bot.model import (
 )
 
 from . import chips, fairplay, flow
-from .autoanalysis import AutoAnalyses, MatchLuck, match_figures
+from .autoanalysis import AutoAnalyses, match_figures
 from .boards import BoardMessages
 from .computer import Brain
 from .coordination import Coordination
@@ -86,11 +85,14 @@ from .errors import (
     NotYourTurn,
     StaleAction,
 )
+from .feed import ChangeFeed, GameSaved, GameStarted
 from .locks import KeyedLocks
 from .planner import RemotePlan
 from .ratings import REPEAT_WINDOW_SECONDS, rate_game, repeat_weight
 from .seeds import DiceSeeds
-from .users import SHARED_SECONDS, Users
+from .snapshots import WHOLE_TURN_BUTTONS, GameSnapshot, turn_input
+from .takeback import taken_back
+from .users import Users, kept
 
 logger = logging.getLogger(__name__)
 
@@ -106,67 +108,13 @@ THINKING_SECONDS: Final = 15.0
 0.05 s at level 5, 0.3 s in the slowest variants): if that worker dies, another answers after
 this."""
 
+SCORES_KEPT: Final = 10_000
+"""Pairs whose head-to-head score the captions keep in memory at most, the least recently
+used let go first."""
 TURN_PLANS_HELD: Final = 1_000
 """How many games' turn plans :class:`GameService` holds at most (the latest tapped or shown):
 each game being played's, until its turn ends, so its next tap finds what the last one
 searched however many other games were tapped between; most plans hold a few dozen nodes."""
-
-WHOLE_TURN_BUTTONS: Final = 16
-"""At most this many ways to finish a turn are offered as one button each (one tap finishes the
-turn); with more, the player taps step by step until they are few enough. 16 keeps a board's
-keyboard to eight rows and, in self-play of long nardy, a turn to 1.9 board edits on average
-(``bench/edits.py``)."""
-
-
-@dataclass(frozen=True)
-class GameSnapshot:
-    """Everything a view needs to show a game, as of one version."""
-
-    stored: StoredGame
-    white: User
-    black: User
-    score: Tally
-    """Finished games between the two, from white's side."""
-    match: MatchRecord | None = None
-    """The match the game belongs to, with its score after this game once it is over."""
-    luck: tuple[PlayerLuck, ...] = ()
-    """A finished game's luck and PR per side (white's first), once its automatic analysis
-    is done."""
-    match_luck: MatchLuck | None = None
-    """A finished match's luck per player over its analysed games, on its games' boards once
-    the match is over and one of them is analysed."""
-
-    @property
-    def game(self) -> Game:
-        return self.stored.game
-
-    @lazy
-    def turn_input(self) -> TurnInput | None:
-        """The turn being tapped (None when the game is over or nobody has dice); worked out
-        once per snapshot, since the caption, the buttons and the picture all need it."""
-        return turn_input(self.stored)
-
-    @lazy
-    def finishes(self) -> tuple[tuple[Played, ...], ...] | None:
-        """The ways to finish the turn being tapped, when there are at most
-        :data:`WHOLE_TURN_BUTTONS` (the keyboard's whole-turn buttons), else None."""
-        current = self.turn_input
-        return None if current is None else current.finishes(WHOLE_TURN_BUTTONS)
-
-    def prepare(self) -> None:
-        """Works out what the views ask of the turn being tapped (its finishes, else its next
-        steps; whether it is complete; the position it has reached), so that showing the
-        snapshot searches nothing: called on a thread, as the turn's first look can take
-        seconds."""
-        current = self.turn_input
-        if current is None:
-            return
-        if self.finishes is None:
-            _ = current.options
-        _ = current.is_complete, current.current
-
-    def user(self, side: Side) -> User:
-        return self.white if side is Side.WHITE else self.black
 
 
 class GameService:
@@ -182,6 +130,7 @@ class GameService:
         seeds: DiceSeeds,
         coordination: Coordination,
         brain: Brain,
+        feed: ChangeFeed,
         move_seconds: int = 90,
         clock: Callable[[], float] = time.time,
         computer_pause: float = COMPUTER_PAUSE,
@@ -189,6 +138,7 @@ class GameService:
         board_messages: BoardMessages | None = None,
     ) -> None:
         self._store = store
+        self._feed = feed
         # what the boards show (the versions not written yet included), for the timeouts
         self._board_messages = board_messages
         self._rng = rng
@@ -206,10 +156,12 @@ class GameService:
         self._locks: KeyedLocks[int] = KeyedLocks()
         # the plan of the turn being tapped, by game, the latest last (see TURN_PLANS_HELD)
         self._plans: OrderedDict[int, TurnPlan] = OrderedDict()
-        # Head-to-head scores for the captions, with when each was read. Only one process
-        # writes an SQLite file, so there the cache knows every result; with several workers
-        # another may record one, so a score is read again after SHARED_SECONDS.
-        self._scores: dict[tuple[int, int], tuple[Tally, float]] = {}
+        # Head-to-head scores for the captions (at most SCORES_KEPT). Only one process writes
+        # an SQLite file, so there the cache knows every result; with several workers another
+        # may record one, so a score is read again after users.SHARED_SECONDS.
+        self._scores: Cache[tuple[int, int], Tally] = kept(
+            SCORES_KEPT, shared=store.shared, clock=clock
+        )
 
     @asynccontextmanager
     async def _one_at_a_time(self, game_id: int) -> AsyncIterator[None]:
@@ -267,6 +219,7 @@ class GameService:
                     inline_board=inline,
                     chat_instance=stored.chat_instance,
                     dice_client=dice_client,
+                    follows=game_id,
                 )
             except VersionConflict:  # the other player was quicker
                 raise NoNextGame() from None
@@ -288,6 +241,7 @@ class GameService:
         dice_client: str | None = None,
         dice_seed: bytes | None = None,
         tournament: bool = False,
+        follows: int | None = None,
     ) -> StoredGame:
         """Rolls a new game's opening (playing forced turns) on ``terms`` and stores it;
         an inline game with its ``inline_board`` (the inline message) and ``chat_instance``; a
@@ -307,6 +261,9 @@ class GameService:
 
         ``tournament``: a tournament's game (the tournament service says so): no hints, whatever
         the terms say (see :func:`.fairplay.hints_allowed`).
+
+        ``follows``: the finished game of the match that this game comes after. The new game is
+        told to the change feed once the caller's transaction commits.
 
         :raises: :exc:`~bot.engine.GameOverError` for a ``start`` where a side has borne off
             every checker.
@@ -333,7 +290,7 @@ class GameService:
         game, history, last_turn = await asyncio.to_thread(opened)
         waits_for = black_id if game.to_act is Side.BLACK else white_id
         pause = self.computer_pause if computer_level(waits_for) else move_seconds
-        return await self._store.games.create(
+        created = await self._store.games.create(
             chat_id=chat_id,
             white_id=white_id,
             black_id=black_id,
@@ -360,7 +317,10 @@ class GameService:
             dice_proof=dice.proof,
             watchable=terms.watchable,
             start=start,
+            training=terms.training,
         )
+        self._feed.announce(GameStarted(created.id, created.version, follows=follows))
+        return created
 
     async def snapshot(self, game_id: int) -> GameSnapshot:
         """The game as it stands."""
@@ -465,10 +425,27 @@ class GameService:
         )
         return await self._save(moved_on, version)
 
+    async def take_back(self, game_id: int, user_id: int, line: int) -> GameSnapshot:
+        """In a training game, ``user_id`` takes back their latest chosen turn, history line
+        ``line`` (and what the computer played after it): the game is as it was before that
+        turn, the same roll to play again (:func:`.takeback.taken_back`).
+
+        :raises: :exc:`NotAPlayer`, :exc:`GameFinished`; :exc:`StaleAction` in a game that is
+            not a training game, or for a turn that is not the player's latest.
+        """
+        async with self._one_at_a_time(game_id):
+            stored = await self._get(game_id)
+            side = _playing_side(stored, user_id)
+            if not stored.training:
+                raise StaleAction()
+            now = self._clock()
+            restored = await asyncio.to_thread(taken_back, stored, side, line, now)
+            return await self._save(restored, stored.version)
+
     async def roll(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The player to move rolls instead of doubling (passes and forced turns play
         themselves)."""
-        return await self._act(game_id, user_id, version, "roll")
+        return await self._act(game_id, user_id, version, Action.ROLL)
 
     async def strike(self, game_id: int, user_id: int, version: int, value: int) -> GameSnapshot:
         """``anti_three``: the mover's opponent strikes the die showing ``value`` from the three
@@ -486,17 +463,18 @@ class GameService:
 
     async def double(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The player to move offers to double."""
-        return await self._act(game_id, user_id, version, "double")
+        return await self._act(game_id, user_id, version, Action.DOUBLE)
 
     async def take(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The opponent takes the offered double; the doubler then rolls."""
-        return await self._act(game_id, user_id, version, "take")
+        return await self._act(game_id, user_id, version, Action.TAKE)
 
     async def drop(self, game_id: int, user_id: int, version: int) -> GameSnapshot:
         """The opponent drops the offered double and loses the game at the cube's value."""
-        return await self._act(game_id, user_id, version, "drop")
+        return await self._act(game_id, user_id, version, Action.DROP)
 
-    async def _act(self, game_id: int, user_id: int, version: int, action: str) -> GameSnapshot:
+    async def _act(self, game_id: int, user_id: int, version: int, action: Action) -> GameSnapshot:
+        """A cube action or a roll (the engine's :class:`~bot.ai.Action`, the computer's too)."""
         async with self._one_at_a_time(game_id):
             stored = await self._get(game_id)
             side = _playing_side(stored, user_id)
@@ -504,9 +482,7 @@ class GameService:
                 raise NotYourTurn()
             if stored.version != version:
                 raise StaleAction()
-            moved_on = await asyncio.to_thread(
-                flow.acted, stored, Action(action), self._rng, self._clock()
-            )
+            moved_on = await asyncio.to_thread(flow.acted, stored, action, self._rng, self._clock())
             return await self._save(moved_on, version)
 
     async def computer_move(self, game_id: int) -> GameSnapshot | None:
@@ -541,10 +517,13 @@ class GameService:
             except StaleAction:
                 return None
 
-    async def hint(self, game_id: int, user_id: int, version: int) -> tuple[Hint, Turn | None]:
+    async def hint(
+        self, game_id: int, user_id: int, version: int, *, known: Hint | None = None
+    ) -> tuple[Hint, Turn | None]:
         """The strongest level's view of the roll of the player to move, in a game with hints,
         and the turn tapped so far when it is complete (to say what it gives away). Changes
-        nothing.
+        nothing. ``known``: this version's hint, asked for before (the computer is not asked
+        again; the request is checked all the same).
 
         :raises: :exc:`NoHints`, :exc:`NotAPlayer`, :exc:`NotYourTurn`, :exc:`StaleAction`.
         """
@@ -557,7 +536,7 @@ class GameService:
         tapped = await asyncio.to_thread(turn_input, stored)
         if stored.version != version or tapped is None:
             raise StaleAction()
-        hint = await self._brain.hint(stored.game)
+        hint = known if known is not None else await self._brain.hint(stored.game)
         return hint, await asyncio.to_thread(_turn_if_complete, tapped)
 
     async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
@@ -705,11 +684,12 @@ class GameService:
         return await self._store.games.version(game_id)
 
     async def postpone_deadlines(self, since: float, seconds: float) -> int:
-        """Stops the clocks for a time the players could not reach the bot (a Telegram outage
-        from ``since`` lasting ``seconds``): every running game's deadline after ``since`` moves
-        ``seconds`` later. Versions stay, so buttons pressed meanwhile still count. Returns how
-        many games it moved. With several workers, the first to report the outage moves them;
-        the others' reports of it (they saw it too, each with its own timing) move nothing."""
+        """Stops the clocks for a time the players could not reach the bot, or the bot its
+        database (an outage from ``since`` lasting ``seconds``): every running game's deadline
+        after ``since`` moves ``seconds`` later. Versions stay, so buttons pressed meanwhile
+        still count. Returns how many games it moved. With several workers, the first to report
+        the outage moves them; the others' reports of it (they saw it too, each with its own
+        timing) move nothing."""
         async with self._store.transaction():
             if not await self._coordination.outage_ended(since, since + seconds):
                 return 0
@@ -789,7 +769,9 @@ class GameService:
                         await self._end_match(saved, result.winner, now)
         except VersionConflict:
             raise StaleAction() from None
-        return await self._snapshot(saved)
+        snapshot = await self._snapshot(saved)
+        self._feed.announce(GameSaved(saved.id, saved.version, snapshot))
+        return snapshot
 
     async def _record_result(self, stored: StoredGame, now: float) -> None:
         """Adds a finished game to its match, to its tournament's board and, unless conceded
@@ -845,13 +827,9 @@ class GameService:
         if stored.game.is_over:  # a result changes the score between the two
             self._scores.pop(pair, None)
             self._scores.pop(pair[::-1], None)
-        kept = self._scores.get(pair)
-        now = self._clock()
-        if kept is not None and (not self._store.shared or now - kept[1] <= SHARED_SECONDS):
-            score = kept[0]
-        else:
-            score = await self._store.games.head_to_head(*pair)
-            self._scores[pair] = (score, now)
+        score = self._scores.get(pair)
+        if score is None:
+            score = self._scores[pair] = await self._store.games.head_to_head(*pair)
         match = await self._store.matches.get(stored.match_id) if stored.match_id else None
         luck = tuple(await self._store.luck.of_game(stored.id)) if stored.game.is_over else ()
         match_luck = None
@@ -912,12 +890,3 @@ def _worked_out(current: TurnInput) -> TurnInput:
 def _turn_if_complete(current: TurnInput) -> Turn | None:
     """The turn ``current`` has tapped when it is complete, else None."""
     return current.turn() if current.is_complete else None
-
-
-def turn_input(stored: StoredGame) -> TurnInput | None:
-    """The turn the player to move is tapping, with the taps already made replayed (None while
-    there is nothing to play: over, before the roll, while a die is to be struck)."""
-    game = stored.game
-    if game.moves is None:
-        return None
-    return game.turn_input().replay(stored.input)

@@ -10,9 +10,8 @@ is done here, above them: :class:`~.challenges.Challenges`, :class:`~.inline.Inl
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
 
 from bot.engine import Side
 from bot.model import Challenge, ChallengeStatus, Seeker, Store, Terms, User, computer_id
@@ -29,14 +28,13 @@ from .errors import (
     StaleAction,
     Watching,
 )
-from .games import REMIND_FROM_SECONDS, GameService, GameSnapshot
+from .feed import ChangeFeed, WatcherAdded
+from .games import REMIND_FROM_SECONDS, GameService
 from .inline import InlineGames, seal
 from .locks import KeyedLocks
 from .pool import OFFER_AFTER, PRIVATE, Pairing, Pool, computer_level_for, pool_terms
+from .snapshots import GameSnapshot
 from .watchers import Watchers
-
-_PAIRING_TRIES: Final = 3
-"""Pairings tried for one entrant whose found opponent turned out to be playing already."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +56,12 @@ class Lobby:
         inline: InlineGames,
         watchers: Watchers,
         pool: Pool,
+        feed: ChangeFeed,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._store = store
+        self._feed = feed
         self._clock = clock
         self._games = games
         self._challenges = challenges
@@ -166,12 +166,16 @@ class Lobby:
     async def watch(self, game_id: int, user_id: int) -> tuple[GameSnapshot, bool]:
         """Makes ``user_id`` a watcher of game ``game_id`` (:meth:`Watchers.add`); returns the
         game as it stands, read after the watcher's board was added (a change saved later is
-        shown to it by the publisher), and whether they were not watching it yet.
+        shown to it by the publisher), and whether they were not watching it yet; a new
+        watcher's board is told to the change feed (:class:`~.feed.WatcherAdded`), to be shown.
 
         :raises: :exc:`~.errors.GameNotFound`, and what :meth:`Watchers.add` raises.
         """
         added = await self._watchers.add(await self._games.stored(game_id), user_id)
-        return await self._games.snapshot(game_id), added
+        snapshot = await self._games.snapshot(game_id)
+        if added:
+            self._feed.announce(WatcherAdded(game_id, snapshot.stored.version, snapshot))
+        return snapshot, added
 
     # --- the pool: play anyone now -----------------------------------------------------------
 
@@ -193,7 +197,9 @@ class Lobby:
         else None, and they wait in the pool.
 
         One entry at a time per player, in every worker: a second tap while the first is
-        entering, or once they are paired, is refused rather than entered again.
+        entering, or once they are paired, is refused rather than entered again. Both
+        seekers leave the pool in the transaction that starts their game
+        (:meth:`Pool.enter`): a crash in between leaves both waiting.
         ``entering`` is awaited once they may enter, before they do (the caller shows the
         wait then: a pairing made at once, or by the next to enter, is shown after it, and a
         refused tap shows nothing).
@@ -218,16 +224,23 @@ class Lobby:
             if entering is not None:
                 await entering()
             rating = (await self._store.ratings.get(user.id, terms.variant)).rating
-            for _attempt in range(_PAIRING_TRIES):
-                pairing = await self._pool.enter(
-                    user.id, scope, terms, rating, offer_after=offer_after, message_id=message_id
+            found: dict[Pairing, Found] = {}
+
+            async def start(pairings: Sequence[Pairing]) -> set[int]:
+                return await self._start_games(
+                    pairings, found, locale=_fixed(locale), dice_client=dice_client
                 )
-                if pairing is None:
-                    return None
-                found = await self.start_pairing(pairing, locale=locale, dice_client=dice_client)
-                if found is not None:
-                    return found
-            return None  # opponents found were all busy: waiting in the pool once more
+
+            pairing = await self._pool.enter(
+                user.id,
+                scope,
+                terms,
+                rating,
+                offer_after=offer_after,
+                message_id=message_id,
+                start=start,
+            )
+            return None if pairing is None else found[pairing]
 
     async def check_free(self, user_id: int) -> None:
         """Refuses ``/find`` to a player who is waiting or playing already (see :meth:`find`,
@@ -244,17 +257,11 @@ class Lobby:
         self, pairing: Pairing, *, locale: str, dice_client: str | None = None
     ) -> Found | None:
         """Starts the game of ``pairing``, the one who waited playing white: in private
-        between the two private chats, or in the group of a group's pool. Both players' locks
-        are held while neither is found playing a game at one sitting and the game is made,
-        in one transaction, so two pairings of one person (on two workers) never start two
-        games.
-
-        A waiting player found playing (they accepted a challenge meanwhile) is left out of
-        the pool, and None returned: the entrant is back in the pool. An entrant found playing
-        puts the waiting player back as they were, and raises.
-
-        :raises: :exc:`AlreadyPlaying` (the entrant).
-        """
+        between the two private chats, or in the group of a group's pool; inside the
+        caller's transaction (the pool's, which took both out of it), else in one of its own.
+        Both players' locks are held while neither is found playing a game at one sitting and
+        the game is made, so two pairings of one person (on two workers) never start two
+        games. None when either plays already (they accepted a challenge meanwhile)."""
         waiting, entering = pairing.waiting, pairing.entering
         group = pairing.scope != PRIVATE
         boards = (
@@ -264,41 +271,60 @@ class Lobby:
         )
         async with self._store.transaction(durable=True):
             await self._store.lock_players(waiting.user_id, entering.user_id)
-            entrant_busy = await self._playing(entering.user_id)
-            if not entrant_busy and not await self._playing(waiting.user_id):
-                stored = await self._games.start(
-                    chat_id=pairing.scope if group else 0,
-                    white_id=waiting.user_id,
-                    black_id=entering.user_id,
-                    terms=pairing.terms,
-                    locale=locale,
-                    boards=boards,
-                    match_id=None,
-                    dice_client=dice_client,
-                )
-                return Found(pairing, await self._games.snapshot_of(stored))
-        if entrant_busy:
-            await self._pool.restore(waiting)
-            raise AlreadyPlaying()
-        return None
+            if await self._playing(entering.user_id) or await self._playing(waiting.user_id):
+                return None
+            stored = await self._games.start(
+                chat_id=pairing.scope if group else 0,
+                white_id=waiting.user_id,
+                black_id=entering.user_id,
+                terms=pairing.terms,
+                locale=locale,
+                boards=boards,
+                match_id=None,
+                dice_client=dice_client,
+            )
+            return Found(pairing, await self._games.snapshot_of(stored))
 
     async def pair_waiting(self, locale: Callable[[Seeker], Awaitable[str]]) -> list[Found]:
         """The timers' sweep of the pool: pairs the seekers already waiting whose windows now
-        meet (:meth:`Pool.pair_waiting`) and starts each pairing's game as :meth:`find` does
-        (:meth:`start_pairing`, in the language ``locale`` gives the later of the two). A
-        player found playing meanwhile leaves the pool, the other goes back to it as they
-        were (their wait's start kept), to be paired by a later sweep or entrant."""
-        found = []
-        for pairing in await self._pool.pair_waiting():
-            try:
-                started = await self.start_pairing(pairing, locale=await locale(pairing.entering))
-            except AlreadyPlaying:
-                continue  # the one who waited longer is back in the pool
-            if started is None:
-                await self._pool.restore(pairing.entering)
+        meet and starts each pairing's game as :meth:`find` does (:meth:`start_pairing`, in
+        the language ``locale`` gives the later of the two), in the transaction that takes
+        them out of the pool (:meth:`Pool.pair_waiting`). A player found playing meanwhile
+        leaves the pool, the other goes back to it as they were (their wait's start kept), to
+        be paired by a later sweep or entrant."""
+        found: dict[Pairing, Found] = {}
+
+        async def start(pairings: Sequence[Pairing]) -> set[int]:
+            async def later(pairing: Pairing) -> str:
+                return await locale(pairing.entering)
+
+            return await self._start_games(pairings, found, locale=later)
+
+        return [found[pairing] for pairing in await self._pool.pair_waiting(start=start)]
+
+    async def _start_games(
+        self,
+        pairings: Sequence[Pairing],
+        found: dict[Pairing, Found],
+        *,
+        locale: Callable[[Pairing], Awaitable[str]],
+        dice_client: str | None = None,
+    ) -> set[int]:
+        """Starts the games of ``pairings`` inside the pool's transaction, recording each in
+        ``found``; returns the players found playing already (:data:`~.pool.StartGames`).
+        Every player's lock is taken at once, in one order, so that no two transactions
+        each hold a lock the other waits for."""
+        await self._store.lock_players(*{p for pairing in pairings for p in pairing.players})
+        busy: set[int] = set()
+        for pairing in pairings:
+            started = await self.start_pairing(
+                pairing, locale=await locale(pairing), dice_client=dice_client
+            )
+            if started is not None:
+                found[pairing] = started
                 continue
-            found.append(started)
-        return found
+            busy.update([p for p in pairing.players if await self._playing(p)])
+        return busy
 
     async def play_computer(
         self,
@@ -386,3 +412,12 @@ class Lobby:
         an hour a move or more, go on beside others)."""
         games = await self._games.active_games(user_id)
         return any(game.move_seconds < REMIND_FROM_SECONDS for game in games)
+
+
+def _fixed(locale: str) -> Callable[[Pairing], Awaitable[str]]:
+    """A pairing's language that is ``locale`` whatever the pairing."""
+
+    async def fixed(pairing: Pairing) -> str:
+        return locale
+
+    return fixed

@@ -18,21 +18,21 @@ root sets it.
 
 Only a thread may ask (a tap's engine work, or a snapshot's
 :meth:`~.games.GameSnapshot.prepare`): the event loop reads the answers kept, never waits for
-the process.
+the process. A worker that dies takes its plans with it; a new one is started and the question
+asked again there, where the plan is searched anew (:class:`~.processes.ProcessPool`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final, cast
 
 from bot.engine import Played, Position, TurnPlan
 from bot.engine.stepwise import PlanKey, answer, forget
+
+from .processes import ProcessPool
 
 Path = tuple[Played, ...]
 
@@ -96,7 +96,7 @@ class Planner:
 
     def __init__(self) -> None:
         # the worker imports only the engine (bot.engine.stepwise.answer): it starts fast
-        self._pool: ProcessPoolExecutor | None = None
+        self.pool = ProcessPool("planner")
         self._lock = threading.Lock()
         self._plans: OrderedDict[PlanKey, RemotePlan] = OrderedDict()
 
@@ -115,26 +115,15 @@ class Planner:
 
     def ask(self, key: PlanKey, question: str, args: tuple[Any, ...]) -> Any:
         """The worker's answer (the calling thread waits for it; never the event loop's)."""
-        with self._lock:
-            if self._pool is None:
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(1, mp_context=context)
-            pool = self._pool
-        return pool.submit(answer, key, question, args).result()
+        return self.pool.run(answer, key, question, args)
 
     def forget(self, key: PlanKey) -> None:
         """Drops the turn ``key``: here at once, in the worker when it comes to it (nobody
         waits for that)."""
         with self._lock:
             self._plans.pop(key, None)
-            pool = self._pool
-        if pool is not None:
-            with contextlib.suppress(RuntimeError):  # shut down meanwhile: nothing to drop
-                pool.submit(forget, key)
+        self.pool.send(forget, key)
 
     def close(self) -> None:
         """Stops the worker (waiting for a question in progress)."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        self.pool.close()

@@ -16,7 +16,11 @@ and 1800 are paired once both have waited long enough, whoever comes next. Eithe
 pairing holds the pool's scope (in this process, and across workers by the database's lock),
 and both seekers leave the pool in the transaction that makes it, each removed only at the
 version read: one seeker is never paired twice. The pairing says who plays whom on what
-terms; starting the game is the caller's.
+terms; starting the game is the caller's (:data:`StartGames`), in that same transaction: the
+seekers leave the pool and their game starts together or not at all. A crash in between
+leaves both waiting, to be paired again; a second ``/find`` on another worker meanwhile finds
+the player still waiting or already playing, and is refused: nobody is in a game and in the
+pool at once.
 
 Nobody waits for ever: after :data:`MAX_WAIT` a seeker leaves the pool by itself
 (:meth:`Pool.expire`), and is told that nobody came.
@@ -24,14 +28,20 @@ Nobody waits for ever: after :data:`MAX_WAIT` a seeker leaves the pool by itself
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, TypeAlias
+
+from sortedcontainers import SortedList
 
 from bot.model import COMPUTER_LEVELS, Seeker, SeekerChoice, Store, Terms, VersionConflict
 
+from .errors import AlreadyPlaying
 from .locks import KeyedLocks
 
 PRIVATE: Final = 0
@@ -55,6 +65,14 @@ LEVEL_BOUNDS: Final = (1300.0, 1450.0, 1600.0, 1750.0)
 level 2, 1450–1599 level 3 (a new player's 1500), 1600–1749 level 4, 1750 on level 5."""
 
 _ATTEMPTS: Final = 5
+_PAIRING_TRIES: Final = 3
+"""Pairings tried for one entrant whose found opponent turned out to be playing already."""
+FULL_LOOK_SECONDS: Final = 60.0
+"""How often the look reads the whole pool (see :meth:`Pool.pair_waiting`); in between it
+reads only the seekers whose window widened."""
+OFF_LOOP_FROM: Final = 2000
+"""Seekers in one look from which their pairs are worked out on a thread, not on the event
+loop (a look at 10,000 takes some milliseconds of arithmetic)."""
 
 
 def rating_window(waited: float) -> float:
@@ -101,6 +119,53 @@ def best_match(seeker: Seeker, candidates: Sequence[Seeker], now: float) -> Seek
     return min(fitting, key=lambda o: (abs(o.rating - seeker.rating), o.since, o.user_id))
 
 
+def waiting_pairs(seekers: Iterable[Seeker], now: float) -> list[tuple[Seeker, Seeker]]:
+    """The pairs the look makes among ``seekers`` (one pool's, the longest wait first): each in
+    turn, if still unpaired, with its :func:`best_match` among the unpaired who came after it
+    with the same terms. In O(n log n): those of each kind of terms are kept sorted by rating,
+    and the best match is one of the two nearest ratings (everyone after a seeker waited no
+    longer, so its window is the one of its own wait)."""
+    ordered = list(seekers)
+    kinds: dict[Terms, SortedList[_Key]] = {}
+    for index, seeker in enumerate(ordered):
+        key = (seeker.rating, seeker.since, seeker.user_id, index)
+        kinds.setdefault(pool_terms(seeker.terms), SortedList()).add(key)
+    made: list[tuple[Seeker, Seeker]] = []
+    for index, seeker in enumerate(ordered):
+        alike = kinds[pool_terms(seeker.terms)]
+        key = (seeker.rating, seeker.since, seeker.user_id, index)
+        if key not in alike:
+            continue  # paired with someone who waited longer
+        alike.remove(key)
+        other = _nearest(alike, seeker.rating, rating_window(now - seeker.since))
+        if other is None:
+            continue
+        alike.remove(other)
+        made.append((seeker, ordered[int(other[3])]))
+    return made
+
+
+_Key = tuple[float, float, float, float]
+"""A seeker in :func:`waiting_pairs`: rating, since, user id and place in the look's order."""
+_LOWEST: Final = (-math.inf, -math.inf, -math.inf)
+
+
+def _nearest(alike: SortedList[_Key], rating: float, window: float) -> _Key | None:
+    """Of ``alike`` (keys ``(rating, since, user_id, index)``), the closest rating within
+    ``window`` of ``rating``, then the longest wait, then the lowest id; None if none is."""
+    found: list[_Key] = []
+    above = alike.bisect_left((rating, *_LOWEST))
+    if above < len(alike):  # the lowest rating from ``rating`` up, its longest wait first
+        found.append(alike[above])
+    if above > 0:  # the highest rating below, its longest wait first
+        below = alike[above - 1][0]
+        found.append(alike[alike.bisect_left((below, *_LOWEST))])
+    best = min(found, key=lambda key: (abs(key[0] - rating), key[1], key[2]), default=None)
+    if best is None or abs(best[0] - rating) > window:
+        return None
+    return best
+
+
 @dataclass(frozen=True, slots=True)
 class Pairing:
     """Two seekers who are to play, both out of the pool: ``waiting`` was there first,
@@ -112,14 +177,35 @@ class Pairing:
     entering: Seeker
     terms: Terms
 
+    @property
+    def players(self) -> tuple[int, int]:
+        return self.waiting.user_id, self.entering.user_id
+
+
+StartGames: TypeAlias = Callable[[Sequence[Pairing]], Awaitable[set[int]]]
+"""Starts the games of pairings, inside the transaction that takes their seekers out of the
+pool (the pool knows nothing of games: the lobby gives it this); returns the players found
+playing a game already, whose pairings start nothing."""
+
 
 class Pool:
     """Enter, leave, and the computer's offer to those who waited long enough."""
 
-    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        whole_every: float = FULL_LOOK_SECONDS,
+    ) -> None:
+        """``whole_every``: seconds between the looks at the whole pool."""
         self._store = store
         self._clock = clock
+        self._whole_every = whole_every
         self._scopes: KeyedLocks[int] = KeyedLocks()
+        self._looked: float | None = None
+        """When the last look was (None: none yet, or the next must read the whole pool)."""
+        self._whole_at = -math.inf
 
     async def enter(
         self,
@@ -131,36 +217,71 @@ class Pool:
         *,
         offer_after: int = OFFER_AFTER,
         message_id: int | None = None,
+        start: StartGames | None = None,
     ) -> Pairing | None:
-        """Puts the player in ``scope``'s pool (or updates their entry: never two) and pairs
-        them at once with the best compatible seeker, if any; both then leave the pool in the
-        same transaction. Remembers the terms as the player's last choice. ``message_id``: the
-        message that shows their wait, kept with the entry (see :attr:`Seeker.message_id`)."""
+        """Puts the player in ``scope``'s pool (or updates their entry: never two), then pairs
+        them at once with the best compatible seeker, if any: both leave the pool in one
+        transaction, the one in which ``start`` starts their game (the entry is committed
+        before it, so whatever becomes of the pairing the player is waiting or playing).
+        Remembers the terms as the player's last choice. ``message_id``: the message that
+        shows their wait, kept with the entry (see :attr:`Seeker.message_id`).
+
+        When ``start`` finds the one who waited playing already, they stay out of the pool and
+        the entrant is paired with the next best, or waits.
+
+        :raises: :exc:`~.errors.AlreadyPlaying` when ``start`` finds the entrant playing
+            already: they leave the pool again, the one who waited waits on.
+        """
         now = self._clock() if now is None else now
         terms = pool_terms(terms)
         wanted = Seeker(user_id, scope, terms, rating, now, offer_after, message_id=message_id)
+        pool = self._store.pool
         async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
+            # the entry first, on its own: a crash after it leaves the player waiting, as the
+            # message that shows their wait says
+            async with self._store.transaction():
+                await pool.remember(user_id, SeekerChoice(terms, offer_after), now)
+                seeker = await pool.put(wanted)
             for attempt in range(_ATTEMPTS):
                 try:
-                    async with self._store.transaction():
-                        return await self._enter(wanted, now)
+                    async with self._store.transaction(durable=start is not None):
+                        return await self._pair(seeker, now, start)
                 except VersionConflict:
                     if attempt == _ATTEMPTS - 1:
                         raise
+                except AlreadyPlaying:
+                    await pool.remove(seeker)
+                    raise
+                # a row changed by another worker since it was read (its player left, or
+                # entered another pool): the whole pairing was rolled back, tried again
+                found = await pool.get(user_id)
+                if found is None or found.scope != scope:
+                    return None  # they left meanwhile (✖ Cancel on another worker)
+                seeker = found
         raise AssertionError("unreachable")
 
-    async def _enter(self, wanted: Seeker, now: float) -> Pairing | None:
+    async def _pair(self, seeker: Seeker, now: float, start: StartGames | None) -> Pairing | None:
+        """Inside the pairing's transaction: pairs ``seeker``, there already, with their best
+        match; both leave the pool, and ``start`` starts their game."""
         pool = self._store.pool
-        await pool.remember(wanted.user_id, SeekerChoice(wanted.terms, wanted.offer_after), now)
-        seeker = await pool.put(wanted)
-        other = best_match(seeker, await pool.candidates(seeker), now)
-        if other is None:
-            return None
-        # a row changed by another worker since it was read (its player left, or entered
-        # another pool) rolls the whole pairing back: the loop tries again
-        if not (await pool.remove(other) and await pool.remove(seeker)):
-            raise VersionConflict()
-        return _pairing(other, seeker)
+        for _try in range(_PAIRING_TRIES):
+            other = best_match(seeker, await pool.candidates(seeker), now)
+            if other is None:
+                return None
+            if not (await pool.remove(other) and await pool.remove(seeker)):
+                raise VersionConflict()
+            pairing = _pairing(other, seeker)
+            if start is None:
+                return pairing
+            busy = await start([pairing])
+            if not busy:
+                return pairing
+            if seeker.user_id in busy:
+                raise AlreadyPlaying()
+            # the one who waited plays already: they stay out, the entrant tries the next
+            seeker = await pool.put(replace(seeker, version=0))
+            self._looked = None  # back in the pool: the next look reads the whole pool
+        return None  # opponents found were all busy: waiting
 
     async def leave(self, user_id: int) -> bool:
         """Takes the player out of the pool (they cancelled, or blocked the bot); False if they
@@ -176,13 +297,6 @@ class Pool:
             seeker is not None and seeker.scope == PRIVATE and await self._store.pool.remove(seeker)
         )
 
-    async def restore(self, seeker: Seeker) -> None:
-        """Puts back a seeker whose pairing fell through (their opponent turned out to be
-        playing already), as they were, their wait's start kept; not paired now: the next to
-        enter may be."""
-        async with self._scopes.hold(seeker.scope), self._store.exclusive("pool", seeker.scope):
-            await self._store.pool.put(replace(seeker, version=0))
-
     async def seeker(self, user_id: int) -> Seeker | None:
         """The player's entry, if they are in the pool."""
         return await self._store.pool.get(user_id)
@@ -191,39 +305,136 @@ class Pool:
         """What the player last looked for (to offer it again), if ever."""
         return await self._store.pool.choice(user_id)
 
-    async def pair_waiting(self, now: float | None = None) -> list[Pairing]:
+    async def pair_waiting(
+        self, now: float | None = None, *, start: StartGames | None = None
+    ) -> list[Pairing]:
         """Pairs the seekers already waiting whose windows have widened enough, by the rules
         of :meth:`enter`: in each pool the one who waited longest first, with their best match
         (:func:`best_match`), then the next one left, and so on. Each pool is held as
         :meth:`enter` holds it, and its pairs are made (both seekers removed at the versions
-        read) in one transaction: a seeker paired by another worker meanwhile, or who left or
-        entered again, rolls it back, and it is tried again."""
+        read) and their games started (``start``) in one transaction: a seeker paired by
+        another worker meanwhile, or who left or entered again, rolls it back, and it is tried
+        again. A player ``start`` finds playing already stays out of the pool, the other goes
+        back to it as they were (their wait's start kept), to be paired by a later sweep or
+        entrant. Returns the pairings whose games started.
+
+        A pair can only become possible when the window of the one who waited longer widens
+        (someone entering is paired at once if they can be, and after a look no two left can
+        be), so between looks at the whole pool (the first, after a pairing fell through, then
+        every :data:`FULL_LOOK_SECONDS`) a look reads only the seekers whose window widened
+        since the last look, and those within their reach: as many rows as windows widened
+        and could pair, not the whole pool."""
         now = self._clock() if now is None else now
-        scopes = _crowded(await self._store.pool.waiting())
+        last, self._looked = self._looked, None  # set again once this look is done
+        if last is None or now - self._whole_at >= self._whole_every or now < last:
+            self._whole_at = now
+            made = await self._pair_whole(now, start)
+        else:
+            made = await self._pair_widened(last, now, start)
+        self._looked = now
+        return made
+
+    async def _pair_widened(
+        self, last: float, now: float, start: StartGames | None
+    ) -> list[Pairing]:
+        """The look between whole ones: the seekers whose window widened after ``last``, up
+        to ``now``, the longest wait first, each with its best match of those who waited less
+        and are within its window."""
+        steps = range(1, math.ceil(WINDOW_OPEN_AFTER / WINDOW_STEP_SECONDS) + 1)
+        spans = [(last - k * WINDOW_STEP_SECONDS, now - k * WINDOW_STEP_SECONDS) for k in steps]
+        widened = await self._store.pool.entered_within(spans)
         pairings: list[Pairing] = []
-        for scope in scopes:
-            async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
-                for attempt in range(_ATTEMPTS):
-                    try:
-                        async with self._store.transaction():
-                            pairings += await self._pair_scope(scope, now)
-                        break
-                    except VersionConflict:
-                        if attempt == _ATTEMPTS - 1:
-                            raise
+        for scope, seekers in itertools.groupby(widened, key=lambda s: s.scope):
+            ordered = list(seekers)
+
+            async def pair(tries: int, scope: int = scope) -> list[Pairing]:
+                nonlocal ordered
+                if tries:  # read again: a seeker changed meanwhile
+                    ordered = [
+                        fresh
+                        for seeker in ordered
+                        if (fresh := await self._store.pool.get(seeker.user_id)) is not None
+                        and fresh.scope == scope
+                    ]
+                return await self._pair_each(ordered, now)
+
+            pairings += await self._held(scope, pair, start)
         return pairings
 
-    async def _pair_scope(self, scope: int, now: float) -> list[Pairing]:
-        pool = self._store.pool
-        left = await pool.waiting(scope)  # the longest wait first
-        made = []
-        while left:
-            seeker = left.pop(0)
-            alike = [o for o in left if pool_terms(o.terms) == pool_terms(seeker.terms)]
-            other = best_match(seeker, alike, now)
+    async def _held(
+        self,
+        scope: int,
+        pair: Callable[[int], Awaitable[list[Pairing]]],
+        start: StartGames | None,
+    ) -> list[Pairing]:
+        """``pair`` (given how many tries failed before) and ``start`` of its games in one
+        transaction, ``scope`` held as :meth:`enter` holds it, tried again while a seeker
+        changed meanwhile."""
+        async with self._scopes.hold(scope), self._store.exclusive("pool", scope):
+            for tries in range(_ATTEMPTS):
+                try:
+                    async with self._store.transaction(durable=start is not None):
+                        made = await pair(tries)
+                        if start is not None and made:
+                            made = await self._start(made, start)
+                        return made
+                except VersionConflict:
+                    if tries == _ATTEMPTS - 1:
+                        raise
+        raise AssertionError("unreachable")
+
+    async def _start(self, made: list[Pairing], start: StartGames) -> list[Pairing]:
+        """Starts the games of ``made`` (inside the transaction that made them); a pairing
+        with a player found playing puts the other back. Returns those started."""
+        busy = await start(made)
+        started = []
+        for pairing in made:
+            if not busy.intersection(pairing.players):
+                started.append(pairing)
+                continue
+            for seeker in (pairing.waiting, pairing.entering):
+                if seeker.user_id not in busy:
+                    await self._store.pool.put(replace(seeker, version=0))
+                    self._looked = None  # back: the next look reads the whole pool
+        return started
+
+    async def _pair_each(self, widened: list[Seeker], now: float) -> list[Pairing]:
+        pool, made, paired = self._store.pool, [], set[int]()
+        reach = await pool.within_reach(
+            [(seeker, rating_window(now - seeker.since)) for seeker in widened]
+        )
+        for seeker in widened:
+            if seeker.user_id in paired:
+                continue
+            unpaired = [o for o in reach.get(seeker.user_id, ()) if o.user_id not in paired]
+            other = best_match(seeker, unpaired, now)
             if other is None:
                 continue
-            left.remove(other)
+            if not (await pool.remove(seeker) and await pool.remove(other)):
+                raise VersionConflict()
+            paired.update((seeker.user_id, other.user_id))
+            made.append(_pairing(seeker, other))
+        return made
+
+    async def _pair_whole(self, now: float, start: StartGames | None) -> list[Pairing]:
+        """The look at the whole pool."""
+        everyone = await self._store.pool.waiting()
+        scopes = [
+            scope
+            for scope, seekers in itertools.groupby(everyone, key=lambda s: s.scope)
+            if await _pairs(list(seekers), now)  # worked out again on a fresh read below
+        ]
+        pairings: list[Pairing] = []
+        for scope in scopes:
+            pair = functools.partial(self._pair_scope, scope, now)
+            pairings += await self._held(scope, pair, start)
+        return pairings
+
+    async def _pair_scope(self, scope: int, now: float, tries: int) -> list[Pairing]:
+        """The pairs of ``scope``'s whole pool, read anew whatever ``tries`` failed before."""
+        pool = self._store.pool
+        made = []
+        for seeker, other in await _pairs(await pool.waiting(scope), now):
             if not (await pool.remove(seeker) and await pool.remove(other)):
                 raise VersionConflict()
             made.append(_pairing(seeker, other))
@@ -256,14 +467,8 @@ def _pairing(waiting: Seeker, entering: Seeker) -> Pairing:
     return Pairing(waiting.scope, waiting, entering, replace(entering.terms, stake=stake))
 
 
-def _crowded(seekers: Sequence[Seeker]) -> list[int]:
-    """The pools where two of ``seekers`` look for the same game (only there can a pair be
-    made), in order."""
-    seen: set[tuple[int, Terms]] = set()
-    crowded: list[int] = []
-    for seeker in seekers:
-        key = (seeker.scope, pool_terms(seeker.terms))
-        if key in seen and seeker.scope not in crowded:
-            crowded.append(seeker.scope)
-        seen.add(key)
-    return crowded
+async def _pairs(seekers: list[Seeker], now: float) -> list[tuple[Seeker, Seeker]]:
+    """:func:`waiting_pairs`, on a thread when there are many."""
+    if len(seekers) < OFF_LOOP_FROM:
+        return waiting_pairs(seekers, now)
+    return await asyncio.to_thread(waiting_pairs, seekers, now)

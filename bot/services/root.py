@@ -1,14 +1,21 @@
 """The composition root of the services: each one built once, here, and handed to the others
 it needs. No service builds another or holds the one that holds it; the arrows point one way:
 
-    users, chats, seeds, coordination, board messages, replays, scores, analyses, watchers,
-    the pool, the automatic analyses (<- the brain), the daily position (<- the brain)
-    game service  <- users, seeds, coordination, the brain, the automatic analyses
+    the change feed, users, chats, seeds, coordination, replays, scores, analyses, watchers,
+    the pool, the automatic analyses (<- the brain), the daily position (<- the brain),
+    the lessons, training games' judging (<- the brain)
+    privacy       <- users
+    board messages <- the change feed
+    game service  <- users, seeds, coordination, the brain, the automatic analyses, the feed
     challenges    <- users, seeds
     inline games  <- challenges
     leagues       <- scores
-    lobby         <- game service, challenges, inline games, watchers, the pool
+    lobby         <- game service, challenges, inline games, watchers, the pool, the feed
+    game actions  <- game service, lobby
     tournaments   <- game service
+    moderation    <- challenges, the pool, tournaments
+    database watch <- game service
+    practice      <- the brain, the daily position
 
 (each with the store as well).
 
@@ -32,23 +39,34 @@ from typing import Any
 
 from bot.model import Store
 
+from .actions import GameActions
 from .analysis import Analyses
 from .autoanalysis import AutoAnalyses
 from .boards import BoardMessages
+from .broadcasts import Broadcasts
 from .challenges import CHALLENGE_SECONDS, Challenges
 from .chats import Chats
 from .computer import Brain
 from .coordination import Coordination
 from .daily import DailyService
+from .database_outages import DatabaseWatch
+from .feed import ChangeFeed
 from .games import COMPUTER_PAUSE, GameService
 from .inline import InlineGames
 from .leagues import LeagueService
+from .lessons import Lessons
 from .lobby import Lobby
+from .moderation import Moderation
+from .planner import Planner
 from .pool import Pool
+from .practice import Practice
+from .privacy import PrivacyService
+from .processes import ProcessPool
 from .replays import Replays
 from .scores import ScoreService
 from .seeds import DiceSeeds
 from .tournaments import Tournaments
+from .training import Training
 from .users import Users
 from .watchers import Watchers
 
@@ -59,12 +77,17 @@ class Services:
 
     store: Store
     """For the web server's health check and gauges; handlers never take it."""
+    feed: ChangeFeed
+    """Every change to a game, told once by the service that made it: the boards, the Mini
+    App's sockets and the league listen (composed in :mod:`bot.app`); handlers never take it."""
     users: Users
     chats: Chats
     """Group settings (the language a group's admins chose)."""
     coordination: Coordination
     """Claims and pace shared with the other workers of the database."""
     game_service: GameService
+    game_actions: GameActions
+    """What a person can do in a game, for every client (the chat's buttons, the Mini App)."""
     board_messages: BoardMessages
     """Which messages show which game, and which version each shows."""
     challenges: Challenges
@@ -86,6 +109,22 @@ class Services:
     """The automatic analysis of rated games: its queue, luck, PR, trends, flags."""
     daily: DailyService
     """The daily position: chosen, answered, posted in the groups that asked."""
+    privacy: PrivacyService
+    """Forgetting a user who asks (/forget)."""
+    moderation: Moderation
+    """The operators (``OWNER_IDS``): bans, decisions on held transfers, their figures."""
+    broadcasts: Broadcasts
+    """An operator's message to every user, sent once to each."""
+    database_watch: DatabaseWatch
+    """Whether the database answers; its outages made up for as Telegram's are."""
+    lessons: Lessons
+    """The course of /learn: progress, answers judged by the engine, the offers of /learn."""
+    practice: Practice
+    """Practice positions by difficulty, answered once each, with a streak."""
+    training: Training
+    """Training games: each of the player's turns judged, the coach's messages."""
+    workers: tuple[ProcessPool, ...] = ()
+    """The worker processes that heal (the computer's, the planner's), for ``/metrics``."""
 
     def by_name(self) -> dict[str, Any]:
         """The services as the dispatcher's workflow data: each by its field's name."""
@@ -101,18 +140,24 @@ def compose(
     clock: Callable[[], float] = time.time,
     challenge_seconds: int = CHALLENGE_SECONDS,
     computer_pause: float = COMPUTER_PAUSE,
+    planner: Planner | None = None,
+    owners: frozenset[int] = frozenset(),
 ) -> Services:
     """Builds every service over ``store``: dice from ``rng`` (a :class:`random.SystemRandom`
     in production, a seeded one in tests), the computer's moves from ``brain``, time from
     ``clock``; ``move_seconds`` is the default time per move, ``challenge_seconds`` how long a
     challenge stays open, ``computer_pause`` the pause before the computer's answer. Without
-    ``brain``, a :class:`Brain` of its own (a process pool started on its first decision)."""
+    ``brain``, a :class:`Brain` of its own (a process pool started on its first decision).
+    ``planner``: the heavy turns' process, which the engine asks (set apart, in
+    :func:`bot.engine.stepwise.set_planner`); here only its workers are counted. ``owners``:
+    the users who operate the bot (``OWNER_IDS``)."""
     brain = brain if brain is not None else Brain()
     users = Users(store, clock=clock)
     seeds = DiceSeeds(rng)
     coordination = Coordination(store, shared=store.shared, clock=clock)
     auto_analyses = AutoAnalyses(store, brain, clock=clock)
-    board_messages = BoardMessages(store, clock=clock)
+    feed = ChangeFeed(store)
+    board_messages = BoardMessages(store, feed, clock=clock)
     games = GameService(
         store,
         rng,
@@ -120,6 +165,7 @@ def compose(
         seeds=seeds,
         coordination=coordination,
         brain=brain,
+        feed=feed,
         move_seconds=move_seconds,
         clock=clock,
         computer_pause=computer_pause,
@@ -138,23 +184,43 @@ def compose(
     watchers = Watchers(store)
     scores = ScoreService(store, clock=clock)
     pool = Pool(store, clock=clock)
+    lobby = Lobby(store, games, challenges, inline, watchers, pool, feed, clock=clock)
+    tournaments = Tournaments(store, games, clock=clock)
+    daily = DailyService(store, brain, clock=clock)
     return Services(
         store=store,
+        feed=feed,
         users=users,
         chats=Chats(store, clock=clock),
         coordination=coordination,
         game_service=games,
+        game_actions=GameActions(games, lobby),
         board_messages=board_messages,
         challenges=challenges,
         inline_games=inline,
         watchers=watchers,
-        lobby=Lobby(store, games, challenges, inline, watchers, pool, clock=clock),
+        lobby=lobby,
         replays=Replays(store),
         score_service=scores,
         league_service=LeagueService(store, scores, clock=clock),
         analyses=Analyses(store, brain),
         pool=pool,
-        tournaments=Tournaments(store, games, clock=clock),
+        tournaments=tournaments,
         auto_analyses=auto_analyses,
-        daily=DailyService(store, brain, clock=clock),
+        daily=daily,
+        privacy=PrivacyService(store, users, clock=clock),
+        moderation=Moderation(
+            store,
+            owners=owners,
+            challenges=challenges,
+            pool=pool,
+            tournaments=tournaments,
+            clock=clock,
+        ),
+        broadcasts=Broadcasts(store, clock=clock),
+        database_watch=DatabaseWatch(store, games, clock=clock),
+        workers=(brain.pool,) + ((planner.pool,) if planner is not None else ()),
+        lessons=Lessons(store, clock=clock),
+        practice=Practice(store, brain, daily, clock=clock),
+        training=Training(store, brain, clock=clock),
     )

@@ -26,7 +26,7 @@ from bot.model import (
 )
 
 from . import chips
-from .dice_stats import DiceStats, dice_stats
+from .dice_stats import DiceStats, of_counts
 from .errors import GameNotFound, NotAPlayer, NotVerifiable, NotYourGame, StaleAction
 from .export import GameFile, file_name, moves_file
 
@@ -176,6 +176,6 @@ class ScoreService:
         )
 
     async def dice_stats(self, user_id: int) -> DiceStats:
-        """The user's own dice over their finished games with fair dice."""
-        found = await self._store.stats.rolls(user_id)
-        return dice_stats(found.games, found.rolls)
+        """The user's own dice over their finished games with fair dice (counted as each game
+        ended: one row read, whatever the number of games)."""
+        return of_counts(await self._store.stats.rolls(user_id))

@@ -24,12 +24,23 @@ pot. No Telegram here.
   their later boards. When every
   board of the round is decided the next round is paired (:meth:`Tournaments.advance`, from
   the timers); after the last one the winner is named and paid the pot.
+- **The pot** is not a way to pass chips (seed 000 forbids chip dumping; :mod:`.chips`). Each
+  entry is a payment from its entrant to the winner, paid at the end in the transaction that
+  names the winner, under the rule that holds games' results: one that would bring the net
+  flow from that entrant to the winner up to a limit goes back to the entrant and is flagged
+  for the group's admins (``/flags``). Only play is paid for: the entry of a player who
+  played no game of the tournament (past the early concessions: withdrawn before playing, or
+  never there) goes back to them, and a winner who played fewer distinct opponents than
+  :func:`prize_opponents` asks (carried by byes and forfeits) is paid nothing: every entry
+  goes back. Spare accounts that join and withdraw thus pass nothing, and spares that play
+  pass no more than the same games staked would.
 - **Ratings and the league**: tournament games are rated like any game between people, and
   count in the group's league and leaderboard (``tournament_games``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -60,11 +71,13 @@ from .errors import (
     TooFewPlayers,
     TournamentClosed,
     TournamentFull,
+    TournamentMade,
     TournamentNotFound,
 )
 from .errors import NotAnAdmin as NotAllowedToCreate
-from .games import GameService, GameSnapshot
+from .games import GameService
 from .locks import KeyedLocks
+from .snapshots import GameSnapshot
 
 MAX_PLAYERS: Final = {
     TournamentFormat.KNOCKOUT: 64,
@@ -73,6 +86,10 @@ MAX_PLAYERS: Final = {
 }
 """The most players each format takes: what its picture can show (a 64-place bracket, a
 16-player cross table)."""
+
+PRIZE_OPPONENTS: Final = 2
+"""Distinct opponents a winner must have played to be paid the pot (see
+:func:`prize_opponents`)."""
 
 ENTRY_KIND: Final = "tournament_entry"
 REFUND_KIND: Final = "tournament_refund"
@@ -112,6 +129,9 @@ class Overview:
     pairings: tuple[TournamentPairing, ...]
     standings: tuple[pairing.Placing, ...] = ()
     games_over: frozenset[int] = field(default_factory=frozenset)
+    on_time: frozenset[tuple[int, int]] = frozenset()
+    """The boards (round, board) decided by a clock: their game's, or their match's last
+    game's, loser ran out of time."""
 
     def user(self, user_id: int) -> User:
         return self.users.get(user_id) or User(user_id, None, str(user_id), None)
@@ -140,6 +160,13 @@ def results(pairings: Sequence[TournamentPairing]) -> list[pairing.Result]:
         for p in pairings
         if p.decided and not (p.second_id is None and p.winner_id is None)
     ]
+
+
+def prize_opponents(rounds: int) -> int:
+    """The distinct opponents a tournament's winner must have played (games past the early
+    concessions) to be paid its pot: :data:`PRIZE_OPPONENTS`, or one in a tournament of two
+    rounds or fewer (where a bye leaves its winner only the final to play)."""
+    return max(1, min(PRIZE_OPPONENTS, rounds - 1))
 
 
 def planned_rounds(format: TournamentFormat, players: int) -> int:
@@ -228,11 +255,16 @@ class Tournaments:
         starts_at: float | None = None,
         locale: str,
         is_admin: bool,
+        picker_id: int | None = None,
     ) -> Tournament:
         """Makes a tournament in group ``chat_id``, open for sign-up; the creator is not
         signed up by it. ``terms``: every game's (no stake; the ``entry`` is the stake).
+        ``picker_id``: the creation picker's message, which becomes the sign-up message; a
+        picker makes one tournament, however many taps on ✅ Create, on whichever worker
+        (a unique key in the table).
 
         :raises: :exc:`~.errors.NotAnAdmin` when only admins may and ``creator`` is not one;
+            :exc:`~.errors.TournamentMade` when the picker made one already;
             :exc:`ValueError` for an entry that is not one of the stakes or a start past.
         """
         if not is_admin and not await self.anyone_creates(chat_id):
@@ -242,7 +274,7 @@ class Tournaments:
         now = self._clock()
         if starts_at is not None and starts_at <= now:
             raise ValueError("a start time in the past")
-        return await self._store.tournaments.create(
+        made = await self._store.tournaments.create(
             chat_id=chat_id,
             creator_id=creator.id,
             format=format,
@@ -251,7 +283,14 @@ class Tournaments:
             starts_at=starts_at,
             locale=locale,
             now=now,
+            picker_id=picker_id,
         )
+        if made is None:
+            assert picker_id is not None
+            earlier = await self._store.tournaments.by_picker(chat_id, picker_id)
+            assert earlier is not None, "a picker's tournament is never deleted"
+            raise TournamentMade(earlier.id)
+        return made
 
     async def get(self, tournament_id: int) -> Tournament:
         """:raises: :exc:`TournamentNotFound`."""
@@ -299,7 +338,8 @@ class Tournaments:
         tournament runs, withdraws them: the game they are playing is resigned, a match is
         forfeited whole at once (the opponent wins it, the bracket or table moves on; no later
         game of it is left for the timer to lose), and their boards of later rounds are
-        forfeited as they are paired. The entry stays in the pot then.
+        forfeited as they are paired. The entry stays in the pot then (it goes back at the end
+        to a player who played no game: see the module docstring).
 
         The board being played is decided before the player is marked withdrawn, so a
         withdrawal cut short (a crash) is finished by asking again.
@@ -478,8 +518,9 @@ class Tournaments:
                 users[user.id] = user
         standings: tuple[pairing.Placing, ...] = ()
         if tournament.format is not TournamentFormat.KNOCKOUT and not tournament.is_open:
-            standings = pairing.standings(seeds(entrants), results(played))
-        return Overview(tournament, entrants, users, played, standings)
+            standings = await asyncio.to_thread(pairing.standings, seeds(entrants), results(played))
+        on_time = frozenset(await self._store.tournaments.decided_on_time(tournament_id))
+        return Overview(tournament, entrants, users, played, standings, on_time=on_time)
 
     async def game_of(self, board: TournamentPairing) -> int | None:
         """The game being played (or last played) on ``board``."""
@@ -521,7 +562,8 @@ class Tournaments:
         store = self._store.tournaments
         entrants = await store.entrants(tournament.id)
         played = await store.pairings(tournament.id)
-        paired = pair_round(tournament, entrants, played, number)
+        # a Swiss round of a thousand players takes a few hundred ms: not on the event loop
+        paired = await asyncio.to_thread(pair_round, tournament, entrants, played, number)
         boards = []
         for index, paired_board in enumerate(paired.pairings, start=1):
             first, second = paired_board.first, paired_board.second
@@ -567,24 +609,94 @@ class Tournaments:
         entrants: Sequence[TournamentEntrant],
         played: Sequence[TournamentPairing],
     ) -> Progress:
-        """Inside the caller's transaction: names the winner and pays them the pot."""
+        """Inside the caller's transaction: names the winner and pays them what the pot
+        pays (:meth:`_pay_pot`)."""
         if tournament.format is TournamentFormat.KNOCKOUT:
             final = [p for p in played if p.round == tournament.round]
             winner = final[0].winner_id if final else None
         else:
-            table = pairing.standings(seeds(entrants), results(played))
+            table = await asyncio.to_thread(pairing.standings, seeds(entrants), results(played))
             winner = table[0].player if table else None
         now = self._clock()
-        if winner is not None and tournament.entry:
-            await chips.balance(self._store, winner, now)
-            await self._store.tournaments.pay(
-                winner, tournament.entry * len(entrants), kind=PRIZE_KIND, now=now
-            )
+        prize = None
+        if tournament.entry:
+            prize = await self._pay_pot(tournament, entrants, winner, now)
         finished = await self._store.tournaments.save(
-            replace(tournament, state=TournamentState.FINISHED, winner_id=winner, finished_at=now),
+            replace(
+                tournament,
+                state=TournamentState.FINISHED,
+                winner_id=winner,
+                finished_at=now,
+                prize=prize,
+            ),
             expected_version=tournament.version,
         )
         return Progress(finished, changed=True)
+
+    async def _pay_pot(
+        self,
+        tournament: Tournament,
+        entrants: Sequence[TournamentEntrant],
+        winner: int | None,
+        now: float,
+    ) -> int:
+        """Inside the caller's transaction: the pot's entries, each to the winner or back to
+        its entrant (see the module docstring); returns what the winner was paid."""
+        store = self._store
+        # the entrants' wallets, in one order: a staked game between two of them settling
+        # meanwhile is judged after these payments (or before), never beside them
+        await store.lock_players(*(e.user_id for e in entrants))
+        players = await self._players(tournament.id)
+        opponents = players.get(winner, frozenset()) if winner is not None else frozenset()
+        paid = 0
+        for entrant in entrants:
+            payer = entrant.user_id
+            if winner is None or len(opponents) < prize_opponents(tournament.rounds):
+                to_winner = False  # no prize: every entry goes back
+            elif payer == winner:
+                to_winner = True
+            elif payer not in players:
+                to_winner = False  # played no game: their entry is theirs
+            else:
+                flow = await chips.stream(store, payer, winner, tournament.entry, now)
+                to_winner = not flow.held
+                if flow.held:
+                    await store.chips.flag(
+                        game_id=None,
+                        tournament_id=tournament.id,
+                        chat_id=tournament.chat_id,
+                        loser_id=payer,
+                        winner_id=winner,
+                        amount=tournament.entry,
+                        payments=flow.payments,
+                        paid=flow.chips,
+                        now=now,
+                    )
+            if not to_winner:
+                await store.tournaments.pay(payer, tournament.entry, kind=REFUND_KIND, now=now)
+            elif payer == winner:
+                await store.tournaments.pay(payer, tournament.entry, kind=PRIZE_KIND, now=now)
+                paid += tournament.entry
+            else:
+                assert winner is not None
+                await store.chips.pay_entry(
+                    payer_id=payer, payee_id=winner, amount=tournament.entry, now=now
+                )
+                paid += tournament.entry
+        return paid
+
+    async def _players(self, tournament_id: int) -> dict[int, frozenset[int]]:
+        """Who played in the tournament, each with the opponents they played: its finished
+        games past the early concessions only (:func:`~.chips.is_early_concession`: a game
+        conceded, or lost on time, before the loser's third turn)."""
+        met: dict[int, set[int]] = {}
+        for game_id in await self._store.tournaments.finished_games(tournament_id):
+            stored = await self._games.stored(game_id)
+            if chips.is_early_concession(stored):
+                continue
+            met.setdefault(stored.white_id, set()).add(stored.black_id)
+            met.setdefault(stored.black_id, set()).add(stored.white_id)
+        return {player: frozenset(others) for player, others in met.items()}
 
     async def _current_game(self, board: TournamentPairing) -> int:
         """The board's game, or its match's latest game."""

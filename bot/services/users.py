@@ -8,23 +8,41 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Final, TypeVar
+
+from cachetools import Cache, LRUCache, TTLCache
 
 from bot.model import Store, User
 
 SHARED_SECONDS: Final = 2.0
 """How long a worker sharing its database trusts a user it read (another worker's change of
 quick mode shows after at most this)."""
+USERS_KEPT: Final = 10_000
+"""Users kept in memory at most, the least recently used let go first (a few MB)."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def kept(maxsize: int, *, shared: bool, clock: Callable[[], float] = time.time) -> Cache[K, V]:
+    """A map of at most ``maxsize`` entries, the least recently used let go first; with a
+    shared database (``shared``) each entry also forgotten :data:`SHARED_SECONDS` after it
+    was read, as another worker may change it."""
+    if shared:
+        return TTLCache(maxsize, SHARED_SECONDS, timer=clock)
+    return LRUCache(maxsize)
 
 
 class Users:
-    """Users by id and @username, cached; the handlers' ``player``."""
+    """Users by id and @username, cached (at most :data:`USERS_KEPT`); the handlers'
+    ``player``."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
         self._store = store
         self._clock = clock
-        self._users: dict[int, User] = {}
-        self._read_at: dict[int, float] = {}  # only with a shared database
+        self._users: Cache[int, User] = kept(USERS_KEPT, shared=store.shared, clock=clock)
+        self._names: LRUCache[str, int] = LRUCache(USERS_KEPT)
+        """Who had each @username when last seen: a username moves to whoever takes it."""
 
     async def see(
         self,
@@ -45,7 +63,9 @@ class Users:
             now=self._clock(),
         )
         if user.username:  # the username has left whoever had it before
-            self._users = {k: v for k, v in self._users.items() if v.username != user.username}
+            holder = self._names.get(user.username)
+            if holder is not None and holder != user.id:
+                self._users.pop(holder, None)
         self._keep(user)
         return user
 
@@ -56,7 +76,7 @@ class Users:
     async def get(self, user_id: int) -> User | None:
         """The user with ``user_id``, if the bot has seen them."""
         found = self._users.get(user_id)
-        if found is None or self._stale(user_id):
+        if found is None:
             found = await self._store.users.get(user_id)
             if found is not None:
                 self._keep(found)
@@ -64,14 +84,8 @@ class Users:
 
     def _keep(self, user: User) -> None:
         self._users[user.id] = user
-        if self._store.shared:
-            self._read_at[user.id] = self._clock()
-
-    def _stale(self, user_id: int) -> bool:
-        """Whether another worker may have changed the user since it was read."""
-        if not self._store.shared:
-            return False
-        return self._clock() - self._read_at.get(user_id, float("-inf")) > SHARED_SECONDS
+        if user.username:
+            self._names[user.username] = user.id
 
     async def set_quick(self, user_id: int, quick: bool) -> User | None:
         """Turns the user's quick mode on or off (a tap that completes a turn confirms it);
@@ -86,6 +100,10 @@ class Users:
         await self._store.users.set_locale(user_id, locale)
         self._users.pop(user_id, None)
         return await self.get(user_id)
+
+    def drop(self, user_id: int) -> None:
+        """Forgets what is kept in memory of the user (they were deleted: ``/forget``)."""
+        self._users.pop(user_id, None)
 
     async def mark_blocked(self, user_id: int) -> None:
         """Notes that the user blocked the bot: no more private messages until they return."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .database import (
     Database,
     IntegrityError,
+    MigrationChanged,
     SchemaTooNew,
     VersionConflict,
     is_postgres_url,
@@ -16,6 +17,7 @@ from .store import Store
 __all__ = [
     "Database",
     "IntegrityError",
+    "MigrationChanged",
     "SchemaTooNew",
     "Store",
     "VersionConflict",

@@ -12,7 +12,7 @@ from .database import Database, Row, VersionConflict
 
 _KEEP_TERMS = """INSERT INTO challenge_terms
         SELECT id, version, target_id, variant, rule_set, move_seconds, match_length, cube,
-               stake, stake_mode, dice_mode, hints, watchable
+               stake, stake_mode, dice_mode, hints, watchable, training
         FROM challenges WHERE id = ?
     ON CONFLICT (challenge_id, version) DO NOTHING"""
 """Keeps a challenge's terms as they are now, under its version (see :meth:`at_version`)."""
@@ -50,8 +50,10 @@ class ChallengeRepository:
                 """INSERT INTO challenges (chat_id, challenger_id, target_id,
                            target_username, variant, rule_set, move_seconds, locale, status,
                            expires_at, created_at, match_length, cube, stake, stake_mode,
-                           dice_mode, hints, inline_message_id, dice_seed, watchable, start)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           dice_mode, hints, inline_message_id, dice_seed, watchable, start,
+                           training)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                               ?)
                        RETURNING id""",
                 (
                     chat_id,
@@ -74,6 +76,7 @@ class ChallengeRepository:
                     dice_seed.hex() if dice_seed is not None else None,
                     int(terms.watchable),
                     terms.start.to_text() if terms.start is not None else None,
+                    int(terms.training),
                 ),
             )
             await self._store.write(_KEEP_TERMS, (challenge_id,))
@@ -105,7 +108,7 @@ class ChallengeRepository:
                 """UPDATE challenges SET target_id = ?, variant = ?,
                            rule_set = ?, move_seconds = ?, status = ?, game_id = ?,
                            match_length = ?, cube = ?, stake = ?, stake_mode = ?, dice_mode = ?,
-                           hints = ?, watchable = ?, version = version + 1
+                           hints = ?, watchable = ?, training = ?, version = version + 1
                        WHERE id = ? AND version = ?""",
                 (
                     challenge.target_id,
@@ -121,6 +124,7 @@ class ChallengeRepository:
                     terms.dice_mode.value,
                     int(terms.hints),
                     int(terms.watchable),
+                    int(terms.training),
                     challenge.id,
                     expected_version,
                 ),
@@ -197,6 +201,15 @@ class ChallengeRepository:
         )
         return _challenge(row) if row is not None else None
 
+    async def open_by(self, challenger_id: int, now: float) -> list[Challenge]:
+        """The user's challenges still open."""
+        rows = await self._store.fetch_all(
+            """SELECT * FROM challenges
+               WHERE challenger_id = ? AND status = 'open' AND expires_at > ? ORDER BY id""",
+            (challenger_id, now),
+        )
+        return [_challenge(row) for row in rows]
+
     async def expired(self, now: float) -> list[Challenge]:
         """Open challenges whose time is up."""
         rows = await self._store.fetch_all(
@@ -238,4 +251,5 @@ def _terms(row: Row, start: Position | None) -> Terms:
         hints=bool(row["hints"]),
         watchable=bool(row["watchable"]),
         start=start,
+        training=bool(row["training"]),
     )

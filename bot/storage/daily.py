@@ -3,6 +3,7 @@ that have it posted each morning with their posts (see :mod:`bot.model.daily`)."
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from bot.engine import Game
@@ -38,6 +39,11 @@ def parse_ranking(text: str) -> tuple[RankedTurn, ...]:
     return tuple(found)
 
 
+def _day_before(day: str) -> str:
+    """``YYYY-MM-DD`` of the day before ``day``."""
+    return (dt.date.fromisoformat(day) - dt.timedelta(days=1)).isoformat()
+
+
 def _position(row: Any) -> DailyPosition:
     return DailyPosition(
         row["id"],
@@ -51,7 +57,9 @@ def _position(row: Any) -> DailyPosition:
 
 
 def _streak(row: Any) -> Streak:
-    return Streak(row["user_id"], row["streak"], row["best_streak"], row["last_day"])
+    return Streak(
+        row["user_id"], row["streak"], row["best_streak"], row["last_day"], row["best_before"]
+    )
 
 
 def _group(row: Any) -> DailyGroup:
@@ -136,11 +144,11 @@ class DailyRepository:
 
     async def set_streak(self, streak: Streak) -> None:
         await self._store.write(
-            """INSERT INTO daily_streaks (user_id, streak, best_streak, last_day)
-               VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET
+            """INSERT INTO daily_streaks (user_id, streak, best_streak, last_day, best_before)
+               VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET
                    streak = excluded.streak, best_streak = excluded.best_streak,
-                   last_day = excluded.last_day""",
-            (streak.user_id, streak.current, streak.best, streak.last_day),
+                   last_day = excluded.last_day, best_before = excluded.best_before""",
+            (streak.user_id, streak.current, streak.best, streak.last_day, streak.best_before),
         )
 
     async def answer_of(self, position_id: int, user_id: int) -> DailyAnswer | None:
@@ -175,13 +183,42 @@ class DailyRepository:
         )
         return _streak(row) if row else None
 
-    async def top_streaks(self, since_day: str, limit: int) -> list[Streak]:
+    async def top_streaks(self, today: str, limit: int, *, rated_games: int) -> list[Streak]:
         rows = await self._store.fetch_all(
-            """SELECT * FROM daily_streaks WHERE last_day >= ? AND streak > 0
-               ORDER BY streak DESC, best_streak DESC, user_id LIMIT ?""",
-            (since_day, limit),
+            """SELECT * FROM (
+                   SELECT user_id, last_day, best_before,
+                          CASE WHEN last_day >= :today THEN streak - 1 ELSE streak END
+                              AS streak,
+                          CASE WHEN last_day >= :today THEN best_before ELSE best_streak END
+                              AS best_streak
+                   FROM daily_streaks s
+                   WHERE last_day >= :yesterday
+                     AND (SELECT COALESCE(SUM(r.games), 0) FROM ratings r
+                          WHERE r.user_id = s.user_id) >= :rated) AS shown
+               WHERE streak > 0
+               ORDER BY streak DESC, best_streak DESC, user_id LIMIT :limit""",
+            {
+                "today": today,
+                "yesterday": _day_before(today),
+                "rated": rated_games,
+                "limit": limit,
+            },
         )
         return [_streak(row) for row in rows]
+
+    async def to_reveal(self, today: str) -> list[int]:
+        rows = await self._store.fetch_all(
+            """SELECT id FROM daily_positions p WHERE revealed = 0 AND day < ?
+                   AND EXISTS (SELECT 1 FROM daily_posts d WHERE d.position_id = p.id)
+               ORDER BY id""",
+            (today,),
+        )
+        return [row["id"] for row in rows]
+
+    async def mark_revealed(self, position_id: int) -> None:
+        await self._store.write(
+            "UPDATE daily_positions SET revealed = 1 WHERE id = ?", (position_id,)
+        )
 
     async def group(self, chat_id: int) -> DailyGroup | None:
         row = await self._store.fetch_one(

@@ -19,17 +19,28 @@ by :meth:`Database.lock` inside the transaction; in SQLite, whose writers alread
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
+import logging
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar, Protocol, TypeAlias
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, contextmanager
+from typing import Any, ClassVar, Final, Protocol, TypeAlias
+
+from bot.model import ChangeChannel
 
 # what a repository raises, the model's: the services catch them without knowing storage
+from bot.model import DatabaseUnavailable as DatabaseUnavailable
 from bot.model import IntegrityError as IntegrityError
 from bot.model import VersionConflict as VersionConflict
 
 Params: TypeAlias = Sequence[Any] | Mapping[str, Any]
+
+logger = logging.getLogger(__name__)
+
+_AFTER_COMMIT: contextvars.ContextVar[list[Callable[[], None]] | None] = contextvars.ContextVar(
+    "after_commit", default=None
+)
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -44,6 +55,11 @@ class Row(Protocol):
 
 class SchemaTooNew(Exception):
     """The database was migrated by a newer release than this one."""
+
+
+class MigrationChanged(Exception):
+    """A migration the database has had differs from this release's copy of it (see
+    :func:`.migrations.changed_migration`): the schema may not be what the code expects."""
 
 
 def lock_key(kind: str, key: int) -> int:
@@ -123,9 +139,71 @@ class Database(ABC):
     async def close(self) -> None:
         """Closes the database; nothing may use it afterwards."""
 
+    @property
+    def changes(self) -> ChangeChannel:
+        """How this database's other processes hear of changes (:class:`LocalChannel` where
+        there are none)."""
+        return _LOCAL
+
     async def ping(self) -> None:
-        """Raises if the database cannot be reached (for /healthz)."""
+        """Raises if the database cannot be reached (for /healthz; the PostgreSQL backend
+        raises :exc:`DatabaseUnavailable` then)."""
         await self.fetch_one("SELECT 1")
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Runs ``action`` once the transaction this task is in commits (at once outside one;
+        never if it rolls back): for telling others of a change only once it is there to be
+        read. ``action`` must return at once; what it raises is logged, not raised."""
+        waiting = _AFTER_COMMIT.get()
+        if waiting is None:
+            _run(action)
+        else:
+            waiting.append(action)
+
+    @staticmethod
+    @contextmanager
+    def _outermost() -> Iterator[Callable[[], None]]:
+        """For a backend's outermost transaction: collects the :meth:`after_commit` actions
+        of its block, and gives the function that runs them, to call once it has committed
+        (the block's end forgets them either way)."""
+        waiting: list[Callable[[], None]] = []
+        token = _AFTER_COMMIT.set(waiting)
+
+        def committed() -> None:
+            _AFTER_COMMIT.reset(token)
+            actions = waiting[:]
+            waiting.clear()
+            for action in actions:
+                _run(action)
+
+        try:
+            yield committed
+        finally:
+            if _AFTER_COMMIT.get() is waiting:
+                _AFTER_COMMIT.reset(token)
+
+
+class LocalChannel:
+    """The change channel of a database one process owns: there is nobody to tell."""
+
+    async def send(self, messages: Sequence[str]) -> None:
+        return None
+
+    async def listen(self, receive: Callable[[str], None], resumed: Callable[[], None]) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+_LOCAL: Final = LocalChannel()
+
+
+def _run(action: Callable[[], None]) -> None:
+    try:
+        action()
+    except Exception:
+        logger.exception("an action after a commit failed")
 
 
 def is_postgres_url(url: str) -> bool:

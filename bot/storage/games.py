@@ -11,10 +11,11 @@ them (scores, statistics, unfinished games); a game is never read from them.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any, Final
+from typing import Final
 
 from bot.engine import (
     Game,
@@ -30,6 +31,7 @@ from bot.engine import (
 )
 from bot.model import Board, ChipsStatus, DiceProof, Standing, StoredGame, Tally, WatchResult
 
+from . import totals
 from .database import Database, IntegrityError, Row, VersionConflict
 from .users import user_from_row
 
@@ -64,6 +66,7 @@ class GameRepository:
         dice_proof: DiceProof | None = None,
         watchable: bool = True,
         start: Position | None = None,
+        training: bool = False,
     ) -> StoredGame:
         """Stores a new game and its board messages (not yet sent) in one transaction;
         ``inline_board`` is the inline message that shows an inline game, played in the chat
@@ -79,9 +82,9 @@ class GameRepository:
                            winner, outcome, points, history, last_turn, move_seconds,
                            deadline, locale, created_at, match_id, game_no, stake, stake_mode,
                            hints, chat_instance, dice_seed, dice_commitment, dice_client,
-                           dice_rolls, watchable, start)
+                           dice_rolls, watchable, start, unshown, training)
                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                               ?, ?, ?, ?, ?, ?)
+                               ?, ?, ?, ?, ?, ?, 1, ?)
                        RETURNING id""",
                     (
                         chat_id,
@@ -109,6 +112,7 @@ class GameRepository:
                         _rolls_text(dice_proof),
                         int(watchable),
                         start.to_text() if start is not None else None,
+                        int(training),
                     ),
                 )
             except IntegrityError as error:
@@ -141,18 +145,38 @@ class GameRepository:
         self, stored: StoredGame, *, expected_version: int, now: float, durable: bool = True
     ) -> StoredGame:
         """Writes ``stored`` if nobody changed it since ``expected_version``; returns it as
-        written, with its new version. ``durable``: see :meth:`.Database.transaction`.
+        written, with its new version. ``durable``: see :meth:`.Database.transaction`. A result
+        is added to the running totals (:mod:`.totals`) in the same transaction.
 
         :raises: :exc:`VersionConflict` otherwise.
         """
         game = stored.game
         result = game.result
         deadline = None if result else stored.deadline
-        finished_at = now if result and stored.finished_at is None else stored.finished_at
+        ending = result is not None and stored.finished_at is None
+        finished_at = now if ending else stored.finished_at
+        whole = self._store.transaction(durable=durable) if ending else contextlib.nullcontext()
+        async with whole:
+            await self._write(stored, expected_version, deadline, finished_at, durable)
+            if ending:
+                await totals.add_result(self._store, stored)
+        return replace(
+            stored, version=expected_version + 1, deadline=deadline, finished_at=finished_at
+        )
+
+    async def _write(
+        self,
+        stored: StoredGame,
+        expected_version: int,
+        deadline: float | None,
+        finished_at: float | None,
+        durable: bool,
+    ) -> None:
+        game = stored.game
         changed = await self._store.write(  # a confirmed turn survives a power cut (durable)
             """UPDATE games SET game = ?, winner = ?, outcome = ?, points = ?, input = ?,
                    last_turn = ?, history = ?, deadline = ?, finished_at = ?, chips = ?,
-                   chips_status = ?, dice_rolls = ?, version = version + 1
+                   chips_status = ?, dice_rolls = ?, version = version + 1, unshown = 1
                WHERE id = ? AND version = ?""",
             (
                 game.to_text(),
@@ -172,9 +196,6 @@ class GameRepository:
         )
         if changed != 1:
             raise VersionConflict(f"game {stored.id} changed since version {expected_version}")
-        return replace(
-            stored, version=expected_version + 1, deadline=deadline, finished_at=finished_at
-        )
 
     async def due(self, now: float) -> list[int]:
         """Ids of unfinished games whose player to move has run out of time."""
@@ -209,15 +230,19 @@ class GameRepository:
         return changed == 1
 
     async def to_remind(self, now: float, *, min_seconds: int) -> list[int]:
-        """Unfinished games with a move time of ``min_seconds`` or more whose player to move
-        has used half of it, not yet reminded of this deadline."""
+        """Unfinished games with a move time of ``min_seconds`` or more (at least
+        :data:`REMINDED_FROM`) whose player to move has used half of it, not yet reminded of
+        this deadline; read from the index of their reminders' due times (``games_remind``),
+        so as many rows are read as are due."""
+        if min_seconds < REMINDED_FROM:
+            raise ValueError(f"reminders are indexed from {REMINDED_FROM} s a move")
         rows = await self._store.fetch_all(
-            """SELECT id FROM games
-               WHERE winner IS NULL AND move_seconds >= ? AND deadline IS NOT NULL
-                 AND deadline - move_seconds * 0.5 <= ?
-                 AND (reminded IS NULL OR reminded <> deadline)
-               ORDER BY deadline""",
-            (min_seconds, now),
+            f"""SELECT id FROM games
+                WHERE winner IS NULL AND move_seconds >= {REMINDED_FROM}
+                  AND deadline IS NOT NULL AND (reminded IS NULL OR reminded <> deadline)
+                  AND deadline - move_seconds * 0.5 <= ? AND move_seconds >= ?
+                ORDER BY deadline - move_seconds * 0.5""",
+            (now, min_seconds),
         )
         return [row["id"] for row in rows]
 
@@ -336,6 +361,7 @@ class GameRepository:
                 "INSERT INTO boards (game_id, chat_id, viewer, watcher) VALUES (?, ?, 'w', 1)",
                 (game_id, chat_id),
             )
+            await self._store.write("UPDATE games SET unshown = 1 WHERE id = ?", (game_id,))
         return WatchResult.ADDED
 
     async def remove_watcher(self, chat_id: int, game_id: int | None = None) -> list[int]:
@@ -370,7 +396,7 @@ class GameRepository:
     ) -> None:
         """Records that the board in ``chat_id`` now shows ``version`` (and, for a message just
         sent, which message it is)."""
-        await self._store.write(
+        await self._store.write(  # the game stays marked until the next look at :meth:`behind`
             """UPDATE boards SET shown_version = ?, message_id = COALESCE(?, message_id)
                WHERE game_id = ? AND chat_id = ?""",
             (version, message_id, game_id, chat_id),
@@ -379,97 +405,103 @@ class GameRepository:
     async def set_boards_shown(self, shown: Sequence[tuple[int, int, int]]) -> None:
         """Records, in one transaction, what each board shows: ``(game_id, chat_id,
         version)``, a board's version never going back."""
-        await self._store.write_many(
-            """UPDATE boards SET shown_version = ?
-               WHERE game_id = ? AND chat_id = ?
-                 AND (shown_version IS NULL OR shown_version < ?)""",
-            [(version, game_id, chat_id, version) for game_id, chat_id, version in shown],
-        )
+        async with self._store.transaction():
+            await self._store.write_many(
+                """UPDATE boards SET shown_version = ?
+                   WHERE game_id = ? AND chat_id = ?
+                     AND (shown_version IS NULL OR shown_version < ?)""",
+                [(version, game_id, chat_id, version) for game_id, chat_id, version in shown],
+            )
+            games = sorted({game_id for game_id, _, _ in shown})
+            await self._store.write_many(_SHOWN, [(game_id,) for game_id in games])
 
     async def behind(self, since: float) -> list[int]:
         """Games with a board that is not known to show their current version: unfinished,
-        or finished after ``since`` (the bot stopped between saving a change and showing it)."""
+        or finished after ``since`` (the bot stopped between saving a change and showing it).
+        Read from the games marked ``unshown`` (an index of them), so as many games are read as
+        may be behind; those found not to be (every board shows their version), and those
+        finished by ``since``, are unmarked."""
+        marked = await self._store.fetch_all(  # few: only what may be behind is marked
+            "SELECT id, version, winner, finished_at FROM games WHERE unshown <> 0"
+        )
         rows = await self._store.fetch_all(
             """SELECT DISTINCT games.id FROM games JOIN boards ON boards.game_id = games.id
-               WHERE (boards.shown_version IS NULL OR boards.shown_version < games.version)
+               WHERE games.unshown <> 0
+                 AND (boards.shown_version IS NULL OR boards.shown_version < games.version)
                  AND (games.winner IS NULL OR games.finished_at > ?)
                ORDER BY games.id""",
             (since,),
         )
-        return [row["id"] for row in rows]
+        behind = [row["id"] for row in rows]
+        found = set(behind)
+        shown = [(row["id"], row["version"]) for row in marked if row["id"] not in found]
+        if shown:  # at the version read: a game changed since stays marked
+            await self._store.write_many(
+                "UPDATE games SET unshown = 0 WHERE id = ? AND version = ?", shown
+            )
+        return behind
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Follows a group that became a supergroup (its chat id changes)."""
         async with self._store.transaction():
-            for table in ("boards", "games", "challenges"):
+            for table in ("boards", "games", "challenges", "standings"):
                 await self._store.write(
                     f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
                 )
 
     async def head_to_head(self, user_id: int, other_id: int) -> Tally:
         """Finished games between two players, from ``user_id``'s side (those that count: not
-        the games from a chosen position)."""
-        return await self._tally(
-            "AND ((white_id = :me AND black_id = :other)"
-            " OR (white_id = :other AND black_id = :me))",
-            {"me": user_id, "other": other_id},
+        the games from a chosen position): their running totals, one row."""
+        row = await self._store.fetch_one(
+            "SELECT * FROM pair_totals WHERE user_id = ? AND other_id = ?", (user_id, other_id)
         )
+        if row is None:
+            return Tally()
+        return Tally(row["games"], row["wins"], row["won"], row["lost"])
 
     async def finished_between(
         self, user_id: int, other_id: int, variant: str, since: float, *, besides: int
     ) -> list[StoredGame]:
         """The games of ``variant`` between two players that ended from ``since`` on, but
         those from a chosen position (never rated) and game ``besides``."""
-        rows = await self._store.fetch_all(
+        rows = await self._store.fetch_all(  # two ranges of the pair's index (games_pair)
             f"""SELECT * FROM games
-                WHERE winner IS NOT NULL AND {COUNTED} AND variant = ? AND id <> ?
-                  AND finished_at >= ?
-                  AND ((white_id = ? AND black_id = ?) OR (white_id = ? AND black_id = ?))""",
-            (variant, besides, since, user_id, other_id, other_id, user_id),
+                WHERE white_id = :me AND black_id = :other AND finished_at >= :since
+                  AND winner IS NOT NULL AND {COUNTED} AND variant = :variant AND id <> :besides
+                UNION ALL
+                SELECT * FROM games
+                WHERE white_id = :other AND black_id = :me AND finished_at >= :since
+                  AND winner IS NOT NULL AND {COUNTED} AND variant = :variant AND id <> :besides""",
+            {
+                "me": user_id,
+                "other": other_id,
+                "since": since,
+                "variant": variant,
+                "besides": besides,
+            },
         )
         return [_game(row) for row in rows]
 
-    async def _tally(self, where: str, params: dict[str, Any]) -> Tally:
-        row = await self._store.fetch_one(
-            f"""SELECT COUNT(*) AS games, {_WINS} AS wins, {_WON} AS won, {_LOST} AS lost
-                FROM games WHERE winner IS NOT NULL AND {COUNTED} {where}""",
-            params,
-        )
-        if row is None:
-            return Tally()
-        return Tally(row["games"], row["wins"] or 0, row["won"] or 0, row["lost"] or 0)
-
     async def top(self, chat_id: int, limit: int = 10) -> list[Standing]:
         """The chat's leaderboard: net points (won minus lost), then wins, over the games that
-        count (not those from a chosen position), its tournaments' games among them."""
-        # a group's tournament games are played in private chats, and count in its league
-        return await self._standings(
-            "(chat_id = :chat OR id IN (SELECT game_id FROM tournament_games"
-            " WHERE chat_id = :chat))",
-            {"chat": chat_id, "limit": limit},
-        )
+        count (not those from a chosen position), its tournaments' games among them (played in
+        private chats, they count in its league): its running standings, read in order from
+        their index."""
+        return await self._standings(chat_id, "", limit)
 
     async def top_in_instance(self, chat_instance: str, limit: int = 10) -> list[Standing]:
         """The leaderboard of the inline games played in the chat Telegram calls
         ``chat_instance`` (the bot knows no id of that chat), ranked as :meth:`top`."""
-        return await self._standings(
-            "chat_instance = :instance", {"instance": chat_instance, "limit": limit}
-        )
+        return await self._standings(0, chat_instance, limit)
 
-    async def _standings(self, where: str, params: dict[str, Any]) -> list[Standing]:
+    async def _standings(self, chat_id: int, chat_instance: str, limit: int) -> list[Standing]:
         rows = await self._store.fetch_all(
-            f"""WITH results AS (
-                   SELECT CASE winner WHEN 'w' THEN white_id ELSE black_id END AS user_id,
-                          1 AS win, points FROM games
-                   WHERE {where} AND winner IS NOT NULL AND {COUNTED}
-                   UNION ALL
-                   SELECT CASE winner WHEN 'w' THEN black_id ELSE white_id END,
-                          0, -points FROM games
-                   WHERE {where} AND winner IS NOT NULL AND {COUNTED})
-               SELECT users.*, COUNT(*) AS games, SUM(win) AS wins, SUM(points) AS points
-               FROM results JOIN users ON users.id = results.user_id
-               GROUP BY users.id ORDER BY points DESC, wins DESC, games ASC LIMIT :limit""",
-            params,
+            """SELECT users.*, s.games, s.wins, s.points
+               FROM (SELECT * FROM standings WHERE chat_id = ? AND chat_instance = ?
+                     ORDER BY points DESC, wins DESC, games, user_id LIMIT ?) AS s
+               JOIN users ON users.id = s.user_id
+               ORDER BY s.points DESC, s.wins DESC, s.games, s.user_id""",
+            (chat_id, chat_instance, limit),
         )
         return [
             Standing(user_from_row(row), row["games"], row["wins"], row["points"]) for row in rows
@@ -483,21 +515,18 @@ class GameRepository:
         return int(row["games"]) if row is not None else 0
 
 
+REMINDED_FROM: Final = 3600
+"""The shortest move time (seconds) whose games are reminded: the threshold of the index of
+reminders (migration 20), which a query must name as it is to be read from it."""
+_SHOWN: Final = """UPDATE games SET unshown = 0
+    WHERE id = ? AND unshown <> 0 AND NOT EXISTS (
+        SELECT 1 FROM boards WHERE boards.game_id = games.id
+          AND (boards.shown_version IS NULL OR boards.shown_version < games.version))"""
+"""Unmarks a game every board of which is known to show its current version."""
+
 COUNTED: Final = "start IS NULL"
 """The finished games that scores count: not those played on from a position someone chose
 (practice: whoever picks the position may pick a won one), which are not rated either."""
-_WINS = (
-    "SUM(CASE WHEN (winner = 'w' AND white_id = :me) OR (winner = 'b' AND black_id = :me) "
-    "THEN 1 ELSE 0 END)"
-)
-_WON = (
-    "SUM(CASE WHEN (winner = 'w' AND white_id = :me) OR (winner = 'b' AND black_id = :me) "
-    "THEN points ELSE 0 END)"
-)
-_LOST = (
-    "SUM(CASE WHEN (winner = 'w' AND white_id = :me) OR (winner = 'b' AND black_id = :me) "
-    "THEN 0 ELSE points END)"
-)
 
 
 def _result_columns(game: Game) -> tuple[str | None, str | None, int | None]:
@@ -560,4 +589,5 @@ def _game(row: Row) -> StoredGame:
         dice_proof=dice_proof_from_row(row),
         watchable=bool(row["watchable"]),
         start=Position.from_text(row["start"]) if row["start"] else None,
+        training=bool(row["training"]),
     )

@@ -34,11 +34,18 @@ class MatchRepository:
 
     async def latest_between(self, user_id: int, other_id: int) -> tuple[MatchRecord, int] | None:
         """The latest match between two players, and the id of the one playing white."""
-        row = await self._store.fetch_one(
-            f"""SELECT matches.*, {_GAMES}, games.white_id FROM matches
-               JOIN games ON games.match_id = matches.id AND games.game_no = 1
-               WHERE (games.white_id = :me AND games.black_id = :other)
-                  OR (games.white_id = :other AND games.black_id = :me)
+        row = await self._store.fetch_one(  # the latest each way, from games_pair_match
+            f"""SELECT matches.*, {_GAMES}, first.white_id FROM (
+                   SELECT * FROM (SELECT match_id, white_id FROM games
+                                  WHERE white_id = :me AND black_id = :other
+                                    AND match_id IS NOT NULL AND game_no = 1
+                                  ORDER BY match_id DESC LIMIT 1) AS as_white
+                   UNION ALL
+                   SELECT * FROM (SELECT match_id, white_id FROM games
+                                  WHERE white_id = :other AND black_id = :me
+                                    AND match_id IS NOT NULL AND game_no = 1
+                                  ORDER BY match_id DESC LIMIT 1) AS as_black) AS first
+               JOIN matches ON matches.id = first.match_id
                ORDER BY matches.id DESC LIMIT 1""",
             {"me": user_id, "other": other_id},
         )

@@ -16,12 +16,26 @@ compares the tables and columns both end up with):
 
 Flags are integers 0/1 in both backends (SQLite has no booleans), so queries test them with
 ``<> 0``, never bare.
+
+A database remembers the checksum of every migration it has had (:data:`CHECKSUMS_TABLE`,
+:func:`checksum`), and a release whose copy of an applied migration differs is refused
+(:exc:`~.database.MigrationChanged`): a migration, once released, is never edited, only
+followed by another. The checksum ignores comments and spacing, so fixing a comment changes
+nothing. A database built before checksums were kept has them recorded when this release
+first opens it.
+
+What SQL cannot derive in both dialects (counting the dice in the games' roll logs) a
+migration names on a line ``-- then: <name>``: the backend then runs :data:`BACKFILLS`'s
+``<name>`` in the migration's transaction, rows read, counted in Python, written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-from typing import Final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
 
 MIGRATIONS: Final[tuple[str, ...]] = (
     # 1: users, challenges, games and their board messages, handled updates
@@ -597,7 +611,350 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     -- the latest game of an inline message (a match's games follow one another in it)
     CREATE INDEX boards_inline ON boards (inline_message_id) WHERE inline_message_id IS NOT NULL;
     """,
+    # 20: competition that holds up (issue 38): a tournament made once per creation picker;
+    # what its winner was paid; its entries paid to the winner held like games' results; the
+    # daily position's best move shown to all when its day ends
+    """
+    -- the creation picker (a message of the group) that made it: one tournament per picker,
+    -- however many taps on its Create button, on whichever worker
+    ALTER TABLE tournaments ADD COLUMN picker_id INTEGER;
+    CREATE UNIQUE INDEX tournaments_picker ON tournaments (chat_id, picker_id)
+        WHERE picker_id IS NOT NULL;
+    ALTER TABLE tournaments ADD COLUMN prize INTEGER;  -- chips its winner was paid, at the end
+
+    -- A held transfer is a game's result, or the entry one player paid into a tournament that
+    -- another won (a tournament's prize is its entries, each paid by an entrant to the winner).
+    CREATE TABLE chip_flags_new (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER REFERENCES games (id),              -- a game's result, or
+        tournament_id INTEGER REFERENCES tournaments (id),  -- a tournament's entry
+        chat_id INTEGER NOT NULL,
+        loser_id INTEGER NOT NULL REFERENCES users (id),    -- who would have paid
+        winner_id INTEGER NOT NULL REFERENCES users (id),
+        amount INTEGER NOT NULL,             -- what would have been paid
+        payments INTEGER NOT NULL,           -- payments one way in the window, this one too
+        paid INTEGER NOT NULL,               -- their chips, this one's too
+        created_at REAL NOT NULL
+    );
+    INSERT INTO chip_flags_new
+        (game_id, chat_id, loser_id, winner_id, amount, payments, paid, created_at)
+        SELECT game_id, chat_id, loser_id, winner_id, amount, payments, paid, created_at
+        FROM chip_flags ORDER BY created_at, game_id;
+    DROP TABLE chip_flags;
+    ALTER TABLE chip_flags_new RENAME TO chip_flags;
+    CREATE UNIQUE INDEX chip_flags_game ON chip_flags (game_id) WHERE game_id IS NOT NULL;
+    CREATE UNIQUE INDEX chip_flags_entry ON chip_flags (tournament_id, loser_id)
+        WHERE tournament_id IS NOT NULL;
+    CREATE INDEX chip_flags_chat ON chip_flags (chat_id, created_at);
+
+    -- The daily position's best move is shown when its day ends: the group posts edited to
+    -- show it once (1 for the positions of before).
+    ALTER TABLE daily_positions ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0;
+    UPDATE daily_positions SET revealed = 1;
+    -- the best streak before last_day's right answer: a streak is shown as it stood when the
+    -- day began until the day ends
+    ALTER TABLE daily_streaks ADD COLUMN best_before INTEGER NOT NULL DEFAULT 0;
+    UPDATE daily_streaks SET best_before = best_streak;
+    """,
+    # 21: the operators' tools: users they banned, the messages they broadcast (each recipient
+    # at most once: the cursor moves past a user before the message is sent), their decisions
+    # on held chip transfers, and the games of a day counted by an index
+    """
+    CREATE TABLE bans (
+        user_id INTEGER PRIMARY KEY,         -- not REFERENCES users: a ban may come first
+        operator_id INTEGER NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE broadcasts (
+        id INTEGER PRIMARY KEY,
+        operator_id INTEGER NOT NULL,
+        text TEXT NOT NULL,                  -- HTML, as the operator wrote it
+        state TEXT NOT NULL,                 -- draft, sending, done, stopped
+        chat_id INTEGER NOT NULL,            -- the operator's message showing its progress
+        message_id INTEGER,
+        last_user_id INTEGER NOT NULL DEFAULT 0,  -- the cursor: the last recipient taken
+        total INTEGER NOT NULL DEFAULT 0,    -- recipients counted when it was confirmed
+        sent INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX broadcasts_state ON broadcasts (state);
+    ALTER TABLE chip_flags ADD COLUMN resolution TEXT;  -- NULL: held; released, refunded
+    ALTER TABLE chip_flags ADD COLUMN operator_id INTEGER;
+    ALTER TABLE chip_flags ADD COLUMN resolved_at REAL;
+    CREATE INDEX games_created ON games (created_at);
+    """,
+    # 22: every command and tick bounded by what it returns, not by the size of the history
+    # (issue 36): indexes for a player's and a pair's latest games, the reminders' due time and
+    # the games whose boards are not yet shown; a player's record, a pair's, a chat's standings
+    # and a player's dice kept as running totals, added to as each game ends (backfilled here)
+    """
+    -- a player's latest finished games (/history), a pair's (the rating update's repeats,
+    -- /score's latest match)
+    CREATE INDEX games_white_finished ON games (white_id, finished_at) WHERE winner IS NOT NULL;
+    CREATE INDEX games_black_finished ON games (black_id, finished_at) WHERE winner IS NOT NULL;
+    CREATE INDEX games_pair ON games (white_id, black_id, finished_at);
+    CREATE INDEX games_pair_match ON games (white_id, black_id, match_id)
+        WHERE match_id IS NOT NULL AND game_no = 1;
+    -- the correspondence games (an hour a move or more) by when their player is due a reminder
+    -- (half the move's time gone), those not yet reminded of their deadline only
+    CREATE INDEX games_remind ON games ((deadline - move_seconds * 0.5))
+        WHERE winner IS NULL AND move_seconds >= 3600 AND deadline IS NOT NULL
+          AND (reminded IS NULL OR reminded <> deadline);
+    -- a game with a board that may not show its latest version: set by every change and new
+    -- board, cleared once every board is known to show it
+    ALTER TABLE games ADD COLUMN unshown INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET unshown = 1 WHERE EXISTS (
+        SELECT 1 FROM boards WHERE boards.game_id = games.id
+          AND (boards.shown_version IS NULL OR boards.shown_version < games.version));
+    CREATE INDEX games_unshown ON games (id) WHERE unshown <> 0;
+    CREATE INDEX tournaments_behind ON tournaments (id) WHERE shown_version < version;
+    -- the pool's look: the seekers whose window widened (by when they entered), and each
+    -- one's nearest ratings with the same terms
+    CREATE INDEX seekers_since ON seekers (since);
+    CREATE INDEX seekers_rating ON seekers (chat_id, variant, rating);
+    DROP INDEX seekers_chat;  -- the same columns first: a planner without statistics took it
+
+    -- A player's record over the finished games with people that count (not those from a
+    -- chosen position): /stats reads one row. streak: the latest run, + wins, - losses.
+    CREATE TABLE player_totals (
+        user_id INTEGER PRIMARY KEY,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        points_won INTEGER NOT NULL,
+        points_lost INTEGER NOT NULL,
+        mars_given INTEGER NOT NULL,
+        mars_taken INTEGER NOT NULL,
+        koks_given INTEGER NOT NULL,
+        koks_taken INTEGER NOT NULL,
+        home_mars_given INTEGER NOT NULL,
+        home_mars_taken INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        best_streak INTEGER NOT NULL
+    );
+    WITH mine AS (
+        SELECT white_id AS user_id, winner = 'w' AS won, outcome, points, finished_at, id
+        FROM games WHERE winner IS NOT NULL AND white_id > 0 AND black_id > 0 AND start IS NULL
+        UNION ALL
+        SELECT black_id, winner = 'b', outcome, points, finished_at, id
+        FROM games WHERE winner IS NOT NULL AND white_id > 0 AND black_id > 0 AND start IS NULL),
+    numbered AS (
+        SELECT user_id, won, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY finished_at, id)
+               - ROW_NUMBER() OVER (PARTITION BY user_id, won ORDER BY finished_at, id) AS run,
+               ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY finished_at, id) AS seq
+        FROM mine),
+    runs AS (
+        SELECT user_id, won, COUNT(*) AS length, MAX(seq) AS last
+        FROM numbered GROUP BY user_id, won, run),
+    ends AS (  -- each run signed, the latest one first
+        SELECT user_id, CASE WHEN won THEN length ELSE -length END AS streak,
+               ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY last DESC) AS latest
+        FROM runs),
+    streaks AS (
+        SELECT user_id, MAX(CASE WHEN latest = 1 THEN streak END) AS streak,
+               COALESCE(MAX(CASE WHEN streak > 0 THEN streak END), 0) AS best
+        FROM ends GROUP BY user_id),
+    totals AS (
+        SELECT user_id, COUNT(*) AS games,
+               COUNT(*) FILTER (WHERE won) AS wins,
+               COALESCE(SUM(points) FILTER (WHERE won), 0) AS points_won,
+               COALESCE(SUM(points) FILTER (WHERE NOT won), 0) AS points_lost,
+               COUNT(*) FILTER (WHERE won AND outcome = 'mars') AS mars_given,
+               COUNT(*) FILTER (WHERE NOT won AND outcome = 'mars') AS mars_taken,
+               COUNT(*) FILTER (WHERE won AND outcome = 'koks') AS koks_given,
+               COUNT(*) FILTER (WHERE NOT won AND outcome = 'koks') AS koks_taken,
+               COUNT(*) FILTER (WHERE won AND outcome = 'home_mars') AS home_mars_given,
+               COUNT(*) FILTER (WHERE NOT won AND outcome = 'home_mars') AS home_mars_taken
+        FROM mine GROUP BY user_id)
+    INSERT INTO player_totals
+    SELECT totals.user_id, games, wins, points_won, points_lost, mars_given, mars_taken,
+           koks_given, koks_taken, home_mars_given, home_mars_taken, streak, best
+    FROM totals JOIN streaks ON streaks.user_id = totals.user_id;
+
+    -- The finished games that count between two players (the computer too), from user_id's
+    -- side: head-to-head scores, and /stats' record against each level of the computer.
+    CREATE TABLE pair_totals (
+        user_id INTEGER NOT NULL,
+        other_id INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        won INTEGER NOT NULL,                -- points won
+        lost INTEGER NOT NULL,               -- points lost
+        PRIMARY KEY (user_id, other_id)
+    );
+    INSERT INTO pair_totals
+    SELECT user_id, other_id, COUNT(*), SUM(win), SUM(won), SUM(lost) FROM (
+        SELECT white_id AS user_id, black_id AS other_id,
+               CASE winner WHEN 'w' THEN 1 ELSE 0 END AS win,
+               CASE winner WHEN 'w' THEN points ELSE 0 END AS won,
+               CASE winner WHEN 'w' THEN 0 ELSE points END AS lost
+        FROM games WHERE winner IS NOT NULL AND start IS NULL
+        UNION ALL
+        SELECT black_id, white_id, CASE winner WHEN 'b' THEN 1 ELSE 0 END,
+               CASE winner WHEN 'b' THEN points ELSE 0 END,
+               CASE winner WHEN 'b' THEN 0 ELSE points END
+        FROM games WHERE winner IS NOT NULL AND start IS NULL) AS sides
+    GROUP BY user_id, other_id;
+
+    -- A chat's leaderboard (/top, the league): a group's (chat_instance ''), its tournaments'
+    -- games included, or the inline games of the chat Telegram calls chat_instance (chat_id 0).
+    CREATE TABLE standings (
+        chat_id INTEGER NOT NULL,
+        chat_instance TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        points INTEGER NOT NULL,             -- won minus lost
+        PRIMARY KEY (chat_id, chat_instance, user_id)
+    );
+    CREATE INDEX standings_rank
+        ON standings (chat_id, chat_instance, points DESC, wins DESC, games, user_id);
+    -- a large group's rating table: the ratings walked down from the top (/top rating)
+    CREATE INDEX ratings_rank ON ratings (variant, rating);
+    WITH counted AS (
+        SELECT id, chat_id, '' AS chat_instance, white_id, black_id, winner, points FROM games
+        WHERE chat_id <> 0 AND winner IS NOT NULL AND start IS NULL
+        UNION ALL
+        SELECT g.id, t.chat_id, '', g.white_id, g.black_id, g.winner, g.points
+        FROM tournament_games AS t JOIN games AS g ON g.id = t.game_id
+        WHERE t.chat_id <> g.chat_id AND g.winner IS NOT NULL AND g.start IS NULL
+        UNION ALL
+        SELECT id, 0, chat_instance, white_id, black_id, winner, points FROM games
+        WHERE chat_instance IS NOT NULL AND winner IS NOT NULL AND start IS NULL)
+    INSERT INTO standings
+    SELECT chat_id, chat_instance, user_id, COUNT(*), SUM(win), SUM(points) FROM (
+        SELECT chat_id, chat_instance, CASE winner WHEN 'w' THEN white_id ELSE black_id END
+               AS user_id, 1 AS win, points FROM counted
+        UNION ALL
+        SELECT chat_id, chat_instance, CASE winner WHEN 'w' THEN black_id ELSE white_id END,
+               0, -points FROM counted) AS sides
+    GROUP BY chat_id, chat_instance, user_id;
+
+    -- A player's own dice in their finished games with fair dice (/dice): how many games, each
+    -- face's count, and over the rolls of two dice their number, doubles and pips.
+    CREATE TABLE dice_totals (
+        user_id INTEGER PRIMARY KEY,
+        games INTEGER NOT NULL,
+        ones INTEGER NOT NULL,
+        twos INTEGER NOT NULL,
+        threes INTEGER NOT NULL,
+        fours INTEGER NOT NULL,
+        fives INTEGER NOT NULL,
+        sixes INTEGER NOT NULL,
+        rolls INTEGER NOT NULL,
+        doubles INTEGER NOT NULL,
+        pips INTEGER NOT NULL
+    );
+    -- then: dice_totals (counted from the games' rolls: see BACKFILLS)
+    """,
+    # 23: learning to play: each player's place in the lessons of /learn, the offers of it,
+    # the practice positions and their answers, training games against the computer and the
+    # coach's message of each
+    """
+    -- A player who met /learn: the offers made (1: made), whether they said no (never offered
+    -- again), their practice streak (right answers in a row) and best streak.
+    CREATE TABLE learners (
+        user_id INTEGER PRIMARY KEY,
+        offered_at_start INTEGER NOT NULL DEFAULT 0,
+        offered_after_loss INTEGER NOT NULL DEFAULT 0,
+        declined INTEGER NOT NULL DEFAULT 0,
+        streak INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL
+    );
+    -- One row per player and lesson begun: steps done (the next to do), finished once.
+    CREATE TABLE lesson_progress (
+        user_id INTEGER NOT NULL,
+        lesson TEXT NOT NULL,                -- the lesson's key: 'long.head'
+        done INTEGER NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (user_id, lesson)
+    );
+    -- Positions to practise on, ranked as the daily positions are (the ranking's form is
+    -- daily_positions'); position_key names the checkers, side to move and roll.
+    CREATE TABLE practice_positions (
+        id INTEGER PRIMARY KEY,
+        variant TEXT NOT NULL,
+        position_key TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,                  -- Game.to_text(), rolled, ready to play
+        ranking TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE practice_answers (
+        position_id INTEGER NOT NULL REFERENCES practice_positions (id),
+        user_id INTEGER NOT NULL,
+        turn TEXT NOT NULL,
+        loss REAL NOT NULL,
+        correct INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (position_id, user_id)
+    );
+    CREATE INDEX practice_answers_user ON practice_answers (user_id);
+    -- A training game (and the challenge that offers one): each turn judged, taken back on
+    -- request.
+    ALTER TABLE games ADD COLUMN training INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN training INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenge_terms ADD COLUMN training INTEGER NOT NULL DEFAULT 0;
+    -- The coach's message of a training game (message_id NULL until sent) and the player's
+    -- turn it judged last: its history line's number and text ('' for none yet).
+    CREATE TABLE coach_messages (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER,
+        judged TEXT NOT NULL DEFAULT ''
+    );
+    """,
 )
+
+
+CHECKSUMS_TABLE: Final = """CREATE TABLE IF NOT EXISTS schema_checksums (
+    version INTEGER PRIMARY KEY,             -- the migration's number (1 is the first)
+    checksum TEXT NOT NULL                   -- checksum() of its script
+)"""
+"""Made before the migrations, in the same words for both backends."""
+
+_COMMENT_OR_STRING = re.compile(r"'(?:[^']|'')*'|--[^\n]*")
+_SPACE = re.compile(r"\s+")
+
+
+def checksum(script: str) -> str:
+    """The SHA-256 of a migration's statements, without its comments and with each run of
+    spaces read as one (text inside quotes is kept as it is).
+
+    >>> checksum("CREATE TABLE t (x INTEGER);  -- why") == checksum("CREATE TABLE t (x INTEGER);")
+    True
+    >>> checksum("INSERT INTO t VALUES ('a -- b')") == checksum("INSERT INTO t VALUES ('a')")
+    False
+    """
+
+    def keep(match: re.Match[str]) -> str:
+        text = match.group(0)
+        return text if text.startswith("'") else " "
+
+    statements = _SPACE.sub(" ", _COMMENT_OR_STRING.sub(keep, script)).strip()
+    return hashlib.sha256(statements.encode()).hexdigest()
+
+
+def changed_migration(recorded: Mapping[int, str], version: int) -> str | None:
+    """Says which applied migration differs from this release's copy, given the checksums a
+    database at schema ``version`` recorded (by number); None when none does.
+
+    >>> changed_migration({1: checksum(MIGRATIONS[0])}, 1) is None
+    True
+    >>> changed_migration({1: "0" * 64}, 1).split(" (")[0]
+    'migration 1 was edited after this database had it'
+    """
+    for number in range(1, min(version, len(MIGRATIONS)) + 1):
+        stored = recorded.get(number)
+        ours = checksum(MIGRATIONS[number - 1])
+        if stored is not None and stored != ours:
+            return (
+                f"migration {number} was edited after this database had it (checksum "
+                f"{stored[:12]}…, this release has {ours[:12]}…)"
+            )
+    return None
 
 
 _IDENTITY = re.compile(r"\bid INTEGER PRIMARY KEY\b")
@@ -615,3 +972,76 @@ def for_postgres(script: str) -> str:
     script = _IDENTITY.sub("id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", script)
     script = _ID_COLUMN.sub(r"\1 BIGINT", script)
     return _REAL.sub("DOUBLE PRECISION", script)
+
+
+class Counter(Protocol):
+    """What a backfill adds its rows to, and the rows it then writes."""
+
+    def add(self, row: Sequence[Any]) -> None: ...
+
+    def rows(self) -> Iterable[Sequence[Any]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Backfill:
+    """Rows a migration derives in Python: ``read`` (a query), each row given to a counter
+    made by ``counter``, whose rows ``write`` inserts (``?`` parameters)."""
+
+    read: str
+    write: str
+    counter: Callable[[], Counter]
+
+
+class _DiceTotals:
+    """Each player's own dice in the finished games with fair dice, from the games' roll logs
+    (lines ``<number> <w|b> <dice>``, the dice ``5``, ``5-2`` or ``5-2-3``): games, each
+    face's count, and over the rolls of two dice their number, doubles and pips."""
+
+    def __init__(self) -> None:
+        self._players: dict[int, list[int]] = {}
+
+    def add(self, row: Sequence[Any]) -> None:
+        white_id, black_id, rolls = row
+        for player in (white_id, black_id):
+            self._of(player)[0] += 1
+        for line in rolls.splitlines():
+            _, side, dice = line.split()
+            counts = self._of(white_id if side == "w" else black_id)
+            values = [int(value) for value in dice.split("-")]
+            for value in values:
+                counts[value] += 1
+            if len(values) == 2:
+                counts[7] += 1
+                if values[0] == values[1]:
+                    counts[8] += 1
+                    counts[9] += 4 * values[0]
+                else:
+                    counts[9] += values[0] + values[1]
+
+    def _of(self, player: int) -> list[int]:
+        # games, ones … sixes, rolls of two dice, doubles, pips
+        return self._players.setdefault(player, [0] * 10)
+
+    def rows(self) -> Iterable[Sequence[Any]]:
+        return [(player, *counts) for player, counts in self._players.items()]
+
+
+BACKFILLS: Final[dict[str, Backfill]] = {
+    "dice_totals": Backfill(
+        read="""SELECT white_id, black_id, dice_rolls FROM games
+                WHERE winner IS NOT NULL AND dice_seed IS NOT NULL""",
+        write="""INSERT INTO dice_totals (user_id, games, ones, twos, threes, fours, fives,
+                     sixes, rolls, doubles, pips)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        counter=_DiceTotals,
+    ),
+}
+"""The backfills migrations name (``-- then: <name>``), by name."""
+
+_THEN = re.compile(r"^\s*-- then: (\w+)", re.MULTILINE)
+
+
+def backfill_of(script: str) -> Backfill | None:
+    """The backfill a migration names, if any."""
+    found = _THEN.search(script)
+    return BACKFILLS[found.group(1)] if found else None

@@ -3,6 +3,7 @@ of terms (``seeker_choices``), both of migration 14."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.engine import DiceMode
@@ -16,6 +17,10 @@ _REACHABLE = """(chat_id <> 0 OR NOT EXISTS (
     SELECT 1 FROM users u WHERE u.id = seekers.user_id AND u.blocked <> 0))"""
 """A seeker who may be paired: in a group's pool (played there), or not known to have blocked
 the bot (the private pool's games are played in the players' private chats)."""
+_FAR = 1e9
+"""A rating difference beyond any (an open window's bound)."""
+_BATCH = 1024
+"""Seekers asked about in one statement at most (two parameters each)."""
 
 
 class PoolRepository:
@@ -93,6 +98,62 @@ class PoolRepository:
             () if scope is None else (scope,),
         )
         return [_seeker(row) for row in rows]
+
+    async def entered_within(self, spans: Sequence[tuple[float, float]]) -> list[Seeker]:
+        """The seekers who may be paired who entered within one of ``spans`` (see the model's
+        protocol), from the index of their entering (``seekers_since``)."""
+        if not spans:
+            return []
+        within = " OR ".join("(since > ? AND since <= ?)" for _ in spans)
+        rows = await self._store.fetch_all(
+            f"""SELECT * FROM seekers WHERE ({within}) AND {_REACHABLE}
+                ORDER BY chat_id, since, user_id""",
+            [bound for span in spans for bound in span],
+        )
+        return [_seeker(row) for row in rows]
+
+    async def within_reach(
+        self, widened: Sequence[tuple[Seeker, float]]
+    ) -> dict[int, list[Seeker]]:
+        """For each ``(seeker, reach)``, the others who may be paired in its scope with its
+        terms who entered no earlier, their rating within ``reach`` of its own (see the
+        model's protocol): one statement for them all, each seeker's a range of the index by
+        rating (``seekers_rating``)."""
+        found: dict[int, list[Seeker]] = {}
+        for start in range(0, len(widened), _BATCH):
+            asked = [
+                (seeker.user_id, min(reach, _FAR)) for seeker, reach in widened[start:][:_BATCH]
+            ]
+            rows_of = 1 << (len(asked) - 1).bit_length()  # a power of two: few statements to
+            asked += [(0, 0.0)] * (rows_of - len(asked))  # prepare (user 0: nobody)
+            values = ", ".join(["(CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION))"] * rows_of)
+            near = """o.chat_id = s.chat_id AND o.variant = s.variant
+                AND o.rating >= s.rating - widened.reach AND o.rating <= s.rating + widened.reach
+                AND COALESCE(o.rule_set, '') = COALESCE(s.rule_set, '')
+                AND o.match_length = s.match_length AND o.dice_mode = s.dice_mode
+                AND COALESCE(o.move_seconds, -1) = COALESCE(s.move_seconds, -1)
+                AND o.stake = s.stake AND o.since >= s.since AND o.user_id <> s.user_id
+                AND (o.chat_id <> 0 OR NOT EXISTS (
+                    SELECT 1 FROM users u WHERE u.id = o.user_id AND u.blocked <> 0))"""
+            # PostgreSQL would join the whole pool at once by the terms (a merge join, the
+            # ranges filtered after): a lateral subquery it cannot pull up (OFFSET 0) makes it
+            # ask the index for each seeker's range, as SQLite does by itself (it has no LATERAL)
+            if self._store.dialect == "postgresql":
+                joined = (
+                    f"CROSS JOIN LATERAL (SELECT * FROM seekers AS o WHERE {near} OFFSET 0) AS o"
+                )
+            else:
+                joined = f"JOIN seekers AS o ON {near}"
+            rows = await self._store.fetch_all(
+                f"""WITH widened (user_id, reach) AS (VALUES {values})
+                    SELECT widened.user_id AS seeker_id, o.* FROM widened
+                    JOIN seekers AS s ON s.user_id = widened.user_id
+                    {joined}""",
+                [value for pair in asked for value in pair],
+            )
+            for row in rows:
+                found.setdefault(row["seeker_id"], []).append(_seeker(row))
+        return found
 
     async def waited(self, since: float) -> list[Seeker]:
         """The seekers in the pool since ``since`` or earlier, the longest wait first."""

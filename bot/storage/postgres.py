@@ -20,29 +20,61 @@ on each connection and costs a tap the least CPU, which is what a worker spends 
   them themselves or else close their connection (:func:`_unlock`). An open transaction is
   still rolled back by the pool.
 - **Schema version**: the one row of ``schema_version``; migrations run under an advisory lock,
-  so workers starting together migrate once.
+  so workers starting together migrate once, and are followed by ``ANALYZE``.
+- **Changes** are told to the other workers by ``NOTIFY`` on one channel, heard through a
+  connection of its own that only ``LISTEN``s (:class:`PostgresChannel`); if that connection
+  is lost, it connects again (1, 2, 4 … 30 s apart) and says so, since what was sent meanwhile
+  is lost.
+- **Outages**: a statement, transaction or lock that fails because the server cannot be
+  reached (stopped, restarting, a connection cut) raises :exc:`DatabaseUnavailable` (see
+  :func:`unavailable`), whatever asyncpg or the socket said; nothing of it was done.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import contextvars
+import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, cast
 
 import asyncpg
 
-from .database import Database, IntegrityError, Params, Row, SchemaTooNew, lock_key
-from .migrations import MIGRATIONS, for_postgres
+from .database import (
+    Database,
+    DatabaseUnavailable,
+    IntegrityError,
+    MigrationChanged,
+    Params,
+    Row,
+    SchemaTooNew,
+    lock_key,
+)
+from .migrations import (
+    CHECKSUMS_TABLE,
+    MIGRATIONS,
+    backfill_of,
+    changed_migration,
+    checksum,
+    for_postgres,
+)
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
 
     Connection: TypeAlias = PoolConnectionProxy[asyncpg.Record]
 
+logger = logging.getLogger(__name__)
+
 MIGRATION_LOCK: Final = lock_key("migrations", 0)
+CHANNEL: Final = "nardy_changes"
+"""The ``NOTIFY`` channel of changes (:class:`PostgresChannel`)."""
+RETRY_SECONDS: Final = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+"""Waits between attempts to listen again after the channel's connection was lost."""
 POOL_SIZE: Final = 20
 """Connections one worker keeps at most: a game being acted on holds one (see
 :meth:`PostgresDatabase.exclusive`), so this many games act at once; more wait their turn."""
@@ -82,6 +114,37 @@ def numbered(sql: str) -> tuple[str, tuple[str, ...] | int]:
     return rendered, tuple(names) if names else count
 
 
+def unavailable(error: BaseException) -> bool:
+    """Whether ``error`` says the server could not be reached, rather than that a statement was
+    wrong: a refused or broken socket (an :exc:`OSError`), a connection the server closed
+    (class 08), a server shutting down or starting up (57P01-57P03), or the client's own
+    confusion over a connection cut in the middle of a statement (seen when the server was
+    stopped under a pool: "cannot switch to state…")."""
+    if isinstance(error, OSError | asyncpg.PostgresConnectionError):
+        return True
+    if isinstance(
+        error,
+        asyncpg.AdminShutdownError | asyncpg.CrashShutdownError | asyncpg.CannotConnectNowError,
+    ):
+        return True
+    if isinstance(error, asyncpg.InternalClientError):
+        return True
+    return isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error)
+
+
+@contextlib.contextmanager
+def _reachable() -> Iterator[None]:
+    """Turns a failure to reach the server, inside the block, into :exc:`DatabaseUnavailable`.
+    Wrap only the database's own calls in it: an error of a caller's block is not the
+    database's."""
+    try:
+        yield
+    except Exception as error:
+        if unavailable(error):
+            raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
+        raise
+
+
 def _arguments(order: tuple[str, ...] | int, params: Params) -> Sequence[Any]:
     if isinstance(order, int):
         assert not isinstance(params, dict), "this statement takes ? parameters"
@@ -101,8 +164,9 @@ class PostgresDatabase(Database):
 
     dialect: ClassVar[str] = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str = "") -> None:
         self._pool = pool
+        self._changes = PostgresChannel(pool, url)
         # The connection this task holds: in a transaction or an exclusive block.
         self._held: contextvars.ContextVar[Connection | None] = contextvars.ContextVar(
             "held_connection", default=None
@@ -118,7 +182,7 @@ class PostgresDatabase(Database):
             server_settings={"synchronous_commit": "off", "application_name": "nardy-bot"},
             reset=_keep_session,
         )
-        database = cls(pool)
+        database = cls(pool, url)
         try:
             await database.migrate()
         except BaseException:
@@ -137,7 +201,8 @@ class PostgresDatabase(Database):
         """Applies the migrations the database has not had yet, each in its transaction, one
         worker at a time; returns the new schema version.
 
-        :raises: :exc:`SchemaTooNew` if the database's version is beyond the last migration.
+        :raises: :exc:`SchemaTooNew` if the database's version is beyond the last migration;
+            :exc:`MigrationChanged` if one it has had differs from this release's.
         """
         async with self._pool.acquire() as conn:
             await _lock(conn, MIGRATION_LOCK)
@@ -153,10 +218,36 @@ class PostgresDatabase(Database):
                     raise SchemaTooNew(
                         f"schema version {version}; this release knows {len(MIGRATIONS)}"
                     )
+                await conn.execute(CHECKSUMS_TABLE)
+                rows = await conn.fetch("SELECT version, checksum FROM schema_checksums")
+                recorded = {int(row[0]): str(row[1]) for row in rows}
+                changed = changed_migration(recorded, version)
+                if changed is not None:
+                    raise MigrationChanged(changed)
                 for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                     async with conn.transaction():
                         await conn.execute(for_postgres(script))
+                        if (backfill := backfill_of(script)) is not None:
+                            counter = backfill.counter()
+                            async for row in conn.cursor(numbered(backfill.read)[0]):
+                                counter.add(tuple(row))
+                            await conn.executemany(numbered(backfill.write)[0], counter.rows())
                         await conn.execute("UPDATE schema_version SET version = $1", number)
+                        await conn.execute(
+                            "INSERT INTO schema_checksums VALUES ($1, $2)", number, checksum(script)
+                        )
+                await conn.executemany(  # those applied before checksums were kept
+                    "INSERT INTO schema_checksums VALUES ($1, $2)",
+                    [
+                        (n, checksum(MIGRATIONS[n - 1]))
+                        for n in range(1, version + 1)
+                        if n not in recorded
+                    ],
+                )
+                if version < len(MIGRATIONS):
+                    # the planner's statistics for what the migrations added (a column's values,
+                    # a partial index's few rows): without them it may plan a whole table
+                    await conn.execute("ANALYZE")
             finally:
                 await _unlock(conn, MIGRATION_LOCK)
         return len(MIGRATIONS)
@@ -167,10 +258,25 @@ class PostgresDatabase(Database):
         if held is not None and held.is_in_transaction():
             yield
             return
-        async with self._connection() as conn, conn.transaction():
-            if durable:
-                await conn.execute("SET LOCAL synchronous_commit = on")
-            yield
+        with self._outermost() as committed:
+            async with self._connection() as conn:
+                transaction = conn.transaction()
+                with _reachable():
+                    await transaction.start()
+                    if durable:
+                        await conn.execute("SET LOCAL synchronous_commit = on")
+                try:
+                    yield
+                except BaseException:
+                    try:
+                        await transaction.rollback()
+                    except Exception as error:  # the block's own error says more
+                        if not unavailable(error):
+                            raise
+                    raise
+                with _reachable():
+                    await transaction.commit()
+            committed()
 
     async def write(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
         if durable and not self._in_transaction():
@@ -181,7 +287,8 @@ class PostgresDatabase(Database):
     async def write_many(self, sql: str, rows: Sequence[Params]) -> None:
         text, order = numbered(sql)
         async with self.transaction(), self._connection() as conn, _integrity():
-            await conn.executemany(text, [_arguments(order, row) for row in rows])
+            with _reachable():
+                await conn.executemany(text, [_arguments(order, row) for row in rows])
 
     async def insert(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
         async with self.transaction(durable=durable):
@@ -199,18 +306,21 @@ class PostgresDatabase(Database):
     async def exclusive(self, kind: str, key: int) -> AsyncIterator[None]:
         number = lock_key(kind, key)
         async with self._connection() as conn:
-            await _lock(conn, number)
+            with _reachable():
+                await _lock(conn, number)
             try:
                 yield
             finally:
-                await _unlock(conn, number)
+                with _reachable():
+                    await _unlock(conn, number)
 
     @asynccontextmanager
     async def attempt(self, kind: str, key: int) -> AsyncIterator[bool]:
         number = lock_key(kind, key)
         async with self._connection() as conn:
             try:
-                taken = await conn.fetchval("SELECT pg_try_advisory_lock($1)", number)
+                with _reachable():
+                    taken = await conn.fetchval("SELECT pg_try_advisory_lock($1)", number)
             except BaseException:
                 conn.terminate()  # it may hold the lock now: see _unlock
                 raise
@@ -220,17 +330,25 @@ class PostgresDatabase(Database):
             try:
                 yield True
             finally:
-                await _unlock(conn, number)
+                with _reachable():
+                    await _unlock(conn, number)
 
     async def lock(self, kind: str, *keys: int) -> None:
         held = self._held.get()
         assert held is not None and held.is_in_transaction(), "lock() outside a transaction"
         numbers = sorted({lock_key(kind, key) for key in keys})
-        await held.execute(
-            "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k", numbers
-        )
+        with _reachable():
+            await held.execute(
+                "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k",
+                numbers,
+            )
+
+    @property
+    def changes(self) -> PostgresChannel:
+        return self._changes
 
     async def close(self) -> None:
+        await self._changes.close()
         await self._pool.close()
 
     def _in_transaction(self) -> bool:
@@ -253,6 +371,10 @@ class PostgresDatabase(Database):
                 return await getattr(conn, run)(text, *arguments)
         except asyncpg.IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from error
+        except Exception as error:
+            if unavailable(error):
+                raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
+            raise
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Connection]:
@@ -261,12 +383,14 @@ class PostgresDatabase(Database):
         if held is not None:
             yield held
             return
-        async with self._pool.acquire() as conn:
-            token = self._held.set(conn)
-            try:
-                yield conn
-            finally:
-                self._held.reset(token)
+        with _reachable():
+            conn = await self._pool.acquire()
+        token = self._held.set(conn)
+        try:
+            yield conn
+        finally:
+            self._held.reset(token)
+            await self._pool.release(conn)
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
@@ -300,3 +424,75 @@ async def _integrity() -> AsyncIterator[None]:
         yield
     except asyncpg.IntegrityConstraintViolationError as error:
         raise IntegrityError(str(error)) from error
+
+
+class PostgresChannel:
+    """``NOTIFY`` through the pool, ``LISTEN`` on a connection of its own (see the module)."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self._url = url
+        self._listener: asyncpg.Connection | None = None
+        self._receive: Callable[[str], None] | None = None
+        self._resumed: Callable[[], None] = lambda: None
+        self._reconnecting: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def send(self, messages: Sequence[str]) -> None:
+        await self._pool.execute(
+            "SELECT pg_notify($1, m) FROM unnest($2::text[]) WITH ORDINALITY AS s(m, n) ORDER BY n",
+            CHANNEL,
+            list(messages),
+        )
+
+    async def listen(self, receive: Callable[[str], None], resumed: Callable[[], None]) -> None:
+        self._receive, self._resumed = receive, resumed
+        await self._connect()
+
+    async def _connect(self) -> None:
+        connection = await asyncpg.connect(
+            self._url, server_settings={"application_name": "nardy-bot listen"}
+        )
+        await connection.add_listener(CHANNEL, self._heard)
+        connection.add_termination_listener(self._lost)
+        self._listener = connection
+
+    def _heard(self, _connection: object, _pid: int, _channel: str, payload: object) -> None:
+        if self._receive is not None:
+            self._receive(str(payload))
+
+    def _lost(self, _connection: object) -> None:
+        if self._closed or self._reconnecting is not None:
+            return
+        logger.warning("the change channel's connection was lost; connecting again")
+        self._reconnecting = asyncio.get_running_loop().create_task(
+            self._reconnect(), name="changes-reconnect"
+        )
+
+    async def _reconnect(self) -> None:
+        try:
+            attempt = 0
+            while not self._closed:
+                await asyncio.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
+                attempt += 1
+                try:
+                    await self._connect()
+                except (OSError, asyncpg.PostgresError) as error:
+                    logger.info("the change channel cannot connect yet: %s", error)
+                    continue
+                logger.info("the change channel listens again")
+                self._resumed()
+                return
+        finally:
+            self._reconnecting = None
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reconnecting
+        if self._listener is not None and not self._listener.is_closed():
+            with contextlib.suppress(Exception):
+                await self._listener.close(timeout=2)
+        self._listener = None

@@ -34,6 +34,13 @@ class RatingRepository:
             (user_id, variant, rating.rating, rating.deviation, rating.volatility, rating.games),
         )
 
+    async def games(self, user_id: int) -> int:
+        """The user's rated games, every variant's together."""
+        row = await self._store.fetch_one(
+            "SELECT COALESCE(SUM(games), 0) FROM ratings WHERE user_id = ?", (user_id,)
+        )
+        return int(row[0]) if row else 0
+
 
 def rating_from_row(row: Row) -> Rating:
     """The rating of a ``ratings`` row (or a query with its columns)."""

@@ -28,8 +28,8 @@ from typing import Any, ClassVar, Final, Protocol, TypeVar, cast
 
 import aiosqlite
 
-from .database import Database, IntegrityError, Params, Row, SchemaTooNew
-from .migrations import MIGRATIONS
+from .database import Database, IntegrityError, MigrationChanged, Params, Row, SchemaTooNew
+from .migrations import CHECKSUMS_TABLE, MIGRATIONS, backfill_of, changed_migration, checksum
 
 T = TypeVar("T")
 
@@ -288,14 +288,47 @@ class SqliteDatabase(Database):
     async def migrate(self) -> int:
         """Applies the migrations the file has not had yet; returns the new schema version.
 
-        :raises: :exc:`SchemaTooNew` if the file's version is beyond the last migration.
+        :raises: :exc:`SchemaTooNew` if the file's version is beyond the last migration;
+            :exc:`MigrationChanged` if one it has had differs from this release's.
         """
         version = await self.schema_version()
         if version > len(MIGRATIONS):
             raise SchemaTooNew(f"schema version {version}; this release knows {len(MIGRATIONS)}")
+        await self.db.execute(CHECKSUMS_TABLE)
+        rows = await self.db.execute_fetchall("SELECT version, checksum FROM schema_checksums")
+        recorded = {int(row[0]): str(row[1]) for row in rows}
+        changed = changed_migration(recorded, version)
+        if changed is not None:
+            raise MigrationChanged(changed)
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            script = f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
-            await self.db.executescript(script)
+            done = (
+                f"PRAGMA user_version = {number};\n"
+                f"INSERT INTO schema_checksums VALUES ({number}, '{checksum(script)}');"
+            )
+            backfill = backfill_of(script)
+            if backfill is None:
+                await self.db.executescript(f"BEGIN;\n{script}\n{done}\nCOMMIT;")
+                continue
+            await self.db.executescript(f"BEGIN;\n{script}")  # left open for the backfill
+            try:
+                counter = backfill.counter()
+                async with self.db.execute(backfill.read) as cursor:
+                    async for row in cursor:
+                        counter.add(tuple(row))
+                await self.db.executemany(backfill.write, counter.rows())
+                # statement by statement: executescript would commit first
+                await self.db.execute(f"PRAGMA user_version = {number}")
+                await self.db.execute(
+                    "INSERT INTO schema_checksums VALUES (?, ?)", (number, checksum(script))
+                )
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+        await self.db.executemany(  # those applied before checksums were kept
+            "INSERT INTO schema_checksums VALUES (?, ?)",
+            [(n, checksum(MIGRATIONS[n - 1])) for n in range(1, version + 1) if n not in recorded],
+        )
         return len(MIGRATIONS)
 
     @asynccontextmanager
@@ -310,24 +343,26 @@ class SqliteDatabase(Database):
                 connection = self._durable
             else:
                 switch = True
-        async with self._lock:
-            token = self._inside.set(connection)
-            try:
-                if switch:
-                    await self.db.execute("PRAGMA synchronous = FULL")
+        with self._outermost() as committed:
+            async with self._lock:
+                token = self._inside.set(connection)
                 try:
-                    await _begin(connection)
-                    try:
-                        yield
-                    except BaseException:
-                        await connection.execute("ROLLBACK")
-                        raise
-                    await connection.execute("COMMIT")
-                finally:
                     if switch:
-                        await self.db.execute("PRAGMA synchronous = NORMAL")
-            finally:
-                self._inside.reset(token)
+                        await self.db.execute("PRAGMA synchronous = FULL")
+                    try:
+                        await _begin(connection)
+                        try:
+                            yield
+                        except BaseException:
+                            await connection.execute("ROLLBACK")
+                            raise
+                        await connection.execute("COMMIT")
+                    finally:
+                        if switch:
+                            await self.db.execute("PRAGMA synchronous = NORMAL")
+                finally:
+                    self._inside.reset(token)
+            committed()
 
     async def write(self, sql: str, params: Params = (), *, durable: bool = False) -> int:
         """Outside a transaction the statement commits by itself (SQLite's autocommit: one

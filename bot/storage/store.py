@@ -1,7 +1,8 @@
 """The store: one open :class:`~.database.Database` with a repository per concern, each owning
 its table's SQL (users, group settings, challenges, games and their boards, matches, chips,
 ratings, leagues, the pool of seekers, tournaments, statistics, handled updates, what keeps
-several workers in step, the automatic analysis). Services
+several workers in step, the automatic analysis, forgetting a user, the daily position,
+learning to play). Services
 are given a :class:`Store` as the model's :class:`bot.model.Store`, whose protocols it and its
 repositories implement; the repositories know only the :class:`~.database.Database` they write
 through.
@@ -9,6 +10,7 @@ through.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING
 
@@ -22,9 +24,12 @@ from .daily import DailyRepository
 from .database import Database
 from .games import GameRepository
 from .leagues import LeagueRepository
+from .learning import LearningRepository
 from .luck import LuckRepository
 from .matches import MatchRepository
+from .operators import OperatorRepository
 from .pool import PoolRepository
+from .privacy import PrivacyRepository
 from .ratings import RatingRepository
 from .stats import StatsRepository
 from .tournaments import TournamentRepository
@@ -52,10 +57,23 @@ class Store:
         self.tournaments = TournamentRepository(database)
         self.luck = LuckRepository(database)
         self.daily = DailyRepository(database)
+        self.privacy = PrivacyRepository(database)
+        self.operators = OperatorRepository(database)
+        self.learning = LearningRepository(database)
 
     def transaction(self, *, durable: bool = False) -> AbstractAsyncContextManager[None]:
         """One atomic change across repositories: see :meth:`.Database.transaction`."""
         return self.database.transaction(durable=durable)
+
+    @property
+    def changes(self) -> model.ChangeChannel:
+        """How the other workers hear of this one's changes (see :mod:`bot.services.feed`)."""
+        return self.database.changes
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Runs ``action`` once this task's transaction commits: see
+        :meth:`.Database.after_commit`."""
+        self.database.after_commit(action)
 
     @property
     def shared(self) -> bool:

@@ -25,6 +25,8 @@ from bot.model import (
     VersionConflict,
 )
 
+from . import totals
+
 if TYPE_CHECKING:
     from .database import Database, Row
 
@@ -46,39 +48,69 @@ class TournamentRepository:
         starts_at: float | None,
         locale: str,
         now: float,
-    ) -> Tournament:
-        """Stores a new tournament, open for sign-up."""
-        tournament_id = await self._store.insert(
-            """INSERT INTO tournaments (chat_id, creator_id, format, variant, rule_set,
-                   dice_mode, match_length, move_seconds, entry, starts_at, state, locale,
-                   created_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
-            (
-                chat_id,
-                creator_id,
-                format.value,
-                terms.variant,
-                terms.rule_set,
-                terms.dice_mode.value,
-                terms.match_length,
-                terms.move_seconds,
-                entry,
-                starts_at,
-                TournamentState.SIGNUP.value,
-                locale,
-                now,
-            ),
-            durable=True,
+        picker_id: int | None = None,
+    ) -> Tournament | None:
+        """Stores a new tournament, open for sign-up; None when ``picker_id`` made one
+        already (the unique index on the picker refuses a second)."""
+        async with self._store.transaction(durable=True):
+            row = await self._store.fetch_one(
+                """INSERT INTO tournaments (chat_id, creator_id, format, variant, rule_set,
+                       dice_mode, match_length, move_seconds, entry, starts_at, state, locale,
+                       created_at, picker_id, message_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT DO NOTHING RETURNING id""",
+                (
+                    chat_id,
+                    creator_id,
+                    format.value,
+                    terms.variant,
+                    terms.rule_set,
+                    terms.dice_mode.value,
+                    terms.match_length,
+                    terms.move_seconds,
+                    entry,
+                    starts_at,
+                    TournamentState.SIGNUP.value,
+                    locale,
+                    now,
+                    picker_id,
+                    picker_id,
+                ),
+            )
+        return None if row is None else await self.get(row["id"])
+
+    async def by_picker(self, chat_id: int, picker_id: int) -> Tournament | None:
+        row = await self._store.fetch_one(
+            "SELECT * FROM tournaments WHERE chat_id = ? AND picker_id = ?", (chat_id, picker_id)
         )
-        created = await self.get(tournament_id)
-        assert created is not None
-        return created
+        return _tournament(row) if row else None
 
     async def get(self, tournament_id: int) -> Tournament | None:
         row = await self._store.fetch_one(
             "SELECT * FROM tournaments WHERE id = ?", (tournament_id,)
         )
         return _tournament(row) if row else None
+
+    async def finished_games(self, tournament_id: int) -> list[int]:
+        rows = await self._store.fetch_all(
+            """SELECT DISTINCT g.id FROM tournament_pairings p JOIN games g
+                   ON g.id = p.game_id OR (p.match_id IS NOT NULL AND g.match_id = p.match_id)
+               WHERE p.tournament_id = ? AND g.winner IS NOT NULL ORDER BY g.id""",
+            (tournament_id,),
+        )
+        return [row["id"] for row in rows]
+
+    async def decided_on_time(self, tournament_id: int) -> set[tuple[int, int]]:
+        rows = await self._store.fetch_all(
+            """SELECT p.round_no, p.board FROM tournament_pairings p JOIN games g
+                   ON (p.match_id IS NULL AND g.id = p.game_id)
+                   OR (p.match_id IS NOT NULL AND g.match_id = p.match_id
+                       AND g.game_no = (SELECT MAX(h.game_no) FROM games h
+                                        WHERE h.match_id = p.match_id))
+               WHERE p.tournament_id = ? AND p.decided = 1 AND g.outcome = 'timeout'""",
+            (tournament_id,),
+        )
+        return {(int(row["round_no"]), int(row["board"])) for row in rows}
 
     async def in_chat(self, chat_id: int, limit: int = 10) -> list[Tournament]:
         """The group's tournaments, the newest first."""
@@ -92,7 +124,7 @@ class TournamentRepository:
         """Saves what changes over a tournament's life, at ``expected_version`` only."""
         changed = await self._store.write(
             """UPDATE tournaments SET state = ?, rounds = ?, round_no = ?, winner_id = ?,
-                   finished_at = ?, version = version + 1
+                   finished_at = ?, prize = ?, version = version + 1
                WHERE id = ? AND version = ?""",
             (
                 tournament.state.value,
@@ -100,6 +132,7 @@ class TournamentRepository:
                 tournament.round,
                 tournament.winner_id,
                 tournament.finished_at,
+                tournament.prize,
                 tournament.id,
                 expected_version,
             ),
@@ -153,6 +186,17 @@ class TournamentRepository:
             )
             for row in rows
         ]
+
+    async def entered(self, user_id: int) -> list[int]:
+        """The tournaments in sign-up or running that the user is in (not withdrawn)."""
+        rows = await self._store.fetch_all(
+            """SELECT t.id FROM tournaments AS t
+               JOIN tournament_entrants AS e ON e.tournament_id = t.id
+               WHERE e.user_id = ? AND e.withdrawn = 0 AND t.state IN ('signup', 'running')
+               ORDER BY t.id""",
+            (user_id,),
+        )
+        return [row["id"] for row in rows]
 
     async def add_entrant(self, tournament_id: int, user_id: int, *, now: float) -> bool:
         changed = await self._store.write(
@@ -239,11 +283,14 @@ class TournamentRepository:
             "SELECT chat_id FROM tournaments WHERE id = ?", (tournament_id,)
         )
         assert tournament is not None
-        await self._store.write(
+        chat_id = int(tournament["chat_id"])
+        added = await self._store.write(
             """INSERT INTO tournament_games (game_id, chat_id) VALUES (?, ?)
                ON CONFLICT (game_id) DO NOTHING""",
-            (game.id, tournament["chat_id"]),
+            (game.id, chat_id),
         )
+        if added and chat_id != game.chat_id and totals.counts(game):  # in its group's league
+            await totals.add_standing(self._store, game, chat_id=chat_id)
         if match_over or game.match_id is None:
             await self._store.write(
                 """UPDATE tournament_pairings SET winner_id = ?, decided = 1
@@ -360,6 +407,7 @@ def _tournament(row: Row) -> Tournament:
         version=row["version"],
         shown_version=row["shown_version"],
         finished_at=None if row["finished_at"] is None else float(row["finished_at"]),
+        prize=row["prize"],
     )
 
 

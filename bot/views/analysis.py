@@ -16,7 +16,7 @@ from bot.callbacks import PlayFrom
 from bot.engine import Position, Side, steps_text
 from bot.i18n import N_
 from bot.services.analysis import Analysis
-from bot.views.common import SIDE_MARKS, Translate, player_name
+from bot.views.common import SIDE_MARKS, Translate, mention, player_name
 from bot.views.luck import signed
 from render import BoardView
 
@@ -55,7 +55,7 @@ def summary_text(analysis: Analysis, _: Translate) -> str:
     for side in SIDES:
         summary = analysis.summaries[side]
         lines.append(
-            f"{SIDE_MARKS[side]} {player_name(analysis.user(side))}: "
+            f"{SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: "
             + _(
                 "{turns} moves with a choice, {errors} errors, {blunders} blunders, "
                 "error rate {rate}"
@@ -102,7 +102,7 @@ def _luck_lines(analysis: Analysis, _: Translate) -> list[str]:
         text = _("PR {pr}, luck {luck}").format(pr=f"{one.pr:.1f}", luck=signed(one.luck))
         if adjusted is not None:
             text += ", " + _("luck-adjusted result {points}").format(points=signed(adjusted))
-        lines.append(f"🍀 {SIDE_MARKS[side]} {player_name(analysis.user(side))}: {text}")
+        lines.append(f"🍀 {SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: {text}")
     return lines
 
 
@@ -115,7 +115,7 @@ def _cube_lines(analysis: Analysis, _: Translate) -> list[str]:
     for side in SIDES:
         summary = analysis.summaries[side]
         lines.append(
-            f"⏫ {SIDE_MARKS[side]} {player_name(analysis.user(side))}: "
+            f"⏫ {SIDE_MARKS[side]} {player_name(analysis.user(side), _)}: "
             + _("{decisions} cube decisions, {errors} cube errors").format(
                 decisions=summary.cube_decisions, errors=len(summary.cube_errors)
             )
@@ -130,7 +130,7 @@ def _cube_lines(analysis: Analysis, _: Translate) -> list[str]:
 
 def cube_error_line(analysis: Analysis, error: CubeReview, _: Translate) -> str:
     """``⏫ ⚪ @anna before move 12: double, better no double, equity lost 0.275``."""
-    return f"⏫ {SIDE_MARKS[error.side]} {player_name(analysis.user(error.side))} " + _(
+    return f"⏫ {SIDE_MARKS[error.side]} {player_name(analysis.user(error.side), _)} " + _(
         "before move {number}: {played}, better {best}, equity lost {loss}"
     ).format(
         number=error.index + 1,
@@ -155,7 +155,7 @@ def worst_caption(analysis: Analysis, review: Review, _: Translate) -> str:
     return "\n".join(
         [
             f"📊 {head}",
-            f"{SIDE_MARKS[side]} {player_name(analysis.user(side))} · {roll}",
+            f"{SIDE_MARKS[side]} {player_name(analysis.user(side), _)} · {roll}",
             _("Played: {steps}").format(steps=steps_text(review.played.steps)),
             _("Better: {steps}").format(steps=steps_text(review.best.steps)),
             _("Equity lost: {loss} points ({kind})").format(loss=f"{review.loss:.3f}", kind=kind),
@@ -175,7 +175,7 @@ def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
     moves = before.moves
     label = None
     if before.remainder:
-        label = _("Remainder from {name}").format(name=analysis.user(before.turn.other).mention)
+        label = _("Remainder from {name}").format(name=mention(analysis.user(before.turn.other), _))
     elif before.chain:
         label = _("Rolls again")
     return BoardView(
@@ -184,8 +184,8 @@ def worst_view(analysis: Analysis, review: Review, _: Translate) -> BoardView:
         moves=moves.values if moves is not None else (),
         struck=before.struck,
         dice_label=label,
-        white_name=analysis.white.mention,
-        black_name=analysis.black.mention,
+        white_name=mention(analysis.white, _),
+        black_name=mention(analysis.black, _),
         pip_label=_("pips"),
     )
 

@@ -15,8 +15,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from bot.ai import Hint
 from bot.callbacks import (
     Analyse,
-    GameAction,
-    Move,
+    GameButton,
     NextGame,
     PlayAnyone,
     Rematch,
@@ -33,8 +32,9 @@ from bot.engine import (
     TurnRecord,
     steps_text,
 )
-from bot.model import ChipsStatus
+from bot.model import ChipsStatus, StoredGame
 from bot.services import GameSnapshot
+from bot.services.actions import GameAction, allowed, strikes
 from bot.views.common import (
     DICE_MODE_NAMES,
     OUTCOME_NAMES,
@@ -44,6 +44,7 @@ from bot.views.common import (
     VARIANT_NAMES,
     Translate,
     duration,
+    mention,
     moment,
     player_name,
 )
@@ -65,18 +66,21 @@ def caption(
     While the game goes on, a players' board of a game open to watchers ends with its
     ``watch_link`` (to share), a ``watcher``'s board with how to stop watching."""
     stored, game = snapshot.stored, snapshot.game
-    white, black = player_name(snapshot.white), player_name(snapshot.black)
+    white, black = player_name(snapshot.white, _), player_name(snapshot.black, _)
     kind = f"{_(VARIANT_NAMES[game.variant])} · {_(RULE_SET_NAMES[game.rules.name])}"
     if game.dice_mode is not DiceMode.TWO:
         kind += f" · {_(DICE_MODE_NAMES[game.dice_mode])}"
     lines = [f"⚪ {white} — ⚫ {black}", f"{kind} · #{stored.id}"]
     if stored.start is not None:
         lines.append("▶ " + _("From a position, not rated"))
+    if stored.training:
+        lines.append("🎓 " + _("Training game: each of your turns is judged below"))
     if snapshot.match is not None:
         lines.append(_match_line(snapshot, _))
-    else:
+    elif snapshot.score.games:  # a single game has no score: their games before, named so
         lines.append(
-            _("Score: {white} {won}:{lost} {black}").format(
+            "🤝 "
+            + _("Head to head, all their games: {white} {won}:{lost} {black}").format(
                 white=white,
                 black=black,
                 won=snapshot.score.wins,
@@ -95,18 +99,23 @@ def caption(
             _("Cube: {value}, {mark} {name}").format(
                 value=game.cube.value,
                 mark=SIDE_MARKS[game.cube.owner],
-                name=player_name(snapshot.user(game.cube.owner)),
+                name=player_name(snapshot.user(game.cube.owner), _),
             )
         )
-    recent = [line for line in stored.history[-2:] if line]
+    recent = unseen_turns(stored)
     if recent:
-        lines.append(_("Last: {moves}").format(moves=html.quote(history_text(recent[-1], _))))
+        shown = recent[-RECENT_TURNS:]
+        moves = " → ".join(history_text(stored.history[index], _) for index in shown)
+        if len(shown) < len(recent):
+            moves = "… → " + moves
+        label = _("Last: {moves}") if len(shown) == 1 else _("Last turns: {moves}")
+        lines.append(label.format(moves=html.quote(moves)))
     if game.result is not None:
         winner = snapshot.user(game.result.winner)
         lines.append(
             "🏆 "
             + _("{winner} wins: {outcome}, {points} pt.").format(
-                winner=player_name(winner),
+                winner=player_name(winner, _),
                 outcome=_(OUTCOME_NAMES[game.result.outcome]),
                 points=game.result.points,
             )
@@ -124,10 +133,10 @@ def caption(
                 "{mark} {name} offers to double to {value}: {other_mark} {other}, take or drop?"
             ).format(
                 mark=SIDE_MARKS[game.turn],
-                name=player_name(mover),
+                name=player_name(mover, _),
                 value=game.cube.value * 2,
                 other_mark=SIDE_MARKS[game.to_act],
-                other=player_name(snapshot.user(game.to_act)),
+                other=player_name(snapshot.user(game.to_act), _),
             )
         )
     elif game.strike_pending:
@@ -138,9 +147,9 @@ def caption(
             ).format(
                 dice=game.dice,
                 mark=SIDE_MARKS[striker],
-                name=player_name(snapshot.user(striker)),
+                name=player_name(snapshot.user(striker), _),
                 other_mark=SIDE_MARKS[game.turn],
-                other=player_name(mover),
+                other=player_name(mover, _),
             )
         )
     elif game.remainder:
@@ -150,20 +159,20 @@ def caption(
                 other_mark=SIDE_MARKS[game.turn.other],
                 moves=" ".join(map(str, game.remainder)),
                 mark=SIDE_MARKS[game.turn],
-                name=player_name(mover),
+                name=player_name(mover, _),
             )
         )
     elif game.dice is None:
         lines.append(
             "🎲 "
             + _("{mark} {name}: roll or double").format(
-                mark=SIDE_MARKS[game.turn], name=player_name(mover)
+                mark=SIDE_MARKS[game.turn], name=player_name(mover, _)
             )
         )
     else:
         lines.append(
             _("🎲 {dice} — {mark} {name} to move").format(
-                dice=game.dice, mark=SIDE_MARKS[game.turn], name=player_name(mover)
+                dice=game.dice, mark=SIDE_MARKS[game.turn], name=player_name(mover, _)
             )
         )
         lines.extend(_roll_lines(game, _))
@@ -182,6 +191,34 @@ def caption(
     return "\n".join(lines)
 
 
+RECENT_TURNS: Final = 4
+"""The most turns a caption lists as played since its player to act last chose (the newest)."""
+AUTOMATIC_NOTES: Final = frozenset({"forced", "pass"})
+"""The notes of the history lines the bot played for a player (a forced turn, a pass)."""
+
+
+def unseen_turns(stored: StoredGame) -> range:
+    """The history lines (indices) played since the side to act last chose something: the
+    opponent's turns and the turns the bot played for that side meanwhile (forced ones,
+    passes), none of which its player saw made. When the computer opens, its first turn and
+    the forced reply played for the person come in one change, so a board lists both, not the
+    last alone. After the game, the lines since the loser last chose. When the side's own
+    choice is the latest line (it resigned, it ran out of time), that line."""
+    game, history = stored.game, stored.history
+    side = game.result.winner.other if game.result is not None else game.to_act
+    prefix = side.value + " "
+    first = 0
+    for index in range(len(history) - 1, -1, -1):
+        line = history[index]
+        if line.startswith(prefix) and line.rsplit(" ", 1)[-1] not in AUTOMATIC_NOTES:
+            first = index + 1
+            break
+    first = min(first, len(history) - 1)
+    while 0 <= first < len(history) and not history[first]:
+        first += 1
+    return range(max(first, 0), len(history))
+
+
 def watch_payload(game_id: int) -> str:
     """The deep-link payload that makes its opener a watcher of game ``game_id``."""
     return f"{WATCH_PREFIX}{game_id}"
@@ -193,7 +230,7 @@ def result_line(snapshot: GameSnapshot, _: Translate) -> str:
     assert result is not None
     return _("Game #{game} is over: {winner} wins: {outcome}, {points} pt.").format(
         game=snapshot.stored.id,
-        winner=player_name(snapshot.user(result.winner)),
+        winner=player_name(snapshot.user(result.winner), _),
         outcome=_(OUTCOME_NAMES[result.outcome]),
         points=result.points,
     )
@@ -266,7 +303,7 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
         lines.append(
             "💰 "
             + _("{loser} pays {winner} {chips} chips.").format(
-                loser=player_name(loser), winner=player_name(winner), chips=stored.chips
+                loser=player_name(loser, _), winner=player_name(winner, _), chips=stored.chips
             )
         )
     elif stored.chips_status is ChipsStatus.HELD:
@@ -284,7 +321,7 @@ def _settled_lines(snapshot: GameSnapshot, _: Translate) -> list[str]:
             lines.append(
                 "🏁 "
                 + _("{name} wins the match {white}:{black}!").format(
-                    name=player_name(snapshot.user(match.winner)),
+                    name=player_name(snapshot.user(match.winner), _),
                     white=match.white,
                     black=match.black,
                 )
@@ -400,83 +437,75 @@ def _game_keyboard(
     snapshot: GameSnapshot, viewer: Side | None, _: Translate
 ) -> InlineKeyboardMarkup:
     stored, game = snapshot.stored, snapshot.game
+    if viewer is None:  # a group's board: the buttons of whoever acts, the service checks who
+        viewer = game.to_act
+    can = allowed(snapshot, viewer)
     if game.is_over:
         analysis = _analysis_button(stored.id, _)
         replay = [_replay_button(stored.id, _)]
-        if snapshot.match is not None and not snapshot.match.match.is_over:
-            if _next_game_started(snapshot):
-                return analysis_keyboard(stored.id, _)
+        if GameAction.NEXT_GAME in can:
             next_game = _button("▶ " + _("Next game"), NextGame(game=stored.id).pack())
             return _markup([[next_game, analysis], replay])
-        rematch = Rematch(game=stored.id).pack()
-        anyone = _button("🔎 " + _("Play anyone"), PlayAnyone().pack())
-        return _markup([[_button("🔁 " + _("Rematch"), rematch), analysis], [*replay, anyone]])
-    if viewer is not None and viewer is not game.to_act or stored.computer_to_act:
-        return _markup([])  # nothing to tap for this reader, or the computer is thinking
+        if GameAction.REMATCH in can:
+            rematch = _button("🔁 " + _("Rematch"), Rematch(game=stored.id).pack())
+            anyone = _button("🔎 " + _("Play anyone"), PlayAnyone().pack())
+            return _markup([[rematch, analysis], [*replay, anyone]])
+        return analysis_keyboard(stored.id, _)
 
-    def action(move: Move, arg: int = 0) -> str:
-        return GameAction.data(stored.id, stored.version, move, arg)
+    def action(move: GameAction, arg: int = 0) -> str:
+        return GameButton.data(stored.id, stored.version, move, arg)
 
-    if game.cube is not None and game.cube.offered:
+    cube_value = game.cube.value * 2 if game.cube is not None else 2
+    if GameAction.TAKE in can:
+        take = _button("✅ " + _("Take ×{value}").format(value=cube_value), action(GameAction.TAKE))
+        return _markup([[take, _button("🏳 " + _("Drop"), action(GameAction.DROP))]])
+    if GameAction.STRIKE in can:
         return _markup(
             [
                 [
                     _button(
-                        "✅ " + _("Take ×{value}").format(value=game.cube.value * 2),
-                        action(Move.TAKE),
-                    ),
-                    _button("🏳 " + _("Drop"), action(Move.DROP)),
+                        "✂ " + _("Strike {value}").format(value=v), action(GameAction.STRIKE, v)
+                    )
+                    for v in strikes(snapshot)
                 ]
             ]
         )
-    if game.strike_pending and game.dice is not None:
-        values = sorted(set(game.dice.values), reverse=True)
-        return _markup(
-            [
-                [
-                    _button("✂ " + _("Strike {value}").format(value=v), action(Move.STRIKE, v))
-                    for v in values
-                ]
-            ]
+    if GameAction.ROLL in can:
+        roll = _button("🎲 " + _("Roll"), action(GameAction.ROLL))
+        double = _button(
+            "⏫ " + _("Double ×{value}").format(value=cube_value), action(GameAction.DOUBLE)
         )
-    if game.can_double and game.cube is not None:
-        return _markup(
-            [
-                [
-                    _button("🎲 " + _("Roll"), action(Move.ROLL)),
-                    _button(
-                        "⏫ " + _("Double ×{value}").format(value=game.cube.value * 2),
-                        action(Move.DOUBLE),
-                    ),
-                ]
-            ]
-        )
+        return _markup([[roll, double]])
     current = snapshot.turn_input
-    if current is None:
-        return _markup([])
-    finishes = snapshot.finishes
-    if finishes:  # few ways to finish: one button each
-        labels = [finish_label(steps) for steps in finishes]
+    if current is None or GameAction.TURN not in can:
+        return _markup([])  # nothing to tap for this reader, or the computer is thinking
+    buttons: list[InlineKeyboardButton] = []
+    per_row = STEPS_PER_ROW
+    if GameAction.FINISH in can and snapshot.finishes:  # few ways to finish: one button each
+        labels = [finish_label(steps) for steps in snapshot.finishes]
         per_row = 3 if max(map(len, labels)) <= 9 else 2
-        buttons = [_button(label, action(Move.FINISH, index)) for index, label in enumerate(labels)]
-    else:
-        per_row = STEPS_PER_ROW
+        buttons = [
+            _button(label, action(GameAction.FINISH, index)) for index, label in enumerate(labels)
+        ]
+    elif GameAction.STEP in can:
         steps = [(o.src, o.dst) for o in current.options]
         buttons = [
             _button(
                 step_label(option, steps.count((option.src, option.dst)) > 1),
-                action(Move.STEP, index),
+                action(GameAction.STEP, index),
             )
             for index, option in enumerate(current.options)
         ]
     rows = [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
-    controls = []
-    if stored.hints and (len(buttons) > 1 or current.taps):
-        controls.append(_button("💡 " + _("Hint"), action(Move.HINT)))
-    if current.taps:
-        controls.append(_button("↩ " + _("Undo"), action(Move.UNDO)))
-    if current.is_complete:
-        controls.append(_button("✅ " + _("Confirm"), action(Move.CONFIRM)))
+    controls = [
+        _button(label, action(move))
+        for move, label in (
+            (GameAction.HINT, "💡 " + _("Hint")),
+            (GameAction.UNDO, "↩ " + _("Undo")),
+            (GameAction.CONFIRM, "✅ " + _("Confirm")),
+        )
+        if move in can
+    ]
     if controls:
         rows.append(controls)
     return _markup(rows)
@@ -557,18 +586,18 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
     result = None
     if game.result is not None:
         result = _("{winner} wins: {outcome} ×{points}").format(
-            winner=snapshot.user(game.result.winner).mention,
+            winner=mention(snapshot.user(game.result.winner), _),
             outcome=_(OUTCOME_NAMES[game.result.outcome]),
             points=game.result.points,
         )
     moves = game.moves
     label = None
     if game.remainder:
-        label = _("Remainder from {name}").format(name=snapshot.user(game.turn.other).mention)
+        label = _("Remainder from {name}").format(name=mention(snapshot.user(game.turn.other), _))
     elif game.chain:
         label = _("Rolls again")
     elif game.strike_pending:
-        label = _("{name} strikes a die").format(name=snapshot.user(game.to_act).mention)
+        label = _("{name} strikes a die").format(name=mention(snapshot.user(game.to_act), _))
     cube = game.cube
     match_label = None
     if snapshot.match is not None:
@@ -589,8 +618,8 @@ def board_view(snapshot: GameSnapshot, viewer: Side, _: Translate) -> BoardView:
         dice_label=label,
         last_steps=marks,
         last_side=marks_side,
-        white_name=snapshot.white.mention,
-        black_name=snapshot.black.mention,
+        white_name=mention(snapshot.white, _),
+        black_name=mention(snapshot.black, _),
         result=result,
         pip_label=_("pips"),
     )

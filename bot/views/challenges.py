@@ -36,7 +36,7 @@ def challenge_text(
 ) -> str:
     """The challenge message: who, to whom (``target``, or an unseen @username, or "you" in
     an invitation sent to the challenged), which game, until when."""
-    name = player_name(challenger)
+    name = player_name(challenger, _)
     level = challenge.computer_level
     if level is not None:
         head = _(
@@ -44,7 +44,7 @@ def challenge_text(
         ).format(challenger=name, level=level, rating=computer_level(level).rating)
     elif challenge.target_username or challenge.target_id:
         if target is not None:
-            whom = player_name(target)
+            whom = player_name(target, _)
         elif challenge.target_username:
             whom = echo("@" + challenge.target_username)
         else:
@@ -78,6 +78,8 @@ def challenge_text(
         )
     if offer.hints or level is not None:
         terms.append(_("💡 hints"))
+    if offer.training:
+        terms.append(_("🎓 training game: each of your turns judged, take-backs"))
     if challenge.in_private_chat:
         terms.append(_("👁 open to watchers") if offer.watchable else _("🔒 private"))
     if level is not None:
@@ -138,14 +140,18 @@ def option_labels(challenge: Challenge, _: Translate) -> dict[ChallengeOption, s
         labels[ChallengeOption.VARIANT] = "🎲 " + _(VARIANT_NAMES[offer.variant])
     labels[ChallengeOption.RULES] = "📜 " + _(RULE_SET_NAMES[offer.rules.name])
     labels[ChallengeOption.TIME] = "⏱ " + duration(challenge.move_seconds, _)
-    if not start:
+    training = offer.training
+    if not start and not training:
         labels[ChallengeOption.MATCH] = "🏁 " + _match_name(offer.match_length, _)
-    if has_dice_modes(offer.variant):
+    if has_dice_modes(offer.variant) and not training:
         labels[ChallengeOption.DICE] = "🎲 " + _(DICE_MODE_NAMES[offer.dice_mode])
-    if has_cube(offer.variant):
+    if has_cube(offer.variant) and not training:
         labels[ChallengeOption.CUBE] = "⏫ " + (_("cube on") if offer.cube else _("cube off"))
     if level is not None:
         labels[ChallengeOption.LEVEL] = "🤖 " + _("level {level}").format(level=level)
+        labels[ChallengeOption.TRAINING] = "🎓 " + (
+            _("training on") if training else _("training off")
+        )
     else:
         labels[ChallengeOption.HINTS] = "💡 " + (_("hints on") if offer.hints else _("hints off"))
         if not start:

@@ -13,6 +13,7 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("start", N_("Start the bot")),
     ("help", N_("List of commands")),
     ("rules", N_("Rules: /rules short, abkhaz, gulbara, crazy_gulbara")),
+    ("learn", N_("🎓 Learn to play: short lessons, practice, a training game")),
     ("play", N_("Start a new game (/play bot: with the computer)")),
     ("find", N_("Play anyone now: the bot finds you an opponent")),
     ("resign", N_("Resign the current game")),
@@ -35,6 +36,8 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
     ("tournament", N_("A tournament in this group: knock-out, round robin or Swiss")),
     ("flags", N_("Chip transfers held back in the group (admins)")),
     ("language", N_("Choose your language (in a group: the group's, for admins)")),
+    ("privacy", N_("What the bot keeps about you, and how to delete it")),
+    ("forget", N_("Delete everything the bot keeps about you")),
 )
 """The bot's command menu, in order: (command, English description as msgid).
 
@@ -42,9 +45,21 @@ COMMANDS: Final[tuple[tuple[str, str], ...]] = (
 """
 
 
-def command_menu(i18n: I18n, locale: str) -> list[BotCommand]:
-    """Returns the command menu with descriptions in ``locale``."""
+OPERATOR_COMMANDS: Final[tuple[tuple[str, str], ...]] = (
+    ("ops", N_("🛠 The bot at a glance: users, games, failures, queues")),
+    ("ban", N_("🛠 Ban a user: /ban @user, /ban 12345, or in reply to them")),
+    ("unban", N_("🛠 Lift a ban: /unban @user or /unban 12345")),
+    ("broadcast", N_("🛠 A message to every user, once you confirm it: /broadcast text")),
+)
+"""What an operator's menu adds (each operator's chat gets the menu with these at its end;
+their ``/flags`` there lists every chat's held transfers)."""
+
+
+def command_menu(i18n: I18n, locale: str, *, operator: bool = False) -> list[BotCommand]:
+    """Returns the command menu with descriptions in ``locale`` (an ``operator``'s, with
+    :data:`OPERATOR_COMMANDS`)."""
+    listed = COMMANDS + (OPERATOR_COMMANDS if operator else ())
     return [
         BotCommand(command=command, description=i18n.gettext(description, locale=locale))
-        for command, description in COMMANDS
+        for command, description in listed
     ]

@@ -65,12 +65,25 @@ def translator(i18n: I18n, locale: str) -> Translate:
     return translate
 
 
-def player_name(user: User) -> str:
+def player_name(user: User, _: Translate) -> str:
     """How a player is named in captions: @username, else the first name (as
     :func:`bot.views.texts.echo` shows a user's text: escaped, isolated when right-to-left); the
-    computer as 🤖 and its level in stars."""
+    computer as 🤖 and its level in stars; a user who asked to be forgotten as "deleted
+    player"."""
+    if user.forgotten:
+        return _(DELETED_PLAYER)
     name = echo(user.mention)
     return f"🤖 {name}" if user.computer_level is not None else name
+
+
+DELETED_PLAYER: Final = N_("deleted player")
+"""How a user who asked to be forgotten (``/forget``) is named, wherever they played."""
+
+
+def mention(user: User, _: Translate) -> str:
+    """A player's name as plain text (a picture's, a chart's): ``@username``, else the first
+    name; "deleted player" for a user who asked to be forgotten."""
+    return _(DELETED_PLAYER) if user.forgotten else user.mention
 
 
 def duration(seconds: int, _: Translate) -> str:

@@ -3,14 +3,22 @@ verdict, a group's post, and ``/top daily``. Pure functions of domain values and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import DailyAction, DailyOpen
 from bot.model import DailyPosition, DailyTally, Streak, User
-from bot.services.daily import VARIANTS, Outcome, Tapped, alive, tap_letter
+from bot.services.daily import (
+    STEP_LETTERS,
+    VARIANTS,
+    Outcome,
+    Tapped,
+    alive,
+    best_shown,
+    tap_letter,
+)
 from bot.views.boards import STEPS_PER_ROW, finish_label, step_label
 from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, player_name
 from render import BoardView
@@ -39,9 +47,13 @@ def _task(position: DailyPosition, _: Translate) -> str:
     ).format(dice=game.dice, mark=SIDE_MARKS[game.turn])
 
 
+def _hidden(_: Translate) -> str:
+    return "🔒 " + _("The best move is shown to all when the day ends (00:00 UTC).")
+
+
 def puzzle_caption(position: DailyPosition, tapped: Tapped, _: Translate) -> str:
     """The caption of a private puzzle: what to find, and the steps tapped so far."""
-    lines = [_title(position, _), _task(position, _)]
+    lines = [_title(position, _), _task(position, _), _hidden(_)]
     played = tapped.input.played
     if played:
         steps = " ".join(str(p.step) for p in played)
@@ -61,6 +73,32 @@ def puzzle_keyboard(
     def data(next_taps: str, confirm: bool = False) -> str:
         return DailyAction(position=position.id, taps=next_taps, confirm=confirm).pack()
 
+    return taps_keyboard(tapped, taps, data, _)
+
+
+def taps_keyboard(
+    tapped: Tapped, taps: str, data: Callable[[str, bool], str], _: Translate
+) -> InlineKeyboardMarkup:
+    """The turn buttons of a position answered once (:func:`turn_rows`), ↩ Undo and ✅
+    Confirm; ``data(taps, confirm)`` is a button's data."""
+    rows = turn_rows(tapped, taps, lambda following: data(following, False))
+    controls = []
+    if taps:
+        controls.append(_button("↩ " + _("Undo"), data(taps[:-1], False)))
+    if tapped.input.is_complete and taps:
+        controls.append(_button("✅ " + _("Confirm"), data(taps, True)))
+    if controls:
+        rows.append(controls)
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def turn_rows(
+    tapped: Tapped, taps: str, data: Callable[[str], str]
+) -> list[list[InlineKeyboardButton]]:
+    """The turn buttons of a position being answered tap by tap, the taps riding in the
+    buttons (:func:`bot.services.daily.tap_letter`): one per way to finish when they are few,
+    else the steps offered (none once the turn is complete); ``data(taps)`` is the data of a
+    button that leads to ``taps``."""
     current = tapped.input
     if tapped.finishes:
         labels = [finish_label(steps) for steps in tapped.finishes]
@@ -70,7 +108,7 @@ def puzzle_keyboard(
             for i, label in enumerate(labels)
         ]
     elif current.is_complete:
-        per_row, buttons = STEPS_PER_ROW, []
+        return []
     else:
         per_row = STEPS_PER_ROW
         steps = [(o.src, o.dst) for o in current.options]
@@ -79,17 +117,9 @@ def puzzle_keyboard(
                 step_label(option, steps.count((option.src, option.dst)) > 1),
                 data(taps + tap_letter(i, finish=False)),
             )
-            for i, option in enumerate(current.options)
+            for i, option in enumerate(current.options[: len(STEP_LETTERS)])
         ]
-    rows = [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
-    controls = []
-    if taps:
-        controls.append(_button("↩ " + _("Undo"), data(taps[:-1])))
-    if current.is_complete and taps:
-        controls.append(_button("✅ " + _("Confirm"), data(taps, confirm=True)))
-    if controls:
-        rows.append(controls)
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
 
 
 def board_view(position: DailyPosition, _: Translate) -> BoardView:
@@ -104,40 +134,69 @@ def board_view(position: DailyPosition, _: Translate) -> BoardView:
     )
 
 
-def tally_line(tally: DailyTally, _: Translate) -> str:
+def answer_lines(best: str, turn: str, correct: bool, loss: float, _: Translate) -> list[str]:
+    """A judged answer to a position: the best turn, then the answer, the best or what it gave
+    away."""
+    lines = ["🏆 " + _("Best: {turn}").format(turn=html.quote(best))]
+    if correct:
+        lines.append("✅ " + _("Your {turn}: the best move!").format(turn=html.quote(turn)))
+    else:
+        lines.append(
+            "❌ "
+            + _("Your {turn}: −{loss:.2f} against the best.").format(
+                turn=html.quote(turn), loss=loss
+            )
+        )
+    return lines
+
+
+def tally_line(tally: DailyTally, _: Translate, *, revealed: bool = True) -> str:
+    """How everyone answered: the share of right answers once the day is over, before that
+    only how many answered (the share would tell a second account whether a move is right)."""
     if not tally.answers:
         return "👥 " + _("No answers yet.")
+    if not revealed:
+        return "👥 " + _("{answers} answered so far.").format(answers=tally.answers)
     return "👥 " + _("{answers} answered, {percent}% found the best move.").format(
         answers=tally.answers, percent=tally.percent
     )
 
 
 def outcome_caption(outcome: Outcome, today: str, _: Translate) -> str:
-    """After answering: the best move, the answer and its loss, how everyone did, the
-    streak."""
+    """After answering: the answer, how many answered and the streak as it stood when the day
+    began; once the day is over, the best move, the answer's verdict and how everyone did."""
     position, answer = outcome.position, outcome.answer
     lines = [_title(position, _), _task(position, _)]
-    lines.append("🏆 " + _("Best: {turn}").format(turn=html.quote(outcome.best.turn)))
-    if answer.correct:
-        lines.append("✅ " + _("Your {turn}: the best move!").format(turn=html.quote(answer.turn)))
-    else:
+    if not outcome.revealed:
+        assert answer is not None
         lines.append(
-            "❌ "
-            + _("Your {turn}: −{loss:.2f} against the best.").format(
-                turn=html.quote(answer.turn), loss=answer.loss
-            )
+            "📝 "
+            + _(
+                "Your answer: {turn}. Your verdict and the best move are shown when the day "
+                "ends (00:00 UTC)."
+            ).format(turn=html.quote(answer.turn))
         )
-    lines.append(tally_line(outcome.tally, _))
-    current = alive(outcome.streak, today)
-    best = outcome.streak.best if outcome.streak is not None else 0
-    lines.append(
-        "🔥 " + _("Streak: {days} days in a row (best {best}).").format(days=current, best=best)
-    )
+    elif answer is not None:
+        lines += answer_lines(outcome.best.turn, answer.turn, answer.correct, answer.loss, _)
+    else:
+        lines.append("🏆 " + _("Best: {turn}").format(turn=html.quote(outcome.best.turn)))
+    lines.append(tally_line(outcome.tally, _, revealed=outcome.revealed))
+    if answer is not None:
+        current, best = alive(outcome.streak, today), best_shown(outcome.streak, today)
+        lines.append(
+            "🔥 " + _("Streak: {days} days in a row (best {best}).").format(days=current, best=best)
+        )
+        if not outcome.counted:
+            lines.append(_("Streaks count for players who have played a rated game."))
     return "\n".join(lines)
 
 
-def other_variants_keyboard(position: DailyPosition, _: Translate) -> InlineKeyboardMarkup:
-    """After an answer: a button for each other variant's position of the day."""
+def other_variants_keyboard(
+    position: DailyPosition, _: Translate, *, answer_link: str | None = None
+) -> InlineKeyboardMarkup:
+    """After an answer: a button for each other variant's position of the day, and with
+    ``answer_link`` (the position's deep link), one that opens it again once the day is
+    over, to see the best move."""
     buttons = [
         _button(
             "🧩 " + _(VARIANT_NAMES[variant]), DailyOpen(variant=VARIANTS.index(variant)).pack()
@@ -145,19 +204,28 @@ def other_variants_keyboard(position: DailyPosition, _: Translate) -> InlineKeyb
         for variant in VARIANTS
         if variant != position.variant
     ]
-    return InlineKeyboardMarkup(inline_keyboard=[buttons])
+    rows = [buttons]
+    if answer_link is not None:
+        text = "🔓 " + _("The best move, after 00:00 UTC")
+        rows.append([InlineKeyboardButton(text=text, url=answer_link)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def group_caption(position: DailyPosition, tally: DailyTally, _: Translate) -> str:
-    """A group's post of the position: the task and how everyone has answered so far."""
-    return "\n".join(
-        [
-            _title(position, _),
-            _task(position, _),
+def group_caption(
+    position: DailyPosition, tally: DailyTally, _: Translate, *, revealed: bool = False
+) -> str:
+    """A group's post of the position: the task and how many have answered so far; once the
+    day is over, the best move and how everyone did."""
+    lines = [_title(position, _), _task(position, _)]
+    if revealed:
+        lines.append("🏆 " + _("Best: {turn}").format(turn=html.quote(position.best.turn)))
+    else:
+        lines += [
             _("Answer in a private chat with me: the button below. One answer each."),
-            tally_line(tally, _),
+            _hidden(_),
         ]
-    )
+    lines.append(tally_line(tally, _, revealed=revealed))
+    return "\n".join(lines)
 
 
 def group_keyboard(link: str, _: Translate) -> InlineKeyboardMarkup:
@@ -175,7 +243,7 @@ def streaks_text(streaks: Sequence[tuple[User, Streak]], _: Translate) -> str:
     for place, (user, streak) in enumerate(streaks, start=1):
         lines.append(
             _("{place}. {name}: {days} days (best {best})").format(
-                place=place, name=player_name(user), days=streak.current, best=streak.best
+                place=place, name=player_name(user, _), days=streak.current, best=streak.best
             )
         )
     return "\n".join(lines)

@@ -95,7 +95,7 @@ def verify_text(check: DiceCheck, _: Translate) -> str:
 def dice_stats_text(user: User, stats: DiceStats, _: Translate) -> str:
     """``/dice``'s answer: how many games and dice, doubles and average pips against fair dice,
     each face's count against the expected one, and the chi-square figure in plain words."""
-    name = player_name(user)
+    name = player_name(user, _)
     title = "🎲 " + html.bold(_("Dice of {name}").format(name=name))
     if not stats.dice:
         return "\n".join(

@@ -17,6 +17,7 @@ from bot.i18n import N_
 from bot.model import Standing, User
 from bot.numbers import COUNT_DIGITS, parse_number
 from bot.services import GameSnapshot, Terms
+from bot.services.actions import GameAction, allowed
 from bot.services.challenges import (
     MATCH_CHOICES,
     TIME_CHOICES,
@@ -33,6 +34,7 @@ from bot.views.common import (
     VARIANT_NAMES,
     Translate,
     duration,
+    mention,
     player_name,
 )
 from bot.views.scores import standing_line
@@ -169,7 +171,7 @@ def invitation_text(
     """The invitation an inline result posts: who invites (whom), to which game; only the
     friend named may join, or the first other person to tap; everyone else watches. Once its
     challenge is made, the same with the challenge's dice ``commitment``."""
-    name = player_name(challenger)
+    name = player_name(challenger, _)
     if target_username:
         friend = echo("@" + target_username)
         head = _("{challenger} invites {friend} to a game: only {friend} can join.").format(
@@ -221,7 +223,7 @@ def board_keyboard(snapshot: GameSnapshot, _: Translate) -> InlineKeyboardMarkup
     analysis = InlineKeyboardButton(
         text="📊 " + _("Analysis"), callback_data=Analyse(game=stored.id).pack()
     )
-    if snapshot.match is not None and not snapshot.match.match.is_over:
+    if GameAction.NEXT_GAME in allowed(snapshot, game.to_act):
         next_game = InlineKeyboardButton(
             text="▶ " + _("Next game"), callback_data=NextGame(game=stored.id).pack()
         )
@@ -264,7 +266,7 @@ def leaderboard_text(standings: list[Standing], _: Translate) -> str:
         return _(NO_STANDINGS)
     text = "🏆 " + _("Leaderboard")
     for place, standing in enumerate(standings, start=1):
-        line = standing_line(place, standing, standing.user.mention, _)
+        line = standing_line(place, standing, mention(standing.user, _), _)
         if len(text) + 1 + len(line) > ALERT_LENGTH:
             break
         text += "\n" + line

@@ -15,7 +15,7 @@ from bot.ai.luck import RollLuck
 from bot.engine import VARIANTS, Side
 from bot.model import PlayerLuck, PrFlag, User
 from bot.services.autoanalysis import MatchLuck
-from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, player_name
+from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, mention, player_name
 from render.charts import Panel, Series
 
 MINUS = "\N{MINUS SIGN}"
@@ -76,7 +76,7 @@ def trend_caption(user: User, figures: Sequence[PlayerLuck], _: Translate) -> st
         "{name}: PR and luck over the last {games} analysed games. PR {pr} "
         "(lower is better), luck in all {luck} points."
     ).format(
-        name=player_name(user),
+        name=player_name(user, _),
         games=len(figures),
         pr=f"{pr:.1f}",
         luck=signed(sum(f.luck for f in figures)),
@@ -97,7 +97,7 @@ def pr_flag_line(flag: PrFlag, user: User, _: Translate) -> str:
         "{name} ({variant}): PR {pr} over {games} rated games, {expected} expected at rating "
         "{rating}, {date}"
     ).format(
-        name=player_name(user),
+        name=player_name(user, _),
         variant=_(VARIANT_NAMES.get(flag.variant, flag.variant)),
         pr=f"{flag.pr:.1f}",
         games=flag.games,
@@ -141,12 +141,12 @@ def game_panels(rolls: Sequence[RollLuck], white: User, black: User, _: Translat
         for side in (Side.WHITE, Side.BLACK)
     }
     return [
-        Panel(_("Equity before each roll, white's side"), (Series(white.mention, equity),)),
+        Panel(_("Equity before each roll, white's side"), (Series(mention(white, _), equity),)),
         Panel(
             _("Luck added up, points"),
             (
-                Series(white.mention, luck[Side.WHITE]),
-                Series(black.mention, luck[Side.BLACK]),
+                Series(mention(white, _), luck[Side.WHITE]),
+                Series(mention(black, _), luck[Side.BLACK]),
             ),
         ),
     ]

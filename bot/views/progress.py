@@ -36,7 +36,7 @@ def reminder_text(snapshot: GameSnapshot, player: User, link: str | None, _: Tra
         "at {time} UTC."
     ).format(
         game=stored.id,
-        opponent=player_name(opponent),
+        opponent=player_name(opponent, _),
         time=moment(stored.deadline, stored.move_seconds),
     )
     if link is not None:
@@ -57,7 +57,7 @@ def games_text(games: list[tuple[GameSnapshot, str | None]], user: User, _: Tran
         turn = _("your move") if stored.player(snapshot.game.to_act) == user.id else _("waiting")
         line = f"#{stored.id} · {_(VARIANT_NAMES[stored.game.variant])} · " + _(
             "with {opponent}"
-        ).format(opponent=player_name(opponent))
+        ).format(opponent=player_name(opponent, _))
         line += f" · {turn}"
         if stored.deadline is not None:
             line += " · " + _("until {time} UTC").format(

@@ -18,7 +18,14 @@ from aiogram import html
 from bot.engine import Position, Side
 from bot.model import StoredGame, User
 from bot.services.replays import Move, Replayed
-from bot.views.common import OUTCOME_NAMES, SIDE_MARKS, VARIANT_NAMES, Translate, player_name
+from bot.views.common import (
+    OUTCOME_NAMES,
+    SIDE_MARKS,
+    VARIANT_NAMES,
+    Translate,
+    mention,
+    player_name,
+)
 from render import DEFAULT_THEME, BoardView
 
 SCALE: Final = 0.6
@@ -38,8 +45,8 @@ def replay_frames(replayed: Replayed, _: Translate) -> list[tuple[Position, Boar
     total = len(replayed.moves)
     result = _result(replayed, _)
     plain = BoardView(
-        white_name=replayed.white.mention,
-        black_name=replayed.black.mention,
+        white_name=mention(replayed.white, _),
+        black_name=mention(replayed.black, _),
         pip_label=_("pips"),
         theme=THEME,
     )
@@ -91,7 +98,7 @@ def _result(replayed: Replayed, _: Translate) -> str | None:
     if result is None:
         return None
     return _("{winner} wins: {outcome} ×{points}").format(
-        winner=replayed.user(result.winner).mention,
+        winner=mention(replayed.user(result.winner), _),
         outcome=_(OUTCOME_NAMES[result.outcome]),
         points=result.points,
     )
@@ -106,14 +113,14 @@ def replay_caption(stored: StoredGame, white: User, black: User, moves: int, _: 
         "🎞 "
         + html.bold(_("Replay of game #{game}").format(game=stored.id))
         + f" · {_(VARIANT_NAMES[game.variant])}",
-        f"⚪ {player_name(white)} — ⚫ {player_name(black)}",
+        f"⚪ {player_name(white, _)} — ⚫ {player_name(black, _)}",
     ]
     result = game.result
     if result is not None:
         lines.append(
             "🏆 "
             + _("{winner} wins: {outcome}, {points} pt.").format(
-                winner=player_name(players[result.winner]),
+                winner=player_name(players[result.winner], _),
                 outcome=_(OUTCOME_NAMES[result.outcome]),
                 points=result.points,
             )
@@ -138,7 +145,9 @@ def position_caption(stored: StoredGame, white: User, black: User, _: Translate)
         _("Game #{game} · {variant}").format(
             game=stored.id, variant=_(VARIANT_NAMES[stored.game.variant])
         ),
-        _("{mark} {name} to move").format(mark=SIDE_MARKS[position.turn], name=player_name(mover)),
+        _("{mark} {name} to move").format(
+            mark=SIDE_MARKS[position.turn], name=player_name(mover, _)
+        ),
         _("Position ID: {id}").format(id=html.code(position_id)),
         _("Play on from it: /from {id} (a challenge) or /from {id} bot (the computer).").format(
             id=position_id
@@ -153,5 +162,8 @@ def position_view(
     """``/position``'s picture: the board as it stands, without the roll (the ID has none),
     the reader's side at the bottom."""
     return BoardView(
-        bottom=viewer, white_name=white.mention, black_name=black.mention, pip_label=_("pips")
+        bottom=viewer,
+        white_name=mention(white, _),
+        black_name=mention(black, _),
+        pip_label=_("pips"),
     )

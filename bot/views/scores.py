@@ -37,7 +37,7 @@ LEDGER_KINDS: Final = {
 def stats_text(user: User, stats: PlayerStats, chips: int) -> str:
     """``/stats``'s answer. Home mars is counted apart from mars and shown on a line of its own
     when there was one (the rule sets that know it score it above mars)."""
-    lines = [html.bold(_("Statistics of {name}").format(name=player_name(user)))]
+    lines = [html.bold(_("Statistics of {name}").format(name=player_name(user, _)))]
     for variant, rating in stats.ratings:
         lines.append(
             _("Rating, {variant}: {rating} ±{deviation} ({games} games)").format(
@@ -109,8 +109,8 @@ def score_text(me: User, other: User, tally: Tally, latest: tuple[MatchRecord, S
             "{me} — {other}: {won}:{lost} in games, {points_won}:{points_lost} in points "
             "({games} games)."
         ).format(
-            me=player_name(me),
-            other=player_name(other),
+            me=player_name(me, _),
+            other=player_name(other, _),
             won=tally.wins,
             lost=tally.games - tally.wins,
             points_won=tally.points_won,
@@ -136,7 +136,7 @@ def leaderboard_text(standings: list[Standing]) -> str:
     """``/top``'s answer: the chat's players by net points."""
     lines = [html.bold(_("Leaderboard"))]
     for place, standing in enumerate(standings, start=1):
-        lines.append(standing_line(place, standing, player_name(standing.user), _))
+        lines.append(standing_line(place, standing, player_name(standing.user, _), _))
     return "\n".join(lines)
 
 
@@ -160,7 +160,7 @@ def rating_text(variant: str, players: list[RatedPlayer]) -> str:
         lines.append(
             _("{place}. {name}: {rating} ±{deviation}, {games} games").format(
                 place=place,
-                name=player_name(rated.user),
+                name=player_name(rated.user, _),
                 rating=round(rated.rating.rating),
                 deviation=round(rated.rating.deviation),
                 games=rated.rating.games,
@@ -182,8 +182,8 @@ def history_text(title: str, games: list[FinishedGame]) -> str:
         values = {
             "match": game.match_id,
             "length": match.length,
-            "white": player_name(game.white),
-            "black": player_name(game.black),
+            "white": player_name(game.white, _),
+            "black": player_name(game.black, _),
             "white_score": match.white,
             "black_score": match.black,
         }
@@ -193,7 +193,9 @@ def history_text(title: str, games: list[FinishedGame]) -> str:
                 "in progress"
             )
         else:
-            values["winner"] = player_name(game.white if match.winner is Side.WHITE else game.black)
+            values["winner"] = player_name(
+                game.white if match.winner is Side.WHITE else game.black, _
+            )
             text = _(
                 "Match #{match} to {length}: {white} {white_score}:{black_score} {black}, "
                 "won by {winner}"
@@ -212,10 +214,10 @@ def game_line(game: FinishedGame) -> str:
     parts = [
         f"#{game.id}",
         dt.datetime.fromtimestamp(game.finished_at, dt.UTC).strftime("%Y-%m-%d"),
-        f"⚪ {player_name(game.white)} — ⚫ {player_name(game.black)}",
+        f"⚪ {player_name(game.white, _)} — ⚫ {player_name(game.black, _)}",
         _(VARIANT_NAMES.get(game.variant, game.variant)),
         _("{winner} wins: {outcome}, {points} pt.").format(
-            winner=player_name(winner),
+            winner=player_name(winner, _),
             outcome=_(OUTCOME_NAMES[result.outcome]),
             points=result.points,
         )
@@ -241,11 +243,13 @@ def chips_text(statement: ChipStatement) -> str:
     """``/chips``'s answer: the balance, then one line per change, newest first."""
     lines = [html.bold(_("Your chips: {chips}").format(chips=statement.balance))]
     for entry, other in statement.entries:
-        name = player_name(other) if other else "?"
+        name = player_name(other, _) if other else "?"
         if entry.kind == "game" and entry.delta >= 0:
             what = _("game #{game} won against {name}").format(game=entry.game_id, name=name)
         elif entry.kind == "game":
             what = _("game #{game} lost to {name}").format(game=entry.game_id, name=name)
+        elif entry.kind == "tournament_prize" and other is not None:
+            what = _("tournament prize: the entry of {name}").format(name=name)
         else:
             what = _(LEDGER_KINDS.get(entry.kind, entry.kind))
         delta = f"+{entry.delta}" if entry.delta >= 0 else f"−{-entry.delta}"

@@ -60,6 +60,10 @@ REFUSALS: Final = {
     "not_enough_chips": N_("{name} has only {chips} chips: lower the stake."),
     "no_next_game": N_("There is no next game to start here: the match is over or going on."),
     "not_an_admin": N_("Only the group's admins can do that."),
+    "cannot_ban_owner": N_("Operators cannot be banned."),
+    "banned": N_("You are banned from this bot."),
+    "already_decided": N_("This transfer has been decided already."),
+    "broadcast_closed": N_("This broadcast has been sent or stopped already."),
     "no_hints": N_("No hints in this game: they are agreed at the challenge."),
     "game_not_over": N_("This game is not over yet: it can be analysed once it has ended."),
     "already_analysing": N_("📊 This game is being analysed already: the results will come here."),
@@ -118,6 +122,7 @@ REFUSALS: Final = {
     "tournament_full": N_("This tournament is full: it takes {limit} players."),
     "too_few_players": N_("A tournament needs at least two players to start."),
     "not_the_creator": N_("Only the tournament's creator can do that."),
+    "tournament_made": N_("Tournament #{tournament} has been created from this message already."),
     "no_private_chat": N_(
         "Tournament games are played in private: open a chat with me (tap my name, then "
         "Start) and join again."
@@ -127,6 +132,7 @@ REFUSALS: Final = {
         "and tap again."
     ),
     "already_answered": N_("You have answered this position already: one answer each."),
+    "daily_over": N_("This position's day is over: its best move is shown to all."),
     "no_daily_position": N_("There is no such daily position. /daily shows today's."),
     "unknown_time_zone": N_(
         "{name} is not a time zone. Name one as Europe/Moscow, Asia/Baku or UTC: "

@@ -24,9 +24,17 @@ from bot.i18n import N_
 from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.challenges import TIME_CHOICES, VARIANT_CHOICES, has_dice_modes
 from bot.services.chips import STAKE_CHOICES
-from bot.services.tournaments import Overview
-from bot.views.common import DICE_MODE_NAMES, VARIANT_NAMES, Translate, duration, player_name
+from bot.services.tournaments import Overview, prize_opponents
+from bot.views.common import (
+    DICE_MODE_NAMES,
+    VARIANT_NAMES,
+    Translate,
+    duration,
+    mention,
+    player_name,
+)
 from render.tournament_layout import (
+    PAGE_ROUNDS,
     ROWS_PER_PAGE,
     Bracket,
     BracketMatch,
@@ -38,6 +46,8 @@ from render.tournament_layout import (
     SwissResult,
     SwissRow,
     SwissTable,
+    bracket_pages,
+    page_count,
 )
 
 FORMAT_CHOICES: Final = tuple(TournamentFormat)
@@ -242,17 +252,18 @@ def signup_text(overview: Overview, _: Translate) -> str:
             lines.append(_("Its creator starts it."))
         lines.append(_("Games are played in private chats with the bot."))
     lines.append(html.bold(_("Players: {n}").format(n=len(overview.entrants))))
-    lines += [
-        f"{number}. {player_name(overview.user(e.user_id))}"
+    names = [
+        f"{number}. {player_name(overview.user(e.user_id), _)}"
         for number, e in enumerate(overview.entrants, start=1)
     ]
+    tail = []
     if t.state is TournamentState.RUNNING:
-        lines.append(_("Started: the pinned message shows the rounds."))
+        tail.append(_("Started: the pinned message shows the rounds."))
     elif t.state is TournamentState.CANCELLED:
-        lines.append(_("Called off: every entry was given back."))
+        tail.append(_("Called off: every entry was given back."))
     elif t.state is TournamentState.FINISHED and t.winner_id is not None:
-        lines.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id))))
-    return "\n".join(lines)
+        tail.append(_("🥇 Winner: {name}").format(name=player_name(overview.user(t.winner_id), _)))
+    return _fit(lines, names, _, limit=MESSAGE_LIMIT, more=N_("… and {n} more players"), tail=tail)
 
 
 def signup_keyboard(tournament: Tournament, _: Translate) -> InlineKeyboardMarkup | None:
@@ -278,13 +289,34 @@ def signup_keyboard(tournament: Tournament, _: Translate) -> InlineKeyboardMarku
     )
 
 
+KNOCKOUT_ROUNDS: Final = (
+    N_("Final"),
+    N_("Semi-final"),
+    N_("Quarter-final"),
+    N_("Round of 16"),
+    N_("Round of 32"),
+    N_("Round of 64"),
+)
+"""A knock-out's rounds by what is left after them, the final first, as people name them
+(«Финал», «Полуфинал», «Четвертьфинал», «1/8 финала»...)."""
+
+
 def round_name(overview: Overview, number: int, _: Translate) -> str:
+    """Round ``number``'s name: a knock-out's as people say it, else "Round 3"."""
     t = overview.tournament
-    if t.format is TournamentFormat.KNOCKOUT and number == t.rounds:
-        return _("Final")
-    if t.format is TournamentFormat.KNOCKOUT and number == t.rounds - 1:
-        return _("Semi-final")
+    left = t.rounds - number
+    if t.format is TournamentFormat.KNOCKOUT and 0 <= left < len(KNOCKOUT_ROUNDS):
+        return _(KNOCKOUT_ROUNDS[left])
     return _("Round {n}").format(n=number)
+
+
+def round_line(overview: Overview, _: Translate) -> str:
+    """Where the tournament stands: a knock-out's round by its name ("Semi-final"), another
+    format's by its number of all ("Round 3 of 5")."""
+    t = overview.tournament
+    if t.format is TournamentFormat.KNOCKOUT:
+        return round_name(overview, t.round, _)
+    return _("Round {n} of {rounds}").format(n=t.round, rounds=t.rounds)
 
 
 def table_rows(overview: Overview) -> int:
@@ -293,6 +325,30 @@ def table_rows(overview: Overview) -> int:
     if overview.tournament.format is TournamentFormat.KNOCKOUT:
         return 0
     return len(overview.standings)
+
+
+def _bracket_pages(overview: Overview) -> int:
+    """The pictures a knock-out's bracket takes (0 for another format)."""
+    t = overview.tournament
+    if t.format is not TournamentFormat.KNOCKOUT or t.rounds < 1:
+        return 0
+    return len(bracket_pages(1 << t.rounds))
+
+
+def page_total(overview: Overview) -> int:
+    """How many pictures the tournament's bracket or table takes (1 for most)."""
+    return _bracket_pages(overview) or page_count(table_rows(overview))
+
+
+def pinned_page(overview: Overview) -> int:
+    """The page the pinned picture shows: a table's first (the leaders'); a bracket of more
+    than 16 places, its first part while the first four rounds are played, then the last
+    page (the rounds after them, the champion)."""
+    pages = _bracket_pages(overview)
+    t = overview.tournament
+    if pages > 1 and (t.round > PAGE_ROUNDS or t.is_over):
+        return pages - 1
+    return 0
 
 
 def _places(page: int, rows: int) -> tuple[int, int]:
@@ -318,29 +374,35 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
                 "you the others in private."
             ).format(first=top, last=bottom, count=rows)
         )
+    pages = _bracket_pages(overview)
+    if pages > 1:
+        lines.append(
+            _(
+                "📋 The picture shows part {part} of {count} of the bracket; the buttons below "
+                "send you the others in private."
+            ).format(part=pinned_page(overview) + 1, count=pages)
+        )
     if t.state is TournamentState.FINISHED:
         if t.winner_id is not None:
-            winner = player_name(overview.user(t.winner_id))
+            winner = player_name(overview.user(t.winner_id), _)
             lines.append(html.bold(_("🥇 Winner: {name}").format(name=winner)))
-            if t.entry:
-                lines.append(_("The pot of {chips} chips is theirs.").format(chips=overview.pot))
+            lines += _prize_lines(overview, _)
         return "\n".join(lines)
-    lines.append(
-        html.bold(
-            _("{round} of {rounds}").format(round=round_name(overview, t.round, _), rounds=t.rounds)
-        )
-    )
+    lines.append(html.bold(round_line(overview, _)))
     boards = []
     for board in overview.round_boards(t.round):
         p = board.pairing
-        first = player_name(board.first)
+        first = player_name(board.first, _)
         if board.second is None:
             boards.append(_("{name}: a bye").format(name=first))
             continue
-        pair = f"{first} — {player_name(board.second)}"
+        pair = f"{first} — {player_name(board.second, _)}"
         if p.decided:
-            won = overview.user(p.winner_id).mention if p.winner_id else "—"
-            boards.append(_("{pair}: {winner} won").format(pair=pair, winner=html.quote(won)))
+            won = mention(overview.user(p.winner_id), _) if p.winner_id else "—"
+            line = _("{pair}: {winner} won").format(pair=pair, winner=html.quote(won))
+            if (p.round, p.board) in overview.on_time:
+                line += " (" + _("on time") + ")"
+            boards.append(line)
         elif p.game_id is not None and p.game_id in links:
             boards.append(f"{pair} · 👁 {links[p.game_id]}")
         else:
@@ -348,38 +410,81 @@ def pinned_caption(overview: Overview, links: Mapping[int, str], _: Translate) -
     return _fit(lines, boards, _)
 
 
+def _prize_lines(overview: Overview, _: Translate) -> list[str]:
+    """What the winner was paid of the pot (see :mod:`bot.services.tournaments`)."""
+    t = overview.tournament
+    if not t.entry or t.prize is None:
+        return []
+    if t.prize >= overview.pot:
+        return [_("The pot of {chips} chips is theirs.").format(chips=overview.pot)]
+    if t.prize == 0:
+        return [
+            _(
+                "No prize: the winner did not play enough different opponents ({n} needed). "
+                "Every entry went back."
+            ).format(n=prize_opponents(t.rounds))
+        ]
+    return [
+        _(
+            "{prize} of the pot's {chips} chips are theirs. The other entries went back: "
+            "their players played no game, or they are held as possible chip dumping (/flags)."
+        ).format(prize=t.prize, chips=overview.pot)
+    ]
+
+
 CAPTION_LIMIT: Final = 1024
 """Telegram's limit on a photo's caption (counted here in UTF-16 units of the HTML source,
 more than Telegram counts: the tags are not shown)."""
+MESSAGE_LIMIT: Final = 4096
+"""Telegram's limit on a message's text, counted the same way (64 players of 64-character
+names and more do not fit)."""
 
 
 def _length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def _fit(head: list[str], boards: list[str], _: Translate) -> str:
-    """``head`` and as many of the round's ``boards`` as a caption holds, then how many are
-    left out (a round of a big Swiss has more boards, with their watch links, than fit)."""
-    text = "\n".join(head + boards)
-    shown = len(boards)
-    while _length(text) > CAPTION_LIMIT and shown > 0:
+def _fit(
+    head: list[str],
+    items: list[str],
+    _: Translate,
+    *,
+    limit: int = CAPTION_LIMIT,
+    more: str = N_("… and {n} more boards"),
+    tail: Sequence[str] = (),
+) -> str:
+    """``head``, as many of ``items`` as ``limit`` holds with ``tail`` after them, then how
+    many are left out (``more``): a round of a big Swiss has more boards, with their watch
+    links, than a caption holds; 64 long names are more than a message holds."""
+    text = "\n".join([*head, *items, *tail])
+    shown = len(items)
+    while _length(text) > limit and shown > 0:
         shown -= 1
-        more = _("… and {n} more boards").format(n=len(boards) - shown)
-        text = "\n".join([*head, *boards[:shown], more])
+        left_out = _(more).format(n=len(items) - shown)
+        text = "\n".join([*head, *items[:shown], left_out, *tail])
     return text
 
 
 def pinned_keyboard(overview: Overview, _: Translate) -> InlineKeyboardMarkup | None:
-    """Under a pinned table longer than one picture: 📋 a button for each page after the
-    first (the leaders', pinned), naming its places; None for one page or a bracket."""
+    """Under a pinned picture that is one of several: 📋 a button for each other page, a
+    table's naming its places, a bracket's its part; None for one page."""
     rows = table_rows(overview)
-    if rows <= ROWS_PER_PAGE:
+    pages = page_total(overview)
+    if pages <= 1:
         return None
+    shown = pinned_page(overview)
     buttons = []
-    for page in range(1, -(-rows // ROWS_PER_PAGE)):
-        first, last = _places(page, rows)
+    for page in range(pages):
+        if page == shown:
+            continue
+        if rows:
+            first, last = _places(page, rows)
+            text = "📋 " + _("Places {first}–{last}").format(first=first, last=last)
+        elif page == pages - 1:
+            text = "📋 " + _("Final rounds")
+        else:
+            text = "📋 " + _("Part {part}").format(part=page + 1)
         data = TournamentPage(tournament=overview.tournament.id, page=page).pack()
-        text = "📋 " + _("Places {first}–{last}").format(first=first, last=last)
         buttons.append(InlineKeyboardButton(text=text, callback_data=data))
     return InlineKeyboardMarkup(
         inline_keyboard=[buttons[i : i + 2] for i in range(0, len(buttons), 2)]
@@ -387,22 +492,30 @@ def pinned_keyboard(overview: Overview, _: Translate) -> InlineKeyboardMarkup | 
 
 
 def page_caption(overview: Overview, page: int, _: Translate) -> str:
-    """The caption of a page of the table sent in private."""
-    first, last = _places(page, table_rows(overview))
-    return (
-        "🏆 "
-        + html.bold(title(overview.tournament, _))
-        + " · "
-        + _("places {first}–{last} of {count}").format(
-            first=first, last=last, count=table_rows(overview)
+    """The caption of a page of the table, or of the bracket, sent in private."""
+    rows = table_rows(overview)
+    if rows:
+        first, last = _places(page, rows)
+        where = _("places {first}–{last} of {count}").format(first=first, last=last, count=rows)
+    else:
+        where = _("the bracket, part {part} of {count}").format(
+            part=page + 1, count=page_total(overview)
         )
+    return "🏆 " + html.bold(title(overview.tournament, _)) + " · " + where
+
+
+def pin_refused_text(_: Translate) -> str:
+    """Said in the group once, when the bot may not pin its tournament's message."""
+    return _(
+        "📌 I could not pin the tournament's message above: an admin can pin it, or let me "
+        "pin messages (make me an admin with that right)."
     )
 
 
 def player_line(tournament: Tournament, number: int, opponent: User, _: Translate) -> str:
     """What a player gets in private with their game."""
     return _("🏆 Tournament #{id}, round {round}: your game against {name} is below.").format(
-        id=tournament.id, round=number, name=player_name(opponent)
+        id=tournament.id, round=number, name=player_name(opponent, _)
     )
 
 
@@ -419,7 +532,7 @@ def past_text(tournaments: Sequence[Tournament], users: Mapping[int, User], _: T
     for t in tournaments:
         if t.state is TournamentState.FINISHED:
             user = users.get(t.winner_id) if t.winner_id is not None else None
-            what = _("won by {name}").format(name=player_name(user) if user else "—")
+            what = _("won by {name}").format(name=player_name(user, _) if user else "—")
         else:
             what = states[t.state]
         lines.append(f"#{t.id} · {_(FORMAT_NAMES[t.format])} · {what}")
@@ -433,7 +546,7 @@ def picture(overview: Overview, _: Translate) -> Bracket | RoundRobinTable | Swi
     """What :mod:`render.tournament` draws for the tournament: a knock-out's bracket, a round
     robin's cross table, a Swiss's standings."""
     t = overview.tournament
-    heading = Heading(title(t, _), _(FORMAT_NAMES[t.format]), round_name(overview, t.round, _))
+    heading = Heading(title(t, _), _(FORMAT_NAMES[t.format]), round_line(overview, _))
     if t.format is TournamentFormat.KNOCKOUT:
         return _bracket(overview, heading, _)
     if t.format is TournamentFormat.ROUND_ROBIN:
@@ -453,7 +566,7 @@ def _bracket(overview: Overview, heading: Heading, _: Translate) -> Bracket:
     def entrant(user_id: int | None) -> Entrant | None:
         if user_id is None:
             return None
-        return Entrant(overview.user(user_id).mention, seeds.get(user_id))
+        return Entrant(mention(overview.user(user_id), _), seeds.get(user_id))
 
     first = [p for p in overview.pairings if p.round == 1]
     rounds = []
@@ -475,6 +588,7 @@ def _bracket(overview: Overview, heading: Heading, _: Translate) -> Bracket:
                     entrant(p.second_id),
                     winner,
                     playing=not p.decided,
+                    note=_("on time") if (p.round, p.board) in overview.on_time else "",
                 )
             )
         rounds.append(tuple(matches))
@@ -513,7 +627,7 @@ def _cross(overview: Overview, heading: Heading, _: Translate) -> RoundRobinTabl
         rows.append(
             RoundRobinRow(
                 placing.place,
-                overview.user(placing.player).mention,
+                mention(overview.user(placing.player), _),
                 str(placing.score),
                 tuple(results),
             )
@@ -550,7 +664,7 @@ def _swiss(overview: Overview, heading: Heading, _: Translate) -> SwissTable:
         rows.append(
             SwissRow(
                 placing.place,
-                overview.user(placing.player).mention,
+                mention(overview.user(placing.player), _),
                 str(placing.score),
                 str(placing.buchholz),
                 tuple(results),

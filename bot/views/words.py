@@ -34,6 +34,8 @@ MODE_WORDS: Final = {
 COMPUTER_WORDS: Final = frozenset({"bot", "computer", "ai", "бот", "компьютер", "комп"})
 LEVEL_WORDS: Final = frozenset({"level", "lvl", "уровень", "ур"})
 PRIVATE_WORDS: Final = frozenset({"private", "приватная", "приватно", "закрытая"})
+TRAINING_WORDS: Final = frozenset({"training", "train", "тренировка", "учебная", "обучение"})
+"""A training game with the computer: each turn judged, taken back on request."""
 """A game between private chats that its players keep to themselves: no Watch link."""
 
 
@@ -75,7 +77,8 @@ def terms_of(words: list[str]) -> Terms:
     (``three_dice``, ``anti_three``); 3, 5, 7 or 9 for a match; ``cube``; 10, 50, 100 or 500
     for a stake, with ``pro`` or ``amateur``; ``1h``, ``12h``, ``1d`` or ``3d`` a move for a
     correspondence game; ``private`` (``приватная``, ``закрытая``) for a game between private
-    chats that nobody may watch. Anything else is left to the challenge's buttons."""
+    chats that nobody may watch; ``training`` (``тренировка``) for a training game with the
+    computer. Anything else is left to the challenge's buttons."""
     numbers = [n for word in words if (n := parse_number(word, COUNT_DIGITS)) is not None]
     return Terms(
         variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long"),
@@ -86,4 +89,5 @@ def terms_of(words: list[str]) -> Terms:
         stake_mode=next((MODE_WORDS[w] for w in words if w in MODE_WORDS), StakeMode.RULES),
         move_seconds=next((TIME_WORDS[w] for w in words if w in TIME_WORDS), None),
         watchable=not PRIVATE_WORDS.intersection(words),
+        training=bool(TRAINING_WORDS.intersection(words)),
     )

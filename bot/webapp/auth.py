@@ -46,6 +46,9 @@ class BoardUser:
     username: str | None
     language_code: str | None
     start_param: str | None
+    chat_instance: str | None = None
+    """The chat the board was opened from, as Telegram names it to the bot (a Direct Link
+    opened in a chat): an inline game's board is open to the people of its chat."""
 
 
 def check_init_data(token: str, init_data: str, *, max_age: float, now: float) -> BoardUser:
@@ -64,7 +67,12 @@ def check_init_data(token: str, init_data: str, *, max_age: float, now: float) -
         raise InitDataRefused("init data without a user")
     found = data.user
     user = BoardUser(
-        found.id, found.first_name, found.username, found.language_code, data.start_param
+        found.id,
+        found.first_name,
+        found.username,
+        found.language_code,
+        data.start_param,
+        data.chat_instance,
     )
     signed = data.auth_date.timestamp()
     if now - signed > max_age:

@@ -3,40 +3,47 @@
 * ``GET /app/``: the page (``static/index.html``), never cached, its files named with a hash of
   their contents so that they are cached for a year (``Cache-Control: immutable``) and a new
   release is fetched at once.
-* ``GET /app/static/<file>``: the page's ES modules and style sheet.
-* ``GET /app/ws``: the WebSocket. The page's first message is ``{"type": "hello", "init":
-  <init data>, "game": <id>}``; the server checks the init data (:mod:`.auth`) and the reader's
-  right to the game (a player, or anyone where the game can be watched) and answers with the
-  page's texts and the game's state, then pushes every new state (:mod:`.hub`). A refused hello
-  gets ``{"type": "refused", "reason": ..., "text": ...}`` and the socket is closed: nothing
-  else is read from it. After the hello the page may send ``turn`` (the whole turn, with the
-  version it was built on), ``expand`` (the step tree below a node the server did not list),
-  and ``act`` (roll, double, take, drop, strike, hint, resign; after a finished game, next (a
-  match's next game) and rematch): each goes through the game service as a button's tap does,
-  refused with the same words when it must be, in the reader's language (a hello's refusal
-  too: the language of the user the init data names).
-* A socket joins its game's boards before the state it is sent first is read: a state
-  published in between reaches it (and none older after it). A board follows its players to
-  their next game (:mod:`.hub`): its states then name the new game.
+* ``GET /app/static/<stamp>/<file>``: the page's ES modules and style sheets (``palette.css``,
+  its colours, made from the chat picture's: :mod:`.palette`).
+* ``GET /app/ws``: the WebSocket. Every message both ways is one of :mod:`.protocol`'s. The
+  page's first is a hello (Telegram's init data and the game); the server checks the init data
+  (:mod:`.auth`) and the reader's right to the game, answers with the page's texts and pushes
+  the game's state, then every new state (:mod:`.hub`). A refused hello is answered with why,
+  and the socket closed. After the hello the page may play its turn, ask for more of the step
+  tree, and act (:data:`.protocol.ACTION_WORDS`): each goes through
+  :meth:`~bot.services.actions.GameActions.perform` as a chat button's tap does, refused with
+  the same words when it must be, in the reader's language.
+
+Who may open a game's board, the chat's rules: its players; in a group, the group's members;
+an inline game, the people of its chat (the chat the board was opened from); a game between
+private chats, anyone while it goes on, unless its players made it private (the Watch link's
+rules). At most :data:`BOARDS_PER_USER` boards of one person and
+:data:`~bot.services.watchers.MAX_WATCHERS` of people who do not play a game are open on a
+worker. A page that sends a binary frame, or more than its allowance of requests, is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from aiogram.utils.i18n import I18n
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from bot.i18n import N_, locale_of, user_locale
-from bot.services import GameService, GameSnapshot, Users
-from bot.services.errors import GameError, NotAPlayer, StaleAction
+from bot.model import Challenge, StoredGame
+from bot.services import Chats, GameService, Users
+from bot.services.actions import GameAction, GameActions, Hinted, Moved, RematchOffered, Request
+from bot.services.allowance import Allowance
+from bot.services.challenges import MemberCheck
+from bot.services.errors import Banned, GameError, NotAPlayer, StaleAction, TooManyWatchers
+from bot.services.moderation import Moderation
+from bot.services.watchers import MAX_WATCHERS
 from bot.views.boards import hint_text
 from bot.views.common import translator
 from bot.views.texts import explain
@@ -44,30 +51,51 @@ from bot.views.texts import explain
 from . import BASE_PATH
 from .auth import BoardUser, InitDataRefused, check_init_data
 from .hub import BoardHub, Viewer
-from .state import encode, find_path, step_tree
+from .palette import palette_css
+from .protocol import (
+    MESSAGE_BYTES,
+    Act,
+    Done,
+    Expand,
+    Hello,
+    Note,
+    PlayTurn,
+    Refused,
+    ServerMessage,
+    Tree,
+    Unexpected,
+    Welcome,
+    parse,
+)
+from .state import find_path, step_tree
 from .texts import page_texts, refusal_texts
 
 logger = logging.getLogger(__name__)
 
 STATIC: Final = Path(__file__).parent / "static"
+PALETTE: Final = "palette.css"
+"""The page's colours, made from the chat picture's at start (:mod:`.palette`)."""
 HELLO_SECONDS: Final = 10.0
 """How long a new socket may take to say who it is."""
-MESSAGE_BYTES: Final = 16 * 1024
-"""The largest message a page sends (a turn of 24 steps is about 300 bytes)."""
 YEAR: Final = 365 * 86_400
 REMATCH_OFFERED: Final = N_("Rematch offered: the challenge is in the chat.")
+BOARDS_PER_USER: Final = 6
+"""Boards one person may have open on a worker (a phone, a desktop, a few tabs)."""
+REQUESTS: Final = (40.0, 10.0)
+"""What one board may ask for (burst, per second): a turn and its tree take a few; a page
+that asks for more is closed."""
+MEMBERS_KEPT_SECONDS: Final = (300.0, 60.0)
+"""How long Telegram's word that someone is (is not) a group's member is taken as true."""
 
 
 class BoardApp:
     """The Mini App board's server side (see the module docstring).
 
-    :param publish: shows a new state of a game everywhere (the bot's board publisher, which
-        hands it to :attr:`hub` too).
-    :param rematch: the chat's Rematch button's work for a finished game (its id) and a
-        player (theirs): the new challenge posted where the game's board is (None: the board
-        offers no rematch).
-    :param moved_on: told the id of a finished match game whose next game was started from
-        the board (the chats' boards of it lose their ▶ Next game).
+    :param post_rematch: posts a rematch's challenge where the game's board is, as the chat's
+        🔁 Rematch does (None: the board offers no rematch).
+    :param is_member: whether someone is a group's member (Telegram's getChatMember), for the
+        boards of groups' games.
+    :param moderation: who is banned: a banned player's requests are refused.
     """
 
     def __init__(
@@ -75,35 +103,42 @@ class BoardApp:
         *,
         token: str,
         games: GameService,
+        actions: GameActions,
         users: Users,
+        chats: Chats,
         i18n: I18n,
-        publish: Callable[[GameSnapshot], None],
         max_age: float,
         clock: Callable[[], float] = time.time,
-        rematch: Callable[[int, int], Awaitable[object]] | None = None,
-        moved_on: Callable[[int], None] = lambda game_id: None,
+        post_rematch: Callable[[Challenge], Awaitable[None]] | None = None,
+        is_member: MemberCheck | None = None,
+        moderation: Moderation | None = None,
     ) -> None:
         self._token = token
-        self._moved_on = moved_on
-        self._rematch = rematch
+        self._moderation = moderation
         self._games = games
+        self._actions = actions
         self._users = users
+        self._chats = chats
         self._i18n = i18n
-        self._publish = publish
         self._max_age = max_age
         self._clock = clock
-        self.hub = BoardHub(i18n)
+        self._post_rematch = post_rematch
+        self._is_member = is_member
+        self._members: dict[tuple[int, int], tuple[bool, float]] = {}
+        self.hub = BoardHub(i18n, games.snapshot)
         self._files = {
             path.name: (path.read_bytes(), _content_type(path))
             for path in sorted(STATIC.iterdir())
             if path.is_file() and path.name != "index.html"
         }
+        self._files[PALETTE] = (palette_css().encode(), "text/css; charset=utf-8")
         stamp = hashlib.sha256(b"".join(body for body, _ in self._files.values())).hexdigest()[:12]
         self.stamp = stamp
         """A hash of the page's files: in their addresses, so a new release is fetched."""
         index = (STATIC / "index.html").read_text(encoding="utf-8").replace("{{stamp}}", stamp)
         self._index = index.encode()
-        self._sockets: set[web.WebSocketResponse] = set()
+        self._unnamed: dict[web.WebSocketResponse, Callable[[], None]] = {}
+        self._requests = Allowance(REQUESTS, time.monotonic)
 
     def install(self, app: web.Application) -> None:
         """Adds the board's routes to the bot's server."""
@@ -137,54 +172,68 @@ class BoardApp:
         )
 
     async def _close_sockets(self, app: web.Application) -> None:
-        self.hub.close()
-        for socket in list(self._sockets):
-            await socket.close(code=1001, message=b"server stopping")
+        """On shutdown: every board closed, and cut off where it does not take its closing
+        frame at once (a page that stopped reading never holds the server up)."""
+        for abort in self._unnamed.values():
+            abort()
+        await self.hub.close()
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MESSAGE_BYTES)
         await socket.prepare(request)
-        self._sockets.add(socket)
+        transport = request.transport
+        abort: Callable[[], None] = transport.abort if transport is not None else lambda: None
+        self._unnamed[socket] = abort
         try:
-            await self._serve(socket)
+            await self._serve(socket, abort)
         finally:
-            self._sockets.discard(socket)
+            self._unnamed.pop(socket, None)
             if not socket.closed:
-                await socket.close()
+                try:
+                    await asyncio.wait_for(socket.close(), 1.0)
+                except (TimeoutError, ConnectionError, RuntimeError):
+                    abort()
         return socket
 
-    async def _serve(self, socket: web.WebSocketResponse) -> None:
+    async def _serve(self, socket: web.WebSocketResponse, abort: Callable[[], None]) -> None:
         try:
-            first = await socket.receive(timeout=HELLO_SECONDS)
+            first = parse(await socket.receive(timeout=HELLO_SECONDS))
         except TimeoutError:
             return
-        hello = _json(first)
-        viewer = await self._open(socket, hello)
+        hello = first if isinstance(first, Hello) else None
+        viewer = await self._open(socket, hello, abort)
         if viewer is None:
             return
+        self._unnamed.pop(socket, None)
+        key = id(viewer)
         try:
             async for message in socket:
-                request = _json(message)
-                if request is None:
-                    continue
-                answer = await self._answer(viewer, request)
-                if answer is not None:
-                    await socket.send_str(encode(answer))
+                request = parse(message)
+                if isinstance(request, Unexpected) and request.binary:
+                    await viewer.close(1003, b"text frames only")
+                    return
+                if self._requests.wait(key) > 0:
+                    logger.info("board of user %d closed: too many requests", viewer.user_id)
+                    await viewer.close(1008, b"too many requests")
+                    return
+                self._requests.take(key)
+                viewer.send((await self._answer(viewer, request)).encode())
         finally:
             self.hub.leave(viewer)
+            viewer.stop()
 
     async def _open(
-        self, socket: web.WebSocketResponse, hello: dict[str, Any] | None
+        self, socket: web.WebSocketResponse, hello: Hello | None, abort: Callable[[], None]
     ) -> Viewer | None:
-        """Checks a hello, joins the game's boards and sends the texts and the state; None
-        (and the socket closed) when it is refused."""
-        init = hello.get("init") if hello else None
-        game = hello.get("game") if hello else None
-        if not isinstance(init, str) or not isinstance(game, int) or isinstance(game, bool):
+        """Checks a hello and the reader's right to the game, joins the game's boards, sends
+        the texts and has the state pushed; None (and the socket closed) when it is refused."""
+        if hello is None:
             await self._refuse(socket, "forged", None)
             return None
         try:
-            user = check_init_data(self._token, init, max_age=self._max_age, now=self._clock())
+            user = check_init_data(
+                self._token, hello.init, max_age=self._max_age, now=self._clock()
+            )
         except InitDataRefused as error:
             logger.info("board refused: %s", error)
             if error.user is not None:  # Telegram's, only too old: the user's own language
@@ -194,154 +243,147 @@ class BoardApp:
             await self._refuse(socket, "expired" if error.expired else "forged", locale)
             return None
         locale = await self._locale(user)
+        if self.hub.boards_of(user.id) >= BOARDS_PER_USER:
+            await self._refuse(socket, "busy", locale)
+            return None
         try:
-            # who may read it never changes: checked first, so a stranger never joins
-            stored = await self._games.stored(game)
+            stored = await self._games.stored(hello.game)
         except GameError:
             await self._refuse(socket, "closed", locale)
             return None
         side = stored.side_of(user.id)
-        if side is None and not (stored.chat_id or stored.watchable):
-            await self._refuse(socket, "closed", locale)
-            return None
+        if side is None:
+            refusal = await self._may_watch(stored, user)
+            if refusal is not None:
+                await self._refuse(socket, refusal, locale)
+                return None
+            if self.hub.watchers(stored.id) >= MAX_WATCHERS:
+                with self._i18n.context(), self._i18n.use_locale(locale):
+                    text = explain(TooManyWatchers(limit=MAX_WATCHERS), markup=False)
+                await socket.send_str(Refused(text, "full", locale).encode())
+                await socket.close(code=4403, message=b"full")
+                return None
         _ = translator(self._i18n, locale)
-        await socket.send_str(
-            encode({"type": "hello", "texts": page_texts(_), "now": self._clock(), "lang": locale})
-        )
-        viewer = Viewer(socket, user.id, side, locale, game)
-        self.hub.join(viewer)  # before the state is read: a state published meanwhile is sent
+        viewer = Viewer(socket, user.id, side, locale, stored.id, abort=abort)
+        viewer.send(Welcome(page_texts(_), self._clock(), locale).encode())
+        self.hub.join(viewer)  # before the state is read: a state heard of meanwhile is sent
         try:
-            snapshot = await self._games.snapshot(game)
+            snapshot = await self._games.snapshot(stored.id)
         except BaseException:
             self.hub.leave(viewer)
             raise
-        self.hub.seen(snapshot)
-        version = snapshot.stored.version
-        if viewer.shown < version:
-            text = await self.hub.state_text(snapshot, side, locale)
-            # pushed a newer state (or moved to the next game) while this one was written:
-            # that one stands
-            if viewer.shown < version and viewer.game_id == game:
-                viewer.shown = version
-                await socket.send_str(text)
+        # to every board of the game that is behind it, this one's and any that missed a
+        # change told by a worker that died before it could tell it
+        self.hub.publish(snapshot)
         return viewer
+
+    async def _may_watch(self, stored: StoredGame, user: BoardUser) -> str | None:
+        """None when ``user``, who does not play the game, may watch it on the board (the
+        chat's rules, see the module docstring); else the reason it is refused."""
+        if stored.chat_instance:
+            return None if user.chat_instance == stored.chat_instance else "closed"
+        if stored.chat_id:
+            return None if await self._member(stored.chat_id, user.id) else "closed"
+        # between private chats: the Watch link's rules (its cap is the board's own)
+        return None if stored.watchable and not stored.game.is_over else "closed"
+
+    async def _member(self, chat_id: int, user_id: int) -> bool:
+        if self._is_member is None:
+            return False
+        now = time.monotonic()
+        kept = self._members.get((chat_id, user_id))
+        if kept is not None and kept[1] > now:
+            return kept[0]
+        member = await self._is_member(chat_id, user_id)
+        if len(self._members) >= 10_000:
+            self._members = {k: v for k, v in self._members.items() if v[1] > now}
+        self._members[(chat_id, user_id)] = (member, now + MEMBERS_KEPT_SECONDS[not member])
+        return member
 
     async def _refuse(self, socket: web.WebSocketResponse, reason: str, locale: str | None) -> None:
         _ = translator(self._i18n, locale or "en")
         text = refusal_texts(_)[reason]
-        await socket.send_str(
-            encode({"type": "refused", "reason": reason, "text": text, "lang": locale or "en"})
-        )
-        await socket.close(code=4403, message=reason.encode())
+        try:
+            await asyncio.wait_for(socket.send_str(Refused(text, reason, locale).encode()), 5)
+            await asyncio.wait_for(socket.close(code=4403, message=reason.encode()), 1)
+        except (TimeoutError, ConnectionError, RuntimeError):
+            pass
 
     async def _locale(self, user: BoardUser) -> str:
         stored = await self._users.get(user.id)
         return locale_of(stored) if stored is not None else user_locale(None, user.language_code)
 
-    async def _answer(self, viewer: Viewer, request: dict[str, Any]) -> dict[str, Any] | None:
+    async def _answer(
+        self, viewer: Viewer, request: Hello | PlayTurn | Expand | Act | Unexpected
+    ) -> ServerMessage:
         """What the page asked for, done, or refused with the words of the chat's alerts."""
-        game_id = viewer.game_id
-        kind = request.get("type")
-        version = request.get("version")
-        if not isinstance(version, int):
-            return {"type": "refused", "text": self._explain(viewer, None)}
         try:
+            if self._moderation is not None and await self._moderation.is_banned(viewer.user_id):
+                raise Banned()
             if viewer.side is None:
                 raise NotAPlayer()
-            if kind == "turn":
-                steps = request.get("steps")
-                if not isinstance(steps, list) or len(steps) > 64:
-                    raise _Bad()
-                moved = await self._games.play_turn(
-                    game_id, viewer.user_id, version, [_step(step) for step in steps]
+            if isinstance(request, Expand):
+                return await self._expand(viewer, request)
+            if isinstance(request, PlayTurn):
+                action = Request(
+                    viewer.game_id,
+                    viewer.user_id,
+                    GameAction.TURN,
+                    request.version,
+                    steps=request.steps,
                 )
-                self._publish(moved)
-                return {"type": "done", "version": moved.stored.version}
-            if kind == "expand":
-                return await self._expand(game_id, viewer, version, request.get("steps"))
-            if kind == "act":
-                return await self._act(game_id, viewer, version, str(request.get("action")))
+            elif isinstance(request, Act):
+                rematch = request.action is GameAction.REMATCH
+                action = Request(
+                    viewer.game_id,
+                    viewer.user_id,
+                    request.action,
+                    request.version,
+                    request.arg,
+                    locale=await self._rematch_locale(viewer) if rematch else viewer.locale,
+                )
+            else:
+                raise StaleAction()
+            outcome = await self._actions.perform(action)
         except GameError as error:
-            return {"type": "refused", "text": self._explain(viewer, error)}
-        except _Bad:
-            pass
-        return {"type": "refused", "text": self._explain(viewer, None)}
+            return Refused(self._explain(viewer, error))
+        if isinstance(outcome, Hinted):
+            _ = translator(self._i18n, viewer.locale)
+            return Note(hint_text(outcome.hint, outcome.tapped, _), kind="hint")
+        if isinstance(outcome, RematchOffered):
+            if self._post_rematch is not None:
+                await self._post_rematch(outcome.challenge)
+            return Note(translator(self._i18n, viewer.locale)(REMATCH_OFFERED))
+        assert isinstance(outcome, Moved)
+        return Done(outcome.snapshot.stored.version)
 
-    async def _act(
-        self, game_id: int, viewer: Viewer, version: int, action: str
-    ) -> dict[str, Any] | None:
-        games, user = self._games, viewer.user_id
-        if action == "hint":
-            hint, tapped = await games.hint(game_id, user, version)
-            return {"type": "hint", "text": hint_text(hint, tapped, self._translate(viewer))}
-        if action.startswith("strike:") and action[7:].isdigit():
-            moved = await games.strike(game_id, user, version, int(action[7:]))
-        elif action == "resign":
-            moved = await games.resign(game_id, user)
-        elif action == "next":  # a match's next game: the boards follow it (see .hub)
-            moved = await games.next_game(game_id, user)
-            self._moved_on(game_id)
-        elif action == "rematch" and self._rematch is not None:
-            await self._rematch(game_id, user)
-            return {"type": "note", "text": self._translate(viewer)(REMATCH_OFFERED)}
-        elif action in ("roll", "double", "take", "drop"):
-            moved = await getattr(games, action)(game_id, user, version)
-        else:
-            raise _Bad()
-        self._publish(moved)
-        return {"type": "done", "version": moved.stored.version}
+    async def _rematch_locale(self, viewer: Viewer) -> str:
+        """The language a rematch's challenge is written in: its group's, else the asker's."""
+        stored = await self._games.stored(viewer.game_id)
+        if stored.chat_id:
+            return await self._chats.locale(stored.chat_id) or stored.locale
+        return viewer.locale
 
-    async def _expand(
-        self, game_id: int, viewer: Viewer, version: int, steps: object
-    ) -> dict[str, Any]:
-        """The step tree below the node ``steps`` lead to (the server listed it cut short)."""
-        snapshot = await self._games.snapshot(game_id)
+    async def _expand(self, viewer: Viewer, request: Expand) -> ServerMessage:
+        """The step tree below the node ``request.steps`` lead to (the server listed it cut
+        short)."""
+        snapshot = await self._games.snapshot(viewer.game_id)
         current = snapshot.turn_input
         if (
-            snapshot.stored.version != version
+            snapshot.stored.version != request.version
             or current is None
             or viewer.side is not snapshot.game.turn
-            or not isinstance(steps, list)
         ):
-            raise _Bad()
-        path = await asyncio.to_thread(find_path, current, steps)
+            raise StaleAction()
+        path = await asyncio.to_thread(find_path, current, request.steps)
         if path is None:
-            raise _Bad()
+            raise StaleAction()
         node = await asyncio.to_thread(step_tree, current, path)
-        return {"type": "tree", "version": version, "steps": steps, "node": node}
+        return Tree(request.version, request.steps, node)
 
-    def _translate(self, viewer: Viewer) -> Callable[[str], str]:
-        return translator(self._i18n, viewer.locale)
-
-    def _explain(self, viewer: Viewer, error: GameError | None) -> str:
+    def _explain(self, viewer: Viewer, error: GameError) -> str:
         with self._i18n.context(), self._i18n.use_locale(viewer.locale):
-            if error is None:
-                return explain(StaleAction(), markup=False)
             return explain(error, markup=False)
-
-
-class _Bad(Exception):
-    """A request the page cannot have sent: answered as a stale button is."""
-
-
-def _step(step: object) -> tuple[int, int, int]:
-    if (
-        not isinstance(step, list)
-        or len(step) != 3
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in step)
-    ):
-        raise _Bad()
-    return step[0], step[1], step[2]
-
-
-def _json(message: Any) -> dict[str, Any] | None:
-    if getattr(message, "type", None) is not WSMsgType.TEXT:
-        return None
-    try:
-        found = json.loads(message.data)
-    except ValueError:
-        return None
-    return found if isinstance(found, dict) else None
 
 
 def _content_type(path: Path) -> str:

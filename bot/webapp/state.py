@@ -11,19 +11,32 @@ mover is drawn at the bottom; 25 the bar, 0 off). The tree is cut after :data:`T
 nodes: a node whose options are ``null`` is asked for when the player reaches it (a crazy
 gul-bara cascade can have tens of thousands). So the page holds no rules: it moves the checkers
 the tree says, and Confirm sends the steps, which the server checks again.
+
+``recent`` lists the turns played since the side to act last chose (the caption's "Last"
+line: :func:`~bot.views.boards.unseen_turns`), each with its index in the history, so that a
+page shows and slides those it has not shown yet, the computer's opening and the forced reply
+played with it included; ``plies`` is the history's length.
 """
 
 from __future__ import annotations
 
-import json
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeAlias
 
-from bot.engine import Played, Side, TurnInput, opponent_point
+from bot.engine import Played, RecordError, Side, TurnInput, TurnRecord, opponent_point
 from bot.services import GameSnapshot
-from bot.views.boards import board_view
-from bot.views.common import Translate
+from bot.services.actions import allowed, strikes
+from bot.views.boards import (
+    AUTOMATIC_NOTES,
+    RECENT_TURNS,
+    board_view,
+    history_text,
+    unseen_turns,
+)
+from bot.views.common import Translate, mention
+
+from .protocol import action_words
 
 TREE_NODES: Final = 1_500
 """Nodes of the step tree sent at once (about 20 bytes each): every turn of two dice, and the
@@ -97,27 +110,9 @@ def board_state(
     mover = game.turn
     last_side = mover.other
     last = [[seen(last_side, p.src), seen(last_side, p.dst), int(p.hit)] for p in stored.last_turn]
+    recent = unseen_turns(stored)[-RECENT_TURNS:]
     cube = game.cube
-    actions: list[str] = []
-    if you is not None and not game.is_over and not stored.computer_to_act:
-        if you is game.to_act:
-            if cube is not None and cube.offered:
-                actions += ["take", "drop"]
-            elif game.strike_pending and game.dice is not None:
-                actions += [f"strike:{v}" for v in sorted(set(game.dice.values), reverse=True)]
-            elif game.can_double and cube is not None:
-                actions += ["roll", "double"]
-            elif current is not None and stored.hints:
-                actions.append("hint")
-        actions.append("resign")
-    elif you is not None and game.is_over:
-        # what the chat's board offers after the game: a match's next game, else a rematch
-        # (not in an inline message, whose rematch is an inline invitation)
-        match = snapshot.match
-        if match is not None and not match.match.is_over:
-            actions.append("next")
-        elif not stored.chat_instance:
-            actions.append("rematch")
+    actions = action_words(allowed(snapshot, you), strikes(snapshot))
     state: dict[str, Any] = {
         "type": "state",
         "game": stored.id,
@@ -134,7 +129,7 @@ def board_state(
         # the opponent's number of each viewer point: the pips a hit adds
         "flip": [opponent_point(variant, v) if v else 0 for v in range(25)],
         "pips": {SIDE[s]: position.pip_count(s) for s in Side},
-        "names": {SIDE[s]: _name(snapshot, s) for s in Side},
+        "names": {SIDE[s]: _name(snapshot, s, _) for s in Side},
         "dice": list(view.dice.values) if view.dice is not None else [],
         "moves": list(view.moves),
         "struck": view.struck,
@@ -150,6 +145,8 @@ def board_state(
         "result": view.result,
         "deadline": None if game.is_over else stored.deadline,
         "last": {"side": SIDE[last_side], "steps": last},
+        "plies": len(stored.history),
+        "recent": [_turn(stored.history[index], index, seen, _) for index in recent],
         "actions": actions,
         "tree": None,
         "picked": [],
@@ -160,11 +157,24 @@ def board_state(
     return state
 
 
-def _name(snapshot: GameSnapshot, side: Side) -> str:
+def _turn(line: str, index: int, seen: Callable[[Side, int], int], _: Translate) -> dict[str, Any]:
+    """A history line the reader is shown (see :func:`~bot.views.boards.unseen_turns`): its
+    index, side, words, steps in viewer points (``[src, dst, hit]``; none for a cube action,
+    a resignation) and whether the bot played it for its side (forced, a pass)."""
+    side = Side(line.partition(" ")[0])
+    try:
+        steps = TurnRecord.from_text(line).steps
+    except RecordError:
+        steps = ()
+    return {
+        "n": index,
+        "side": SIDE[side],
+        "text": history_text(line, _),
+        "steps": [[seen(side, s.src), seen(side, s.dst), int(s.hit)] for s in steps],
+        "auto": int(line.rsplit(" ", 1)[-1] in AUTOMATIC_NOTES),
+    }
+
+
+def _name(snapshot: GameSnapshot, side: Side, _: Translate) -> str:
     user = snapshot.user(side)
-    return f"🤖 {user.mention}" if user.computer_level is not None else user.mention
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A message for the page, as compact JSON (every push is counted in bytes)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return f"🤖 {user.mention}" if user.computer_level is not None else mention(user, _)

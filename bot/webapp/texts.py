@@ -5,6 +5,7 @@ and every language the bot has is the page's too."""
 from __future__ import annotations
 
 from bot.views.common import Translate
+from bot.views.privacy import privacy_page
 
 
 def page_texts(_: Translate) -> dict[str, str]:
@@ -23,10 +24,14 @@ def page_texts(_: Translate) -> dict[str, str]:
         "next": "▶ " + _("Next game"),
         "rematch": "🔁 " + _("Rematch"),
         "pips": _("pips"),
+        "last": _("Last: {moves}"),
+        "last_turns": _("Last turns: {moves}"),
         "your_move": _("Your move"),
         "to_move": _("{name} to move"),
         "watching": _("You are watching this game."),
         "reconnecting": _("Connection lost, reconnecting…"),
+        "privacy": "🔒 " + _("Privacy"),
+        "privacy_text": privacy_page(_),
     }
 
 
@@ -36,4 +41,5 @@ def refusal_texts(_: Translate) -> dict[str, str]:
         "forged": _("Open the board from the game's message in Telegram."),
         "expired": _("This board was opened too long ago: open it again from the game's message."),
         "closed": _("You cannot open the board of this game."),
+        "busy": _("You have too many boards open: close one, then open this one again."),
     }

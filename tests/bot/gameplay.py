@@ -6,20 +6,21 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.callbacks import GameAction, Move
+from bot.callbacks import GameButton
 from bot.model import StoredGame
+from bot.services.actions import GameAction
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
 
-def game_buttons(board: FakeMessage) -> list[GameAction]:
+def game_buttons(board: FakeMessage) -> list[GameButton]:
     """The board's game buttons, parsed."""
     found = []
     for button in board.buttons:
         data = button.callback_data or ""
         if data.startswith("g:"):
-            found.append(GameAction.unpack(data))
+            found.append(GameButton.unpack(data))
     return found
 
 
@@ -29,9 +30,9 @@ def version(board: FakeMessage) -> int | None:
     return buttons[0].version if buttons else None
 
 
-def first_choice(board: FakeMessage) -> GameAction:
+def first_choice(board: FakeMessage) -> GameButton:
     """The board's first button that plays something: a way to finish the turn, or a step."""
-    return next(b for b in game_buttons(board) if b.move in (Move.FINISH, Move.STEP))
+    return next(b for b in game_buttons(board) if b.action in (GameAction.FINISH, GameAction.STEP))
 
 
 def mover(board: FakeMessage, players: list[FakeUser]) -> FakeUser:
@@ -65,7 +66,7 @@ async def tap_and_wait(
     fake: FakeTelegram,
     user: FakeUser,
     board: FakeMessage,
-    action: GameAction,
+    action: GameButton,
     *,
     timeout: float = 10,
 ) -> None:
@@ -89,25 +90,25 @@ async def play_turn(
     until the turn is complete), then Confirm; when the cube waits, it rolls first. Each tap's
     redrawn board is waited for ``timeout`` seconds at most."""
     user = mover(board, players)
-    strike = [b for b in game_buttons(board) if b.move is Move.STRIKE]
+    strike = [b for b in game_buttons(board) if b.action is GameAction.STRIKE]
     if strike:  # anti three dice: the opponent strikes the highest die first
         await tap_and_wait(fake, user, board, strike[0], timeout=timeout)
         return
-    roll = [b for b in game_buttons(board) if b.move is Move.ROLL]
+    roll = [b for b in game_buttons(board) if b.action is GameAction.ROLL]
     if roll:
         await tap_and_wait(fake, user, board, roll[0], timeout=timeout)
         after = game_buttons(board)
         if is_over(board) or mover(board, players) is not user:
             return  # the game ended, or a pass or a forced turn played itself
-        if not after or after[0].move is Move.ROLL:
+        if not after or after[0].action is GameAction.ROLL:
             return  # a pass or a forced turn played itself (and maybe the opponent's too)
     while True:
         buttons = game_buttons(board)
-        confirm = [b for b in buttons if b.move is Move.CONFIRM]
+        confirm = [b for b in buttons if b.action is GameAction.CONFIRM]
         if confirm:
             await tap_and_wait(fake, user, board, confirm[0], timeout=timeout)
             return
-        steps = [b for b in buttons if b.move in (Move.FINISH, Move.STEP)]
+        steps = [b for b in buttons if b.action in (GameAction.FINISH, GameAction.STEP)]
         assert steps, f"nothing to tap on {board}"
         await tap_and_wait(fake, user, board, steps[0], timeout=timeout)
 
@@ -133,6 +134,22 @@ async def start_private_game(
     return alice, bob, boards
 
 
+async def start_group_game(
+    harness: BotHarness,
+) -> tuple[FakeUser, FakeUser, FakeChat, FakeMessage]:
+    """Alice challenges Bob in a group, Bob accepts; returns them, the group and the board."""
+    fake = harness.fake
+    alice = fake.create_user("Alice", username="alice")
+    bob = fake.create_user("Bob", username="bob")
+    group = fake.create_group("club", [alice, bob])
+    sent = fake.send_text(alice, group, "/play @bob")
+    challenge = await fake.wait_for_message(group, after=sent)
+    assert not (await fake.next_answer_to(fake.press(bob, challenge, "✅ Accept"))).show_alert
+    board = await fake.wait_for_message(group, after=challenge, where=lambda m: bool(m.photo))
+    await harness.settle()
+    return alice, bob, group, board
+
+
 def is_over(board: FakeMessage) -> bool:
     return "🏆" in board.content
 
@@ -144,8 +161,8 @@ def game_number(board: FakeMessage) -> int:
     return int(found[1])
 
 
-async def stored_game(database_path: Path, number: int) -> StoredGame:
-    """The game as the bot stored it, read from its database file."""
+async def stored_game(database_path: Path | str, number: int) -> StoredGame:
+    """The game as the bot stored it, read from its database (a file, or a PostgreSQL URL)."""
     db = await open_database(database_path)
     try:
         stored = await Store(db).games.get(number)
@@ -184,7 +201,7 @@ async def computer_done(fake: FakeTelegram, board: FakeMessage) -> None:
 
 async def ask_hint(fake: FakeTelegram, board: FakeMessage, person: FakeUser) -> str:
     """Taps 💡 and returns the alert; the board is not edited for it."""
-    hint = next(b for b in game_buttons(board) if b.move is Move.HINT)
+    hint = next(b for b in game_buttons(board) if b.action is GameAction.HINT)
     before = board.edit_count
     answer = await fake.next_answer_to(fake.tap(person, board, hint.pack()))
     assert answer.show_alert
@@ -201,12 +218,12 @@ async def play_to_the_end(harness: BotHarness, board: FakeMessage, person: FakeU
         if is_over(board):
             return hints
         buttons = game_buttons(board)
-        if len(hints) < 3 and any(b.move is Move.HINT for b in buttons):
+        if len(hints) < 3 and any(b.action is GameAction.HINT for b in buttons):
             hints.append(await ask_hint(fake, board, person))
         if not buttons:
             await computer_done(fake, board)
             continue
-        take = [b for b in buttons if b.move is Move.TAKE]
+        take = [b for b in buttons if b.action is GameAction.TAKE]
         if take:
             await tap_and_wait(fake, person, board, take[0])
             continue

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import GameAction, Move
+from bot.callbacks import GameButton
 from bot.handlers.middlewares import TapThrottle
 from bot.i18n import create_i18n
 from bot.services import compose
+from bot.services.actions import GameAction
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
@@ -81,7 +82,7 @@ async def test_refused_taps_answer_with_an_alert_and_leave_every_message_unchang
     old = first_choice(board)
     await tap_and_wait(fake, mover(board, players), board, old)  # the board moves on
     confirm = game_buttons(board)[-1]
-    assert confirm.move is Move.CONFIRM
+    assert confirm.action is GameAction.CONFIRM
     redelivered = fake.tap(mover(board, players), board, confirm.pack())
     await fake.wait_for(lambda: version(board) != confirm.version)
     await harness.idle()  # and any edit the group's pace held back is shown
@@ -92,10 +93,16 @@ async def test_refused_taps_answer_with_an_alert_and_leave_every_message_unchang
 
     forged = [
         old.pack(),  # a button of the board before
-        GameAction(game=current.game, version=current.version - 1, move=Move.UNDO).pack(),
-        GameAction(game=current.game, version=current.version + 7, move=Move.CONFIRM).pack(),
-        GameAction(game=current.game, version=current.version, move=Move.FINISH, arg=99).pack(),
-        GameAction(game=current.game + 1, version=0, move=Move.STEP).pack(),  # another game's
+        GameButton(game=current.game, version=current.version - 1, action=GameAction.UNDO).pack(),
+        GameButton(
+            game=current.game, version=current.version + 7, action=GameAction.CONFIRM
+        ).pack(),
+        GameButton(
+            game=current.game, version=current.version, action=GameAction.FINISH, arg=99
+        ).pack(),
+        GameButton(
+            game=current.game + 1, version=0, action=GameAction.STEP
+        ).pack(),  # another game's
         "g:" + ":".join(["9" * 15] * 4),  # out of range
         "g:1:2",  # fields missing
         "x" * 64,
@@ -150,7 +157,7 @@ async def test_a_board_left_behind_by_a_stop_catches_up_once_at_start(
     ]
     # now current: a tap on the old buttons changes nothing, and a restart edits nothing
     state = _chat_state(fake, group)
-    stale = GameAction(game=game.id, version=snapshot.stored.version, move=Move.FINISH)
+    stale = GameButton(game=game.id, version=snapshot.stored.version, action=GameAction.FINISH)
     tap = fake.tap(fake.users[user.id], board, stale.pack(), check=False)
     assert (await fake.next_answer_to(tap)).show_alert
     await harness.settle()
@@ -171,7 +178,7 @@ async def test_a_whole_turn_is_one_tap_and_quick_mode_confirms_it(harness: BotHa
     turns = 0
     while turns < 6:
         user = mover(board, players)
-        finishes = [b for b in game_buttons(board) if b.move is Move.FINISH]
+        finishes = [b for b in game_buttons(board) if b.action is GameAction.FINISH]
         if not finishes:
             await play_turn(fake, board, players)
             continue
@@ -180,7 +187,7 @@ async def test_a_whole_turn_is_one_tap_and_quick_mode_confirms_it(harness: BotHa
         await harness.idle()  # every board the tap scheduled is shown, at the group's pace
         # one tap, one edit: the turn is played and the next roll is on the board
         assert board.edit_count == before + 1
-        assert not any(b.move is Move.CONFIRM for b in game_buttons(board))
+        assert not any(b.action is GameAction.CONFIRM for b in game_buttons(board))
         turns += 1
     fake.send_text(alice, group, "/quick off")
     await harness.settle()
@@ -201,7 +208,7 @@ async def test_a_flood_of_taps_is_answered_edits_nothing_and_slows_no_other_game
     other_board = await wait_for_board(fake, other)
     await harness.idle()
     state, mark = _chat_state(fake, group), fake.mark()
-    stale = GameAction(game=first_choice(board).game, version=0, move=Move.CONFIRM).pack()
+    stale = GameButton(game=first_choice(board).game, version=0, action=GameAction.CONFIRM).pack()
     flood = [fake.tap(alice, board, stale, check=False) for _ in range(40)]
     # meanwhile in the other group a player plays on, unhindered
     await tap_and_wait(

@@ -6,7 +6,7 @@ backends (an SQLite file, a PostgreSQL database)."""
 
 from __future__ import annotations
 
-from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Rematch, ResignAction
+from bot.callbacks import ChallengeAction, ChallengeOption, GameButton, Rematch, ResignAction
 from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness
 
@@ -195,7 +195,7 @@ async def test_a_forged_rematch_elsewhere_posts_and_edits_nothing(bot_harness: B
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
     board = await _group_game(harness, "Club", alice, bob)
-    game = GameAction.unpack(board.buttons[0].callback_data or "").game
+    game = GameButton.unpack(board.buttons[0].callback_data or "").game
     fake.send_text(alice, board.chat, "/resign")
     await harness.settle()
     await _press(harness, alice, fake.last_message(board.chat), "🏳")
@@ -220,7 +220,7 @@ async def test_a_forged_resign_answer_elsewhere_changes_nothing(bot_harness: Bot
     alice = fake.create_user("Alice", username="alice")
     bob = fake.create_user("Bob", username="bob")
     board = await _group_game(harness, "Club", alice, bob)
-    game = GameAction.unpack(board.buttons[0].callback_data or "").game
+    game = GameButton.unpack(board.buttons[0].callback_data or "").game
     fake.send_text(bob, board.chat, "/play")  # someone's challenge, in the same group
     await harness.settle()
     challenge = fake.last_message(board.chat)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import Move
 from bot.engine import Side, TurnRecord
+from bot.services.actions import GameAction
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import BotHarness, running_bot
 
@@ -96,7 +96,11 @@ async def test_a_game_against_the_computer_in_a_group_with_an_onlooker(
     board = await wait_for_board(fake, group)
     await computer_done(fake, board)  # the computer may have the first roll
     # the onlooker's taps change nothing
-    choice = next(b for b in game_buttons(board) if b.move in (Move.FINISH, Move.STEP, Move.ROLL))
+    choice = next(
+        b
+        for b in game_buttons(board)
+        if b.action in (GameAction.FINISH, GameAction.STEP, GameAction.ROLL)
+    )
     before = board.edit_count
     tap = fake.tap(carol, board, choice.pack())
     assert (await fake.next_answer_to(tap)).show_alert
@@ -153,13 +157,13 @@ async def test_hints_between_people_only_when_agreed_at_the_challenge(
         )
         await harness.settle()
     plain, hinted = boards
-    assert not any(b.move is Move.HINT for b in game_buttons(plain))
-    assert any(b.move is Move.HINT for b in game_buttons(hinted))
+    assert not any(b.action is GameAction.HINT for b in game_buttons(plain))
+    assert any(b.action is GameAction.HINT for b in game_buttons(hinted))
     person = mover(hinted, [alice, bob])
     assert (await ask_hint(fake, hinted, person)).startswith("💡 Best: ")
     # the opponent of the player to move gets no hint
     other = bob if person is alice else alice
-    hint = next(b for b in game_buttons(hinted) if b.move is Move.HINT)
+    hint = next(b for b in game_buttons(hinted) if b.action is GameAction.HINT)
     refused = await fake.next_answer_to(fake.tap(other, hinted, hint.pack()))
     assert refused.show_alert and "not your turn" in (refused.text or "").lower()
 

@@ -1,7 +1,8 @@
 """The daily position through the real bot and a fake Telegram: a group's admins turn the
 morning post on, it is posted at 09:00 in the group's time zone, players answer in private
-with the turn buttons (once each), the post is edited as answers come, a restart posts nothing
-twice, and ``/top daily`` lists the streaks.
+with the turn buttons (once each, told nothing of the verdict until the day ends), the post
+is edited as answers come and shows the best move when the day is over, a restart posts
+nothing twice, and ``/top daily`` lists the streaks of players with rated games.
 
 The day's positions are seeded straight into the positions table with a ranking of their own
 (choosing one takes the computer, which the service tests cover): the bot's clock is the
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 
@@ -113,7 +116,7 @@ async def _answer(harness: BotHarness, user: FakeUser, link: str, button: str) -
 
 
 async def test_a_groups_morning_post_edited_as_answers_come(
-    bot_harness: BotHarness, clock: Clock
+    bot_harness: BotHarness, clock: Clock, database_path: Path
 ) -> None:
     harness, fake = bot_harness, bot_harness.fake
     alice = fake.create_user("Alice", username="alice", language_code="en")
@@ -136,19 +139,34 @@ async def test_a_groups_morning_post_edited_as_answers_come(
     link = post.button("Answer").url
     assert link is not None and link.endswith("?start=d1")
 
+    assert "shown to all when the day ends" in post.content
+    with sqlite3.connect(database_path, timeout=5) as db:  # Bob has played rated games
+        db.execute(
+            """INSERT INTO users (id, first_name, updated_at) VALUES (?, 'Bob', 0)
+               ON CONFLICT (id) DO NOTHING""",
+            (bob.id,),
+        )
+        db.execute(
+            """INSERT INTO ratings (user_id, variant, rating, deviation, volatility, games)
+               VALUES (?, 'long', 1500, 300, 0.06, 3)""",
+            (bob.id,),
+        )
     bob_puzzle = await _answer(harness, bob, link, BEST_BUTTON)
-    assert "✅ Your 13/7 7/2: the best move!" in bob_puzzle.content
-    assert "Best: 13/7 7/2" in bob_puzzle.content
-    assert "1 answered, 100% found the best move." in bob_puzzle.content
-    assert "Streak: 1 days in a row (best 1)." in bob_puzzle.content
+    # his answer, and nothing that tells a second account whether it is right
+    assert "Your answer: 13/7 7/2. Your verdict and the best move are shown" in bob_puzzle.content
+    assert "Best:" not in bob_puzzle.content and "%" not in bob_puzzle.content
+    assert "1 answered so far." in bob_puzzle.content
+    assert "Streak: 0 days in a row (best 0)." in bob_puzzle.content  # as the day began
+    assert bob_puzzle.button("The best move, after 00:00 UTC").url == link
     await fake.wait_for(lambda: "1 answered" in post.content, description="the post edited")
 
     carol_chat = fake.private_chat(carol)
     spare = await _say(harness, carol, carol_chat, "/start " + link.rsplit("=", 1)[1])
     carol_puzzle = await _answer(harness, carol, link, WORSE_BUTTON)
-    assert "❌ Your 24/18 13/8: −0.20 against the best." in carol_puzzle.content
-    assert "2 answered, 50% found the best move." in carol_puzzle.content
-    await fake.wait_for(lambda: "2 answered, 50%" in post.content, description="edited again")
+    assert "Your answer: 24/18 13/8." in carol_puzzle.content
+    assert "2 answered so far." in carol_puzzle.content
+    await fake.wait_for(lambda: "2 answered so far" in post.content, description="edited again")
+    assert "13/7 7/2" not in post.content
 
     # a second answer, from the puzzle opened before: refused, nothing edited
     again = await fake.next_answer_to(fake.press(carol, spare, BEST_BUTTON))
@@ -158,15 +176,23 @@ async def test_a_groups_morning_post_edited_as_answers_come(
     assert forged.show_alert and "does not belong to this message" in (forged.text or "")
     assert spare.edit_count == 0 and carol_puzzle.edit_count == 2
     await harness.settle()
-    assert "2 answered, 50%" in post.content
+    assert "2 answered so far" in post.content
+    assert "1. @bob" not in (await _say(harness, carol, group, "/top daily")).content
 
-    # a restart posts nothing again; the next morning brings the next day's post
+    # a restart posts nothing again; the next morning brings the next day's post, and the
+    # post of the day over shows its best move and how everyone did
     await harness.restart()
     clock.now = MOSCOW_MORNING + DAY + 1
     await fake.wait_for(lambda: len(_posts(fake, group)) == 2, description="the next post")
+    await fake.wait_for(lambda: "Best: 13/7 7/2" in post.content, description="the reveal")
+    assert "2 answered, 50% found the best move." in post.content
     await harness.settle()
     assert len(_posts(fake, group)) == 2
     assert "2026-12-04" in _posts(fake, group)[1].content
+    verdict = await _say(harness, carol, carol_chat, "/start " + link.rsplit("=", 1)[1])
+    assert "❌ Your 24/18 13/8: −0.20 against the best." in verdict.content
+    assert "Best: 13/7 7/2" in verdict.content
+    assert [b.text for b in verdict.buttons] == ["🧩 short nardy"]  # no link: it is shown
 
     top = await _say(harness, carol, group, "/top daily")
     assert "1. @bob: 1 days (best 1)" in top.content and "carol" not in top.content
@@ -190,9 +216,10 @@ async def test_daily_in_private_with_the_start_button_and_undo(bot_harness: BotH
     assert "Your move so far" not in shown.content
     await fake.next_answer_to(fake.press(dave, shown, BEST_BUTTON))
     await fake.next_answer_to(fake.press(dave, shown, "✅"))
-    assert "the best move!" in shown.content
-    # asked again: the verdict, no buttons to answer with
+    assert "Your answer: 13/7 7/2." in shown.content and "the best move!" not in shown.content
+    # asked again: the answer, no buttons to answer with
     again = await _say(harness, dave, chat, "/daily")
-    assert "the best move!" in again.content and "1 answered, 100%" in again.content
+    assert "Your answer: 13/7 7/2." in again.content and "1 answered so far" in again.content
+    assert BEST_BUTTON not in [b.text for b in again.buttons]
     forged = await fake.next_answer_to(fake.tap(dave, shown, "z:99:A:1", check=False))
     assert forged.show_alert

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import GameAction, Move
+from bot.callbacks import GameButton
+from bot.services.actions import GameAction
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
@@ -102,8 +103,8 @@ async def test_forged_and_stale_presses_are_refused(bot_harness: BotHarness) -> 
     step = first_choice(board)
     forged = [
         "g:999999:0:1:0",  # a game that does not exist
-        GameAction(game=step.game, version=step.version, move=Move.STEP, arg=97).pack(),
-        GameAction(game=step.game, version=step.version + 5, move=Move.CONFIRM).pack(),
+        GameButton(game=step.game, version=step.version, action=GameAction.STEP, arg=97).pack(),
+        GameButton(game=step.game, version=step.version + 5, action=GameAction.CONFIRM).pack(),
         "g:not:a:number",
         "zz:1",
     ]

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import ServicesFactory
-from bot.callbacks import GameAction, InlineInvite, InviteOption, Move
+from bot.callbacks import GameButton, InlineInvite, InviteOption
 from bot.config import Settings
 from bot.services import Services, compose
+from bot.services.actions import GameAction
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import (
     FakeChat,
@@ -194,7 +195,7 @@ async def test_an_invitation_shows_its_dice_commitment_before_anyone_can_join(
     assert invitation.edit_count == edited and invitation.photo is None
     await _join(fake, bob, invitation)
     # the game plays the seed whose commitment the invitation showed before the Join
-    game = GameAction.unpack(first_choice(invitation).pack()).game
+    game = GameButton.unpack(first_choice(invitation).pack()).game
     verified = await ask(harness, bob, fake.private_chat(bob), f"/verify {game}")
     commitment = re.findall(r"\b[0-9a-f]{64}\b", verified.text or "")
     assert len(commitment) == 1 and commitment[0].startswith(shown.group(1)), verified.text
@@ -244,7 +245,7 @@ async def test_stale_forged_and_repeated_taps_on_an_inline_board_change_nothing(
     edits = invitation.edit_count
     forged = [
         "g:999999:0:1:0",  # a game that does not exist
-        GameAction(game=step.game, version=step.version, move=Move.STEP, arg=97).pack(),
+        GameButton(game=step.game, version=step.version, action=GameAction.STEP, arg=97).pack(),
         InlineInvite(challenger=bob.id, option=InviteOption.JOIN).pack(),  # not Bob's invitation
         "i:not:numbers",
     ]

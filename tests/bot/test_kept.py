@@ -14,7 +14,7 @@ from aiogram.client.telegram import TelegramAPIServer
 
 from bot.messages.kept import KeptText
 from bot.messages.link import TelegramLink, TelegramSession
-from bot.messages.pace import RateLimiter
+from bot.outbox.pace import RateLimiter
 from tests.support.fake_telegram import FakeTelegram
 
 

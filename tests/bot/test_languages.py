@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import Language, Move, PickLanguage
+from bot.callbacks import Language, PickLanguage
 from bot.i18n import LANGUAGE_NAMES, create_i18n
 from bot.services import compose
+from bot.services.actions import GameAction
 from bot.services.errors import ForeignButton
 from bot.storage import Store, open_database
 from bot.views.boards import board_position, board_view
@@ -94,18 +95,17 @@ async def test_a_game_in_each_new_language(
     await harness.settle()
     caption = board.caption or ""
     assert f"{said(locale, 'short nardy')} · {said(locale, 'standard')}" in caption
-    assert shows(said(locale, "Score: {white} {won}:{lost} {black}"), caption)
     assert shows(said(locale, "⏳ {duration} a move, until {time} UTC"), caption)
     assert shows(said(locale, "🎲 {dice} — {mark} {name} to move"), caption)
     assert "⚔ @alice — @bob" in challenge.content  # the challenge message says it started
     for _ in range(2):  # two turns, tapped step by step, confirmed with the translated button
         player = mover(board, [alice, bob])
         await tap_and_wait(fake, player, board, first_choice(board))
-        while not any(b.move is Move.CONFIRM for b in game_buttons(board)):
+        while not any(b.action is GameAction.CONFIRM for b in game_buttons(board)):
             await tap_and_wait(fake, player, board, first_choice(board))
         controls = {b.text for b in board.buttons}
         assert {"✅ " + said(locale, "Confirm"), "↩ " + said(locale, "Undo")} <= controls
-        confirm = next(b for b in game_buttons(board) if b.move is Move.CONFIRM)
+        confirm = next(b for b in game_buttons(board) if b.action is GameAction.CONFIRM)
         await tap_and_wait(fake, player, board, confirm)
     question = await _say(harness, alice, group, "/resign")
     assert head(said(locale, "Resign game #{game} against {name}? You lose {points} pt.")) in (

@@ -8,7 +8,7 @@ import asyncio
 import random
 import sqlite3
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,10 +17,9 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
 from bot.i18n import create_i18n
-from bot.messages.boards import BoardPublisher
 from bot.messages.league import RULE, LeaguePublisher, standings_text
-from bot.messages.pace import RateLimiter
 from bot.model import Rating, Standing, User
+from bot.outbox.pace import RateLimiter
 from bot.services import GameSnapshot, Services, compose
 from bot.services.leagues import LeagueLine, LeagueService
 from bot.storage import Store, open_database
@@ -195,12 +194,30 @@ async def test_flags_lists_held_transfers_to_admins(
                VALUES (?, ?, ?, ?, 500, 10, 1200, 1.7e9)""",
             (game_id, club.group.id, club.bob.id, club.alice.id),
         )
+        # a tournament's entry held: Carol's, to Alice, who won it
+        [tournament_id] = db.execute(
+            """INSERT INTO tournaments (chat_id, creator_id, format, variant, dice_mode,
+                   match_length, entry, state, locale, created_at)
+               VALUES (?, ?, 'knockout', 'long', 'two', 0, 500, 'finished', 'en', 1.7e9)
+               RETURNING id""",
+            (club.group.id, club.alice.id),
+        ).fetchone()
+        db.execute(
+            """INSERT INTO chip_flags (tournament_id, chat_id, loser_id, winner_id, amount,
+                   payments, paid, created_at)
+               VALUES (?, ?, ?, ?, 500, 2, 1000, 1.7e9 + 1)""",
+            (tournament_id, club.group.id, club.carol.id, club.alice.id),
+        )
     assert (await _say(harness, club.carol, club.group, "/flags")).text == ADMINS_ONLY
     listed = (await _say(harness, club.alice, club.group, "/flags")).content
     assert "Held transfers" in listed
     assert (
         f"Game #{game_id}: @bob → @alice, 500 chips (10 payments, 1200 chips one way in 24 h), "
         "2023-11-14"
+    ) in listed
+    assert (
+        f"Tournament #{tournament_id}: @carol's entry to the winner @alice, 500 chips "
+        "(2 payments, 1000 chips one way in 24 h), 2023-11-14"
     ) in listed
 
 
@@ -279,20 +296,24 @@ async def world(tmp_path: Path, fake_telegram: FakeTelegram) -> AsyncIterator[Wo
     await db.close()
 
 
-async def test_refreshes_close_together_make_one_edit_paced_with_the_boards(
-    world: World, fake_telegram: FakeTelegram
-) -> None:
-    clock = Clock()
-    limiter = RateLimiter(clock=clock, group=(2, 1 / 3600))  # two messages, then an hour each
-    publisher = LeaguePublisher(
+def _league(world: World, limiter: RateLimiter, *, settle: float) -> LeaguePublisher:
+    return LeaguePublisher(
         world.bot,
         world.leagues,
         world.services.chats,
         world.services.coordination,
         create_i18n(),
         limiter=limiter,
-        settle_seconds=3600,
+        settle_seconds=settle,
     )
+
+
+async def test_refreshes_close_together_make_one_edit_paced_with_the_boards(
+    world: World, fake_telegram: FakeTelegram
+) -> None:
+    clock = Clock()
+    limiter = RateLimiter(clock=clock, group=(2, 1 / 3600))  # two messages, then an hour each
+    publisher = _league(world, limiter, settle=3600)
     assert await publisher.post(await world.leagues.start(world.group.id, "en"))
     standings = fake_telegram.last_message(world.group)
     await world.services.game_service.resign(
@@ -310,15 +331,7 @@ async def test_a_refresh_waiting_for_its_turn_is_cancelled_cleanly(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
     limiter = RateLimiter(group=(1, 1 / 3600))
-    publisher = LeaguePublisher(
-        world.bot,
-        world.leagues,
-        world.services.chats,
-        world.services.coordination,
-        create_i18n(),
-        limiter=limiter,
-        settle_seconds=0,
-    )
+    publisher = _league(world, limiter, settle=0)
     await publisher.post(await world.leagues.start(world.group.id, "en"))
     standings = fake_telegram.last_message(world.group)
     publisher.refresh(world.group.id)
@@ -327,19 +340,22 @@ async def test_a_refresh_waiting_for_its_turn_is_cancelled_cleanly(
     assert standings.edit_count == 0
 
 
-async def test_the_board_publisher_reports_results_of_group_games(
+async def test_the_league_hears_of_each_group_games_result_from_the_change_feed(
     world: World, fake_telegram: FakeTelegram
 ) -> None:
-    publisher = BoardPublisher(world.bot, world.services, create_i18n())
-    results: list[GameSnapshot] = []
-    publisher.on_result.append(results.append)
-    publisher.publish(world.snapshot)
-    over = await world.services.game_service.resign(
-        world.snapshot.stored.id, world.snapshot.stored.white_id
-    )
-    publisher.publish(over)
-    private = replace(over, stored=replace(over.stored, chat_id=0, version=over.stored.version + 1))
-    publisher.publish(private)
+    """The league listens to the change feed: a group game's result (and nothing before it)
+    edits the group's standings, with no client telling it."""
+    publisher = _league(world, RateLimiter(group=(100, 100.0)), settle=0)
+    world.services.feed.subscribe(publisher.hear)
+    assert await publisher.post(await world.leagues.start(world.group.id, "en"))
+    standings = fake_telegram.last_message(world.group)
+    game_id, white = world.snapshot.stored.id, world.snapshot.stored.white_id
+    mover = world.snapshot.stored.player(world.snapshot.game.turn)
+    if world.snapshot.turn_input is not None:
+        await world.services.game_service.choose(game_id, mover, world.snapshot.stored.version, 0)
     await publisher.drain()
-    publisher.close()
-    assert results == [over]
+    assert standings.edit_count == 0  # a tap is no result
+    await world.services.game_service.resign(game_id, white)
+    await publisher.drain()
+    assert standings.edit_count == 1 and "1. @bob" in standings.content
+    await publisher.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.callbacks import Move
+from bot.services.actions import GameAction
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeUser
 from tests.support.harness import BotHarness
 
@@ -37,18 +37,18 @@ async def _press_until(
 
 
 async def _tap(
-    harness: BotHarness, board: FakeMessage, players: list[FakeUser], move: Move
+    harness: BotHarness, board: FakeMessage, players: list[FakeUser], move: GameAction
 ) -> None:
-    [action] = [b for b in game_buttons(board) if b.move is move]
+    [action] = [b for b in game_buttons(board) if b.action is move]
     await tap_and_wait(harness.fake, mover(board, players), board, action)
 
 
 async def _until(
-    harness: BotHarness, board: FakeMessage, players: list[FakeUser], move: Move
+    harness: BotHarness, board: FakeMessage, players: list[FakeUser], move: GameAction
 ) -> None:
     """Plays turns until the button ``move`` is offered."""
     for _ in range(200):
-        if any(b.move is move for b in game_buttons(board)):
+        if any(b.action is move for b in game_buttons(board)):
             return
         await play_turn(harness.fake, board, players)
     raise AssertionError(f"{move} never offered")
@@ -93,19 +93,19 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
     # game 1: a few turns, a double taken, a redouble dropped: 2 points for the taker
     for _ in range(6):
         await play_turn(fake, board, players)
-    await _until(harness, board, players, Move.DOUBLE)
+    await _until(harness, board, players, GameAction.DOUBLE)
     doubler = mover(board, players)
-    await _tap(harness, board, players, Move.DOUBLE)
+    await _tap(harness, board, players, GameAction.DOUBLE)
     assert "offers to double to 2" in (board.caption or "")
     taker = mover(board, players)
     assert taker is not doubler
-    await _tap(harness, board, players, Move.TAKE)
+    await _tap(harness, board, players, GameAction.TAKE)
     assert re.search(r"Cube: 2, . @" + (taker.username or ""), board.caption or "")
-    await _until(harness, board, players, Move.DOUBLE)
+    await _until(harness, board, players, GameAction.DOUBLE)
     assert mover(board, players) is taker  # only the owner may redouble
-    await _tap(harness, board, players, Move.DOUBLE)
+    await _tap(harness, board, players, GameAction.DOUBLE)
     await harness.restart()  # the offer, open across a restart
-    await _tap(harness, board, players, Move.DROP)
+    await _tap(harness, board, players, GameAction.DROP)
     assert is_over(board)
     caption = board.caption or ""
     assert f"@{taker.username} wins: double dropped, 2 pt." in caption
@@ -138,7 +138,9 @@ async def test_a_match_to_7_with_the_cube_and_stakes_survives_a_restart(
         if number == 4:  # the taker has 6 of 7: the Crawford game, played without the cube
             assert "Crawford game, no cube" in _match_line(current)
             for _ in range(2):
-                assert not any(b.move in (Move.ROLL, Move.DOUBLE) for b in game_buttons(current))
+                assert not any(
+                    b.action in (GameAction.ROLL, GameAction.DOUBLE) for b in game_buttons(current)
+                )
                 await play_turn(fake, current, players)
         await _resign(harness, group, doubler, current)
         payment = re.search(r"pays @\w+ (\d+) chips", current.caption or "")
@@ -198,25 +200,25 @@ async def test_between_private_chats_only_the_answering_player_sees_take_and_dro
     alice_chat, bob_chat = fake.private_chat(alice), fake.private_chat(bob)
     players = [alice, bob]
 
-    def buttons_of(user: FakeUser) -> set[Move]:
-        return {b.move for b in game_buttons(boards[user])}
+    def buttons_of(user: FakeUser) -> set[GameAction]:
+        return {b.action for b in game_buttons(boards[user])}
 
     for _ in range(200):  # play until someone may double
         # each chat's board is redrawn on its own: wait until both show the turn that was just
         # handed over (the one who finished it has no buttons left, the other has some)
         await fake.wait_for(lambda: bool(buttons_of(alice)) != bool(buttons_of(bob)))
         actor = alice if buttons_of(alice) else bob
-        if Move.DOUBLE in buttons_of(actor):
+        if GameAction.DOUBLE in buttons_of(actor):
             break
         await play_turn(fake, boards[actor], players)
     doubler = actor
     other = bob if doubler is alice else alice
     assert buttons_of(other) == set()  # the waiting player sees no buttons
-    await _tap(harness, boards[doubler], players, Move.DOUBLE)
-    await fake.wait_for(lambda: buttons_of(other) == {Move.TAKE, Move.DROP})
+    await _tap(harness, boards[doubler], players, GameAction.DOUBLE)
+    await fake.wait_for(lambda: buttons_of(other) == {GameAction.TAKE, GameAction.DROP})
     assert buttons_of(doubler) == set()
     assert "offers to double to 2" in (boards[doubler].caption or "")
-    await _tap(harness, boards[other], players, Move.DROP)
+    await _tap(harness, boards[other], players, GameAction.DROP)
     await fake.wait_for(lambda: is_over(boards[alice]) and is_over(boards[bob]))
     assert "🏁 Match to 3 · game 1 · " in (boards[bob].caption or "")
     # the next game: new boards in both chats, each drawn for its reader; both finished

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import Move
-from bot.messages.pace import ON_DEMAND_PER_GROUP, ON_DEMAND_PER_USER, OnDemand, RateLimiter
+from bot.outbox.pace import ON_DEMAND_PER_GROUP, ON_DEMAND_PER_USER, OnDemand, RateLimiter
+from bot.services.actions import GameAction
 from bot.services.errors import GameNotFound, TooSoon
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
@@ -241,7 +241,7 @@ async def test_a_tap_within_a_move_shown_late_buys_no_time(
         fake.press(bob, fake.last_message(group), "✅ Accept")
         board = await wait_for_board(fake, group)
         player = mover(board, [alice, bob])
-        roll = [b for b in game_buttons(board) if b.move is Move.ROLL]
+        roll = [b for b in game_buttons(board) if b.action is GameAction.ROLL]
         if roll:
             await tap_and_wait(fake, player, board, roll[0])
         game_id = game_number(board)
@@ -251,7 +251,7 @@ async def test_a_tap_within_a_move_shown_late_buys_no_time(
         assert not (await fake.next_answer_to(tap)).show_alert
         await asyncio.sleep(1.5)
         fake.release_chats()
-        await fake.wait_for(lambda: Move.CONFIRM in [b.move for b in game_buttons(board)])
+        await fake.wait_for(lambda: GameAction.CONFIRM in [b.action for b in game_buttons(board)])
         assert (await stored_game(database_path, game_id)).deadline == deadline
 
 

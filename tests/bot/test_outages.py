@@ -30,7 +30,7 @@ from bot.messages.link import (
     classify,
     describe,
 )
-from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram
 from tests.support.harness import (
     FAST_BACKOFF,
     BotHarness,
@@ -40,27 +40,13 @@ from tests.support.harness import (
     watch_logs,
 )
 
-from .gameplay import first_choice, is_over, mover, play_turn, version
+from .gameplay import first_choice, is_over, mover, play_turn, start_group_game, version
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTAGE_SECONDS = 1.5
 """How long an outage lasts in these tests (the issue's example is 20 s: any length works)."""
 
 BEGAN, ENDED = "Telegram outage began", "Telegram outage ended"
-
-
-async def _group_game(harness: BotHarness) -> tuple[FakeUser, FakeUser, FakeChat, FakeMessage]:
-    """Alice challenges Bob in a group, Bob accepts; returns them, the group and the board."""
-    fake = harness.fake
-    alice = fake.create_user("Alice", username="alice")
-    bob = fake.create_user("Bob", username="bob")
-    group = fake.create_group("club", [alice, bob])
-    sent = fake.send_text(alice, group, "/play @bob")
-    challenge = await fake.wait_for_message(group, after=sent)
-    assert not (await fake.next_answer_to(fake.press(bob, challenge, "✅ Accept"))).show_alert
-    board = await fake.wait_for_message(group, after=challenge, where=lambda m: bool(m.photo))
-    await harness.settle()
-    return alice, bob, group, board
 
 
 def _stored(database_path: Path, game_id: int) -> tuple[int, float | None, str | None]:
@@ -128,7 +114,7 @@ async def test_a_bot_started_before_telegram_is_up_connects_by_itself_and_plays(
             await fake.listen_again()
             await fake.wait_for(lambda: fake.requests_for("getUpdates"), description="polling")
             reconnect = loop.time() - back
-            alice, bob, group, board = await _group_game(harness)
+            alice, bob, group, board = await start_group_game(harness)
             for _ in range(2):
                 await play_turn(fake, board, [alice, bob])
     attempts = [line for line in logs.lines if "Telegram unreachable" in line]
@@ -263,7 +249,7 @@ async def test_an_outage_in_the_middle_of_a_group_game_loses_and_doubles_no_tap(
     bot_harness: BotHarness, database_path: Path, outage_seconds: float
 ) -> None:
     harness, fake = bot_harness, bot_harness.fake
-    alice, bob, group, board = await _group_game(harness)
+    alice, bob, group, board = await start_group_game(harness)
     await play_turn(fake, board, [alice, bob])
     step, edits = first_choice(board), board.edit_count
     with watch_logs(fake) as logs:
@@ -291,7 +277,7 @@ async def test_502_for_a_while_on_getupdates_and_edits_crashes_nothing(
     bot_harness: BotHarness, database_path: Path
 ) -> None:
     harness, fake = bot_harness, bot_harness.fake
-    alice, bob, group, board = await _group_game(harness)
+    alice, bob, group, board = await start_group_game(harness)
     step, edits = first_choice(board), board.edit_count
 
     def failed(method: str, count: int) -> bool:
@@ -325,7 +311,7 @@ async def test_a_board_whose_answer_was_lost_is_not_posted_twice(
     harness, fake = bot_harness, bot_harness.fake
     fake.drop_answer_next("sendPhoto")  # posted, but the bot hears nothing back
     with watch_logs(fake) as logs:
-        alice, bob, group, board = await _group_game(harness)
+        alice, bob, group, board = await start_group_game(harness)
         await fake.wait_for(lambda: logs.count("not sent again"), description="the lost answer")
     [request] = fake.requests_for("sendPhoto")
     assert request.status is None  # the bot never got an answer
@@ -340,7 +326,7 @@ async def test_a_press_answered_after_it_expired_is_dropped_quietly(
     bot_harness: BotHarness,
 ) -> None:
     harness, fake = bot_harness, bot_harness.fake
-    alice, bob, group, board = await _group_game(harness)
+    alice, bob, group, board = await start_group_game(harness)
     edits = board.edit_count
     with watch_logs(fake) as logs:
         await fake.stop_listening()
@@ -365,7 +351,7 @@ async def test_no_player_loses_on_time_while_telegram_is_unreachable(
     fake = fake_telegram
     move_seconds, outage_seconds = 2, 2.5  # the outage outlasts the whole move time
     async with running_bot(fake, database_path, move_seconds=move_seconds) as harness:
-        alice, bob, group, board = await _group_game(harness)
+        alice, bob, group, board = await start_group_game(harness)
         step = first_choice(board)
         _, before, _ = _stored(database_path, step.game)
         assert before is not None

@@ -13,7 +13,8 @@ from aiogram.client.telegram import TelegramAPIServer
 
 from bot.i18n import create_i18n
 from bot.messages.boards import BoardPublisher
-from bot.messages.pace import RateLimiter
+from bot.outbox import Outbox
+from bot.outbox.pace import RateLimiter
 from bot.services import GameService, GameSnapshot, Services, compose
 from bot.storage import Store, open_database
 from tests.support.fake_telegram import FakeChat, FakeTelegram
@@ -83,7 +84,7 @@ async def test_edits_are_coalesced_when_the_chat_is_busy(world, fake_telegram) -
     service = services.game_service
     clock = Clock()
     limiter = RateLimiter(clock=clock, group=(1, 1 / 3600))  # one message, then an hour's wait
-    publisher = BoardPublisher(bot, services, create_i18n(), limiter=limiter)
+    publisher = BoardPublisher(bot, services, create_i18n(), Outbox.create(limiter))
     publisher.publish(snapshot)
     await publisher.drain()
     board = fake_telegram.last_message(group)
@@ -101,7 +102,7 @@ async def test_retry_after_is_honoured_and_a_deleted_board_is_posted_again(  # t
     services, bot, group, snapshot = world
     service = services.game_service
     unpaced = RateLimiter(group=(100, 100.0))  # only Telegram's own retry_after slows it
-    publisher = BoardPublisher(bot, services, create_i18n(), limiter=unpaced)
+    publisher = BoardPublisher(bot, services, create_i18n(), Outbox.create(unpaced))
     publisher.publish(snapshot)
     await publisher.drain()
     board = fake_telegram.last_message(group)
@@ -124,7 +125,7 @@ async def test_retry_after_is_honoured_and_a_deleted_board_is_posted_again(  # t
 async def test_an_old_snapshot_never_replaces_a_newer_one(world, fake_telegram) -> None:  # type: ignore[no-untyped-def]
     services, bot, group, snapshot = world
     service = services.game_service
-    publisher = BoardPublisher(bot, services, create_i18n())
+    publisher = BoardPublisher(bot, services, create_i18n(), Outbox.create())
     [newer] = await _taps(service, snapshot, 1)
     publisher.publish(newer)
     publisher.publish(snapshot)  # late, older

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from bot.app import ServicesFactory, build_services
-from bot.callbacks import ChallengeAction, ChallengeOption, GameAction, Move
+from bot.callbacks import ChallengeAction, ChallengeOption, GameButton
 from bot.config import Settings
 from bot.services import Services
+from bot.services.actions import GameAction
 from tests.support.harness import BotHarness
 
 FORGED = 300
@@ -51,7 +52,7 @@ async def test_forged_ids_leave_no_lock_behind(
     for user in users:  # each within the refusals a user may make at once
         for game_id in itertools.islice(forged, IDS_EACH):
             for data in (
-                GameAction(game=game_id, version=0, move=Move.ROLL).pack(),
+                GameButton(game=game_id, version=0, action=GameAction.ROLL).pack(),
                 ChallengeAction(challenge=game_id, version=0, option=ChallengeOption.ACCEPT).pack(),
             ):
                 answer = await fake.next_answer_to(fake.tap(user, message, data, check=False))

@@ -20,11 +20,12 @@ from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
-from bot.callbacks import GameAction
+from bot.callbacks import GameButton
 from bot.i18n import create_i18n
 from bot.messages.boards import BoardPublisher
-from bot.messages.pace import SharedRateLimiter
 from bot.model import User
+from bot.outbox import Outbox
+from bot.outbox.pace import SharedRateLimiter
 from bot.services import GameService, GameSnapshot, Services, Terms, compose
 from bot.services import errors as e
 from bot.services.computer import Brain
@@ -233,7 +234,7 @@ def _shown_version(markup: object) -> int:
         for button in row:
             data = button.get("callback_data", "")
             if data.startswith("g:"):
-                return GameAction.unpack(data).version
+                return GameButton.unpack(data).version
     raise AssertionError("no game button")
 
 
@@ -260,7 +261,7 @@ async def test_two_workers_boards_never_go_back_and_end_on_the_last_state(
         bot = Bot(fake.token, session=AiohttpSession(api=TelegramAPIServer.from_base(fake.url)))
         pace = SharedRateLimiter(worker.services.coordination, group=(100, 100.0))
         bots.append(bot)
-        publishers.append(BoardPublisher(bot, worker.services, create_i18n(), limiter=pace))
+        publishers.append(BoardPublisher(bot, worker.services, create_i18n(), Outbox.create(pace)))
     publishers[0].publish(snapshot)
     await publishers[0].drain()
     board = fake.last_message(group)
@@ -284,7 +285,7 @@ async def test_two_workers_boards_never_go_back_and_end_on_the_last_state(
     assert versions[-1] == snapshot.stored.version
     assert _shown_version(board.reply_markup) == snapshot.stored.version
     for publisher, bot in zip(publishers, bots, strict=True):
-        publisher.close()
+        await publisher.close()
         await bot.session.close()
 
 
@@ -400,7 +401,7 @@ async def test_watchers_on_two_workers_never_hold_up_the_players_boards(
         real_time = Coordination(worker.store, shared=True, clock=time.time)
         pace = SharedRateLimiter(real_time, private=(3, 20.0), overall=(100, 100.0))
         bots.append(bot)
-        publishers.append(BoardPublisher(bot, worker.services, create_i18n(), limiter=pace))
+        publishers.append(BoardPublisher(bot, worker.services, create_i18n(), Outbox.create(pace)))
     publishers[0].publish(snapshot)
     await publishers[0].drain()
     white = fake.last_message(fake.private_chat(people[0]))
@@ -433,5 +434,5 @@ async def test_watchers_on_two_workers_never_hold_up_the_players_boards(
     leases = await one.store.database.fetch_all("SELECT name FROM leases")
     assert leases == []
     for publisher, bot in zip(publishers, bots, strict=True):
-        publisher.close()
+        await publisher.close()
         await bot.session.close()

@@ -1,7 +1,9 @@
 """A Swiss table longer than one picture through the real bot: the pinned picture shows the
 leaders' page and says which places it shows; 📋 under it sends another page to the presser
 in private, and refuses (changing and sending nothing) a presser the bot cannot write to, a
-page the table does not have, and a button forged onto another message."""
+page the table does not have, and a button forged onto another message. Also the sign-up
+message of 64 players with Telegram's longest names: the names that fit in a message, how many
+more, and the lines after the list (the start, the winner) kept."""
 
 from __future__ import annotations
 
@@ -14,9 +16,13 @@ import pytest
 from bot.app import ServicesFactory
 from bot.callbacks import TournamentPage
 from bot.config import Settings
-from bot.model import Terms, TournamentFormat
+from bot.i18n import create_i18n
+from bot.model import Terms, Tournament, TournamentEntrant, TournamentFormat, TournamentState, User
 from bot.services import Services, compose
+from bot.services.tournaments import Overview
 from bot.storage import Store, open_database
+from bot.views.common import translator
+from bot.views.tournaments import signup_text
 from tests.support.fake_telegram import FakeMessage
 from tests.support.harness import BotHarness
 
@@ -83,10 +89,14 @@ async def test_a_table_of_33_pins_the_leaders_page_and_sends_the_other_in_privat
     # sixteen boards and their watch links are more than a caption holds: those that fit
     assert "👁 https://t.me/" in pinned.content and "more boards" in pinned.content
     private = fake.private_chat(asker)
+    await fake.wait_for_message(private, where=lambda m: m.photo is not None)  # their game's
+    await harness.idle()
     before = len(fake.messages(private))
     answer = await fake.next_answer_to(fake.press(asker, pinned, "📋 Places 33–33"))
     assert not answer.show_alert and answer.text == "Sent to you in private."
-    page = await fake.wait_for_message(private, where=lambda m: m.photo is not None)
+    page = await fake.wait_for_message(
+        private, where=lambda m: m.photo is not None and "Tournament #" in m.content
+    )
     assert f"Tournament #{tournament.id}" in page.content and "places 33–33 of 33" in page.content
     assert len(fake.messages(private)) == before + 1
 
@@ -107,3 +117,59 @@ async def test_a_table_of_33_pins_the_leaders_page_and_sends_the_other_in_privat
     sent = [r for r in fake.requests[mark:] if r.method == "sendPhoto" and r.status == 200]
     assert sent == []  # the stranger's was tried, and refused by Telegram
     assert len(fake.messages(private)) == before + 1
+
+
+async def test_the_sign_up_of_64_long_names_shows_those_that_fit_and_how_many_more(
+    bot_harness: BotHarness, made: list[Services]
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    # Telegram's longest first names (64 characters), no usernames: 64 lines of them are more
+    # than a message holds
+    people = [fake.create_user(f"{n:02d} " + "Ж" * 61, language_code="en") for n in range(64)]
+    group = fake.create_group("Big club", people)
+    creator, last = people[0], people[-1]
+    fake.send_text(last, fake.private_chat(last), "/start")
+    picker = await fake.wait_for_message(group, after=fake.send_text(creator, group, "/tournament"))
+    assert not (await fake.next_answer_to(fake.press(creator, picker, "✅ Create"))).show_alert
+    await harness.settle()
+    services = made[-1]
+    [tournament] = await services.tournaments.in_chat(group.id)
+    for person in people[:-1]:
+        user = await services.users.see(
+            person.id,
+            username=None,
+            first_name=person.first_name,
+            language_code="en",
+            private_chat=True,
+        )
+        await services.tournaments.join(tournament.id, user)
+    # the 64th joins with the button: the message is edited, its list cut where it must be
+    assert not (await fake.next_answer_to(fake.press(last, picker, "✅ Join"))).show_alert
+    await fake.wait_for(lambda: "Players: 64" in picker.content, description="the 64th")
+    shown = [line for line in picker.content.splitlines() if line.endswith("Ж" * 61)]
+    assert 50 <= len(shown) < 64 and shown[0].startswith("1. 00 ")
+    assert f"… and {64 - len(shown)} more players" in picker.content
+    assert len(picker.content.encode("utf-16-le")) // 2 <= 4096
+    # started: the list as long, and the line that says so after it
+    assert not (await fake.next_answer_to(fake.press(creator, picker, "▶ Start"))).show_alert
+    await fake.wait_for(lambda: "Started:" in picker.content, description="the start")
+    assert "more players" in picker.content
+
+
+def test_the_final_sign_up_message_keeps_its_winner_line_after_a_cut_list() -> None:
+    players = range(1, 65)
+    tournament = Tournament(
+        1, -5, 1, TournamentFormat.KNOCKOUT, Terms(), 0, None, TournamentState.FINISHED, "en",
+        0.0, rounds=6, round=6, winner_id=64,
+    )  # fmt: skip
+    overview = Overview(
+        tournament,
+        tuple(TournamentEntrant(1, n, float(n)) for n in players),
+        {n: User(n, None, f"{n:02d} " + "&" * 61, "en") for n in players},  # escaped: longer
+        (),
+    )
+    _ = translator(create_i18n(), "en")
+    text = signup_text(overview, _)
+    assert len(text.encode("utf-16-le")) // 2 <= 4096
+    assert text.splitlines()[-1] == "🥇 Winner: 64 " + "&amp;" * 61
+    assert "more players" in text.splitlines()[-2]

@@ -2,12 +2,15 @@
 message with Join and Start, games in the players' private chats with the line that names the
 tournament and round, the pinned picture edited in place, a restart of the bot mid-round, and
 the winner announced; the games decided by resignations through the real buttons. Also who may
-make a tournament (``/tournament anyone|admins``, the admins' setting) and the pinned
-message's 👁 links, which make their opener a watcher."""
+make a tournament (``/tournament anyone|admins``, the admins' setting), the pinned
+message's 👁 links, which make their opener a watcher, and two taps on ✅ Create at once,
+which make one tournament."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -120,6 +123,39 @@ async def test_a_knockout_of_five_with_a_bye_played_out_across_a_restart(
         for number in (1, 2, 3):
             assert len(_lines(fake, user, number)) <= 1
     assert "won by @anna" in (await _say(harness, anna, group, "/tournament")).content
+    assert not [m for m in fake.messages(group) if m.content.startswith("📌")]  # it could pin
+
+
+async def test_a_group_where_the_bot_may_not_pin_is_told_so_once(
+    bot_harness: BotHarness,
+) -> None:
+    """The bot is no admin: the tournament's message is posted, its pin refused by Telegram,
+    and one line in the group says so and what to do, not one per edit."""
+    harness, fake = bot_harness, bot_harness.fake
+    players = {
+        n: fake.create_user(n.title(), username=n, language_code="en") for n in ("ann", "bo")
+    }
+    group = fake.create_group("Nardy club", list(players.values()))
+    for user in players.values():
+        await _say(harness, user, fake.private_chat(user), "/start")
+    ann = players["ann"]
+    picker = await _say(harness, ann, group, "/tournament")
+    assert not (await fake.next_answer_to(fake.press(ann, picker, "✅ Create"))).show_alert
+    await fake.wait_for(lambda: "Players: 0" in picker.content, description="the sign-up")
+    for user in players.values():
+        assert not (await fake.next_answer_to(fake.press(user, picker, "✅ Join"))).show_alert
+    assert not (await fake.next_answer_to(fake.press(ann, picker, "▶ Start"))).show_alert
+
+    def told() -> list[FakeMessage]:
+        return [m for m in fake.messages(group) if m.content.startswith("📌")]
+
+    await fake.wait_for(told, description="the line that the pin was refused")
+    pinned = next(m for m in fake.messages(group) if m.photo and "Tournament #" in m.content)
+    assert group.pinned == [] and "Final" in pinned.content and " of " not in pinned.content
+    assert "an admin can pin it" in told()[0].content
+    await _play_round(harness, players, 1, expected=1)
+    await fake.wait_for(lambda: "Winner: @ann" in pinned.content, description="the winner")
+    assert len(told()) == 1
 
 
 @pytest.mark.parametrize(
@@ -234,3 +270,26 @@ async def test_the_pinned_message_links_each_game_to_watch(bot_harness: BotHarne
     assert [m[2] for m in link.findall(pinned.content)] == [
         str(games[frozenset(("boris", "carl"))])
     ]
+
+
+async def test_two_taps_on_create_make_one_tournament(
+    bot_harness: BotHarness, database_path: Path
+) -> None:
+    harness, fake = bot_harness, bot_harness.fake
+    anna = fake.create_user("Anna", username="anna", language_code="en")
+    group = fake.create_group("Nardy club", [anna])
+    picker = await _say(harness, anna, group, "/tournament")
+    taps = [fake.press(anna, picker, "✅ Create") for _ in range(2)]  # at once
+    answers = [await fake.next_answer_to(tap) for tap in taps]
+    alerts = [a.text for a in answers if a.show_alert]
+    assert len(alerts) == 1 and "created from this message already" in (alerts[0] or "")
+    await harness.settle()
+    assert "Players: 0" in picker.content
+    with sqlite3.connect(database_path) as db:
+        made = db.execute("SELECT id, message_id FROM tournaments").fetchall()
+    assert made == [(made[0][0], picker.message_id)]
+    # a tap long after, from an old keyboard: refused, nothing made
+    late = await fake.next_answer_to(fake.tap(anna, picker, taps[0].data, check=False))
+    assert late.show_alert
+    with sqlite3.connect(database_path) as db:
+        assert db.execute("SELECT COUNT(*) FROM tournaments").fetchone() == (1,)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import build_services
-from bot.callbacks import Move
+from bot.services.actions import GameAction
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.support.harness import BotHarness, running_bot
 
@@ -70,10 +70,10 @@ async def test_abkhaz_nardy_with_the_cube_to_the_result(harness: BotHarness) -> 
     for _ in range(MAX_TURNS):
         if is_over(board):
             break
-        double = [b for b in game_buttons(board) if b.move is Move.DOUBLE]
+        double = [b for b in game_buttons(board) if b.action is GameAction.DOUBLE]
         if double and not doubled:  # once: double, and the opponent takes
             await tap_and_wait(fake, mover(board, players), board, double[0])
-            take = next(b for b in game_buttons(board) if b.move is Move.TAKE)
+            take = next(b for b in game_buttons(board) if b.action is GameAction.TAKE)
             await tap_and_wait(fake, mover(board, players), board, take)
             doubled = True
             continue
@@ -130,7 +130,7 @@ async def test_anti_three_dice_the_opponent_strikes_then_the_mover_plays(
     for _ in range(MAX_TURNS):
         if is_over(board):
             break
-        strike = [b for b in game_buttons(board) if b.move is Move.STRIKE]
+        strike = [b for b in game_buttons(board) if b.action is GameAction.STRIKE]
         if strike:
             striker = mover(board, players)
             line = next(x for x in (board.caption or "").splitlines() if x.startswith("🎲"))
@@ -158,7 +158,7 @@ async def test_anti_three_dice_between_private_chats_only_the_striker_has_button
         actor = mover(boards[alice], players)
         other = bob if actor is alice else alice
         assert game_buttons(boards[other]) == []  # the one who waits sees no buttons
-        if any(b.move is Move.STRIKE for b in game_buttons(boards[actor])):
+        if any(b.action is GameAction.STRIKE for b in game_buttons(boards[actor])):
             strikes += 1
         await play_turn(fake, boards[actor], players)
     await fake.wait_for(lambda: is_over(boards[alice]) and is_over(boards[bob]))

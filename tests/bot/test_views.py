@@ -4,18 +4,27 @@ an analysis's summary shows."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from bot.ai.analysis import CubeDecision, CubeReview, summarise
 from bot.ai.cubeful import CubeAction, CubeEquities
 from bot.ai.luck import RollLuck, game_luck
-from bot.engine import Game, Outcome, Played, Position, Result, Side
+from bot.engine import Game, Match, Outcome, Played, Position, Result, Side
 from bot.i18n import create_i18n
+from bot.model import MatchRecord, StoredGame, Tally
 from bot.services import GameSnapshot, compose
 from bot.services.analysis import Analysis
 from bot.storage import Store, open_database
 from bot.views.analysis import summary_text
-from bot.views.boards import board_position, board_view, caption, finish_label, keyboard
+from bot.views.boards import (
+    board_position,
+    board_view,
+    caption,
+    finish_label,
+    keyboard,
+    unseen_turns,
+)
 from bot.views.common import translator
 from render import render_board
 
@@ -64,15 +73,8 @@ async def test_an_analysis_shows_pr_luck_the_adjusted_result_and_cube_errors(
 ) -> None:
     """The summary of a game with the cube: each side's PR, luck (zero-sum) and luck-adjusted
     result, its cube decisions, and each cube error with the model's choice; in Russian too."""
-    db = await open_database(tmp_path / "v.sqlite3")
-    services = compose(Store(db), random.Random(8))
-    alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
-    bob = await services.users.see(2, username="bob", first_name="B", language_code="en")
-    challenge = await services.challenges.open(
-        chat_id=-5, challenger=alice, target=bob, locale="en"
-    )
-    _, snapshot = await services.lobby.accept(challenge.id, bob)
-    await db.close()
+    snapshot = await _accepted(tmp_path)
+    alice, bob = snapshot.white, snapshot.black
     game = Game.setup(Position.from_text("short w / 6:15 / 6:15"), cube=True)
     doubled = CubeReview(
         CubeDecision(11, game, CubeAction.DOUBLE), CubeEquities(0.40, 0.10, 1.0), 0.30, True
@@ -103,3 +105,57 @@ async def test_an_analysis_shows_pr_luck_the_adjusted_result_and_cube_errors(
     assert "⏫ ⚪ @alice before move 12: double, better no double, equity lost 0.300" in text
     russian = summary_text(analysis, translator(create_i18n(), "ru"))
     assert "⏫ ⚪ @alice" in russian and "0.300" in russian and "double" not in russian
+
+
+async def _accepted(tmp_path: Path) -> GameSnapshot:
+    """A fresh single game between @alice (white) and @bob, in English."""
+    db = await open_database(tmp_path / "v.sqlite3")
+    services = compose(Store(db), random.Random(8))
+    alice = await services.users.see(1, username="alice", first_name="A", language_code="en")
+    bob = await services.users.see(2, username="bob", first_name="B", language_code="en")
+    challenge = await services.challenges.open(
+        chat_id=-5, challenger=alice, target=bob, locale="en"
+    )
+    _, snapshot = await services.lobby.accept(challenge.id, bob)
+    await db.close()
+    return snapshot
+
+
+async def test_a_single_games_caption_has_no_score_only_the_head_to_head_named_so(
+    tmp_path: Path,
+) -> None:
+    """The all-time tally between the two is no score of this game: a single game shows it as
+    the head-to-head of all their games, and nothing before their first; a match its score."""
+    snapshot = await _accepted(tmp_path)
+    first = caption(snapshot, str)
+    assert "Score" not in first and "Head to head" not in first
+    before = replace(snapshot, score=Tally(games=3, wins=2))
+    shown = caption(before, str)
+    assert "Score" not in shown
+    assert "🤝 Head to head, all their games: @alice 2:1 @bob" in shown
+    in_match = replace(before, match=MatchRecord(1, Match(5, white=2, black=1), False, 0.0, None))
+    text = caption(in_match, str)
+    assert "🏁 Match to 5 · game 1 · 2:1" in text and "Head to head" not in text
+    russian = caption(before, translator(create_i18n(), "ru"))
+    assert "Личные встречи" in russian and "Счёт" not in russian
+
+
+def test_a_board_lists_every_turn_since_the_side_to_act_last_chose() -> None:
+    """The turns its player did not see made: the opponent's and those played for them
+    (forced, passes); the opponent's alone when the side to act chose the one before."""
+    start = Game.setup(Position.from_text("long w / 24:15 / 24:15"))
+
+    def stored(history: tuple[str, ...], turn: Side) -> StoredGame:
+        game = replace(start, position=replace(start.position, turn=turn))
+        return StoredGame(1, -5, 1, 2, game, (), (), history, 90, None, "en", 1, 0.0, None)
+
+    opened = ("b 6-1 24/18 18/17 forced", "w 3-2 24/21 21/19 forced")
+    assert list(unseen_turns(stored(opened, Side.BLACK))) == [0, 1]
+    chosen = (*opened, "b 3-3 24/21 21/18 17/14 14/11")
+    assert list(unseen_turns(stored(chosen, Side.WHITE))) == [0, 1, 2]
+    later = (*chosen, "w 5-2 24/19 13/11", "b 6-5 24/18 18/13")
+    assert list(unseen_turns(stored(later, Side.WHITE))) == [4]
+    passed = (*later, "w 6-6 pass", "b 2-1 13/11 13/12")
+    assert list(unseen_turns(stored(passed, Side.WHITE))) == [4, 5, 6]
+    assert list(unseen_turns(stored(passed, Side.BLACK))) == [6]  # its own choice: that line
+    assert list(unseen_turns(stored((), Side.WHITE))) == []

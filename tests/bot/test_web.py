@@ -51,6 +51,7 @@ async def test_healthz_answers_while_the_database_does_and_503_once_it_is_closed
         metrics = await scrape(harness)  # still served, the database gauges unknown
         games = metrics[("nardy_games_in_progress", ())]
         assert games != games  # NaN
+        assert metrics[("nardy_healthy", ())] == 0  # as /healthz: for the alert rules
 
 
 async def test_a_polling_bot_serves_health_and_metrics_only_when_given_a_port(

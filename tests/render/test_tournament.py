@@ -16,6 +16,8 @@ from __future__ import annotations
 import doctest
 import io
 import itertools
+import subprocess
+import sys
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -28,6 +30,8 @@ from PIL import Image
 from render import _text, tournament, tournament_layout
 from render.tournament import (
     Text,
+    bracket_geometry,
+    bracket_page_count,
     bracket_texts,
     render_bracket,
     render_table,
@@ -41,6 +45,7 @@ from render.tournament_layout import (
     MAX_CROSS,
     MAX_PLAYERS,
     MAX_ROUNDS,
+    MIN_TEXT,
     ROWS_PER_PAGE,
     Box,
     Bracket,
@@ -49,22 +54,28 @@ from render.tournament_layout import (
     Heading,
     TournamentTheme,
     bracket_layout,
+    bracket_pages,
     bracket_size,
     cross_columns,
     page_count,
     page_rows,
+    shown_size,
     swiss_columns,
     table_layout,
+    tree_row,
 )
 from tests.render.golden import assert_like_golden
 from tests.render.tournament_samples import knockout, round_robin, seeding, swiss
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "tournament"
 themes = st.builds(
-    lambda width, row, gap: replace(LIGHT, width=width, row_height=row, match_gap=gap),
-    st.integers(1080, 1280),
-    st.integers(24, 34),
+    lambda width, row, gap, indent: replace(
+        LIGHT, bracket_width=width, row_height=row, match_gap=gap, indent=indent
+    ),
+    st.integers(640, 800),
+    st.integers(32, 44),
     st.integers(6, 16),
+    st.integers(30, 60),
 )
 names = st.text(st.characters(codec="utf-8"), min_size=0, max_size=40) | st.sampled_from(
     ("Алексей", "გიორგი", "Արամ", "שלמה", "W" * 60, "Ёжик в тумане")
@@ -90,29 +101,39 @@ def _disjoint(boxes: Iterable[Box]) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(2, MAX_PLAYERS), themes)
-def test_bracket_geometry(players: int, theme: TournamentTheme) -> None:
-    """Boxes never overlap and lie in the canvas; every match of round r+1 lies right of its
-    two feeders and between them in height; connectors run outside every box."""
+@given(st.integers(2, MAX_PLAYERS), st.data(), themes)
+def test_bracket_geometry(players: int, data: st.DataObject, theme: TournamentTheme) -> None:
+    """A page's boxes never overlap and lie in the canvas, one to a row; every match lies
+    between the two it follows, a step right of them; the champion's box comes after the
+    final, below every match; lines run outside every box."""
     size = bracket_size(players)
-    geo = bracket_layout(size, theme)
+    pages = bracket_pages(size)
+    page = data.draw(st.sampled_from(pages))
+    geo = bracket_layout(size, theme, page)
     canvas = (0, 0, geo.width, geo.height)
-    assert geo.width == theme.width
-    boxes = [m.box for column in geo.matches for m in column] + [geo.champion.box]
-    assert len(geo.matches) == size.bit_length() - 1
+    assert geo.width == theme.bracket_width and geo.height <= 2560  # what Telegram keeps
     assert [len(column) for column in geo.matches] == [
-        size >> (r + 1) for r in range(len(geo.matches))
+        1 << (page.rounds - 1 - r) for r in range(page.rounds)
     ]
-    _disjoint([*boxes, *geo.headers, geo.title.box])
-    for box in [*boxes, *geo.headers, geo.title.box]:
+    matches = [m for column in geo.matches for m in column]
+    boxes = [m.box for m in matches] + ([geo.champion.box] if geo.champion else [])
+    _disjoint([*boxes, geo.title.box])
+    for box in [*boxes, geo.title.box]:
         assert _within(box, canvas), box
+    rows = sorted(box[1] for box in boxes)
+    assert len(set(rows)) == len(rows)  # one box a row: full width for the names
     for r in range(1, len(geo.matches)):
         for k, match in enumerate(geo.matches[r]):
             a, b = geo.matches[r - 1][2 * k], geo.matches[r - 1][2 * k + 1]
-            assert a.centre_y < match.centre_y < b.centre_y
-            assert a.box[2] < match.box[0] and b.box[2] < match.box[0]
-    final = geo.matches[-1][0]
-    assert geo.champion.box[3] < final.box[1] and geo.champion.box[0] == final.box[0]
+            assert a.box[3] < match.box[1] and match.box[3] < b.box[1]
+            assert match.box[0] == a.box[0] + theme.indent and match.box[2] > a.box[2]
+    if page.champion:
+        final = geo.matches[-1][0]
+        assert geo.champion is not None
+        assert geo.champion.box[1] > max(m.box[3] for m in matches)  # after the final
+        assert geo.champion.box[0] == final.box[0] + theme.indent
+    else:
+        assert geo.champion is None
     for x0, y0, x1, y1 in geo.connectors:
         assert x0 == x1 or y0 == y1
         line = (min(x0, x1), min(y0, y1), max(x0, x1) + 1, max(y0, y1) + 1)
@@ -120,9 +141,10 @@ def test_bracket_geometry(players: int, theme: TournamentTheme) -> None:
         for box in boxes:
             inside = (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1)
             assert not _overlap(line, inside), (line, box)
-    for match in [m for column in geo.matches for m in column] + [geo.champion]:
-        for slot in (*match.rows, *match.seeds, *match.names, match.score):
+    for match in [*matches, *([geo.champion] if geo.champion else [])]:
+        for slot in (match.label, match.note, match.rows[0], match.seeds[0], match.names[0]):
             assert _within(slot, match.box), (slot, match.box)
+        _disjoint([match.label, match.note, match.rows[0], match.rows[1]])
         _disjoint([match.seeds[0], match.names[0], match.score])
         _disjoint([match.seeds[1], match.names[1], match.score])
 
@@ -134,8 +156,48 @@ def test_bracket_sizes() -> None:
             bracket_size(bad)
     with pytest.raises(ValueError):
         bracket_layout(6)
-    assert bracket_layout(64).height <= 2560  # what Telegram keeps of a photo's longer side
     assert seeding(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+
+
+def test_a_knockout_of_up_to_16_is_one_portrait_page_and_a_bigger_one_is_paged() -> None:
+    """Up to 16 places, one picture of a phone's width (taller than wide from 8); 32 and 64,
+    a page for each 16 places of the first round (its four rounds) and one for the rounds
+    after them, with the champion: each match on exactly one page."""
+    for size in (2, 4, 8, 16):
+        [page] = bracket_pages(size)
+        geo = bracket_layout(size, LIGHT, page)
+        assert page.champion and page.rounds == size.bit_length() - 1
+        assert geo.width == LIGHT.bracket_width and (size <= 4 or geo.height > geo.width)
+    for size, count in ((32, 3), (64, 5)):
+        pages = bracket_pages(size)
+        assert len(pages) == count and [p.champion for p in pages] == [False] * (count - 1) + [True]
+        seen = [
+            (p.first_round + r, k) for p in pages for r in range(p.rounds) for k in p.matches(r)
+        ]
+        rounds = size.bit_length() - 1
+        every = [(r, k) for r in range(rounds) for k in range(size >> (r + 1))]
+        assert sorted(seen) == every
+    assert [tree_row(0, k) for k in range(8)] == [0, 2, 4, 6, 8, 10, 12, 14]
+    assert [tree_row(3, 0), tree_row(2, 1), tree_row(1, 3)] == [7, 11, 13]
+
+
+def test_names_and_scores_read_at_least_12_px_high_at_400_px_wide() -> None:
+    """The theme's sizes (no Pillow: arithmetic), then every name and score a bracket draws,
+    on every page of the largest field."""
+    assert shown_size(LIGHT.name_size, LIGHT.bracket_width) >= MIN_TEXT == 12
+    assert shown_size(19, 1280) < 6  # the old picture's names: about 5 px at 400 px wide
+    bracket = knockout(64, 3)
+    for page in range(bracket_page_count(bracket)):
+        geo = bracket_geometry(bracket, page=page)
+        for text in bracket_texts(bracket, page=page):
+            if text.slot in {s for m in geo.matches for b in m for s in (*b.names, b.score)}:
+                assert shown_size(text.size, geo.width) >= MIN_TEXT, text
+
+
+def test_the_layout_imports_no_pillow() -> None:
+    code = "import sys, render.tournament_layout; sys.exit('PIL' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr or "render.tournament_layout imported Pillow"
 
 
 def test_bracket_refuses_a_malformed_field() -> None:
@@ -229,6 +291,9 @@ def test_bracket_texts_fit(players: list[str], title: str, label: str) -> None:
         bye=label,
     )
     assert _fits(bracket_texts(bracket), LIGHT) > 2 * len(players)
+    matches = [replace(m, note=label, playing=True) for m in first]
+    noted = replace(bracket, rounds=(tuple(matches), *later))
+    assert _fits(bracket_texts(noted, theme=DARK), DARK) > 3 * len(players)
 
 
 @settings(max_examples=40, deadline=None)
@@ -288,16 +353,23 @@ def test_the_docstring_examples_hold() -> None:
 
 
 def test_large_fields_render() -> None:
-    """A 64-player bracket is one picture; a 256-player Swiss is 8 pages, each a PNG."""
-    data = render_bracket(knockout(64, 2), theme=DARK)
-    with Image.open(io.BytesIO(data)) as image:
-        assert image.format == "PNG" and image.size == (1280, bracket_layout(64).height)
+    """A 64-player bracket is five portrait pages; a 256-player Swiss is 8 pages, each a PNG."""
+    bracket = knockout(64, 2)
+    assert bracket_page_count(bracket) == 5
+    for page in (0, 4):
+        data = render_bracket(bracket, page=page, theme=DARK)
+        with Image.open(io.BytesIO(data)) as image:
+            assert image.format == "PNG"
+            assert image.size == (720, bracket_geometry(bracket, page=page).height)
+        assert len(data) < 120_000
+    with pytest.raises(ValueError):
+        render_bracket(bracket, page=5)
     table = swiss(256, 8, 4)
     assert table_pages(table) == 8
     last = render_table(table, page=7)
     with Image.open(io.BytesIO(last)) as image:
         assert image.size[1] == table_layout(swiss_columns(8), 32).height
-    assert len(data) < 200_000 and len(last) < 150_000
+    assert len(last) < 150_000
     with pytest.raises(ValueError):
         render_table(table, page=8)
 
@@ -305,6 +377,8 @@ def test_large_fields_render() -> None:
 SAMPLES = {
     "knockout-5": lambda: render_bracket(knockout(5, 1)),
     "knockout-8": lambda: render_bracket(knockout(8, 2, seed=3)),
+    "knockout-16": lambda: render_bracket(knockout(16, 4, seed=2)),
+    "knockout-32-final": lambda: render_bracket(knockout(32, 4, seed=5), page=2),
     "round-robin-4": lambda: render_table(round_robin(4)),
     "swiss-7": lambda: render_table(swiss(7, 3, 3)),
 }

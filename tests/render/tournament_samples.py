@@ -66,7 +66,13 @@ def knockout(players: int, played: int = 0, seed: int = 1, title: str = "Куб�
                 winners.append(top or bottom)
             elif r < played and top and bottom:
                 won: Literal[0, 1] = rng.choice((0, 1))
-                matches.append(BracketMatch(top, bottom, won, f"3–{rng.randrange(3)}"))
+                late = rng.random() < 0.2  # the loser's clock ran out
+                if late:
+                    score = f"{rng.randrange(3)}–{rng.randrange(3)}"
+                else:
+                    score = f"3–{rng.randrange(3)}"
+                note = "по времени" if late else ""
+                matches.append(BracketMatch(top, bottom, won, score, note=note))
                 winners.append((top, bottom)[won])
             else:
                 live = r == played and top is not None and bottom is not None
@@ -76,12 +82,9 @@ def knockout(players: int, played: int = 0, seed: int = 1, title: str = "Куб�
         slots = winners
         if len(slots) == 1:
             champion = slots[0]
-    names = [f"Раунд {r + 1}" for r in range(len(rounds))]
-    names[-1] = "Финал"
-    for back, name in enumerate(("Полуфинал", "Четвертьфинал"), start=2):
-        if len(names) >= back:
-            names[-back] = name
-    current = f"Раунд {min(played, len(rounds) - 1) + 1}" if champion is None else "Завершён"
+    natural = ("Финал", "Полуфинал", "Четвертьфинал", "1/8 финала", "1/16 финала", "1/32 финала")
+    names = list(reversed(natural[: len(rounds)]))
+    current = names[min(played, len(rounds) - 1)] if champion is None else "Завершён"
     return Bracket(
         Heading(title, "Олимпийская система", current),
         tuple(rounds),

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import User
-from bot.services import ScoreService, Services, compose
+from bot.services import GameSnapshot, ScoreService, Services, compose
 from bot.storage import Store, open_database
 
 
@@ -48,3 +48,16 @@ async def world(store: Store, clock: Clock) -> tuple[Services, Clock, list[User]
 @pytest.fixture
 def scores(store: Store, clock: Clock) -> ScoreService:
     return ScoreService(store, clock=clock)
+
+
+async def two_people_playing(services: Services) -> GameSnapshot:
+    """Users 1 and 2, met; 1 challenges 2 in group -5, 2 accepts: their game, just begun."""
+    anna, boris = [
+        await services.users.see(user_id, username=None, first_name="U", language_code="en")
+        for user_id in (1, 2)
+    ]
+    challenge = await services.challenges.open(
+        chat_id=-5, challenger=anna, target=boris, locale="en"
+    )
+    _, snapshot = await services.lobby.accept(challenge.id, boris)
+    return snapshot

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from bot.model import Challenge, ChallengeStatus
 from bot.services import compose
 from bot.services import errors as e
-from bot.services.games import GameSnapshot
+from bot.services.snapshots import GameSnapshot
 from bot.storage import Store, open_database
 
 OPTIONS = ("variant", "rules", "time", "match", "cube", "dice", "stake", "stake_mode", "hints")

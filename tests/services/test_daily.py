@@ -1,7 +1,8 @@
 """The daily position's rules on a real database: chosen from finished games with a blunder's
 margin between the best turn and the next, never the same position twice in a year, from the
 computer's self-play on a new bot; answers once each, judged by the stored ranking; streaks;
-a group's morning post claimed by one worker."""
+a group's morning post claimed by one worker; nothing of the verdicts told before the day
+ends, and streaks made by accounts that have played rated games only."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from hypothesis import strategies as st
 
 from bot.ai import daily as ai_daily
 from bot.ai.analysis import BLUNDER
-from bot.engine import Game
-from bot.model import DailyPosition, Streak, User
+from bot.engine import Dice, Game, Position
+from bot.i18n import create_i18n
+from bot.model import DailyPosition, RankedTurn, Rating, Streak, User
 from bot.services import compose
 from bot.services import errors as e
 from bot.services.computer import Brain
@@ -31,6 +33,8 @@ from bot.services.daily import (
     tap_letter,
 )
 from bot.storage import Store, open_database
+from bot.views.common import translator
+from bot.views.daily import group_caption, outcome_caption
 from tests.services.conftest import Clock
 from tests.services.test_analysis import _group_game
 
@@ -157,14 +161,18 @@ async def test_answers_once_each_with_streaks(sqlite_store: Store) -> None:
     best_taps = _taps_for(position, position.best.reaches)
     worse = position.ranking[1]
 
+    await sqlite_store.users.upsert(
+        anna.id, username="anna", first_name="Anna", language_code="en", now=NOON
+    )
+    await sqlite_store.ratings.set(anna.id, "long", Rating(games=1))  # streaks: rated only
     right = await daily.answer(position, anna, replay_taps(position.game, best_taps).input.turn())
-    assert right.answer.correct and right.answer.loss == 0.0
+    assert right.answer is not None and right.answer.correct and right.answer.loss == 0.0
     assert right.streak == Streak(1, 1, 1, "2026-12-03")
     with pytest.raises(e.AlreadyAnswered):  # a second answer changes nothing
         await daily.answer(position, anna, replay_taps(position.game, best_taps).input.turn())
     wrong_turn = replay_taps(position.game, _taps_for(position, worse.reaches)).input.turn()
     wrong = await daily.answer(position, boris, wrong_turn)
-    assert not wrong.answer.correct and wrong.streak is None
+    assert wrong.answer is not None and not wrong.answer.correct and wrong.streak is None
     assert wrong.answer.loss == pytest.approx(position.best.equity - worse.equity)
     assert (wrong.tally.answers, wrong.tally.percent) == (2, 50)
     again = await daily.outcome(position, anna)
@@ -232,3 +240,78 @@ async def test_a_morning_post_is_claimed_by_one_worker(sqlite_store: Store) -> N
     assert [(g.chat_id, p.day) for g, p in got] == [(-7, day_of(clock.now))]
     assert await second.due_posts() == [] and await first.due_posts() == []
     assert (await first.group(-7)).next_post == moscow_nine + DAY  # type: ignore[union-attr]
+
+
+async def _seeded(store: Store, day: str, now: float) -> DailyPosition:
+    """A long-nardy 6-5 with its turns ranked by a made-up equity, as the day's position."""
+    game = Game.setup(Position.from_text("long w / 24:14 13:1 / 24:15")).with_dice(Dice(6, 5))
+    ranking = sorted(
+        (
+            RankedTurn(str(turn), turn.position.to_text(), -0.1 * number)
+            for number, turn in enumerate(game.legal_turns())
+        ),
+        key=lambda r: -r.equity,
+    )
+    return await store.daily.add_position(
+        variant="long",
+        day=day,
+        key="seeded",
+        game=game,
+        ranking=tuple(ranking),
+        source_game_id=None,
+        now=now,
+    )
+
+
+async def test_nothing_is_told_before_the_day_ends_and_only_rated_accounts_make_streaks(
+    store: Store, clock: Clock
+) -> None:
+    clock.now = NOON
+    daily = DailyService(store, InProcessBrain(), clock=clock)
+    position = await _seeded(store, "2026-12-03", clock.now)
+    best = replay_taps(position.game, _taps_for(position, position.best.reaches)).input.turn()
+    anna, boris = User(1, "anna", "Anna", "en"), User(2, "boris", "Boris", "en")
+    for user in (anna, boris):
+        await store.users.upsert(
+            user.id, username=user.username, first_name=user.first_name, language_code="en",
+            now=clock.now,
+        )  # fmt: skip
+    await store.ratings.set(anna.id, "long", Rating(games=3))  # Boris has played no rated game
+    _ = translator(create_i18n(), "en")
+
+    # both find the best move; neither they, nor a second account, learn it before midnight
+    answered = [await daily.answer(position, user, best) for user in (anna, boris)]
+    for outcome in answered:
+        caption = outcome_caption(outcome, daily.today(), _)
+        assert "Your answer: " + str(best) in caption
+        assert "Best:" not in caption and "%" not in caption and "✅" not in caption
+    assert "Streaks count for players who have played a rated game." in caption  # Boris's
+    post = group_caption(position, await daily.tally(position.id), _, revealed=False)
+    assert "2 answered so far." in post and str(best) not in post
+    # Anna's streak has today's answer, shown when the day is over; Boris's none
+    assert await store.daily.streak(anna.id) == Streak(1, 1, 1, "2026-12-03")
+    assert await store.daily.streak(boris.id) is None
+    assert await daily.streak(anna.id) == 0 and await daily.top_streaks() == []
+    await store.daily.add_post(-7, position.id, "en")
+    assert await daily.to_reveal() == []
+
+    # midnight: the best move, the verdicts and the share of right answers, to all
+    clock.now += DAY / 2
+    shown = await daily.outcome(position, anna)
+    assert shown is not None and shown.revealed
+    caption = outcome_caption(shown, daily.today(), _)
+    assert f"Best: {position.best.turn}" in caption and "the best move!" in caption
+    assert "2 answered, 100% found the best move." in caption
+    stranger = await daily.outcome(position, User(3, "vera", "Vera", "en"))  # never answered
+    assert stranger is not None and f"Best: {position.best.turn}" in outcome_caption(
+        stranger, daily.today(), _
+    )
+    with pytest.raises(e.DailyOver):  # too late to answer: nothing changes
+        await daily.answer(position, User(3, "vera", "Vera", "en"), best)
+    # /top daily: Anna's streak of one; a streak of an account with no rated game is not
+    # listed (one kept from before the rule, here)
+    await store.daily.set_streak(Streak(boris.id, 4, 4, "2026-12-03"))
+    assert [(u.id, s.current) for u, s in await daily.top_streaks()] == [(anna.id, 1)]
+    assert await daily.to_reveal() == [position.id]  # the group's post: to be edited
+    await daily.mark_revealed(position.id)
+    assert await daily.to_reveal() == []

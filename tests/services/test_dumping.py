@@ -13,53 +13,25 @@ that ends with it, under both limits; a held one would have reached a limit.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Cube, Side, StakeMode
-from bot.model import ChipsStatus, StoredGame
+from bot.engine import StakeMode
+from bot.model import ChipsStatus
 from bot.services import chips
 from bot.storage import Store, open_database
 from tests.conftest import BACKENDS
 
-from .staked import EXAMPLES, fresh_databases, settle_and_save, staked_game
+from .staked import EXAMPLES, fresh_databases
+from .staked import Payment as _Payment
+from .staked import net_flow as _net
+from .staked import play_staked as _play
 
 START = 1_000_000.0
 WINDOW = chips.DUMP_WINDOW_SECONDS
-
-
-async def _play(
-    store: Store,
-    *,
-    loser: int,
-    winner: int,
-    stake: int,
-    mode: StakeMode,
-    cube: int,
-    now: float,
-) -> StoredGame:
-    """Settles (and saves) a game between ``loser`` (white) and ``winner`` that white resigned
-    after three turns each, so that no early-concession rule voids it."""
-    for user in (loser, winner):
-        await store.users.upsert(
-            user, username=None, first_name=f"P{user}", language_code=None, now=now
-        )
-    game, stored = await staked_game(store, loser, winner, stake=stake, mode=mode, now=now)
-    ended = replace(game, cube=Cube(cube, Side.WHITE)).resign(Side.WHITE)
-    history = tuple(f"{side} 3-1 8/5 6/5" for _ in range(chips.MIN_LOSER_TURNS) for side in "wb")
-    return await settle_and_save(store, replace(stored, game=ended, history=history), now)
-
-
-@dataclass(frozen=True, slots=True)
-class _Payment:
-    payer: int
-    payee: int
-    chips: int
-    at: float
 
 
 async def _payments(store: Store) -> list[_Payment]:
@@ -68,17 +40,6 @@ async def _payments(store: Store) -> list[_Payment]:
            WHERE kind = 'game' AND delta < 0 ORDER BY id"""
     )
     return [_Payment(row[0], row[1], -row[2], row[3]) for row in rows]
-
-
-def _net(payments: list[_Payment], payer: int, payee: int, now: float) -> tuple[int, int]:
-    """The chips and the payments that went from ``payer`` to ``payee`` in the window that ends
-    at ``now``, less those that went back."""
-    chips_, count = 0, 0
-    for payment in payments:
-        if now - WINDOW <= payment.at <= now:
-            sign = {(payer, payee): 1, (payee, payer): -1}.get((payment.payer, payment.payee), 0)
-            chips_, count = chips_ + sign * payment.chips, count + sign
-    return chips_, count
 
 
 game_step = st.tuples(

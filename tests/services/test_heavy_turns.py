@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+import os
+import signal
 import weakref
 from collections.abc import Iterator
 
@@ -159,3 +162,33 @@ def test_a_planners_answers_are_the_engines(planner: Planner) -> None:
     stepwise._plans.clear()
     assert tapped() == remote
     assert len(remote) > 2
+
+
+def test_a_cascade_is_tapped_on_after_the_planners_process_dies(
+    planner: Planner, caplog: pytest.LogCaptureFixture
+) -> None:
+    # the planner's process killed twice in the middle of a turn: each next question is asked
+    # again of a new process, which searches the turn anew; the turn is the engine's own
+    position = Position.from_text(
+        "crazy_gulbara b / 24:7 15:1 11:1 5:3 1:3 / 24:6 18:1 16:1 14:2 8:1 5:3 1:1"
+    )
+    caplog.set_level(logging.WARNING, "bot.services.processes")
+
+    def tapped(kill_at: tuple[int, ...]) -> str:
+        current = TurnInput.begin(position, Dice(1, 1), first_turn=False, rules=None)
+        taps = 0
+        while not current.is_complete:
+            if taps in kill_at:
+                [pid] = planner.pool.pids
+                os.kill(pid, signal.SIGKILL)
+            current = current.play(current.options[-1]).with_forced()
+            taps += 1
+        assert taps > max(kill_at, default=0)
+        return str(current.turn())
+
+    remote = tapped((1, 3))
+    assert planner.pool.restarts == 2
+    assert sum("the planner worker process died" in r.getMessage() for r in caplog.records) == 2
+    stepwise.set_planner(None)
+    stepwise._plans.clear()
+    assert tapped(()) == remote

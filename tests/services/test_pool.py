@@ -5,19 +5,23 @@ two workers racing over one PostgreSQL database."""
 from __future__ import annotations
 
 import asyncio
+import math
 import random
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engine import DiceMode
-from bot.model import Terms
+from bot.model import Seeker, Terms
 from bot.services.pool import (
     MAX_WAIT,
     Pairing,
     Pool,
+    best_match,
     computer_level_for,
     rating_window,
+    waiting_pairs,
 )
 from bot.storage import Store, open_database
 from tests.services.conftest import Clock
@@ -350,3 +354,77 @@ async def test_two_workers_sweeping_and_entering_at_once_pair_each_seeker_once(
     finally:
         for store in stores:
             await store.close()
+
+
+def _pairs_one_by_one(seekers: list[Seeker], now: float) -> list[tuple[Seeker, Seeker]]:
+    """The look's rule as written: the longest wait first, each with its best match among the
+    unpaired after it with the same terms (quadratic: the reference)."""
+    left, made = list(seekers), []
+    while left:
+        seeker = left.pop(0)
+        other = best_match(seeker, [o for o in left if o.terms == seeker.terms], now)
+        if other is not None:
+            left.remove(other)
+            made.append((seeker, other))
+    return made
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([LONG, SHORT, Terms(stake=10)]),
+            st.sampled_from([1400.0, 1450.0, 1500.0, 1500.5, 1600.0, 1750.0, 2100.0]),
+            st.integers(0, 70),  # seconds waited, ties included
+        ),
+        max_size=40,
+    )
+)
+def test_the_look_in_n_log_n_pairs_as_the_rule_says(
+    entries: list[tuple[Terms, float, int]],
+) -> None:
+    now = 1000.0
+    seekers = sorted(
+        (
+            Seeker(user_id, 0, terms, rating, now - waited)
+            for user_id, (terms, rating, waited) in enumerate(entries, start=1)
+        ),
+        key=lambda s: (s.since, s.user_id),
+    )
+    assert waiting_pairs(seekers, now) == _pairs_one_by_one(seekers, now)
+
+
+async def test_the_looks_between_whole_ones_pair_as_whole_looks_would(tmp_path: Path) -> None:
+    """Seekers entering and leaving over two minutes, looked at every half second: a pool that
+    reads only the widened windows between whole looks pairs exactly as one that always reads
+    everyone."""
+    pools = []
+    for name, whole_every in (("whole", 0.0), ("widened", math.inf)):
+        db = await open_database(tmp_path / f"{name}.sqlite3")
+        pools.append((db, Pool(Store(db), clock=lambda: 0.0, whole_every=whole_every)))
+    rng, made = random.Random(7), {"whole": [], "widened": []}
+    kinds = [LONG, SHORT, Terms(stake=10)]
+    try:
+        for tick in range(240):
+            now = 1000.0 + tick / 2
+            entering = [
+                (100 * tick + n, rng.choice(kinds), rng.choice(range(1000, 4000, 50)))
+                for n in range(rng.choice((0, 0, 0, 0, 1)))
+            ]
+            leaving = rng.randrange(100 * tick) if tick and rng.random() < 0.1 else None
+            for (_, pool), name in zip(pools, made, strict=True):
+                for user_id, terms, rating in entering:
+                    pairing = await pool.enter(user_id, 0, terms, rating, now)
+                    if pairing is not None:
+                        made[name].append(("enter", now, _ids(pairing)))
+                if leaving is not None:
+                    await pool.leave(leaving)
+                made[name] += [("look", now, _ids(p)) for p in await pool.pair_waiting(now)]
+        assert made["whole"] == made["widened"]
+        assert sum(kind == "look" for kind, *_ in made["whole"]) >= 5  # the looks paired some
+    finally:
+        for db, _ in pools:
+            await db.close()
+
+
+def _ids(pairing: Pairing) -> tuple[int, int]:
+    return pairing.waiting.user_id, pairing.entering.user_id

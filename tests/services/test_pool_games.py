@@ -1,17 +1,21 @@
 """Games from the pool (``Lobby.find``): a pairing starts one game, refusals change nothing,
 the same two accounts paired again weigh less in the ratings, the computer's offer, and two
 workers starting two pairings of one player start one game; the timers' sweep starting the
-games of seekers who waited, stakes, and the computer after a wait that ran out."""
+games of seekers who waited, stakes, and the computer after a wait that ran out. With two
+workers over PostgreSQL: a worker dying between taking a pairing out of the pool and starting
+its game (on entering, and in the sweep) loses nobody's wait, and a second Find on the other
+worker meanwhile never leaves a player both in the pool and in a game."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
-from bot.model import ChipsStatus, Rating, Seeker, Terms, User
+from bot.model import ChipsStatus, Rating, Seeker, StoredGame, Terms, User
 from bot.services import GameService, GameSnapshot, Services, chips, compose
 from bot.services import errors as e
 from bot.services.pool import MAX_WAIT, Pairing, pool_terms
@@ -235,6 +239,108 @@ async def test_two_workers_sweeping_at_once_start_one_game_per_player(
         for user in users:
             active = await workers[1].game_service.active_games(user.id)
             assert len(active) == 1 and await workers[0].pool.seeker(user.id) is None
+    finally:
+        for store in stores:
+            await store.close()
+
+
+def _players(pairing: Pairing) -> tuple[int, int]:
+    return pairing.waiting.user_id, pairing.entering.user_id
+
+
+class _Crash(BaseException):
+    """A worker dying where it stands: nothing catches it."""
+
+
+async def test_a_crash_between_leaving_the_pool_and_the_games_start_loses_no_pairing(
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = await postgres.new_migrated_database()
+    clock = Clock()
+    stores = [Store(await open_database(url))]
+    alive = compose(stores[0], random.Random(1), clock=clock)
+    try:
+        anna, boris, vera, carl, dan = [
+            await alive.users.see(i, username=name, first_name=name, language_code="en")
+            for i, name in enumerate(("anna", "boris", "vera", "carl", "dan"), start=1)
+        ]
+
+        async def doomed() -> Services:
+            """A second worker whose next game start dies before it is made."""
+            stores.append(Store(await open_database(url)))
+            worker = compose(stores[-1], random.Random(2), clock=clock)
+
+            async def crash(**_terms: object) -> None:
+                raise _Crash()
+
+            monkeypatch.setattr(worker.game_service, "start", crash)
+            return worker
+
+        # a pairing made as Boris enters, on the worker that dies before the game is made
+        assert await alive.lobby.find(anna, 0, TERMS, locale="en", message_id=7) is None
+        dying = await doomed()
+        with pytest.raises(_Crash):
+            await dying.lobby.find(boris, 0, TERMS, locale="en", message_id=8)
+        await stores.pop().close()
+        for player in (anna, boris):  # both still wait, and their waits still say so
+            seeker = await alive.pool.seeker(player.id)
+            assert seeker is not None and seeker.message_id in (7, 8)
+            assert await alive.game_service.active_games(player.id) == []
+        await alive.lobby.cancel_seeking(boris.id)  # his ✖ Cancel works
+        found = await alive.lobby.find(vera, 0, TERMS, locale="en")
+        assert found is not None and _players(found.pairing) == (anna.id, vera.id)
+
+        # a pairing of the timers' sweep, on the next worker that dies
+        await alive.store.ratings.set(dan.id, "long", Rating(rating=1800.0))
+        assert await alive.lobby.find(carl, 0, TERMS, locale="en") is None
+        assert await alive.lobby.find(dan, 0, TERMS, locale="en") is None  # 300 apart
+        clock.now += 60
+        dying = await doomed()
+        with pytest.raises(_Crash):
+            await dying.lobby.pair_waiting(_locale)
+        await stores.pop().close()
+        assert [await alive.pool.seeker(p.id) is not None for p in (carl, dan)] == [True, True]
+        [swept] = await alive.lobby.pair_waiting(_locale)
+        assert _players(swept.pairing) == (carl.id, dan.id)
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_a_second_find_while_a_pairing_starts_never_leaves_a_player_in_both(
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = await postgres.new_migrated_database()
+    clock = Clock()
+    stores = [Store(await open_database(url)) for _ in range(2)]
+    try:
+        one, two = (compose(store, random.Random(n), clock=clock) for n, store in enumerate(stores))
+        anna, boris = [
+            await one.users.see(i, username=name, first_name=name, language_code="en")
+            for i, name in ((1, "anna"), (2, "boris"))
+        ]
+        reached, go = asyncio.Event(), asyncio.Event()
+        start = two.game_service.start
+
+        async def slow_start(**terms: Any) -> StoredGame:
+            reached.set()
+            await go.wait()
+            return await start(**terms)
+
+        monkeypatch.setattr(two.game_service, "start", slow_start)
+        assert await one.lobby.find(anna, 0, TERMS, locale="en") is None
+        pairing = asyncio.create_task(two.lobby.find(boris, 0, TERMS, locale="en"))
+        await reached.wait()  # out of the pool on worker two, her game not made yet
+        again = await asyncio.gather(
+            one.lobby.find(anna, 0, TERMS, locale="en"), return_exceptions=True
+        )
+        go.set()
+        found = await pairing
+        assert found is not None and _players(found.pairing) == (anna.id, boris.id)
+        assert isinstance(again[0], e.AlreadySeeking | e.AlreadyPlaying), again
+        games = await one.game_service.active_games(anna.id)
+        assert [g.id for g in games] == [found.snapshot.stored.id]
+        assert await one.pool.seeker(anna.id) is None
     finally:
         for store in stores:
             await store.close()

@@ -1,8 +1,9 @@
 """Tournaments at the service level, on both backends: sign-up with the entry taken and given
 back, who may make one, each format played out by resignations and timeouts, a restart
 between rounds (a round never started twice, a result never counted twice), a withdrawal (a
-match forfeited whole), two workers racing over the start of a round and over the pinned
-message, and a tournament game's result in both players' ratings."""
+match forfeited whole), two workers racing over the start of a round, over the pinned
+message and over one picker's ✅ Create, and a tournament game's result in both players'
+ratings."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from bot.services.errors import (
     NotTheCreator,
     TooFewPlayers,
     TournamentClosed,
+    TournamentMade,
 )
 from bot.storage import Store, open_database
 from tests.services.conftest import Clock
@@ -151,7 +153,7 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_tournaments_and_setti
     assert [e.user_id for e in await store.tournaments.entrants(made.id)] == [creator.id]
 
 
-async def test_a_knockout_of_five_with_byes_survives_a_restart_and_pays_the_winner(
+async def test_a_knockout_of_five_with_byes_survives_a_restart_and_names_the_winner(
     migrated_database: Path | str, clock: Clock
 ) -> None:
     db = await open_database(migrated_database)
@@ -197,10 +199,12 @@ async def test_a_knockout_of_five_with_byes_survives_a_restart_and_pays_the_winn
     [over] = await services.tournaments.due()
     assert over.tournament.state is TournamentState.FINISHED
     assert over.tournament.winner_id == 1
-    assert await _chips(services, 1) == 1000 - 10 + 50
     assert await services.tournaments.due() == []
     # the games count in the group's league; resigned at once, they are early concessions:
-    # they decide the boards, but change no rating (the anti-dumping rule)
+    # they decide the boards, but change no rating and pay no prize (the anti-dumping rule:
+    # every entry went back; test_tournament_chips pays one)
+    assert [await _chips(services, p.id) for p in players] == [1000] * 5
+    assert over.tournament.prize == 0
     top = await store.games.top(GROUP)
     assert top[0].user.id == 1 and top[0].wins == 2
     assert (await store.ratings.get(1, "long")).games == 0
@@ -479,3 +483,82 @@ async def test_a_tournament_games_result_changes_both_players_ratings(
     [over] = await services.tournaments.due()
     assert over.tournament.winner_id == winner
     assert [(s.user.id, s.wins) for s in await store.games.top(GROUP)][0] == (winner, 1)
+
+
+async def test_one_picker_makes_one_tournament_on_two_workers(postgres: PostgresServer) -> None:
+    url = await postgres.new_migrated_database()
+    clock = Clock()
+    opened = [await open_database(url) for _ in range(2)]
+    workers = [compose(Store(db), random.Random(n), clock=clock) for n, db in enumerate(opened)]
+    try:
+        [creator] = await _players(workers[0], 1)
+
+        async def create(services: Services) -> int:
+            made = await services.tournaments.create(
+                GROUP,
+                creator,
+                format=TournamentFormat.SWISS,
+                terms=Terms(),
+                locale="en",
+                is_admin=True,
+                picker_id=77,
+            )
+            return made.id
+
+        done = await asyncio.gather(*(create(w) for w in workers), return_exceptions=True)
+        [made] = [d for d in done if isinstance(d, int)]
+        [refused] = [d for d in done if not isinstance(d, int)]
+        assert isinstance(refused, TournamentMade) and refused.tournament == made
+        [listed] = await workers[1].tournaments.in_chat(GROUP)
+        assert (listed.id, listed.message_id) == (made, 77)
+        with pytest.raises(TournamentMade):  # later, too
+            await create(workers[1])
+    finally:
+        for db in opened:
+            await db.close()
+
+
+async def test_boards_decided_on_time_are_known_for_a_game_and_for_a_matchs_last(
+    store: Store, clock: Clock
+) -> None:
+    """A knock-out of four: one game lost on time, the other resigned; then a match whose
+    games are lost on time until it is over: the boards decided by a clock, and only they."""
+    services = compose(store, random.Random(9), move_seconds=60, clock=clock)
+    players = await _players(services, 4)
+    made = await services.tournaments.create(
+        GROUP, players[0], format=TournamentFormat.KNOCKOUT, terms=Terms(), locale="en",
+        is_admin=True,
+    )  # fmt: skip
+    for player in players:
+        await services.tournaments.join(made.id, player)
+    await services.tournaments.start(made.id, players[0].id)
+    first, second = (await services.tournaments.overview(made.id)).round_boards(1)
+    assert first.pairing.game_id is not None and second.pairing.game_id is not None
+    await services.game_service.resign(second.pairing.game_id, second.pairing.first_id)
+    await _show_boards(store, first.pairing.game_id)
+    clock.now += 61
+    assert len(await services.game_service.timeouts()) == 1
+    overview = await services.tournaments.overview(made.id)
+    assert overview.on_time == {(1, first.pairing.board)}
+    pair = await _players(services, 2, first=11)
+    match = await services.tournaments.create(
+        GROUP, pair[0], format=TournamentFormat.KNOCKOUT, terms=Terms(match_length=3),
+        locale="en", is_admin=True,
+    )  # fmt: skip
+    for player in pair:
+        await services.tournaments.join(match.id, player)
+    game = (await services.tournaments.start(match.id, pair[0].id)).started[0].stored
+    await services.game_service.resign(game.id, game.white_id)  # the match goes on
+    [after] = [p for p in await services.tournaments.due() if p.tournament.id == match.id]
+    assert (await services.tournaments.overview(match.id)).on_time == set()
+    game = after.started[0].stored
+    while True:  # now each game is lost on time until the match is over
+        await _show_boards(store, game.id)
+        clock.now += 61
+        await services.game_service.timeouts()
+        [progress] = [p for p in await services.tournaments.due() if p.tournament.id == match.id]
+        if progress.tournament.is_over:
+            break
+        game = progress.started[0].stored
+    [board] = (await services.tournaments.overview(match.id)).round_boards(1)
+    assert (await services.tournaments.overview(match.id)).on_time == {(1, board.pairing.board)}

@@ -49,7 +49,13 @@ async def test_positions_answers_streaks_and_posts(database: Path | str) -> None
         await daily.set_streak(Streak(6, 2, 4, "2026-12-03"))
         await daily.set_streak(Streak(5, 9, 9, "2026-11-01"))  # ended long ago
         assert await daily.streak(6) == Streak(6, 2, 4, "2026-12-03")
-        assert await daily.top_streaks("2026-12-02", 10) == [Streak(6, 2, 4, "2026-12-03")]
+        top = await daily.top_streaks("2026-12-04", 10, rated_games=0)
+        assert top == [Streak(6, 2, 4, "2026-12-03")]
+        assert await daily.top_streaks("2026-12-04", 10, rated_games=1) == []  # none rated
+        # on the day of its last right answer, as it stood when the day began
+        await daily.set_streak(Streak(6, 3, 4, "2026-12-04", best_before=4))
+        top = await daily.top_streaks("2026-12-04", 10, rated_games=0)
+        assert top == [Streak(6, 2, 4, "2026-12-04", best_before=4)]
 
         group = DailyGroup(-100, "Europe/Moscow", "long", "ru", 10.0)
         await daily.set_group(group, now=1.0)

@@ -4,6 +4,7 @@ rating table and the latest games. Expected values are worked out by hand in the
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from bot.engine import Cube, Game, Match, Outcome, Result, Side, resolve_rules, starting_position
 from bot.model import PlayerStats, Rating
 from bot.storage import Store, open_database
+from bot.storage import stats as stats_module
 
 ANNA, BORIS, VERA, GLEB = 1, 2, 3, 4
 GROUP, OTHER_GROUP = -5, -7
@@ -47,42 +49,52 @@ async def _game(
     match_id: int | None = None,
     game_no: int = 1,
 ) -> int:
+    """A game, finished as the bot finishes one (its result saved, the totals added to) when
+    ``winner`` is given."""
+    game_id = await _start(store, white, black, chat_id, variant, cube, match_id, game_no)
+    if winner and outcome:
+        await _finish(store, game_id, Result(Side(winner), Outcome(outcome), points or 0), finished)
+    return game_id
+
+
+async def _start(
+    store: Store,
+    white: int,
+    black: int,
+    chat_id: int = GROUP,
+    variant: str = "long",
+    cube: Cube | None = None,
+    match_id: int | None = None,
+    game_no: int = 1,
+) -> int:
     rules = "classic" if variant == "long" else "standard"
-    result = Result(Side(winner), Outcome(outcome), points or 0) if winner and outcome else None
     game = Game(
         variant,
         resolve_rules(variant, rules),
         starting_position(variant),
         moved=frozenset(Side),
         ply=10,
-        result=result,
         cube=cube,
     )
     return await store.database.insert(
         """INSERT INTO games (chat_id, white_id, black_id, variant, rule_set, game,
-               move_seconds, locale, created_at, winner, outcome, points, finished_at,
-               match_id, game_no)
-           VALUES (?, ?, ?, ?, ?, ?, 60, 'en', 0, ?, ?, ?, ?, ?, ?)
+               move_seconds, locale, created_at, match_id, game_no)
+           VALUES (?, ?, ?, ?, ?, ?, 60, 'en', 0, ?, ?)
            RETURNING id""",
-        (
-            chat_id,
-            white,
-            black,
-            variant,
-            rules,
-            game.to_text(),
-            winner,
-            outcome,
-            points,
-            finished,
-            match_id,
-            game_no,
-        ),
+        (chat_id, white, black, variant, rules, game.to_text(), match_id, game_no),
     )
 
 
+async def _finish(store: Store, game_id: int, result: Result, finished: float | None) -> None:
+    stored = await store.games.get(game_id)
+    assert stored is not None
+    ended = replace(stored, game=replace(stored.game, result=result))
+    await store.games.save(ended, expected_version=stored.version, now=finished or 0.0)
+
+
 async def _anna_and_boris(store: Store) -> None:
-    """Anna's games, inserted out of order (the streaks follow finished_at, not the id):
+    """Anna's games, started out of order and finished in order of time (the streaks follow
+    the order games end in, not their ids):
 
     time  white  black  winner  outcome     points   for Anna
      1    anna   boris  anna    mars        2        W  mars given
@@ -96,16 +108,23 @@ async def _anna_and_boris(store: Store) -> None:
      9    boris  vera   boris   oin         1        (not Anna's)
     and an unfinished game of Anna's, which counts nowhere.
     """
-    await _game(store, ANNA, BORIS, "w", "home_mars", 4, finished=5)
-    await _game(store, BORIS, VERA, "w", "oin", 1, finished=9, chat_id=OTHER_GROUP)
-    await _game(store, ANNA, BORIS, "b", "resign", 2, finished=8)
-    await _game(store, ANNA, BORIS, "w", "mars", 2, finished=1)
-    await _game(store, ANNA, BORIS, None)
-    await _game(store, BORIS, ANNA, "b", "oin", 1, finished=2)
-    await _game(store, ANNA, BORIS, "w", "oin", 2, finished=6, cube=Cube(2, Side.BLACK))
-    await _game(store, ANNA, VERA, "w", "koks", 3, finished=4)
-    await _game(store, BORIS, ANNA, "w", "mars", 2, finished=7)
-    await _game(store, ANNA, BORIS, "b", "koks", 3, finished=3)
+    games = [
+        (ANNA, BORIS, "w", "home_mars", 4, 5, GROUP, None),
+        (BORIS, VERA, "w", "oin", 1, 9, OTHER_GROUP, None),
+        (ANNA, BORIS, "b", "resign", 2, 8, GROUP, None),
+        (ANNA, BORIS, "w", "mars", 2, 1, GROUP, None),
+        (BORIS, ANNA, "b", "oin", 1, 2, GROUP, None),
+        (ANNA, BORIS, "w", "oin", 2, 6, GROUP, Cube(2, Side.BLACK)),
+        (ANNA, VERA, "w", "koks", 3, 4, GROUP, None),
+        (BORIS, ANNA, "w", "mars", 2, 7, GROUP, None),
+        (ANNA, BORIS, "b", "koks", 3, 3, GROUP, None),
+    ]
+    started = [await _start(store, w, b, chat, cube=cube) for w, b, *_, chat, cube in games]
+    await _start(store, ANNA, BORIS)
+    for game_id, (_, _, winner, outcome, points, finished, _, _) in sorted(
+        zip(started, games, strict=True), key=lambda pair: pair[1][5]
+    ):
+        await _finish(store, game_id, Result(Side(winner), Outcome(outcome), points), finished)
 
 
 async def test_a_players_record_mars_koks_and_streaks(store: Store) -> None:
@@ -209,3 +228,10 @@ async def test_latest_games_of_a_chat_and_of_a_player(store: Store) -> None:
     assert len(anna) == 10 and anna[-1].finished_at == 1  # the unfinished game is not listed
     with pytest.raises(ValueError):
         await store.stats.recent()
+
+
+async def test_a_large_groups_rating_table_walks_the_ratings_to_the_same_table(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stats_module, "_WALK_FROM", 1)  # every group counts as large
+    await test_the_rating_table_has_the_chats_players_only(store)

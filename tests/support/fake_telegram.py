@@ -1053,6 +1053,29 @@ class FakeTelegram:
         """Removes the bot from a group: sends there answer 403."""
         chat.bot_is_member = False
 
+    def add_bot(self, chat: FakeChat, *, by: FakeUser, admin: bool = False, **rights: bool) -> None:
+        """``by`` adds the bot to a group it is not in (see :meth:`chat_between`), as a member
+        or (``admin``) an administrator with :data:`ADMIN_RIGHTS` overridden by ``rights``.
+        Like Telegram, queues a ``my_chat_member`` update from ``by``: the bot's status from
+        ``left`` to ``member`` (or ``administrator``)."""
+        assert chat.type in ("group", "supergroup") and not chat.bot_is_member
+        _check_rights(rights)
+        old = self._member_json(chat, self.bot_user.id)
+        chat.bot_is_member = True
+        chat.bot_rights = {**ADMIN_RIGHTS, **rights} if admin else None
+        chat.members.setdefault(by.id, by)
+        self.queue_update(
+            {
+                "my_chat_member": {
+                    "chat": chat.to_api(),
+                    "from": by.to_api(),
+                    "date": int(time.time()),
+                    "old_chat_member": old,
+                    "new_chat_member": self._member_json(chat, self.bot_user.id),
+                }
+            }
+        )
+
     def migrate_to_supergroup(self, group: FakeChat) -> FakeChat:
         """Upgrades ``group``: calls with its id answer 400 with ``migrate_to_chat_id``.
 
@@ -1980,6 +2003,11 @@ class FakeTelegram:
         language_code = params.get("language_code") or ""
         if language_code and not re.fullmatch(r"[a-z]{2}", language_code):
             raise bad_request("invalid language code specified")
+        scope = params.get("scope") or {}
+        if scope.get("type") == "chat":  # a chat the bot knows: a user's only once they wrote
+            chat = self.chats.get(_as_int(scope.get("chat_id"), "chat not found"))
+            if chat is None or (chat.type == "private" and not chat.started):
+                raise bad_request("chat not found")
         key = (self._scope_key(params.get("scope")), language_code)
         self._commands[key] = [
             {"command": c["command"], "description": c["description"]} for c in commands

@@ -46,6 +46,9 @@ FAST_BACKOFF: Final = Backoff(base=0.05, cap=0.5)
 """Retries in tests: outages last seconds there, and the bot should be back within half a one."""
 WEBHOOK_SECRET: Final = "test-webhook-SECRET_0123456789"
 WEBHOOK_PATH: Final = "/telegram/webhook"
+START_TIMEOUT: Final = 30.0
+"""Seconds a bot may take to start (migrations, worker processes): long only on a busy
+machine, and a wait that ends as soon as it polls."""
 
 
 def free_port() -> int:
@@ -154,7 +157,7 @@ class BotHarness:
         assert port, "this bot has no HTTP server (set webhook_port, or a webhook)"
         return f"http://127.0.0.1:{port}"
 
-    async def start(self, timeout: float = DEFAULT_TIMEOUT, *, wait: bool = True) -> None:
+    async def start(self, timeout: float = START_TIMEOUT, *, wait: bool = True) -> None:
         """Starts a bot instance and returns once it polls or has set its webhook (its startup
         hooks have run), or at once without ``wait`` (a bot started while the server is not
         listening)."""
@@ -203,7 +206,7 @@ class BotHarness:
         instance then receives again, as after a crash.
         """
         await self.stop(settle=settle, timeout=timeout)
-        await self.start(timeout)
+        await self.start(max(timeout, START_TIMEOUT))
 
     async def settle(self, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Waits until the bot has fetched, confirmed and finished handling every queued update.

@@ -67,6 +67,16 @@ class PostgresServer:
     def start(self) -> None:
         """Creates the cluster and starts the server; returns when it takes connections."""
         self._run(self._initdb, "-D", str(self._data), "-U", self.user, "-A", "trust", "-E", "UTF8")
+        self.resume()
+
+    def halt(self) -> None:
+        """Stops the server as an operator would (``pg_ctl stop -m fast``: the connections
+        are cut, new ones refused), keeping its data; :meth:`resume` starts it again on the
+        same port. A database outage, for the tests that need one."""
+        self._run(self._pg_ctl, "-D", str(self._data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Starts the server (again); returns when it takes connections."""
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories="
             f"{self._folder} -c fsync=off -c full_page_writes=off -c synchronous_commit=off "

@@ -314,3 +314,81 @@ class BoardClient:
     async def close(self) -> None:
         await self.socket.close()
         await self._reader
+
+
+class StalledSocket:
+    """A board's WebSocket that never reads what it is sent: a raw TCP connection with a small
+    receive buffer, the handshake done by hand, then only writes (masked frames, as a client
+    must). What a page that stopped reading, or a stranger, does to the server."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._reader = reader
+        self._writer = writer
+
+    @classmethod
+    async def open(cls, url: str) -> StalledSocket:
+        """Connects to ``http://host:port/path`` and upgrades to a WebSocket; reads nothing
+        after the server's answer to the upgrade."""
+        import base64
+        import socket
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        raw.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(raw, (parts.hostname, parts.port))
+        reader, writer = await asyncio.open_connection(sock=raw)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            (
+                f"GET {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        return cls(reader, writer)
+
+    def send(self, payload: bytes, *, binary: bool = False) -> None:
+        """Queues one frame (text, or binary), masked."""
+        opcode = 0x2 if binary else 0x1
+        mask = os.urandom(4)
+        length = len(payload)
+        if length < 126:
+            header = bytes([0x80 | opcode, 0x80 | length])
+        else:
+            header = bytes([0x80 | opcode, 0x80 | 126]) + length.to_bytes(2, "big")
+        body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self._writer.write(header + mask + body)
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.send(json.dumps(message).encode())
+
+    async def flush(self) -> bool:
+        """Waits until what was queued is written; False when the server has cut it off."""
+        try:
+            await asyncio.wait_for(self._writer.drain(), 5)
+        except (ConnectionError, TimeoutError):
+            return False
+        return not self._writer.is_closing()
+
+    async def cut_off(self, timeout: float) -> bool:
+        """Whether the server closes the connection within ``timeout`` (reads, now, all that
+        was sent to find out)."""
+
+        async def eof() -> None:
+            while await self._reader.read(65536):
+                pass
+
+        try:
+            await asyncio.wait_for(eof(), timeout)
+        except TimeoutError:
+            return False
+        except ConnectionError:
+            return True
+        return True
+
+    def close(self) -> None:
+        self._writer.transport.abort()

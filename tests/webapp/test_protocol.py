@@ -224,8 +224,9 @@ async def test_a_watchers_action_is_refused_in_their_language(tmp_path: Path) ->
     """A watcher of a group game (Carol, Russian) may open its board but not act on it: a
     turn, a roll or a resign is refused in Russian and changes nothing."""
     async with FakeTelegram() as fake, board_bot(fake, tmp_path / "nardy.sqlite3") as harness:
-        alice, bob, _group, board = await start_group_game(harness, "short")
+        alice, bob, group, board = await start_group_game(harness, "short")
         carol = fake.create_user("Carol", username="carol", language_code="ru")
+        group.members[carol.id] = carol  # a member of the group: she sees its board
         async with aiohttp.ClientSession() as session:
             players = await open_clients(harness, session, [alice, bob], game_of(board))
             [watcher] = await open_clients(harness, session, [carol], game_of(board))
@@ -365,6 +366,7 @@ async def test_a_rematch_asked_on_the_board_is_followed_by_its_boards(tmp_path: 
     async with FakeTelegram() as fake, board_bot(fake, tmp_path / "nardy.sqlite3") as harness:
         alice, bob, group, board = await start_group_game(harness, "short")
         carol = fake.create_user("Carol", username="carol", language_code="ru")
+        group.members[carol.id] = carol
         game = game_of(board)
         async with aiohttp.ClientSession() as session:
             clients = await open_clients(harness, session, [alice, bob, carol], game)
@@ -429,5 +431,39 @@ async def test_a_chat_board_held_by_the_pace_is_drawn_with_the_newest_state(
                 if str(button.get("callback_data", "")).startswith("g:")
             }
             assert shown == {final}
+            for client in clients:
+                await client.close()
+
+
+async def test_a_banned_players_requests_on_the_board_are_refused(tmp_path: Path) -> None:
+    """Alice, banned by an operator while her board is open: her turn on the board is refused
+    with the chat's words and changes nothing; lifted, it is played."""
+    owner_id = 777_000_002
+    async with (
+        FakeTelegram() as fake,
+        board_bot(fake, tmp_path / "nardy.sqlite3", owner_ids=(owner_id,)) as harness,
+    ):
+        alice, bob, _group, board = await start_group_game(harness, "short")
+        owner = fake.create_user("Olga", username="olga", user_id=owner_id)
+        office = fake.private_chat(owner)
+        async with aiohttp.ClientSession() as session:
+            clients = await open_clients(harness, session, [alice, bob], game_of(board))
+            mover = actor(clients)
+            assert mover is not None
+            player = alice if mover is clients[0] else bob
+            sent = fake.send_text(owner, office, f"/ban {player.id}")
+            await fake.wait_for_message(office, after=sent)
+            await harness.settle()
+            version = mover.state["version"]
+            steps = await mover.path()
+            refused = await mover.request({"type": "turn", "version": version, "steps": steps})
+            assert refused == {"type": "refused", "text": "You are banned from this bot."}
+            await harness.idle()
+            assert mover.state["version"] == version
+            sent = fake.send_text(owner, office, f"/unban {player.id}")
+            await fake.wait_for_message(office, after=sent)
+            await harness.settle()
+            done = await mover.request({"type": "turn", "version": version, "steps": steps})
+            assert done["type"] == "done", done
             for client in clients:
                 await client.close()

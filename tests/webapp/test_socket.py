@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from bot.engine import Game, Side, TurnInput
 from bot.webapp.auth import InitDataRefused, check_init_data
 from bot.webapp.state import step_tree
-from tests.bot.gameplay import start_private_game
+from tests.bot.gameplay import computer_done, start_computer_game, start_private_game
 from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.webapp import sign_init_data
-from tests.webapp.helpers import board_bot, game_of
+from tests.webapp.helpers import board_bot, game_of, open_clients
 
 TOKEN = "123456:test-token-for-init-data"
 USER = FakeUser(id=42, first_name="Alice", username="alice", language_code="en")
@@ -188,3 +188,34 @@ def _path(tree: list[Any], steps: list[list[int]]) -> list[list[Any]]:
         found.append(option)
         node = option[4]
     return found
+
+
+async def test_the_computers_opening_turn_is_shown_to_the_player_who_moves_second(
+    tmp_path: Path,
+) -> None:
+    """The computer opens with a forced 6-1, played at once with the person's forced 3-2, and
+    plays its next turn: the person's chat board and Mini App board list all three, oldest
+    first, not the last alone (each turn in the board's steps, seen from the person's side)."""
+    async with (
+        FakeTelegram() as fake,
+        board_bot(fake, tmp_path / "nardy.sqlite3", seed=1, computer_pause_seconds=0) as harness,
+    ):
+        alice, _chat, board = await start_computer_game(harness)
+        first = board.caption or ""
+        assert "⚫ 6-1 24/18 18/17 (forced) → ⚪ 3-2 24/21 21/19 (forced)" in first
+        await computer_done(fake, board)
+        shown = board.caption or ""
+        opening = "⚫ 6-1 24/18 18/17 (forced) → ⚪ 3-2 24/21 21/19 (forced)"
+        assert f"Last turns: {opening} → ⚫ 3-3" in shown
+        async with aiohttp.ClientSession() as session:
+            [client] = await open_clients(harness, session, [alice], game_of(board))
+            state = client.state
+            assert state["you"] == "w" and state["to_act"] == "w"
+            recent = state["recent"]
+            assert [(turn["n"], turn["side"]) for turn in recent] == [(0, "b"), (1, "w"), (2, "b")]
+            assert recent[0]["text"] == "⚫ 6-1 24/18 18/17 (forced)"
+            # black's 24/18 18/17 from white's side of a long board: its points 12, 6, 5
+            assert recent[0]["steps"] == [[12, 6, 0], [6, 5, 0]]
+            assert recent[1]["steps"] == [[24, 21, 0], [21, 19, 0]]
+            assert state["plies"] == 3
+            await client.close()

@@ -1,15 +1,30 @@
 // The board page: connects to the bot, draws each state it is pushed, and lets the player to
 // move build a turn from the step tree the server sent (the page knows no rules: it offers
 // exactly the tree's steps), then sends the whole turn once with Confirm. It follows its
-// players from game to game (a match's next game, a rematch): the state names the game.
+// players from game to game (a match's next game, a rematch): the state names the game. The
+// board fills the room the page leaves it, redrawn when that changes (a phone turned); under
+// it a line lists the turns its reader has not seen made (the state's ``recent``), and those
+// turns slide over the board as they come.
 
-import { applyTheme, initData, onEvent, postEvent, showConfirm, startParam, themeParams } from "./tg.js";
-import { drawBoard, moveGhost, slide } from "./draw.js";
+import {
+  applyTheme,
+  confirmClosing,
+  disableVerticalSwipes,
+  initData,
+  onEvent,
+  postEvent,
+  showConfirm,
+  startParam,
+  themeParams,
+} from "./tg.js";
+import { dieFace, drawBoard, geometry, moveGhost, slide } from "./draw.js";
 
 const svg = document.getElementById("board");
 const diceBox = document.getElementById("dice");
 const statusLine = document.getElementById("status");
 const controls = document.getElementById("controls");
+const lastLine = document.getElementById("last");
+const wrap = document.getElementById("board-wrap");
 const toastBox = document.getElementById("toast");
 const headers = { top: document.getElementById("top"), bottom: document.getElementById("bottom") };
 
@@ -30,6 +45,7 @@ let closedForGood = false;
 let clockOffset = 0; // server time minus this clock's
 let drag = null; // a checker held: {from, id (the pointer), x0, y0, moved, x, y}
 let refusal = null; // why the server will not serve this page (it stops reconnecting)
+let geo = geometry(wrap.clientWidth, wrap.clientHeight); // the board laid out in its room
 
 const other = (side) => (side === "w" ? "b" : "w");
 const t = (key, values = {}) =>
@@ -68,6 +84,7 @@ function receive(message) {
     case "hello":
       texts = message.texts;
       if (message.lang) document.documentElement.lang = message.lang;
+      showPrivacyLink();
       clockOffset = message.now - Date.now() / 1000;
       retries = 0;
       document.body.dataset.connected = "yes";
@@ -155,8 +172,10 @@ function onState(next) {
     }
   }
   render();
-  if (before && next.version > before.version && next.last.steps.length && next.last.side !== next.you) {
-    animate(next.last);
+  if (before && next.version > before.version) {
+    // the turns made since the state before, but the reader's own choice (played here)
+    const fresh = next.recent.filter((t) => t.n >= before.plies && (t.side !== next.you || t.auto));
+    if (fresh.length) animate(fresh);
   }
 }
 
@@ -265,6 +284,7 @@ function render() {
   const targets = new Set(selected === null ? [] : offered.filter((o) => o[0] === selected).map((o) => o[1]));
   const bottom = state.bottom;
   const lastSteps = picked.length ? now.steps.map((o) => [o[0], o[1]]) : state.last.steps;
+  geo = geometry(wrap.clientWidth, wrap.clientHeight);
   drawBoard(svg, {
     points: now.points,
     bar: now.bar,
@@ -277,7 +297,7 @@ function render() {
     targets,
     selected,
     lifted: drag && drag.moved ? { from: drag.from, side: state.turn, x: drag.x, y: drag.y } : null,
-  });
+  }, geo);
   for (const [place, side] of [["bottom", bottom], ["top", other(bottom)]]) {
     const header = headers[place];
     header.replaceChildren();
@@ -297,6 +317,7 @@ function render() {
     header.append(dot, name, pips, clock);
   }
   drawDice();
+  drawLast();
   drawControls(mine);
   if (refusal) statusLine.textContent = refusal;
   else if (state.result) statusLine.textContent = state.result;
@@ -306,6 +327,8 @@ function render() {
   tick();
   document.body.dataset.version = String(state.version);
   document.body.dataset.mine = mine ? "yes" : "no";
+  // closing the board halfway through one's own turn asks first (the steps would be lost)
+  confirmClosing(Boolean(state.tree && state.you === state.turn && picked.length));
 }
 
 function drawDice() {
@@ -317,7 +340,8 @@ function drawDice() {
   for (const value of values) {
     const die = document.createElement("span");
     die.className = `die${small ? " small" : ""}`;
-    die.textContent = String(value);
+    die.dataset.value = String(value);
+    die.appendChild(dieFace(value, small ? 24 : 34));
     const index = used.indexOf(value);
     if (index >= 0) {
       used.splice(index, 1);
@@ -334,6 +358,19 @@ function drawDice() {
     label.textContent = state.label;
     diceBox.appendChild(label);
   }
+}
+
+/** The turns the reader has not seen made (the opponent's, and their own played for them):
+ * what the marks on the board show, in words. */
+function drawLast() {
+  const turns = state.recent || [];
+  lastLine.replaceChildren();
+  if (!turns.length) return;
+  const moves = turns.map((turn) => turn.text).join(" → ");
+  const mark = document.createElement("span");
+  mark.className = "mark";
+  const words = document.createTextNode(t(turns.length > 1 ? "last_turns" : "last", { moves }));
+  lastLine.append(mark, words);
 }
 
 function button(text, action, primary = false, enabled = true) {
@@ -389,11 +426,11 @@ function tick() {
   }
 }
 
-async function animate(last) {
-  const moving = last.steps.slice(0, 8);
-  for (const [src, dst] of moving) {
+async function animate(turns) {
+  const moving = turns.flatMap((turn) => turn.steps.map((step) => [turn.side, step])).slice(-8);
+  for (const [side, [src, dst]] of moving) {
     const stack = dst >= 1 && dst <= 24 ? state.points[dst][1] : 1;
-    await slide(svg, last.side, src, dst, stack);
+    await slide(svg, geo, side, src, dst, stack);
   }
 }
 
@@ -485,17 +522,47 @@ function endDrag(event, dropped) {
 svg.addEventListener("pointerup", (event) => endDrag(event, true));
 svg.addEventListener("pointercancel", (event) => endDrag(event, false));
 
+// --- privacy: a link under the board, and the Settings item of Telegram's menu -------------------
+
+const privacyLink = document.getElementById("privacy");
+const privacyText = document.getElementById("privacy-text");
+
+function showPrivacyLink() {
+  if (!texts.privacy_text) return;
+  privacyLink.textContent = texts.privacy;
+  privacyText.textContent = texts.privacy_text;
+  privacyLink.hidden = false;
+  postEvent("web_app_setup_settings_button", { is_visible: true });
+}
+
+function togglePrivacy(open = privacyText.hidden) {
+  privacyText.hidden = !open;
+  if (open) privacyText.scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+privacyLink.addEventListener("click", (event) => {
+  event.preventDefault();
+  togglePrivacy();
+});
+privacyText.addEventListener("click", () => togglePrivacy(false));
+
 // --- start -----------------------------------------------------------------------------------
 
+new ResizeObserver(() => {
+  const next = geometry(wrap.clientWidth, wrap.clientHeight);
+  if (next.width !== geo.width || next.height !== geo.height) render();
+}).observe(wrap);
 applyTheme(themeParams());
 onEvent((type, data) => {
   if (type === "theme_changed" && data && data.theme_params) {
     applyTheme(data.theme_params);
     render();
   }
+  if (type === "settings_button_pressed") togglePrivacy(true);
 });
 postEvent("web_app_ready");
 postEvent("web_app_expand");
+disableVerticalSwipes(); // a checker dragged down must not pull the board closed
 setInterval(tick, 1000);
 window.nardy = {
   state: () => state,

@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
+from bot.services.allowance import ALLOWANCES_KEPT, Allowance, Bucket
 from bot.services.coordination import Coordination, share_of
 from bot.services.errors import GameError, TooSoon
 
@@ -47,10 +48,6 @@ ON_DEMAND_PER_USER: Final = (3.0, 1 / 10)
 ON_DEMAND_PER_GROUP: Final = (3.0, 1 / 20)
 """The on-demand messages one group may get, everyone's together: 3 at once, then one every
 20 s, a sixth of Telegram's 20 a minute (the rest is the boards')."""
-
-ALLOWANCES_KEPT: Final = 10_000
-"""Users (or groups) whose allowance :class:`Allowance` keeps before it forgets those whose
-allowance is whole again (as if never used)."""
 
 
 class Pace(Protocol):
@@ -83,21 +80,6 @@ class _SparePace:
             await asyncio.sleep(max(delay, SPARE_RETRY_SECONDS))
 
 
-@dataclass(slots=True)
-class _Bucket:
-    capacity: float
-    per_second: float
-    tokens: float
-    updated: float
-
-    def refill(self, now: float) -> _Bucket:
-        """The bucket with what flowed in since it was last looked at (never over its
-        capacity)."""
-        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
-        self.updated = now
-        return self
-
-
 @dataclass
 class RateLimiter:
     """Token buckets of (burst, messages per second): by default about 1 message a second per
@@ -108,16 +90,23 @@ class RateLimiter:
     private: tuple[float, float] = (3, 1.0)
     group: tuple[float, float] = (3, 20 / 60)
     overall: tuple[float, float] = (30, 30.0)
-    _buckets: dict[int | None, _Bucket] = field(default_factory=dict)
-    _spares: dict[float, _Bucket] = field(default_factory=dict)  # share -> its own bucket
+    _buckets: dict[int | None, Bucket] = field(default_factory=dict)
+    _spares: dict[float, Bucket] = field(default_factory=dict)  # share -> its own bucket
 
-    def _bucket(self, chat_id: int | None) -> _Bucket:
+    def _bucket(self, chat_id: int | None) -> Bucket:
         bucket = self._buckets.get(chat_id)
         if bucket is None:
+            if len(self._buckets) >= ALLOWANCES_KEPT:  # forget the full ones: a new one is full
+                now = self.clock()
+                self._buckets = {
+                    k: b
+                    for k, b in self._buckets.items()
+                    if k is None or b.refill(now).tokens < b.capacity
+                }
             capacity, rate = (
                 self.overall if chat_id is None else self.group if chat_id < 0 else self.private
             )
-            bucket = _Bucket(capacity, rate, capacity, self.clock())
+            bucket = Bucket(capacity, rate, capacity, self.clock())
             self._buckets[chat_id] = bucket
         return bucket
 
@@ -147,7 +136,7 @@ class RateLimiter:
         _, leave_in_chat = share_of((chat.capacity, chat.per_second), share)
         own = self._spares.get(share)
         if own is None:
-            own = self._spares[share] = _Bucket(burst, per_second, burst, now)
+            own = self._spares[share] = Bucket(burst, per_second, burst, now)
         needs = (
             (chat, leave_in_chat + 1),
             (self._bucket(None).refill(now), leave + 1),
@@ -201,43 +190,6 @@ class SharedRateLimiter:
             )
 
         return _SparePace(take)
-
-
-@dataclass
-class Allowance:
-    """A token bucket of (burst, per second) for each key (a user, a group): how many of
-    something each may have now. A refusal takes nothing, so asking again and again costs a
-    key none of its allowance."""
-
-    rate: tuple[float, float]
-    clock: Callable[[], float] = time.monotonic
-    _buckets: dict[int, _Bucket] = field(default_factory=dict)
-
-    def _bucket(self, key: int) -> _Bucket:
-        now = self.clock()
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) >= ALLOWANCES_KEPT:  # forget the whole ones
-                self._buckets = {
-                    k: b for k, b in self._buckets.items() if b.refill(now).tokens < b.capacity
-                }
-            burst, per_second = self.rate
-            bucket = self._buckets[key] = _Bucket(burst, per_second, burst, now)
-        return bucket.refill(now)
-
-    def wait(self, key: int) -> float:
-        """Seconds until ``key`` has one left (0: now)."""
-        bucket = self._bucket(key)
-        return max(0.0, (1 - bucket.tokens) / bucket.per_second)
-
-    def take(self, key: int) -> None:
-        """Takes one of ``key``'s (after :meth:`wait` said 0)."""
-        self._bucket(key).tokens -= 1
-
-    def give_back(self, key: int) -> None:
-        """Returns what :meth:`take` took, for something that did not happen after all."""
-        bucket = self._bucket(key)
-        bucket.tokens = min(bucket.capacity, bucket.tokens + 1)
 
 
 class OnDemand:
