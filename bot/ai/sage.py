@@ -1,5 +1,6 @@
 """Short nardy valued by Open Sage: the ``bgsage`` package (MPL-2.0, its nets included; the
-version pinned in ``pyproject.toml``), a backgammon engine of GNU Backgammon's class.
+version measured is pinned in ``requirements.lock``), a backgammon engine of GNU Backgammon's
+class.
 
 Short nardy is backgammon move for move (``shared/rules.md``: the start, hits, the bar, bearing
 off, oin 1, mars 2 as the gammon, koks 3 as the backgammon), so its positions are backgammon's.
