@@ -2,8 +2,9 @@
 speed.
 
     python bench/ai.py [--variant V] [--rules R] [--dice-mode M] [--pairs N] [--seed S]
-                       [--jobs J] [--positions P] [--judge-ply K]
-                       [--only strength|speed|judge|analysis ...]
+                       [--jobs J] [--positions P] [--judge-ply K] [--matches M] [--record F]
+                       [--judged J] [--bench F]
+                       [--only strength|speed|judge|analysis|parity|memory|rollouts ...]
 
 strength: points share of the first player over N pairs of paired-dice games (``bot.ai.arena``:
 the same dice with the colours swapped), with a 95% confidence interval over the pairs:
@@ -14,18 +15,32 @@ six turns, no 2-ply, no bear-off table), and on the short board (``--variant sho
 Tesauro's pubeval and against GNU Backgammon's 0-ply net (the optional ``gnubg`` package,
 ``pip install -e '.[bench]'``; skipped with a note without it). Short nardy is backgammon (the
 same start, bar, hits, oin 1, mars 2, koks 3), so gnubg judges it as it is. ``--matches
-"level 5:gnubg,level 5:reference"`` plays only those. ``--jobs J`` splits the pairs over J
-processes; the figures do not depend on J.
+"level 5:gnubg,level 5:reference"`` plays only those (players by name: see :func:`player`;
+``level 5 net`` is level 5 on the shipped net where Open Sage plays). ``--jobs J`` splits the
+pairs over J processes; the figures do not depend on J. ``--record F`` keeps every pair in F
+as it ends and resumes from it: a long match in steps.
 
 speed: seconds per decision of each level, p50, p95 and max, over P positions with a choice
-(two or more legal turns) met in seeded self-play of the variant (level 4 against level 1).
+(two or more legal turns) met in seeded self-play of the variant (level 4 against level 1), by
+the clock and in the process's processor time (which a busy machine changes less).
 
 judge (short only, needs gnubg): GNU Backgammon at ``--judge-ply`` (default 2) values every
 legal turn of P positions met in seeded games of level 3 against gnubg 0-ply (half of the
 positions with a choice, taken at random); each player's mean equity loss per decision against
 gnubg's best, in thousandths of a point (mppg), with its standard error: gnubg 0-ply, the
-shipped level 5, level 5 at 1-ply (no 2-ply), level 4 and ``reference``. The judge's values
-are what the shipped nets' checkpoints were chosen by.
+shipped level 5 (Open Sage's 3-ply), level 5 at 2-ply (a roll ahead), the analysis's choices
+(what a review calls the best turn), level 4 and level 5 on the shipped net (before Open Sage);
+``--judged`` names others. The judge's values are what the shipped nets' checkpoints were
+chosen by.
+
+parity: our legal turns against Open Sage's move generator (``bgsage.possible_moves``) on P
+positions of random short-nardy self-play, each with its roll (see :func:`parity`).
+
+memory: a computer worker's memory (spawned as the bot spawns them) after a game's
+decisions, hints and analysis, short and long.
+
+rollouts: each player's mean loss per decision on long nardy's rollout benchmark
+(``bench/long_rollouts.py``, ``--bench F``; the first P decisions with ``--positions``).
 
 analysis: seconds to analyse one long-nardy game (``bot.ai.analysis.analyse``) of level 4
 against level 2, for three seeded games, whatever ``--variant`` says.
@@ -36,6 +51,7 @@ No assertions: the figures go into the issue notes.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -50,15 +66,25 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bot.ai  # noqa: E402,F401  (before numpy: it limits numpy's BLAS threads)
 from bot.ai import LEVELS, STRONGEST  # noqa: E402
-from bot.ai.analysis import ERROR, analyse  # noqa: E402
+from bot.ai.analysis import ERROR, analyse, review  # noqa: E402
 from bot.ai.arena import play  # noqa: E402
 from bot.ai.computer import Computer  # noqa: E402
-from bot.ai.evaluator import Evaluator  # noqa: E402
+from bot.ai.evaluator import Evaluator, evaluator  # noqa: E402
 from bot.ai.network import Network  # noqa: E402
-from bot.ai.players import HeuristicPlayer, Player, PubEvalPlayer, RandomPlayer  # noqa: E402
+from bot.ai.players import (  # noqa: E402
+    HeuristicPlayer,
+    Player,
+    PubEvalPlayer,
+    RandomPlayer,
+    _is_race,
+)
+from bot.ai.sage import board as sage_board  # noqa: E402
+from bot.ai.sage import for_game, sage  # noqa: E402
+from bot.ai.search import ply0  # noqa: E402
 from bot.engine import (  # noqa: E402
     CHECKERS,
     Dice,
@@ -166,10 +192,25 @@ def reference(variant: str) -> Computer:
 
 
 def player(name: str, variant: str = "short") -> Player:
+    """The player called ``name``: ``level N`` (as shipped: Open Sage's values where it plays,
+    :mod:`bot.ai.sage`), ``level N net`` (the same level on the shipped net), ``level N sage``
+    (on Open Sage's 1-ply, with our own look-ahead where its own cannot search), ``level N at
+    2-ply`` (no 3-ply), ``reference``, ``random``, ``heuristic``, ``pubeval``, ``gnubg``."""
     if name == "reference":
         return reference(variant)
     if name.startswith("level "):
-        return Computer(int(name.split()[1]))
+        words = name.split()
+        made = Computer(int(words[1]))
+        if words[2:] == ["net"]:
+            made = Computer(int(words[1]), evaluator(variant))
+        elif words[2:] == ["sage"]:
+            made = Computer(int(words[1]), sage())
+        elif words[2:] == ["at", "2-ply"] or words[2:] == ["at", "1-ply"]:
+            made.level = replace(made.level, deeper=0)
+        elif words[2:]:
+            raise ValueError(f"no player {name!r}")
+        made.name = name
+        return made
     found: dict[str, Any] = {
         "random": RandomPlayer,
         "heuristic": HeuristicPlayer,
@@ -215,10 +256,21 @@ def _players(first: str, second: str, variant: str) -> tuple[Player, Player]:
 
 
 def match(first: str, second: str, args: argparse.Namespace, pool: Any | None) -> tuple[str, float]:
-    """Plays ``args.pairs`` pairs; returns the figures as a line and the seconds taken."""
+    """Plays ``args.pairs`` pairs; returns the figures as a line and the seconds taken. With
+    ``args.record``, each pair is appended to that file as it ends, and the pairs already there
+    (for the same players, variant, rules, dice mode and seed) are not played again: a long
+    match can be stopped and resumed, and its figures are those of every pair in the file."""
+    key = [first, second, args.variant, args.rules, args.dice_mode, args.seed]
+    done: dict[int, tuple[int, int, int, int]] = {}
+    if args.record and Path(args.record).exists():
+        for line in Path(args.record).read_text().splitlines():
+            entry = json.loads(line)
+            if entry["match"] == key:
+                done[entry["pair"][0]] = tuple(entry["pair"])
     jobs: list[Job] = [
         (first, second, args.variant, args.rules, args.dice_mode, args.seed, index)
         for index in range(args.pairs)
+        if index not in done
     ]
     started = time.perf_counter()
     results: Iterator[tuple[int, int, int, int]]
@@ -226,7 +278,12 @@ def match(first: str, second: str, args: argparse.Namespace, pool: Any | None) -
         results = map(play_pair, jobs)
     else:
         results = pool.imap_unordered(play_pair, jobs, chunksize=max(1, len(jobs) // 64))
-    pairs = sorted(results)
+    for result in results:
+        done[result[0]] = result
+        if args.record:
+            with open(args.record, "a") as out:
+                out.write(json.dumps({"match": key, "pair": list(result)}) + "\n")
+    pairs = sorted(p for p in done.values() if p[0] < args.pairs)
     seconds = time.perf_counter() - started
     points_for = sum(p[1] for p in pairs)
     points_against = sum(p[2] for p in pairs)
@@ -315,14 +372,17 @@ def speed(args: argparse.Namespace) -> None:
         computer = Computer(level.number)
         rng = random.Random(args.seed)
         computer.choose(states[0], rng)  # loads the net
-        times = []
+        times, cpu = [], []
         for game in states:
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             computer.choose(game, rng)
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - used)
         print(
             f"  level {level.number}: p50 {percentile(times, 0.5):.4f} s, "
-            f"p95 {percentile(times, 0.95):.4f} s, max {max(times):.4f} s",
+            f"p95 {percentile(times, 0.95):.4f} s, max {max(times):.4f} s "
+            f"(processor time p50 {percentile(cpu, 0.5):.4f} s, p95 {percentile(cpu, 0.95):.4f} s,"
+            f" max {max(cpu):.4f} s)",
             flush=True,
         )
 
@@ -346,6 +406,20 @@ def judged_positions(count: int, seed: int) -> list[Game]:
     return found
 
 
+class AnalysisChoice:
+    """The turn the analysis names best (:func:`bot.ai.analysis.review`: the best four at
+    0-ply looked at a roll ahead), as a player."""
+
+    name = "the analysis's choice"
+
+    def choose(self, game: Game, rng: random.Random) -> Turn | None:
+        turns = game.legal_turns()
+        if len(turns) < 2:
+            return turns[0] if turns else None
+        first = turns[int(ply0(for_game(game), game, turns).argmax())]
+        return review([(game, first)], range(1))[0].best
+
+
 def judge(args: argparse.Namespace) -> None:
     if gnubg is None:
         print("judge: gnubg is not installed (pip install -e '.[bench]')")
@@ -354,32 +428,45 @@ def judge(args: argparse.Namespace) -> None:
     cube = gnubg.cube_info()
     started = time.perf_counter()
     states = judged_positions(args.positions, args.seed)
+    kept: dict[str, dict[str, float]] = {}
+    cache = Path(args.judge_cache) if args.judge_cache else None
+    if cache is not None and cache.exists():
+        kept = json.loads(cache.read_text())
     values: list[dict[Position, float]] = []
     for game in states:
         mover = game.turn
         valued: dict[Position, float] = {}
+        known = kept.get(f"{args.judge_ply} {game.to_text()}", {})
         for turn in game.legal_turns():
             after = turn.position
-            if after.borne_off(mover) == CHECKERS:
+            if after.to_text() in known:
+                valued[after] = known[after.to_text()]
+            elif after.borne_off(mover) == CHECKERS:
                 valued[after] = score("short", game.rules, after, mover).points
             else:
                 valued[after] = -float(gnubg.evaluate(board(after), cube, context)[5])
         values.append(valued)
+        kept[f"{args.judge_ply} {game.to_text()}"] = {p.to_text(): v for p, v in valued.items()}
+    if cache is not None:
+        cache.write_text(json.dumps(kept))
     print(
         f"judge: gnubg {args.judge_ply}-ply values every turn of {len(states)} short-nardy "
         f"positions ({time.perf_counter() - started:.0f} s); mean loss per decision, mppg"
     )
-    one_ply = Computer(STRONGEST)
-    one_ply.level = replace(one_ply.level, deeper=0)
-    one_ply.name = f"level {STRONGEST} at 1-ply"
-    judged: list[tuple[str, Player]] = [
-        ("gnubg 0-ply", GnubgPlayer()),
-        (f"level {STRONGEST}", Computer(STRONGEST)),
-        (one_ply.name, one_ply),
-        (f"level {STRONGEST - 1}", Computer(STRONGEST - 1)),
-        (f"level {STRONGEST} at {REFERENCE}", reference("short")),
-    ]
-    for name, chooser in judged:
+    names = (
+        args.judged.split(",")
+        if args.judged
+        else [
+            "gnubg",
+            f"level {STRONGEST}",
+            f"level {STRONGEST} at 2-ply",
+            "analysis",
+            f"level {STRONGEST - 1}",
+            f"level {STRONGEST} net",
+        ]
+    )
+    for name in names:
+        chooser: Player = AnalysisChoice() if name == "analysis" else player(name.strip())
         losses, times = [], []
         for index, (game, valued) in enumerate(zip(states, values, strict=True)):
             begun = time.perf_counter()
@@ -389,12 +476,178 @@ def judge(args: argparse.Namespace) -> None:
             losses.append(max(valued.values()) - valued[turn.position])
         error = statistics.stdev(losses) / math.sqrt(len(losses))
         print(
-            f"  {name}: {1000 * statistics.mean(losses):.2f} mppg (± {1000 * error:.2f}), "
+            f"  {chooser.name}: {1000 * statistics.mean(losses):.2f} mppg (± {1000 * error:.2f}), "
             f"{sum(loss >= ERROR for loss in losses)} errors of {ERROR} or more; "
             f"p50 {percentile(times, 0.5) * 1000:.1f} ms, "
             f"p95 {percentile(times, 0.95) * 1000:.1f} ms",
             flush=True,
         )
+
+
+def parity(args: argparse.Namespace) -> None:
+    """Our legal turns against Open Sage's move generator on ``args.positions`` short-nardy
+    positions met in random self-play (random turns: many hits, so the bar; every game to its
+    bear-off), each with its roll: how many agree exactly, how many differ only as the test
+    allows (a pass, which Open Sage gives as the board unchanged; the last checker borne off
+    with one die, which our full-use rule forbids), how many otherwise (none expected)."""
+    from bgsage import possible_moves as bgsage_moves
+
+    rng = random.Random(args.seed)
+    counts = {"positions": 0, "on the bar": 0, "bearing off": 0, "contact": 0, "turns": 0}
+    exact = passes = one_die = other = 0
+    started = time.perf_counter()
+    while counts["positions"] < args.positions:
+        game = Game.start("short", rng)
+        while not game.is_over and counts["positions"] < args.positions:
+            if game.needs_roll:
+                game = game.roll(rng)
+            place, mover = game.position, game.turn
+            turns = game.legal_turns()
+            assert game.dice is not None
+            ours = {tuple(sage_board(t.position, mover)) for t in turns}
+            cells = sage_board(place, mover)
+            theirs = {tuple(b) for b in bgsage_moves(cells, *game.dice.values)}
+            counts["positions"] += 1
+            counts["turns"] += len(turns)
+            counts["on the bar"] += place.checkers(mover)[25] > 0
+            counts["bearing off"] += (
+                sum(place.checkers(mover)[1:7]) + place.borne_off(mover) == CHECKERS
+            )
+            counts["contact"] += not _is_race(game)
+            if ours == theirs:
+                exact += 1
+            elif not ours and theirs == {tuple(cells)}:
+                passes += 1
+            elif ours < theirs and all(_finished(c) for c in theirs - ours):
+                one_die += 1
+            else:
+                other += 1
+                print(f"  differs: {place.to_text()} {game.dice}")
+            turn = rng.choice(turns) if turns else None
+            game = game.pass_turn() if turn is None else game.play(turn)
+    print(
+        f"parity: {counts['positions']} positions ({counts['on the bar']} with the mover on the "
+        f"bar, {counts['bearing off']} bearing off, {counts['contact']} with contact; "
+        f"{counts['turns']} turns) in {time.perf_counter() - started:.0f} s: {exact} the same, "
+        f"{passes} passes (Open Sage: the board unchanged), {one_die} where Open Sage also bears "
+        f"the last checker off with one die, {other} otherwise"
+    )
+
+
+def rollouts(args: argparse.Namespace) -> None:
+    """Each player's mean loss per decision on long nardy's rollout benchmark
+    (``bench/long_rollouts.py``, the file ``args.bench``): the best rolled-out equity less that
+    of the turn the player chooses, in thousandths of a point (mppg), with its standard error.
+    A choice outside the rolled-out turns is counted at the loss of the worst of them (at
+    least that much is lost: level 5 liked it less than its three best), and how often that
+    happened is said."""
+    from long_rollouts import OUT
+
+    path = Path(args.bench) if args.bench else OUT
+    entries = [json.loads(line) for line in path.read_text().splitlines()]
+    if args.positions and args.positions < len(entries):
+        entries = entries[: args.positions]
+    trials = {(e["trials"], e["depth"]) for e in entries}
+    errors = [c["error"] for e in entries for c in e["candidates"]]
+    print(
+        f"rollouts: {len(entries)} long-nardy decisions of {path.name} (trials, depth: "
+        f"{sorted(trials)}; a candidate's standard error median {statistics.median(errors):.3f});"
+        f" mean loss per decision, mppg"
+    )
+    names = (
+        args.judged.split(",")
+        if args.judged
+        else [
+            f"level {STRONGEST}",
+            f"level {STRONGEST} at 1-ply",
+            f"level {STRONGEST - 1}",
+            "reference",
+            "heuristic",
+        ]
+    )
+    for name in names:
+        chooser = player(name.strip(), "long")
+        losses, outside = [], 0
+        for entry in entries:
+            game = Game.from_text(entry["game"])
+            turn = chooser.choose(game, random.Random(entry["index"]))
+            assert turn is not None
+            values = {c["after"]: c["equity"] for c in entry["candidates"]}
+            best = max(values.values())
+            mine = values.get(turn.position.to_text())
+            if mine is None:
+                outside += 1
+                mine = min(values.values())
+            losses.append(best - mine)
+        error = statistics.stdev(losses) / math.sqrt(len(losses))
+        print(
+            f"  {chooser.name}: {1000 * statistics.mean(losses):.1f} mppg (± {1000 * error:.1f}),"
+            f" {outside} choices outside the rolled-out turns",
+            flush=True,
+        )
+
+
+def _finished(cells: tuple[int, ...]) -> bool:
+    return cells[25] == 0 and all(c <= 0 for c in cells[1:25])
+
+
+def _memory_work(variants: list[str]) -> tuple[float, float]:
+    """A worker's day in small, in the process that runs it: level 5 decisions, hints, a
+    game's analysis with luck and its cube decisions, in each of ``variants``; its peak
+    resident memory and its resident memory at the end, in MB."""
+    import resource
+
+    from bot.ai import Action, decide, hint
+    from bot.ai.analysis import CubeRecord, judge_cube, replayed
+    from bot.ai.cubeful import CubeAction
+    from bot.ai.luck import luck_and_review
+
+    for variant in variants:
+        rng = random.Random(1)
+        game = Game.start(variant, rng, cube=True)
+        start = game
+        history: list[TurnRecord | CubeRecord] = []
+        for number in range(200):
+            if game.is_over:
+                break
+            decision = decide(game, STRONGEST, number)
+            if decision.action is Action.DOUBLE:
+                history.append(CubeRecord(game.turn, CubeAction.DOUBLE))
+                game = game.double()
+            elif decision.action in (Action.TAKE, Action.DROP):
+                history.append(CubeRecord(game.to_act, CubeAction(decision.action.value)))
+                game = game.take() if decision.action is Action.TAKE else game.drop()
+            elif decision.action is Action.ROLL:
+                game = game.roll(rng)
+                hint(game)
+            else:
+                turn = decision.turn if decision.turn is not None else game.only_turn()
+                if turn is None:
+                    game = game.pass_turn()
+                    continue
+                history.append(game.record(turn))
+                game = game.play(turn)
+        played, cubes = replayed(start, history)
+        luck_and_review(played, range(len(played)), 0)
+        judge_cube(cubes)
+    status = Path("/proc/self/status").read_text()
+    rss = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS"))
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, rss / 1024
+
+
+def memory(args: argparse.Namespace) -> None:
+    """The memory of a computer worker process (spawned, as :class:`bot.services.computer.Brain`
+    makes them) after a short and a long game's decisions, hints and analyses."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        for variants in (["short"], ["long"], ["short", "long", "short", "long"]):
+            peak, now = pool.apply(_memory_work, (variants,))
+            print(
+                f"memory: a worker after {', '.join(variants)}: peak {peak:.0f} MB, "
+                f"resident {now:.0f} MB",
+                flush=True,
+            )
 
 
 def recorded_game(seed: int) -> tuple[Game, list[TurnRecord]]:
@@ -444,11 +697,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes for the strength games")
     parser.add_argument("--positions", type=int, default=200, help="positions for speed")
     parser.add_argument("--judge-ply", type=int, default=2, help="gnubg's depth as judge")
+    parser.add_argument("--judge-cache", help="a file to keep the judge's values in, and reuse")
     parser.add_argument("--matches", help='only these, e.g. "level 5:gnubg,level 5:reference"')
+    parser.add_argument("--record", help="a file to keep each match's pairs in, and resume from")
+    parser.add_argument("--bench", help="the rollout benchmark's file (bench/long_rollouts.py)")
+    parser.add_argument("--judged", help='the judge\'s players, e.g. "gnubg,level 5,analysis"')
     parser.add_argument(
         "--only",
         nargs="*",
-        choices=["strength", "speed", "judge", "analysis"],
+        choices=["strength", "speed", "judge", "analysis", "parity", "memory", "rollouts"],
         help="what to measure",
     )
     args = parser.parse_args()
@@ -462,6 +719,12 @@ def main() -> None:
         judge(args)
     if "analysis" in only:
         analysis(args)
+    if "parity" in only:
+        parity(args)
+    if "memory" in only:
+        memory(args)
+    if "rollouts" in only:
+        rollouts(args)
 
 
 if __name__ == "__main__":

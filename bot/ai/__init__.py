@@ -6,7 +6,10 @@ Depends on :mod:`bot.engine` and numpy only; knows nothing of Telegram or storag
   :mod:`bot.ai.counts`: what a player counts (shots, escapes, steps, contact), for the net;
 - :mod:`bot.ai.evaluator`: the shipped nets (``weights/long.npz``, ``weights/short.npz``) and
   equity by the rule set's prices; :mod:`bot.ai.bearoff`: the exact bear-off table it answers
-  races at home from (``weights/bearoff.npz``);
+  races at home from (``weights/bearoff.npz``); :mod:`bot.ai.sage`: Open Sage (``bgsage``), a
+  backgammon engine of GNU Backgammon's class, which values short nardy's positions, looks
+  ahead and decides the cube there, and :func:`bot.ai.sage.valuer`, which of the two values a
+  variant;
 - :mod:`bot.ai.search`: 0-ply, 1-ply and 2-ply over a roll's legal turns;
 - :mod:`bot.ai.levels` and :mod:`bot.ai.computer`: levels 1..5 and their ratings, and the
   computer at a level: its turns, cube decisions (by :mod:`bot.ai.cubeful`), strikes;

@@ -2,7 +2,10 @@
 and each side's summary.
 
 Every turn with a real choice (two or more legal turns) is judged as the strongest level
-judges it: all turns at 0-ply, then the best few and the turn played a roll ahead (1-ply).
+judges it: all turns at 0-ply, then the best few and the turn played a roll ahead (1-ply), by
+the variant's valuer (:func:`bot.ai.sage.valuer`). Where Open Sage values and searches the
+game (short nardy with two dice, anti three) that is its 1-ply, then its 2-ply, and then, as
+level 5 plays, its 3-ply for the turns within an error of the best and the one played.
 The *loss* of a turn is the best turn's equity minus the played one's (cubeless, in points).
 A loss of at least :data:`ERROR` is an error, of at least :data:`BLUNDER` a blunder (GNU
 Backgammon's "bad" and "very bad" thresholds). The *error rate* is the mean loss per analysed
@@ -22,12 +25,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from bot.engine import Game, IllegalTurnError, Side, Turn, TurnRecord
 
-from .cubeful import Chances, CubeAction, CubeEquities, equities
+from .cubeful import CubeAction, CubeEquities
 from .levels import MAX_LISTED
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from .evaluator import Valuer
 
 ERROR: Final = 0.08
 BLUNDER: Final = 0.16
@@ -174,27 +183,18 @@ def _played(game: Game, record: TurnRecord) -> tuple[Game, Turn]:
 
 
 def judge_cube(decisions: Sequence[CubeDecision]) -> list[CubeReview]:
-    """Judges each cube decision by the money-game model (:mod:`bot.ai.cubeful`) from the
-    net's cubeless chances of the doubler before its roll (0-ply: the net's own estimate of the
-    position before a roll). The net and numpy are loaded here, as in :func:`review`."""
-    from .evaluator import evaluator
-    from .network import LOSE_KOKS, LOSE_MARS, WIN, WIN_KOKS, WIN_MARS
+    """Judges each cube decision by the valuer's cube model (:mod:`bot.ai.cubeful` from the
+    net's cubeless chances of the doubler before its roll, 0-ply: the net's own estimate of
+    the position before a roll; Open Sage's own decision for the games it values,
+    :mod:`bot.ai.sage`). The valuer is loaded here, as in :func:`review`."""
+    from .sage import for_game
 
     found = []
     for decision in decisions:
         game = decision.before
         cube = game.cube
         assert cube is not None, "a cube decision in a game without a cube"
-        out = evaluator(game.variant).probabilities([game.position])[0]
-        chances = Chances.from_probabilities(
-            float(out[WIN]),
-            float(out[WIN_MARS]),
-            float(out[WIN_KOKS]),
-            float(out[LOSE_MARS]),
-            float(out[LOSE_KOKS]),
-            game.rules,
-        )
-        judged = equities(chances, centred=cube.owner is None, drop=float(game.rules.drop))
+        judged = for_game(game).cube(game)
         loss = judged.loss(decision.action)
         counted = decision.action is not CubeAction.NO_DOUBLE or judged.close()
         found.append(CubeReview(decision, judged, loss, counted))
@@ -208,7 +208,7 @@ def review(played: Sequence[tuple[Game, Turn]], indices: range) -> list[Review]:
     that reviews: the records and summaries are read where numpy is not loaded."""
     import numpy as np
 
-    from .evaluator import evaluator
+    from .sage import for_game
     from .search import ply0, ply1
 
     found = []
@@ -220,17 +220,43 @@ def review(played: Sequence[tuple[Game, Turn]], indices: range) -> list[Review]:
         turns = before.legal_turns()
         if len(turns) < 2:
             continue
-        net = evaluator(before.variant)
+        net = for_game(before)
         values = ply0(net, before, turns)
         order = list(np.argsort(-values, kind="stable")[:LOOK_AHEAD])
         mine = next(i for i, t in enumerate(turns) if t.position == turn.position)
         if mine not in order:
             order.append(mine)
         deeper = ply1(net, before, [turns[i] for i in order])
+        if net.searches(before):
+            deeper = _deepest(net, before, [turns[i] for i in order], deeper, order.index(mine))
         best = int(np.argmax(deeper))
         loss = max(0.0, float(deeper[best] - deeper[order.index(mine)]))
         found.append(Review(index, before, turn, turns[order[best]], loss))
     return found
+
+
+def _deepest(
+    net: Valuer, game: Game, turns: list[Turn], values: NDArray[np.float64], played: int
+) -> NDArray[np.float64]:
+    """``values`` (a roll ahead) with the turns within an error of the best, and the one
+    played, valued again two rolls ahead by the valuer's own search, as level 5 plays
+    (:data:`~bot.ai.computer.DEEPEST`); unchanged where that would pass level 5's time."""
+    import numpy as np
+
+    from .computer import DEEPEST, DEEPEST_BUDGET
+
+    near = [i for i in range(len(turns)) if values[i] >= values.max() - ERROR or i == played]
+    if len(near) < 2:
+        return values
+    found = net.deeper(game, [turns[i] for i in near], DEEPEST, DEEPEST_BUDGET)
+    if found is None:
+        return values
+    refined = values.copy()
+    refined[near] = found
+    rest = np.setdiff1d(np.arange(len(turns)), near)
+    if len(rest):  # below every turn looked at again, as level 5 keeps them
+        refined[rest] = np.minimum(values[rest], found.min() - 1e-6)
+    return refined
 
 
 def summarise(reviews: Sequence[Review], cube: Sequence[CubeReview] = ()) -> dict[Side, Summary]:

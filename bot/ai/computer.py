@@ -1,17 +1,21 @@
 """The computer at a level (:mod:`.levels`), and every decision it makes in a game.
 
-All levels value turns with the same net; they differ in how far they look and how much they
-err. Levels 1 to 4 choose at 0-ply with *human-like* mistakes: a turn is drawn with probability
-growing with its equity (a softmax at the level's temperature), so a weak level often plays a
-turn nearly as good as the best, sometimes a clearly worse one, and a blunder that throws the
-game away almost never. Level 5 looks a roll ahead (1-ply) at the best few turns 0-ply finds
-and plays the best of them.
+All levels value turns with the same valuer (:func:`bot.ai.sage.valuer`: Open Sage's nets in
+short nardy with two dice and in anti three, the shipped net elsewhere); they differ in how far
+they look and how much they err. Levels 1 to 4 choose at 0-ply with *human-like* mistakes: a
+turn is drawn with probability growing with its equity (a softmax at the level's temperature),
+so a weak level often plays a turn nearly as good as the best, sometimes a clearly worse one,
+and a blunder that throws the game away almost never. Level 5 looks a roll ahead (1-ply) at the
+best few turns 0-ply finds, and two rolls ahead where its two best are close (2-ply); where
+Open Sage values the game, it looks two rolls ahead with Open Sage's own search (its 3-ply) at
+each of its turns within an error of the best a roll ahead, unless that would take more than
+:data:`DEEPEST_BUDGET` of the worker's processor time, when the decision stays a roll ahead.
 
 Cube decisions (the same at every level) follow the money-game model of :mod:`.cubeful`, from
 the net's chances of the side to move before its roll, mars and koks included: double when
 doubling gives more than not (the opponent answering with the better of take and drop), which
 leaves a position too good to double (playing on for a mars is worth more than a drop) undoubled;
-take when a take costs less than a drop.
+take when a take costs less than a drop. Where Open Sage values the game, its own decision.
 
 In ``anti_three`` the striker strikes the die that leaves the mover the worst best turn.
 
@@ -34,9 +38,10 @@ from numpy.typing import NDArray
 from bot.engine import DiceMode, Game, Turn
 
 from .answers import Ranked
-from .cubeful import Chances, CubeEquities, equities
-from .evaluator import Evaluator, evaluator
+from .cubeful import CubeEquities
+from .evaluator import Valuer
 from .levels import MAX_LISTED, STRONGEST, level
+from .sage import for_game
 from .search import ply0, ply1, ply2
 
 TWO_PLY_BUDGET: Final = 40_000
@@ -46,18 +51,25 @@ at 1-ply, which keeps the strongest level within the engine CLI's second."""
 CLOSE: Final = 0.08
 """2-ply is asked only when 1-ply's two best turns are within an error (0.08, as the analysis
 calls one) of each other: a wider lead is almost never overturned a roll further."""
+DEEPEST: Final = 3
+"""The depth of Open Sage's search (:mod:`.sage`, its count: 3 is two rolls ahead, our 2-ply)
+level 5 plays where the valuer searches itself."""
+DEEPEST_BUDGET: Final = 0.7
+"""Seconds of the worker's processor time Open Sage's 3-ply may take for one decision; past
+that the decision stays at its 2-ply (a roll ahead), so that a decision keeps within the
+engine CLI's second with the rest of its work."""
 
 
 class Computer:
     """The computer player at one level (a :class:`bot.ai.players.Player`)."""
 
-    def __init__(self, number: int = STRONGEST, evaluator_for: Evaluator | None = None) -> None:
+    def __init__(self, number: int = STRONGEST, evaluator_for: Valuer | None = None) -> None:
         self.level = level(number)
         self.name = f"level {number}"
         self._evaluator = evaluator_for
 
-    def _net(self, game: Game) -> Evaluator:
-        return self._evaluator if self._evaluator is not None else evaluator(game.variant)
+    def _net(self, game: Game) -> Valuer:
+        return self._evaluator if self._evaluator is not None else for_game(game)
 
     def rank(self, game: Game, lookahead: int | None = None) -> Ranked:
         """Every legal turn of the roll (or remainder), best first for this level's search;
@@ -74,7 +86,15 @@ class Computer:
         if ahead and len(turns) > 1:
             values = _refined(values, turns, ahead, lambda chosen: ply1(net, game, chosen))
             deeper = self.level.deeper if lookahead is None else 0
-            if deeper and game.dice_mode is DiceMode.TWO and _close(values, CLOSE):
+            if deeper and net.searches(game):
+                values = _refined(
+                    values,
+                    turns,
+                    ahead,
+                    lambda chosen: net.deeper(game, chosen, DEEPEST, DEEPEST_BUDGET),
+                    CLOSE,
+                )
+            elif deeper and game.dice_mode is DiceMode.TWO and _close(values, CLOSE):
                 values = _refined(
                     values, turns, deeper, lambda chosen: ply2(net, game, chosen, TWO_PLY_BUDGET)
                 )
@@ -92,7 +112,8 @@ class Computer:
         ranked = self.rank(game)
         if not ranked.turns:
             return None
-        index = _draw(ranked.equities, self.level.temperature, rng)
+        temperature = self.level.temperature_for(self._net(game).open_sage)
+        index = _draw(ranked.equities, temperature, rng)
         return ranked.turns[index], ranked.equities[index]
 
     def strike(self, game: Game, rng: random.Random) -> int:
@@ -108,7 +129,8 @@ class Computer:
                 continue
             mover_best.append(float(ply0(self._net(game), left, turns).max()))
         # the striker's equity is minus the mover's
-        return values[_draw(tuple(-v for v in mover_best), self.level.temperature, rng)]
+        temperature = self.level.temperature_for(self._net(game).open_sage)
+        return values[_draw(tuple(-v for v in mover_best), temperature, rng)]
 
     def equity(self, game: Game) -> float:
         """The side to move's cubeless equity before its roll."""
@@ -117,14 +139,10 @@ class Computer:
         return float(net.equities_for(game.turn, [game.position], game.rules, pending)[0])
 
     def cube(self, game: Game) -> CubeEquities:
-        """The cube decision's equities for the side to move before its roll (see
-        :mod:`.cubeful`): the net's chances, the cube centred or the mover's own."""
-        net = self._net(game)
-        pending = [game.remainder] if game.remainder else None
-        out = net.probabilities([game.position], pending)[0]
-        chances = Chances.from_outputs(out.tolist(), game.rules)
-        owner = game.cube.owner if game.cube is not None else None
-        return equities(chances, centred=owner is None, drop=float(game.rules.drop))
+        """The cube decision's equities for the side to move before its roll: the valuer's
+        (:meth:`~bot.ai.evaluator.Valuer.cube`: the net's chances in the model of
+        :mod:`.cubeful`, or Open Sage's own decision)."""
+        return self._net(game).cube(game)
 
     def wants_double(self, game: Game) -> bool:
         """Whether the side to move (the computer) offers a double now."""
@@ -148,10 +166,16 @@ def _refined(
     turns: tuple[Turn, ...],
     count: int,
     deeper: Callable[[list[Turn]], NDArray[np.float64] | None],
+    within: float | None = None,
 ) -> NDArray[np.float64]:
-    """``values`` with the ``count`` best turns valued again by ``deeper`` (unchanged where it
-    gives nothing); the turns not looked at keep their value, below every looked-at one."""
+    """``values`` with the ``count`` best turns (of those ``within`` that much of the best, and
+    never fewer than two) valued again by ``deeper`` (unchanged where it gives nothing); the
+    turns not looked at keep their value, below every looked-at one."""
     best = np.argsort(-values, kind="stable")[:count]
+    if within is not None:
+        near = values[best] >= values[best[0]] - within
+        near[:2] = True
+        best = best[near]
     looked = deeper([turns[i] for i in best])
     if looked is None:
         return values
@@ -163,7 +187,7 @@ def _refined(
     return refined
 
 
-def _stepwise(net: Evaluator, game: Game) -> Ranked:
+def _stepwise(net: Valuer, game: Game) -> Ranked:
     """The one turn found by playing each step that leaves the best position (see the module
     docstring), with its 0-ply equity."""
     me = game.turn
@@ -182,7 +206,7 @@ def _stepwise(net: Evaluator, game: Game) -> Ranked:
     return Ranked((turn,), (float(ply0(net, game, [turn])[0]),))
 
 
-def _pass_value(net: Evaluator, game: Game) -> float:
+def _pass_value(net: Valuer, game: Game) -> float:
     after = game.position.with_turn(game.turn.other)
     return float(net.equities_for(game.turn, [after], game.rules)[0])
 

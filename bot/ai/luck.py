@@ -5,7 +5,9 @@ played against what was best), luck judges *rolls* (what came against what could
 and its unit of work, every roll a position could get, costs many times a turn's review, so a
 caller can ask for either alone. PR is built on the review's losses, unchanged.
 
-Definitions (all equities cubeless, in points per unit of the cube, from the roller's side):
+Definitions (all equities cubeless, in points per unit of the cube, from the roller's side;
+"the net" is the variant's valuer, :func:`bot.ai.sage.valuer`: Open Sage's nets in short nardy
+with two dice and in anti three):
 
 - A roll's *value* is the equity of its best play at the ply asked for: at 0-ply (what the bot
   runs, :data:`LUCK_PLY`) the best turn by the net; at 1-ply (``ply=1``, the review's depth)
@@ -67,7 +69,7 @@ from .analysis import LOOK_AHEAD, CubeReview, Review
 from .levels import MAX_LISTED
 
 if TYPE_CHECKING:
-    from .evaluator import Evaluator
+    from .evaluator import Valuer
 
 LUCK_PLY: Final = 0
 """The ply the bot values rolls at: 0, the net's best play (see the module docstring for why
@@ -143,10 +145,10 @@ def roll_values(
 ) -> tuple[tuple[tuple[int, ...], float, float], ...]:
     """Every roll ``game`` (waiting for a roll) could get: (its dice, sorted high first, its
     probability, its value for the side to roll at ``ply``)."""
-    from .evaluator import evaluator
+    from .sage import for_game
     from .search import ROLLS
 
-    net = evaluator(game.variant)
+    net = for_game(game)
     three = game.dice_mode is not DiceMode.TWO
     if game.dice_mode is DiceMode.ANTI_THREE:
         twos = ROLLS[2]
@@ -162,7 +164,7 @@ def roll_values(
     return tuple((dice.values, p, value) for (dice, p), value in zip(rolls, valued, strict=True))
 
 
-def _values(net: Evaluator, rolled: Sequence[Game], ply: int) -> list[float]:
+def _values(net: Valuer, rolled: Sequence[Game], ply: int) -> list[float]:
     """:func:`_value` of each game (one position, each with another roll): at 0-ply the turns
     of all the rolls are valued in one batch."""
     import numpy as np
@@ -189,7 +191,9 @@ def _values(net: Evaluator, rolled: Sequence[Game], ply: int) -> list[float]:
         pending.extend(t.remainder for t in turns)
     if listed:
         first = rolled[listed[0]]
-        mine = net.equities_for(first.turn, reached, first.rules, pending)
+        mine = net.equities_after(
+            first.turn, [first.position] * len(reached), reached, first.rules, pending
+        )
         for index, best in zip(listed, np.maximum.reduceat(mine, starts), strict=True):
             found[index] = float(best)
     return [found[index] for index in range(len(rolled))]
@@ -214,7 +218,7 @@ def _pair(values: tuple[int, ...], struck: int) -> tuple[int, ...]:
     return tuple(sorted(rest, reverse=True))
 
 
-def _value(net: Evaluator, game: Game, ply: int) -> float:
+def _value(net: Valuer, game: Game, ply: int) -> float:
     """The best play's equity for ``game``'s roll, at ``ply``."""
     import numpy as np
 

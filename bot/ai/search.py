@@ -1,5 +1,9 @@
 """Looking at a roll's turns: by the net alone (0-ply), a roll ahead (1-ply) or two (2-ply).
 
+"The net" is whatever values the variant's positions (:class:`~bot.ai.evaluator.Valuer`):
+the shipped net, or Open Sage's 1-ply (:mod:`.sage`), which is told where each turn began.
+Where Open Sage searches itself (short nardy with two dice, anti three), 1-ply is its 2-ply.
+
 0-ply values each turn by the net's equity of the position it reaches. 1-ply plays every roll
 the opponent can get next (21 for two dice, 56 for three), lets the opponent answer each with
 its best turn by the net, and averages what is left for the mover; it is done for the few
@@ -42,7 +46,7 @@ from bot.engine import (
     turns_for,
 )
 
-from .evaluator import Evaluator
+from .evaluator import Valuer
 
 
 def _rolls(count: int) -> tuple[tuple[Dice, float], ...]:
@@ -77,15 +81,24 @@ def after(game: Game, turns: Sequence[Turn]) -> list[Position]:
     return [t.position.with_turn(me) if t.played and not t.remainder else t.position for t in turns]
 
 
-def ply0(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.float64]:
-    """The mover's equity after each turn, by the net."""
-    return evaluator.equities_for(
-        game.turn, after(game, turns), game.rules, [t.remainder for t in turns]
+def ply0(evaluator: Valuer, game: Game, turns: Sequence[Turn]) -> NDArray[np.float64]:
+    """The mover's equity after each turn, by the net (or the valuer)."""
+    return evaluator.equities_after(
+        game.turn,
+        [game.position] * len(turns),
+        after(game, turns),
+        game.rules,
+        [t.remainder for t in turns],
     )
 
 
-def ply1(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.float64]:
-    """The mover's equity after each turn, a roll ahead (see the module docstring)."""
+def ply1(evaluator: Valuer, game: Game, turns: Sequence[Turn]) -> NDArray[np.float64]:
+    """The mover's equity after each turn, a roll ahead (see the module docstring); by the
+    valuer's own search where it has one (Open Sage's 2-ply, :mod:`.sage`)."""
+    if evaluator.searches(game):
+        ahead = evaluator.deeper(game, turns, 2)
+        assert ahead is not None  # no budget: always an answer
+        return ahead
     me = game.turn
     rules = game.rules
     variant = find_variant(game.variant)
@@ -97,14 +110,14 @@ def ply1(evaluator: Evaluator, game: Game, turns: Sequence[Turn]) -> NDArray[np.
         if turn.remainder or left.turn is me or finished(left):
             continue  # a remainder or the mover's roll comes next, or the game is over: 0-ply
         reached, pending, bounds = by_roll(left, rules, variant, rolls, their_first)
-        mine = evaluator.equities_for(me, reached, rules, pending)
+        mine = evaluator.equities_after(me, [left] * len(reached), reached, rules, pending)
         worst = np.minimum.reduceat(mine, bounds)
         values[index] = float(np.dot(worst, chances))
     return values
 
 
 def ply2(
-    evaluator: Evaluator, game: Game, turns: Sequence[Turn], budget: int | None = None
+    evaluator: Valuer, game: Game, turns: Sequence[Turn], budget: int | None = None
 ) -> NDArray[np.float64] | None:
     """The mover's equity after each turn, two rolls ahead (see the module docstring): the
     opponent's best answer to each of its rolls by the net, as 1-ply chooses it, then the
@@ -128,7 +141,7 @@ def ply2(
         if turn.remainder or left.turn is me or finished(left):
             continue
         reached, pending, bounds = by_roll(left, rules, variant, rolls, their_first)
-        mine = evaluator.equities_for(me, reached, rules, pending)
+        mine = evaluator.equities_after(me, [left] * len(reached), reached, rules, pending)
         worst = np.minimum.reduceat(mine, bounds)
         picks = [low + int(np.argmin(mine[low:high])) for low, high in spans(bounds, mine)]
         looked.append((index, worst))
@@ -203,7 +216,7 @@ def _rolls_next(position: Position, pending: tuple[int, ...], me: Side) -> bool:
 
 
 def _one_roll_ahead(
-    evaluator: Evaluator,
+    evaluator: Valuer,
     positions: list[Position | None],
     me: Side,
     rules: RuleSet,
@@ -217,6 +230,7 @@ def _one_roll_ahead(
     chances = np.array([p for _, p in rolls])
     result = np.full(len(positions), np.nan)
     reached: list[Position] = []
+    before: list[Position] = []
     pending: list[tuple[int, ...]] = []
     starts: list[int] = []
     owners: list[int] = []
@@ -226,13 +240,14 @@ def _one_roll_ahead(
         found, left, bounds = by_roll(position, rules, variant, rolls, False)
         starts.extend(len(reached) + b for b in bounds)
         reached.extend(found)
+        before.extend([position] * len(found))
         pending.extend(left)
         owners.append(index)
         if budget is not None and len(reached) > budget:
             return None
     if not owners:
         return result
-    mine = evaluator.equities_for(me, reached, rules, pending)
+    mine = evaluator.equities_after(me, before, reached, rules, pending)
     best = np.maximum.reduceat(mine, starts).reshape(len(owners), len(rolls))
     result[owners] = best @ chances
     return result

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from bot.ai.analysis import judge_cube, replayed, review, states
 from bot.ai.computer import Computer
-from bot.ai.evaluator import evaluator
 from bot.ai.luck import game_luck, is_roll, luck, match_luck, roll_values
+from bot.ai.sage import for_game
 from bot.ai.search import ply0
 from bot.engine import Game, Side, Turn
 from tests.ai.games import cube_game, games
@@ -66,7 +66,7 @@ def test_each_roll_and_forced_rolls(short_game: Played) -> None:
     assert forced
     for r in forced:  # the one turn's (or the pass's) real value against the mean
         ready, turn = short_game[r.index]
-        assert r.value == pytest.approx(float(ply0(evaluator("short"), ready, [turn])[0]))
+        assert r.value == pytest.approx(float(ply0(for_game(ready), ready, [turn])[0]))
         before = replace(ready, dice=None, struck=None)
         values = roll_values(before, ply=0)
         assert r.mean == pytest.approx(sum(p * v for _, p, v in values))
