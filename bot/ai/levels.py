@@ -16,11 +16,11 @@ class Level:
     and how many of 0-ply's best turns it looks a roll ahead at (0: none); ``rating``, its
     public rating on the bot's scale (1500 a new player).
 
-    The ratings follow the measured points share of each level against the one below over
-    1000 paired games (``bench/ai.py``), turned into rating points as Elo does (400 ×
-    log10(share / (1 - share))) and averaged over long and short nardy, level 3 set at 1500:
-    2 vs 1 87.5% short, 79.2% long (+285); 3 vs 2 76.8%, 71.7% (+185); 4 vs 3 69.5%, 74.7%
-    (+166); 5 vs 4 61.6%, 70.6% (+117)."""
+    The ratings follow the measured points share of each level against the one below
+    (``bench/ai.py``, paired games, 2026-12-07: short nardy on Open Sage's values, long on the
+    net), turned into rating points as Elo does (400 × log10(share / (1 - share))) and
+    averaged over long and short nardy, level 3 set at 1500: 2 vs 1 88.4% short, 81.8% long
+    (+307); 3 vs 2 76.5%, 75.4% (+200); 4 vs 3 67.2%, 72.9% (+148); 5 vs 4 65.9%, 70.9% (+135)."""
 
     number: int
     temperature: float
@@ -42,10 +42,10 @@ class Level:
 
 
 LEVELS: Final = (
-    Level(1, 0.25, 0, 1030),
-    Level(2, 0.12, 0, 1315),
+    Level(1, 0.25, 0, 995),
+    Level(2, 0.12, 0, 1300),
     Level(3, 0.07, 0, 1500),
-    Level(4, 0.03, 0, 1665, sage_temperature=0.04),
+    Level(4, 0.03, 0, 1650, sage_temperature=0.04),
     Level(5, 0.0, 6, 1785, deeper=2),
 )
 STRONGEST: Final = len(LEVELS)

@@ -60,7 +60,7 @@ async def test_a_whole_game_against_the_computer_in_private(
     assert not any("stake" in b.text for b in challenge.buttons)  # no stakes with the computer
     fake.press(alice, challenge, "🤖 level 2")  # the levels, each in words: one tap each
     await harness.settle()
-    assert "✓ level 2 · casual: errs now and then (1315)" in [b.text for b in challenge.buttons]
+    assert "✓ level 2 · casual: errs now and then (1300)" in [b.text for b in challenge.buttons]
     assert "level 2 of 5" in (challenge.text or "")  # nothing chosen yet
     fake.press(alice, challenge, "level 3 · club player")
     await harness.settle()
