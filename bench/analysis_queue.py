@@ -15,7 +15,7 @@ finished games, which are queued at once, as if they had all ended together. Pri
   worker, and the time the whole burst would take to drain at that rate (``--full`` drains
   it all instead, and prints the time it took).
 
-No assertions: the figures go into the README and the issue notes.
+No assertions: the figures go into docs/computer.md and the issue notes.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ Prints, for an SQLite file (and, with ``--postgresql``, a PostgreSQL server the 
 from the machine's binaries): the database's size, the backup's time (median of R runs) and
 size (``python -m bot backup``'s own function: SQLite's online backup, or ``pg_dump``), and the
 time ``/forget`` takes for a player with M of those games (median of R runs, each on a player
-of its own). No assertions: figures go into the README and docs/operations.md.
+of its own). No assertions: figures go into docs/operations.md.
 """
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ the game flows (the same side moves again). Same seed, same arguments: the same 
 
 Measured (short nardy, 60,000 positions, 2026-12-05): the held-out equity error against the
 labels fell from 0.036 to 0.033, and GNU Backgammon's judgement of level 5 did not move beyond
-its noise (README, "Figures"): the shipped short net is the self-play one. The tool stays for
-larger runs.
+its noise (docs/computer.md, "Figures"): the shipped short net is the self-play one. The tool
+stays for larger runs.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ koks: gammons are mars, backgammons koks), so equity is priced by the rule set a
 Open Sage's board is 26 numbers from one side's view: points 1..24 in that side's numbering,
 its checkers positive and the opponent's negative, its bar at 25, the opponent's bar at 0
 (:func:`board`); checkers off are not on it. Which variants it values (:func:`valuer`) was
-decided by measurement (the README's "Figures").
+decided by measurement (docs/computer.md, "Figures").
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ SAGE_PLAYS: Final = frozenset(
     {("short", DiceMode.TWO), ("short", DiceMode.ANTI_THREE), ("abkhaz", DiceMode.TWO)}
 )
 """The (variant, dice mode) pairs Open Sage values; the others keep the shipped net, which
-measured as good there (three dice) or better (the README's "Figures")."""
+measured as good there (three dice) or better (docs/computer.md, "Figures")."""
 SAGE_SEARCHES: Final = frozenset({("short", DiceMode.TWO), ("short", DiceMode.ANTI_THREE)})
 """Those of them whose rolls and moves are backgammon's, where Open Sage's own search looks
 ahead."""

@@ -2,7 +2,7 @@
 or the computer's choice among them; ``python -m bot.engine verify FILE``: the dice of a
 finished game's moves file checked against its revealed seed (:mod:`.verify`).
 
-See ``shared/engine-cli.md`` for ``turns`` and ``best``, the README for ``verify``. ``best`` is
+See ``shared/engine-cli.md`` for ``turns`` and ``best``, docs/engine.md for ``verify``. ``best`` is
 answered by :mod:`bot.ai.cli`, imported only for it: the engine itself stays standard library
 only, and ``turns`` starts as fast as ever. One answer line per request line, in order; bad
 input is answered ``{"error": ...}`` and makes the command exit with status 2 after the last

@@ -1,4 +1,4 @@
-"""Long nardy, rule by rule, on hand-made positions (notation: see the README)."""
+"""Long nardy, rule by rule, on hand-made positions (notation: see docs/engine.md)."""
 
 from __future__ import annotations
 
