@@ -106,12 +106,12 @@ class Translate(Protocol):
     def __call__(self, message: str, plural: str | None = None, n: int = 1, /) -> str: ...
 
 
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "no-op, extract me"
+def N_(message: str) -> str:  # the gettext convention for "no-op, extract me"
     """Returns ``message`` unchanged; marks it for extraction into the catalogs."""
     return message
 
 
-def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+def NP_(singular: str, plural: str) -> tuple[str, str]:  # as N_
     """Returns the forms of a text that counts unchanged; marks them for extraction (they
     are translated later with ``_(singular, plural, n)``)."""
     return (singular, plural)
