@@ -54,7 +54,7 @@ def rank(homes: NDArray[np.int64]) -> NDArray[np.int64]:
 
     Homes are ordered by the number of combinations before them in the stars-and-bars sense:
     a home is read as a sequence of 15 stars (checkers, those off last) and 6 bars, and ranked
-    among all such sequences (:func:`unrank` is the inverse)."""
+    among all such sequences (:func:`homes` lists every home in that order)."""
     n = homes.shape[0]
     out = np.zeros(n, dtype=np.int64)
     # walk the points from 1 to 6; before point i's bar come its checkers

@@ -29,7 +29,7 @@ from .short import ShortBoard, ShortNardy, short_moves
 
 
 class AbkhazBoard:
-    """A short-nardy board with the Abkhaz home-hit restrictions (see :class:`.common.Board`).
+    """A short-nardy board with the Abkhaz home-hit restrictions (see :class:`.common.SearchBoard`).
 
     ``_hitters`` is a bit mask of the own points where a hitter stands; it is not empty exactly
     when the turn has hit in the own home, since a hitter is never borne off.

@@ -71,7 +71,7 @@ class SearchBoard(Protocol):
 
 STEPS: Final = tuple(tuple((src, max(src - die, 0)) for src in range(26)) for die in range(7))
 """``STEPS[die][src]``: the step ``(src, dst)`` of ``die`` from ``src`` (``dst`` 0 bears off), one
-shared tuple each: a board's :meth:`~Board.steps` lists these instead of building new ones."""
+shared tuple each: a board's :meth:`~SearchBoard.steps` lists these instead of building new ones."""
 
 _Found = dict[Hashable, tuple[tuple[Played, ...], Position]]
 """Turns by the state they reach: the first step sequence found for it, and its position."""
@@ -121,7 +121,7 @@ def _non_double(
     board: SearchBoard, first: int, second: int
 ) -> list[tuple[tuple[Played, ...], Position]]:
     """:func:`search_turns` for a non-double without an order rule: ``first`` then ``second``,
-    then the other way round, written out flat, the last step with :meth:`Board.after`.
+    then the other way round, written out flat, the last step with :meth:`SearchBoard.after`.
 
     Two orders of the same two steps reach the same state: each step moves one checker, and a
     hit takes the blot on the step's destination whichever of the two lands there first. So a
