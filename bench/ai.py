@@ -68,24 +68,24 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bot.ai  # noqa: E402,F401  (before numpy: it limits numpy's BLAS threads)
-from bot.ai import LEVELS, STRONGEST  # noqa: E402
-from bot.ai.analysis import ERROR, analyse, review  # noqa: E402
-from bot.ai.arena import play  # noqa: E402
-from bot.ai.computer import Computer  # noqa: E402
-from bot.ai.evaluator import Evaluator, evaluator  # noqa: E402
-from bot.ai.network import Network  # noqa: E402
-from bot.ai.players import (  # noqa: E402
+import bot.ai  # noqa: F401  (before numpy: it limits numpy's BLAS threads)
+from bot.ai import LEVELS, STRONGEST
+from bot.ai.analysis import ERROR, analyse, review
+from bot.ai.arena import play
+from bot.ai.computer import Computer
+from bot.ai.evaluator import Evaluator, evaluator
+from bot.ai.network import Network
+from bot.ai.players import (
     HeuristicPlayer,
     Player,
     PubEvalPlayer,
     RandomPlayer,
     _is_race,
 )
-from bot.ai.sage import board as sage_board  # noqa: E402
-from bot.ai.sage import for_game, sage  # noqa: E402
-from bot.ai.search import ply0  # noqa: E402
-from bot.engine import (  # noqa: E402
+from bot.ai.sage import board as sage_board
+from bot.ai.sage import for_game, sage
+from bot.ai.search import ply0
+from bot.engine import (
     CHECKERS,
     Dice,
     Game,
@@ -96,7 +96,7 @@ from bot.engine import (  # noqa: E402
     resolve_rules,
     score,
 )
-from bot.engine.position import FAMILY  # noqa: E402
+from bot.engine.position import FAMILY
 
 try:
     import gnubg

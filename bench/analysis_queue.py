@@ -31,11 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.ai  # noqa: E402,F401  (before numpy: it limits numpy's BLAS threads)
-from bot.model import StoredGame, User  # noqa: E402
-from bot.services import Services, compose  # noqa: E402
-from bot.services.computer import Brain  # noqa: E402
-from bot.storage import Store, open_database  # noqa: E402
+import bot.ai  # noqa: F401  (before numpy: it limits numpy's BLAS threads)
+from bot.model import StoredGame, User
+from bot.services import Services, compose
+from bot.services.computer import Brain
+from bot.storage import Store, open_database
 
 
 async def _played(services: Services, users: list[User], turns: int) -> StoredGame:

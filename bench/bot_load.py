@@ -56,17 +56,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._process import UNPACED, bot_process, pin  # noqa: E402
-from bot.engine import starting_position  # noqa: E402
-from bot.services import compose  # noqa: E402
-from bot.services.actions import GameAction  # noqa: E402
-from bot.storage import Store, open_database  # noqa: E402
-from render import IMAGE_FORMAT, render_image  # noqa: E402
-from render.theme import DEFAULT_THEME  # noqa: E402
-from tests.bot.gameplay import game_buttons, mover  # noqa: E402
-from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
-from tests.support.postgres import PostgresServer, postgres_server  # noqa: E402
-from tests.support.workers import Worker, start_worker  # noqa: E402
+from bench._process import UNPACED, bot_process, pin
+from bot.engine import starting_position
+from bot.services import compose
+from bot.services.actions import GameAction
+from bot.storage import Store, open_database
+from render import IMAGE_FORMAT, render_image
+from render.theme import DEFAULT_THEME
+from tests.bot.gameplay import game_buttons, mover
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.support.postgres import PostgresServer, postgres_server
+from tests.support.workers import Worker, start_worker
 
 
 async def store_games(target: Path | str, count: int) -> None:

@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.callbacks import LessonAction, LessonMove  # noqa: E402
-from bot.course.lessons import COURSE, STEPS, PlayStep  # noqa: E402
-from tests.bot.test_learn import answer_taps  # noqa: E402
-from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser  # noqa: E402
-from tests.support.harness import BotHarness, running_bot  # noqa: E402
+from bot.callbacks import LessonAction, LessonMove
+from bot.course.lessons import COURSE, STEPS, PlayStep
+from tests.bot.test_learn import answer_taps
+from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import BotHarness, running_bot
 
 EDITS = ("editMessageMedia", "editMessageCaption")
 

@@ -27,11 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import FairDice, derive_die  # noqa: E402
-from bot.engine.verify import verify  # noqa: E402
-from bot.services.dice_stats import chi_square_survival  # noqa: E402
-from bot.services.export import moves_text  # noqa: E402
-from tests.services.test_fair_dice import KINDS, play_fair  # noqa: E402
+from bot.engine import FairDice, derive_die
+from bot.engine.verify import verify
+from bot.services.dice_stats import chi_square_survival
+from bot.services.export import moves_text
+from tests.services.test_fair_dice import KINDS, play_fair
 
 SEED = hashlib.sha256(b"uniformity").digest()
 CLIENT = "7301442855912344781"

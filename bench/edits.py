@@ -29,11 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._process import bot_process  # noqa: E402
-from bot.callbacks import GameButton  # noqa: E402
-from bot.services.actions import GameAction  # noqa: E402
-from tests.bot.gameplay import game_buttons, mover  # noqa: E402
-from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser  # noqa: E402
+from bench._process import bot_process
+from bot.callbacks import GameButton
+from bot.services.actions import GameAction
+from tests.bot.gameplay import game_buttons, mover
+from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 
 PLAYING = (GameAction.FINISH, GameAction.STEP)
 

@@ -30,9 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Game, MoveList, Played, Position, RuleSet, turns_for  # noqa: E402
-from bot.engine.cli import answer_line, request  # noqa: E402
-from tests.engine.strategies import random_turn, ready  # noqa: E402
+from bot.engine import Game, MoveList, Played, Position, RuleSet, turns_for
+from bot.engine.cli import answer_line, request
+from tests.engine.strategies import random_turn, ready
 
 PLAYS: tuple[tuple[str, str, str | None], ...] = (
     ("long", "two", None),

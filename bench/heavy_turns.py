@@ -35,17 +35,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._process import bot_process, pin  # noqa: E402
-from bench.bot_load import Table, open_tables, percentile, redrawn  # noqa: E402
-from bot.callbacks import GameButton  # noqa: E402
-from bot.engine import Dice, Game, Position  # noqa: E402
-from bot.services import compose  # noqa: E402
-from bot.services.actions import GameAction  # noqa: E402
-from bot.services.snapshots import WHOLE_TURN_BUTTONS  # noqa: E402
-from bot.storage import Store, open_database  # noqa: E402
-from tests.bot.gameplay import game_buttons, mover  # noqa: E402
-from tests.support.cascades import HEAVY_BEFORE, HEAVY_STEPS, start_heavy_game  # noqa: E402
-from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
+from bench._process import bot_process, pin
+from bench.bot_load import Table, open_tables, percentile, redrawn
+from bot.callbacks import GameButton
+from bot.engine import Dice, Game, Position
+from bot.services import compose
+from bot.services.actions import GameAction
+from bot.services.snapshots import WHOLE_TURN_BUTTONS
+from bot.storage import Store, open_database
+from tests.bot.gameplay import game_buttons, mover
+from tests.support.cascades import HEAVY_BEFORE, HEAVY_STEPS, start_heavy_game
+from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 
 def heavy_taps() -> list[tuple[GameAction, int]]:

@@ -45,11 +45,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.ai  # noqa: E402,F401  (before numpy: it limits numpy's BLAS threads)
-from bot.ai.computer import Computer  # noqa: E402
-from bot.ai.evaluator import Evaluator, evaluator  # noqa: E402
-from bot.ai.search import ROLLS, after  # noqa: E402
-from bot.engine import Game, Side, Turn  # noqa: E402
+import bot.ai  # noqa: F401  (before numpy: it limits numpy's BLAS threads)
+from bot.ai.computer import Computer
+from bot.ai.evaluator import Evaluator, evaluator
+from bot.ai.search import ROLLS, after
+from bot.engine import Game, Side, Turn
 
 OUT = Path(__file__).resolve().parent / "data" / "long_rollouts.jsonl"
 CANDIDATES = 3

@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.ai  # noqa: E402,F401  (before numpy: it limits numpy's BLAS threads)
-from bot.ai.analysis import review, states  # noqa: E402
-from bot.ai.computer import Computer  # noqa: E402
-from bot.ai.luck import game_luck, luck  # noqa: E402
-from bot.engine import Game, TurnRecord  # noqa: E402
+import bot.ai  # noqa: F401  (before numpy: it limits numpy's BLAS threads)
+from bot.ai.analysis import review, states
+from bot.ai.computer import Computer
+from bot.ai.luck import game_luck, luck
+from bot.engine import Game, TurnRecord
 
 
 def self_play(variant: str, seed: int) -> tuple[Game, list[TurnRecord]]:

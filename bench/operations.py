@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Game  # noqa: E402
-from bot.maintenance import backup  # noqa: E402
-from bot.services.privacy import Privacy  # noqa: E402
-from bot.services.users import Users  # noqa: E402
-from bot.storage import Database, Store, open_database  # noqa: E402
-from tests.engine.strategies import advance  # noqa: E402
+from bot.engine import Game
+from bot.maintenance import backup
+from bot.services.privacy import Privacy
+from bot.services.users import Users
+from bot.storage import Database, Store, open_database
+from tests.engine.strategies import advance
 
 PLAYERS = 2_000
 """Players the games are spread over (ids 1..PLAYERS), besides the forgotten ones."""
@@ -156,7 +156,7 @@ async def measure(target: Path | str, args: argparse.Namespace, folder: Path) ->
     else:
         row = await db.fetch_one("SELECT pg_database_size(current_database())")
         size = int(row[0]) if row else 0
-    print(  # noqa: T201
+    print(
         f"{db.dialect}: {counts[0]:,} games, {counts[1]:,} boards, {counts[2]:,} analyses "
         f"seeded in {seeded:.1f} s; database {size / 1e6:.1f} MB"
     )
@@ -166,7 +166,7 @@ async def measure(target: Path | str, args: argparse.Namespace, folder: Path) ->
         done = await asyncio.to_thread(backup, target, out)
         times.append(done.seconds)
         sizes.append(done.size)
-    print(  # noqa: T201
+    print(
         f"  backup: median {statistics.median(times):.2f} s "
         f"(runs {', '.join(f'{t:.2f}' for t in times)}), {statistics.median(sizes) / 1e6:.1f} MB"
     )
@@ -176,7 +176,7 @@ async def measure(target: Path | str, args: argparse.Namespace, folder: Path) ->
         started = time.perf_counter()
         assert await privacy.forget(player)
         spent.append(time.perf_counter() - started)
-    print(  # noqa: T201
+    print(
         f"  /forget of a player with {held[0]:,} games: median {statistics.median(spent):.3f} s "
         f"(runs {', '.join(f'{t:.3f}' for t in spent)})"
     )

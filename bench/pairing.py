@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.pairing import (  # noqa: E402
+from bot.pairing import (
     PairingResult,
     SeededPlayer,
     knockout_bracket,
@@ -34,7 +34,7 @@ from bot.pairing import (  # noqa: E402
     standings,
     swiss_round,
 )
-from tests.services.pairings import results_of  # noqa: E402
+from tests.services.pairings import results_of
 
 
 def timings(function: Callable[[], object], repeat: int) -> list[float]:

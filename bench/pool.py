@@ -28,9 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.model import Terms  # noqa: E402
-from bot.services.pool import Pool  # noqa: E402
-from bot.storage import Store, open_database  # noqa: E402
+from bot.model import Terms
+from bot.services.pool import Pool
+from bot.storage import Store, open_database
 
 KINDS = (Terms(), Terms(match_length=3), Terms(variant="short"), Terms("short", match_length=3))
 

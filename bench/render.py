@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import (  # noqa: E402
+from bot.engine import (
     Game,
     Position,
     Side,
@@ -33,9 +33,9 @@ from bot.engine import (  # noqa: E402
     roll,
     starting_position,
 )
-from render import IMAGE_FORMAT, BoardView, render_board, render_image  # noqa: E402
-from render._tiles import CACHE  # noqa: E402
-from render.layout import layout  # noqa: E402
+from render import IMAGE_FORMAT, BoardView, render_board, render_image
+from render._tiles import CACHE
+from render.layout import layout
 
 
 def self_play(variant: str, seed: int) -> list[tuple[Position, BoardView]]:

@@ -20,13 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai.computer import Computer  # noqa: E402
-from bot.engine import Game, Turn  # noqa: E402
-from bot.model import StoredGame, User  # noqa: E402
-from bot.services.replays import Move, Replayed  # noqa: E402
-from bot.views.replays import SCALE, THEME, replay_durations, replay_frames  # noqa: E402
-from render import render_animation  # noqa: E402
-from render.layout import layout  # noqa: E402
+from bot.ai.computer import Computer
+from bot.engine import Game, Turn
+from bot.model import StoredGame, User
+from bot.services.replays import Move, Replayed
+from bot.views.replays import SCALE, THEME, replay_durations, replay_frames
+from render import render_animation
+from render.layout import layout
 
 LIMIT = 2_000_000
 

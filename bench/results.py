@@ -27,9 +27,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.services import Games, GameSnapshot, compose  # noqa: E402
-from bot.storage import Store, open_database  # noqa: E402
-from bot.storage.database import Params  # noqa: E402
+from bot.services import Games, GameSnapshot, compose
+from bot.storage import Store, open_database
+from bot.storage.database import Params
 
 
 async def _turn(service: Games, snapshot: GameSnapshot, confirms: list[float]) -> GameSnapshot:

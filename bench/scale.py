@@ -56,15 +56,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import asyncpg  # noqa: E402
+import asyncpg
 
-from bot.engine import Game, Outcome, Result, Side  # noqa: E402
-from bot.model import Seeker, Terms  # noqa: E402
-from bot.services import compose  # noqa: E402
-from bot.services.pool import Pool  # noqa: E402
-from bot.storage import Store, open_database  # noqa: E402
-from bot.storage.migrations import MIGRATIONS, for_postgres  # noqa: E402
-from tests.support.postgres import PostgresServer, postgres_server  # noqa: E402
+from bot.engine import Game, Outcome, Result, Side
+from bot.model import Seeker, Terms
+from bot.services import compose
+from bot.services.pool import Pool
+from bot.storage import Store, open_database
+from bot.storage.migrations import MIGRATIONS, for_postgres
+from tests.support.postgres import PostgresServer, postgres_server
 
 SEED_SCHEMA = 19
 """The schema version the seeder's rows are written for; later migrations run on them."""

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from render import tournament  # noqa: E402
-from tests.render.tournament_samples import knockout, swiss  # noqa: E402
+from render import tournament
+from tests.render.tournament_samples import knockout, swiss
 
 
 def _ms(seconds: float) -> str:

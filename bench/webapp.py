@@ -48,15 +48,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import aiohttp  # noqa: E402
+import aiohttp
 
-from bench._process import bot_process, pin  # noqa: E402
-from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser  # noqa: E402
-from tests.support.harness import free_port  # noqa: E402
-from tests.support.postgres import postgres_server  # noqa: E402
-from tests.support.webapp import BoardClient, sign_init_data  # noqa: E402
-from tests.support.workers import Worker, start_worker  # noqa: E402
-from tests.webapp.helpers import APP_NAME, actor, game_of  # noqa: E402
+from bench._process import bot_process, pin
+from tests.support.fake_telegram import FakeMessage, FakeTelegram, FakeUser
+from tests.support.harness import free_port
+from tests.support.postgres import postgres_server
+from tests.support.webapp import BoardClient, sign_init_data
+from tests.support.workers import Worker, start_worker
+from tests.webapp.helpers import APP_NAME, actor, game_of
 
 WATCHERS = 200
 """More boards opened to measure the memory per open board, by default."""

@@ -1,32 +1,17 @@
 """The bot's HTTP server (aiohttp): Telegram's webhook, ``GET /healthz`` and ``GET /metrics``.
 
 It listens on ``WEBHOOK_HOST``:``WEBHOOK_PORT`` when the bot takes updates by webhook, and in
-long polling only when ``WEBHOOK_PORT`` is set (then without the webhook route); by default a
-polling bot opens no port at all (see :attr:`bot.config.Settings.web_port`).
+long polling only when ``WEBHOOK_PORT`` is set (then without the webhook route); see
+:attr:`bot.config.Settings.web_port`.
 
 * **The webhook** (the path of ``WEBHOOK_URL``) is aiogram's
-  :class:`~aiogram.webhook.aiohttp_server.SimpleRequestHandler`, which refuses a request
-  without the right ``X-Telegram-Bot-Api-Secret-Token`` with 401 before reading it (a header
-  that is not ASCII too: see :class:`_SecretCheckedHandler`). Updates are
-  handled **before the 200 answer**, not in the background: Telegram counts an update as
-  delivered only once the bot is done with it. A worker killed mid-update leaves it
-  unconfirmed, so Telegram delivers it again (to another worker behind the proxy), where the
-  record of handled updates (``HandleOnce``) drops it if the first worker had claimed it, and
-  handles it if it had not; in the background the 200 would already have gone out and the
-  update would be lost in both cases. A stopping bot waits for what is in flight the same way
-  in both modes (the update tracker counts each request from its arrival). And a slow bot slows
-  Telegram down (it sends at most ``max_connections`` requests at a time) instead of piling up
-  tasks. The answer carries no method (aiogram's "reply in the webhook answer"): the bot's
-  calls go through its link to Telegram, which knows what may be repeated.
-  Before the bot has started (its startup hooks) and once it is stopping, the route answers 503
-  and Telegram delivers the update again later.
-* **/healthz**: 200 with ``{"status": "ok", "database": "ok", ...}`` when the process is up and
-  the database answers (``store.ping()``); 503 when it does not. Whether Telegram is reachable
-  is reported but does not fail the check: an outage at Telegram is no reason to take the
-  workers out of the proxy.
+  :class:`~aiogram.webhook.aiohttp_server.SimpleRequestHandler` behind a secret-token check
+  (:class:`_SecretCheckedHandler`). Updates are handled **before the 200 answer**, which
+  carries no method; before the bot has started and once it is stopping the route answers 503.
+* **/healthz**: 200 when the process is up and the database answers (``store.ping()``), 503
+  when it does not; Telegram's reachability is reported but does not fail the check.
 * **/metrics**: the bot's :class:`~bot.metrics.Metrics` in Prometheus's text format, the
-  database gauges read at each scrape (``nardy_healthy`` is /healthz's verdict, for alerts).
-  Internal: the reverse proxy forwards only the webhook path (see ``deploy/``).
+  database gauges read at each scrape. Internal: the proxy forwards only the webhook path.
 """
 
 from __future__ import annotations

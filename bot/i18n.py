@@ -2,30 +2,15 @@
 Kazakh, the peoples who play nardy most.
 
 Which catalog a reader gets (:func:`user_locale`, :class:`LanguageMiddleware`): in a group, the
-group's language if one of its admins chose it (``/language``); otherwise the user's own choice
-(``/language`` in private), else their Telegram ``language_code`` mapped by
-:data:`LANGUAGE_CODES` (Belarusian reads Russian), else English. A group's boards follow the
-group's language, else the challenge's (the challenger's when it was made).
+group's language if its admins chose one (``/language``); else the user's own choice, else their
+Telegram ``language_code`` mapped by :data:`LANGUAGE_CODES`, else English. Texts go through
+aiogram's gettext-based :class:`~aiogram.utils.i18n.I18n`; the English source string is the
+msgid, so a missing translation falls back to English. A count takes the catalog's plural form
+(``_(singular, plural, n)``, :class:`~bot.views.common.Translate`, ``{n}`` written by
+:func:`bot.views.numbers.count`); :func:`N_` and :func:`NP_` mark texts translated later.
 
-Texts go through aiogram's gettext-based :class:`~aiogram.utils.i18n.I18n` (Babel catalogs). The
-English source string is the msgid, so English needs no translation and a missing translation
-falls back to English (a test makes sure none is missing). In handlers::
-
-    from aiogram.utils.i18n import gettext as _
-
-    await message.answer(_("Your move, {name}.").format(name=html.quote(name)))
-
-A text that shows a count takes the catalog's plural form for it: ``_(singular, plural, n)``
-(aiogram's ``gettext(singular, plural, n)``, the views' :class:`~bot.views.common.Translate`),
-``{n}`` written by :func:`bot.views.numbers.count`, never ``"1 pt."`` nor ``"games: 5"``. The forms
-follow CLDR's rules, in each catalog's ``Plural-Forms`` header: one and other in English,
-Azerbaijani, Armenian (0 and 1 are "one"), Georgian and Kazakh; one, few and many in Russian and
-Ukrainian (1, 21, 101 · 2–4, 22 · 0, 5–20, 25). A decimal number (``0.29``) is no count: its noun
-takes the form CLDR gives fractions ("other": ``0,29 очка``), in a text of its own. Use :func:`N_`
-to mark a string that is translated later with ``i18n.gettext(msgid, locale=...)``.
-
-Catalogs live in ``bot/locales/<locale>/LC_MESSAGES/messages.po`` and the compiled ``.mo`` files
-are committed next to them. After changing texts in the code::
+Catalogs live in ``bot/locales/<locale>/LC_MESSAGES/messages.po``, the compiled ``.mo`` files
+committed beside them. After changing texts in the code::
 
     python -m bot.i18n update    # extract msgids from bot/ into the .po files, then translate
     python -m bot.i18n compile   # .po -> .mo (tests fail while the .mo files are stale)
@@ -106,12 +91,12 @@ class Translate(Protocol):
     def __call__(self, message: str, plural: str | None = None, n: int = 1, /) -> str: ...
 
 
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "no-op, extract me"
+def N_(message: str) -> str:  # the gettext convention for "no-op, extract me"
     """Returns ``message`` unchanged; marks it for extraction into the catalogs."""
     return message
 
 
-def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+def NP_(singular: str, plural: str) -> tuple[str, str]:  # as N_
     """Returns the forms of a text that counts unchanged; marks them for extraction (they
     are translated later with ``_(singular, plural, n)``)."""
     return (singular, plural)

@@ -93,7 +93,7 @@ class RedactingFormatter(logging.Formatter):
         super().__init__(fmt)
         self._secret = secret
 
-    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+    def formatMessage(self, record: logging.LogRecord) -> str:  # logging's name
         text = super().formatMessage(record)
         for key in ("update", "game"):
             value = getattr(record, f"{key}_id", None)

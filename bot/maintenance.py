@@ -3,19 +3,14 @@
 
 They need only ``DATABASE_URL`` (:class:`bot.config.DatabaseSettings`), never the token.
 
-- **backup** copies a running bot's database to one file, consistent as of one moment: an
-  SQLite file through SQLite's online backup API (never ``cp``: what the bot last wrote may
-  still be only in the ``-wal`` file beside it), checked (``PRAGMA quick_check``) and made a
-  single file; PostgreSQL with ``pg_dump --format=custom`` (one snapshot, whatever the workers
-  write meanwhile). The copy is written beside ``FILE`` and renamed onto it only when whole.
-- **restore** brings a backup back into ``DATABASE_URL`` with the bot stopped: into an empty
-  (or missing) database, or with ``--replace`` over what is there. A backup of a newer schema
-  than this release's is refused. The bot then starts on it as on any older database,
-  migrating it if it is older. The chats' boards may show moves made after the backup, so
-  every board is marked as not known to show its game (:data:`AFTER_RESTORE`): the bot draws
-  them again as the games stand; and the claims of the workers that wrote the backup go.
-- **forget** deletes what the bot keeps about one user, as ``/forget`` does when they ask
-  themselves (:class:`bot.services.privacy.Privacy`), for a request made by mail.
+- **backup** copies a running bot's database to one file, consistent as of one moment (SQLite's
+  online backup API, checked; PostgreSQL's ``pg_dump --format=custom``), written beside
+  ``FILE`` and renamed onto it only when whole.
+- **restore** brings a backup back into ``DATABASE_URL`` with the bot stopped, into an empty
+  database or with ``--replace``; a newer schema than this release's is refused. Every board is
+  marked as not known to show its game (:data:`AFTER_RESTORE`), and the old workers' claims go.
+- **forget** deletes what the bot keeps about one user, as ``/forget`` does
+  (:class:`bot.services.privacy.Privacy`), for a request made by mail.
 
 Exit status 0 when done, 1 when refused (one line on stderr says why), 2 for wrong arguments
 or settings.

@@ -1,28 +1,13 @@
 """A board's JPEG joined from tiles, each drawn and encoded once and cached.
 
-Baseline JPEG with 4:2:0 chroma codes a picture in 16×16 blocks, row by row. With a restart
-marker after every so many blocks, each run of blocks (here a tile: a third of a row of
-blocks, 304×16 pixels of a 912 pixels wide board) is coded on its own: it starts from zero DC
-predictions and ends on a byte boundary. A picture's JPEG is then its header, every tile's
-data in raster order with the markers RST0…RST7 in turn between them, and EOI: byte for byte
-what libjpeg writes for the whole picture with ``restart_marker_blocks`` a tile's blocks,
-whichever tiles were encoded when (a test holds the two equal). The markers cost about 0.7 %
-in size (92.6 KB against 91.9 KB for a board).
-
-A tile's pixels follow from the background and the pastes that reach into it, in order
-(:class:`render._canvas.Canvas`), so a tile's key names those: the identity of each image
-pasted and of its mask, or the colour, and the box. From one board of a game to the next
-most tiles are the same (a step changes two columns of checkers, the dice and an info band),
-and many are the same on every board (the empty parts of the field). A board then costs the
-keys, the drawing and encoding of the tiles not in the cache (a rectangle of them at a time),
-and the join.
-
-The cache is LRU and holds :data:`CACHE_BYTES` of coded data, about 6.7 MiB of memory with the
-keys. Of the tiles of 1,609 boards the bot showed under ``bench/bot_load.py`` (50 games at
-once), 95 % were found with 4 MiB or more (91 % with 2), and 87 % when the boards were shared
-out among four caches in turn, as four workers would (whole rows: 74 % and 56 %). An entry
-keeps the pastes of its key, and so their images, alive: while it is cached no other image
-can take an identity its key names.
+Baseline JPEG with a restart marker after every tile's blocks (a tile: a third of a row of
+16×16 blocks, 304×16 pixels of a 912 pixels wide board) codes each tile on its own, so a
+picture's JPEG is its header, every tile's data in raster order with the markers RST0…RST7 in
+turn, and EOI: byte for byte what libjpeg writes for the whole picture (a test holds the two
+equal). A tile's key names what reaches into it, in order (:class:`render._canvas.Canvas`): the
+identity of each image pasted and of its mask, or the colour, and the box. A board costs the
+keys, the tiles not in the cache and the join. The cache is LRU and holds :data:`CACHE_BYTES` of
+coded data; an entry keeps the images its key names alive.
 """
 
 from __future__ import annotations

@@ -1,24 +1,15 @@
 """Animated boards: :func:`render_animation` draws a sequence of boards as one animated GIF.
 
-GIF because Telegram shows a GIF sent as an animation playing and looping in every client (it
-converts it to an H.264 MP4 on its side); an animated WebP or PNG is a sticker or a file there.
+GIF because Telegram shows a GIF sent as an animation playing and looping in every client. The
+frames are made cheap to store and exact to decode:
 
-GIF has 256 colours a frame and compresses each frame losslessly (LZW), so the frames are made
-cheap to store and exact to decode:
-
-- one palette for every frame: the theme's marks (the dot on a checker that arrived, the
-  rings, the dice) in their exact colours, and the rest of 255 colours chosen (median cut) from
-  the first, the middle and the last board together, so the board, the checkers and the
-  result's banner have their colours; the 256th index is kept for "unchanged";
-- no dithering: a pixel's colour depends on that pixel alone, so a part of the board that did
-  not change keeps its indices from one frame to the next;
-- every frame after the first writes only what changed since the one before: unchanged pixels
-  take the transparent index (and each frame is drawn over the last one, GIF disposal 1), which
-  LZW packs to almost nothing, within the box of the changes; one pixel is always written, so
-  that a board identical to the one before still makes its frame (one frame per board).
-
-A replay of a long-nardy game of about 95 turns at 60% of the board's size comes to about
-1.1 MB and is made in about a quarter of a second (``bench/replay.py``).
+- one palette for every frame: the theme's marks in their exact colours, and the rest of 255
+  colours chosen (median cut) from the first, the middle and the last board together; the 256th
+  index is kept for "unchanged";
+- no dithering, so a part of the board that did not change keeps its indices;
+- every frame after the first writes only what changed, within the box of the changes, the
+  rest transparent over the last frame (GIF disposal 1); one pixel is always written, so every
+  board makes its frame.
 """
 
 from __future__ import annotations

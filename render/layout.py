@@ -1,30 +1,18 @@
 """Board geometry: where each point, checker, die and tray lies, in whole pixels.
 
-Pure arithmetic, no Pillow, so that it is tested exactly. Everything here is in the *viewer's*
-numbering, the numbering of the side drawn at the bottom. Both variants share one layout, seen
-from the bottom side: its head or start (24) is at the top right, its home (1..6) at the bottom
-right, and its checkers go counter-clockwise::
+Pure arithmetic, no Pillow, so that it is tested exactly. Everything is in the *viewer's*
+numbering, that of the side drawn at the bottom; both variants share one layout, its head or
+start (24) at the top right, its home (1..6) at the bottom right, checkers going
+counter-clockwise::
 
     13 14 15 16 17 18 | 19 20 21 22 23 24    (top row, left to right)
     12 11 10  9  8  7 |  6  5  4  3  2  1    (bottom row, left to right)
 
-The top side's checkers are drawn at :func:`viewer_point` of their own numbers. In long nardy
-the top side's head (its 24) is then the viewer's 12, at the bottom left; in short nardy the top
-side's 24 is the viewer's 1, as on a backgammon board.
-
-The picture, top to bottom: an info band for the top side, a band of point numbers, the field
-(two rows of columns with a strip between them for the dice), a band of numbers, an info band
-for the bottom side. Left to right: a frame, six columns, the bar, six columns, a frame, the
-tray column with each side's borne-off checkers, a frame.
-
-The dice lie in the strip of the mover's half: up to six of full size (two or three dice, a
-double's four, a triple's six), or a long move list (crazy gul-bara's cascade, up to 24 moves)
-as small dice in one or two rows; a label about them (a remainder, a chain roll) lies in the
-strip of the other half.
-
-The doubling cube lies on the bar: in the middle of the dice strip while nobody owns it, at
-the owner's edge of the bar once owned (the hit checkers in that half of the bar make room for
-it), and in the dice strip of the mover's half while the mover offers to double.
+The top side's checkers are drawn at :func:`viewer_point` of their own numbers. Top to bottom:
+an info band, a band of point numbers, the field (two rows of columns, the dice strip between
+them), numbers, an info band; left to right: a frame, six columns, the bar, six columns, a
+frame, the tray, a frame. The dice (up to six, or a long move list as small dice) lie in the
+strip of the mover's half; the doubling cube lies on the bar.
 """
 
 from __future__ import annotations

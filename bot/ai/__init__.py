@@ -1,27 +1,11 @@
 """The computer player: a self-taught evaluator, five levels, hints and game analysis.
 
-Depends on :mod:`bot.engine` and numpy only; knows nothing of Telegram or storage.
-
-- :mod:`bot.ai.features` and :mod:`bot.ai.network`: what the net sees, and the net;
-  :mod:`bot.ai.counts`: what a player counts (shots, escapes, steps, contact), for the net;
-- :mod:`bot.ai.evaluator`: the shipped nets (``weights/long.npz``, ``weights/short.npz``) and
-  equity by the rule set's prices; :mod:`bot.ai.bearoff`: the exact bear-off table it answers
-  races at home from (``weights/bearoff.npz``); :mod:`bot.ai.sage`: Open Sage (``bgsage``), a
-  backgammon engine of GNU Backgammon's class, which values short nardy's positions, looks
-  ahead and decides the cube there, and :func:`bot.ai.sage.valuer`, which of the two values a
-  variant;
-- :mod:`bot.ai.search`: 0-ply, 1-ply and 2-ply over a roll's legal turns;
-- :mod:`bot.ai.levels` and :mod:`bot.ai.computer`: levels 1..5 and their ratings, and the
-  computer at a level: its turns, cube decisions (by :mod:`bot.ai.cubeful`), strikes;
-- :mod:`bot.ai.answers`: what it answers (decisions, hints), plain picklable values;
-- :mod:`bot.ai.analysis`: equity lost per turn and per cube decision, errors and blunders of
-  a played game; :mod:`bot.ai.cubeful`: the money-game cube model it judges the cube by;
-- :mod:`bot.ai.luck`: the luck of each roll, a game's and a match's luck and PR per side;
-- :mod:`bot.ai.players` and :mod:`bot.ai.arena`: yardsticks (random, heuristic, pubeval) and
-  paired-dice games between players;
-- :mod:`bot.ai.train`: ``python -m bot.ai.train``, the self-play training that made the nets;
-  :mod:`bot.ai.distil`: ``python -m bot.ai.distil``, training them further on their own 2-ply
-  values; ``python -m bot.ai.bearoff`` builds the bear-off table.
+Depends on :mod:`bot.engine` and numpy only; knows nothing of Telegram or storage. It holds the
+nets and what they see (:mod:`.features`, :mod:`.counts`, :mod:`.network`, :mod:`.evaluator`,
+:mod:`.bearoff`, :mod:`.sage`), the search (:mod:`.search`), the levels and the computer at a
+level (:mod:`.levels`, :mod:`.computer`, :mod:`.cubeful`), what it answers (:mod:`.answers`),
+a played game's review (:mod:`.analysis`, :mod:`.luck`), yardsticks (:mod:`.players`,
+:mod:`.arena`) and the tools that made the nets (:mod:`.train`, :mod:`.distil`).
 
 The calls a game needs, each deterministic for a given ``seed``: :func:`decide` (whatever the
 computer must do next), or one by one :func:`choose_turn`, :func:`choose_strike`,

@@ -1,24 +1,14 @@
 """Analysis of a played game: how much equity each turn and each cube decision gave away,
 and each side's summary.
 
-Every turn with a real choice (two or more legal turns) is judged as the strongest level
-judges it: all turns at 0-ply, then the best few and the turn played a roll ahead (1-ply), by
-the variant's valuer (:func:`bot.ai.sage.valuer`). Where Open Sage values and searches the
-game (short nardy with two dice, anti three) that is its 1-ply, then its 2-ply, and then, as
-level 5 plays, its 3-ply for the turns within an error of the best and the one played.
-The *loss* of a turn is the best turn's equity minus the played one's (cubeless, in points).
-A loss of at least :data:`ERROR` is an error, of at least :data:`BLUNDER` a blunder (GNU
-Backgammon's "bad" and "very bad" thresholds). The *error rate* is the mean loss per analysed
-turn, in thousandths of a point.
-
-Where a cube is used, the game's cube decisions are judged too (:func:`judge_cube`), by the
-money-game model of :mod:`bot.ai.cubeful` (Janowski's cubeful equity from the net's cubeless
-chances before the roll): before each of its rolls, the side that could double decided to
-double or not; each double was taken or dropped. :func:`replayed` finds them in a history
-that keeps the cube's actions (``w double 2``, ``b take``, ``b drop``) among the turns.
-
-The work is split by turns (:func:`review`), so that a caller can report progress between
-parts; :func:`summarise` turns the reviews into each side's summary.
+Every turn with a real choice (two or more legal turns) is judged as the strongest level judges
+it, by the variant's valuer (:func:`bot.ai.sage.valuer`). A turn's *loss* is the best turn's
+equity minus the played one's (cubeless, in points): at least :data:`ERROR` is an error, at
+least :data:`BLUNDER` a blunder; the *error rate* is the mean loss per analysed turn, in
+thousandths of a point. Where a cube is used, :func:`judge_cube` judges each double, take and
+drop by :mod:`bot.ai.cubeful`'s money-game model; :func:`replayed` finds them in a history that
+keeps the cube's actions (``w double 2``, ``b take``, ``b drop``). The work is split by turns
+(:func:`review`), so a caller can report progress; :func:`summarise` makes each side's summary.
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """An exact one-sided bear-off table: how many rolls a side needs to bear off its home.
 
-When both sides have every checker at home (points 1..6) or off, neither can touch the other
-again, and each side's race is its own: the number of rolls it needs to bear off the rest is a
-random number whose distribution depends on its home alone. A table holds that distribution for
-every home of up to 15 checkers (``C(21, 6)`` = 54,264 of them), each side playing every roll to
-bear off in the fewest rolls on average. With both distributions the side to move wins exactly
-when it needs no more rolls than the other: it rolls first.
+With every checker of both sides at home (points 1..6) or off, each side's race is its own: the
+table holds, for every home of up to 15 checkers, the distribution of the number of rolls it
+needs (each roll played to bear off in the fewest on average), and the side to move wins exactly
+when it needs no more rolls than the other. The evaluator takes the chance to win from it
+(:meth:`Table.answers`, :meth:`Table.win`). Each distribution keeps :data:`KEPT` rolls.
 
-The evaluator takes the chance to win from the table for every such position
-(:meth:`Table.answers`, :meth:`Table.win`). Where each side has borne off a checker no mars is
-possible, so the other four outputs are 0; where one has not, the mars chances stay the net's,
-within what the exact chance to win allows. No koks is possible with every checker home.
-
-The table is built from the engine's own legal turns, by::
-
-    python -m bot.ai.bearoff --family short
-
-and shipped beside the weights (``weights/bearoff.npz``, 0.8 MB). Long and short nardy bear off
-alike: built with ``--family long`` (long nardy's rules, 13 minutes either way) the file is the
-same byte for byte, so both families read the one table, and the tests check it against each
-family's legal turns. Each distribution keeps :data:`KEPT` rolls from the first with a chance,
-which hold all but a few millionths of it.
+Built from the engine's own legal turns (``python -m bot.ai.bearoff --family short``) and
+shipped beside the weights (``weights/bearoff.npz``); long and short nardy read the one table.
 """
 
 from __future__ import annotations
@@ -67,7 +54,7 @@ def rank(homes: NDArray[np.int64]) -> NDArray[np.int64]:
 
     Homes are ordered by the number of combinations before them in the stars-and-bars sense:
     a home is read as a sequence of 15 stars (checkers, those off last) and 6 bars, and ranked
-    among all such sequences (:func:`unrank` is the inverse)."""
+    among all such sequences (:func:`homes` lists every home in that order)."""
     n = homes.shape[0]
     out = np.zeros(n, dtype=np.int64)
     # walk the points from 1 to 6; before point i's bar come its checkers

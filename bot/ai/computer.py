@@ -1,28 +1,16 @@
 """The computer at a level (:mod:`.levels`), and every decision it makes in a game.
 
-All levels value turns with the same valuer (:func:`bot.ai.sage.valuer`: Open Sage's nets in
-short nardy with two dice and in anti three, the shipped net elsewhere); they differ in how far
-they look and how much they err. Levels 1 to 4 choose at 0-ply with *human-like* mistakes: a
-turn is drawn with probability growing with its equity (a softmax at the level's temperature),
-so a weak level often plays a turn nearly as good as the best, sometimes a clearly worse one,
-and a blunder that throws the game away almost never. Level 5 looks a roll ahead (1-ply) at the
-best few turns 0-ply finds, and two rolls ahead where its two best are close (2-ply); where
-Open Sage values the game, it looks two rolls ahead with Open Sage's own search (its 3-ply) at
-each of its turns within an error of the best a roll ahead, unless that would take more than
-:data:`DEEPEST_BUDGET` of the worker's processor time, when the decision stays a roll ahead.
+All levels value turns with the same valuer (:func:`bot.ai.sage.valuer`); they differ in how
+far they look and how much they err. Levels 1 to 4 choose at 0-ply with human-like mistakes: a
+turn is drawn with probability growing with its equity (a softmax at the level's temperature).
+Level 5 looks a roll ahead at the best few turns 0-ply finds, two where its two best are close;
+where Open Sage values the game, its 3-ply at the turns within an error of the best, unless that
+would take more than :data:`DEEPEST_BUDGET` of the worker's processor time.
 
-Cube decisions (the same at every level) follow the money-game model of :mod:`.cubeful`, from
-the net's chances of the side to move before its roll, mars and koks included: double when
-doubling gives more than not (the opponent answering with the better of take and drop), which
-leaves a position too good to double (playing on for a mars is worth more than a drop) undoubled;
-take when a take costs less than a drop. Where Open Sage values the game, its own decision.
-
-In ``anti_three`` the striker strikes the die that leaves the mover the worst best turn.
-
-A roll of more than :data:`MAX_LISTED` moves (crazy gul-bara's cascades: one 1-1 had 158,467
-legal turns, 4 s and 750 MB to list) is played step by step instead, at every level: each step
-the one after which the net likes the position best, through the engine's step-by-step input,
-which offers only steps that lead to a legal complete turn.
+Cube decisions, the same at every level, follow :mod:`.cubeful`'s money-game model (Open Sage's
+own decision where it values the game). In ``anti_three`` the striker strikes the die that
+leaves the mover the worst best turn. A roll of more than :data:`MAX_LISTED` moves (crazy
+gul-bara's cascades) is played step by step, each step the one the net likes best.
 """
 
 from __future__ import annotations

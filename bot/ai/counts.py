@@ -1,24 +1,14 @@
 """What a player counts at the board, for a batch of positions at once: shots, escapes,
 mobility and the pips still in contact.
 
-Each count is a function of one side's checkers (the *mover* here, whichever side that is)
-and the other side's checkers on the mover's points, so that :mod:`bot.ai.features` asks
-each twice, once from each side. Rows are positions; the arrays are those of
-:func:`bot.ai.features.checkers`:
-
-- ``mine``: ``(n, 26)``, the mover's checkers in its own numbering (0 off, 1..24, 25 bar);
-- ``blockers``: ``(n, 24)``, the other side's checkers on the mover's points 1..24.
-
-A point is *closed* to the mover when the other side holds it: with two checkers or more on the
-short board (one is a blot, which the mover may hit), with any checker on the long board. The
-mover moves from higher points to lower ones; the bar is point 25 (the short board's: a checker
-on it enters at 25 minus the die).
-
-The counts read the dice as a player does, not as the rules' full search does: a checker can
-travel a roll's dice one after another when each point it stops on is open; a double gives
-four steps; checkers on the bar must enter first. The few turns that the rule "play as many
-dice as you can" forbids are not looked for, which is why these are features for the net and
-never a rule.
+Each count is a function of one side's checkers (the *mover*, whichever side that is) and the
+other side's checkers on the mover's points, so :mod:`bot.ai.features` asks each twice, once
+from each side. Rows are positions, in the arrays of :func:`bot.ai.features.checkers`: ``mine``
+``(n, 26)``, the mover's checkers in its own numbering (0 off, 1..24, 25 the bar), and
+``blockers`` ``(n, 24)``, the other side's on the mover's points 1..24. A point is *closed* to
+the mover when the other side holds it: two checkers or more on the short board, any on the
+long board. The dice are read as a player reads them, not by the rules' full search: features
+for the net, never a rule.
 """
 
 from __future__ import annotations

@@ -1,37 +1,20 @@
 """Cube decisions judged by a money-game model: Janowski's cubeful equity from the net's
 cubeless chances.
 
-The net gives, for the side to move before its roll, its chance to win and its chances of a
-mars or a koks either way (:mod:`bot.ai.network`); priced by the rule set they make three
-numbers (:class:`Chances`): ``p``, the chance to win, ``W``, the mean points of a win, and
-``L``, the mean points of a loss (each at least an oin). Rick Janowski's approximation
-("Take-points in money games", 1993; GNU Backgammon's ``Cl2CfMoney``) turns them into the
-equity *with* the cube, in units of the cube's value (a dropped double is 1, the rule set's
-``drop`` points, by which ``W`` and ``L`` are divided first):
+The net's chances for the side to move before its roll, priced by the rule set, make
+:class:`Chances`: ``p`` the chance to win, ``W`` and ``L`` the mean points of a win and of a
+loss, in units of the rule set's ``drop``. The equity with the cube is::
 
     E = (1 - x) * E_dead + x * E_live
 
-- ``E_dead = p * W - (1 - p) * L``: the cube never turned again (the cubeless equity);
-- ``E_live``: the cube perfectly efficient, a piecewise linear function of ``p`` through the
-  take point ``TP = (L - 1/2) / (W + L + 1/2)`` (equity -1) and the cash point
-  ``CP = (L + 1) / (W + L + 1/2)`` (equity +1), from ``-L`` at ``p = 0`` to ``W`` at ``p = 1``:
-  with the cube centred through both; owned by the side, straight from ``-L`` to the cash
-  point; owned by the opponent (unavailable), straight from the take point to ``W``;
-- ``x`` (:data:`CUBE_LIFE`): how alive the cube is, 0 dead to 1 fully live. We use 0.68, GNU
-  Backgammon's value for contact positions, for every position of every variant: a simple,
-  stated convention rather than a measured one for nardy.
-
-The three equities of a decision, from the side that may double, in units of the cube as it
-stands (:func:`equities`): *no double* ``ND`` (the cube as it is), *double, take*
-``DT = 2 * E`` with the cube owned by the opponent, *double, drop* ``DP = 1``. The doubler's
-best is to double when ``min(DT, DP) > ND`` (the opponent answers with the better of take and
-drop); the opponent's best is to take when ``DT <= DP``. A decision's *loss* is the best
-choice's equity minus the chosen one's, for the side that chose: never negative, and 0 for the
-model's own choice (:func:`loss`). Losses are per unit of the cube, like the checker play's.
-
-The model is the money game's: no Jacoby rule (the bot plays none), no match equity table, so
-in a match to N points it is an approximation (the Crawford game has no cube at all). A dead
-cube (the side sure to win or to lose) is valued cubeless.
+``E_dead = p * W - (1 - p) * L`` is the cubeless equity; ``E_live`` is piecewise linear in
+``p`` from ``-L`` at 0 to ``W`` at 1 through the take point ``TP = (L - 1/2) / (W + L + 1/2)``
+and the cash point ``CP = (L + 1) / (W + L + 1/2)`` (centred: through both; owned: ``-L``
+straight to ``CP``; the opponent's: ``TP`` straight to ``W``); ``x`` is :data:`CUBE_LIFE`.
+:func:`equities` gives a decision's :class:`CubeEquities`: *no double* ``ND``, *double, take*
+``DT = 2 * E`` and *double, drop* ``DP = 1``; double when ``min(DT, DP) > ND``, take when
+``DT <= DP``. :meth:`CubeEquities.loss` is the best choice's equity minus the chosen one's, per
+unit of the cube. A dead cube is valued cubeless.
 """
 
 from __future__ import annotations

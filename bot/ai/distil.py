@@ -3,33 +3,14 @@
     python -m bot.ai.distil --family short --positions 60000 --seed 1 --jobs 2 \\
         --data labels/ --out short-2ply.npz
 
-Self-play (:mod:`bot.ai.train`) moves each position towards what the net thought of the next
-one, a single roll's worth of evidence at a time. Here every position is given the value the
-search finds for it a roll of each side ahead (GNU Backgammon's 2-ply of a position before its
-roll): for each of the mover's 21 rolls its best turn by the net, for each of the opponent's 21
-answers its best turn by the net, and the net's five probabilities of what is left, averaged
-over the 441 roll pairs; a finished game counts as its real outcome, a position the bear-off
-table answers as the table's. The net is then trained towards those values (cross-entropy,
-Adam, mini-batches, a twentieth of the positions held out to show progress), starting from the
-shipped weights, so that its one look comes closer to what two rolls of search show (and the
-search on top of it starts from that).
-
-The positions are the states before each roll of greedy self-play by the current net, each
-kept with probability one half (the family's variants in turn, as :data:`~bot.ai.train.TRAINING_MIX`
-mixes them). Positions with one legal turn for every roll, where the net's value is all there
-is, are labelled like the rest. Labelling costs about 0.12 s a position on one core: ``--jobs``
-splits it over processes into chunks of :data:`CHUNK` positions with seeds of their own, so the
-labels do not depend on the number of jobs; ``--data`` keeps each chunk in a folder, so that a
-run stopped half way, or one with other training arguments, labels only what is missing.
-
-Two dice only (the three-dice modes are not labelled). On the long board, states with a
-gul-bara remainder to play are left out, and a gul-bara double played in full is followed as
-the game flows (the same side moves again). Same seed, same arguments: the same weights.
-
-Measured (short nardy, 60,000 positions, 2026-12-05): the held-out equity error against the
-labels fell from 0.036 to 0.033, and GNU Backgammon's judgement of level 5 did not move beyond
-its noise (docs/computer.md, "Figures"): the shipped short net is the self-play one. The tool
-stays for larger runs.
+Each position (before a roll of greedy self-play, as :data:`~bot.ai.train.TRAINING_MIX` mixes
+the family's variants) is labelled with its 2-ply value: for each of the 441 pairs of the
+mover's roll and the opponent's answer, each side's best turn by the net, and the net's five
+probabilities of what is left, averaged. The net is trained towards the labels from the shipped
+weights (cross-entropy, Adam, mini-batches, a twentieth held out). ``--jobs`` splits the
+labelling into chunks of :data:`CHUNK` positions with seeds of their own; ``--data`` keeps each
+chunk, so a run labels only what is missing. Two dice only. Same seed, same arguments: the same
+weights.
 """
 
 from __future__ import annotations

@@ -1,25 +1,14 @@
 """What the evaluator sees of a position: a fixed vector of numbers, from the side to move.
 
-Positions arrive as rows of checker counts, one row a position: ``own`` holds the 26 slots of
-the side to move in its own numbering (0 off, 1..24 the board, 25 the bar), ``theirs`` the
-opponent's 26 in the opponent's own numbering. :func:`encode` turns a batch of them into a
-``(n, FEATURES)`` array in one pass of numpy operations, so that the hundreds of candidate
-positions of one decision cost about as much as one.
-
-The features (TD-Gammon's raw board encoding, plus what a nardy player counts):
-
-- each side's checkers on each point, in the mover's numbering: "at least 1, 2, 3" and half
-  the checkers beyond three (4 numbers a point, 24 points, both sides);
-- the bar and the checkers off, each side;
-- pip counts and their difference;
-- the longest run of consecutive occupied points (a prime or a block), each side;
-- checkers at home and on the starting point (the head), each side; single checkers (blots);
-- whether the sides are past each other (short family; a race);
-- what a player counts (:mod:`bot.ai.counts`), each side's: the rolls that hit a blot and the
-  pips still in contact, and the other side's closed points where a bar checker enters (short
-  family; zeros on the long board, which has no hitting); the rolls that carry the rearmost
-  checker its whole distance, and the steps open to the checkers (both families);
-- the remainder of moves the side to move must play first (gul-bara), its pips and length.
+Positions arrive as rows of checker counts: ``own``, the 26 slots of the side to move in its own
+numbering (0 off, 1..24 the board, 25 the bar), ``theirs`` the opponent's in the opponent's
+numbering. :func:`encode` turns a batch into an ``(n, FEATURES)`` array in one pass of numpy
+operations. The features: TD-Gammon's raw board encoding (each side's checkers on each point as
+"at least 1, 2, 3" and half those beyond three); the bar and the checkers off; pip counts and
+their difference; each side's longest run of occupied points; checkers at home, on the head and
+alone (blots); whether the sides are past each other (short family); what a player counts
+(:mod:`bot.ai.counts`, zeros for hitting on the long board); and a gul-bara remainder the side
+to move must play first, its pips and length.
 """
 
 from __future__ import annotations

@@ -1,60 +1,20 @@
 """Luck of each roll and a game's (or a match's) luck and PR per side.
 
-A module of its own beside :mod:`bot.ai.analysis`: the review judges *decisions* (what was
-played against what was best), luck judges *rolls* (what came against what could have come),
-and its unit of work, every roll a position could get, costs many times a turn's review, so a
-caller can ask for either alone. PR is built on the review's losses, unchanged.
+Beside :mod:`bot.ai.analysis`, which judges decisions, this judges rolls. Equities are cubeless,
+per unit of the cube, from the roller's side, by the variant's valuer (:func:`bot.ai.sage.valuer`).
+A roll's *value* is its best play's equity at the ply asked for (:data:`LUCK_PLY` by default);
+its *luck* is its value minus the probability-weighted mean over every roll the position could
+have got (21 of two dice, 56 of three), so the mean luck at any position is exactly 0. A roll is
+each time a side rolls (:attr:`~bot.engine.Game.needs_roll`): not the opening roll, a remainder
+turn, a strike or a cube decision; in ``anti_three`` it is the three dice, valued after the
+striker's best strike. Each roll knows the cube's value (:attr:`RollLuck.cube`).
 
-Definitions (all equities cubeless, in points per unit of the cube, from the roller's side;
-"the net" is the variant's valuer, :func:`bot.ai.sage.valuer`: Open Sage's nets in short nardy
-with two dice and in anti three):
-
-- A roll's *value* is the equity of its best play at the ply asked for: at 0-ply (what the bot
-  runs, :data:`LUCK_PLY`) the best turn by the net; at 1-ply (``ply=1``, the review's depth)
-  the turns 0-ply likes best (:data:`~bot.ai.analysis.LOOK_AHEAD` of them) looked at a roll
-  ahead, the best of those. The bot values rolls at 0-ply, the automatic analysis and the
-  per-turn graph of ``📊 Analysis`` alike: the 1-ply valuation costs 21 or 56 one-ply
-  searches a roll, 10 to 15 times the time (``bench/luck.py``: a game's luck and PR take a
-  worker 2.7 s of long nardy or 1.6 s of short at 0-ply, 40 s or 17 s at 1-ply), more than a
-  busy bot's finished games allow. A forced roll's value is its one turn's, a roll with no
-  legal turn the pass's (in gul-bara the pass hands the whole roll over). A crazy gul-bara
-  cascade (more than :data:`~bot.ai.levels.MAX_LISTED` moves) is valued by the turn the
-  computer plays for it step by step, at 0-ply, as every level plays it.
-- The *luck* of a roll is its value minus the probability-weighted mean of the values of every
-  roll the position could have got: 21 distinct rolls of two dice, 56 of three. So at any
-  position the mean luck over all rolls is exactly 0 (the invariant the tests check); a forced
-  roll's luck is its real value against the mean, not 0.
-- What is a roll: every time a side rolls its dice (:attr:`~bot.engine.Game.needs_roll` before
-  it). A gul-bara chain roll (after a double played in full) is a roll. A remainder turn has no
-  dice and no luck. The opening roll decides who starts and is not counted: in short and
-  Abkhaz nardy the first turn plays the opening dice (and the third die in the ``three`` mode),
-  so that turn has no luck; in long nardy and gul-bara the starter's first roll of two dice is
-  an ordinary roll and counts.
-- ``anti_three``: a roll is the three dice; its value is the best play's after the striker's
-  best strike (the strike that leaves the roller the worst best play), whatever was struck; the
-  mean is over the 56 rolls of three dice. The strike itself is a decision of the striker, not
-  luck (and is not reviewed).
-- Cube decisions have no luck. The histories keep the cube's actions (``w double 2``,
-  ``b take``, ``b drop``), and :func:`bot.ai.analysis.replayed` plays them, so each roll knows
-  the cube's value when it was rolled (:attr:`RollLuck.cube`).
-
-A game's luck is *zero-sum*: a roll's luck is its roller's good fortune and its opponent's bad
-fortune alike, so a side's luck over a game (:attr:`SideLuck.luck`) is the luck of its own
-rolls minus the luck of its opponent's rolls, and the two sides' lucks add up to 0 (the luck
-line reads ``⚪ +0.42 ⚫ −0.42``). The *luck-adjusted result* (:attr:`SideLuck.adjusted`) is
-the side's result in points (the cube's value included; + won, - lost) minus its luck in
-points, each roll's luck times the cube's value when it was rolled (:attr:`SideLuck.luck_points`):
-an estimate of what the game would have scored with average dice. The two sides' adjusted
-results are again opposite. A match's figures are the sums of its games'.
-
-PR (performance rating): 500 × the mean equity lost per decision with a real choice, per unit
-of the cube. The decisions are the turns the analysis reviews (two or more legal turns; forced
-turns, passes and crazy cascades are not counted) and, where a cube is used, the cube
-decisions :func:`bot.ai.analysis.judge_cube` judges by its money-game model
-(:mod:`bot.ai.cubeful`): every double and every answer to one, and a decision not to double
-when doubling was a close call (:data:`bot.ai.cubeful.CLOSE`; the others lose nothing and are
-not counted, as GNU Backgammon counts them). :attr:`SideLuck.error_rate` is 1000 × the same
-mean, twice the PR.
+A side's luck over a game (:attr:`SideLuck.luck`) is its own rolls' luck minus its opponent's
+(zero-sum); :attr:`SideLuck.adjusted` is its result in points minus its luck in points
+(:attr:`SideLuck.luck_points`). PR is 500 × the mean equity lost per decision with a real
+choice: the turns the analysis reviews and the cube decisions
+:func:`bot.ai.analysis.judge_cube` judges; :attr:`SideLuck.error_rate` is twice it. A match's
+figures are the sums of its games'.
 """
 
 from __future__ import annotations

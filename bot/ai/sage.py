@@ -2,33 +2,14 @@
 version measured is pinned in ``requirements.lock``), a backgammon engine of GNU Backgammon's
 class.
 
-Short nardy is backgammon move for move (``shared/rules.md``: the start, hits, the bar, bearing
-off, oin 1, mars 2 as the gammon, koks 3 as the backgammon), so its positions are backgammon's.
-Our engine still makes every legal turn; Open Sage values the positions they reach:
-
-- *1-ply* (its raw nets: :class:`SageValuer`, asked as the shipped net is, by every search,
-  the analysis, luck and the daily position): a turn's position is valued from the side that
-  played it, *knowing where the turn began* (Open Sage routes a decision's candidates to one of
-  its 24 nets by both sides' game plans there; the same position asked on its own can differ by
-  a few hundredths, at worst by more than half a point); a position before a roll as the other
-  side's last move left it. Its one-sided bear-off database answers the races at home.
-- *2-ply and 3-ply* (its own search, in C++, a roll and two rolls ahead, its move filter of
-  five moves within 0.08 at each node, :meth:`SageValuer.deeper`): only where the game is
-  backgammon's exactly (:meth:`SageValuer.searches`: short nardy with two dice, and anti three,
-  whose two dice left after the strike are an ordinary roll); elsewhere (Abkhaz nardy, whose
-  hits at home are restricted: Open Sage's moves would break its rules a roll ahead) the
-  look-ahead is our own search (:mod:`.search`) with Open Sage's 1-ply at its leaves.
-- the cube: its money-game decision, Janowski's model with its cube life from the pips
-  (``cube_efficiency``) on its 1-ply chances before the roll; no Jacoby rule, no beavers (the
-  bot plays neither).
-
-Its probabilities come in our nets' order (win, win a mars, win a koks, lose a mars, lose a
-koks: gammons are mars, backgammons koks), so equity is priced by the rule set as ever.
-
-Open Sage's board is 26 numbers from one side's view: points 1..24 in that side's numbering,
-its checkers positive and the opponent's negative, its bar at 25, the opponent's bar at 0
-(:func:`board`); checkers off are not on it. Which variants it values (:func:`valuer`) was
-decided by measurement (docs/computer.md, "Figures").
+Short nardy is backgammon move for move (``shared/rules.md``), so our engine makes every legal
+turn and Open Sage values the positions they reach: :class:`SageValuer` is its 1-ply (its raw
+nets, told where each turn began), asked as the shipped net is; :meth:`SageValuer.deeper` its
+own 2-ply and 3-ply search, only where the game is backgammon's exactly
+(:meth:`SageValuer.searches`: short nardy with two dice, anti three); and its money-game cube
+decision. Its probabilities come in our nets' order (gammons are mars, backgammons koks), so
+equity is priced by the rule set as ever. :func:`board` is Open Sage's board of 26 numbers from
+one side's view; :func:`valuer` says which variants it values.
 """
 
 from __future__ import annotations
@@ -57,7 +38,7 @@ SAGE_PLAYS: Final = frozenset(
     {("short", DiceMode.TWO), ("short", DiceMode.ANTI_THREE), ("abkhaz", DiceMode.TWO)}
 )
 """The (variant, dice mode) pairs Open Sage values; the others keep the shipped net, which
-measured as good there (three dice) or better (docs/computer.md, "Figures")."""
+measured as good there (three dice) or better (the README's "Figures")."""
 SAGE_SEARCHES: Final = frozenset({("short", DiceMode.TWO), ("short", DiceMode.ANTI_THREE)})
 """Those of them whose rolls and moves are backgammon's, where Open Sage's own search looks
 ahead."""

@@ -1,26 +1,15 @@
 """Looking at a roll's turns: by the net alone (0-ply), a roll ahead (1-ply) or two (2-ply).
 
-"The net" is whatever values the variant's positions (:class:`~bot.ai.evaluator.Valuer`):
-the shipped net, or Open Sage's 1-ply (:mod:`.sage`), which is told where each turn began.
-Where Open Sage searches itself (short nardy with two dice, anti three), 1-ply is its 2-ply.
-
-0-ply values each turn by the net's equity of the position it reaches. 1-ply plays every roll
-the opponent can get next (21 for two dice, 56 for three), lets the opponent answer each with
-its best turn by the net, and averages what is left for the mover; it is done for the few
-turns 0-ply likes best (pruning), because the others almost never win the comparison. 2-ply
-goes one roll further: the position each of those best answers leaves is valued at 1-ply
-from the mover's side (each of the mover's next rolls, its best turn by the net), which is
-what GNU Backgammon calls 2-ply. It costs about 21 times 1-ply, so it is done for the two or
-three turns 1-ply likes best, with two dice only.
-
-Where the opponent's next move is not an ordinary roll the look-ahead falls back to 0-ply:
-after a turn that hands a gul-bara remainder over, after a gul-bara double played in full (the
-mover rolls again), after a gul-bara remainder turn (the mover then rolls its own dice). An
-opponent's reply that plays a gul-bara double in full is valued with the opponent to roll
-again. In ``anti_three`` the opponent is assumed to play the two dice a strike leaves as an
-ordinary two-dice roll. A roll that gives the opponent more than six moves (crazy gul-bara's
-cascades, thousands of turns each) is not played through: the net's value of the position
-before that roll stands for it, which keeps a decision within a second.
+"The net" is whatever values the variant (:class:`~bot.ai.evaluator.Valuer`): the shipped net
+or Open Sage's 1-ply (:mod:`.sage`); where Open Sage searches itself, 1-ply is its 2-ply.
+0-ply values each turn by the equity of the position it reaches. 1-ply, for the few turns
+0-ply likes best, plays every roll the opponent can get next (21 for two dice, 56 for three),
+the opponent's best answer by the net, and averages what is left for the mover. 2-ply (GNU
+Backgammon's) values each of those answers at 1-ply from the mover's side, for the two or three
+turns 1-ply likes best, with two dice only. Where the opponent's next move is not an ordinary
+roll (gul-bara's remainders and chains) the look-ahead falls back to 0-ply; a roll that gives
+the opponent more than six moves (crazy gul-bara's cascades) is valued by the net's value of
+the position before it.
 """
 
 from __future__ import annotations

@@ -2,28 +2,15 @@
 
     python -m bot.ai.train --family long --games 30000 --seed 1 --out bot/ai/weights/long.npz
 
-The net plays both sides, greedily by its own 0-ply equity. After each game every position
-it met (before each roll, from the side to move) is moved towards its TD(lambda) return: the
-net's own value of the positions that followed, and at the end the game's real outcome (won,
-a mars, a koks). One Adam step per game, over all of its positions at once; the step size
-falls linearly to a quarter of ``--rate`` by the last game.
-
-``--batch`` games are played at once, one decision each in turn (:class:`SelfPlay`): the
-candidate positions of all of them are encoded and evaluated as one batch, which costs about
-what one game's would, so the engine's own search is most of the time. A game learns when it
-ends, from the net as it is then.
-
-``--from`` continues from a file's weights; ``--grow`` starts from a file whose net is smaller
-(fewer hidden units, or the features before :mod:`bot.ai.counts` were added) and keeps what it
-knew: see :meth:`~bot.ai.network.Network.grown`.
-
-The long family learns from long nardy and gul-bara games (the same board; gul-bara adds
-remainders to the positions), the short family from short and Abkhaz nardy. Every
-``--every`` games it prints its progress and a strength figure: the points share of the
-current net (greedy, 0-ply) against the heuristic player over paired games.
-
-Same seed, same arguments: the same weights (numpy's and Python's generators are seeded, and
-nothing else is random).
+The net plays both sides, greedily by its own 0-ply equity. After each game every position it
+met (before each roll, from the side to move) is moved towards its TD(lambda) return: the net's
+value of the positions that followed, and at the end the game's real outcome. One Adam step per
+game; the step size falls linearly to a quarter of ``--rate`` by the last game. ``--batch``
+games are played at once (:class:`SelfPlay`), their candidates evaluated as one batch.
+``--from`` continues from a file's weights; ``--grow`` from a smaller net
+(:meth:`~bot.ai.network.Network.grown`). The long family learns from long nardy and gul-bara,
+the short from short and Abkhaz nardy; every ``--every`` games it prints the net's points share
+against the heuristic player. Same seed, same arguments: the same weights.
 """
 
 from __future__ import annotations

@@ -1,31 +1,16 @@
 """Provably fair dice: every die of a game derived from a secret seed, by commit and reveal.
 
 When a game starts, the bot draws a secret *server seed* (32 random bytes) and shows its
-*commitment*, the SHA-256 of the seed in hex. The players supply a *client value* that nobody
-knew before (the id Telegram gives the tap that started the game). Every die the game rolls has
-a number ``n``, counting from 0 every die of the game in the order rolled (the opening roll's
-dice and their re-rolls included), and its value is::
+*commitment*, the SHA-256 of the seed in hex; the *client value* is one nobody knew before (the
+id Telegram gives the tap that started the game). Die ``n``, counting from 0 every die of the
+game in the order rolled (the opening roll's dice and their re-rolls included), is::
 
     digest = HMAC-SHA256(key = seed, message = f"{client}:{n}:{k}".encode())   # k = 0 first
     die    = b % 6 + 1 for the first byte b of digest with b < 252
 
-Bytes 252..255 are rejected because 256 is not a multiple of 6: 252 = 42 x 6, so each face
-comes from exactly 42 of the 252 accepted byte values and is exactly equally likely. If all 32
-bytes of a digest are rejected (a chance of 2**-192), the same die tries ``k = 1``, then 2 ...
-When the game ends the seed is revealed: anyone can check that its SHA-256 is the commitment
-shown from the start and recompute every die with a few lines of Python::
-
-    import hashlib, hmac
-
-    def die(seed: bytes, client: str, n: int, k: int = 0) -> int:
-        for b in hmac.new(seed, f"{client}:{n}:{k}".encode(), hashlib.sha256).digest():
-            if b < 252:
-                return b % 6 + 1
-        return die(seed, client, n, k + 1)
-
-The seed being fixed before the first roll and bound by the commitment, the bot cannot change
-a die during the game; the client value makes the dice depend on something the bot did not
-choose. :class:`FairDice` is the dice source a game rolls with (it has the one method of
+If all 32 bytes are rejected, the same die tries ``k = 1``, then 2 ... The seed is revealed when
+the game ends, so anyone can check it against the commitment and recompute every die.
+:class:`FairDice` is the dice source a game rolls with (the one method of
 :class:`random.Random` the engine rolls with, ``randint(1, 6)``); :class:`Roll` is one roll as
 the game's roll log keeps it, with its number (the number of its first die) and who rolled.
 """

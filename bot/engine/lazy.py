@@ -18,7 +18,7 @@ _Owner = TypeVar("_Owner")
 _Value = TypeVar("_Value")
 
 
-class lazy(Generic[_Owner, _Value]):  # noqa: N801  (a decorator, named like cached_property)
+class lazy(Generic[_Owner, _Value]):  # a decorator, named like cached_property
     """Works out ``func(instance)`` on first use and keeps it in the instance's ``__dict__``
     (also of a frozen dataclass), where later reads find it without calling this descriptor.
 

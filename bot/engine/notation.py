@@ -1,56 +1,12 @@
 """A game's text form: one line with everything a :class:`~bot.engine.game.Game` holds.
 
-:meth:`Game.to_text <bot.engine.game.Game.to_text>` writes it and :meth:`Game.from_text
-<bot.engine.game.Game.from_text>` reads it back, equal: the bot stores a game as this line, and
-a person can read it (or write one, to set up a test). Black's first turn played, white to
-play 3-4; an anti three dice game with the cube, white to play 1-5 after black struck a 5; a
-finished game (each is one line, broken here to fit)::
-
-    long w / 24:15 / 24:14 15:1 | rules classic | ply 1 | moved b | opening 1-3 | dice 3-4
-
-    short w / 24:1 22:1 13:3 10:1 8:2 6:4 5:1 4:1 3:1 / 23:1 18:1 13:5 7:1 6:5 4:1 2:1
-        | rules standard | mode anti_three | ply 6 | moved wb | opening 3-2 | dice 1-5
-        | struck 5 | cube 2 b
-
-    long b / 3:1 2:3 1:10 off:1 / off:15 | rules sheshbesh | ply 87 | moved wb
-        | opening 2-5 | result b oin 1
-
-Items separated by ``|``, in this order; the position, the rule set and the ply always, the
-others only when the game has them (a default is left out):
-
-``<position>``
-    :meth:`Position.to_text <bot.engine.position.Position.to_text>`: the variant (the game's),
-    the side to move and every checker.
-``rules <name>[ <field>=<value> ...]``
-    The rule set: a preset of the variant by name, then each field that differs from the
-    preset (``true``/``false``, a number, ``none``), as a rule set made with switches (the
-    CLI's ``rules`` object) has: ``rules classic karzar_block=true``. ``three_dice`` is never
-    written: it follows the dice mode.
-``mode three`` / ``mode anti_three``
-    The dice mode (``two`` is left out).
-``ply 12``
-    The turns played.
-``moved w`` / ``b`` / ``wb``
-    The sides that have played a roll of their own (long nardy's head exception).
-``opening 5-2``
-    The opening roll: white's die, black's (:func:`opening_text`; the moves file writes it so).
-``dice 5-2`` / ``dice 5-2-3``
-    The roll to play (:class:`~bot.engine.dice.Dice`; three dice in ``anti_three`` are a
-    roll waiting for its strike).
-``struck 5``
-    ``anti_three``: the die the opponent struck from this roll.
-``remainder 5,6,6``
-    Gul-bara: the moves handed to the side to move (:func:`~bot.engine.dice.moves_text`).
-``chain 1``
-    Gul-bara: the rolls again this turn after a double played in full.
-``cube 1`` / ``cube 2 b`` / ``cube 4 w offered``
-    The doubling cube: its value, its owner (none while centred) and an open offer; no
-    ``cube`` item for a game without one.
-``result w mars 2``
-    The winner, the outcome (:class:`~bot.engine.rules.Outcome`'s value) and the points.
-
-Reading is strict about the order (each item at most once) and the values, and lenient about
-spaces. What it refuses raises :exc:`NotationError`, naming the item.
+:meth:`Game.to_text <bot.engine.game.Game.to_text>` writes it (:func:`game_text`) and
+:meth:`Game.from_text <bot.engine.game.Game.from_text>` reads it back, equal (:func:`parse_game`):
+the bot stores a game as this line, and a person can read it, or write one to set up a test.
+The position, then :data:`ITEMS` in their order, separated by ``|``; the format, item by item,
+is :func:`game_text`'s. Reading is strict about the order and the values, lenient about spaces;
+what it refuses raises :exc:`NotationError`, naming the item. :func:`opening_text` and
+:func:`parse_opening` write and read an opening roll.
 """
 
 from __future__ import annotations
@@ -174,7 +130,53 @@ class GameFields(TypedDict):
 
 
 def game_text(game: GameState) -> str:
-    """Writes ``game`` as its one line (see the module docstring).
+    """Writes ``game`` as its one line. Black's first turn played, white to play 3-4; an anti
+    three dice game with the cube, white to play 1-5 after black struck a 5; a finished game
+    (each is one line, broken here to fit)::
+
+        long w / 24:15 / 24:14 15:1 | rules classic | ply 1 | moved b | opening 1-3 | dice 3-4
+
+        short w / 24:1 22:1 13:3 10:1 8:2 6:4 5:1 4:1 3:1 / 23:1 18:1 13:5 7:1 6:5 4:1 2:1
+            | rules standard | mode anti_three | ply 6 | moved wb | opening 3-2 | dice 1-5
+            | struck 5 | cube 2 b
+
+        long b / 3:1 2:3 1:10 off:1 / off:15 | rules sheshbesh | ply 87 | moved wb
+            | opening 2-5 | result b oin 1
+
+    Items separated by ``|``, in this order; the position, the rule set and the ply always, the
+    others only when the game has them (a default is left out):
+
+    ``<position>``
+        :meth:`Position.to_text <bot.engine.position.Position.to_text>`: the variant (the
+        game's), the side to move and every checker.
+    ``rules <name>[ <field>=<value> ...]``
+        The rule set: a preset of the variant by name, then each field that differs from the
+        preset (``true``/``false``, a number, ``none``), as a rule set made with switches (the
+        CLI's ``rules`` object) has: ``rules classic karzar_block=true``. ``three_dice`` is
+        never written: it follows the dice mode.
+    ``mode three`` / ``mode anti_three``
+        The dice mode (``two`` is left out).
+    ``ply 12``
+        The turns played.
+    ``moved w`` / ``b`` / ``wb``
+        The sides that have played a roll of their own (long nardy's head exception).
+    ``opening 5-2``
+        The opening roll: white's die, black's (:func:`opening_text`; the moves file writes it
+        so).
+    ``dice 5-2`` / ``dice 5-2-3``
+        The roll to play (:class:`~bot.engine.dice.Dice`; three dice in ``anti_three`` are a
+        roll waiting for its strike).
+    ``struck 5``
+        ``anti_three``: the die the opponent struck from this roll.
+    ``remainder 5,6,6``
+        Gul-bara: the moves handed to the side to move (:func:`~bot.engine.dice.moves_text`).
+    ``chain 1``
+        Gul-bara: the rolls again this turn after a double played in full.
+    ``cube 1`` / ``cube 2 b`` / ``cube 4 w offered``
+        The doubling cube: its value, its owner (none while centred) and an open offer; no
+        ``cube`` item for a game without one.
+    ``result w mars 2``
+        The winner, the outcome (:class:`~bot.engine.rules.Outcome`'s value) and the points.
 
     :raises: :exc:`NotationError` for a game no text can hold: a rule set that is no preset of
         its variant (nor one changed from a preset), or a position of another variant.

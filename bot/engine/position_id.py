@@ -1,39 +1,15 @@
 """Position IDs: a position in 14 characters that are safe to type, paste and put in a link.
 
-In the spirit of GNU Backgammon's position ID (a bit string of 1s and 0s for the checkers,
-written in base64), extended for nardy: the ID also names the variant and the side to move,
-so that it says which game it is and can be played on from. For example::
+In the spirit of GNU Backgammon's position ID, extended for nardy: the ID also names the
+variant and the side to move, so it says which game it is and can be played on from::
 
     long w / 24:15 / 24:15                            AAAAH__AAAA__4
-    gulbara w / 24:15 / 24:15                         YAAAH__AAAA__4
     short w / 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5   IHzg-ADAfOD4AM
 
-The bit string, in order:
-
-1. three bits, the variant: 0 ``long``, 1 ``short``, 2 ``abkhaz``, 3 ``gulbara``,
-   4 ``crazy_gulbara`` (5 to 7 are not used);
-2. one bit, the side to move: 0 white, 1 black;
-3. white's checkers: for each of white's own points from 1 to 24, then the bar (on the short
-   board only: long nardy and the gul-baras have none), as many 1s as white has checkers
-   there, then a 0;
-4. black's checkers the same way, in black's own numbering;
-5. 0s up to 84 bits, the longest a position can need (4 + 2 × (15 + 25)).
-
-Checkers borne off are not written: each side has the 15 minus those on the board and the bar.
-The 84 bits are written as 14 characters of base64url (RFC 4648 §5: ``A``–``Z``, ``a``–``z``,
-``0``–``9``, ``-``, ``_``), six bits a character, the first bit the highest, without padding.
-Every position has exactly one ID: :func:`decode` refuses anything :func:`encode` would not
-write (another length or character, an unused variant number, more than 15 checkers a side,
-checkers of both colours on one point, a bar on the long board, bits left over).
-
-How it relates to GNU Backgammon's position ID (its manual, "A technical description of the
-Position ID"): the same unary code per point, aces first, the bar last, but gnubg writes the
-player on roll first and the opponent second (the colours do not matter in backgammon), pads
-to 80 bits, packs them into 10 bytes least significant bit first and writes those in standard
-base64 (``+`` and ``/``), 14 characters; whose turn it is and the dice are in its separate match
-ID. Here the colours matter (they are drawn), so white comes first and the side to move is a
-bit of the ID; the variant takes three bits, the long board has no bar, and base64url keeps
-the ID one word in a link or a command. A gnubg ID is therefore not a nardy ID, nor the reverse.
+84 bits (the variant, the side to move, each side's checkers per point in unary) written as 14
+characters of base64url (:data:`ALPHABET`); the layout, bit by bit, is :func:`encode`'s. Every
+position has exactly one ID: :func:`decode` refuses anything :func:`encode` would not write.
+A GNU Backgammon ID is not a nardy ID, nor the reverse.
 """
 
 from __future__ import annotations
@@ -77,7 +53,23 @@ class Checkers(Protocol):
 
 
 def encode(position: Checkers) -> str:
-    """Returns the position ID of ``position`` (see the module docstring).
+    """Returns the position ID of ``position``. The bit string, in order:
+
+    1. three bits, the variant: 0 ``long``, 1 ``short``, 2 ``abkhaz``, 3 ``gulbara``,
+       4 ``crazy_gulbara`` (5 to 7 are not used);
+    2. one bit, the side to move: 0 white, 1 black;
+    3. white's checkers: for each of white's own points from 1 to 24, then the bar (on the short
+       board only: long nardy and the gul-baras have none), as many 1s as white has checkers
+       there, then a 0;
+    4. black's checkers the same way, in black's own numbering;
+    5. 0s up to 84 bits, the longest a position can need (4 + 2 × (15 + 25)).
+
+    Checkers borne off are not written: each side has the 15 minus those on the board and the
+    bar. The 84 bits are written as 14 characters of base64url (RFC 4648 §5: ``A``–``Z``,
+    ``a``–``z``, ``0``–``9``, ``-``, ``_``), six bits a character, the first bit the highest,
+    without padding. :func:`decode` refuses anything this would not write (another length or
+    character, an unused variant number, more than 15 checkers a side, checkers of both colours
+    on one point, a bar on the long board, bits left over).
 
     >>> from bot.engine import Position
     >>> encode(Position.from_text("long w / 24:15 / 24:15"))

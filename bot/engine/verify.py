@@ -1,36 +1,12 @@
 """Checks the dice of a finished game from its moves file: ``python -m bot.engine verify FILE``.
 
-The moves file (the bot's ``/moves``, written by ``bot/services/export.py``) is UTF-8 text, one
-item a line. What this reads of it:
-
-- header lines ``# Key: value``: ``Rule set``, ``Dice mode`` (``two`` when absent), and the
-  fair dice (:mod:`.fair`): ``Dice commitment`` (SHA-256 of the seed, hex), ``Dice client
-  value``, ``Dice seed`` (hex, written once the game is over);
-- ``start <position>`` (the winner of the opening roll to move, or, after ``# Set up: from a
-  position, not rated``, the position the game was set up at; :meth:`Position.from_text
-  <bot.engine.position.Position.from_text>`), ``opening 5-2`` (white's die, black's:
-  :func:`~bot.engine.notation.parse_opening`; none in a game set up at a position), the
-  history lines
-  (:class:`~bot.engine.record.TurnRecord`, and ``w double 2``, ``b take``, ``b drop``,
-  ``w resign``, ``b timeout``), ``end <position>``;
-- one ``roll <number> <side> <dice>`` line for every roll of the game, in order
-  (:class:`~bot.engine.fair.Roll`: ``roll 4 w 5-2`` is dice 4 and 5, white's).
-
-:func:`verify` then checks, and reports the first thing that does not hold:
-
-1. the seed's SHA-256 is the commitment;
-2. the rolls are numbered 0, 1, 2 … with no die missing or added, and every die is the one
-   the seed, the client value and its number give;
-3. the game replayed from its start with those dice: its opening roll and starter are the
-   file's, and each turn line plays the roll the game was given at that point (in anti three
-   dice, the two left after the strike), with legal steps;
-4. every roll listed was played, in order, except that a game resigned or lost on time may
-   end with one roll not yet played;
-5. the replay ends in the file's ``end`` position.
-
-Text that is not a moves file (a line out of place, a header value that is not one, no seed)
-raises :exc:`MovesFileError`: the command's exit status 2, as against 1 for a file that reads
-well and fails a check.
+The moves file is the bot's ``/moves`` (:mod:`bot.services.export`): its header of fair dice
+(:mod:`.fair`: commitment, client value, seed), its start, opening and history lines, its end
+position and one ``roll`` line per roll. :func:`read_moves_file` reads it; :func:`verify`
+checks that the seed matches the commitment, that every die is the one the seed gives, and that
+the game replayed with those dice plays every turn line legally to the file's end; it reports
+the first thing that does not hold. Text that is not a moves file raises
+:exc:`MovesFileError`: the command's exit status 2, as against 1 for a file that fails a check.
 """
 
 from __future__ import annotations
@@ -96,7 +72,20 @@ class DiceVerdict:
 
 
 def read_moves_file(text: str) -> MovesFile:
-    """Reads a moves file's header, start, opening, history, end and rolls.
+    """Reads a moves file's header, start, opening, history, end and rolls. The file is UTF-8
+    text, one item a line; what this reads of it:
+
+    - header lines ``# Key: value``: ``Rule set``, ``Dice mode`` (``two`` when absent), and the
+      fair dice (:mod:`.fair`): ``Dice commitment`` (SHA-256 of the seed, hex), ``Dice client
+      value``, ``Dice seed`` (hex, written once the game is over);
+    - ``start <position>`` (the winner of the opening roll to move, or, after ``# Set up: from a
+      position, not rated``, the position the game was set up at; :meth:`Position.from_text
+      <bot.engine.position.Position.from_text>`), ``opening 5-2`` (white's die, black's:
+      :func:`~bot.engine.notation.parse_opening`; none in a game set up at a position), the
+      history lines (:class:`~bot.engine.record.TurnRecord`, and ``w double 2``, ``b take``,
+      ``b drop``, ``w resign``, ``b timeout``), ``end <position>``;
+    - one ``roll <number> <side> <dice>`` line for every roll of the game, in order
+      (:class:`~bot.engine.fair.Roll`: ``roll 4 w 5-2`` is dice 4 and 5, white's).
 
     :raises: :exc:`MovesFileError` for text that is not one.
     """
@@ -140,7 +129,18 @@ def read_moves_file(text: str) -> MovesFile:
 
 
 def verify(text: str) -> DiceVerdict:
-    """Checks the fair dice of the moves file ``text`` (see the module docstring).
+    """Checks the fair dice of the moves file ``text`` (:func:`read_moves_file`), and reports
+    the first thing that does not hold:
+
+    1. the seed's SHA-256 is the commitment;
+    2. the rolls are numbered 0, 1, 2 … with no die missing or added, and every die is the one
+       the seed, the client value and its number give;
+    3. the game replayed from its start with those dice: its opening roll and starter are the
+       file's, and each turn line plays the roll the game was given at that point (in anti three
+       dice, the two left after the strike), with legal steps;
+    4. every roll listed was played, in order, except that a game resigned or lost on time may
+       end with one roll not yet played;
+    5. the replay ends in the file's ``end`` position.
 
     :raises: :exc:`MovesFileError` if ``text`` is not a moves file of a game with fair dice
         whose seed is revealed.

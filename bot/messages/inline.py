@@ -1,27 +1,15 @@
 """Boards kept in inline messages: the inline board kind of :class:`.boards.BoardPublisher`.
 
 An inline game is played in the invitation a user posted through the bot, in a chat the bot
-may not be in: the bot can only edit that message, by its ``inline_message_id``. Telegram
-refuses an uploaded file in such an edit ("When an inline message is edited, a new file can't
-be uploaded; use a previously uploaded file via its file_id or specify a URL"), so the board's
-picture takes a detour:
+may not be in: the bot can only edit that message, by its ``inline_message_id``, and Telegram
+refuses an uploaded file in such an edit. So, with a storage chat (``STORAGE_CHAT_ID``), each
+state's picture is uploaded there once, shown in the inline message by its ``file_id``
+(``editMessageMedia``) and the upload deleted again; without one, the board is text
+(:func:`bot.views.inline.text_board`, ``editMessageText``). Either way every game can be played.
 
-* **With a storage chat** (``STORAGE_CHAT_ID``: a private channel or group the operator made,
-  where the bot may post), each state's picture is uploaded there once, the inline message is
-  edited to show it by its ``file_id`` (``editMessageMedia``, which also turns the text
-  invitation into a photo), and the upload is deleted again: the inline message keeps its own
-  copy, so the storage chat holds only the pictures being shown at this moment. A storage chat
-  takes a group's pace, about 20 uploads a minute for all inline games together; several
-  storage chats take turns.
-* **Without one**, the board is text: the caption and each side's checkers by point
-  (:func:`bot.views.inline.text_board`), edited with ``editMessageText``. Every game can be
-  played either way; a picture that cannot be stored is never a reason to refuse a game.
-
-Edits are paced like a group's, about 20 a minute, per chat: the bot knows that chat only by
-the ``chat_instance`` the Join tap carried, so :func:`pace_key` turns it into a key of the
-publisher's pace (negative, i.e. a group's, and far below any real chat id). Uploads take the
-storage chat's own pace, and both the overall one. Coalescing, the board lease of several
-workers and the versions shown are the publisher's, as for every board.
+Edits are paced per chat like a group's: :func:`pace_key` turns the ``chat_instance`` the Join
+tap carried into a key of the publisher's pace. Uploads take the storage chat's own pace, and
+both the overall one. Coalescing, the board lease and the versions shown are the publisher's.
 """
 
 from __future__ import annotations

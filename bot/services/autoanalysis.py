@@ -1,29 +1,16 @@
 """The automatic analysis: every rated game between people is analysed after it ends, for its
 luck and PR line, the players' trends, the match's luck and the fair-play flag.
 
-The queue is a table (:class:`~bot.model.LuckRepository`): a game is queued in the
-transaction that records its result (:meth:`AutoAnalyses.queue`), so a result is never saved
-without its job, and work queued before a restart is there after it. A worker takes the oldest
-job with an atomic claim (one worker a job, whichever process it is in), works it and records
-the figures together with the job's removal, in one transaction that checks the claim is still
-its own: a worker that died leaves a claim that is taken over after :data:`CLAIM_SECONDS`, and
-a slow one whose claim was taken over records nothing, so a game is never counted twice.
-
-It never delays play. The work goes to the :class:`~.computer.Brain`'s worker processes one
-part at a time (:data:`PART` turns), from one job at a time per process: a computer's move in
-a running game waits behind at most one part. Rolls are valued at 0-ply
-(:data:`LUCK_PLY`, :data:`bot.ai.luck.LUCK_PLY`): the 1-ply valuation costs 21 or 56 one-ply
-searches a roll, and measured with ``bench/luck.py`` a game's luck and PR at 1-ply take 40 s
-(long) or 17 s (short) of a worker, at 0-ply 2.7 s or 1.6 s: 22 and 38 games a minute a worker
-instead of 1.5 and 3.5, more than a busy bot finishes. The turns are reviewed as the on-demand
-analysis reviews them (1-ply over 0-ply's best few), and the cube decisions judged as it
-judges them (:func:`bot.ai.analysis.judge_cube`, one more call), so the PR is the analysis's.
-A player's luck is zero-sum (their own rolls' luck less their opponent's), and the
-luck-adjusted result is kept with it (:class:`~bot.model.PlayerLuck`).
-
-The backlog is bounded: beyond :data:`BACKLOG` games waiting, the oldest unclaimed are dropped
-(and counted in :attr:`AutoAnalyses.dropped`, a metric): a game left unanalysed loses a line,
-an unbounded queue would lose the bot.
+The queue is a table (:class:`~bot.model.LuckRepository`): a game is queued in the transaction
+that records its result (:meth:`AutoAnalyses.queue`). A worker takes the oldest job with an
+atomic claim, works it and records the figures with the job's removal in one transaction that
+checks the claim is still its own; a claim older than :data:`CLAIM_SECONDS` is taken over, so
+a game is never lost nor counted twice. The work goes to the :class:`~.computer.Brain`'s
+workers one part at a time (:data:`PART` turns), so it never delays play; rolls are valued at
+:data:`LUCK_PLY`, turns and cube decisions judged as the on-demand analysis judges them. A
+player's luck is zero-sum and kept with the luck-adjusted result (:class:`~bot.model.PlayerLuck`).
+Beyond :data:`BACKLOG` games waiting the oldest unclaimed are dropped
+(:attr:`AutoAnalyses.dropped`, a metric).
 """
 
 from __future__ import annotations

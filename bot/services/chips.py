@@ -1,23 +1,17 @@
 """Chips: balances with their grants, what a result pays, and the rules against chip dumping.
 
-Seed 000 forbids passing chips by losing on purpose. Two rules keep that honest:
-
 - **Early concessions move nothing.** A game resigned, timed out or dropped before the loser has
   played :data:`MIN_LOSER_TURNS` turns (passes and forced turns count) pays no chips and is not
   rated.
 - **One-way streams are held.** When a payment would bring the net flow from the loser to this
   winner within :data:`DUMP_WINDOW_SECONDS` up to :data:`DUMP_CHIPS` chips, or up to
-  :data:`DUMP_PAYMENTS` payments (both limits inclusive), the chips stay with the loser and
-  the game is flagged for the group's admins (``/flags``). The game still counts for points
-  and ratings. The net flow is what the loser paid the winner in the window less what the
-  winner paid back, in chips and in payments: a game lost the other way only offsets its own
-  chips, so a small one cannot open the way for any amount. A tournament's pot is payments
-  too, one from each entrant to the winner, judged by the same rule
-  (:mod:`.tournaments`): :func:`stream` says whether a payment is held.
+  :data:`DUMP_PAYMENTS` payments (both inclusive), the chips stay with the loser and the game is
+  flagged for the group's admins (``/flags``); it still counts for points and ratings. The net
+  flow is what the loser paid the winner in the window less what the winner paid back, in chips
+  and in payments. A tournament's pot is payments too (:func:`stream` says whether one is held).
 
-What a result pays is :func:`bot.engine.chips_due`, capped at the loser's balance: a player may
-stake only what they hold, but several games (or a cube) at once can cost more than that, and
-a balance never goes below zero.
+What a result pays is :func:`bot.engine.chips_due`, capped at the loser's balance: a balance
+never goes below zero.
 """
 
 from __future__ import annotations

@@ -1,38 +1,21 @@
 """The daily position: one position a day per variant, answered once by each player, with
 streaks, and posted each morning in the groups that asked for it. No Telegram here.
 
-**Choosing.** The day is the UTC date. The first time a day's position of a variant is asked
-for it is chosen, then kept (table ``daily_positions``, one row per variant and day: with
-several workers the first to record it wins, and the others read it): the latest
-:data:`CANDIDATE_GAMES` finished games of the variant are replayed, and the first of their
-positions (newest game first, each game from its end back) whose best turn beats the second
-best by a blunder's margin is chosen (:mod:`bot.ai.daily`, in the :class:`Brain`'s worker
-processes, never on the event loop). A position chosen in the last :data:`REPEAT_DAYS` days
-(its checkers, side to move and roll) is never chosen again. A bot with no such games yet
-takes one from the computer's self-play, seeded by the day, so it always has a position.
+**Choosing.** The day is the UTC date. A day's position of a variant is chosen the first time it
+is asked for, then kept (table ``daily_positions``): the first position of the latest
+:data:`CANDIDATE_GAMES` finished games whose best turn beats the second best by a blunder's
+margin (:mod:`bot.ai.daily`, in the :class:`Brain`'s workers), none chosen in the last
+:data:`REPEAT_DAYS` days; else one from the computer's self-play, seeded by the day.
 
-**Answering.** The chosen position keeps the ranking of every legal turn, so an answer is
-judged by looking its resulting position up: its loss is the best equity minus its own, and it
-is right when it reaches the best turn's position. One answer per player and position (the
-second is refused and changes nothing), during the position's day only. A right answer to a
-day's position extends the player's streak: days in a row with at least one right answer (any
-variant); a day missed ends it.
+**Answering.** One answer per player and position, during its day only, judged against the
+kept ranking of every legal turn. A right answer extends the player's streak (days in a row with
+one); nothing of the verdicts is shown before the day ends (00:00 UTC,
+:meth:`DailyPositions.to_reveal`). Only accounts with :data:`RATED_GAMES` rated games make
+streaks and ``/top daily``.
 
-**Nothing is told before the day ends.** The best move, each player's verdict, the share of
-right answers and the streaks of the day are shown to everyone when the day ends (00:00 UTC):
-the group posts are edited to show the best move then (:meth:`DailyPositions.to_reveal`), and
-the position opened after that shows it with the player's verdict. Until then a player sees
-their own answer and how many answered, and streaks as they stood when the day began. Why not
-show the verdict at once, as it was: one answer per account is all the bot can enforce, and a
-second account that answered first learnt the best move, or whether a move was right, for the
-first to answer with; hiding every sign of it until nobody can answer makes that worthless.
-And only accounts with :data:`RATED_GAMES` rated games (against people, past the early
-concessions) make streaks and are listed by ``/top daily``: a spare account costs real games.
-
-**Groups.** A group's admins turn the morning post on with a time zone (an IANA name such as
-``Europe/Moscow``, UTC by default); the post is due at :data:`POST_HOUR` o'clock there. Each
-due post is claimed by moving the group's next post to the next morning in the same
-transaction that records it, so one worker posts it, once, whatever restarts.
+**Groups.** A group's admins turn the morning post on with a time zone (UTC by default); it is
+due at :data:`POST_HOUR` there, claimed once by moving the group's next post on in the same
+transaction.
 """
 
 from __future__ import annotations

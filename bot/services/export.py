@@ -1,34 +1,12 @@
 """A finished game's moves as a text file that people can read and programs can replay.
 
-The file is UTF-8 text, one item a line:
-
-- ``# Key: value`` lines: the header (game, variant, rule set, players, times in UTC, result,
-  match, stake, the position IDs of the start and the end: :meth:`bot.engine.Position.to_id`).
-  A program needs only ``Rule set`` (``classic``, ``sheshbesh``, ``karzar``, ``standard``),
-  the variant being in the positions; it can skip the rest.
-- ``start <position>``: the variant's starting position in the engine's notation
-  (:meth:`bot.engine.Position.to_text`), the winner of the opening roll to move; or, for a game
-  played on from a position (header ``# Set up: from a position, not rated``), that position
-  with its side to move, which rolled first.
-- ``opening 5-2``: the opening roll, white's die first (:func:`bot.engine.opening_text`; not
-  in a game from a position).
-- The game's history as stored, one line each: a turn ``w 5-2 24/19 13/11`` (side, dice, steps
-  in the mover's own numbering as :func:`bot.engine.steps_text` writes them; ``pass`` when
-  there was no legal turn; ``forced`` at the end when the bot played the only one), or
-  ``w double 2``, ``b take``, ``b drop``, ``w resign``, ``b timeout``, which move no checker.
-- ``end <position>``: the final position, the winner to move.
-- ``roll 4 w 5-2``: every roll of the game, in order, with its number (the number of its first
-  die, counting every die the game rolled from 0) and who rolled it (:class:`bot.engine.Roll`),
-  the opening roll's dice and their re-rolls included.
-
-To replay: from ``start``, play each turn line with its dice; its steps
-(:func:`bot.engine.parse_steps`) make exactly one of the legal turns. The header is in English
-whatever the players' language, like a PGN file's tags: it is there for programs too.
-
-Games with fair dice (:mod:`bot.engine.fair`) add to the header the dice mode, the dice's
-commitment and client value, and, once the game is over, the seed: what ``python -m bot.engine
-verify FILE`` (:mod:`bot.engine.verify`, which reads these lines) needs to recompute every roll.
-While the game is played the seed is never written.
+UTF-8 text, one item a line: a ``# Key: value`` header, the ``start`` position, the ``opening``
+roll, the game's history as stored, the ``end`` position, and every ``roll`` of the game in
+order; the format, line by line, is :func:`moves_text`'s. To replay, play each turn line from
+``start`` with its dice: its steps (:func:`bot.engine.parse_steps`) make exactly one of the legal
+turns. Games with fair dice (:mod:`bot.engine.fair`) add what ``python -m bot.engine verify
+FILE`` (:mod:`bot.engine.verify`) needs to recompute every roll; the seed only once the game is
+over. The header is in English whatever the players' language, like a PGN file's tags.
 """
 
 from __future__ import annotations
@@ -81,7 +59,29 @@ def file_name(game_id: int) -> str:
 def moves_text(
     stored: StoredGame, white: User | None, black: User | None, match: MatchRecord | None = None
 ) -> str:
-    """The moves file of ``stored`` (see the module docstring), ending with a newline."""
+    """The moves file of ``stored``, ending with a newline. UTF-8 text, one item a line:
+
+    - ``# Key: value`` lines: the header (game, variant, rule set, players, times in UTC,
+      result, match, stake, the position IDs of the start and the end:
+      :meth:`bot.engine.Position.to_id`). A program needs only ``Rule set`` (``classic``,
+      ``sheshbesh``, ``karzar``, ``standard``), the variant being in the positions; it can skip
+      the rest. Games with fair dice add the dice mode, the dice's commitment and client value,
+      and, once the game is over, the seed; while the game is played the seed is never written.
+    - ``start <position>``: the variant's starting position in the engine's notation
+      (:meth:`bot.engine.Position.to_text`), the winner of the opening roll to move; or, for a
+      game played on from a position (header ``# Set up: from a position, not rated``), that
+      position with its side to move, which rolled first.
+    - ``opening 5-2``: the opening roll, white's die first (:func:`bot.engine.opening_text`; not
+      in a game from a position).
+    - The game's history as stored, one line each: a turn ``w 5-2 24/19 13/11`` (side, dice,
+      steps in the mover's own numbering as :func:`bot.engine.steps_text` writes them; ``pass``
+      when there was no legal turn; ``forced`` at the end when the bot played the only one), or
+      ``w double 2``, ``b take``, ``b drop``, ``w resign``, ``b timeout``, which move no checker.
+    - ``end <position>``: the final position, the winner to move.
+    - ``roll 4 w 5-2``: every roll of the game, in order, with its number (the number of its
+      first die, counting every die the game rolled from 0) and who rolled it
+      (:class:`bot.engine.Roll`), the opening roll's dice and their re-rolls included.
+    """
     game = stored.game
     lines = [
         f"# Nardy game #{stored.id}",

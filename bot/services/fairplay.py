@@ -2,24 +2,18 @@
 play is far better than its rating predicts. Pure functions of domain values; the services
 that start games, record results and analyse them call them.
 
-Hints (the strongest level's ranking of a roll) are opt-in and allowed only where nothing is at
-stake: never with chips staked, never in a tournament, and a game between people with hints on
-is not rated. So a rated game, a staked game and a tournament game never have hints.
+Hints are opt-in and allowed only where nothing is at stake: never with chips staked, never in a
+tournament, and a game between people with hints on is not rated.
 
-The PR flag. A rating predicts a PR (500 × the mean equity lost per decision with a choice,
-:mod:`bot.ai.luck`) by a line through two anchors of human play, PR 12 at 1500 (an
-intermediate club player) and 1.5 points of PR less per 100 points of rating, never below
-:data:`PR_FLOOR` (the best human players' PR is around 3; bots' is near 0):
+The PR flag. A rating predicts a PR (:mod:`bot.ai.luck`) by a line through two anchors of human
+play, never below :data:`PR_FLOOR`::
 
     expected(r) = max(PR_FLOOR, 12 - 1.5 * (r - 1500) / 100)
 
 An account is flagged in a variant when its last :data:`FLAG_GAMES` analysed rated games in it
-have at least :data:`FLAG_DECISIONS` decisions together, and their PR (500 × the equity lost
-over all those decisions / their number: long games weigh more) is at most
-:data:`FLAG_RATIO` of the expected one *and* at least :data:`FLAG_GAP` below it. With the
-figures below a 1500 player is flagged at PR 4 or better (world-class play over 20 games), a
-1900 player (expected 6) at 0 only. Nothing else happens: the operators read the flags in
-``/flags`` and decide.
+have at least :data:`FLAG_DECISIONS` decisions together, and their PR (over all those decisions:
+long games weigh more) is at most :data:`FLAG_RATIO` of the expected one *and* at least
+:data:`FLAG_GAP` below it. The operators read the flags in ``/flags`` and decide.
 """
 
 from __future__ import annotations

@@ -1,23 +1,14 @@
 """Inline games: an invitation a user posts through the bot in any chat (inline mode), and the
 game played in that one message. No Telegram here.
 
-The bot cannot write to such a chat, it learns of it only through the user: the invitation is
-a message the user sends "via" the bot, which the bot may then edit by its
-``inline_message_id``. The challenge is made when Telegram reports the chosen result (inline
-feedback), with that id; the buttons on the message were drawn before the challenge existed,
-so they carry only the challenger's id, which is checked against the challenge found by the
-message's id. The game is then played in that message like a group game: the two players tap,
-everyone else watches.
-
-The challenge draws the game's dice seed, and the bot then edits the invitation to show its
-commitment (see :mod:`bot.engine.fair`), with buttons that carry its :func:`seal`: a Join is
-taken only with the seal of the challenge, so only from a message that showed the commitment,
-before the Join tap's id (the dice's client value) existed. A Join from the buttons as posted
-(seal 0) is refused with :exc:`~.errors.CommitmentNotShown`.
-
-Telegram names the chat of an inline message only by its ``chat_instance`` (in callback
-queries, not in the chosen result): the Join tap records it on the game, for the pace of the
-board's edits and for that chat's leaderboard.
+The invitation is a message the user sends "via" the bot, which the bot may then edit by its
+``inline_message_id``; the challenge is made when Telegram reports the chosen result, with that
+id, and the game is played in that message like a group game. The bot then edits the invitation
+to show the dice's commitment (:mod:`bot.engine.fair`), with buttons that carry its
+:func:`seal`: a Join without the seal (the buttons as posted) is refused with
+:exc:`~.errors.CommitmentNotShown`, so the Join tap's id (the dice's client value) comes after
+the commitment was shown. The Join tap records the chat's ``chat_instance`` on the game, for the
+pace of the board's edits and the chat's leaderboard.
 """
 
 from __future__ import annotations

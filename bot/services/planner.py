@@ -1,25 +1,15 @@
 """Heavy turns searched in a process of their own, so that they share no interpreter with the
 event loop.
 
-A crazy gul-bara cascade's first look searches about 100,000 nodes for seconds. On a thread of
-the bot's process (:mod:`.games` does a tap's engine work on threads) the search holds the
-interpreter lock for the event loop's every other turn: each socket or database answer that
-the loop waits for costs it another wait for the lock, and ``bench/heavy_turns.py`` measured
-the other games' taps at p99 734 ms meanwhile (60 ms without a cascade). A :class:`Planner`
-searches the turns of move lists longer than :data:`HEAVY_MOVES` (the cascades) in one worker
-process instead, which keeps their plans until their turns end, at most 16 at once
-(:func:`bot.engine.stepwise.answer`, :func:`~bot.engine.stepwise.forget`): each question about
-such a turn (its options after some steps, its finishes, whether a path is complete...) goes
-there and its answer comes back, small, and is kept here too. The thread that asks waits
-without the lock, and the event loop runs on: the bench measured p99 48 ms (27 ms without a
-cascade; 20 games tapped every 0.5 s on 2 busy cores, medians of 3 runs). The engine asks a
-planner first when one is set (:func:`bot.engine.stepwise.set_planner`); the bot's composition
-root sets it.
-
-Only a thread may ask (a tap's engine work, or a snapshot's
+A :class:`Planner` searches the turns of move lists longer than :data:`HEAVY_MOVES` (crazy
+gul-bara's cascades) in one worker process, which keeps their plans until their turns end, at
+most 16 at once (:func:`bot.engine.stepwise.answer`, :func:`~bot.engine.stepwise.forget`): each
+question about such a turn goes there, and its small answer comes back and is kept here too.
+The engine asks a planner first when one is set (:func:`bot.engine.stepwise.set_planner`); the
+bot's composition root sets it. Only a thread may ask (a tap's engine work, or a snapshot's
 :meth:`~.games.GameSnapshot.prepare`): the event loop reads the answers kept, never waits for
-the process. A worker that dies takes its plans with it; a new one is started and the question
-asked again there, where the plan is searched anew (:class:`~.processes.ProcessPool`).
+the process. A worker that dies takes its plans with it; a new one searches them anew
+(:class:`~.processes.ProcessPool`).
 """
 
 from __future__ import annotations

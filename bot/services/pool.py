@@ -1,31 +1,17 @@
-"""The pool: players looking for anyone to play ("play anyone now", issue 24), paired as soon
-as a compatible seeker is there, and offered the computer after a while.
+"""The pool: players looking for anyone to play, paired as soon as a compatible seeker is there,
+and offered the computer after a while.
 
-Two seekers are compatible when they are in the same pool (the private pool of everyone, scope
-0, or one group's) with the same variant, rule set, dice mode, match length, move time and
-stake (none, or the same number of chips: a stake is played only when both chose it). A
-seeker with exactly one compatible opponent waiting is paired with them at once, whatever
-their ratings: nobody else wants that game, and waiting would only delay it. Only when there
-is a choice does the rating count: the ratings must be within :func:`rating_window` of the
-longer of the two waits (±100 at once, 50 more every full 10 s, any difference from 60 s on:
-nobody waits for ever for a close opponent when someone is there), and of those the closest
-rating is preferred, then the longest wait. A seeker of the private pool known to have blocked
-the bot is never paired: the game would be played in a chat that refuses it.
+Two seekers are compatible in the same pool (the private pool, scope 0, or one group's) with the
+same variant, rule set, dice mode, match length, move time and stake. A seeker with exactly one
+compatible opponent waiting is paired at once; with a choice, the ratings must be within
+:func:`rating_window` of the longer wait, and the closest rating is preferred, then the longest
+wait. A private seeker known to have blocked the bot is never paired.
 
-Pairs are made when a seeker enters (:meth:`Pool.enter`) and, as the windows widen, among
-those already waiting (:meth:`Pool.pair_waiting`, the timers' sweep): two who asked at 1500
-and 1800 are paired once both have waited long enough, whoever comes next. Either way the
-pairing holds the pool's scope (in this process, and across workers by the database's lock),
-and both seekers leave the pool in the transaction that makes it, each removed only at the
-version read: one seeker is never paired twice. The pairing says who plays whom on what
-terms; starting the game is the caller's (:data:`StartGames`), in that same transaction: the
-seekers leave the pool and their game starts together or not at all. A crash in between
-leaves both waiting, to be paired again; a second ``/find`` on another worker meanwhile finds
-the player still waiting or already playing, and is refused: nobody is in a game and in the
-pool at once.
-
-Nobody waits for ever: after :data:`MAX_WAIT` a seeker leaves the pool by itself
-(:meth:`Pool.expire`), and is told that nobody came.
+Pairs are made when a seeker enters (:meth:`Pool.enter`) and among those waiting as the windows
+widen (:meth:`Pool.pair_waiting`), under the scope's lock; both seekers leave the pool and their
+game starts (:data:`StartGames`, the caller's) in one transaction, so nobody is paired twice or
+is in a game and in the pool at once. After :data:`MAX_WAIT` a seeker leaves by itself
+(:meth:`Pool.expire`).
 """
 
 from __future__ import annotations

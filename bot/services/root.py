@@ -1,31 +1,13 @@
 """The composition root of the services: each one built once, here, and handed to the others
-it needs. No service builds another or holds the one that holds it; the arrows point one way:
-
-    the change feed, users, chats, seeds, coordination, replays, scores, analyses, watchers,
-    the pool, the automatic analyses (<- the brain), the daily position (<- the brain),
-    the lessons, training games' judging (<- the brain)
-    privacy       <- users
-    board messages <- the change feed
-    game service  <- users, seeds, coordination, the brain, the automatic analyses, the feed
-    challenges    <- users, seeds
-    inline games  <- challenges
-    leagues       <- scores
-    lobby         <- game service, challenges, inline games, watchers, the pool, the feed
-    game actions  <- game service, lobby
-    tournaments   <- game service
-    moderation    <- challenges, the pool, tournaments
-    database watch <- game service
-    practice      <- the brain, the daily position
-
-(each with the store as well).
+it needs. No service builds another or holds the one that holds it; the arrows point one way
+(:func:`compose` draws them).
 
 :class:`Services` is what the bot's composition (:func:`bot.app.build_services`) puts into the
 dispatcher: each field becomes workflow data by its name, so a handler that declares
 ``lobby: Lobby`` gets :attr:`Services.lobby` (aiogram's dependency injection by name). The
-names are the ones handlers use: ``games``, ``board_messages``, ``inline_games``,
-``scores`` and ``leagues`` rather than shorter ones that would shadow the
-locals handlers name ``games``, ``boards``, ``scores``. Tests
-compose the same way, with a seeded random source and a clock of their own.
+names are the ones handlers use (``games``, ``board_messages``, ``inline_games``, ``scores``,
+``leagues``), not shorter ones that would shadow the handlers' locals. Tests compose the same
+way, with a seeded random source and a clock of their own.
 """
 
 from __future__ import annotations
@@ -158,7 +140,26 @@ def compose(
     ``brain``, a :class:`Brain` of its own (a process pool started on its first decision).
     ``planner``: the heavy turns' process, which the engine asks (set apart, in
     :func:`bot.engine.stepwise.set_planner`); here only its workers are counted. ``owners``:
-    the users who operate the bot (``OWNER_IDS``)."""
+    the users who operate the bot (``OWNER_IDS``).
+
+    The arrows, each service built once and handed what it needs (each with the store as well)::
+
+        the change feed, users, chats, seeds, coordination, replays, scores, analyses, watchers,
+        the pool, the automatic analyses (<- the brain), the daily position (<- the brain),
+        the lessons, training games' judging (<- the brain)
+        privacy       <- users
+        board messages <- the change feed
+        game service  <- users, seeds, coordination, the brain, the automatic analyses, the feed
+        challenges    <- users, seeds
+        inline games  <- challenges
+        leagues       <- scores
+        lobby         <- game service, challenges, inline games, watchers, the pool, the feed
+        game actions  <- game service, lobby
+        tournaments   <- game service
+        moderation    <- challenges, the pool, tournaments
+        database watch <- game service
+        practice      <- the brain, the daily position
+    """
     brain = brain if brain is not None else Brain()
     users = Users(store, clock=clock)
     seeds = DiceSeeds(rng)

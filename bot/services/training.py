@@ -2,22 +2,15 @@
 (:class:`TurnVerdict`), the better turn shown, and the turn can be taken back to try again. Not
 rated, no chips, hints free (as every game with the computer). No Telegram here.
 
-**Judging.** After each turn of the player's that had a choice (not a forced turn or a pass),
-the strongest level ranks the roll (:meth:`~.computer.Brain.hint`, in the worker processes,
-never on the event loop); the turn's loss is the best turn's equity minus its own, graded by
-the analysis's thresholds (:mod:`bot.ai.analysis`): the best (a loss under
-:data:`~.daily.BEST_LOSS`), an inaccuracy (under an error, :data:`~bot.ai.analysis.ERROR`), a
-mistake (under a blunder, :data:`~bot.ai.analysis.BLUNDER`), a blunder.
+**Judging.** After each player's turn that had a choice, the strongest level ranks the roll
+(:meth:`~.computer.Brain.hint`, in the workers); the loss is graded by the analysis's thresholds
+(:mod:`bot.ai.analysis`): the best (under :data:`~.daily.BEST_LOSS`), an inaccuracy (under
+:data:`~bot.ai.analysis.ERROR`), a mistake (under :data:`~bot.ai.analysis.BLUNDER`), a blunder.
 
-**Taking back** (:func:`.takeback.taken_back`, saved by :meth:`~.games.Games.take_back`)
-puts the game back as it was before the player's latest judged turn: the same roll to play
-again, the computer's answer to it undone too. A training game is a single game of two dice
-without the cube, in a variant whose every turn plays one roll
-(:data:`~bot.model.TRAINING_VARIANTS`), so its history is one line per turn and each line after
-the opening has one roll of the fair dice: the game before the turn is replayed from its start,
-the history cut at the turn's line and the dice's log at its roll. The same dice then come
-again (die ``n`` is the same die whatever happened before it), so the game's dice stay provably
-fair: ``/verify`` replays what is left, and the turns taken back are gone from the record.
+**Taking back** (:func:`.takeback.taken_back`, saved by :meth:`~.games.Games.take_back`) puts
+the game back as it was before the player's latest judged turn, the computer's answer undone
+too: the history and the dice's log are cut at that turn, so the same dice come again and stay
+provably fair (:data:`~bot.model.TRAINING_VARIANTS` play one roll a turn).
 """
 
 from __future__ import annotations

@@ -1,33 +1,20 @@
 """The PostgreSQL backend (asyncpg): one database server that several bot processes share.
 
-Why asyncpg and not SQLAlchemy: the repositories already own plain SQL, which both backends
-run with the few rules of :mod:`.migrations`; asyncpg keeps one prepared statement per SQL text
-on each connection and costs a tap the least CPU, which is what a worker spends most on.
-
 - **Parameters** ``?`` and ``:name`` are renumbered to ``$1``… once per SQL text
   (:func:`numbered`).
-- **Durability**: connections commit with ``synchronous_commit = off`` (like SQLite's
-  ``NORMAL``: a crash of the server loses nothing, a power cut may take back the last commits);
-  a ``durable`` transaction turns it on for itself.
+- **Durability**: ``synchronous_commit = off``, like SQLite's ``NORMAL``; a ``durable``
+  transaction turns it on for itself.
 - **Across workers**: :meth:`~PostgresDatabase.exclusive` is a session advisory lock on the
-  connection that the block then uses for all its reads and writes; a worker that dies lets
-  go of it with its connection. :meth:`~PostgresDatabase.attempt` is its non-waiting form, and
+  connection the block then uses; :meth:`~PostgresDatabase.attempt` its non-waiting form,
   :meth:`~PostgresDatabase.lock` a transaction advisory lock.
-- **Connections back to the pool** are not reset with asyncpg's default four statements
-  (``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``: a round trip each time,
-  a dozen times a tap): nothing here changes a session but the advisory locks of
-  :meth:`~PostgresDatabase.exclusive` and :meth:`~PostgresDatabase.attempt`, which let go of
-  them themselves or else close their connection (:func:`_unlock`). An open transaction is
-  still rolled back by the pool.
-- **Schema version**: the one row of ``schema_version``; migrations run under an advisory lock,
-  so workers starting together migrate once, and are followed by ``ANALYZE``.
-- **Changes** are told to the other workers by ``NOTIFY`` on one channel, heard through a
-  connection of its own that only ``LISTEN``s (:class:`PostgresChannel`); if that connection
-  is lost, it connects again (1, 2, 4 … 30 s apart) and says so, since what was sent meanwhile
-  is lost.
-- **Outages**: a statement, transaction or lock that fails because the server cannot be
-  reached (stopped, restarting, a connection cut) raises :exc:`DatabaseUnavailable` (see
-  :func:`unavailable`), whatever asyncpg or the socket said; nothing of it was done.
+- **Connections back to the pool** are not reset with asyncpg's default statements; those
+  locks let go of themselves or close their connection (:func:`_unlock`).
+- **Schema version**: the one row of ``schema_version``; migrations run under an advisory lock
+  and are followed by ``ANALYZE``.
+- **Changes** go to the other workers by ``NOTIFY`` on one channel, heard by a connection that
+  only ``LISTEN``s (:class:`PostgresChannel`) and reconnects when lost.
+- **Outages**: what fails because the server cannot be reached raises
+  :exc:`DatabaseUnavailable` (:func:`unavailable`); nothing of it was done.
 """
 
 from __future__ import annotations

@@ -1,25 +1,18 @@
 """The board's routes on the bot's HTTP server: the page, its files and its WebSocket.
 
-* ``GET /app/``: the page (``static/index.html``), never cached, its files named with a hash of
-  their contents so that they are cached for a year (``Cache-Control: immutable``) and a new
-  release is fetched at once.
-* ``GET /app/static/<stamp>/<file>``: the page's ES modules and style sheets (``palette.css``,
-  its colours, made from the chat picture's: :mod:`.palette`).
-* ``GET /app/ws``: the WebSocket. Every message both ways is one of :mod:`.protocol`'s. The
-  page's first is a hello (Telegram's init data and the game); the server checks the init data
-  (:mod:`.auth`) and the reader's right to the game, answers with the page's texts and pushes
-  the game's state, then every new state (:mod:`.hub`). A refused hello is answered with why,
-  and the socket closed. After the hello the page may play its turn, ask for more of the step
-  tree, and act (:data:`.protocol.ACTION_WORDS`): each goes through
-  :meth:`~bot.services.actions.GameActions.perform` as a chat button's tap does, refused with
-  the same words when it must be, in the reader's language.
+* ``GET /app/``: the page (``static/index.html``), never cached; its files are named by a hash
+  of their contents and cached for a year.
+* ``GET /app/static/<stamp>/<file>``: the page's ES modules and style sheets (``palette.css``
+  from :mod:`.palette`).
+* ``GET /app/ws``: the WebSocket, every message one of :mod:`.protocol`'s. The page's hello is
+  checked (:mod:`.auth`, the reader's right to the game), then the game's states are pushed
+  (:mod:`.hub`); the page's turns and actions go through
+  :meth:`~bot.services.actions.GameActions.perform` as a chat button's tap does.
 
-Who may open a game's board, the chat's rules: its players; in a group, the group's members;
-an inline game, the people of its chat (the chat the board was opened from); a game between
-private chats, anyone while it goes on, unless its players made it private (the Watch link's
-rules). At most :data:`BOARDS_PER_USER` boards of one person and
-:data:`~bot.services.watchers.MAX_WATCHERS` of people who do not play a game are open on a
-worker. A page that sends a binary frame, or more than its allowance of requests, is closed.
+Who may open a game's board follows the chat's rules (the Watch link's). At most
+:data:`BOARDS_PER_USER` boards of one person and :data:`~bot.services.watchers.MAX_WATCHERS` of
+people who do not play a game are open on a worker; a page that sends a binary frame, or more
+than its allowance of requests, is closed.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ class FixedDice(random.Random):
         super().__init__(0)
         self._values = list(values)
 
-    def randint(self, a: int, b: int) -> int:  # noqa: ARG002 - same signature as Random
+    def randint(self, a: int, b: int) -> int:  # same signature as Random
         return self._values.pop(0)
 
 

@@ -85,7 +85,7 @@ def test_empty_only_when_no_single_step_exists(position: Position, roll: Dice) -
 @given(st.sampled_from(VARIANT_NAMES).flatmap(positions))
 def test_notation_round_trips(position: Position) -> None:
     assert Position.from_text(position.to_text()) == position
-    assert eval(repr(position)) == position  # noqa: S307 - repr is code by design
+    assert eval(repr(position)) == position  # repr is code by design
 
 
 def _mirror(position: Position) -> Position:

@@ -1,28 +1,19 @@
 """Abkhaz nardy (абхазские нарды): short nardy with restrictions on hitting in one's own home.
 
-Everything is short nardy's (start, direction, hits, the bar and entering, bearing off,
-oin/mars/koks, the opening with both one-die values, the cube, the dice modes), and this module
-reuses :mod:`.short` by composition: :class:`AbkhazBoard` wraps a short-nardy board and only
-removes steps. The restrictions, as ``shared/rules.md`` reads [003 7.3, 7.5], within one turn:
+Everything is short nardy's, and this module reuses :mod:`.short` by composition:
+:class:`AbkhazBoard` wraps a short-nardy board and only removes steps. The restrictions, as
+``shared/rules.md`` reads [003 7.3, 7.5], within one turn:
 
-- a checker that hits an opponent blot on an own home point (1..6) is a *hitter* for the rest of
-  the turn, and after every single move every hitter stands alone: no own checker may land on
+- a checker that hits an opponent blot on an own home point (1..6) is a *hitter* for the rest
+  of the turn, and after every single move every hitter stands alone: no own checker may land on
   it, and it may not move on to a point holding an own checker;
 - a hitter may move on to an empty point, or hit another blot (anywhere), and stays a hitter; it
   is never borne off in that turn;
 - a turn that hits in the own home bears off no checker, before or after the hit;
 - hits outside the own home are unrestricted and make no hitter.
 
-A step that breaks them is not among the board's steps, so they apply after every single move,
-before the full-use rules choose (a die whose every use breaks them is lost).
-
-Decisions where rules.md is silent:
-
-- A checker that has hit in the own home stays the hitter wherever it moves on (it can only go
-  further into the home), so the hitters are tracked by the point each one stands on.
-- The opponent's checkers do not move during the mover's turn, so the home hits a turn can make
-  are the opponent blots on the mover's home points when the turn begins. With none, the turn is
-  exactly a short-nardy turn, and the plain short board is used (the fast path).
+They apply after every single move, before the full-use rules choose (a die whose every use
+breaks them is lost). A turn that can make no home hit is a plain short-nardy turn.
 """
 
 from __future__ import annotations
@@ -38,7 +29,7 @@ from .short import ShortBoard, ShortNardy, short_moves
 
 
 class AbkhazBoard:
-    """A short-nardy board with the Abkhaz home-hit restrictions (see :class:`.common.Board`).
+    """A short-nardy board with the Abkhaz home-hit restrictions (see :class:`.common.SearchBoard`).
 
     ``_hitters`` is a bit mask of the own points where a hitter stands; it is not empty exactly
     when the turn has hit in the own home, since a hitter is never borne off.

@@ -1,36 +1,22 @@
 """The search every variant shares: whole turns by depth-first search over the dice.
 
-A variant supplies a :class:`SearchBoard`: the mover's checkers in the mover's own
-numbering, mutable, with the single steps a die allows and a way to make and take back a step.
-The search plays every order of the moves (a :class:`~bot.engine.dice.MoveList`) from it,
-GNU Backgammon style, and keeps the turns that the full-use rules allow:
+A variant supplies a :class:`SearchBoard` (the mover's checkers in its own numbering, mutable,
+with the single steps a die allows, made and taken back); the search plays every order of the
+moves (a :class:`~bot.engine.dice.MoveList`) and keeps the turns the full-use rules allow:
 
 1. a side plays as many moves as any legal sequence allows. Bearing off the last checker ends
-   the sequence there (the game is over), and counts the moves it played, no more: where another
-   sequence plays more before the last checker is off, only such sequences are legal (rules.md:
-   short nardy, last checker on 2, roll 3-1, an opponent blot on 1: ``2/1* 1/off``, not
-   ``2/off``);
+   the sequence there and counts the moves it played, no more: where another sequence plays
+   more before the last checker is off, only such sequences are legal (rules.md: short nardy,
+   last checker on 2, roll 3-1, an opponent blot on 1: ``2/1* 1/off``, not ``2/off``);
 2. when not all the moves can be played, the largest dice are played: with two dice, the larger
    die if only one can be; with three, the sorted list of played values is compared, larger
    values first (rules.md "Dice modes");
-3. an *ordered* list (crazy gul-bara's cascade, a gul-bara remainder) is played from its
-   beginning: the side plays the longest beginning of the list that it can;
-4. a rule set may forbid some orders outright (``higher_die_first``): such sequences are dropped
-   *before* rules 1 and 2 choose among the rest.
+3. an *ordered* list (a crazy gul-bara cascade, a gul-bara remainder) is played from its
+   beginning: the longest beginning the side can;
+4. orders a rule set forbids (``higher_die_first``) are dropped *before* rules 1 and 2 choose.
 
-A single step that a variant's own rule forbids (the head rule, the blocking rule, the Abkhaz
-home-hit restrictions) is simply not among the board's steps, so those rules apply after every
-single move, before the full-use rules choose.
-
-Positions reached twice are searched once (a transposition table keyed by the board and the moves
-left), and the answer holds one turn per distinct resulting position, in the order first found.
-
-Five searches do this: :func:`_non_double` and :func:`_double` are written out flat for the
-rolls almost every search gets; :func:`_sequence` plays an ordered list (cascades, remainders,
-triples); :func:`_free` three dice in any order; and :class:`_Ordered` is the general depth-first
-search that an order rule needs. The flat ones visit the steps in the same order as the general
-one, so they find the same turns in the same order; they only drop bookkeeping their case does
-not need, and work that could only find a state again.
+A step a variant's own rule forbids (the head rule, the blocking rule, the Abkhaz home hits) is
+not among the board's steps; the answer holds one turn per distinct resulting position.
 """
 
 from __future__ import annotations
@@ -85,7 +71,7 @@ class SearchBoard(Protocol):
 
 STEPS: Final = tuple(tuple((src, max(src - die, 0)) for src in range(26)) for die in range(7))
 """``STEPS[die][src]``: the step ``(src, dst)`` of ``die`` from ``src`` (``dst`` 0 bears off), one
-shared tuple each: a board's :meth:`~Board.steps` lists these instead of building new ones."""
+shared tuple each: a board's :meth:`~SearchBoard.steps` lists these instead of building new ones."""
 
 _Found = dict[Hashable, tuple[tuple[Played, ...], Position]]
 """Turns by the state they reach: the first step sequence found for it, and its position."""
@@ -94,9 +80,17 @@ _Found = dict[Hashable, tuple[tuple[Played, ...], Position]]
 def search_turns(
     board: SearchBoard, moves: MoveList, rules: RuleSet
 ) -> list[tuple[tuple[Played, ...], Position]]:
-    """Returns one legal step sequence per distinct resulting position, with that position.
+    """Returns one legal step sequence per distinct resulting position, with that position,
+    in the order first found.
 
-    An empty list means the side cannot move and passes.
+    An empty list means the side cannot move and passes. Positions reached twice are searched
+    once (a transposition table keyed by the board and the moves left). Five searches do this:
+    :func:`_non_double` and :func:`_double` are written out flat for the rolls almost every
+    search gets; :func:`_sequence` plays an ordered list (cascades, remainders, triples);
+    :func:`_free` three dice in any order; and :class:`_Ordered` is the general depth-first
+    search that an order rule needs. The flat ones visit the steps in the same order as the
+    general one, so they find the same turns in the same order; they only drop bookkeeping
+    their case does not need, and work that could only find a state again.
     """
     values = moves.values
     if len(values) == 2 and not moves.ordered and not rules.higher_die_first:
@@ -127,7 +121,7 @@ def _non_double(
     board: SearchBoard, first: int, second: int
 ) -> list[tuple[tuple[Played, ...], Position]]:
     """:func:`search_turns` for a non-double without an order rule: ``first`` then ``second``,
-    then the other way round, written out flat, the last step with :meth:`Board.after`.
+    then the other way round, written out flat, the last step with :meth:`SearchBoard.after`.
 
     Two orders of the same two steps reach the same state: each step moves one checker, and a
     hit takes the blot on the step's destination whichever of the two lands there first. So a

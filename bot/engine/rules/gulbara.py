@@ -1,34 +1,20 @@
 """Gul-bara (гюльбар) [002]: long nardy in which unplayed moves pass to the opponent, and a
 fully played double rolls again.
 
-Everything is long nardy's (start on the head, direction, no hitting, the head rule with its
-first-turn exception, the blocking rule, full use of the dice and the larger die, bearing off,
-oin/mars scored as classic long nardy), and this module reuses :mod:`.long` by composition:
-the board is long nardy's; what differs is what a roll gives and what happens to the moves not
-played (``shared/rules.md`` "Gul-bara"):
+Everything is long nardy's, and this module reuses :mod:`.long` by composition: the board is
+long nardy's; what differs is what a roll gives and where the moves not played go
+(``shared/rules.md`` "Gul-bara"):
 
-- the mover plays the most moves it can (the larger die when one die of a non-double is played);
-  the moves not played, the *remainder*, are played by the opponent, in its own direction,
-  before its own roll: the longest beginning of the list it can, as one turn under the head and
-  blocking rules (one checker from its head, no first-turn exception); what it cannot play is
-  lost, and a remainder never passes back. A side with no legal move hands the whole roll over.
-- a double gives four moves; when the mover has played all four, it rolls again at once and
-  plays that roll too (a *chain*, which goes on while doubles are played in full). A double with
-  a remainder ends the turn.
-- the head rule counts per roll: a chain roll may take another checker from the head. The
-  first-turn exception is for the side's first roll only (a chain roll is not one).
+- the mover plays the most moves it can; the moves not played, the *remainder*, are played by
+  the opponent, in its own direction, before its own roll: the longest beginning of the list it
+  can, as one turn under the head and blocking rules (one checker from its head, no first-turn
+  exception); what it cannot play is lost, and a remainder never passes back. A side with no
+  legal move hands the whole roll over;
+- a double played in full rolls again at once (a *chain*); a double with a remainder ends the
+  turn; the head rule counts per roll, and the first-turn exception is for the side's first roll
+  only.
 
 The flow (remainders, chains) is :class:`bot.engine.game.Game`'s; here are the moves of a roll.
-
-Decisions where rules.md is silent:
-
-- A remainder is played in the order the moves would have come; for a whole two-dice roll
-  handed over, that is the order the dice were rolled in.
-- Bearing off the last checker in a remainder turn wins the game for the side that played it.
-- Playing a remainder is not the side's first roll: the first-turn exception stays for its own
-  first roll.
-- The doubling cube is not used (the seed [002] scores one to three points a game and names no
-  cube, and a turn here can run on through chains and remainders).
 """
 
 from __future__ import annotations

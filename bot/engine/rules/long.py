@@ -53,7 +53,7 @@ _BLACK: Final = Side.BLACK
 
 
 class LongBoard:
-    """The mover's checkers during a long-nardy search (see :class:`.common.Board`)."""
+    """The mover's checkers during a long-nardy search (see :class:`.common.SearchBoard`)."""
 
     __slots__ = (
         "_me",
@@ -201,7 +201,7 @@ class LongBoard:
 
     def after(self, src: int, dst: int) -> tuple[tuple[int, ...], bool, Position]:
         """:meth:`make`, :meth:`key`, :meth:`position` and :meth:`unmake` in one call, inlined:
-        the search's last step is most of its steps (see :meth:`.common.Board.after`)."""
+        the search's last step is most of its steps (see :meth:`.common.SearchBoard.after`)."""
         me = self._me
         me[src] -= 1
         me[dst] += 1

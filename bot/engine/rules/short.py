@@ -30,7 +30,7 @@ _BLACK: Final = Side.BLACK
 
 
 class ShortBoard:
-    """The mover's checkers during a short-nardy search (see :class:`.common.Board`).
+    """The mover's checkers during a short-nardy search (see :class:`.common.SearchBoard`).
 
     The opponent's checkers are kept in the mover's numbering (slot 25 is the opponent's bar),
     because hits change them. The points hit so far are a bit mask, cheaper to keep and to put in
@@ -124,7 +124,7 @@ class ShortBoard:
 
     def after(self, src: int, dst: int) -> tuple[Hashable, bool, Position]:
         """:meth:`make`, :meth:`key`, :meth:`position` and :meth:`unmake` in one call, inlined:
-        the search's last step is most of its steps (see :meth:`.common.Board.after`)."""
+        the search's last step is most of its steps (see :meth:`.common.SearchBoard.after`)."""
         me = self._me
         me[src] -= 1
         me[dst] += 1
