@@ -38,7 +38,7 @@ SAGE_PLAYS: Final = frozenset(
     {("short", DiceMode.TWO), ("short", DiceMode.ANTI_THREE), ("abkhaz", DiceMode.TWO)}
 )
 """The (variant, dice mode) pairs Open Sage values; the others keep the shipped net, which
-measured as good there (three dice) or better (the README's "Figures")."""
+measured as good there (three dice) or better (docs/computer.md, "Figures")."""
 SAGE_SEARCHES: Final = frozenset({("short", DiceMode.TWO), ("short", DiceMode.ANTI_THREE)})
 """Those of them whose rolls and moves are backgammon's, where Open Sage's own search looks
 ahead."""
