@@ -37,7 +37,8 @@ from bot.outbox import Outbox
 from bot.services import GameSnapshot
 from bot.services.chats import Chats
 from bot.services.errors import NoPrivateChatForTable, StaleAction
-from bot.services.tournaments import Progress, TournamentOverview, Tournaments
+from bot.services.tournament_values import Progress, TournamentOverview
+from bot.services.tournaments import Tournaments
 from bot.services.users import Users
 from bot.views.boards import watch_payload
 from bot.views.common import Translate, translator

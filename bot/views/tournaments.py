@@ -24,13 +24,9 @@ from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
 from bot.services.chips import STAKE_CHOICES
 from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
 from bot.services.deadlines import REMIND_FROM_SECONDS
-from bot.services.tournaments import (
-    WAIT_SECONDS,
-    Forfeit,
-    TournamentOverview,
-    Waiting,
-    prize_opponents,
-)
+from bot.services.tournament_pot import prize_opponents
+from bot.services.tournament_values import Forfeit, TournamentOverview, Waiting
+from bot.services.tournaments import WAIT_SECONDS
 from bot.views.common import (
     DICE_MODE_NAMES,
     VARIANT_NAMES,
@@ -468,7 +464,7 @@ def pinned_caption(overview: TournamentOverview, links: Mapping[int, str], _: Tr
 
 
 def _prize_lines(overview: TournamentOverview, _: Translate) -> list[str]:
-    """What the winner was paid of the pot (see :mod:`bot.services.tournaments`)."""
+    """What the winner was paid of the pot (see :mod:`bot.services.tournament_pot`)."""
     t = overview.tournament
     if not t.entry or t.prize is None:
         return []

@@ -17,7 +17,7 @@ from bot.model import (
     TournamentState,
     User,
 )
-from bot.services.tournaments import TournamentOverview
+from bot.services.tournament_values import TournamentOverview
 from bot.views.common import translator
 from bot.views.tournaments import (
     page_caption,
