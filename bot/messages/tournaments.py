@@ -42,11 +42,11 @@ from bot.services.tournaments import Tournaments
 from bot.services.users import Users
 from bot.views.boards import watch_payload
 from bot.views.common import Translate, translator
+from bot.views.tournament_formats import picture
 from bot.views.tournaments import (
     forfeit_lines,
     page_caption,
     page_total,
-    picture,
     pin_refused_text,
     pinned_caption,
     pinned_keyboard,
