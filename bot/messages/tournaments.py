@@ -57,7 +57,9 @@ from bot.views.tournaments import (
     waiting_lines,
 )
 from render.tournament import TOURNAMENT_FILE_NAME, render_bracket, render_table
-from render.tournament_layout import Bracket
+from render.tournament_inputs import (
+    Bracket,
+)
 
 logger = logging.getLogger(__name__)
 

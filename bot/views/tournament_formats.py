@@ -13,7 +13,7 @@ from bot.i18n import N_
 from bot.model import Tournament, TournamentFormat, TournamentState
 from bot.services.tournament_values import TournamentOverview
 from bot.views.common import Translate, mention
-from render.tournament_layout import (
+from render.tournament_inputs import (
     Bracket,
     BracketMatch,
     CrossResult,

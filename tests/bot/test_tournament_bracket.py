@@ -27,7 +27,12 @@ from bot.views.tournaments import (
     pinned_keyboard,
     pinned_page,
 )
-from render.tournament_layout import Bracket, bracket_pages
+from render.tournament_inputs import (
+    Bracket,
+)
+from render.tournament_layout import (
+    bracket_pages,
+)
 
 I18N = create_i18n()
 
