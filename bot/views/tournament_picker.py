@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import TournamentOption, TournamentPick
 from bot.model import Terms, TournamentFormat
 from bot.services.chips import STAKE_CHOICES
-from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
+from bot.services.choices import DICE_MODES, MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
 from bot.views.common import DICE_MODE_NAMES, VARIANT_NAMES, Translate, duration
 from bot.views.picker import choice_rows
 from bot.views.tournament_formats import format_name
@@ -22,7 +22,7 @@ from bot.views.tournaments import terms_text
 FORMAT_CHOICES: Final = tuple(TournamentFormat)
 START_CHOICES: Final = (0, 600, 1800, 3600, 86_400)
 """When a tournament starts, in seconds from its creation; 0: when its creator starts it."""
-DICE_CHOICES: Final = tuple(DICE_MODE_NAMES)
+DICE_CHOICES: Final = DICE_MODES
 DEFAULT_TIME: Final = MOVE_TIMES.index(90)
 
 
