@@ -56,8 +56,6 @@ WAIT_SECONDS: Final = 30 * 60
 """How long a board waits for a player still in another game when its round begins (the
 sign-up message says so): past it, whoever is still busy forfeits it."""
 
-_ATTEMPTS: Final = 3
-
 
 class Tournaments:
     """Make, join, leave, start and run tournaments (ids and domain values in, values out)."""
