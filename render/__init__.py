@@ -1,7 +1,7 @@
 """Board images for the nardy bot: :func:`render_board` draws a position as JPEG bytes,
 :func:`render_animation` a sequence of boards as an animated GIF (a game's replay), and
 :func:`render_bracket` and :func:`render_table` a tournament's bracket or standings as PNG
-(inputs in :mod:`render.tournament_layout`).
+(inputs in :mod:`render.tournament_inputs`).
 
 Render draws what it is given and decides no rule. It depends only on Pillow and
 :mod:`bot.engine`, and Pillow is imported only when a board is drawn: :mod:`render.layout` and

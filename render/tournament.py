@@ -1,8 +1,9 @@
 """Drawing the tournament pictures: :func:`render_bracket` and :func:`render_table`.
 
-The geometry and the inputs are in :mod:`render.tournament_layout`. Every text is placed
-through :func:`bracket_texts` or :func:`table_texts` (what is written where, in which font,
-already cut to its slot), so that a test measures exactly what is drawn.
+The geometry is in :mod:`render.tournament_layout`, the inputs in
+:mod:`render.tournament_inputs`. Every text is placed through :func:`bracket_texts` or
+:func:`table_texts` (what is written where, in which font, already cut to its slot), so that
+a test measures exactly what is drawn.
 
 PNG, not JPEG: the pictures are flat colours and small text, which JPEG blurs and rings, and
 JPEG is the larger here (quality 90: 60 KB for an 8-player bracket, 320 KB for 64 players).
@@ -25,21 +26,23 @@ from PIL import Image, ImageDraw
 
 from . import _text
 from .theme import RGB
-from .tournament_layout import (
-    LIGHT,
-    Box,
+from .tournament_inputs import (
     Bracket,
-    BracketLayout,
     BracketMatch,
     Entrant,
     Heading,
-    MatchBox,
     Outcome,
     RoundRobinRow,
     RoundRobinTable,
     SwissResult,
     SwissRow,
     SwissTable,
+)
+from .tournament_layout import (
+    LIGHT,
+    Box,
+    BracketLayout,
+    MatchBox,
     TableLayout,
     TournamentTheme,
     bracket_layout,

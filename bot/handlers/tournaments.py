@@ -39,14 +39,8 @@ from bot.services.errors import (
     TournamentNotFound,
 )
 from bot.services.tournaments import Tournaments
-from bot.views.tournaments import (
-    LISTS,
-    Pick,
-    choices_keyboard,
-    past_text,
-    picker_keyboard,
-    picker_text,
-)
+from bot.views.tournament_picker import LISTS, Pick, choices_keyboard, picker_keyboard, picker_text
+from bot.views.tournaments import past_text
 
 
 def create_router() -> Router:

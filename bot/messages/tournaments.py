@@ -37,15 +37,16 @@ from bot.outbox import Outbox
 from bot.services import GameSnapshot
 from bot.services.chats import Chats
 from bot.services.errors import NoPrivateChatForTable, StaleAction
-from bot.services.tournaments import Progress, TournamentOverview, Tournaments
+from bot.services.tournament_values import Progress, TournamentOverview
+from bot.services.tournaments import Tournaments
 from bot.services.users import Users
 from bot.views.boards import watch_payload
 from bot.views.common import Translate, translator
+from bot.views.tournament_formats import picture
 from bot.views.tournaments import (
     forfeit_lines,
     page_caption,
     page_total,
-    picture,
     pin_refused_text,
     pinned_caption,
     pinned_keyboard,
@@ -56,7 +57,9 @@ from bot.views.tournaments import (
     waiting_lines,
 )
 from render.tournament import TOURNAMENT_FILE_NAME, render_bracket, render_table
-from render.tournament_layout import Bracket
+from render.tournament_inputs import (
+    Bracket,
+)
 
 logger = logging.getLogger(__name__)
 

@@ -51,7 +51,7 @@ from bot.model import (
 )
 
 from . import chips, choices
-from .choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_cube, has_dice_modes
+from .choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, fitted, has_cube, has_dice_modes
 from .errors import (
     BotChallenge,
     ChallengeClosed,
@@ -214,11 +214,9 @@ class Challenges:
                 raise NotEnoughChips(name=challenger.mention, chips=held)
         username = None if target else (target_username or "").lstrip("@").lower() or None
         settled = replace(
-            terms,
+            fitted(terms),
             rule_set=resolve_rules(terms.variant, terms.rule_set).name,
             move_seconds=terms.move_seconds or self._move_seconds,
-            cube=terms.cube and has_cube(terms.variant),
-            dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
         )
         async with self._only_invitation(challenger.id, target, username):
             return await self._store.challenges.create(

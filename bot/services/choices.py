@@ -8,8 +8,9 @@ No Telegram here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from bot.engine import VARIANTS as VARIANTS  # every game of the rule texts, in the pickers' order
 from bot.engine import DiceMode, StakeMode, find_variant
@@ -18,7 +19,7 @@ from bot.model import COMPUTER_LEVELS, TRAINING_VARIANTS, Terms
 from .chips import STAKE_CHOICES
 
 DICE_MODES: Final = tuple(DiceMode)
-"""Dice modes of the short variants (short and Abkhaz nardy): two, three, anti three."""
+"""Every dice mode, two dice first (those a variant offers: :func:`dice_modes`)."""
 MATCH_LENGTHS: Final = (0, 3, 5, 7, 9)
 """A single game (0) or a match to so many points."""
 MOVE_TIMES: Final = (30, 60, 90, 180, 300, 3600, 43_200, 86_400, 259_200)
@@ -37,9 +38,30 @@ OPTIONS: Final = ("variant", "rules", "dice", "match", "time", "stake", "stake_m
 """The options picked from a list of choices (the others are switched on and off)."""
 
 
+_T = TypeVar("_T")
+
+
+def per_variant(table: Mapping[str, _T], what: str) -> dict[str, _T]:
+    """``table``, something of each variant by its name, in the registry's order.
+
+    :raises: :exc:`RuntimeError` when a variant of the registry has no entry in it, or it
+        names a variant the registry lacks: a variant added without its words (its name, its
+        rules) fails where the table is made, at import.
+    """
+    missing, unknown = set(VARIANTS) - set(table), set(table) - set(VARIANTS)
+    if missing or unknown:
+        raise RuntimeError(f"{what}: no entry for {sorted(missing)}; unknown {sorted(unknown)}")
+    return {name: table[name] for name in VARIANTS}
+
+
+def dice_modes(variant: str) -> tuple[DiceMode, ...]:
+    """The dice modes ``variant`` is played with, two dice first (the registry's)."""
+    return tuple(find_variant(variant).dice_modes)
+
+
 def has_dice_modes(variant: str) -> bool:
-    """Whether ``variant`` offers dice modes (the short family)."""
-    return find_variant(variant).family == "short"
+    """Whether ``variant`` offers a choice of dice modes (short and Abkhaz nardy)."""
+    return len(dice_modes(variant)) > 1
 
 
 def has_cube(variant: str) -> bool:
@@ -69,7 +91,7 @@ def offered(option: str, terms: Terms, move_seconds: int) -> tuple[object, ...]:
     lists: dict[str, tuple[object, ...]] = {
         "variant": TRAINING_VARIANTS if terms.training else VARIANTS,
         "rules": rule_sets(terms.variant),
-        "dice": DICE_MODES if has_dice_modes(terms.variant) else (),
+        "dice": dice_modes(terms.variant) if has_dice_modes(terms.variant) else (),
         "match": MATCH_LENGTHS,
         "time": move_times(move_seconds),
         "stake": STAKES,
@@ -96,16 +118,21 @@ def current(option: str, terms: Terms, move_seconds: int, level: int | None = No
     }[option]
 
 
-def with_variant(terms: Terms, variant: str) -> Terms:
-    """``terms`` for ``variant``: its default rule set, the cube only where it has one, a dice
-    mode only where it has them."""
+def fitted(terms: Terms) -> Terms:
+    """``terms`` without what their variant lacks: the cube only where it has one, a dice mode
+    only among those it is played with (else two dice)."""
+    modes = dice_modes(terms.variant)
     return replace(
         terms,
-        variant=variant,
-        rule_set=rule_sets(variant)[0],
-        cube=terms.cube and has_cube(variant),
-        dice_mode=terms.dice_mode if has_dice_modes(variant) else DiceMode.TWO,
+        cube=terms.cube and has_cube(terms.variant),
+        dice_mode=terms.dice_mode if terms.dice_mode in modes else modes[0],
     )
+
+
+def with_variant(terms: Terms, variant: str) -> Terms:
+    """``terms`` for ``variant``: its default rule set, the cube only where it has one, a dice
+    mode only where it has them (:func:`fitted`)."""
+    return fitted(replace(terms, variant=variant, rule_set=rule_sets(variant)[0]))
 
 
 def chosen(option: str, terms: Terms, move_seconds: int, index: int) -> Terms:

@@ -25,7 +25,8 @@ from .challenges import Challenges
 from .errors import AlreadyDecided, CannotBanOwner, GameError
 from .leagues import HeldTransfer
 from .pool import Pool
-from .tournaments import Progress, Tournaments
+from .tournament_values import Progress
+from .tournaments import Tournaments
 
 SHARED_SECONDS: Final = 2.0
 """How long a worker sharing its database trusts the set of banned users it read."""

@@ -1,48 +1,8 @@
 """Tournaments in groups (issue 24): sign-up with an entry in chips, then round after round
-paired by :mod:`.pairing` and played in the players' private chats, to a winner who takes the
-pot. No Telegram here.
-
-- **Who makes one**: a group's admins, or anyone when the admins allowed it (a setting per
-  group, admins only by default).
-- **Sign-up**: joining takes the entry from the player's chips, leaving (or the creator
-  calling it off) gives it back, each in the transaction that changes the list. A player
-  joins only after opening a private chat with the bot: that is where their games are.
-- **Start**: by the creator, or by the timers at ``starts_at`` (with fewer than two players it
-  is called off then, and the entries go back). Entrants are seeded by their rating in the
-  variant; Swiss plays ``ceil(log2 n)`` rounds, round robin n - 1 (n with an odd n), a
-  knock-out the bracket's rounds.
-- **Rounds**: each round is paired from what is stored (the seeds, the earlier boards and
-  their results), so pairing it again after a restart gives the same round; its boards are
-  stored with the primary key (tournament, round, board) and its games started, all in one
-  transaction that also saves the tournament at the version read. A second worker (or a
-  retry after a crash) either finds the round there or rolls back whole: a round is started
-  once. Games are between private chats, each player's board in their own chat.
-- **One game at one sitting**: a board whose player still plays another game at one sitting
-  when its round begins (:meth:`~.games.Games.busy`) does not start: it waits, and its
-  game starts (its clock with it) once both players are free, looked at by the timers; a
-  player still busy :data:`WAIT_SECONDS` after the round began forfeits the board (both, when
-  both are). The players are told either way, and the pinned message lists the boards that
-  wait.
-- **Results**: the game service records each finished game on its board
-  (:meth:`~bot.model.TournamentRepository.game_result`) in the transaction of the result, so
-  a result is counted once, early concessions (a no-show lost on time) included. A player who
-  withdraws resigns the game they are playing, forfeits a match whole at once, and forfeits
-  their later boards. When every
-  board of the round is decided the next round is paired (:meth:`Tournaments.advance`, from
-  the timers); after the last one the winner is named and paid the pot.
-- **The pot** is not a way to pass chips (seed 000 forbids chip dumping; :mod:`.chips`). Each
-  entry is a payment from its entrant to the winner, paid at the end in the transaction that
-  names the winner, under the rule that holds games' results: one that would bring the net
-  flow from that entrant to the winner up to a limit goes back to the entrant and is flagged
-  for the group's admins (``/flags``). Only play is paid for: the entry of a player who
-  played no game of the tournament (past the early concessions: withdrawn before playing, or
-  never there) goes back to them, and a winner who played fewer distinct opponents than
-  :func:`prize_opponents` asks (carried by byes and forfeits) is paid nothing: every entry
-  goes back. Spare accounts that join and withdraw thus pass nothing, and spares that play
-  pass no more than the same games staked would.
-- **Ratings and the league**: tournament games are rated like any game between people, and
-  count in the group's league and leaderboard (``tournament_games``).
-"""
+paired by the format's rules (:mod:`.tournament_formats`) and played in the players' private
+chats, to a winner who takes the pot (:mod:`.tournament_pot`). No Telegram here. How sign-up,
+rounds, waits, withdrawals and the pot work, and why: ``docs/decisions.md``, section
+``bot/services/tournaments.py``."""
 
 from __future__ import annotations
 
@@ -50,7 +10,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Final
 
 from bot import pairing
@@ -88,167 +48,13 @@ from .errors import NotAnAdmin as NotAllowedToCreate
 from .games import Busy, Games
 from .locks import KeyedLocks
 from .snapshots import GameSnapshot
-
-MAX_PLAYERS: Final = {
-    TournamentFormat.KNOCKOUT: 64,
-    TournamentFormat.ROUND_ROBIN: 16,
-    TournamentFormat.SWISS: 64,
-}
-"""The most players each format takes: what its picture can show (a 64-place bracket, a
-16-player cross table)."""
-
-PRIZE_OPPONENTS: Final = 2
-"""Distinct opponents a winner must have played to be paid the pot (see
-:func:`prize_opponents`)."""
+from .tournament_formats import FORMATS, withdrawn
+from .tournament_pot import ENTRY_KIND, REFUND_KIND, pay_pot
+from .tournament_values import Forfeit, Progress, TournamentOverview, Waiting
 
 WAIT_SECONDS: Final = 30 * 60
 """How long a board waits for a player still in another game when its round begins (the
 sign-up message says so): past it, whoever is still busy forfeits it."""
-
-ENTRY_KIND: Final = "tournament_entry"
-REFUND_KIND: Final = "tournament_refund"
-PRIZE_KIND: Final = "tournament_prize"
-
-_ATTEMPTS: Final = 3
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """A board of a round that waits to start: ``busy``, what keeps its players (one or
-    both) from starting it."""
-
-    board: TournamentPairing
-    busy: tuple[Busy, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeit:
-    """A waiting board decided when its wait ran out: ``losers``, the players still busy."""
-
-    board: TournamentPairing
-    losers: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """What a step of a tournament did, for the messages: the tournament as it is now and
-    the games it started (each player's board in their private chat), the boards that wait
-    and those forfeited by a player still busy when their wait ran out."""
-
-    tournament: Tournament
-    started: tuple[GameSnapshot, ...] = ()
-    changed: bool = False
-    moved_on: tuple[int, ...] = ()
-    """The finished match games whose next game it started."""
-    waiting: tuple[Waiting, ...] = ()
-    forfeited: tuple[Forfeit, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Fixture:
-    """A board of a round with its players, for the views."""
-
-    pairing: TournamentPairing
-    first: User
-    second: User | None
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentOverview:
-    """Everything a tournament's messages show."""
-
-    tournament: Tournament
-    entrants: tuple[TournamentEntrant, ...]
-    users: dict[int, User]
-    pairings: tuple[TournamentPairing, ...]
-    standings: tuple[pairing.Placing, ...] = ()
-    games_over: frozenset[int] = field(default_factory=frozenset)
-    on_time: frozenset[tuple[int, int]] = frozenset()
-    """The boards (round, board) decided by a clock: their game's, or their match's last
-    game's, loser ran out of time."""
-
-    def user(self, user_id: int) -> User:
-        return self.users.get(user_id) or User(user_id, None, str(user_id), None)
-
-    def round_fixtures(self, number: int) -> list[Fixture]:
-        return [
-            Fixture(
-                p, self.user(p.first_id), None if p.second_id is None else self.user(p.second_id)
-            )
-            for p in self.pairings
-            if p.round == number
-        ]
-
-    @property
-    def pot(self) -> int:
-        return self.tournament.entry * len(self.entrants)
-
-
-def seeds(entrants: Sequence[TournamentEntrant]) -> list[pairing.SeededPlayer]:
-    """The entrants as pairing sees them (their seed ratings), by seed."""
-    return pairing.seeded(pairing.SeededPlayer(e.user_id, e.rating) for e in entrants)
-
-
-def results(pairings: Sequence[TournamentPairing]) -> list[pairing.PairingResult]:
-    """The decided boards as pairing's results, in the order played."""
-    return [
-        pairing.PairingResult(p.first_id, p.second_id, p.winner_id)
-        for p in pairings
-        if p.decided and not (p.second_id is None and p.winner_id is None)
-    ]
-
-
-def prize_opponents(rounds: int) -> int:
-    """The distinct opponents a tournament's winner must have played (games past the early
-    concessions) to be paid its pot: :data:`PRIZE_OPPONENTS`, or one in a tournament of two
-    rounds or fewer (where a bye leaves its winner only the final to play)."""
-    return max(1, min(PRIZE_OPPONENTS, rounds - 1))
-
-
-def planned_rounds(format: TournamentFormat, players: int) -> int:
-    """How many rounds ``players`` play in ``format``."""
-    if format is TournamentFormat.KNOCKOUT:
-        return max(1, (players - 1).bit_length())
-    if format is TournamentFormat.ROUND_ROBIN:
-        return players - 1 + players % 2
-    return pairing.swiss_rounds(players)
-
-
-def pair_round(
-    tournament: Tournament,
-    entrants: Sequence[TournamentEntrant],
-    played: Sequence[TournamentPairing],
-    number: int,
-) -> pairing.Round:
-    """Round ``number`` of ``tournament``, from its stored seeds and earlier boards (the same
-    round however often it is asked for)."""
-    seeded = seeds(entrants)
-    if tournament.format is TournamentFormat.KNOCKOUT:
-        bracket = pairing.knockout_bracket(seeded)
-        round_ = bracket.first_round()
-        for earlier in range(1, number):
-            round_ = bracket.next_round(round_, _results_of(played, earlier))
-        return round_
-    if tournament.format is TournamentFormat.ROUND_ROBIN:
-        return pairing.round_robin([e.player for e in seeded])[number - 1]
-    active = [e for e in seeded if not _withdrawn(entrants, e.player)]
-    if len(active) < 2:
-        return pairing.Round(number, tuple(pairing.Pairing(e.player) for e in active))
-    return pairing.swiss_round(active, results(played), number)
-
-
-def _results_of(played: Sequence[TournamentPairing], number: int) -> list[pairing.PairingResult]:
-    """A knock-out round's results: a double forfeit goes to the better seed (the first), who
-    forfeits their next board in turn, so the bracket always has someone in each place."""
-    return [
-        pairing.PairingResult(p.first_id, p.second_id, p.winner_id if p.winner_id else p.first_id)
-        for p in played
-        if p.round == number
-    ]
-
-
-def _withdrawn(entrants: Sequence[TournamentEntrant], user_id: int) -> bool:
-    return any(e.user_id == user_id and e.withdrawn for e in entrants)
 
 
 class Tournaments:
@@ -352,7 +158,7 @@ class Tournaments:
             entrants = await self._store.tournaments.entrants(tournament_id)
             if any(e.user_id == user.id for e in entrants):
                 return tournament
-            limit = MAX_PLAYERS[tournament.format]
+            limit = FORMATS[tournament.format].max_players
             if len(entrants) >= limit:
                 raise TournamentFull(limit=limit)
             now = self._clock()
@@ -456,7 +262,7 @@ class Tournaments:
                     replace(
                         tournament,
                         state=TournamentState.RUNNING,
-                        rounds=planned_rounds(tournament.format, len(entrants)),
+                        rounds=FORMATS[tournament.format].rounds(len(entrants)),
                     ),
                     expected_version=tournament.version,
                 )
@@ -562,8 +368,9 @@ class Tournaments:
             if user is not None:
                 users[user.id] = user
         standings: tuple[pairing.Placing, ...] = ()
-        if tournament.format is not TournamentFormat.KNOCKOUT and not tournament.is_open:
-            standings = await asyncio.to_thread(pairing.standings, seeds(entrants), results(played))
+        rules = FORMATS[tournament.format]
+        if not rules.bracket and not tournament.is_open:
+            standings = await asyncio.to_thread(rules.standings, entrants, played)
         on_time = frozenset(await self._store.tournaments.decided_on_time(tournament_id))
         return TournamentOverview(tournament, entrants, users, played, standings, on_time=on_time)
 
@@ -608,18 +415,19 @@ class Tournaments:
         entrants = await store.entrants(tournament.id)
         played = await store.pairings(tournament.id)
         # a Swiss round of a thousand players takes a few hundred ms: not on the event loop
-        paired = await asyncio.to_thread(pair_round, tournament, entrants, played, number)
+        rules = FORMATS[tournament.format]
+        paired = await asyncio.to_thread(rules.pair, entrants, played, number)
         boards = []
         for index, paired_board in enumerate(paired.pairings, start=1):
             first, second = paired_board.first, paired_board.second
             decided, winner = False, None
             if second is None:
                 decided, winner = True, first
-            elif _withdrawn(entrants, first) or _withdrawn(entrants, second):
+            elif withdrawn(entrants, first) or withdrawn(entrants, second):
                 decided = True
-                if not _withdrawn(entrants, first):
+                if not withdrawn(entrants, first):
                     winner = first
-                elif not _withdrawn(entrants, second):
+                elif not withdrawn(entrants, second):
                     winner = second
             boards.append(
                 TournamentPairing(
@@ -733,17 +541,13 @@ class Tournaments:
         played: Sequence[TournamentPairing],
     ) -> Progress:
         """Inside the caller's transaction: names the winner and pays them what the pot
-        pays (:meth:`_pay_pot`)."""
-        if tournament.format is TournamentFormat.KNOCKOUT:
-            final = [p for p in played if p.round == tournament.round]
-            winner = final[0].winner_id if final else None
-        else:
-            table = await asyncio.to_thread(pairing.standings, seeds(entrants), results(played))
-            winner = table[0].player if table else None
+        pays (:func:`~.tournament_pot.pay_pot`)."""
+        rules = FORMATS[tournament.format]
+        winner = await asyncio.to_thread(rules.winner, entrants, played, tournament.round)
         now = self._clock()
         prize = None
         if tournament.entry:
-            prize = await self._pay_pot(tournament, entrants, winner, now)
+            prize = await pay_pot(self._store, self._games, tournament, entrants, winner, now)
         finished = await self._store.tournaments.save(
             replace(
                 tournament,
@@ -755,71 +559,6 @@ class Tournaments:
             expected_version=tournament.version,
         )
         return Progress(finished, changed=True)
-
-    async def _pay_pot(
-        self,
-        tournament: Tournament,
-        entrants: Sequence[TournamentEntrant],
-        winner: int | None,
-        now: float,
-    ) -> int:
-        """Inside the caller's transaction: the pot's entries, each to the winner or back to
-        its entrant (see the module docstring); returns what the winner was paid."""
-        store = self._store
-        # the entrants' wallets, in one order: a staked game between two of them settling
-        # meanwhile is judged after these payments (or before), never beside them
-        await store.lock_players(*(e.user_id for e in entrants))
-        players = await self._players(tournament.id)
-        opponents = players.get(winner, frozenset()) if winner is not None else frozenset()
-        paid = 0
-        for entrant in entrants:
-            payer = entrant.user_id
-            if winner is None or len(opponents) < prize_opponents(tournament.rounds):
-                to_winner = False  # no prize: every entry goes back
-            elif payer == winner:
-                to_winner = True
-            elif payer not in players:
-                to_winner = False  # played no game: their entry is theirs
-            else:
-                flow = await chips.stream(store, payer, winner, tournament.entry, now)
-                to_winner = not flow.held
-                if flow.held:
-                    await store.chips.flag(
-                        game_id=None,
-                        tournament_id=tournament.id,
-                        chat_id=tournament.chat_id,
-                        loser_id=payer,
-                        winner_id=winner,
-                        amount=tournament.entry,
-                        payments=flow.payments,
-                        paid=flow.chips,
-                        now=now,
-                    )
-            if not to_winner:
-                await store.tournaments.pay(payer, tournament.entry, kind=REFUND_KIND, now=now)
-            elif payer == winner:
-                await store.tournaments.pay(payer, tournament.entry, kind=PRIZE_KIND, now=now)
-                paid += tournament.entry
-            else:
-                assert winner is not None
-                await store.chips.pay_entry(
-                    payer_id=payer, payee_id=winner, amount=tournament.entry, now=now
-                )
-                paid += tournament.entry
-        return paid
-
-    async def _players(self, tournament_id: int) -> dict[int, frozenset[int]]:
-        """Who played in the tournament, each with the opponents they played: its finished
-        games past the early concessions only (:func:`~.chips.is_early_concession`: a game
-        conceded, or lost on time, before the loser's third turn)."""
-        met: dict[int, set[int]] = {}
-        for game_id in await self._store.tournaments.finished_games(tournament_id):
-            stored = await self._games.stored(game_id)
-            if chips.is_early_concession(stored):
-                continue
-            met.setdefault(stored.white_id, set()).add(stored.black_id)
-            met.setdefault(stored.black_id, set()).add(stored.white_id)
-        return {player: frozenset(others) for player, others in met.items()}
 
     async def _current_game(self, board: TournamentPairing) -> int:
         """The board's game, or its match's latest game."""

@@ -12,6 +12,7 @@ from bot.engine import DiceMode, Outcome, Side, StakeMode
 from bot.i18n import N_
 from bot.i18n import Translate as Translate  # every view's name for a gettext
 from bot.model import COMPUTER_LEVELS, User
+from bot.services.choices import per_variant
 from bot.views.texts import echo
 
 OUTCOME_NAMES: Final = {
@@ -23,14 +24,18 @@ OUTCOME_NAMES: Final = {
     Outcome.TIMEOUT: N_("time ran out"),
     Outcome.DROP: N_("double dropped"),
 }
-VARIANT_NAMES: Final = {
-    "long": N_("long nardy"),
-    "short": N_("short nardy"),
-    "abkhaz": N_("Abkhaz nardy"),
-    "gulbara": N_("gul-bara"),
-    "crazy_gulbara": N_("crazy gul-bara"),
-}
-"""Each variant's name, by its name in the engine's registry (which orders them)."""
+VARIANT_NAMES: Final = per_variant(
+    {
+        "long": N_("long nardy"),
+        "short": N_("short nardy"),
+        "abkhaz": N_("Abkhaz nardy"),
+        "gulbara": N_("gul-bara"),
+        "crazy_gulbara": N_("crazy gul-bara"),
+    },
+    "VARIANT_NAMES",
+)
+"""Each variant's name, by its name in the engine's registry, in its order (a variant of the
+registry without one fails at import)."""
 RULE_SET_NAMES: Final = {
     "classic": N_("classic"),
     "sheshbesh": N_("Shesh Besh"),

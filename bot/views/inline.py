@@ -18,7 +18,7 @@ from bot.model import Standing, User
 from bot.numbers import COUNT_DIGITS, parse_number
 from bot.services import GameSnapshot, Terms
 from bot.services.actions import GameAction, allowed
-from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_cube, has_dice_modes
+from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, fitted
 from bot.views.boards import board_position, caption, keyboard
 from bot.views.challenges import commitment_line
 from bot.views.common import (
@@ -96,12 +96,7 @@ def offers(asked: Terms, variants: tuple[str, ...] = VARIANTS) -> list[Terms]:
     found: dict[str, Terms] = {}
 
     def offer(terms: Terms) -> None:
-        terms = replace(
-            terms,
-            stake=0,
-            cube=terms.cube and has_cube(terms.variant),
-            dice_mode=terms.dice_mode if has_dice_modes(terms.variant) else DiceMode.TWO,
-        )
+        terms = fitted(replace(terms, stake=0))
         found.setdefault(result_id(terms), terms)
 
     for variant in variants:

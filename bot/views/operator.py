@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import BroadcastStep, FlagDecision
 from bot.model import Broadcast, BroadcastState, Figures, Seeker
 from bot.services.leagues import HeldTransfer
-from bot.services.tournaments import Progress
+from bot.services.tournament_values import Progress
 
 from .common import Translate, player_name
 from .numbers import chips_text, count

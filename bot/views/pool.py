@@ -53,7 +53,7 @@ def picked(data: FindAction) -> tuple[Terms, int]:
     """The terms and the computer's offer time a picker button carries; positions out of range
     (a forged button) read as the first choice, and a dice mode the variant lacks as two dice:
     what is shown next is always a real choice."""
-    variant = VARIANTS[data.variant] if data.variant < len(VARIANTS) else "long"
+    variant = VARIANTS[data.variant] if data.variant < len(VARIANTS) else VARIANTS[0]
     dice = DICE_MODES[data.dice] if data.dice < len(DICE_MODES) else DiceMode.TWO
     if not has_dice_modes(variant):
         dice = DiceMode.TWO

@@ -12,7 +12,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.engine import DiceMode
 from bot.i18n import N_, NP_
 from bot.services import GameError
-from bot.services.choices import VARIANTS
+from bot.services.choices import VARIANTS, per_variant
 from bot.views.numbers import count
 
 VARIANT_WORDS: Final = {
@@ -30,6 +30,8 @@ VARIANT_WORDS: Final = {
 """Words of ``/play`` that choose a variant: each variant's registry name but the first's (long
 nardy, played when no word names one), and other words for them. ``crazy gulbara`` and
 ``бешеный гюльбар`` read as crazy gul-bara: the first word decides."""
+if not set(VARIANT_WORDS.values()) <= set(VARIANTS[1:]):  # pragma: no cover - a word astray
+    raise RuntimeError(f"VARIANT_WORDS: words for no variant {set(VARIANT_WORDS.values())}")
 DICE_WORDS: Final = {
     "three_dice": DiceMode.THREE,
     "three": DiceMode.THREE,
@@ -244,17 +246,7 @@ def explain(error: GameError, *, markup: bool = True) -> str:
     return text.format_map(shown)
 
 
-RULES: Final = {
-    "results": N_(
-        "<b>How a game is won</b>\n"
-        "The first to bear off all 15 checkers wins, by as much as the loser's position says:\n"
-        "• oin, an ordinary win (the loser has borne off at least one checker): 1 point;\n"
-        "• mars (the loser has borne off none): 2 points;\n"
-        "• koks (a mars, and the loser still has a checker on its head in long nardy, or on the "
-        "bar or in the winner's home in short nardy): 3 points, where the rules count it;\n"
-        "• home mars (all the loser's checkers are home, none borne off; Shesh Besh): 4 points.\n"
-        "Resigning or running out of time loses as the rules say."
-    ),
+_VARIANT_RULES: Final = {
     "long": N_(
         "<b>Long nardy</b>\n"
         "Each side has 15 checkers on its head (its point 24). Both sides move the same way, "
@@ -290,14 +282,6 @@ RULES: Final = {
         "• In a turn with a hit in your home no checker is borne off at all.\n"
         "• A die that can only be played against these rules is lost."
     ),
-    "dice": N_(
-        "<b>Dice modes (short and Abkhaz nardy)</b>\n"
-        "• Two dice: as always.\n"
-        "• Three dice: three dice, all played, one move each; a triple gives six moves. If not "
-        "all can be played, play the largest that can be.\n"
-        "• Anti three dice: three dice are rolled, your opponent strikes one, and you play the "
-        "two left as an ordinary roll (a double gives four moves)."
-    ),
     "gulbara": N_(
         "<b>Gul-bara</b>\n"
         "Long nardy's board and rules (no hitting, the head rule, the block of six), but what a "
@@ -313,6 +297,30 @@ RULES: Final = {
         "list as you can; the rest passes to your opponent. International rules (four of each "
         "value) are a rule set of their own."
     ),
+}
+VARIANT_RULES: Final = per_variant(_VARIANT_RULES, "VARIANT_RULES")
+"""Each variant's rules, by its name in the engine's registry (a variant of the registry without
+them fails at import)."""
+RULES: Final = {
+    "results": N_(
+        "<b>How a game is won</b>\n"
+        "The first to bear off all 15 checkers wins, by as much as the loser's position says:\n"
+        "• oin, an ordinary win (the loser has borne off at least one checker): 1 point;\n"
+        "• mars (the loser has borne off none): 2 points;\n"
+        "• koks (a mars, and the loser still has a checker on its head in long nardy, or on the "
+        "bar or in the winner's home in short nardy): 3 points, where the rules count it;\n"
+        "• home mars (all the loser's checkers are home, none borne off; Shesh Besh): 4 points.\n"
+        "Resigning or running out of time loses as the rules say."
+    ),
+    **VARIANT_RULES,
+    "dice": N_(
+        "<b>Dice modes (short and Abkhaz nardy)</b>\n"
+        "• Two dice: as always.\n"
+        "• Three dice: three dice, all played, one move each; a triple gives six moves. If not "
+        "all can be played, play the largest that can be.\n"
+        "• Anti three dice: three dice are rolled, your opponent strikes one, and you play the "
+        "two left as an ordinary roll (a double gives four moves)."
+    ),
     "cube": N_(
         "<b>Matches, the cube, chips</b>\n"
         "• A match is played to 3, 5, 7 or 9 points; each game adds its points.\n"
@@ -326,5 +334,6 @@ RULES: Final = {
     ),
 }
 """``/rules``: how a game is won (oin, mars, koks, home mars: shown first, since every other part
-uses these words), each variant's rules by its registry name, the dice modes' (shown with the
-variants that offer them) and the matches', cube's and chips' (shown with every variant)."""
+uses these words), each variant's rules by its registry name (:data:`VARIANT_RULES`), the dice
+modes' (shown with the variants that offer them) and the matches', cube's and chips' (shown
+with every variant)."""

@@ -1,36 +1,25 @@
-"""What tournaments look like in Telegram: the creation picker, the sign-up message, the pinned
-message's caption and picture (a bracket or a table for :mod:`render.tournament`), the line a
-player gets with their game, and the list of a group's tournaments. Pure: texts and keyboards
-from the service's values, every word through ``_``."""
+"""What tournaments look like in Telegram: the sign-up message, the pinned message's caption
+and pages (its picture: :mod:`.tournament_formats`; the creation picker:
+:mod:`.tournament_picker`), the lines a player gets about their games, and the list of a
+group's tournaments. Pure: texts and keyboards from the service's values, every word through
+``_``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final
 
 from aiogram import html
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import (
-    TournamentAction,
-    TournamentOption,
-    TournamentPage,
-    TournamentPick,
-    TournamentStep,
-)
-from bot.i18n import N_, NP_
-from bot.model import Terms, Tournament, TournamentFormat, TournamentState, User
-from bot.services.chips import STAKE_CHOICES
-from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, has_dice_modes
+from bot.callbacks import TournamentAction, TournamentPage, TournamentStep
+from bot.i18n import NP_
+from bot.model import Terms, Tournament, TournamentState, User
+from bot.services.choices import has_dice_modes
 from bot.services.deadlines import REMIND_FROM_SECONDS
-from bot.services.tournaments import (
-    WAIT_SECONDS,
-    Forfeit,
-    TournamentOverview,
-    Waiting,
-    prize_opponents,
-)
+from bot.services.tournament_pot import prize_opponents
+from bot.services.tournament_values import Forfeit, TournamentOverview, Waiting
+from bot.services.tournaments import WAIT_SECONDS
 from bot.views.common import (
     DICE_MODE_NAMES,
     VARIANT_NAMES,
@@ -41,134 +30,8 @@ from bot.views.common import (
     player_name,
 )
 from bot.views.numbers import chips_text, count
-from bot.views.picker import choice_rows
-from render.tournament_layout import (
-    PAGE_ROUNDS,
-    ROWS_PER_PAGE,
-    Bracket,
-    BracketMatch,
-    CrossResult,
-    Entrant,
-    Heading,
-    RoundRobinRow,
-    RoundRobinTable,
-    SwissResult,
-    SwissRow,
-    SwissTable,
-    bracket_pages,
-    page_count,
-)
-
-FORMAT_CHOICES: Final = tuple(TournamentFormat)
-FORMAT_NAMES: Final = {
-    TournamentFormat.KNOCKOUT: N_("Knock-out"),
-    TournamentFormat.ROUND_ROBIN: N_("Round robin"),
-    TournamentFormat.SWISS: N_("Swiss"),
-}
-START_CHOICES: Final = (0, 600, 1800, 3600, 86_400)
-"""When a tournament starts, in seconds from its creation; 0: when its creator starts it."""
-DICE_CHOICES: Final = tuple(DICE_MODE_NAMES)
-DEFAULT_TIME: Final = MOVE_TIMES.index(90)
-
-
-@dataclass(frozen=True, slots=True)
-class Pick:
-    """The creation picker's choices, each an index into its choices."""
-
-    format: int = 0
-    variant: int = 0
-    dice: int = 0
-    match: int = 0
-    time: int = DEFAULT_TIME
-    entry: int = 0
-    start: int = 0
-    user: int = 0
-    """Whose picker it is (who sent ``/tournament``): their taps alone count on it."""
-
-    @classmethod
-    def of(cls, data: TournamentPick) -> Pick | None:
-        """The picker's choices a button carries; None for indices out of range (forged)."""
-        pick = cls(
-            data.format,
-            data.variant,
-            data.dice,
-            data.match,
-            data.time,
-            data.entry,
-            data.start,
-            data.user,
-        )
-        limits = (
-            len(FORMAT_CHOICES),
-            len(VARIANTS),
-            len(DICE_CHOICES),
-            len(MATCH_LENGTHS),
-            len(MOVE_TIMES),
-            len(STAKE_CHOICES),
-            len(START_CHOICES),
-        )
-        values = (pick.format, pick.variant, pick.dice, pick.match, pick.time, pick.entry)
-        if any(not 0 <= v < n for v, n in zip((*values, pick.start), limits, strict=True)):
-            return None
-        return pick
-
-    @property
-    def tournament_format(self) -> TournamentFormat:
-        return FORMAT_CHOICES[self.format]
-
-    @property
-    def terms(self) -> Terms:
-        variant = VARIANTS[self.variant]
-        return Terms(
-            variant=variant,
-            dice_mode=DICE_CHOICES[self.dice] if has_dice_modes(variant) else DICE_CHOICES[0],
-            match_length=MATCH_LENGTHS[self.match],
-            move_seconds=MOVE_TIMES[self.time],
-        )
-
-    @property
-    def chips(self) -> int:
-        """The entry in chips."""
-        return STAKE_CHOICES[self.entry]
-
-    @property
-    def starts_in(self) -> int:
-        return START_CHOICES[self.start]
-
-    def data(self, option: TournamentOption) -> str:
-        """The callback data of a button for ``option`` on this picker: an option's shows its
-        list, ✅ Create makes the tournament, ``PICK`` shows the picker on these choices."""
-        return TournamentPick(
-            option=option,
-            format=self.format,
-            variant=self.variant,
-            dice=self.dice,
-            match=self.match,
-            time=self.time,
-            entry=self.entry,
-            start=self.start,
-            user=self.user,
-        ).pack()
-
-    def picking(self, option: TournamentOption, index: int) -> Pick:
-        """These choices with ``option``'s set to its ``index``-th (a variant without dice
-        modes plays two dice)."""
-        picked = replace(self, **{_FIELDS[option]: index})
-        if option is TournamentOption.VARIANT and not has_dice_modes(VARIANTS[index]):
-            picked = replace(picked, dice=0)
-        return picked
-
-
-_FIELDS: Final = {
-    TournamentOption.FORMAT: "format",
-    TournamentOption.VARIANT: "variant",
-    TournamentOption.DICE: "dice",
-    TournamentOption.MATCH: "match",
-    TournamentOption.TIME: "time",
-    TournamentOption.ENTRY: "entry",
-    TournamentOption.START: "start",
-}
-"""The picker's options, each picked from a list, by the :class:`Pick` field it sets."""
+from bot.views.tournament_formats import format_name, round_line, title
+from render.tournament_layout import PAGE_ROUNDS, ROWS_PER_PAGE, bracket_pages, page_count
 
 
 def terms_text(terms: Terms, entry: int, _: Translate) -> str:
@@ -191,101 +54,11 @@ def terms_text(terms: Terms, entry: int, _: Translate) -> str:
     return " · ".join(parts)
 
 
-def picker_text(pick: Pick, _: Translate) -> str:
-    """The creation picker: what the buttons chose so far."""
-    start = (
-        _("starts {minutes} min after it is made").format(minutes=pick.starts_in // 60)
-        if pick.starts_in
-        else _("its creator starts it")
-    )
-    return "\n".join(
-        [
-            "🏆 " + html.bold(_("New tournament")),
-            _(FORMAT_NAMES[pick.tournament_format]) + " · " + terms_text(pick.terms, pick.chips, _),
-            start,
-            _("Tap a choice to change it, then ✅ Create."),
-        ]
-    )
-
-
-def _match_text(length: int, _: Translate) -> str:
-    return _("match to {n}").format(n=length) if length else _("single games")
-
-
-def _entry_text(chips: int, _: Translate) -> str:
-    return str(chips) if chips else _("free")
-
-
-def _start_text(seconds: int, _: Translate) -> str:
-    return _("in {minutes} min").format(minutes=seconds // 60) if seconds else _("by the creator")
-
-
-def _names(option: TournamentOption, _: Translate) -> tuple[str, tuple[str, ...]]:
-    """``option``'s mark and the names of its choices, in the order its list shows them."""
-    if option is TournamentOption.FORMAT:
-        return "🏆", tuple(_(FORMAT_NAMES[f]) for f in FORMAT_CHOICES)
-    if option is TournamentOption.VARIANT:
-        return "🎲", tuple(_(VARIANT_NAMES[v]) for v in VARIANTS)
-    if option is TournamentOption.DICE:
-        return "🎲", tuple(_(DICE_MODE_NAMES[d]) for d in DICE_CHOICES)
-    if option is TournamentOption.MATCH:
-        return "🏁", tuple(_match_text(n, _) for n in MATCH_LENGTHS)
-    if option is TournamentOption.TIME:
-        return "⏱", tuple(duration(t, _) for t in MOVE_TIMES)
-    if option is TournamentOption.ENTRY:
-        return "💰", tuple(_entry_text(c, _) for c in STAKE_CHOICES)
-    return "🕒", tuple(_start_text(s, _) for s in START_CHOICES)
-
-
-def picker_keyboard(pick: Pick, _: Translate) -> InlineKeyboardMarkup:
-    """One button per option, naming its choice (a tap shows its list), and ✅ Create."""
-    o = TournamentOption
-
-    def button(option: TournamentOption) -> InlineKeyboardButton:
-        mark, names = _names(option, _)
-        text = f"{mark} {names[getattr(pick, _FIELDS[option])]}"
-        return InlineKeyboardButton(text=text, callback_data=pick.data(option))
-
-    rows = [
-        [button(o.FORMAT), button(o.VARIANT)],
-        [button(o.MATCH), button(o.TIME)],
-        [button(o.ENTRY), button(o.START)],
-    ]
-    if has_dice_modes(pick.terms.variant):
-        rows.insert(1, [button(o.DICE)])
-    create = InlineKeyboardButton(text="✅ " + _("Create"), callback_data=pick.data(o.CREATE))
-    rows.append([create])
-    return InlineKeyboardMarkup(inline_keyboard=rows)
-
-
-def choices_keyboard(pick: Pick, option: TournamentOption, _: Translate) -> InlineKeyboardMarkup:
-    """``option``'s list of choices: each picks one and shows the picker again, as does
-    ↩ Back."""
-    _mark, names = _names(option, _)
-    rows = choice_rows(
-        range(len(names)),
-        getattr(pick, _FIELDS[option]),
-        lambda index: names[index],
-        lambda index: pick.picking(option, index).data(TournamentOption.PICK),
-        pick.data(TournamentOption.PICK),
-        _,
-    )
-    return InlineKeyboardMarkup(inline_keyboard=rows)
-
-
-LISTS: Final = frozenset(_FIELDS)
-"""The picker's options that show a list of choices."""
-
-
-def title(tournament: Tournament, _: Translate) -> str:
-    return _("Tournament #{id}").format(id=tournament.id)
-
-
 def signup_text(overview: TournamentOverview, _: Translate) -> str:
     """The sign-up message: the terms, when it starts, who joined; or how it went on."""
     t = overview.tournament
     lines = [
-        "🏆 " + html.bold(title(t, _)) + " · " + _(FORMAT_NAMES[t.format]),
+        "🏆 " + html.bold(title(t, _)) + " · " + format_name(t.format, _),
         terms_text(t.terms, t.entry, _),
     ]
     if t.is_open:
@@ -340,40 +113,10 @@ def signup_keyboard(tournament: Tournament, _: Translate) -> InlineKeyboardMarku
     )
 
 
-KNOCKOUT_ROUNDS: Final = (
-    N_("Final"),
-    N_("Semi-final"),
-    N_("Quarter-final"),
-    N_("Round of 16"),
-    N_("Round of 32"),
-    N_("Round of 64"),
-)
-"""A knock-out's rounds by what is left after them, the final first, as people name them
-(«Финал», «Полуфинал», «Четвертьфинал», «1/8 финала»...)."""
-
-
-def round_name(overview: TournamentOverview, number: int, _: Translate) -> str:
-    """Round ``number``'s name: a knock-out's as people say it, else "Round 3"."""
-    t = overview.tournament
-    left = t.rounds - number
-    if t.format is TournamentFormat.KNOCKOUT and 0 <= left < len(KNOCKOUT_ROUNDS):
-        return _(KNOCKOUT_ROUNDS[left])
-    return _("Round {n}").format(n=number)
-
-
-def round_line(overview: TournamentOverview, _: Translate) -> str:
-    """Where the tournament stands: a knock-out's round by its name ("Semi-final"), another
-    format's by its number of all ("Round 3 of 5")."""
-    t = overview.tournament
-    if t.format is TournamentFormat.KNOCKOUT:
-        return round_name(overview, t.round, _)
-    return _("Round {n} of {rounds}").format(n=t.round, rounds=t.rounds)
-
-
 def table_rows(overview: TournamentOverview) -> int:
     """The rows of the tournament's table (0 for a knock-out, drawn as a bracket): one per
     entrant once it runs."""
-    if overview.tournament.format is TournamentFormat.KNOCKOUT:
+    if overview.rules.bracket:
         return 0
     return len(overview.standings)
 
@@ -381,7 +124,7 @@ def table_rows(overview: TournamentOverview) -> int:
 def _bracket_pages(overview: TournamentOverview) -> int:
     """The pictures a knock-out's bracket takes (0 for another format)."""
     t = overview.tournament
-    if t.format is not TournamentFormat.KNOCKOUT or t.rounds < 1:
+    if not overview.rules.bracket or t.rounds < 1:
         return 0
     return len(bracket_pages(1 << t.rounds))
 
@@ -413,7 +156,7 @@ def pinned_caption(overview: TournamentOverview, links: Mapping[int, str], _: Tr
     picture (:data:`~render.tournament_layout.ROWS_PER_PAGE` rows), which places it shows."""
     t = overview.tournament
     lines = [
-        "🏆 " + html.bold(title(t, _)) + " · " + _(FORMAT_NAMES[t.format]),
+        "🏆 " + html.bold(title(t, _)) + " · " + format_name(t.format, _),
         terms_text(t.terms, t.entry, _),
     ]
     rows = table_rows(overview)
@@ -468,7 +211,7 @@ def pinned_caption(overview: TournamentOverview, links: Mapping[int, str], _: Tr
 
 
 def _prize_lines(overview: TournamentOverview, _: Translate) -> list[str]:
-    """What the winner was paid of the pot (see :mod:`bot.services.tournaments`)."""
+    """What the winner was paid of the pot (see :mod:`bot.services.tournament_pot`)."""
     t = overview.tournament
     if not t.entry or t.prize is None:
         return []
@@ -662,148 +405,5 @@ def past_text(tournaments: Sequence[Tournament], users: Mapping[int, User], _: T
             what = _("won by {name}").format(name=player_name(user, _) if user else "—")
         else:
             what = states[t.state]
-        lines.append(f"#{t.id} · {_(FORMAT_NAMES[t.format])} · {what}")
+        lines.append(f"#{t.id} · {format_name(t.format, _)} · {what}")
     return "\n".join(lines)
-
-
-# --- pictures ------------------------------------------------------------------------------
-
-
-def picture(overview: TournamentOverview, _: Translate) -> Bracket | RoundRobinTable | SwissTable:
-    """What :mod:`render.tournament` draws for the tournament: a knock-out's bracket, a round
-    robin's cross table, a Swiss's standings."""
-    t = overview.tournament
-    heading = Heading(title(t, _), _(FORMAT_NAMES[t.format]), round_line(overview, _))
-    if t.format is TournamentFormat.KNOCKOUT:
-        return _bracket(overview, heading, _)
-    if t.format is TournamentFormat.ROUND_ROBIN:
-        return _cross(overview, heading, _)
-    return _swiss(overview, heading, _)
-
-
-def _seeds(overview: TournamentOverview) -> dict[int, int]:
-    ranked = sorted(overview.entrants, key=lambda e: (-e.rating, e.user_id))
-    return {e.user_id: number for number, e in enumerate(ranked, start=1)}
-
-
-def _bracket(overview: TournamentOverview, heading: Heading, _: Translate) -> Bracket:
-    t = overview.tournament
-    seeds = _seeds(overview)
-
-    def entrant(user_id: int | None) -> Entrant | None:
-        if user_id is None:
-            return None
-        return Entrant(mention(overview.user(user_id), _), seeds.get(user_id))
-
-    first = [p for p in overview.pairings if p.round == 1]
-    rounds = []
-    for number in range(1, t.rounds + 1):
-        boards = [p for p in overview.pairings if p.round == number]
-        size = len(first) >> (number - 1)
-        matches = []
-        for index in range(size):
-            if index >= len(boards):
-                matches.append(BracketMatch())
-                continue
-            p = boards[index]
-            winner: Literal[0, 1] | None = None
-            if p.decided and p.second_id is not None:
-                winner = 0 if p.winner_id == p.first_id else 1
-            matches.append(
-                BracketMatch(
-                    entrant(p.first_id),
-                    entrant(p.second_id),
-                    winner,
-                    playing=not p.decided,
-                    note=_("on time") if (p.round, p.board) in overview.on_time else "",
-                )
-            )
-        rounds.append(tuple(matches))
-    champion = entrant(t.winner_id) if t.state is TournamentState.FINISHED else None
-    return Bracket(
-        heading,
-        tuple(rounds),
-        tuple(round_name(overview, n, _) for n in range(1, t.rounds + 1)),
-        champion=champion,
-        champion_label=_("Winner"),
-        bye=_("bye"),
-    )
-
-
-def _cross(overview: TournamentOverview, heading: Heading, _: Translate) -> RoundRobinTable:
-    order = [placing.player for placing in overview.standings]
-    rows = []
-    for placing in overview.standings:
-        results: list[CrossResult | None] = []
-        for other in order:
-            if other == placing.player:
-                results.append(None)
-                continue
-            board = next(
-                (p for p in overview.pairings if set(p.players) == {placing.player, other}),
-                None,
-            )
-            if board is None or board.game_id is None and not board.decided:
-                results.append(None)
-            elif not board.decided:
-                results.append(CrossResult("playing"))
-            elif board.winner_id == placing.player:
-                results.append(CrossResult("win", "1"))
-            else:
-                results.append(CrossResult("loss", "0"))
-        rows.append(
-            RoundRobinRow(
-                placing.place,
-                mention(overview.user(placing.player), _),
-                str(placing.score),
-                tuple(results),
-            )
-        )
-    return RoundRobinTable(heading, tuple(rows), _("Pts"), "#", _("Player"))
-
-
-def _swiss(overview: TournamentOverview, heading: Heading, _: Translate) -> SwissTable:
-    rank = {placing.player: placing.place for placing in overview.standings}
-    rounds = overview.tournament.rounds
-    rows = []
-    for placing in overview.standings:
-        results = []
-        for number in range(1, rounds + 1):
-            board = next(
-                (p for p in overview.pairings if p.round == number and placing.player in p.players),
-                None,
-            )
-            if board is None:
-                results.append(SwissResult("pending"))
-                continue
-            if board.second_id is None:
-                results.append(SwissResult("bye"))
-                continue
-            other = board.second_id if board.first_id == placing.player else board.first_id
-            outcome: Literal["win", "loss", "playing"] = (
-                "playing"
-                if not board.decided
-                else "win"
-                if board.winner_id == placing.player
-                else "loss"
-            )
-            results.append(SwissResult(outcome, rank.get(other)))
-        rows.append(
-            SwissRow(
-                placing.place,
-                mention(overview.user(placing.player), _),
-                str(placing.score),
-                str(placing.buchholz),
-                tuple(results),
-            )
-        )
-    return SwissTable(
-        heading,
-        tuple(rows),
-        tuple(str(n) for n in range(1, rounds + 1)),
-        _("Pts"),
-        _("Buchholz"),
-        "#",
-        _("Player"),
-        _("bye"),
-    )

@@ -11,7 +11,7 @@ from bot.engine import DiceMode, StakeMode
 from bot.numbers import COUNT_DIGITS, parse_number
 from bot.services import Terms
 from bot.services.chips import STAKE_CHOICES
-from bot.services.choices import DEFAULT_LEVEL, LEVELS, MATCH_LENGTHS
+from bot.services.choices import DEFAULT_LEVEL, LEVELS, MATCH_LENGTHS, VARIANTS
 from bot.views.texts import DICE_WORDS, VARIANT_WORDS
 
 CUBE_WORDS: Final = frozenset({"cube", "куб", "кубом"})
@@ -81,7 +81,7 @@ def terms_of(words: list[str]) -> Terms:
     computer. Anything else is left to the challenge's buttons."""
     numbers = [n for word in words if (n := parse_number(word, COUNT_DIGITS)) is not None]
     return Terms(
-        variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), "long"),
+        variant=next((VARIANT_WORDS[w] for w in words if w in VARIANT_WORDS), VARIANTS[0]),
         dice_mode=next((DICE_WORDS[w] for w in words if w in DICE_WORDS), DiceMode.TWO),
         match_length=next((n for n in numbers if n in MATCH_LENGTHS), 0),
         cube=bool(CUBE_WORDS.intersection(words)),

@@ -17,18 +17,22 @@ from bot.model import (
     TournamentState,
     User,
 )
-from bot.services.tournaments import TournamentOverview
+from bot.services.tournament_values import TournamentOverview
 from bot.views.common import translator
+from bot.views.tournament_formats import picture, round_name
 from bot.views.tournaments import (
     page_caption,
     page_total,
-    picture,
     pinned_caption,
     pinned_keyboard,
     pinned_page,
-    round_name,
 )
-from render.tournament_layout import Bracket, bracket_pages
+from render.tournament_inputs import (
+    Bracket,
+)
+from render.tournament_layout import (
+    bracket_pages,
+)
 
 I18N = create_i18n()
 

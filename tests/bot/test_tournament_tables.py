@@ -16,7 +16,7 @@ from bot.callbacks import TournamentPage
 from bot.i18n import create_i18n
 from bot.model import Terms, Tournament, TournamentEntrant, TournamentFormat, TournamentState, User
 from bot.services import Services, compose
-from bot.services.tournaments import TournamentOverview
+from bot.services.tournament_values import TournamentOverview
 from bot.views.common import translator
 from bot.views.tournaments import signup_text
 from tests.support.fake_telegram import FakeMessage

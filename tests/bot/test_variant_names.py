@@ -50,3 +50,15 @@ def test_the_words_reach_every_variant() -> None:
 def test_the_rules_command_lists_every_variant_with_a_word() -> None:
     description = next(c.description for c in COMMANDS if c.name == "rules")
     assert description == "Rules: /rules " + ", ".join(choices.VARIANTS[1:])
+
+
+def test_a_table_by_variant_fails_without_a_variant_of_the_registry() -> None:
+    names = {name: name.upper() for name in VARIANTS}
+    assert list(choices.per_variant(dict(reversed(names.items())), "names")) == list(VARIANTS)
+    for broken in ({k: v for k, v in names.items() if k != "abkhaz"}, {**names, "tavla": "T"}):
+        try:
+            choices.per_variant(broken, "names")
+        except RuntimeError as error:
+            assert "names" in str(error)
+        else:
+            raise AssertionError("a table without a variant was taken")

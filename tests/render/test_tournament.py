@@ -39,19 +39,21 @@ from render.tournament import (
     table_pages,
     table_texts,
 )
-from render.tournament_layout import (
-    DARK,
-    LIGHT,
+from render.tournament_inputs import (
     MAX_CROSS,
     MAX_PLAYERS,
     MAX_ROUNDS,
-    MIN_TEXT,
-    ROWS_PER_PAGE,
-    Box,
     Bracket,
     BracketMatch,
     Entrant,
     Heading,
+)
+from render.tournament_layout import (
+    DARK,
+    LIGHT,
+    MIN_TEXT,
+    ROWS_PER_PAGE,
+    Box,
     TournamentTheme,
     bracket_layout,
     bracket_pages,

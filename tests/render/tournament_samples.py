@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from render.tournament_layout import (
+from render.tournament_inputs import (
     Bracket,
     BracketMatch,
     CrossResult,
@@ -17,6 +17,8 @@ from render.tournament_layout import (
     SwissResult,
     SwissRow,
     SwissTable,
+)
+from render.tournament_layout import (
     bracket_size,
 )
 

@@ -25,7 +25,8 @@ from bot.services import GameError, GameSnapshot, Services, compose
 from bot.services import errors as e
 from bot.services.deadlines import REMIND_FROM_SECONDS
 from bot.services.inline import seal
-from bot.services.tournaments import WAIT_SECONDS, TournamentOverview
+from bot.services.tournament_values import TournamentOverview
+from bot.services.tournaments import WAIT_SECONDS
 from bot.storage import Store, open_database
 from bot.views.common import translator
 from bot.views.tournaments import pinned_caption
