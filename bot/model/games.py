@@ -261,7 +261,7 @@ class GameRepository(Protocol):
         self, stored: StoredGame, *, expected_version: int, now: float, durable: bool = True
     ) -> StoredGame:
         """Writes ``stored`` if nobody changed it since ``expected_version``; returns it as written,
-        with its new version. ``durable``: see :meth:`Store.transaction`."""
+        with its new version. ``durable``: see :meth:`.store.Store.transaction`."""
 
     async def in_progress(self) -> int:
         """How many games are being played (the /metrics gauge)."""
