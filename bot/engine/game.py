@@ -47,15 +47,13 @@ from .dice import Dice, DiceMode, DiceSource, MoveList, roll, roll_die
 from .errors import GameOverError, IllegalTurnError, InvalidDiceError, NardyError
 from .moves import Turn, steps_text
 from .notation import NotationError, game_text, parse_game
-from .position import FAMILY, Position
+from .position import Position
 from .record import TurnRecord
-from .result import Result
+from .result import Result, score
 from .rules import Outcome, RuleSet, find_variant, resolve_rules, turns_for
 from .rules.plan import TurnPlan
 from .stepwise import TurnInput, plan_for
 from .types import CHECKERS, Family, Side
-
-HOME = range(1, 7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,7 +458,7 @@ class Game:
         after = turn.position
         ply = self.ply + 1
         if after.borne_off(mover) == CHECKERS:
-            result = _result(self.variant, self.rules, after, mover, self.cube_value)
+            result = score(self.variant, self.rules, after, mover, self.cube_value)
             return replace(
                 self,
                 position=after.with_turn(mover),
@@ -598,34 +596,3 @@ class Game:
             cube=cube,
             remainder=(),
         )
-
-
-def score(variant: str, rules: RuleSet, position: Position, winner: Side, cube: int = 1) -> Result:
-    """Returns the result when ``winner`` has borne off its last checker in ``position``, its
-    points multiplied by the ``cube``'s value.
-
-    Long nardy (and gul-bara): oin if the loser has borne off a checker; else home mars where
-    the rule set counts it and all the loser's checkers are home; else koks where counted and a
-    loser's checker is still on its head (24); else mars. Short and Abkhaz nardy [003]: oin;
-    koks if the loser has borne off none and has a checker on the bar or in the winner's home
-    (the loser's 19..24); else mars.
-    """
-    return _result(variant, rules, position, winner, cube)
-
-
-def _result(variant: str, rules: RuleSet, position: Position, winner: Side, cube: int) -> Result:
-    loser = position.checkers(winner.other)
-    if loser[0]:
-        outcome = Outcome.OIN
-    elif FAMILY[variant] is Family.LONG:
-        if rules.home_mars is not None and sum(loser[p] for p in HOME) == CHECKERS:
-            outcome = Outcome.HOME_MARS
-        elif rules.koks is not None and loser[24]:
-            outcome = Outcome.KOKS
-        else:
-            outcome = Outcome.MARS
-    elif rules.koks is not None and (loser[25] or any(loser[19:25])):
-        outcome = Outcome.KOKS
-    else:
-        outcome = Outcome.MARS
-    return Result(winner, outcome, rules.points(outcome) * cube)

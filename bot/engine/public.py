@@ -13,7 +13,7 @@ from .errors import (
     NardyError,
 )
 from .fair import FairDice, FairDiceError, Roll, commitment, derive_die
-from .game import Game, score
+from .game import Game
 from .moves import (
     Played,
     Step,
@@ -29,7 +29,7 @@ from .notation import NotationError, opening_text, parse_opening
 from .position import Position, opponent_point
 from .position_id import LENGTH as POSITION_ID_LENGTH
 from .record import RecordError, TurnRecord
-from .result import Result
+from .result import Result, score
 from .rules import (
     REGISTRY,
     Outcome,

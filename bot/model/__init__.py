@@ -1,10 +1,22 @@
-"""The bot's domain model: the records of users, games, challenges, matches, ratings, leagues and
-chips that the services work with and storage keeps, and the repositories' protocols, which
-:mod:`bot.storage` implements (see :mod:`.repositories`)."""
+"""The bot's domain model, one module per concern (users, challenges, the pool, games,
+matches, chips, ratings, leagues, statistics, tournaments, ...), each holding that concern's
+records and the protocol of its repository, which :mod:`bot.storage` implements;
+:mod:`.store` gathers the repositories into the :class:`Store` the services are written
+against."""
 
 from __future__ import annotations
 
+from .challenges import (
+    TRAINING_VARIANTS,
+    Challenge,
+    ChallengeMessage,
+    ChallengeRepository,
+    ChallengeStatus,
+    Terms,
+)
 from .changes import ChangeChannel
+from .chips import ChipFlag, ChipRepository, ChipsStatus, LedgerEntry
+from .coordination import OVERALL, WATCHERS, CoordinationRepository, UpdateRepository
 from .daily import (
     DailyAnswer,
     DailyGroup,
@@ -15,6 +27,16 @@ from .daily import (
     RankedTurn,
     Streak,
 )
+from .games import (
+    BoardMessage,
+    DiceProof,
+    GameRepository,
+    Standing,
+    StoredGame,
+    Tally,
+    WatchResult,
+)
+from .leagues import League, LeagueRepository
 from .learning import (
     CoachMessage,
     Learner,
@@ -24,59 +46,20 @@ from .learning import (
     PracticePosition,
 )
 from .luck import AnalysisJob, LuckRepository, PlayerLuck, PrFlag
+from .matches import MatchRecord, MatchRepository
 from .operators import Ban, Broadcast, BroadcastState, Figures, OperatorRepository
+from .pool import PoolRepository, Seeker, SeekerChoice
 from .privacy import Holding, PrivacyRepository
-from .records import (
-    COMPUTER_LEVELS,
-    TRAINING_VARIANTS,
-    BoardMessage,
-    Challenge,
-    ChallengeMessage,
-    ChallengeStatus,
-    ChipFlag,
-    ChipsStatus,
+from .ratings import Rating, RatingRepository
+from .stats import (
     ComputerRecord,
-    DiceProof,
     FinishedGame,
-    League,
-    LedgerEntry,
-    MatchRecord,
     PlayerRolls,
     PlayerStats,
     RatedPlayer,
-    Rating,
-    Seeker,
-    SeekerChoice,
-    Standing,
-    StoredGame,
-    Tally,
-    Terms,
-    User,
-    WatchResult,
-    computer_id,
-    computer_level,
-    is_forgotten,
-)
-from .repositories import (
-    OVERALL,
-    WATCHERS,
-    ChallengeRepository,
-    ChatRepository,
-    ChipRepository,
-    CoordinationRepository,
-    DatabaseUnavailable,
-    GameRepository,
-    IntegrityError,
-    LeagueRepository,
-    MatchRepository,
-    PoolRepository,
-    RatingRepository,
     StatsRepository,
-    Store,
-    UpdateRepository,
-    UserRepository,
-    VersionConflict,
 )
+from .store import DatabaseUnavailable, IntegrityError, Store, VersionConflict
 from .tournaments import (
     Tournament,
     TournamentEntrant,
@@ -84,6 +67,15 @@ from .tournaments import (
     TournamentPairing,
     TournamentRepository,
     TournamentState,
+)
+from .users import (
+    COMPUTER_LEVELS,
+    ChatRepository,
+    User,
+    UserRepository,
+    computer_id,
+    computer_level,
+    is_forgotten,
 )
 
 __all__ = [

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from .records import StoredGame, Terms
+from .challenges import Terms
+from .games import StoredGame
 
 
 class TournamentFormat(enum.Enum):

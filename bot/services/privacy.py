@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 from bot.model import Holding, IntegrityError, Store
-from bot.model.records import FORGOTTEN_IDS
+from bot.model.users import FORGOTTEN_IDS
 
 from .users import Users
 
