@@ -66,7 +66,7 @@ class Tournament:
     shown_version: int = -1
     finished_at: float | None = None
     prize: int | None = None
-    """The chips its winner was paid at the end (see :mod:`bot.services.tournaments`): the
+    """The chips its winner was paid at the end (see :mod:`bot.services.tournament_pot`): the
     pot, or less (0: none)."""
 
     @property
