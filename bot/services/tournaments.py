@@ -85,9 +85,10 @@ from .errors import (
     TournamentNotFound,
 )
 from .errors import NotAnAdmin as NotAllowedToCreate
-from .games import Busy, Games
+from .games import Games
 from .locks import KeyedLocks
 from .snapshots import GameSnapshot
+from .starts import Busy
 
 MAX_PLAYERS: Final = {
     TournamentFormat.KNOCKOUT: 64,
