@@ -65,7 +65,8 @@ from bot.handlers.middlewares import (
 )
 from bot.http_server import Webhook, WebServer
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n, locale_of
-from bot.messages.boards import BoardAppLinks, BoardPublisher
+from bot.messages.board_links import BoardAppLinks
+from bot.messages.boards import BoardPublisher
 from bot.messages.broadcasts import Broadcaster
 from bot.messages.challenges import post_rematch
 from bot.messages.daily import DailyPublisher
