@@ -10,7 +10,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.deep_linking import create_start_link
 
 from bot.services import GameSnapshot
-from bot.views.boards import board_app_button, watch_payload
+from bot.views.board_buttons import board_app_button
+from bot.views.boards import watch_payload
 from bot.views.common import Translate
 
 

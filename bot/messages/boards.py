@@ -40,7 +40,8 @@ from bot.services import GameSnapshot
 from bot.services.coordination import POLL_SECONDS
 from bot.services.feed import Change, GameSaved, GameStarted, Heard, WatcherAdded
 from bot.services.root import Services
-from bot.views.boards import analysis_keyboard, board_position, board_view, caption, keyboard
+from bot.views.board_buttons import analysis_keyboard, keyboard
+from bot.views.boards import board_position, board_view, caption
 from bot.views.common import translator
 
 logger = logging.getLogger(__name__)

@@ -2,9 +2,9 @@
 its picture's options), the practice positions, and the offers of ``/learn``. Pure functions of
 the course (:mod:`bot.course`), domain values and ``_``; the course's words are
 :mod:`.lesson_texts`'. The turn buttons are a game board's
-(:func:`bot.views.boards.finish_label`, :func:`~bot.views.boards.step_label`): a whole-turn
-button per way to finish when they are few, else the steps the engine offers; the taps so far
-ride in them as letters (:func:`bot.services.daily.tap_letter`).
+(:func:`bot.views.board_buttons.finish_label`, :func:`~bot.views.board_buttons.step_label`): a
+whole-turn button per way to finish when they are few, else the steps the engine offers; the
+taps so far ride in them as letters (:func:`bot.services.daily.tap_letter`).
 """
 
 from __future__ import annotations
