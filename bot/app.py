@@ -66,8 +66,9 @@ from bot.messages.members import member_check
 from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
 from bot.outbox import Outbox
-from bot.outbox.link import Outage, TelegramLink, TelegramSession
+from bot.outbox.link import Outage, TelegramLink
 from bot.outbox.pace import BoardPace, RateLimiter, SharedRateLimiter
+from bot.outbox.session import TelegramSession
 from bot.runners import poll, serve_webhook, stop_on
 from bot.services import Users
 from bot.services.computer import Brain

@@ -15,7 +15,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPho
 
 from bot.messages.kept import KeptMessage
 from bot.model import BoardMessage
-from bot.outbox.link import EditMediaUnread
+from bot.outbox.session import EditMediaUnread
 from bot.services import GameSnapshot
 from bot.services.root import Services
 from render import FILE_NAME
