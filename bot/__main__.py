@@ -92,9 +92,10 @@ def main() -> None:
     # Imported only now: aiogram takes seconds to import, and a config error should not wait.
     from aiogram.utils.token import TokenValidationError
 
-    from bot.app import WebhookRefused, run
+    from bot.app import run
     from bot.http_server import CannotListen
     from bot.outbox.link import TokenRefused
+    from bot.runners import WebhookRefused
     from bot.storage import MigrationChanged, SchemaTooNew
 
     tune_garbage_collector()

@@ -1,28 +1,21 @@
-"""Composition of the bot: Bot, Dispatcher, services and the polling loop.
+"""Composition of the bot: Bot, Dispatcher, services, the outbox, the publishers, the timers
+and who listens to the change feed. Nothing is created at import time. :func:`run` is the whole
+life of one bot process and is what both ``python -m bot`` and the end-to-end tests call; how it
+takes updates is :mod:`bot.runners`', the updates in flight are :mod:`bot.update_tracker`'s.
 
-Nothing is created at import time. :func:`run` is the whole life of one bot process and is what
-both ``python -m bot`` and the end-to-end tests call.
-
-When Telegram cannot be reached :func:`run` keeps trying (one log line per attempt, see
-:meth:`TelegramLink.connect`), and once it runs every call goes through the
-:class:`~bot.outbox.link.TelegramLink`, which waits out outages. Outages and the clock follow
-a chess-clock rule: no player loses on time because Telegram was unreachable. While an outage
-lasts the timers enforce no deadline (:class:`~bot.timers.Timers`); when it ends, before any
-update received after it is handled, every running game's deadline that fell after the outage
-began is moved later by the outage's length (:meth:`.Deadlines.postpone`). Board captions
-keep the deadline they were drawn with until the game's next change, so after an outage a
-player has more time than the caption says, never less. Challenges expire on time.
+Outages and the clock follow a chess-clock rule: no player loses on time because Telegram was
+unreachable (the timers enforce no deadline meanwhile; when it ends, before any update received
+after it is handled, the deadlines are moved later by its length: :meth:`.Deadlines.postpone`).
+The whole account is in docs/decisions.md.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import random
-import signal
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Final, TypeAlias
 
@@ -42,12 +35,9 @@ from aiogram.types import (
     BotCommandScopeAllPrivateChats,
     BotCommandScopeChat,
     BotCommandScopeDefault,
-    TelegramObject,
-    Update,
 )
 from aiogram.utils.i18n import I18n
 
-from bot import logs
 from bot.analyst import Analyst
 from bot.config import Settings
 from bot.engine import stepwise
@@ -65,7 +55,8 @@ from bot.handlers.middlewares import (
 )
 from bot.http_server import Webhook, WebServer
 from bot.i18n import DEFAULT_LOCALE, LANGUAGE_CODES, LanguageMiddleware, create_i18n, locale_of
-from bot.messages.boards import BoardAppLinks, BoardPublisher
+from bot.messages.board_links import BoardAppLinks
+from bot.messages.boards import BoardPublisher
 from bot.messages.broadcasts import Broadcaster
 from bot.messages.challenges import post_rematch
 from bot.messages.daily import DailyPublisher
@@ -75,8 +66,10 @@ from bot.messages.members import member_check
 from bot.messages.tournaments import TournamentPublisher
 from bot.metrics import Metrics
 from bot.outbox import Outbox
-from bot.outbox.link import Outage, TelegramLink, TelegramSession
+from bot.outbox.link import Outage, TelegramLink
 from bot.outbox.pace import BoardPace, RateLimiter, SharedRateLimiter
+from bot.outbox.session import TelegramSession
+from bot.runners import poll, serve_webhook, stop_on
 from bot.services import Users
 from bot.services.computer import Brain
 from bot.services.deadlines import Deadlines
@@ -84,6 +77,7 @@ from bot.services.planner import Planner
 from bot.services.root import Services, compose
 from bot.storage import Store, open_database
 from bot.timers import Timers
+from bot.update_tracker import UpdateTracker
 from bot.views.commands import Scope, command_menu
 from bot.webapp.server import BoardApp
 
@@ -107,8 +101,6 @@ INLINE_WITHOUT_STORAGE: Final = (
 )
 
 ServicesFactory: TypeAlias = Callable[[Settings], AbstractAsyncContextManager[Services]]
-UpdateObserver: TypeAlias = Callable[[int, BaseException | None], None]
-Handler: TypeAlias = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 @asynccontextmanager
@@ -152,81 +144,6 @@ async def build_services(
         stepwise.set_planner(None)
         await asyncio.to_thread(planner.close)
         await database.close()
-
-
-class UpdateTracker(BaseMiddleware):
-    """Counts the updates being handled, so that a stopping bot can wait for them.
-
-    Registered as an outer ``update`` middleware. ``observers`` are called with the update id and
-    the exception that escaped the handlers (None when it was handled cleanly or not at all); the
-    test harness uses them to know when the bot is idle and to fail on unexpected errors.
-
-    It also notes the update id for the logs (:mod:`bot.logs`) and, with ``metrics`` in the
-    workflow data, counts the update by kind and starts its clock.
-    """
-
-    def __init__(self) -> None:
-        self.in_flight = 0
-        self.observers: list[UpdateObserver] = []
-        self._idle = asyncio.Event()
-        self._idle.set()
-
-    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-        self._enter()
-        update_id = event.update_id if isinstance(event, Update) else -1
-        logs.note_update(update_id)
-        metrics: Metrics | None = data.get("metrics")
-        if metrics is not None:
-            metrics.update_started()
-        error: BaseException | None = None
-        try:
-            return await handler(event, data)
-        except BaseException as exc:
-            error = exc
-            raise
-        finally:
-            self._leave()
-            if metrics is not None and isinstance(event, Update):
-                metrics.update_handled(_kind(event))
-            for observer in self.observers:
-                observer(update_id, error)
-
-    @asynccontextmanager
-    async def holding(self) -> AsyncIterator[None]:
-        """Counts a webhook request as in flight from its arrival to its answer, so that a
-        stopping bot also waits for one whose update has not reached the dispatcher yet."""
-        self._enter()
-        try:
-            yield
-        finally:
-            self._leave()
-
-    def _enter(self) -> None:
-        self.in_flight += 1
-        self._idle.clear()
-
-    def _leave(self) -> None:
-        self.in_flight -= 1
-        if not self.in_flight:
-            self._idle.set()
-
-    async def drain(self, timeout: float = DRAIN_SECONDS) -> bool:
-        """Waits until no update is being handled; returns False if ``timeout`` ran out first."""
-        # Let tasks that the polling loop has just created reach this middleware: they run
-        # without suspending until their handler awaits something.
-        await asyncio.sleep(0)
-        try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
-
-
-def _kind(update: Update) -> str:
-    try:
-        return update.event_type
-    except Exception:  # a kind this aiogram does not know
-        return "unknown"
 
 
 def create_bot(settings: Settings) -> Bot:
@@ -300,7 +217,7 @@ async def set_up_bot(bot: Bot, i18n: I18n, settings: Settings, users: Users | No
     catalog (:data:`~bot.i18n.LANGUAGE_CODES`): one for private chats (also the default), one
     for groups, one for groups' admins (``setMyCommands`` scopes), and each operator's in their
     private chat (:func:`_operator_menu`). In webhook mode the webhook is set later, once the
-    bot is ready for its first update (:func:`_serve_webhook`).
+    bot is ready for its first update (:func:`~bot.runners.serve_webhook`).
 
     These calls are safe to repeat, so during an outage they wait for Telegram (see
     :mod:`bot.outbox.link`). A flood wait, or a failure that persists while Telegram answers
@@ -356,11 +273,6 @@ async def _operator_menu(bot: Bot, i18n: I18n, owner: int, locale: str) -> None:
         )
 
 
-class WebhookRefused(Exception):
-    """Telegram refused ``setWebhook`` (a 4xx: an address it will not post to, a bad secret).
-    Not a network failure: retrying cannot help, the settings must change."""
-
-
 async def run(
     settings: Settings,
     *,
@@ -388,13 +300,13 @@ async def run(
     :param tracker: counts updates in flight; tests pass one to observe the bot.
     :param link: the link to Telegram (its backoff schedules); tests pass a fast one.
     :raises: :exc:`~bot.outbox.link.TokenRefused` if Telegram refuses the token, at start-up
-        or later; :exc:`WebhookRefused` if it refuses the webhook.
+        or later; :exc:`~bot.runners.WebhookRefused` if it refuses the webhook.
     """
     tracker = tracker or UpdateTracker()
     link = link or TelegramLink()
     stopping = asyncio.Event()
     link.on_refused.append(stopping.set)
-    with _stop_on(stop, stopping):
+    with stop_on(stop, stopping):
         async with services_factory(settings) as services:
             await _run(settings, services, tracker, link, stopping)
     if link.refused is not None:
@@ -534,9 +446,9 @@ async def _run(
             await server.start()
         if await link.connect(bot, stopping):
             if webhook is not None:
-                await _serve_webhook(dispatcher, bot, webhook, settings, stopping)
+                await serve_webhook(dispatcher, bot, webhook, settings, stopping)
             else:
-                await _poll(dispatcher, bot, stopping)
+                await poll(dispatcher, bot, stopping)
         if server is not None:
             await server.stop_listening()  # a proxy sends new requests to the other workers
         deadline = loop.time() + DRAIN_SECONDS
@@ -566,63 +478,6 @@ async def _run(
         await bot.session.close()
 
 
-async def _serve_webhook(
-    dispatcher: Dispatcher,
-    bot: Bot,
-    webhook: Webhook,
-    settings: Settings,
-    stopping: asyncio.Event,
-) -> None:
-    """Runs the startup hooks, opens the webhook route and sets the webhook, then takes updates
-    until ``stopping``; returns once the route refuses new ones and the shutdown hooks ran.
-
-    The webhook is set only now, so that Telegram's first post finds the bot ready: until then
-    the route answers 503 (Telegram would try again later). Setting it again is harmless, so
-    every worker does at its start; none deletes it when it stops.
-    """
-    hook_data = {"dispatcher": dispatcher, "bots": [bot], "bot": bot, **dispatcher.workflow_data}
-    if not await _until(dispatcher.emit_startup(**hook_data), stopping):
-        return
-    webhook.accepting = True
-    secret = settings.webhook_secret
-    try:
-        setting = bot.set_webhook(
-            settings.webhook_url or "",
-            secret_token=secret.get_secret_value() if secret is not None else None,
-            allowed_updates=dispatcher.resolve_used_update_types(),
-            drop_pending_updates=False,
-        )
-        try:
-            if not await _until(setting, stopping):
-                return
-        except TelegramBadRequest as error:
-            raise WebhookRefused(error.message) from None
-        logger.info("webhook set; taking updates at %s", settings.webhook_path)
-        await stopping.wait()
-    finally:
-        webhook.accepting = False
-        logger.info("stopping: taking no more updates; finishing those under way")
-        await dispatcher.emit_shutdown(**hook_data)
-
-
-async def _until(work: Awaitable[Any], stopping: asyncio.Event) -> bool:
-    """Awaits ``work`` unless ``stopping`` is set first (then cancels it); True if it ran."""
-    task = asyncio.ensure_future(work)
-    stopper = asyncio.ensure_future(stopping.wait())
-    try:
-        await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        stopper.cancel()
-        if not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-    if task.cancelled():
-        return False
-    task.result()
-    return True
-
-
 def _postponer(deadlines: Deadlines) -> Callable[[Outage], Awaitable[None]]:
     async def postpone(outage: Outage) -> None:
         moved = await deadlines.postpone(outage.began, outage.length)
@@ -630,74 +485,3 @@ def _postponer(deadlines: Deadlines) -> Callable[[Outage], Awaitable[None]]:
             logger.info("%d game deadline(s) moved %.1f s later", moved, outage.length)
 
     return postpone
-
-
-@contextlib.contextmanager
-def _stop_on(stop: asyncio.Event | None, stopping: asyncio.Event) -> Iterator[None]:
-    """Sets ``stopping`` when ``stop`` is set or, without ``stop``, on SIGINT or SIGTERM, for
-    the whole life of the process (aiogram's own signal handling covers only polling)."""
-    loop = asyncio.get_running_loop()
-    if stop is not None:
-        forward = loop.create_task(_forward(stop, stopping), name="stop")
-        try:
-            yield
-        finally:
-            forward.cancel()
-        return
-
-    def on_signal(received: signal.Signals) -> None:
-        logger.info("received %s; stopping", received.name)
-        stopping.set()
-
-    installed = []
-    for number in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):  # not on Windows
-            loop.add_signal_handler(number, on_signal, number)
-            installed.append(number)
-    try:
-        yield
-    finally:
-        for number in installed:
-            loop.remove_signal_handler(number)
-
-
-async def _forward(source: asyncio.Event, target: asyncio.Event) -> None:
-    await source.wait()
-    target.set()
-
-
-async def _poll(dispatcher: Dispatcher, bot: Bot, stop: asyncio.Event) -> None:
-    started = asyncio.Event()
-
-    async def mark_started() -> None:
-        started.set()
-
-    dispatcher.startup.register(mark_started)
-    polling = asyncio.create_task(
-        dispatcher.start_polling(
-            bot,
-            handle_signals=False,
-            close_bot_session=False,
-            allowed_updates=dispatcher.resolve_used_update_types(),
-        )
-    )
-    stopper = asyncio.create_task(stop.wait())
-    try:
-        await asyncio.wait({polling, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if not polling.done():
-            if started.is_set():
-                await dispatcher.stop_polling()
-            else:  # still in the startup hooks, e.g. waiting for Telegram: nothing to shut down
-                polling.cancel()
-        await asyncio.wait({polling})
-        if not polling.cancelled():
-            polling.result()
-    finally:
-        stopper.cancel()
-        if not polling.done():  # run() itself was cancelled
-            if started.is_set():
-                with contextlib.suppress(RuntimeError):
-                    await dispatcher.stop_polling()
-            polling.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await polling

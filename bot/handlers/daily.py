@@ -193,7 +193,7 @@ async def _show(
 def _is_puzzle_of(message: Message, position_id: int) -> bool:
     """Whether ``message`` is a puzzle of daily position ``position_id``, the one kind of
     message its turn buttons may edit. A press brings the message's first button only
-    (``bot.outbox.link.read_json``), which on a puzzle is one of its own."""
+    (``bot.outbox.session.read_json``), which on a puzzle is one of its own."""
     markup = message.reply_markup
     if markup is None or not markup.inline_keyboard or not markup.inline_keyboard[0]:
         return False

@@ -114,7 +114,7 @@ def _kind(option: FindOption) -> int:
 
 def _check_owner(message: Message, data: FindAction, player: User) -> None:
     """Refuses a tap on someone else's picker or wait, and one forged onto another message:
-    a press brings the message's first button (``bot.outbox.link.read_json``), which on a
+    a press brings the message's first button (``bot.outbox.session.read_json``), which on a
     picker or a wait (ended or not) is one of theirs, names its player and tells the kind of
     message, whose buttons alone count there.
 

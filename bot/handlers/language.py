@@ -153,7 +153,7 @@ def _is_picker(message: Message) -> bool:
     """Whether ``message`` shows the language buttons (:func:`language_keyboard`): the one
     kind of message a language button may turn into its confirmation. A press brings the
     message's first button, which is a language on the picker and nothing else."""
-    markup = message.reply_markup  # its first button only (bot.outbox.link.read_json)
+    markup = message.reply_markup  # its first button only (bot.outbox.session.read_json)
     prefix = PickLanguage.__prefix__ + PickLanguage.__separator__
     return markup is not None and any(
         (button.callback_data or "").startswith(prefix)

@@ -1,42 +1,13 @@
-"""Keeps every board message in step with its game, within Telegram's limits.
-
-One message per board, edited in place. The publisher hears of each change from the change
-feed (:meth:`BoardPublisher.hear`, this worker's changes) and only notes the newest snapshot of
-a game (:meth:`BoardPublisher.publish`): a tap is answered without waiting for the picture.
-One worker per game (:class:`~bot.outbox.Latest`) then draws and sends it, and if more changes
-arrive meanwhile only the latest is sent: edits are coalesced. Sends are paced per chat and
-overall (:mod:`bot.outbox.pace`), and Telegram's own answers are honoured: retry_after, "not
-modified", a deleted message (posted again), a blocked bot, a group that became a supergroup.
-
-Watchers (:mod:`bot.services.watchers`) never slow the players. A game's worker shows each
-state on the players' boards only, then hands it to the game's watchers' worker and goes on to
-the next state. The watchers' worker shows the newest state it was handed on each watcher's
-board behind it, one board after another; a state handed over meanwhile replaces the one being
-shown for the boards left, and the next round brings the others up to it: a watcher who is
-behind skips states, and a board is edited at most once a state. Each state is drawn once per
-language and uploaded once (then sent by its file id). Watchers' messages take their slots
-from :meth:`~bot.outbox.pace.BoardPace.spare`: only a slot that is free now, within
-:data:`~bot.outbox.pace.WATCHERS_SHARE` of the overall pace and never the rest of it, so they never
-push a player's edit back (50 watchers catch up with a state in about 4 s at Telegram's 30
-messages a second).
-
-Several workers over one database (:attr:`~bot.services.coordination.Coordination.shared`):
-a game's boards are shown by one worker at a time, the holder of the game's board lease, which
-shows the newest saved state until none is newer, so the changes saved by every worker are
-coalesced and edits of one message never overtake each other; a worker that finds the lease
-held waits until the boards show its change (or the lease is free). The pace is shared
-through the database (:class:`~bot.outbox.pace.SharedRateLimiter`), and :meth:`BoardPublisher.sweep`
-shows, now and then, what a worker that died saved but did not show. A game's watchers'
-boards are shown by one worker at a time too, under a lease of their own (``watchers <id>``,
-never the board lease, so the players' boards never wait for watchers): a worker that finds it
-held leaves its state to the holder, which looks for a newer saved state each time it lets the
-lease go (a state another worker saved may then reach the watchers while its players' boards
-are being edited).
-
-Boards are of two kinds: a message in a chat the bot writes to (a group, a private chat), sent
-and edited here; and an inline game's inline message, which the bot can only edit, through a
-picture stored elsewhere (:mod:`bot.messages.inline`). Everything above holds for both (a
-watcher's board is of the first kind).
+"""Keeps every board message in step with its game, within Telegram's limits. The publisher
+(:class:`BoardPublisher`) hears of each change from the change feed and notes the newest
+snapshot of a game: a tap is answered without waiting for the picture. One worker per game
+(:class:`~bot.outbox.Latest`) draws and sends it, edits coalesced, at :mod:`bot.outbox.pace`'s
+pace. The watchers' boards have a worker of their own per game, behind the players' boards, in
+the pace's spare slots. With several workers a game's boards are shown by the holder of its
+board lease (the watchers' by the holder of theirs), and :meth:`BoardPublisher.sweep` shows what
+a worker that died saved but did not show. A board in a chat is a :mod:`.chat_boards` message,
+with :mod:`.board_links`' links; an inline game's is :mod:`.inline`'s. The whole account is in
+docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -46,57 +17,34 @@ import functools
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Final
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import (
-    BufferedInputFile,
-    InlineKeyboardButton,
     InlineKeyboardMarkup,
-    InputMediaPhoto,
-    Message,
 )
-from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.i18n import I18n
 
 from bot import logs
 from bot.engine import Side
 from bot.i18n import DEFAULT_LOCALE, locale_of
+from bot.messages.board_links import BoardAppLinks, BoardLinks
+from bot.messages.chat_boards import Face, PlayerBoard, WatcherBoard
 from bot.messages.inline import InlineBoards
-from bot.messages.kept import KeptMessage
 from bot.metrics import Metrics
 from bot.model import BoardMessage
 from bot.outbox import Latest, Outbox
-from bot.outbox.link import EditMediaUnread
 from bot.services import GameSnapshot
 from bot.services.coordination import POLL_SECONDS
 from bot.services.feed import Change, GameSaved, GameStarted, Heard, WatcherAdded
 from bot.services.root import Services
-from bot.views.boards import (
-    analysis_keyboard,
-    board_app_button,
-    board_position,
-    board_view,
-    caption,
-    keyboard,
-    watch_payload,
-)
-from bot.views.common import Translate, translator
-from render import FILE_NAME
+from bot.views.board_buttons import analysis_keyboard, keyboard
+from bot.views.boards import board_position, board_view, caption
+from bot.views.common import translator
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class BoardAppLinks:
-    """Where the Mini App board is: its ``url`` (``WEBAPP_URL``) and its short ``name`` for
-    Direct Links (``WEBAPP_NAME``; None: no board button outside private chats)."""
-
-    url: str
-    name: str | None = None
 
 
 CATCH_UP_AT_ONCE: Final = 4
@@ -159,7 +107,7 @@ class BoardPublisher:
         )
         self._watched: dict[int, GameSnapshot] = {}  # game id -> the newest state for watchers
         self._watching: dict[int, asyncio.Task[None]] = {}  # game id -> its watchers' worker
-        self._board_app = board_app
+        self._links = BoardLinks(bot, board_app)
         self._reading: set[asyncio.Task[None]] = set()
         self._moving_on: set[asyncio.Task[None]] = set()
         self._catching_up: asyncio.Task[None] | None = None
@@ -492,7 +440,7 @@ class BoardPublisher:
         the boards left; it stays handed over, so the next round brings the boards before up
         to it."""
         game_id = snapshot.stored.id
-        faces: dict[str, _Face] = {}
+        faces: dict[str, Face] = {}
         for board in await self._boards.boards(game_id):
             if not board.watcher:
                 continue
@@ -509,7 +457,7 @@ class BoardPublisher:
                 logger.exception("could not show game %d to watcher %d", game_id, board.chat_id)
 
     async def _show_watcher_board(
-        self, snapshot: GameSnapshot, board: BoardMessage, faces: dict[str, _Face]
+        self, snapshot: GameSnapshot, board: BoardMessage, faces: dict[str, Face]
     ) -> bool:
         """Shows ``snapshot`` on a watcher's ``board``: white's side at the bottom, no buttons,
         in the watcher's language; drawn once per language (``faces``), uploaded once, then
@@ -522,11 +470,11 @@ class BoardPublisher:
             picture = await self._drawing.board(
                 board_position(snapshot), board_view(snapshot, Side.WHITE, _)
             )
-            face = faces[locale] = _Face(
-                caption(snapshot, _, watcher=True), picture, self._watch_button(snapshot, _)
+            face = faces[locale] = Face(
+                caption(snapshot, _, watcher=True), picture, self._links.watch_button(snapshot, _)
             )
 
-        watched = _WatcherBoard(
+        watched = WatcherBoard(
             self._bot,
             self._services,
             board,
@@ -534,42 +482,6 @@ class BoardPublisher:
             superseded=functools.partial(_newer_waits, self._watched, snapshot),
         )
         return await watched.show(self._watchers_pace)
-
-    async def _watch_link(self, snapshot: GameSnapshot) -> str | None:
-        """The game's Watch link, for its players' boards while it goes on: a game between
-        private chats open to watchers (the bot's username is cached by aiogram)."""
-        stored = snapshot.stored
-        if not stored.between_private_chats or not stored.watchable or snapshot.game.is_over:
-            return None
-        return await create_start_link(self._bot, watch_payload(stored.id))
-
-    async def _board_button(
-        self, snapshot: GameSnapshot, _: Translate
-    ) -> InlineKeyboardButton | None:
-        """The button to the Mini App board: a ``web_app`` one on a private board, the Direct
-        Link elsewhere (None there without the Mini App's short name)."""
-        app = self._board_app
-        if app is None:
-            return None
-        game_id = snapshot.stored.id
-        if not snapshot.stored.chat_id and not snapshot.stored.chat_instance:
-            return board_app_button(f"{app.url}?game={game_id}", web_app=True, _=_)
-        if app.name is None:
-            return None
-        me = await self._bot.me()
-        link = f"https://t.me/{me.username}/{app.name}?startapp=g{game_id}"
-        return board_app_button(link, web_app=False, _=_)
-
-    def _watch_button(self, snapshot: GameSnapshot, _: Translate) -> InlineKeyboardMarkup | None:
-        """A watcher's board's button to the Mini App board (a ``web_app`` one: watchers'
-        boards are in private chats), while the game goes on."""
-        app = self._board_app
-        if app is None or snapshot.game.is_over:
-            return None
-        url = f"{app.url}?game={snapshot.stored.id}"
-        return InlineKeyboardMarkup(
-            inline_keyboard=[[board_app_button(url, web_app=True, _=_, watch=True)]]
-        )
 
     def _superseded(self, snapshot: GameSnapshot) -> bool:
         """Whether a newer state of the game waits to be shown (an older one need not be)."""
@@ -593,25 +505,25 @@ class BoardPublisher:
         its turn costs no picture, and the edit shows the latest), once, whatever the tries."""
         _ = translator(self._i18n, await self._locale(snapshot, board))
         game_id = snapshot.stored.id
-        made: list[tuple[GameSnapshot, _Face, InlineKeyboardMarkup]] = []
+        made: list[tuple[GameSnapshot, Face, InlineKeyboardMarkup]] = []
 
-        async def make() -> tuple[GameSnapshot, _Face, InlineKeyboardMarkup]:
+        async def make() -> tuple[GameSnapshot, Face, InlineKeyboardMarkup]:
             current = snapshot
             newer = self._shows.waiting(game_id)
             if newer is not None and newer.stored.version > current.stored.version:
                 current = newer
             if made and made[-1][0] is current:
                 return made[-1]
-            text = caption(current, _, watch_link=await self._watch_link(current))
+            text = caption(current, _, watch_link=await self._links.watch_link(current))
             viewer = None if current.stored.chat_id else board.viewer
-            markup = keyboard(current, viewer, _, board=await self._board_button(current, _))
+            markup = keyboard(current, viewer, _, board=await self._links.board_button(current, _))
             picture = await self._drawing.board(
                 board_position(current), board_view(current, board.viewer, _)
             )
-            made.append((current, _Face(text, picture), markup))
+            made.append((current, Face(text, picture), markup))
             return made[-1]
 
-        shown = _PlayerBoard(
+        shown = PlayerBoard(
             self._bot,
             self._services,
             board,
@@ -629,155 +541,3 @@ def _newer_waits(waiting: dict[int, GameSnapshot], snapshot: GameSnapshot) -> bo
     game than it."""
     newer = waiting.get(snapshot.stored.id)
     return newer is not None and newer.stored.version > snapshot.stored.version
-
-
-@dataclass(slots=True)
-class _Face:
-    """A state as the watchers who read one language see it: drawn once, uploaded once, then
-    sent by the photo's ``file_id``."""
-
-    caption: str
-    picture: bytes
-    markup: InlineKeyboardMarkup | None = None
-    """A watcher's: the button to the Mini App board."""
-    file_id: str | None = None
-
-
-def _file_id(message: Message) -> str | None:
-    """The file id of a sent photo (its largest size), to send it again without uploading."""
-    return message.photo[-1].file_id if message.photo else None
-
-
-class _Board(KeptMessage):
-    """A board of a game in a chat the bot writes to: recorded as the board's message when
-    sent, its chat followed into a supergroup; not shown once a newer state of the game waits
-    (``superseded``)."""
-
-    def __init__(
-        self,
-        bot: Bot,
-        services: Services,
-        board: BoardMessage,
-        face: _Face,
-        *,
-        what: str,
-        superseded: Callable[[], bool],
-    ) -> None:
-        super().__init__(board.chat_id, board.message_id, what=what)
-        self._bot = bot
-        self._services = services
-        self._game_id = board.game_id
-        self._face = face
-        self._newer_waits = superseded
-
-    async def sent(self, chat_id: int, message_id: int) -> None:
-        await self._services.board_messages.set_board_message(self._game_id, chat_id, message_id)
-
-    async def moved(self, old_chat_id: int, new_chat_id: int) -> None:
-        await self._services.chats.move_chat(old_chat_id, new_chat_id)
-
-    def superseded(self) -> bool:
-        return self._newer_waits()
-
-
-class _PlayerBoard(_Board):
-    """A players' board: its picture, uploaded each time, with its caption and buttons, made by
-    ``make`` when the message is sent or edited (the state, its face and its buttons); a
-    private chat that refuses the bot marks its user as having blocked it."""
-
-    def __init__(
-        self,
-        bot: Bot,
-        services: Services,
-        board: BoardMessage,
-        make: Callable[[], Awaitable[tuple[GameSnapshot, _Face, InlineKeyboardMarkup]]],
-        *,
-        superseded: Callable[[], bool],
-    ) -> None:
-        super().__init__(
-            bot,
-            services,
-            board,
-            _Face("", b""),
-            what=f"game {board.game_id}",
-            superseded=superseded,
-        )
-        self._make = make
-
-    async def send(self, chat_id: int) -> int:
-        _state, face, markup = await self._make()
-        message = await self._bot.send_photo(
-            chat_id,
-            BufferedInputFile(face.picture, FILE_NAME),
-            caption=face.caption,
-            reply_markup=markup,
-        )
-        return message.message_id
-
-    async def edit(self, chat_id: int, message_id: int) -> None:
-        _state, face, markup = await self._make()
-        await self._bot(
-            EditMediaUnread(
-                chat_id=chat_id,
-                message_id=message_id,
-                media=InputMediaPhoto(
-                    media=BufferedInputFile(face.picture, FILE_NAME),
-                    caption=face.caption,
-                ),
-                reply_markup=markup,
-            )
-        )
-
-    async def forbidden(self, chat_id: int) -> None:
-        if chat_id > 0:
-            await self._services.users.mark_blocked(chat_id)
-
-
-class _WatcherBoard(_Board):
-    """A watcher's board: the state as the watchers who read its language see it (``face``),
-    uploaded once, then sent by the photo's file id; a watcher who blocked the bot watches no
-    more."""
-
-    def __init__(
-        self,
-        bot: Bot,
-        services: Services,
-        board: BoardMessage,
-        face: _Face,
-        *,
-        superseded: Callable[[], bool],
-    ) -> None:
-        super().__init__(
-            bot,
-            services,
-            board,
-            face,
-            what=f"game {board.game_id} to a watcher",
-            superseded=superseded,
-        )
-
-    def _media(self) -> str | BufferedInputFile:
-        return self._face.file_id or BufferedInputFile(self._face.picture, FILE_NAME)
-
-    async def send(self, chat_id: int) -> int:
-        face = self._face
-        message = await self._bot.send_photo(
-            chat_id, self._media(), caption=face.caption, reply_markup=face.markup
-        )
-        face.file_id = face.file_id or _file_id(message)
-        return message.message_id
-
-    async def edit(self, chat_id: int, message_id: int) -> None:
-        face = self._face
-        edited = await self._bot.edit_message_media(
-            chat_id=chat_id,
-            message_id=message_id,
-            media=InputMediaPhoto(media=self._media(), caption=face.caption),
-            reply_markup=face.markup,
-        )
-        if isinstance(edited, Message):
-            face.file_id = face.file_id or _file_id(edited)
-
-    async def forbidden(self, chat_id: int) -> None:
-        await self._services.users.mark_blocked(chat_id)
-        await self._services.watchers.unwatch(chat_id, self._game_id)

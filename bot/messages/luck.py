@@ -31,7 +31,8 @@ from bot.model import BoardMessage, PlayerLuck, User
 from bot.outbox.pace import Pace
 from bot.services import GameSnapshot
 from bot.services.root import Services
-from bot.views.boards import caption, keyboard
+from bot.views.board_buttons import keyboard
+from bot.views.boards import caption
 from bot.views.common import Translate, translator
 from bot.views.luck import charted, trend_caption, trend_panels
 from bot.views.numbers import axis_number

@@ -1,54 +1,13 @@
 """The bot's link to Telegram: what a failed call means, which calls are tried again, and whether
-Telegram can be reached right now.
-
-Every call to the Bot API goes through :class:`TelegramLink`, an aiogram request middleware
-(``bot.session.middleware(link)``). It sorts each failure into one of three kinds
-(:func:`classify`):
-
-* **Telegram answered** (a 4xx refusal, a 429 flood wait): the caller's business, raised as is.
-  A 401 means the token was revoked: the link records :attr:`TelegramLink.refused` and the bot
-  stops (exit status 2).
-* **Surely not sent**: the connection was never made (refused, DNS failure, connect timeout), or
-  the answer was 502/503, which comes from the proxy in front of the Bot API, i.e. Telegram saying
-  it did not take the request (:class:`TelegramGatewayError`, from :class:`TelegramSession`).
-* **Maybe sent**: a timeout or a reset after the request was written, a 500 or 504, an answer
-  that could not be read. Telegram may have done what was asked.
-
-A failure of either of the last two kinds starts an **outage** (one log line), unless another
-call got an answer while the failed one was under way (then Telegram is up and this request is
-the problem); the first answer of any call ends it (one log line, with its length; see
-:class:`Outage`). During an
-outage :attr:`TelegramLink.reachable` is clear and calls wait for Telegram, with exponential
-backoff and jitter (:class:`Backoff`), waking early when another call gets through:
-
-* calls that are safe to repeat (:data:`SAFE_METHODS`: getUpdates, getMe, deleteWebhook,
-  setMyCommands, edits, callback answers, pins, getChat*...) are repeated after either kind of
-  failure until they get an answer. An edit repeated after it did go through answers "message is
-  not modified", which callers already take as done; a callback answer repeated answers "query
-  is too old", which is dropped (below). getUpdates is repeated with the same offset, so the
-  offset only moves past updates that were received (aiogram advances it as it hands them out);
-* every other call, i.e. a send (sendMessage, sendPhoto, sendDocument...), is repeated only after
-  a failure of the "surely not sent" kind. After a "maybe sent" failure it is not repeated, so
-  that one message is never posted twice: the caller gets :class:`TelegramSendUncertain`. (What
-  this means for a board: :meth:`bot.messages.kept.KeptMessage.show`.)
-
-A safe call that keeps failing while other calls get answers (Telegram is up; this request is the
-problem) gives up after :data:`ATTEMPTS_WHILE_UP` tries and raises its last error; getUpdates
-never gives up. A caller can bound the wait with :func:`abandon_when` (a board whose newer state
-is waiting does not need its older state sent): the call then raises :class:`Superseded`.
-
-An answer to a callback query that arrives too late ("query is too old", 400: Telegram forgets a
-press after some seconds, e.g. one delivered after an outage) is dropped quietly: it is reported
-as done, since the spinner on the user's side stopped anyway and nothing depends on it.
-
-Before the first answer (:meth:`TelegramLink.connect`) calls are tried once: the start-up loop
-does its own retrying, logging every attempt. :meth:`TelegramLink.close`, once the bot has waited
-its drain time, cancels the tasks still waiting for Telegram, so that a stopping bot never hangs
-on an outage.
-
-:meth:`TelegramLink.on_restored` hooks run when an outage ends, before any call that ended it
-returns: the bot moves game deadlines there, before the first update received after the outage
-is handed to a handler (see :mod:`bot.app`).
+Telegram can be reached right now. Every call to the Bot API goes through :class:`TelegramLink`,
+an aiogram request middleware, which sorts each failure (:func:`classify`): Telegram answered
+(the caller's business; a refused token stops the bot), surely not sent (no connection, a
+502/503), or maybe sent (a timeout after writing, a 500/504). Either of the last two starts an
+outage, which the first answer of any call ends (:class:`Outage`; :attr:`TelegramLink.on_restored`
+hooks run then); meanwhile the calls safe to repeat (:data:`SAFE_METHODS`) wait and are repeated
+with backoff (:class:`Backoff`), a send only after "surely not sent" (else
+:class:`TelegramSendUncertain`: no message is posted twice). :func:`abandon_when` bounds a wait.
+The HTTP session is :mod:`.session`'s; the whole account is in docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -56,10 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import json
 import logging
 import random
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -67,7 +24,6 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from aiogram import methods
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.session.middlewares.base import (
     BaseRequestMiddleware,
     NextRequestMiddlewareType,
@@ -84,9 +40,7 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputFile, InputMediaPhoto
-from aiohttp import ClientConnectorError, ConnectionTimeoutError, FormData
-from aiohttp.payload import BytesPayload, Payload
+from aiohttp import ClientConnectorError, ConnectionTimeoutError
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -131,22 +85,7 @@ SAFE_METHODS: Final[frozenset[type[TelegramMethod[Any]]]] = frozenset(
 """Methods whose repetition does no harm: they read, set a state, or act on one message."""
 
 _SAFE_API_METHODS: Final = frozenset(method.__api_method__ for method in SAFE_METHODS)
-"""The same by their Bot API names, which also cover this module's :class:`EditMediaUnread`."""
-
-
-class EditMediaUnread(TelegramMethod[bool | dict[str, Any]]):
-    """``editMessageMedia`` whose answer (the edited message) is left as the JSON Telegram sent
-    instead of being read into aiogram's types: for a caller that does not look at it, like the
-    board publisher, for which reading a board message (its photo sizes, its buttons) cost
-    about 0.1 ms an edit."""
-
-    __returning__ = bool | dict[str, Any]
-    __api_method__ = "editMessageMedia"
-
-    chat_id: int
-    message_id: int
-    media: InputMediaPhoto
-    reply_markup: InlineKeyboardMarkup | None = None
+"""The same by their Bot API names, which also cover :class:`.session.EditMediaUnread`."""
 
 
 class TelegramGatewayError(TelegramServerError):
@@ -297,137 +236,6 @@ def describe(error: BaseException, token: str = "") -> str:
     if token:
         text = text.replace(token, "<BOT_TOKEN>")
     return text if len(text) <= REASON_LENGTH else text[: REASON_LENGTH - 1] + "…"
-
-
-def read_json(content: str | bytes) -> Any:
-    """``json.loads`` for what Telegram sends, polled or posted to the webhook, less the
-    keyboard of each pressed message (``callback_query.message.reply_markup``) but its first
-    button: aiogram would build a model of every button of the board the player tapped (0.14
-    ms of the 0.33 a tap's update took to read, on a slow machine), and the press's own data
-    says what was pressed. The first button says what kind of message was pressed (a language
-    picker's is a language: :func:`bot.handlers.language.on_pick_language` checks it)."""
-    data = json.loads(content)
-    if isinstance(data, dict):
-        updates = data.get("result") if "ok" in data else [data]
-        if isinstance(updates, list):
-            for update in updates:
-                query = update.get("callback_query") if isinstance(update, dict) else None
-                message = query.get("message") if isinstance(query, dict) else None
-                if isinstance(message, dict):
-                    _first_button_only(message)
-    return data
-
-
-def _first_button_only(message: dict[str, Any]) -> None:
-    markup = message.pop("reply_markup", None)
-    rows = markup.get("inline_keyboard") if isinstance(markup, dict) else None
-    first = rows[0] if isinstance(rows, list) and rows else None
-    if isinstance(first, list) and first:
-        message["reply_markup"] = {"inline_keyboard": [first[:1]]}
-
-
-class TelegramSession(AiohttpSession):
-    """aiogram's HTTP session, telling a 502/503 answer (Telegram did not take the request) from
-    other server errors (it may have): :class:`TelegramGatewayError`. Proxies answer those with
-    an HTML page at times, which is not JSON; the status code decides then too. An upload of
-    files held in memory (every board) is sent as one body (:meth:`build_form_data`)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("json_loads", read_json)
-        super().__init__(*args, **kwargs)
-        # aiogram validates each answer with ``Response[<the method's result type>]``, a class
-        # pydantic builds once and keeps only weakly: the garbage collector takes it, and it is
-        # built again (a fifth of a millisecond) for a later answer. Holding each one here keeps
-        # it built.
-        self._response_types: dict[Any, Any] = {}
-
-    def build_form_data(self, bot: Bot, method: TelegramMethod[TelegramType]) -> FormData:
-        """The request's fields as aiogram's own session makes them, with two differences that
-        change no byte Telegram reads. When every file is in memory (a board, a game's moves)
-        the multipart body is built whole and written at once: aiogram streams each file, so
-        aiohttp sent the body of unknown length chunk by chunk, some twenty socket writes for
-        one board (more than half of an edit's CPU). And the empty fields are left out of the
-        dump: aiogram drops them from what it sends anyway, after walking them one by one.
-        And an inline keyboard's dump is written as JSON at once: it holds nothing that
-        aiogram's walk would change (no files, dates or default values), and the walk took
-        0.15 ms for a board's 14 buttons on a slow machine."""
-        files: dict[str, InputFile] = {}
-        fields = []
-        inline_keyboard = isinstance(getattr(method, "reply_markup", None), InlineKeyboardMarkup)
-        for key, value in method.model_dump(warnings=False, exclude_none=True).items():
-            if key == "reply_markup" and inline_keyboard:
-                prepared = self.json_dumps(value)
-            else:
-                prepared = self.prepare_value(value, bot=bot, files=files)
-            if prepared:
-                fields.append((key, prepared))
-        if files and all(isinstance(file, BufferedInputFile) for file in files.values()):
-            buffered = cast(dict[str, BufferedInputFile], files)
-            return _WholeBody(
-                fields, {key: (f.filename or key, f.data) for key, f in buffered.items()}
-            )
-        form = FormData(quote_fields=False)
-        for key, prepared in fields:
-            form.add_field(key, prepared)
-        for key, file in files.items():
-            form.add_field(key, file.read(bot), filename=file.filename or key)
-        return form
-
-    def check_response(
-        self, bot: Bot, method: TelegramMethod[TelegramType], status_code: int, content: str
-    ) -> Response[TelegramType]:
-        returning = method.__returning__
-        if returning not in self._response_types:
-            self._response_types[returning] = Response[returning]  # type: ignore[valid-type]
-        try:
-            return super().check_response(bot, method, status_code, content)
-        except (TelegramServerError, ClientDecodeError) as error:
-            if status_code not in (502, 503):
-                raise
-            message = error.message if isinstance(error, TelegramAPIError) else "not JSON"
-            raise TelegramGatewayError(method=method, message=message) from None
-
-
-class _WholeBody(FormData):
-    """A multipart/form-data body built in memory (fields, then files as ``name: (filename,
-    bytes)``), which aiohttp sends as one payload of known length."""
-
-    def __init__(self, fields: list[tuple[str, Any]], files: dict[str, tuple[str, bytes]]) -> None:
-        super().__init__(quote_fields=False)
-        boundary = secrets.token_hex(16)
-        separator = f"--{boundary}\r\n".encode()
-        parts: list[bytes] = []
-        for name, value in fields:
-            parts += (
-                separator,
-                f'Content-Disposition: form-data; name="{_quoted(name)}"\r\n'
-                "Content-Type: text/plain; charset=utf-8\r\n\r\n".encode(),
-                # a str (aiogram's fields are), perhaps an enum's, whose str() is its name
-                value.encode() if isinstance(value, str) else str(value).encode(),
-                b"\r\n",
-            )
-        for name, (filename, data) in files.items():
-            parts += (
-                separator,
-                f'Content-Disposition: form-data; name="{_quoted(name)}"; '
-                f'filename="{_quoted(filename)}"\r\n'
-                "Content-Type: application/octet-stream\r\n\r\n".encode(),
-                data,
-                b"\r\n",
-            )
-        parts.append(f"--{boundary}--\r\n".encode())
-        self._body = BytesPayload(
-            b"".join(parts), content_type=f"multipart/form-data; boundary={boundary}"
-        )
-
-    def __call__(self) -> Payload:
-        return self._body
-
-
-def _quoted(text: str) -> str:
-    """``text`` for a quoted header parameter (RFC 7578): quotes and backslashes escaped, line
-    breaks (which would end the header) left out."""
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "").replace("\n", "")
 
 
 class TelegramLink(BaseRequestMiddleware):

@@ -34,7 +34,7 @@ from .daily import DailyPositions
 from .database_outages import DatabaseWatch
 from .deadlines import Deadlines
 from .feed import ChangeFeed
-from .games import COMPUTER_PAUSE, Games
+from .games import Games
 from .inline import InlineGames
 from .leagues import Leagues
 from .lessons import Lessons
@@ -47,9 +47,12 @@ from .privacy import Privacy
 from .processes import ProcessPool
 from .replays import Replays
 from .results import Results
+from .saves import COMPUTER_PAUSE, GameSaves
 from .scores import Scores
 from .seeds import DiceSeeds
 from .snapshots import Snapshots
+from .starts import GameStarts
+from .timeouts import Timeouts
 from .tournaments import Tournaments
 from .training import Training
 from .updates import Updates
@@ -167,19 +170,36 @@ def compose(
     auto_analyses = AutoAnalyses(store, brain, clock=clock)
     feed = ChangeFeed(store)
     board_messages = BoardMessages(store, feed, clock=clock)
+    results = Results(store, auto_analyses)
+    saves = GameSaves(
+        store,
+        feed=feed,
+        results=results,
+        snapshots=Snapshots(store, users, clock=clock),
+        clock=clock,
+        computer_pause=computer_pause,
+    )
     games = Games(
         store,
         rng,
         users=users,
-        seeds=seeds,
         brain=brain,
-        feed=feed,
-        results=Results(store, auto_analyses),
-        snapshots=Snapshots(store, users, clock=clock),
-        board_messages=board_messages,
-        move_seconds=move_seconds,
+        results=results,
+        saves=saves,
+        starts=GameStarts(
+            store,
+            rng,
+            users=users,
+            seeds=seeds,
+            feed=feed,
+            move_seconds=move_seconds,
+            computer_pause=computer_pause,
+            clock=clock,
+        ),
+        timeouts=Timeouts(
+            store, rng, saves=saves, brain=brain, board_messages=board_messages, clock=clock
+        ),
         clock=clock,
-        computer_pause=computer_pause,
     )
     deadlines = Deadlines(store, users, coordination, games.snapshot_of, clock=clock)
     challenges = Challenges(

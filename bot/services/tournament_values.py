@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from bot import pairing
 from bot.model import Tournament, TournamentEntrant, TournamentPairing, User
 
-from .games import Busy
 from .snapshots import GameSnapshot
+from .starts import Busy
 from .tournament_formats import FORMATS, FormatRules
 
 

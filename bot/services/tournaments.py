@@ -45,9 +45,10 @@ from .errors import (
     TournamentNotFound,
 )
 from .errors import NotAnAdmin as NotAllowedToCreate
-from .games import Busy, Games
+from .games import Games
 from .locks import KeyedLocks
 from .snapshots import GameSnapshot
+from .starts import Busy
 from .tournament_formats import FORMATS, withdrawn
 from .tournament_pot import ENTRY_KIND, REFUND_KIND, pay_pot
 from .tournament_values import Forfeit, Progress, TournamentOverview, Waiting

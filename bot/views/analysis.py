@@ -16,7 +16,7 @@ from bot.callbacks import PlayFrom
 from bot.engine import Position, Side
 from bot.i18n import N_
 from bot.services.analysis import Analysis
-from bot.views.boards import finish_label
+from bot.views.board_buttons import finish_label
 from bot.views.common import SIDE_MARKS, Translate, mention, player_name
 from bot.views.numbers import count, decimal
 from render import BoardView

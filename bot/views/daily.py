@@ -20,7 +20,7 @@ from bot.services.daily import (
     best_shown,
     tap_letter,
 )
-from bot.views.boards import STEPS_PER_ROW, finish_label, step_label
+from bot.views.board_buttons import STEPS_PER_ROW, finish_label, step_label
 from bot.views.common import SIDE_MARKS, VARIANT_NAMES, Translate, clock, player_name
 from bot.views.numbers import count, decimal
 from render import BoardView
@@ -76,7 +76,7 @@ def puzzle_caption(position: DailyPosition, tapped: Tapped, _: Translate) -> str
 def puzzle_keyboard(
     position: DailyPosition, taps: str, tapped: Tapped, _: Translate
 ) -> InlineKeyboardMarkup:
-    """The turn buttons, as a game's board draws them (:func:`bot.views.boards.keyboard`):
+    """The turn buttons, as a game's board draws them (:func:`bot.views.board_buttons.keyboard`):
     one button per way to finish when they are few, else the steps offered; ↩ Undo, ✅
     Confirm. Each button carries the taps it leads to."""
 

@@ -19,7 +19,8 @@ from bot.numbers import COUNT_DIGITS, parse_number
 from bot.services import GameSnapshot, Terms
 from bot.services.actions import GameAction, allowed
 from bot.services.choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, fitted
-from bot.views.boards import board_position, caption, keyboard
+from bot.views.board_buttons import keyboard
+from bot.views.boards import board_position, caption
 from bot.views.challenges import commitment_line
 from bot.views.common import (
     DICE_MODE_NAMES,

@@ -19,7 +19,8 @@ from bot.model import StoredGame, Tally, User
 from bot.services import GameSnapshot
 from bot.services.actions import GameAction
 from bot.services.hints import advise
-from bot.views.boards import ALERT_LIMIT, finish_label, hint_text, keyboard
+from bot.views.board_buttons import finish_label, keyboard
+from bot.views.boards import ALERT_LIMIT, hint_text
 from bot.views.common import translator
 from tests.engine.strategies import played_positions
 

@@ -13,8 +13,9 @@ from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
 
 from bot.messages.kept import KeptText
-from bot.outbox.link import TelegramLink, TelegramSession
+from bot.outbox.link import TelegramLink
 from bot.outbox.pace import RateLimiter
+from bot.outbox.session import TelegramSession
 from tests.support.fake_telegram import FakeTelegram
 
 

@@ -16,7 +16,7 @@ from bot.course.tasks import judge
 from bot.i18n import DEFAULT_LOCALE, LOCALES, create_i18n
 from bot.services.daily import STEP_LETTERS, replay_taps, tap_letter
 from bot.views.common import translator
-from bot.views.lessons import STEP_TEXTS, option_label
+from bot.views.lesson_texts import STEP_TEXTS, option_label
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeUser
 from tests.support.harness import BotHarness
 

@@ -74,7 +74,7 @@ async def test_forged_ids_leave_no_lock_behind(
                 )
     await harness.settle()
     services: Services = built["services"]
-    assert (len(services.games._locks), len(services.challenges._locks)) == (0, 0)
+    assert (len(services.games._saves.locks), len(services.challenges._locks)) == (0, 0)
 
 
 async def test_five_invitations_to_bob_send_him_one(bot_harness: BotHarness) -> None:

@@ -22,7 +22,7 @@ from aiogram.types import (
 from aiohttp.payload import BytesPayload
 from PIL import Image
 
-from bot.outbox.link import TelegramSession
+from bot.outbox.session import TelegramSession
 from tests.support.fake_telegram import FakeChat, FakeMessage, FakeTelegram
 
 SESSIONS = {"aiogram": AiohttpSession, "bot": TelegramSession}

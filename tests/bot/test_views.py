@@ -17,14 +17,8 @@ from bot.services import GameSnapshot, compose
 from bot.services.analysis import Analysis
 from bot.storage import Store, open_database
 from bot.views.analysis import summary_text
-from bot.views.boards import (
-    board_position,
-    board_view,
-    caption,
-    finish_label,
-    keyboard,
-    unseen_turns,
-)
+from bot.views.board_buttons import finish_label, keyboard
+from bot.views.boards import board_position, board_view, caption, unseen_turns
 from bot.views.common import translator
 from render import render_board
 

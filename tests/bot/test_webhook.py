@@ -19,7 +19,8 @@ from aiohttp import ClientSession
 from prometheus_client.parser import text_string_to_metric_families
 from yarl import URL
 
-from bot.app import WebhookRefused, run
+from bot.app import run
+from bot.runners import WebhookRefused
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
 from tests.support.harness import (
     WEBHOOK_SECRET,

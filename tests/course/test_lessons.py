@@ -22,7 +22,8 @@ from bot.course.tasks import (
 from bot.engine import Dice, Game, Position, Side
 from bot.i18n import create_i18n
 from bot.views.common import translator
-from bot.views.lessons import LESSON_TITLES, STEP_TEXTS, Shown, option_label, step_board
+from bot.views.lesson_texts import LESSON_TITLES, STEP_TEXTS, option_label
+from bot.views.lessons import Shown, step_board
 from render import render_board
 from tests.support.catalogs import untranslated
 

@@ -23,7 +23,8 @@ from bot.services.autoanalysis import CLAIM_SECONDS
 from bot.services.choices import VARIANTS
 from bot.services.computer import Brain
 from bot.storage import Store, open_database
-from bot.views.boards import caption, keyboard
+from bot.views.board_buttons import keyboard
+from bot.views.boards import caption
 from bot.views.common import translator
 from tests.support.clock import Clock
 from tests.support.postgres import PostgresServer

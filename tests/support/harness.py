@@ -33,11 +33,12 @@ from typing import Any, Final
 
 from aiogram.types import TelegramObject
 
-from bot.app import ServicesFactory, UpdateTracker, build_services, run
+from bot.app import ServicesFactory, build_services, run
 from bot.config import Settings
 from bot.handlers.middlewares import Handler
 from bot.messages.boards import BoardPublisher
 from bot.outbox.link import Backoff, TelegramLink
+from bot.update_tracker import UpdateTracker
 
 from .fake_telegram import DEFAULT_TIMEOUT, DEFAULT_TOKEN, FakeTelegram
 
