@@ -5,7 +5,9 @@ the drawing threads, and the newest-wins worker that every kept message in step 
 
 * :mod:`.pace`: the pace and the allowance of messages on demand;
 * :mod:`.drawing`: the pictures, off the event loop;
-* :mod:`.latest`: one worker per key, the newest value wins.
+* :mod:`.latest`: one worker per key, the newest value wins;
+* :mod:`.link`: what a failure of Telegram means, retries and outages;
+* :mod:`.session`: the HTTP session to the Bot API.
 """
 
 from __future__ import annotations

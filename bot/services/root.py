@@ -152,7 +152,10 @@ def compose(
         the lessons, training games' judging (<- the brain)
         privacy       <- users
         board messages <- the change feed
-        game service  <- users, seeds, coordination, the brain, the automatic analyses, the feed
+        game saves    <- the feed, results (<- the automatic analyses), snapshots (<- users)
+        game starts   <- users, seeds, the feed
+        timeouts      <- game saves, the brain, board messages
+        game service  <- users, the brain, results, game saves, game starts, timeouts
         challenges    <- users, seeds
         inline games  <- challenges
         leagues       <- scores
