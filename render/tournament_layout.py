@@ -3,22 +3,11 @@ standings table's rows and columns, the pages each takes, the themes.
 
 Pure arithmetic, no Pillow (like :mod:`render.layout`), so that it is tested exactly. The
 picture for the pinned tournament message is drawn by :mod:`render.tournament` from it and
-from its inputs (:mod:`render.tournament_inputs`).
-
-Size. A bracket is portrait, :attr:`TournamentTheme.bracket_width` (720 px) wide, and read
-on a phone: shown 400 px wide (:data:`SHOWN_WIDTH`), as a chat shows a photo there, a name is
-13 px high (:data:`MIN_TEXT`: at least 12). Every match is a box across the picture on a row
-of its own, the rounds stepping right, the champion last, after the final: a knock-out of up
-to 16 players (four rounds) is one picture, 720 px wide and at most about 1,900 tall; 32 and
-64 players take a page for each 16 places of the first round and one for the rounds after
-them (:func:`bracket_pages`). Tables are :attr:`TournamentTheme.width` (1280 px) wide and
-grow in height with their content:
-
-- a table holds at most :data:`ROWS_PER_PAGE` rows; a longer one (a 256-player Swiss) is
-  drawn a page at a time (:func:`page_count`), the page shown in the title band. A round
-  robin cross table (one column per opponent) takes at most
-  :data:`~render.tournament_inputs.MAX_CROSS` players; a bigger round robin is drawn as a
-  standings table with a column per round, like a Swiss.
+from its inputs (:mod:`render.tournament_inputs`). A bracket is portrait,
+:attr:`TournamentTheme.bracket_width` wide, read on a phone (:data:`SHOWN_WIDTH`,
+:data:`MIN_TEXT`), a page for each 16 places of a bigger first round (:func:`bracket_pages`);
+tables are :attr:`TournamentTheme.width` wide, at most :data:`ROWS_PER_PAGE` rows a page
+(:func:`page_count`).
 """
 
 from __future__ import annotations

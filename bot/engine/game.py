@@ -1,41 +1,20 @@
 """A game from the opening roll to its result, moved forward by returning new values.
 
-Flow: :meth:`Game.start` makes the opening roll (one die each, ties roll again, the higher die
-starts). In long nardy and gul-bara the starter then rolls two dice for its first turn; in short
-and Abkhaz nardy it plays the two opening dice [003]. Each turn the side to move
-:meth:`~Game.roll`\\ s, then :meth:`~Game.play`\\ s one of :meth:`~Game.legal_turns` (or builds
-one with :meth:`~Game.turn_input`), or passes when there is none. Bearing off the last checker
-ends the game; so do :meth:`~Game.resign` and :meth:`~Game.timeout`. :attr:`Game.to_act` always
-names the side that must act, and :attr:`Game.needs_roll` says when that is a roll.
+:meth:`Game.start` makes the opening roll (one die each, ties roll again; in short and Abkhaz
+nardy the starter plays the two opening dice [003], elsewhere it then rolls). Each turn the side
+to move :meth:`~Game.roll`\\ s, then :meth:`~Game.play`\\ s one of :meth:`~Game.legal_turns` (or
+builds one with :meth:`~Game.turn_input`), or passes when there is none; bearing off the last
+checker, :meth:`~Game.resign` and :meth:`~Game.timeout` end the game. :attr:`Game.to_act` names
+the side that must act, :attr:`Game.needs_roll` whether that is a roll. The variants add the
+dice modes (``three``; ``anti_three``, where the opponent :meth:`~Game.strike`\\ s a die),
+gul-bara's :attr:`~Game.remainder` handed to the opponent and its :attr:`~Game.chain` of rolls
+after a double played in full, crazy gul-bara's cascade (:attr:`~Game.moves`), and the doubling
+cube (:meth:`~Game.double`, :meth:`~Game.take`, :meth:`~Game.drop`; a result's points are the
+rule set's table times the cube's value).
 
-The new variants add to that flow:
-
-- dice modes of the short variants (:class:`~bot.engine.dice.DiceMode`, ``dice_mode``):
-  ``three`` rolls three dice; ``anti_three`` rolls three, and then the *opponent* strikes one
-  (:meth:`~Game.strike`; :attr:`~Game.strike_pending`, and :attr:`~Game.to_act` names the
-  opponent meanwhile), and the mover plays the two left.
-- gul-bara's remainder: a turn that does not play all its moves hands the rest
-  (:attr:`Turn.remainder <bot.engine.moves.Turn.remainder>`) to the opponent, whose next turn is
-  that :attr:`~Game.remainder` (no dice; :attr:`~Game.moves` is the list), played before its own
-  roll. A remainder never passes back.
-- gul-bara's chain: a double played in full leaves the same side to move, to roll again
-  (:attr:`~Game.chain` counts those rolls within the turn).
-- crazy gul-bara's cascade: :attr:`~Game.moves` lists a double's moves.
-
-With the doubling cube (:mod:`.cube`; the variants that have one), the side to move may
-:meth:`~Game.double` instead of rolling; the opponent then :meth:`~Game.take`\\ s or
-:meth:`~Game.drop`\\ s. Every result's points are the rule set's table times the cube's value.
-
-Decisions where rules.md is silent:
-
-- ``three`` dice mode: the opening roll decides the starter as usual, and the starter's first
-  roll is the two opening dice and a third die it rolls, so that every roll is three dice.
-- ``anti_three``: the opening roll is one die each and the starter plays both values with no
-  strike (rules.md); later rolls are three dice, and no cube action is possible while a strike
-  is pending (the roll has been made).
-- A remainder turn is not a side's own roll: it does not end its first turn (the head
-  exception), it counts as a ply, and the side may double (where a cube is used) only before
-  the roll that follows it.
+Where rules.md is silent (three dice's first roll, anti three's opening and the cube while a
+strike is pending, a remainder turn and the head exception), the decisions are in
+``docs/decisions.md``, section ``bot/engine/game.py``.
 """
 
 from __future__ import annotations

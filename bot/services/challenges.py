@@ -3,25 +3,13 @@ challenger can change until someone accepts; accepting starts the game (the lobb
 :meth:`~.lobby.Lobby.accept` starts it while :meth:`Challenges.accepting` holds the
 challenge). No Telegram here.
 
-A challenge to the computer (its target is the computer at a level, see
-:func:`bot.model.computer_id`) is started by the challenger, once the terms suit them; it
-has a level to choose, hints, and no stake. It may be a training game
-(:mod:`.training`): a single game of two dice without the cube, in long, short or Abkhaz
-nardy.
-
-A challenge may name the position to start at ("play from here": a position of a finished
-game, or a position ID): its variant is the position's, the challenger plays the side to move
-there, which rolls first, and it is a single game that is not rated and pays no chips (no
-match, no stake), since whoever picks the position may pick a won one.
-
-Every tap names the challenge and the ``version`` its button was drawn for, Accept and Decline
-too: a button drawn for terms the challenger has changed since is refused with both versions'
-terms (:exc:`TermsChanged`), so nobody starts a game on terms they did not see. Changes of one
-challenge run one at a time (a lock per challenge, held across the workers that share the
-database) and the write checks the version again.
-
-A group's challenge is taken in the group, or elsewhere (a link opened in private) only by a
-member of the group, as the caller's :data:`MemberCheck` (Telegram's getChatMember) says.
+A challenge to the computer (:func:`bot.model.computer_id`) is started by the challenger and
+has a level, hints, and no stake; it may be a training game (:mod:`.training`). A challenge may
+name the position to start at ("play from here"): a single game, not rated, no chips. Every tap
+names the challenge and the ``version`` its button was drawn for: a button drawn for terms
+changed since is refused with both versions' terms (:exc:`TermsChanged`); changes of one
+challenge run one at a time across workers. A group's challenge is taken in the group, or
+elsewhere only by a member (:data:`MemberCheck`).
 """
 
 from __future__ import annotations

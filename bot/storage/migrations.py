@@ -1,32 +1,14 @@
 """The schema, as one list of migrations that both backends apply in the same order.
 
-Each entry of :data:`MIGRATIONS` moves the schema version up by one, in a transaction of its
-own, so a database of any earlier version is brought up to date on opening and a new one is
-built the same way. They are written once, in SQLite's words; :func:`for_postgres` renders an
-entry for PostgreSQL by a few mechanical rules, so the two backends cannot drift apart (a test
-compares the tables and columns both end up with):
-
-- ``REAL`` is a double (PostgreSQL's ``REAL`` has only 24 bits: a Unix time would lose
-  its seconds);
-- ``id INTEGER PRIMARY KEY`` (SQLite's rowid, numbered by the database) becomes a ``BIGINT``
-  identity that still takes explicit values (users' ids are Telegram's);
-- every other id (a column named ``id`` or ending in ``_id``) is a ``BIGINT``: Telegram's user
-  and chat ids need up to 52 bits. Counts, points and flags stay ``INTEGER``, so that sums of
-  them are integers in both backends.
-
-Flags are integers 0/1 in both backends (SQLite has no booleans), so queries test them with
-``<> 0``, never bare.
-
-A database remembers the checksum of every migration it has had (:data:`CHECKSUMS_TABLE`,
-:func:`checksum`), and a release whose copy of an applied migration differs is refused
-(:exc:`~.database.MigrationChanged`): a migration, once released, is never edited, only
-followed by another. The checksum ignores comments and spacing, so fixing a comment changes
-nothing. A database built before checksums were kept has them recorded when this release
-first opens it.
-
-What SQL cannot derive in both dialects (counting the dice in the games' roll logs) a
-migration names on a line ``-- then: <name>``: the backend then runs :data:`BACKFILLS`'s
-``<name>`` in the migration's transaction, rows read, counted in Python, written.
+Each entry of :data:`MIGRATIONS` (the SQL is in :mod:`.migration_scripts`) moves the schema
+version up by one, in a transaction of its own, so a database of any earlier version is brought
+up to date on opening and a new one is built the same way. They are written once, in SQLite's
+words; :func:`for_postgres` renders an entry for PostgreSQL by a few mechanical rules (a test
+compares the tables both end up with). A database remembers the checksum of every migration it
+has had (:data:`CHECKSUMS_TABLE`, :func:`checksum`; comments and spacing ignored), and a release
+whose copy of an applied migration differs is refused (:exc:`~.database.MigrationChanged`).
+What SQL cannot derive in both dialects a migration names on a line ``-- then: <name>``, run
+from :data:`BACKFILLS` in the migration's transaction.
 """
 
 from __future__ import annotations
