@@ -21,12 +21,10 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from bot.engine import (
-    DiceMode,
     Side,
     resolve_rules,
 )
 from bot.model import (
-    TRAINING_VARIANTS,
     Challenge,
     ChallengeMessage,
     ChallengeStatus,
@@ -39,7 +37,8 @@ from bot.model import (
 )
 
 from . import chips, choices
-from .choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, fitted, has_cube, has_dice_modes
+from .challenge_terms import check_offered, switched, training_terms
+from .choices import MATCH_LENGTHS, MOVE_TIMES, VARIANTS, fitted
 from .errors import (
     BotChallenge,
     ChallengeClosed,
@@ -63,12 +62,6 @@ from .users import Users
 
 CHALLENGE_SECONDS: Final = 15 * 60
 """How long a challenge stays open."""
-
-FIXED_BY_START: Final = frozenset({"variant", "match", "stake", "stake_mode"})
-"""Options a challenge from a position does not offer: the position's variant, one game, no
-stake."""
-FIXED_BY_TRAINING: Final = frozenset({"match", "cube", "dice"})
-"""Options a training game does not offer: it is one game of two dice without the cube."""
 
 MemberCheck = Callable[[int, int], Awaitable[bool]]
 """Whether user (the second id) is a member of group chat (the first id) now."""
@@ -364,17 +357,7 @@ class Challenges:
         challenge = await self._open_challenge(challenge_id, version)
         if user_id != challenge.challenger_id:
             raise NotChallenger()
-        computer = challenge.computer_level
-        if option in ("stake", "stake_mode", "hints") and computer is not None:
-            raise StaleAction()  # not offered against the computer
-        if option == "level" and computer is None:
-            raise StaleAction()
-        if option in FIXED_BY_START and challenge.terms.start is not None:
-            raise StaleAction()  # the position decides the variant; a single free game
-        if option in FIXED_BY_TRAINING and challenge.terms.training:
-            raise StaleAction()  # a training game: one game of two dice, no cube
-        if option == "dice" and not has_dice_modes(challenge.terms.variant):
-            raise StaleAction()
+        check_offered(challenge, option)
         return challenge
 
     async def change_option(
@@ -399,7 +382,6 @@ class Challenges:
         """
         async with self._one_at_a_time(challenge_id):
             challenge = await self.choosing(challenge_id, user_id, version, option)
-            computer = challenge.computer_level
             if (option in choices.OPTIONS) != (choice is not None):
                 raise StaleAction()  # a list's choice without its number, or a switch with one
             terms, target_id = challenge.terms, challenge.target_id
@@ -419,29 +401,8 @@ class Challenges:
                         user = await self._users.get(user_id)
                         raise NotEnoughChips(name=user.mention if user else "?", chips=held)
                     terms = replace(terms, hints=False)  # a stake turns hints off (fair play)
-            elif option == "hints":
-                # hints and a stake never go together (fair play): turning hints on drops it
-                terms = replace(terms, hints=not terms.hints)
-                if terms.hints:
-                    terms = replace(terms, stake=0)
-            elif option == "training":
-                if computer is None:
-                    raise StaleAction()  # judged against the computer only
-                terms = (
-                    replace(terms, training=False)
-                    if terms.training
-                    else training_terms(replace(terms, training=True))
-                )
-            elif option == "watchable":
-                if not challenge.in_private_chat:
-                    raise StaleAction()  # a group sees its board: nothing to keep private
-                terms = replace(terms, watchable=not terms.watchable)
-            elif option == "cube":
-                if not has_cube(terms.variant):
-                    raise StaleAction()  # the button is not offered for this variant
-                terms = replace(terms, cube=not terms.cube)
             else:
-                raise StaleAction()
+                terms = switched(challenge, option)
             changed = replace(challenge, target_id=target_id, terms=terms)
             return await self._save_challenge(changed, challenge.version)
 
@@ -609,21 +570,3 @@ class Challenges:
         if challenge.target_username is not None:
             return bool(user and user.username == challenge.target_username)
         return True  # an open challenge: anyone but the challenger
-
-
-def training_terms(terms: Terms) -> Terms:
-    """``terms`` made a training game's: a single game of two dice without the cube, in a
-    variant of :data:`~bot.model.TRAINING_VARIANTS` (long nardy for any other); none from a
-    position of another variant."""
-    if terms.start is not None and terms.start.variant not in TRAINING_VARIANTS:
-        return replace(terms, training=False)
-    variant = terms.variant if terms.variant in TRAINING_VARIANTS else TRAINING_VARIANTS[0]
-    return replace(
-        terms,
-        training=True,
-        variant=variant,
-        rule_set=terms.rule_set if variant == terms.variant else None,
-        match_length=0,
-        cube=False,
-        dice_mode=DiceMode.TWO,
-    )
