@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.ai.computer import Computer
 from bot.engine import Game, Turn
 from bot.model import StoredGame, User
-from bot.services.replays import Move, Replayed
+from bot.services.replays import Replayed, ReplayedTurn
 from bot.views.replays import SCALE, THEME, replay_durations, replay_frames
 from render import render_animation
 from render.layout import layout
@@ -37,7 +37,7 @@ def self_play(variant: str, seed: int, level: int) -> Replayed:
     player = Computer(level)
     game = Game.start(variant, dice)
     start = game.position
-    moves: list[Move] = []
+    moves: list[ReplayedTurn] = []
     while not game.is_over:
         if game.needs_roll:
             game = game.roll(dice)
@@ -48,7 +48,7 @@ def self_play(variant: str, seed: int, level: int) -> Replayed:
         before = game
         game = game.pass_turn() if turn is None else game.play(turn)
         played = turn if turn is not None else Turn((), game.position, ())
-        moves.append(Move(before, played, game.position))
+        moves.append(ReplayedTurn(before, played, game.position))
     stored = StoredGame(
         id=seed,
         chat_id=0,

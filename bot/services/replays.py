@@ -34,7 +34,7 @@ from .locks import KeyedLocks
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class ReplayedTurn:
     """One turn of a finished game, as a replay shows it."""
 
     before: Game
@@ -52,7 +52,7 @@ class Replayed:
     white: User
     black: User
     start: Position
-    moves: tuple[Move, ...]
+    moves: tuple[ReplayedTurn, ...]
 
     def user(self, side: Side) -> User:
         return self.white if side is Side.WHITE else self.black
@@ -67,7 +67,7 @@ class Replayed:
         return self.start if count == 0 else self.moves[count - 1].after
 
 
-def rebuilt(stored: StoredGame) -> tuple[Position, tuple[Move, ...]]:
+def rebuilt(stored: StoredGame) -> tuple[Position, tuple[ReplayedTurn, ...]]:
     """The start of a finished game and each of its moves; CPU work, for a thread.
 
     :raises: :exc:`~.errors.NotAnalysable` if the history does not replay.
@@ -79,7 +79,7 @@ def rebuilt(stored: StoredGame) -> tuple[Position, tuple[Move, ...]]:
     for index, (before, turn) in enumerate(played):
         # the next turn's game has the board this one left; the last one is played out
         after = played[index + 1][0] if index + 1 < len(played) else before.play(turn)
-        moves.append(Move(before, turn, after.position))
+        moves.append(ReplayedTurn(before, turn, after.position))
     return played[0][0].position, tuple(moves)
 
 

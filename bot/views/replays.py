@@ -17,7 +17,7 @@ from aiogram import html
 
 from bot.engine import Position, Side
 from bot.model import StoredGame, User
-from bot.services.replays import Move, Replayed
+from bot.services.replays import Replayed, ReplayedTurn
 from bot.views.common import (
     OUTCOME_NAMES,
     SIDE_MARKS,
@@ -60,7 +60,7 @@ def replay_frames(replayed: Replayed, _: Translate) -> list[tuple[Position, Boar
 
 
 def _frame(
-    plain: BoardView, move: Move, label: str, result: str | None, _: Translate
+    plain: BoardView, move: ReplayedTurn, label: str, result: str | None, _: Translate
 ) -> tuple[Position, BoardView]:
     """The board after ``move``, drawn with its mover to move: the dice lie in the mover's
     half, the mover's name is lit."""
