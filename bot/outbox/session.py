@@ -6,8 +6,10 @@ in memory as one body; to read a pressed message's keyboard as its first button 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, cast
 
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -75,11 +77,8 @@ class TelegramSession(AiohttpSession):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("json_loads", read_json)
         super().__init__(*args, **kwargs)
-        # aiogram validates each answer with ``Response[<the method's result type>]``, a class
-        # pydantic builds once and keeps only weakly: the garbage collector takes it, and it is
-        # built again (a fifth of a millisecond) for a later answer. Holding each one here keeps
-        # it built.
         self._response_types: dict[Any, Any] = {}
+        """``Response[<a method's result type>]`` by result type (see :meth:`check_response`)."""
 
     def build_form_data(self, bot: Bot, method: TelegramMethod[TelegramType]) -> FormData:
         """The request's fields as aiogram's own session makes them, with two differences that
@@ -116,9 +115,23 @@ class TelegramSession(AiohttpSession):
     def check_response(
         self, bot: Bot, method: TelegramMethod[TelegramType], status_code: int, content: str
     ) -> Response[TelegramType]:
+        """A successful answer read with the method's ``Response`` type built once for the
+        session. aiogram asks pydantic for ``Response[<result type>]`` on every answer, and
+        pydantic keeps the classes it builds in a cache of the calling task's context (since
+        2.11): a task whose context began without one starts its own, empty, and the class is
+        built again (about a millisecond, on a slow machine) for about every board edit. Anything but a
+        success (an error, an answer that does not read) is aiogram's to tell."""
         returning = method.__returning__
-        if returning not in self._response_types:
-            self._response_types[returning] = Response[returning]  # type: ignore[valid-type]
+        response_type = self._response_types.get(returning)
+        if response_type is None:
+            response_type = self._response_types[returning] = Response[returning]  # type: ignore[valid-type]
+        if HTTPStatus.OK <= status_code <= HTTPStatus.IM_USED:
+            with contextlib.suppress(Exception):  # aiogram's own reading says what is wrong
+                response = response_type.model_validate(
+                    self.json_loads(content), context={"bot": bot}
+                )
+                if response.ok:
+                    return cast(Response[TelegramType], response)
         try:
             return super().check_response(bot, method, status_code, content)
         except (TelegramServerError, ClientDecodeError) as error:

@@ -3,8 +3,11 @@ what it reads from aiogram's own session."""
 
 from __future__ import annotations
 
+import contextvars
+import json
 from collections.abc import AsyncIterator
 from io import BytesIO
+from typing import Any
 
 import pytest
 from aiogram import Bot
@@ -12,6 +15,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram.exceptions import ClientDecodeError, TelegramBadRequest
 from aiogram.methods import SendDocument
 from aiogram.types import (
     BufferedInputFile,
@@ -166,3 +170,31 @@ def test_an_inline_keyboard_is_sent_as_aiogram_writes_it(bots: dict[str, Bot]) -
         form = session.build_form_data(bot, method)
         written[name] = {part["name"]: value for part, _, value in form._fields}
     assert written["bot"]["reply_markup"] == written["aiogram"]["reply_markup"]
+
+
+def test_answers_are_read_as_aiogram_reads_them_with_each_type_built_once(
+    bots: dict[str, Bot],
+) -> None:
+    """A success reads to what aiogram's session reads, with one ``Response`` class for each
+    result type, even from tasks whose contexts began empty (pydantic's own cache of those
+    classes lives in the context: there each answer built a class again); an error is aiogram's
+    error."""
+    method = SendDocument(chat_id=1, document="file-id")
+    sent = {"message_id": 7, "date": 0, "chat": {"id": 1, "type": "private"}}
+    answer = json.dumps({"ok": True, "result": sent})
+    read: dict[str, list[Any]] = {}
+    for name, bot in bots.items():
+        read[name] = [
+            contextvars.Context().run(bot.session.check_response, bot, method, 200, answer)
+            for _ in range(2)
+        ]
+    ours, theirs = read["bot"], read["aiogram"]
+    assert [r.model_dump() for r in ours] == [r.model_dump() for r in theirs]
+    assert type(ours[0]) is type(ours[1])
+    assert type(theirs[0]) is not type(theirs[1])  # aiogram builds one for each answer
+    refused = json.dumps({"ok": False, "error_code": 400, "description": "Bad Request: no"})
+    for bot in bots.values():
+        with pytest.raises(TelegramBadRequest, match="no"):
+            bot.session.check_response(bot, method, 400, refused)
+        with pytest.raises(ClientDecodeError):
+            bot.session.check_response(bot, method, 200, "<html>")
