@@ -118,9 +118,9 @@ class TelegramSession(AiohttpSession):
         """A successful answer read with the method's ``Response`` type built once for the
         session. aiogram asks pydantic for ``Response[<result type>]`` on every answer, and
         pydantic keeps the classes it builds in a cache of the calling task's context (since
-        2.11): a task whose context began without one starts its own, empty, and the class is
-        built again (about a millisecond, on a slow machine) for about every board edit. Anything but a
-        success (an error, an answer that does not read) is aiogram's to tell."""
+        2.11): a task whose context began without one starts its own, empty, and the class was
+        built again (about a millisecond, on a slow machine) for nearly every board edit.
+        Anything but a success (an error, an answer that does not read) is aiogram's to tell."""
         returning = method.__returning__
         response_type = self._response_types.get(returning)
         if response_type is None:
