@@ -22,8 +22,8 @@ FEWER = settings(max_examples=5, deadline=None, suppress_health_check=[HealthChe
 """For crazy gul-bara: a cascade can have thousands of turns."""
 SEARCHED = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 """Where the strongest level searches each example (two rolls ahead, up to half a second a
-turn): four random positions for each way of play (new ones each run; six took a tenth of the
-suite's CPU for these two tests alone)."""
+turn): four random positions for each way of play (new ones each run; six cost the two tests
+that use them 21 s of CPU)."""
 ZERO_PLY = [lv.number for lv in LEVELS if not lv.lookahead]
 """The levels that look no roll ahead: in crazy gul-bara a look-ahead lists every cascade the
 opponent may roll next, which can take seconds (up to minutes with ``four_per_value``), so
