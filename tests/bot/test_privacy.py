@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -31,7 +32,13 @@ def said(locale: str, msgid: str) -> str:
 
 async def _cells_holding(database: Path, *values: int | str) -> list[str]:
     """``table.column`` of every cell, in every table the file has, holding one of ``values``
-    (a text cell: containing it)."""
+    (a text cell: containing it, a number as a whole word: a game's dice seed in hex holds a
+    user's id, ``1001``, by chance once in some thousand games)."""
+    patterns = [
+        re.compile(rf"(?<![0-9A-Za-z]){value}(?![0-9A-Za-z])" if isinstance(value, int) else
+                   re.escape(value))
+        for value in values
+    ]  # fmt: skip
     db = await open_database(database)
     found = []
     try:
@@ -41,9 +48,8 @@ async def _cells_holding(database: Path, *values: int | str) -> list[str]:
             for row in await db.fetch_all(f"SELECT * FROM {table}"):
                 for column in row.keys():  # noqa: SIM118 - a Row's columns
                     cell = row[column]
-                    if any(
-                        cell == value or (isinstance(cell, str) and str(value) in cell)
-                        for value in values
+                    if cell in values or (
+                        isinstance(cell, str) and any(p.search(cell) for p in patterns)
                     ):
                         found.append(f"{table}.{column}")
     finally:
