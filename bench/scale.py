@@ -402,7 +402,7 @@ def commands(services: Any, store: Store, seed: Seed) -> dict[str, Callable[[], 
         return (await scores.head_to_head(heavy, heavy2), await scores.latest_match(heavy, heavy2))
 
     async def tick() -> object:
-        await services.games.timeouts()
+        await services.timeouts.timeouts()
         await services.deadlines.reminders()
         await services.challenges.expire()
         await services.pool.pair_waiting()

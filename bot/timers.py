@@ -64,6 +64,7 @@ class Timers:
         daily: DailyPublisher | None = None,
     ) -> None:
         self._games = services.games
+        self._timeouts = services.timeouts
         self._deadlines = services.deadlines
         self._challenges = services.challenges
         self._boards = services.board_messages
@@ -109,7 +110,7 @@ class Timers:
         self._database.answered()
 
     async def _look(self) -> None:
-        await self._games.timeouts()
+        await self._timeouts.timeouts()
         for challenge in await self._challenges.expire():
             await close_challenge_messages(
                 self._bot, challenge, self._users, self._challenges, self._i18n

@@ -1,6 +1,6 @@
 """Deadlines around the games' own: the reminders of correspondence games, and the clocks
 stopped for an outage (Telegram's or the database's). A game lost on time is the game
-service's (:meth:`~.games.Games.timeouts`). No Telegram here."""
+service's (:meth:`~.timeouts.Timeouts.timeouts`). No Telegram here."""
 
 from __future__ import annotations
 

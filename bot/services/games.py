@@ -40,7 +40,6 @@ from .saves import GameSaves
 from .snapshots import WHOLE_TURN_BUTTONS, GameSnapshot, turn_input
 from .starts import GameStarts
 from .takeback import taken_back
-from .timeouts import Timeouts
 from .users import Users
 
 
@@ -58,7 +57,6 @@ class Games:
         results: Results,
         saves: GameSaves,
         starts: GameStarts,
-        timeouts: Timeouts,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._store = store
@@ -72,18 +70,7 @@ class Games:
         """The default time per move (a challenge may choose another)."""
         self.computer_waits = saves.computer_waits
         """Set when a saved game waits for the computer: the timers' loop looks at once."""
-        self.start = starts.start
-        """Starts a game once its players are free (:meth:`.GameStarts.start`)."""
-        self.busy = starts.busy
-        """What keeps a player from starting a game at one sitting (:meth:`.GameStarts.busy`)."""
-        self.refusal = starts.refusal
-        """The refusal of a game for a busy player (:meth:`.GameStarts.refusal`)."""
-        self.lock_players = starts.lock_players
-        """Holds players until the transaction ends (:meth:`.GameStarts.lock_players`)."""
-        self.timeouts = timeouts.timeouts
-        """Acts on the games whose deadline has passed (:meth:`.Timeouts.timeouts`)."""
-        self.computer_move = timeouts.computer_move
-        """The computer acts in a game waiting for it (:meth:`.Timeouts.computer_move`)."""
+        self._starts = starts
 
     # --- games -----------------------------------------------------------------------------
 
@@ -116,7 +103,7 @@ class Games:
             # post another one in that chat
             inline = next((b.inline_message_id for b in old_boards if b.inline_message_id), None)
             try:
-                started = await self.start(
+                started = await self._starts.start(
                     chat_id=stored.chat_id,
                     white_id=stored.white_id,
                     black_id=stored.black_id,

@@ -34,6 +34,7 @@ from .inline import InlineGames, seal
 from .locks import KeyedLocks
 from .pool import OFFER_AFTER, PRIVATE, Pool, PoolPairing, computer_level_for, pool_terms
 from .snapshots import GameSnapshot
+from .starts import GameStarts
 from .watchers import Watchers
 
 
@@ -52,6 +53,7 @@ class Lobby:
         self,
         store: Store,
         games: Games,
+        starts: GameStarts,
         challenges: Challenges,
         inline: InlineGames,
         watchers: Watchers,
@@ -64,6 +66,7 @@ class Lobby:
         self._feed = feed
         self._clock = clock
         self._games = games
+        self._starts = starts
         self._challenges = challenges
         self._inline = inline
         self._watchers = watchers
@@ -85,13 +88,13 @@ class Lobby:
         ``version``, ``where``, ``is_member`` and ``chat_instance``): its game starts with the
         terms as they are now, with its match when it has one, and the challenge is closed, in
         one transaction. ``dice_client``: the id of the accepting tap, the client value of the
-        game's fair dice (:meth:`Games.start`).
+        game's fair dice (:meth:`.GameStarts.start`).
 
         One game at one sitting: refused while either player plays one (see
-        :meth:`Games.start`), the challenge left open.
+        :meth:`.GameStarts.start`), the challenge left open.
 
         :raises: what :meth:`Challenges.accepting` raises; :exc:`AlreadyPlaying`,
-            :exc:`~.errors.OpponentPlaying` and the like (:meth:`Games.refusal`).
+            :exc:`~.errors.OpponentPlaying` and the like (:meth:`.GameStarts.refusal`).
         """
         async with (
             self._challenges.accepting(
@@ -105,7 +108,7 @@ class Lobby:
             self._store.transaction(durable=True),
         ):
             challenge = accepted.challenge
-            stored = await self._games.start(
+            stored = await self._starts.start(
                 chat_id=accepted.chat_id,
                 white_id=accepted.white_id,
                 black_id=accepted.black_id,
@@ -255,9 +258,9 @@ class Lobby:
         """
         if await self._pool.seeker(user_id) is not None:
             raise AlreadySeeking()
-        busy = await self._games.busy(user_id)
+        busy = await self._starts.busy(user_id)
         if busy is not None:
-            raise await self._games.refusal(busy, user_id)
+            raise await self._starts.refusal(busy, user_id)
 
     async def start_pairing(
         self, pairing: PoolPairing, *, locale: str, dice_client: str | None = None
@@ -276,10 +279,10 @@ class Lobby:
             else [(waiting.user_id, Side.WHITE), (entering.user_id, Side.BLACK)]
         )
         async with self._store.transaction(durable=True):
-            await self._games.lock_players(waiting.user_id, entering.user_id)
+            await self._starts.lock_players(waiting.user_id, entering.user_id)
             if await self._playing(entering.user_id) or await self._playing(waiting.user_id):
                 return None
-            stored = await self._games.start(
+            stored = await self._starts.start(
                 chat_id=pairing.scope if group else 0,
                 white_id=waiting.user_id,
                 black_id=entering.user_id,
@@ -320,7 +323,7 @@ class Lobby:
         ``found``; returns the players found playing already (:data:`~.pool.StartGames`).
         Every player's lock is taken at once, in one order, so that no two transactions
         each hold a lock the other waits for."""
-        await self._games.lock_players(*{p for pairing in pairings for p in pairing.players})
+        await self._starts.lock_players(*{p for pairing in pairings for p in pairing.players})
         busy: set[int] = set()
         for pairing in pairings:
             started = await self.start_pairing(
@@ -358,7 +361,7 @@ class Lobby:
             rating = (await self._store.ratings.get(user.id, terms.variant)).rating
             group = scope != PRIVATE
             async with self._store.transaction(durable=True):
-                stored = await self._games.start(
+                stored = await self._starts.start(
                     chat_id=scope if group else 0,
                     white_id=user.id,
                     black_id=computer_id(computer_level_for(rating)),
@@ -394,9 +397,9 @@ class Lobby:
             seeker = await self._pool.seeker(user.id)
             if seeker is None:
                 raise NotSeeking()
-            busy = await self._games.busy(user.id)
+            busy = await self._starts.busy(user.id)
             if busy is not None:
-                raise await self._games.refusal(busy, user.id)
+                raise await self._starts.refusal(busy, user.id)
             opponent = computer_id(computer_level_for(seeker.rating))
             group = seeker.scope != PRIVATE
             async with self._store.transaction(durable=True):
@@ -404,7 +407,7 @@ class Lobby:
                 # worker) removed the entry first, and this one is refused
                 if not await self._pool.leave(user.id):
                     raise NotSeeking()
-                stored = await self._games.start(
+                stored = await self._starts.start(
                     chat_id=seeker.scope if group else 0,
                     white_id=user.id,
                     black_id=opponent,
@@ -419,8 +422,8 @@ class Lobby:
 
     async def _playing(self, user_id: int) -> bool:
         """Whether ``user_id`` may start no game at one sitting now
-        (:meth:`Games.busy`)."""
-        return await self._games.busy(user_id) is not None
+        (:meth:`.GameStarts.busy`)."""
+        return await self._starts.busy(user_id) is not None
 
 
 def _fixed(locale: str) -> Callable[[PoolPairing], Awaitable[str]]:

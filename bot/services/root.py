@@ -75,6 +75,10 @@ class Services:
     coordination: Coordination
     """Claims and pace shared with the other workers of the database."""
     games: Games
+    game_starts: GameStarts
+    """Games started once their players are free; what keeps a player busy."""
+    timeouts: Timeouts
+    """The deadlines that passed acted on: the computer's turns, losses on time."""
     deadlines: Deadlines
     """Reminders of correspondence games; the clocks stopped for an outage."""
     updates: Updates
@@ -155,13 +159,14 @@ def compose(
         game saves    <- the feed, results (<- the automatic analyses), snapshots (<- users)
         game starts   <- users, seeds, the feed
         timeouts      <- game saves, the brain, board messages
-        game service  <- users, the brain, results, game saves, game starts, timeouts
+        game service  <- users, the brain, results, game saves, game starts
         challenges    <- users, seeds
         inline games  <- challenges
         leagues       <- scores
-        lobby         <- game service, challenges, inline games, watchers, the pool, the feed
+        lobby         <- game service, game starts, challenges, inline games, watchers, the
+                         pool, the feed
         game actions  <- game service, lobby
-        tournaments   <- game service
+        tournaments   <- game service, game starts
         moderation    <- challenges, the pool, tournaments
         database watch <- game service
         practice      <- the brain, the daily position
@@ -182,28 +187,23 @@ def compose(
         clock=clock,
         computer_pause=computer_pause,
     )
-    games = Games(
+    starts = GameStarts(
         store,
         rng,
         users=users,
-        brain=brain,
-        results=results,
-        saves=saves,
-        starts=GameStarts(
-            store,
-            rng,
-            users=users,
-            seeds=seeds,
-            feed=feed,
-            move_seconds=move_seconds,
-            computer_pause=computer_pause,
-            clock=clock,
-        ),
-        timeouts=Timeouts(
-            store, rng, saves=saves, brain=brain, board_messages=board_messages, clock=clock
-        ),
+        seeds=seeds,
+        feed=feed,
+        move_seconds=move_seconds,
+        computer_pause=computer_pause,
         clock=clock,
     )
+    timeouts = Timeouts(
+        store, rng, saves=saves, brain=brain, board_messages=board_messages, clock=clock
+    )
+    games = Games(
+        store, rng, users=users, brain=brain, results=results, saves=saves, starts=starts,
+        clock=clock,
+    )  # fmt: skip
     deadlines = Deadlines(store, users, coordination, games.snapshot_of, clock=clock)
     challenges = Challenges(
         store,
@@ -217,8 +217,8 @@ def compose(
     watchers = Watchers(store)
     scores = Scores(store, clock=clock)
     pool = Pool(store, clock=clock)
-    lobby = Lobby(store, games, challenges, inline, watchers, pool, feed, clock=clock)
-    tournaments = Tournaments(store, games, clock=clock)
+    lobby = Lobby(store, games, starts, challenges, inline, watchers, pool, feed, clock=clock)
+    tournaments = Tournaments(store, games, starts, clock=clock)
     daily = DailyPositions(store, brain, clock=clock)
     return Services(
         store=store,
@@ -227,6 +227,8 @@ def compose(
         chats=Chats(store, clock=clock),
         coordination=coordination,
         games=games,
+        game_starts=starts,
+        timeouts=timeouts,
         deadlines=deadlines,
         updates=Updates(store, clock=clock),
         game_actions=GameActions(games, lobby),

@@ -48,7 +48,7 @@ from .errors import NotAnAdmin as NotAllowedToCreate
 from .games import Games
 from .locks import KeyedLocks
 from .snapshots import GameSnapshot
-from .starts import Busy
+from .starts import Busy, GameStarts
 from .tournament_formats import FORMATS, withdrawn
 from .tournament_pot import ENTRY_KIND, REFUND_KIND, pay_pot
 from .tournament_values import Forfeit, Progress, TournamentOverview, Waiting
@@ -65,11 +65,13 @@ class Tournaments:
         self,
         store: Store,
         games: Games,
+        starts: GameStarts,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._store = store
         self._games = games
+        self._starts = starts
         self._clock = clock
         self._locks: KeyedLocks[int] = KeyedLocks()
 
@@ -436,7 +438,7 @@ class Tournaments:
                 )
             )
         # every player's lock at once, in one order: no two transactions wait for each other
-        await self._games.lock_players(*(p for b in boards if not b.decided for p in b.players))
+        await self._starts.lock_players(*(p for b in boards if not b.decided for p in b.players))
         waiting = []
         for index, board in enumerate(boards):
             if not board.decided and board.second_id is not None:
@@ -459,7 +461,7 @@ class Tournaments:
     async def _start_board(self, tournament: Tournament, board: TournamentPairing) -> StoredGame:
         """Inside the caller's transaction, both players free: starts the board's game."""
         assert board.second_id is not None
-        stored = await self._games.start(
+        stored = await self._starts.start(
             chat_id=0,
             white_id=board.first_id,
             black_id=board.second_id,
@@ -478,7 +480,7 @@ class Tournaments:
         move_seconds = tournament.terms.move_seconds or self._games.move_seconds
         if move_seconds >= REMIND_FROM_SECONDS:
             return ()
-        found = [await self._games.busy(p, tournament=True) for p in board.players]
+        found = [await self._starts.busy(p, tournament=True) for p in board.players]
         return tuple(b for b in found if b is not None)
 
     async def _look_at_waiting(self, board: TournamentPairing) -> Progress | None:
@@ -505,7 +507,7 @@ class Tournaments:
                 return None
             try:
                 async with self._store.transaction(durable=True):
-                    await self._games.lock_players(*current.players)
+                    await self._starts.lock_players(*current.players)
                     busy = await self._busy(tournament, current)
                     if not busy:
                         stored = await self._start_board(tournament, current)

@@ -134,12 +134,15 @@ async def test_a_deadline_fires_once_across_workers_and_rates_once(workers: Work
     ]
     # every player to move has run out of time, and the grace of a board not shown (none is)
     clock.now += 121
-    ended = await asyncio.gather(one.service.timeouts(), two.service.timeouts())
+    ended = await asyncio.gather(one.services.timeouts.timeouts(), two.services.timeouts.timeouts())
     ids = sorted(s.stored.id for batch in ended for s in batch)
     assert ids == sorted(g.stored.id for g in games)  # each once, by one worker or the other
     ratings = [await one.store.ratings.get(u.id, "long") for u in users]
     assert [r.games for r in ratings] == [1] * 6  # each result rated once
-    assert await one.service.timeouts() == [] and await two.service.timeouts() == []
+    assert (
+        await one.services.timeouts.timeouts() == []
+        and await two.services.timeouts.timeouts() == []
+    )
 
 
 async def test_results_of_concurrent_games_keep_chips_and_ratings_whole(workers: Workers) -> None:
@@ -186,7 +189,7 @@ async def test_the_computer_answers_once_across_workers(workers: Workers) -> Non
     version = snapshot.stored.version
     clock.now += 60
     answers = await asyncio.gather(
-        *(w.service.computer_move(snapshot.stored.id) for w in (one, two, one, two))
+        *(w.services.timeouts.computer_move(snapshot.stored.id) for w in (one, two, one, two))
     )
     assert len([a for a in answers if a is not None]) == 1
     after = await one.service.snapshot(snapshot.stored.id)

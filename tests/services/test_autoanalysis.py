@@ -146,7 +146,7 @@ async def test_two_workers_race_for_the_claims(postgres: PostgresServer) -> None
         await _people(services)
         ids = []
         for n in range(24):  # games stored, not played: the queue needs only their ids
-            started = await services.games.start(
+            started = await services.game_starts.start(
                 chat_id=-5,
                 white_id=1,
                 black_id=2,

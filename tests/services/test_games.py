@@ -135,17 +135,16 @@ async def _shown(services: Services, snapshot: GameSnapshot) -> None:
 
 async def test_timeout_loses_for_the_player_to_move(world: World) -> None:
     services, clock, users = world
-    service = services.games
     _, snapshot = await _start(services, users)
     await _shown(services, snapshot)
-    assert await service.timeouts() == []
+    assert await services.timeouts.timeouts() == []
     clock.now += 61
-    ended = await service.timeouts()
+    ended = await services.timeouts.timeouts()
     assert len(ended) == 1
     result = ended[0].game.result
     assert result is not None and result.outcome is Outcome.TIMEOUT
     assert result.winner is snapshot.game.turn.other
-    assert await service.timeouts() == []
+    assert await services.timeouts.timeouts() == []
 
 
 async def test_no_move_runs_out_before_its_board_is_shown(world: World) -> None:
@@ -156,14 +155,14 @@ async def test_no_move_runs_out_before_its_board_is_shown(world: World) -> None:
     _, snapshot = await _start(services, users)
     started = clock.now
     clock.now = started + 110  # the deadline (60 s) passed; the board still does not show it
-    assert await service.timeouts() == []
+    assert await services.timeouts.timeouts() == []
     assert not (await service.snapshot(snapshot.stored.id)).game.is_over
     await _shown(services, snapshot)  # shown at last: the clock starts now
     assert (await service.stored(snapshot.stored.id)).deadline == started + 110 + 60
     clock.now = started + 169
-    assert await service.timeouts() == []
+    assert await services.timeouts.timeouts() == []
     clock.now = started + 171
-    [ended] = await service.timeouts()
+    [ended] = await services.timeouts.timeouts()
     assert ended.game.result is not None and ended.game.result.outcome is Outcome.TIMEOUT
 
 
@@ -176,7 +175,7 @@ async def test_a_move_being_tapped_runs_out_though_its_board_is_behind(world: Wo
     mover = snapshot.stored.player(snapshot.game.turn)
     await service.choose(snapshot.stored.id, mover, snapshot.stored.version, 0)  # not shown
     clock.now += 61
-    [ended] = await service.timeouts()
+    [ended] = await services.timeouts.timeouts()
     assert ended.game.result is not None and ended.game.result.outcome is Outcome.TIMEOUT
 
 
@@ -194,13 +193,12 @@ async def test_a_board_that_cannot_be_shown_holds_the_game_one_move_time_more(wo
     """A chat gone (the board never shown): the move runs out one move's time after its
     deadline, so a game nobody can see still ends."""
     services, clock, users = world
-    service = services.games
     _, snapshot = await _start(services, users)
     assert snapshot.stored.deadline is not None
     clock.now = snapshot.stored.deadline + 59
-    assert await service.timeouts() == []
+    assert await services.timeouts.timeouts() == []
     clock.now = snapshot.stored.deadline + 60
-    [ended] = await service.timeouts()
+    [ended] = await services.timeouts.timeouts()
     assert ended.game.result is not None and ended.game.result.outcome is Outcome.TIMEOUT
 
 

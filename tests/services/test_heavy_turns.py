@@ -48,7 +48,7 @@ async def _ready(services: Services, users: list[User]) -> tuple[GameSnapshot, l
     service = services.games
     anna, boris, vera = users
     heavy = await start_heavy_game(
-        service, chat_id=-5, white_id=anna.id, black_id=boris.id, move_seconds=60
+        services.game_starts, chat_id=-5, white_id=anna.id, black_id=boris.id, move_seconds=60
     )
     snapshot = await service.snapshot(heavy.id)
     snapshot = await _tap_step(service, snapshot, 4, 2)

@@ -285,7 +285,7 @@ async def test_an_unanswered_double_loses_on_time_for_the_player_who_had_to_answ
     offered = await service.double(snapshot.stored.id, _mover(snapshot), snapshot.stored.version)
     assert offered.stored.deadline is not None
     clock.now = offered.stored.deadline + offered.stored.move_seconds  # no board shows it
-    [ended] = await service.timeouts()
+    [ended] = await services.timeouts.timeouts()
     result = ended.game.result
     assert result is not None and result.outcome is Outcome.TIMEOUT
     assert result.winner is doubler and result.points == 2  # classic: a mars, times the cube 1

@@ -279,7 +279,7 @@ async def test_a_crash_between_leaving_the_pool_and_the_games_start_loses_no_pai
             async def crash(**_terms: object) -> None:
                 raise _Crash()
 
-            monkeypatch.setattr(worker.games, "start", crash)
+            monkeypatch.setattr(worker.game_starts, "start", crash)
             return worker
 
         # a pairing made as Boris enters, on the worker that dies before the game is made
@@ -325,14 +325,14 @@ async def test_a_second_find_while_a_pairing_starts_never_leaves_a_player_in_bot
             for i, name in ((1, "anna"), (2, "boris"))
         ]
         reached, go = asyncio.Event(), asyncio.Event()
-        start = two.games.start
+        start = two.game_starts.start
 
         async def slow_start(**terms: Any) -> StoredGame:
             reached.set()
             await go.wait()
             return await start(**terms)
 
-        monkeypatch.setattr(two.games, "start", slow_start)
+        monkeypatch.setattr(two.game_starts, "start", slow_start)
         assert await one.lobby.find(anna, 0, TERMS, locale="en") is None
         pairing = asyncio.create_task(two.lobby.find(boris, 0, TERMS, locale="en"))
         await reached.wait()  # out of the pool on worker two, her game not made yet

@@ -275,7 +275,7 @@ async def test_a_swiss_of_seven_timeouts_included(store: Store, clock: Clock) ->
                 if board.pairing.game_id is not None:
                     await _show_boards(store, board.pairing.game_id)
             clock.now += 61
-            assert len(await services.games.timeouts()) == 3
+            assert len(await services.timeouts.timeouts()) == 3
         else:
             await _play_round(services, made.id, loser_of={})
         [progress] = await services.tournaments.due()
@@ -537,7 +537,7 @@ async def test_boards_decided_on_time_are_known_for_a_game_and_for_a_matchs_last
     await services.games.resign(second.pairing.game_id, second.pairing.first_id)
     await _show_boards(store, first.pairing.game_id)
     clock.now += 61
-    assert len(await services.games.timeouts()) == 1
+    assert len(await services.timeouts.timeouts()) == 1
     overview = await services.tournaments.overview(made.id)
     assert overview.on_time == {(1, first.pairing.board)}
     pair = await _players(services, 2, first=11)
@@ -555,7 +555,7 @@ async def test_boards_decided_on_time_are_known_for_a_game_and_for_a_matchs_last
     while True:  # now each game is lost on time until the match is over
         await _show_boards(store, game.id)
         clock.now += 61
-        await services.games.timeouts()
+        await services.timeouts.timeouts()
         [progress] = [p for p in await services.tournaments.due() if p.tournament.id == match.id]
         if progress.tournament.is_over:
             break

@@ -53,7 +53,7 @@ async def _until_player(services: Services, clock: Clock, snapshot: GameSnapshot
     """Lets the computer act until the person is to move (or the game is over)."""
     while not snapshot.game.is_over and snapshot.stored.computer_to_act:
         clock.now += 2
-        moved = await services.games.computer_move(snapshot.stored.id)
+        moved = await services.timeouts.computer_move(snapshot.stored.id)
         snapshot = moved if moved is not None else await services.games.snapshot(snapshot.stored.id)
     return snapshot
 

@@ -8,7 +8,7 @@ from typing import Final
 
 from bot.engine import Position, Side, derive_die
 from bot.model import StoredGame, Terms
-from bot.services import Games
+from bot.services.starts import GameStarts
 
 HEAVY_BEFORE: Final = "crazy_gulbara w / 24:3 21:1 19:1 9:2 4:3 1:5 / 1:9 off:6"
 """Set up with international rules, white rolls 2-1 and plays 4/2 2/1 (:data:`HEAVY_STEPS`);
@@ -32,7 +32,7 @@ def heavy_seed() -> bytes:
 
 
 async def start_heavy_game(
-    service: Games, *, chat_id: int, white_id: int, black_id: int, move_seconds: int
+    service: GameStarts, *, chat_id: int, white_id: int, black_id: int, move_seconds: int
 ) -> StoredGame:
     """Starts the game of :data:`HEAVY_BEFORE` in ``chat_id`` (white's board there), its dice
     those of :func:`heavy_seed`: white's 2-1 to play first."""
