@@ -1683,14 +1683,14 @@ class FakeTelegram:
             # read part by part, in memory: ``request.post()`` writes each file to a temporary
             # file first, which cost more than the rest of a board edit's reading
             async for part in await request.multipart():
-                if not isinstance(part, BodyPartReader) or part.name is None:
+                if not isinstance(part, BodyPartReader) or (name := part.name) is None:
                     raise bad_request("can't parse the request")
                 data = bytes(await part.read(decode=True))
-                if part.filename is not None:
-                    content_type = part.headers.get(hdrs.CONTENT_TYPE)
-                    files[part.name] = UploadedFile(data, part.filename, content_type)
+                filename = part.filename  # each read of a name parses the part's header again
+                if filename is not None:
+                    files[name] = UploadedFile(data, filename, part.headers.get(hdrs.CONTENT_TYPE))
                 else:
-                    raw[part.name] = data.decode(part.get_charset("utf-8"))
+                    raw[name] = data.decode(part.get_charset("utf-8"))
         elif request.can_read_body:
             raw.update(await request.post())
         return _decoded(raw), files
